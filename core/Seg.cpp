@@ -1,0 +1,222 @@
+//===- Seg.cpp - SEG data model and its JSON form -------------------------===//
+#include "core/Seg.h"
+
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+namespace segtime {
+
+Ruv Ruv::fromJSON(const json &J) {
+  Ruv R;
+  for (auto It = J.begin(); It != J.end(); ++It)
+    R.Counts[It.key()] = It.value().get<double>();
+  return R;
+}
+
+json SourceRange::toJSON() const {
+  return {{"file", File}, {"line", Line}, {"col", Col}, {"end_line", EndLine},
+          {"end_col", EndCol}};
+}
+
+SourceRange SourceRange::fromJSON(const json &J) {
+  SourceRange R;
+  R.File = J.value("file", "");
+  R.Line = J.value("line", 0u);
+  R.Col = J.value("col", 0u);
+  R.EndLine = J.value("end_line", 0u);
+  R.EndCol = J.value("end_col", 0u);
+  return R;
+}
+
+std::string nodeKindName(NodeKind K) {
+  switch (K) {
+  case NodeKind::Stage: return "Stage";
+  case NodeKind::Loop: return "Loop";
+  case NodeKind::Branch: return "Branch";
+  case NodeKind::Call: return "Call";
+  case NodeKind::Comm: return "Comm";
+  case NodeKind::Unknown: return "Unknown";
+  }
+  return "?";
+}
+
+static NodeKind parseKind(const std::string &S) {
+  for (NodeKind K : {NodeKind::Stage, NodeKind::Loop, NodeKind::Branch,
+                     NodeKind::Call, NodeKind::Comm, NodeKind::Unknown})
+    if (nodeKindName(K) == S)
+      return K;
+  throw std::runtime_error("unknown SEG node kind '" + S + "'");
+}
+
+static json listToJSON(const NodeList &L) {
+  json A = json::array();
+  for (const Node &N : L)
+    A.push_back(N.toJSON());
+  return A;
+}
+
+static NodeList listFromJSON(const json &J) {
+  NodeList L;
+  for (const json &E : J)
+    L.push_back(Node::fromJSON(E));
+  return L;
+}
+
+json Node::toJSON() const {
+  json J = {{"id", Id}, {"kind", nodeKindName(Kind)}, {"range", Range.toJSON()}};
+  if (!Label.empty())
+    J["label"] = Label;
+  if (!Ruvs.empty()) {
+    json R = json::object();
+    for (auto &[L, V] : Ruvs)
+      R[L] = V.toJSON();
+    J["ruv"] = R;
+  }
+  switch (Kind) {
+  case NodeKind::Loop:
+    J["loop"] = LoopKind;
+    J["index"] = Index;
+    J["start"] = Start;
+    J["step"] = Step;
+    J["step_kind"] = StepKind;
+    J["trip"] = Trip;
+    J["body"] = listToJSON(Body);
+    break;
+  case NodeKind::Branch: {
+    json A = json::array();
+    for (const Arm &X : Arms)
+      A.push_back({{"label", X.Label}, {"prob", X.Prob}, {"body", listToJSON(X.Body)}});
+    J["arms"] = A;
+    break;
+  }
+  case NodeKind::Call:
+    J["callee"] = Callee;
+    J["args"] = Args;
+    break;
+  case NodeKind::Unknown:
+    J["reason"] = Reason;
+    break;
+  default:
+    break;
+  }
+  return J;
+}
+
+Node Node::fromJSON(const json &J) {
+  Node N;
+  N.Kind = parseKind(J.at("kind").get<std::string>());
+  N.Id = J.at("id").get<std::string>();
+  N.Label = J.value("label", "");
+  if (J.contains("range"))
+    N.Range = SourceRange::fromJSON(J["range"]);
+  if (J.contains("ruv"))
+    for (auto It = J["ruv"].begin(); It != J["ruv"].end(); ++It)
+      N.Ruvs[It.key()] = Ruv::fromJSON(It.value());
+  N.LoopKind = J.value("loop", "");
+  N.Index = J.value("index", "");
+  N.Start = J.value("start", "");
+  N.Step = J.value("step", "");
+  N.StepKind = J.value("step_kind", "add");
+  N.Trip = J.value("trip", "");
+  if (J.contains("body"))
+    N.Body = listFromJSON(J["body"]);
+  if (J.contains("arms"))
+    for (const json &A : J["arms"])
+      N.Arms.push_back({A.value("label", ""), A.at("prob").get<std::string>(),
+                        listFromJSON(A.at("body"))});
+  N.Callee = J.value("callee", "");
+  if (J.contains("args"))
+    N.Args = J["args"].get<std::vector<std::string>>();
+  N.Reason = J.value("reason", "");
+  return N;
+}
+
+json Parameter::toJSON() const {
+  json J = {{"name", Name}, {"kind", Kind}, {"source", Source}, {"where", Where},
+            {"meaning", Meaning}};
+  J["default"] = Default ? json(*Default) : json(nullptr);
+  return J;
+}
+
+Parameter Parameter::fromJSON(const json &J) {
+  Parameter P;
+  P.Name = J.at("name").get<std::string>();
+  P.Kind = J.value("kind", "");
+  if (J.contains("default") && !J["default"].is_null())
+    P.Default = J["default"].get<double>();
+  P.Source = J.value("source", "");
+  P.Where = J.value("where", "");
+  P.Meaning = J.value("meaning", "");
+  return P;
+}
+
+json FunctionSeg::toJSON() const {
+  json Ps = json::array();
+  for (const Parameter &P : Parameters)
+    Ps.push_back(P.toJSON());
+  return {{"name", Name},         {"range", Range.toJSON()},
+          {"params", Params},     {"parameters", Ps},
+          {"in_main_file", InMainFile}, {"seg", listToJSON(Body)}};
+}
+
+FunctionSeg FunctionSeg::fromJSON(const json &J) {
+  FunctionSeg F;
+  F.Name = J.at("name").get<std::string>();
+  if (J.contains("range"))
+    F.Range = SourceRange::fromJSON(J["range"]);
+  F.Params = J.value("params", std::vector<std::string>{});
+  if (J.contains("parameters"))
+    for (const json &P : J["parameters"])
+      F.Parameters.push_back(Parameter::fromJSON(P));
+  F.InMainFile = J.value("in_main_file", true);
+  F.Body = listFromJSON(J.at("seg"));
+  return F;
+}
+
+json SegFile::toJSON() const {
+  json Fs = json::array();
+  for (const FunctionSeg &F : Functions)
+    Fs.push_back(F.toJSON());
+  return {{"schema", Schema}, {"source", SourceFile}, {"opt_level", OptLevel},
+          {"functions", Fs},  {"warnings", Warnings}};
+}
+
+SegFile SegFile::fromJSON(const json &J) {
+  if (!J.is_object() || J.value("schema", "") != Schema)
+    throw std::runtime_error(std::string("not a SEG file (expected \"schema\": \"") +
+                             Schema + "\")");
+  SegFile S;
+  S.SourceFile = J.value("source", "");
+  S.OptLevel = J.value("opt_level", "");
+  for (const json &F : J.at("functions"))
+    S.Functions.push_back(FunctionSeg::fromJSON(F));
+  S.Warnings = J.value("warnings", std::vector<std::string>{});
+  return S;
+}
+
+SegFile SegFile::read(const std::string &Path) {
+  std::ifstream In(Path);
+  if (!In)
+    throw std::runtime_error(Path + ": cannot open file");
+  json J;
+  try {
+    J = json::parse(In);
+  } catch (const json::parse_error &E) {
+    throw std::runtime_error(Path + ": invalid JSON: " + E.what());
+  }
+  try {
+    return fromJSON(J);
+  } catch (const std::exception &E) {
+    throw std::runtime_error(Path + ": " + E.what());
+  }
+}
+
+const FunctionSeg *SegFile::find(const std::string &Name) const {
+  for (const FunctionSeg &F : Functions)
+    if (F.Name == Name)
+      return &F;
+  return nullptr;
+}
+
+} // namespace segtime

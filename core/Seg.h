@@ -1,0 +1,155 @@
+//===- Seg.h - Software execution graphs, RUVs, parameters ------*- C++ -*-===//
+///
+/// \file
+/// The data model of segtime (design.md §3): a software execution graph (SEG,
+/// Warwick-94 §2 Fig. 4) per function, resource usage vectors (RUVs,
+/// Warwick-94 eq. 3) per node and level, and the data-dependent parameters of
+/// the timing formulas. No LLVM or Clang dependency; JSON round-trips through
+/// toJSON/fromJSON (schema "segtime.seg/1", docs/seg-json.md).
+///
+/// Expressions (trip counts, probabilities, call arguments) are strings in the
+/// syntax of the predictor's expression parser: + - * / ^, parentheses, numbers,
+/// source names, and the functions idiv(a,b) (C integer division),
+/// imod(a,b), min(a,b), max(a,b), ltrip(a,b,c) (iterations of
+/// for(i=a;i<b;i*=c)).
+///
+//===----------------------------------------------------------------------===//
+#ifndef SEGTIME_CORE_SEG_H
+#define SEGTIME_CORE_SEG_H
+
+#include <map>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace segtime {
+
+using json = nlohmann::json;
+
+/// A sparse vector over one level's vocabulary: operation name -> count
+/// (Warwick-94 eq. 3). Counts are per execution of the node.
+class Ruv {
+public:
+  void add(const std::string &Op, double N = 1) { Counts[Op] += N; }
+  void add(const Ruv &O) {
+    for (auto &[K, V] : O.Counts)
+      Counts[K] += V;
+  }
+  double get(const std::string &Op) const {
+    auto It = Counts.find(Op);
+    return It == Counts.end() ? 0 : It->second;
+  }
+  bool empty() const { return Counts.empty(); }
+  const std::map<std::string, double> &counts() const { return Counts; }
+  json toJSON() const { return json(Counts); }
+  static Ruv fromJSON(const json &J);
+
+private:
+  std::map<std::string, double> Counts;
+};
+
+/// Source range "file:line:col" .. "file:line:col".
+struct SourceRange {
+  std::string File;
+  unsigned Line = 0, Col = 0, EndLine = 0, EndCol = 0;
+  json toJSON() const;
+  static SourceRange fromJSON(const json &J);
+};
+
+enum class NodeKind { Stage, Loop, Branch, Call, Comm, Unknown };
+std::string nodeKindName(NodeKind K);
+
+struct Node;
+using NodeList = std::vector<Node>;
+
+/// One arm of a Branch: executed with probability Prob (an expression).
+struct Arm {
+  std::string Label; ///< "then", "else", "case 3", "default", "rhs", ...
+  std::string Prob;  ///< e.g. "P_f_12", "1 - P_f_12"
+  NodeList Body;
+};
+
+/// A SEG node (design.md §3). Fields are used according to Kind:
+///  - Stage: Ruvs (per level key, e.g. "HLLC", "POC").
+///  - Loop: LoopKind, Index, Start, Step, StepKind, Trip, Body (the first
+///    element of Body is the loop-control stage, Warwick-94 eq. 1 t(v_loop)).
+///  - Branch: Arms.
+///  - Call: Callee, Args (expressions in the caller's names, "" if not
+///    expressible), CalleeParams.
+///  - Unknown: Reason (never empty).
+struct Node {
+  NodeKind Kind = NodeKind::Stage;
+  std::string Id; ///< stable within the function: "v1", "v2", ...
+  std::string Label;
+  SourceRange Range;
+  std::map<std::string, Ruv> Ruvs;
+  // Loop
+  std::string LoopKind; ///< for, while, do, range-for
+  std::string Index, Start, Step, StepKind = "add", Trip;
+  NodeList Body;
+  // Branch
+  std::vector<Arm> Arms;
+  // Call
+  std::string Callee;
+  std::vector<std::string> Args;
+  // Unknown
+  std::string Reason;
+
+  json toJSON() const;
+  static Node fromJSON(const json &J);
+};
+
+/// A data-dependent quantity of a timing formula (design.md §3).
+struct Parameter {
+  std::string Name; ///< N_<function>_<line>, P_<function>_<line>[_<arm>], or a source name
+  std::string Kind; ///< "loop", "branch", "source"
+  std::optional<double> Default;
+  std::string Source;  ///< where the default comes from ("static: 1/arms", ...)
+  std::string Where;   ///< file:line
+  std::string Meaning; ///< one line for humans
+  json toJSON() const;
+  static Parameter fromJSON(const json &J);
+};
+
+/// The SEG of one function.
+struct FunctionSeg {
+  std::string Name;
+  SourceRange Range;
+  std::vector<std::string> Params; ///< formal parameter names, in order
+  std::vector<Parameter> Parameters;
+  NodeList Body;
+  bool InMainFile = true;
+  json toJSON() const;
+  static FunctionSeg fromJSON(const json &J);
+};
+
+/// A translation unit's characterisation: the content of a .seg.json file.
+struct SegFile {
+  static constexpr const char *Schema = "segtime.seg/1";
+  std::string SourceFile;
+  std::string OptLevel; ///< "O0", "O2", ...
+  std::vector<FunctionSeg> Functions;
+  std::vector<std::string> Warnings;
+  json toJSON() const;
+  /// Throws std::runtime_error naming the problem if J is not a SEG file.
+  static SegFile fromJSON(const json &J);
+  /// Reads and parses Path; throws std::runtime_error with file and reason.
+  static SegFile read(const std::string &Path);
+  const FunctionSeg *find(const std::string &Name) const;
+};
+
+/// Visits every node of a list, depth first, parents before children.
+template <typename F> void forEachNode(const NodeList &L, F &&Fn) {
+  for (const Node &N : L) {
+    Fn(N);
+    forEachNode(N.Body, Fn);
+    for (const Arm &A : N.Arms)
+      forEachNode(A.Body, Fn);
+  }
+}
+
+} // namespace segtime
+
+#endif

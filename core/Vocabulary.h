@@ -1,0 +1,58 @@
+//===- Vocabulary.h - Levels and the operation names their RUVs count -*- C++ -*-===//
+///
+/// \file
+/// The characterisation levels of Warwick-94 §3 and, for each level, its
+/// vocabulary: the names of the operations a resource usage vector (RUV,
+/// Warwick-94 eq. 3) counts. Every vocabulary is defined here and only here;
+/// docs/vocabulary.md is the user-facing description of the same table.
+///
+//===----------------------------------------------------------------------===//
+#ifndef SEGTIME_CORE_VOCABULARY_H
+#define SEGTIME_CORE_VOCABULARY_H
+
+#include <string>
+#include <vector>
+
+namespace segtime {
+
+/// Characterisation levels (Warwick-94 §3.3). DBC is for hand-written graphs.
+enum class Level { DBC, POC, HLLC, IntCC, ICC, CT };
+
+/// Upper-case key used in JSON ("POC", "HLLC", "INTCC", "ICC", "CT", "DBC").
+std::string levelKey(Level L);
+/// Parses "poc", "HLLC", ... (case-insensitive); returns false if unknown.
+bool parseLevel(const std::string &S, Level &L);
+
+/// One entry of a vocabulary.
+struct Construct {
+  std::string Name;        ///< e.g. "f64.mul", "loop", "mem.array.read"
+  std::string Description; ///< one line, for docs and --help
+};
+
+/// The HLLC vocabulary: C-language constructs counted from the Clang AST
+/// (Warwick-94 §3.3.3 eq. 2-3 and §4.2.2: arithmetic per type, control flow,
+/// local/global/array memory references). Types: i32 (integers of at most 32
+/// bits), i64 (wider integers and pointer arithmetic), f32, f64 (double and
+/// long double).
+const std::vector<Construct> &hllcVocabulary();
+/// True if Name is an HLLC construct.
+bool isHllcConstruct(const std::string &Name);
+
+/// POC: the single principal operation "flop" (Warwick-94 §3.3.2, Table 1).
+inline const char *pocFlop() { return "flop"; }
+
+/// McMahon flop weight of an HLLC floating-point construct (Warwick-94 Table 1,
+/// PARKBENCH-93 §2.5): add, sub, mul, compare 1; div, sqrt 4; exp, log, sin,
+/// cos, tan, pow and the other libm transcendental functions 8. Integer
+/// operations, abs, negation-free moves and conversions are not credited (0):
+/// Table 1 lists no such operation. Returns 0 for non-floating constructs.
+double mcmahonWeight(const std::string &HllcConstruct);
+
+/// Maps a C math-library function name (sqrt, sqrtf, exp, sin, fabs, pow,
+/// ...) to its HLLC construct ("f64.sqrt", "f32.exp", "f64.abs", ...).
+/// Returns "" if the function is not a known math-library function.
+std::string mathLibraryConstruct(const std::string &FunctionName);
+
+} // namespace segtime
+
+#endif

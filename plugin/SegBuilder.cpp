@@ -1,0 +1,984 @@
+//===- SegBuilder.cpp - Clang AST -> SEG with HLLC and POC RUVs -----------===//
+///
+/// \file
+/// Walks one function body. Straight-line code accumulates into the open
+/// Stage; loops, branches (if, switch, ?:, && and ||), calls to functions
+/// defined in the program and uncharacterisable code (goto, indirect and
+/// external calls, inline assembly) become nodes of their own. Canonical
+/// `for` loops get a symbolic trip count in source names; other loops a
+/// parameter N_<function>_<line>; branches a probability P_<function>_<line>.
+///
+//===----------------------------------------------------------------------===//
+#include "plugin/SegBuilder.h"
+#include "core/Vocabulary.h"
+
+#include "clang/AST/ParentMapContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/StmtVisitor.h"
+#include "clang/Basic/SourceManager.h"
+
+#include <optional>
+#include <set>
+
+using namespace clang;
+
+namespace segtime {
+namespace {
+
+/// Variables whose value changes inside a statement: assigned, incremented,
+/// or whose address is taken.
+class MutationFinder : public RecursiveASTVisitor<MutationFinder> {
+public:
+  std::set<const VarDecl *> Mutated;
+  static const VarDecl *target(const Expr *E) {
+    E = E->IgnoreParenImpCasts();
+    if (auto *DR = dyn_cast<DeclRefExpr>(E))
+      return dyn_cast<VarDecl>(DR->getDecl());
+    return nullptr;
+  }
+  bool VisitBinaryOperator(BinaryOperator *B) {
+    if (B->isAssignmentOp())
+      if (auto *V = target(B->getLHS()))
+        Mutated.insert(V);
+    return true;
+  }
+  bool VisitUnaryOperator(UnaryOperator *U) {
+    if (U->isIncrementDecrementOp() || U->getOpcode() == UO_AddrOf)
+      if (auto *V = target(U->getSubExpr()))
+        Mutated.insert(V);
+    return true;
+  }
+};
+
+/// Does S contain a break that leaves the loop S belongs to, a return or a goto?
+class ExitFinder : public RecursiveASTVisitor<ExitFinder> {
+public:
+  bool Found = false;
+  int Depth = 0; // nesting of inner loops/switches, whose breaks stay inside
+  bool TraverseStmt(Stmt *S) {
+    if (!S)
+      return true;
+    bool Inner = isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt, SwitchStmt>(S);
+    Depth += Inner;
+    bool R = RecursiveASTVisitor::TraverseStmt(S);
+    Depth -= Inner;
+    return R;
+  }
+  bool VisitBreakStmt(BreakStmt *) {
+    Found |= Depth == 0;
+    return true;
+  }
+  bool VisitReturnStmt(ReturnStmt *) {
+    Found = true;
+    return true;
+  }
+  bool VisitGotoStmt(GotoStmt *) {
+    Found = true;
+    return true;
+  }
+};
+
+static bool hasExit(const Stmt *Body) {
+  ExitFinder F;
+  F.TraverseStmt(const_cast<Stmt *>(Body));
+  return F.Found;
+}
+
+static std::string typeKey(QualType T) {
+  T = T.getCanonicalType();
+  if (const auto *BT = T->getAs<BuiltinType>()) {
+    if (BT->getKind() == BuiltinType::Float || BT->getKind() == BuiltinType::Half ||
+        BT->getKind() == BuiltinType::Float16)
+      return "f32";
+    if (BT->isFloatingPoint())
+      return "f64";
+  }
+  if (T->isPointerType() || T->isArrayType())
+    return "i64";
+  if (T->isIntegralOrEnumerationType() || T->isBooleanType())
+    return "i32"; // refined by size below
+  return "i64";
+}
+
+class Builder {
+public:
+  Builder(ASTContext &Ctx, const FunctionDecl *FD, FunctionSeg &Out,
+          std::vector<BuilderWarning> &W)
+      : Ctx(Ctx), SM(Ctx.getSourceManager()), FD(FD), Out(Out), Warnings(W) {
+    Fn = FD->getNameAsString();
+    MutationFinder MF;
+    MF.TraverseStmt(FD->getBody());
+    Mutated = std::move(MF.Mutated);
+    Cur = &Out.Body;
+  }
+
+  void run() {
+    stmt(FD->getBody());
+    close();
+  }
+
+private:
+  // --- ids, ranges, parameters -------------------------------------------
+  std::string newId() { return "v" + std::to_string(NextId++); }
+
+  SourceRange range(clang::SourceRange R) {
+    SourceRange S;
+    if (R.isInvalid())
+      return S;
+    PresumedLoc B = SM.getPresumedLoc(SM.getExpansionLoc(R.getBegin()));
+    PresumedLoc E = SM.getPresumedLoc(SM.getExpansionLoc(R.getEnd()));
+    if (B.isValid()) {
+      S.File = B.getFilename();
+      S.Line = B.getLine();
+      S.Col = B.getColumn();
+    }
+    if (E.isValid()) {
+      S.EndLine = E.getLine();
+      S.EndCol = E.getColumn();
+    }
+    return S;
+  }
+  unsigned line(SourceLocation L) { return SM.getPresumedLineNumber(SM.getExpansionLoc(L)); }
+  std::string where(SourceLocation L) {
+    PresumedLoc P = SM.getPresumedLoc(SM.getExpansionLoc(L));
+    return P.isValid() ? std::string(P.getFilename()) + ":" + std::to_string(P.getLine()) : "";
+  }
+
+  std::string addParam(const std::string &Prefix, SourceLocation L, const std::string &Kind,
+                       std::optional<double> Default, const std::string &Source,
+                       const std::string &Meaning) {
+    std::string Base = Prefix + "_" + Fn + "_" + std::to_string(line(L));
+    std::string Name = Base;
+    for (int I = 2; ParamNames.count(Name); ++I)
+      Name = Base + "_" + std::to_string(I);
+    ParamNames.insert(Name);
+    Out.Parameters.push_back({Name, Kind, Default, Source, where(L), Meaning});
+    return Name;
+  }
+
+  // --- stages -------------------------------------------------------------
+  Node &stage(clang::SourceRange R) {
+    if (OpenStage < 0) {
+      Node N;
+      N.Kind = NodeKind::Stage;
+      N.Id = newId();
+      N.Range = range(R);
+      Cur->push_back(N);
+      OpenStage = static_cast<int>(Cur->size()) - 1;
+    } else if (R.isValid()) {
+      SourceRange E = range(R);
+      Node &S = (*Cur)[OpenStage];
+      if (S.Range.Line == 0)
+        S.Range = E;
+      else if (E.EndLine > S.Range.EndLine ||
+               (E.EndLine == S.Range.EndLine && E.EndCol > S.Range.EndCol)) {
+        S.Range.EndLine = E.EndLine;
+        S.Range.EndCol = E.EndCol;
+      }
+    }
+    return (*Cur)[OpenStage];
+  }
+  void close() { OpenStage = -1; }
+
+  /// Counts one HLLC construct (and its McMahon flop) in the open stage.
+  void op(const std::string &C, double N = 1) {
+    Node &S = stage(CurRange);
+    S.Ruvs["HLLC"].add(C, N);
+    double W = mcmahonWeight(C);
+    if (W != 0)
+      S.Ruvs["POC"].add("flop", W * N);
+  }
+
+  /// Appends a structured node (closes the open stage before it).
+  Node &push(Node N) {
+    close();
+    Cur->push_back(std::move(N));
+    return Cur->back();
+  }
+
+  /// Runs F with Cur redirected to L (a loop body or branch arm).
+  void within(NodeList &L, const std::function<void()> &F) {
+    NodeList *SavedCur = Cur;
+    int SavedOpen = OpenStage;
+    Cur = &L;
+    OpenStage = -1;
+    F();
+    Cur = SavedCur;
+    OpenStage = SavedOpen;
+    close();
+  }
+
+  void unknown(const Stmt *S, const std::string &Reason) {
+    Node N;
+    N.Kind = NodeKind::Unknown;
+    N.Id = newId();
+    N.Range = range(S->getSourceRange());
+    N.Reason = Reason;
+    push(N);
+    Warnings.push_back({S->getBeginLoc(), "segtime: not characterised: " + Reason +
+                                              " (SEG node " + N.Id + " in '" + Fn + "')"});
+  }
+
+  std::string typeOf(QualType T) {
+    std::string K = typeKey(T);
+    if (K == "i32" && Ctx.getTypeSize(T.getCanonicalType()) > 32)
+      return "i64";
+    return K;
+  }
+
+  // --- memory references ----------------------------------------------------
+  std::string memClass(const Expr *E) {
+    E = E->IgnoreParens();
+    if (auto *DR = dyn_cast<DeclRefExpr>(E)) {
+      if (auto *V = dyn_cast<VarDecl>(DR->getDecl()))
+        return V->hasLocalStorage() && !V->getType()->isArrayType() ? "local" : "global";
+      return "global";
+    }
+    if (auto *M = dyn_cast<MemberExpr>(E))
+      return M->isArrow() ? "array" : memClass(M->getBase());
+    return "array";
+  }
+  void read(const Expr *LV) { op("mem." + memClass(LV) + ".read"); }
+  void write(const Expr *LV) { op("mem." + memClass(LV) + ".write"); }
+
+  /// Address computation of an lvalue (no read of the lvalue itself).
+  void lvalue(const Expr *E) {
+    E = E->IgnoreParens();
+    if (isa<DeclRefExpr>(E))
+      return;
+    if (auto *A = dyn_cast<ArraySubscriptExpr>(E)) {
+      expr(A->getBase());
+      expr(A->getIdx());
+      return;
+    }
+    if (auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_Deref) {
+      expr(U->getSubExpr());
+      return;
+    }
+    if (auto *M = dyn_cast<MemberExpr>(E)) {
+      if (M->isArrow())
+        expr(M->getBase());
+      else
+        lvalue(M->getBase());
+      return;
+    }
+    expr(E);
+  }
+
+  // --- expressions ------------------------------------------------------------
+  void arith(BinaryOperatorKind K, QualType T, QualType OperandT) {
+    std::string Ty = typeOf(T);
+    switch (K) {
+    case BO_Add: case BO_AddAssign: op(Ty + ".add"); break;
+    case BO_Sub: case BO_SubAssign: op(Ty + ".sub"); break;
+    case BO_Mul: case BO_MulAssign: op(Ty + ".mul"); break;
+    case BO_Div: case BO_DivAssign: op(Ty + ".div"); break;
+    case BO_Rem: case BO_RemAssign: op(Ty + ".rem"); break;
+    case BO_Shl: case BO_Shr: case BO_ShlAssign: case BO_ShrAssign: op(Ty + ".shift"); break;
+    case BO_And: case BO_Or: case BO_Xor: case BO_AndAssign: case BO_OrAssign:
+    case BO_XorAssign: op(Ty + ".bit"); break;
+    case BO_LT: case BO_GT: case BO_LE: case BO_GE: case BO_EQ: case BO_NE:
+      op(typeOf(OperandT) + ".cmp");
+      break;
+    default:
+      break;
+    }
+  }
+
+  void shortCircuit(const BinaryOperator *B) {
+    expr(B->getLHS());
+    op("if");
+    Node Br;
+    Br.Kind = NodeKind::Branch;
+    Br.Id = newId();
+    Br.Range = range(B->getSourceRange());
+    std::string P = addParam("P", B->getOperatorLoc(), "branch", 0.5, "static: default 0.5",
+                             std::string("probability that the right operand of '") +
+                                 (B->getOpcode() == BO_LAnd ? "&&" : "||") + "' is evaluated");
+    Arm A{"rhs", P, {}};
+    within(A.Body, [&] { expr(B->getRHS()); });
+    Br.Arms.push_back(std::move(A));
+    push(std::move(Br));
+  }
+
+  void twoArmBranch(const Stmt *S, const Expr *Cond, const std::function<void()> &Then,
+                    const std::function<void()> &Else, const std::string &Meaning) {
+    if (Cond)
+      expr(Cond);
+    op("if");
+    Node Br;
+    Br.Kind = NodeKind::Branch;
+    Br.Id = newId();
+    Br.Range = range(S->getSourceRange());
+    std::string P = addParam("P", S->getBeginLoc(), "branch", 0.5, "static: default 0.5", Meaning);
+    Arm T{"then", P, {}};
+    within(T.Body, Then);
+    Br.Arms.push_back(std::move(T));
+    if (Else) {
+      Arm E{"else", "1 - " + P, {}};
+      within(E.Body, Else);
+      Br.Arms.push_back(std::move(E));
+    }
+    push(std::move(Br));
+  }
+
+  void call(const CallExpr *C) {
+    const FunctionDecl *Callee = C->getDirectCallee();
+    for (const Expr *A : C->arguments())
+      expr(A);
+    if (!Callee) {
+      unknown(C, "indirect call (callee not known at compile time)");
+      return;
+    }
+    std::string Name = Callee->getNameAsString();
+    if (unsigned B = Callee->getBuiltinID()) {
+      if (B == Builtin::BI__builtin_expect || B == Builtin::BI__builtin_assume ||
+          B == Builtin::BI__builtin_unreachable || B == Builtin::BI__builtin_prefetch)
+        return;
+    }
+    std::string Math = mathLibraryConstruct(Name);
+    if (!Math.empty() && !Callee->hasBody()) {
+      op(Math);
+      return;
+    }
+    if ((Name == "memcpy" || Name == "memmove" || Name == "memset" ||
+         Name == "__builtin_memcpy" || Name == "__builtin_memset" ||
+         Name == "__builtin_memmove") &&
+        C->getNumArgs() == 3) {
+      Node L;
+      L.Kind = NodeKind::Loop;
+      L.Id = newId();
+      L.Range = range(C->getSourceRange());
+      L.LoopKind = Name;
+      L.Label = Name + " bytes";
+      std::optional<std::string> Bytes = toExpr(C->getArg(2));
+      L.Trip = Bytes ? *Bytes
+                     : addParam("N", C->getBeginLoc(), "loop", std::nullopt, "none",
+                                "bytes moved by " + Name);
+      within(L.Body, [&] { op("mem.copy.byte"); });
+      push(std::move(L));
+      return;
+    }
+    const FunctionDecl *Def = Callee->getDefinition();
+    if (!Def || !Def->hasBody()) {
+      unknown(C, "call to external function '" + Name + "' (no body in this translation unit)");
+      return;
+    }
+    Node N;
+    N.Kind = NodeKind::Call;
+    N.Id = newId();
+    N.Range = range(C->getSourceRange());
+    N.Callee = Def->getNameAsString();
+    N.Ruvs["HLLC"].add("call");
+    for (const Expr *A : C->arguments()) {
+      std::optional<std::string> S = toExpr(A);
+      N.Args.push_back(S ? *S : "");
+    }
+    push(std::move(N));
+  }
+
+  void cast(const CastExpr *C) {
+    const Expr *Sub = C->getSubExpr();
+    QualType From = Sub->getType(), To = C->getType();
+    switch (C->getCastKind()) {
+    case CK_LValueToRValue:
+      lvalue(Sub);
+      read(Sub);
+      return;
+    case CK_IntegralToFloating:
+      expr(Sub);
+      op("cvt.i2f");
+      return;
+    case CK_FloatingToIntegral:
+      expr(Sub);
+      op("cvt.f2i");
+      return;
+    case CK_FloatingCast:
+      expr(Sub);
+      if (typeOf(From) != typeOf(To))
+        op("cvt.f2f");
+      return;
+    case CK_IntegralCast:
+      expr(Sub);
+      if (Ctx.getTypeSize(From) != Ctx.getTypeSize(To) && !To->isBooleanType())
+        op("cvt.i2i");
+      return;
+    default:
+      expr(Sub);
+    }
+  }
+
+  void expr(const Expr *E) {
+    if (!E)
+      return;
+    clang::SourceRange SavedRange = CurRange;
+    if (!CurRange.isValid())
+      CurRange = E->getSourceRange();
+    E = E->IgnoreParens();
+    if (isa<IntegerLiteral, FloatingLiteral, CharacterLiteral, StringLiteral,
+            UnaryExprOrTypeTraitExpr, DeclRefExpr, CXXBoolLiteralExpr,
+            CXXNullPtrLiteralExpr, OffsetOfExpr>(E)) {
+      // constants, sizeof, and lvalue names: no work (reads are counted at
+      // the lvalue-to-rvalue conversion)
+    } else if (auto *C = dyn_cast<CastExpr>(E)) {
+      cast(C);
+    } else if (auto *B = dyn_cast<BinaryOperator>(E)) {
+      BinaryOperatorKind K = B->getOpcode();
+      if (K == BO_LAnd || K == BO_LOr) {
+        shortCircuit(B);
+      } else if (K == BO_Assign) {
+        lvalue(B->getLHS());
+        expr(B->getRHS());
+        write(B->getLHS());
+      } else if (auto *CA = dyn_cast<CompoundAssignOperator>(B)) {
+        lvalue(B->getLHS());
+        expr(B->getRHS());
+        read(B->getLHS());
+        QualType CT = CA->getComputationResultType();
+        if (typeOf(CT) != typeOf(B->getLHS()->getType())) {
+          op(CT->isFloatingType() ? "cvt.i2f" : "cvt.f2i");
+          arith(K, CT, CT);
+          op(CT->isFloatingType() ? "cvt.f2i" : "cvt.i2f");
+        } else {
+          arith(K, B->getLHS()->getType()->isPointerType() ? Ctx.LongTy : CT, CT);
+        }
+        write(B->getLHS());
+      } else if (K == BO_Comma) {
+        expr(B->getLHS());
+        expr(B->getRHS());
+      } else {
+        expr(B->getLHS());
+        expr(B->getRHS());
+        QualType T = B->getType();
+        if (B->getLHS()->getType()->isPointerType() || B->getRHS()->getType()->isPointerType())
+          T = Ctx.LongTy;
+        arith(K, T, B->getLHS()->getType());
+      }
+    } else if (auto *U = dyn_cast<UnaryOperator>(E)) {
+      const Expr *S = U->getSubExpr();
+      switch (U->getOpcode()) {
+      case UO_PreInc: case UO_PostInc: case UO_PreDec: case UO_PostDec:
+        lvalue(S);
+        read(S);
+        op(typeOf(S->getType()) + (U->isIncrementOp() ? ".add" : ".sub"));
+        write(S);
+        break;
+      case UO_Minus:
+        expr(S);
+        op(typeOf(U->getType()) + ".sub");
+        break;
+      case UO_LNot:
+        expr(S);
+        op(typeOf(S->getType()) + ".cmp");
+        break;
+      case UO_Not:
+        expr(S);
+        op(typeOf(U->getType()) + ".bit");
+        break;
+      case UO_AddrOf:
+        lvalue(S);
+        break;
+      default: // deref (an lvalue: its read is counted by the enclosing cast), plus
+        expr(S);
+      }
+    } else if (isa<ArraySubscriptExpr, MemberExpr>(E)) {
+      lvalue(E);
+    } else if (auto *C = dyn_cast<CallExpr>(E)) {
+      call(C);
+    } else if (auto *C = dyn_cast<ConditionalOperator>(E)) {
+      twoArmBranch(E, C->getCond(), [&] { expr(C->getTrueExpr()); },
+                   [&] { expr(C->getFalseExpr()); }, "probability that '?:' takes its true arm");
+    } else if (auto *I = dyn_cast<InitListExpr>(E)) {
+      for (const Expr *X : I->inits())
+        expr(X);
+    } else if (auto *SE = dyn_cast<StmtExpr>(E)) {
+      stmt(SE->getSubStmt());
+    } else {
+      for (const Stmt *Child : E->children())
+        if (auto *CE = dyn_cast_or_null<Expr>(Child))
+          expr(CE);
+    }
+    CurRange = SavedRange;
+  }
+
+  // --- symbolic expressions in source names ---------------------------------
+  /// The expression E in source names, if it is an arithmetic expression of
+  /// constants, parameters, globals, indices of enclosing counted loops and
+  /// locals assigned once at their declaration, none of them changed in the
+  /// loop being analysed (Avoid).
+  std::optional<std::string> toExpr(const Expr *E, const Stmt *Avoid = nullptr) {
+    E = E->IgnoreParens();
+    QualType T = E->getType();
+    if (!T->isIntegralOrEnumerationType() && !T->isRealFloatingType())
+      return std::nullopt;
+    if (auto *IL = dyn_cast<IntegerLiteral>(E))
+      return std::to_string(IL->getValue().getSExtValue());
+    if (auto *CL = dyn_cast<CharacterLiteral>(E))
+      return std::to_string(CL->getValue());
+    if (auto *FL = dyn_cast<FloatingLiteral>(E)) {
+      llvm::SmallString<32> S;
+      FL->getValue().toString(S);
+      return std::string(S.str());
+    }
+    if (auto *C = dyn_cast<CastExpr>(E))
+      return toExpr(C->getSubExpr(), Avoid);
+    if (auto *DR = dyn_cast<DeclRefExpr>(E)) {
+      if (auto *EC = dyn_cast<EnumConstantDecl>(DR->getDecl()))
+        return std::to_string(EC->getInitVal().getSExtValue());
+      auto *V = dyn_cast<VarDecl>(DR->getDecl());
+      if (!V)
+        return std::nullopt;
+      if (Avoid && mutatedIn(V, Avoid))
+        return std::nullopt;
+      if (std::find(Indices.begin(), Indices.end(), V) != Indices.end())
+        return V->getNameAsString();
+      if (Mutated.count(V) && !V->getType().isConstQualified())
+        return std::nullopt;
+      if (isa<ParmVarDecl>(V) || V->hasGlobalStorage())
+        return V->getNameAsString();
+      if (V->hasInit() && V->getInit())
+        if (auto S = toExpr(V->getInit(), Avoid))
+          return "(" + *S + ")";
+      return std::nullopt;
+    }
+    if (auto *U = dyn_cast<UnaryOperator>(E)) {
+      if (U->getOpcode() == UO_Minus)
+        if (auto S = toExpr(U->getSubExpr(), Avoid))
+          return "(-" + *S + ")";
+      if (U->getOpcode() == UO_Plus)
+        return toExpr(U->getSubExpr(), Avoid);
+      return std::nullopt;
+    }
+    if (auto *B = dyn_cast<BinaryOperator>(E)) {
+      auto L = toExpr(B->getLHS(), Avoid), R = toExpr(B->getRHS(), Avoid);
+      if (!L || !R)
+        return std::nullopt;
+      bool Int = B->getType()->isIntegralOrEnumerationType();
+      switch (B->getOpcode()) {
+      case BO_Add: return "(" + *L + " + " + *R + ")";
+      case BO_Sub: return "(" + *L + " - " + *R + ")";
+      case BO_Mul: return *L + "*" + *R;
+      case BO_Div: return Int ? "idiv(" + *L + ", " + *R + ")" : "(" + *L + ")/(" + *R + ")";
+      case BO_Rem: return "imod(" + *L + ", " + *R + ")";
+      case BO_Shl: return *L + "*2^(" + *R + ")";
+      case BO_Shr: return "idiv(" + *L + ", 2^(" + *R + "))";
+      default: return std::nullopt;
+      }
+    }
+    if (auto *C = dyn_cast<ConditionalOperator>(E)) {
+      // a < b ? a : b  (min), a > b ? a : b (max), as MIN/MAX macros expand
+      auto *Cmp = dyn_cast<BinaryOperator>(C->getCond()->IgnoreParenImpCasts());
+      if (!Cmp || !Cmp->isRelationalOp())
+        return std::nullopt;
+      auto A = toExpr(Cmp->getLHS(), Avoid), B = toExpr(Cmp->getRHS(), Avoid);
+      auto X = toExpr(C->getTrueExpr(), Avoid), Y = toExpr(C->getFalseExpr(), Avoid);
+      if (!A || !B || !X || !Y)
+        return std::nullopt;
+      bool Less = Cmp->getOpcode() == BO_LT || Cmp->getOpcode() == BO_LE;
+      if (*X == *A && *Y == *B)
+        return std::string(Less ? "min(" : "max(") + *A + ", " + *B + ")";
+      if (*X == *B && *Y == *A)
+        return std::string(Less ? "max(" : "min(") + *A + ", " + *B + ")";
+      return std::nullopt;
+    }
+    if (auto *Call = dyn_cast<CallExpr>(E)) {
+      // a call to a min/max helper of two arguments
+      const FunctionDecl *F = Call->getDirectCallee();
+      if (F && Call->getNumArgs() == 2) {
+        std::string N = F->getNameAsString();
+        for (char &Ch : N)
+          Ch = static_cast<char>(tolower(Ch));
+        if (N == "min" || N == "max" || N == "imin" || N == "imax") {
+          auto A = toExpr(Call->getArg(0), Avoid), B = toExpr(Call->getArg(1), Avoid);
+          if (A && B)
+            return (N.back() == 'n' ? "min(" : "max(") + *A + ", " + *B + ")";
+        }
+      }
+    }
+    return std::nullopt;
+  }
+
+  bool mutatedIn(const VarDecl *V, const Stmt *S) {
+    auto It = MutatedCache.find(S);
+    if (It == MutatedCache.end()) {
+      MutationFinder MF;
+      MF.TraverseStmt(const_cast<Stmt *>(S));
+      It = MutatedCache.emplace(S, std::move(MF.Mutated)).first;
+    }
+    return It->second.count(V) != 0;
+  }
+
+  // --- loops -------------------------------------------------------------------
+  struct Canonical {
+    const VarDecl *Index = nullptr;
+    std::string Start, Step, StepKind = "add", Trip;
+  };
+
+  static const VarDecl *refTo(const Expr *E) { return MutationFinder::target(E); }
+
+  std::optional<Canonical> canonical(const ForStmt *F) {
+    Canonical C;
+    const Expr *InitE = nullptr;
+    if (auto *DS = dyn_cast_or_null<DeclStmt>(F->getInit())) {
+      if (!DS->isSingleDecl())
+        return std::nullopt;
+      auto *V = dyn_cast<VarDecl>(DS->getSingleDecl());
+      if (!V || !V->getInit())
+        return std::nullopt;
+      C.Index = V;
+      InitE = V->getInit();
+    } else if (auto *B = dyn_cast_or_null<BinaryOperator>(F->getInit())) {
+      if (B->getOpcode() != BO_Assign)
+        return std::nullopt;
+      C.Index = refTo(B->getLHS());
+      InitE = B->getRHS();
+    }
+    if (!C.Index || !C.Index->getType()->isIntegerType() || !F->getCond() || !F->getInc())
+      return std::nullopt;
+    const Stmt *Body = F->getBody();
+    if (mutatedIn(C.Index, Body))
+      return std::nullopt;
+    auto Start = toExpr(InitE, F);
+    if (!Start)
+      return std::nullopt;
+    C.Start = *Start;
+    // increment
+    const Expr *Inc = F->getInc()->IgnoreParens();
+    long Dir = 0;
+    std::string StepS;
+    if (auto *U = dyn_cast<UnaryOperator>(Inc)) {
+      if (!U->isIncrementDecrementOp() || refTo(U->getSubExpr()) != C.Index)
+        return std::nullopt;
+      Dir = U->isIncrementOp() ? 1 : -1;
+      StepS = "1";
+    } else if (auto *B = dyn_cast<BinaryOperator>(Inc)) {
+      if (refTo(B->getLHS()) != C.Index)
+        return std::nullopt;
+      const Expr *R = B->getRHS();
+      BinaryOperatorKind K = B->getOpcode();
+      if (K == BO_Assign) { // i = i + s, i = i * s
+        auto *RB = dyn_cast<BinaryOperator>(R->IgnoreParenImpCasts());
+        if (!RB || refTo(RB->getLHS()) != C.Index)
+          return std::nullopt;
+        K = RB->getOpcode() == BO_Add   ? BO_AddAssign
+            : RB->getOpcode() == BO_Sub ? BO_SubAssign
+            : RB->getOpcode() == BO_Mul ? BO_MulAssign
+                                        : BO_Comma;
+        R = RB->getRHS();
+      }
+      if (mutatedIn(C.Index, R))
+        return std::nullopt;
+      auto S = toExpr(R, F);
+      if (!S)
+        return std::nullopt;
+      StepS = *S;
+      if (K == BO_AddAssign || K == BO_SubAssign) {
+        Dir = K == BO_AddAssign ? 1 : -1;
+        Expr::EvalResult ER;
+        if (R->EvaluateAsInt(ER, Ctx)) {
+          long V = ER.Val.getInt().getSExtValue();
+          if (V == 0)
+            return std::nullopt;
+          if (V < 0) {
+            Dir = -Dir;
+            StepS = std::to_string(-V);
+          }
+        }
+      } else if (K == BO_MulAssign || K == BO_ShlAssign) {
+        Expr::EvalResult ER;
+        if (!R->EvaluateAsInt(ER, Ctx))
+          return std::nullopt;
+        long V = ER.Val.getInt().getSExtValue();
+        if (K == BO_ShlAssign)
+          V = 1L << V;
+        if (V < 2)
+          return std::nullopt;
+        C.StepKind = "mul";
+        StepS = std::to_string(V);
+        Dir = 1;
+      } else {
+        return std::nullopt;
+      }
+    } else {
+      return std::nullopt;
+    }
+    C.Step = Dir < 0 ? "(-" + StepS + ")" : StepS;
+    // condition: index REL bound (or bound REL index)
+    auto *Cmp = dyn_cast<BinaryOperator>(F->getCond()->IgnoreParenImpCasts());
+    if (!Cmp || !(Cmp->isRelationalOp() || Cmp->getOpcode() == BO_NE))
+      return std::nullopt;
+    BinaryOperatorKind K = Cmp->getOpcode();
+    const Expr *BoundE = nullptr;
+    if (refTo(Cmp->getLHS()) == C.Index) {
+      BoundE = Cmp->getRHS();
+    } else if (refTo(Cmp->getRHS()) == C.Index) {
+      BoundE = Cmp->getLHS();
+      K = K == BO_LT ? BO_GT : K == BO_GT ? BO_LT : K == BO_LE ? BO_GE : K == BO_GE ? BO_LE : K;
+    } else {
+      return std::nullopt;
+    }
+    if (mutatedIn(C.Index, BoundE))
+      return std::nullopt;
+    auto BoundS = toExpr(BoundE, F);
+    if (!BoundS)
+      return std::nullopt;
+    const std::string &A = C.Start, &Bd = *BoundS;
+    bool Unit = StepS == "1";
+    if (C.StepKind == "mul") {
+      if (K == BO_LT)
+        C.Trip = "ltrip(" + A + ", " + Bd + ", " + StepS + ")";
+      else if (K == BO_LE)
+        C.Trip = "ltrip(" + A + ", " + Bd + " + 1, " + StepS + ")";
+      else
+        return std::nullopt;
+    } else if (Dir > 0 && (K == BO_LT || K == BO_NE)) {
+      C.Trip = Unit ? Bd + " - " + A
+                    : "idiv(" + Bd + " - " + A + (K == BO_NE ? "" : " + " + StepS + " - 1") +
+                          ", " + StepS + ")";
+    } else if (Dir > 0 && K == BO_LE) {
+      C.Trip = Unit ? Bd + " - " + A + " + 1" : "idiv(" + Bd + " - " + A + " + " + StepS + ", " + StepS + ")";
+    } else if (Dir < 0 && (K == BO_GT || K == BO_NE)) {
+      C.Trip = Unit ? A + " - " + Bd
+                    : "idiv(" + A + " - " + Bd + (K == BO_NE ? "" : " + " + StepS + " - 1") +
+                          ", " + StepS + ")";
+    } else if (Dir < 0 && K == BO_GE) {
+      C.Trip = Unit ? A + " - " + Bd + " + 1" : "idiv(" + A + " - " + Bd + " + " + StepS + ", " + StepS + ")";
+    } else {
+      return std::nullopt; // e.g. increasing index with '>': runs 0 times or forever
+    }
+    if (A == "0" && C.Trip.size() > 4 && C.Trip.compare(C.Trip.size() - 4, 4, " - 0") == 0)
+      C.Trip = C.Trip.substr(0, C.Trip.size() - 4);
+    return C;
+  }
+
+  /// Emits a Loop node. Cond/Inc are counted per iteration unless the loop is
+  /// canonical (then the `loop` construct covers test, increment and branch).
+  void loop(const Stmt *S, const std::string &Kind, const Stmt *Init, const Expr *Cond,
+            const Expr *Inc, const Stmt *Body, std::optional<Canonical> C,
+            const std::function<void()> &PerIteration = nullptr) {
+    if (Init)
+      stmt(Init);
+    Node L;
+    L.Kind = NodeKind::Loop;
+    L.Id = newId();
+    L.Range = range(S->getSourceRange());
+    L.LoopKind = Kind;
+    bool Exits = hasExit(Body);
+    if (C && !Exits) {
+      L.Index = C->Index->getNameAsString();
+      L.Start = C->Start;
+      L.Step = C->Step;
+      L.StepKind = C->StepKind;
+      L.Trip = C->Trip;
+    } else {
+      std::string Why = C ? "leaves early (break/return/goto)" : "is not a counted loop";
+      L.Trip = addParam("N", S->getBeginLoc(), "loop", std::nullopt, "none",
+                        "iterations of the " + Kind + " loop (" + Why + ")");
+    }
+    within(L.Body, [&] {
+      CurRange = S->getSourceRange();
+      op("loop");
+      if (!(C && !Exits)) {
+        if (Cond)
+          expr(Cond);
+        if (Inc)
+          expr(Inc);
+      }
+      if (PerIteration)
+        PerIteration();
+      CurRange = clang::SourceRange();
+      close();
+      if (C && !Exits)
+        Indices.push_back(C->Index);
+      stmt(Body);
+      if (C && !Exits)
+        Indices.pop_back();
+    });
+    push(std::move(L));
+  }
+
+  // --- statements --------------------------------------------------------------
+  void compound(llvm::ArrayRef<Stmt *> Stmts) {
+    for (size_t I = 0; I < Stmts.size(); ++I) {
+      const Stmt *S = Stmts[I];
+      // Guard clause: "if (c) { ...; return; }" without else runs the rest
+      // of the block only when c is false (Warwick-94 Table 3, P_edge).
+      if (auto *If = dyn_cast<IfStmt>(S); If && !If->getElse() && I + 1 < Stmts.size() &&
+                                          !If->getInit() && !If->getConditionVariable()) {
+        const Stmt *Then = If->getThen();
+        const Stmt *Last = Then;
+        if (auto *CS = dyn_cast<CompoundStmt>(Then); CS && !CS->body_empty())
+          Last = CS->body_back();
+        if (isa<ReturnStmt>(Last)) {
+          llvm::ArrayRef<Stmt *> Rest = Stmts.drop_front(I + 1);
+          twoArmBranch(If, If->getCond(), [&] { stmt(Then); }, [&] { compound(Rest); },
+                       "probability that the guard at this 'if' returns early");
+          return;
+        }
+      }
+      stmt(S);
+    }
+  }
+
+  void stmt(const Stmt *S) {
+    if (!S)
+      return;
+    clang::SourceRange Saved = CurRange;
+    CurRange = S->getSourceRange();
+    if (auto *CS = dyn_cast<CompoundStmt>(S)) {
+      CurRange = Saved;
+      compound(llvm::ArrayRef<Stmt *>(const_cast<CompoundStmt *>(CS)->body_begin(),
+                                      const_cast<CompoundStmt *>(CS)->body_end()));
+    } else if (auto *DS = dyn_cast<DeclStmt>(S)) {
+      for (const Decl *D : DS->decls())
+        if (auto *V = dyn_cast<VarDecl>(D); V && V->getInit()) {
+          if (V->isStaticLocal())
+            continue; // initialised once, before the program runs
+          expr(V->getInit());
+          if (auto *IL = dyn_cast<InitListExpr>(V->getInit()->IgnoreImplicit()))
+            op("mem.array.write", IL->getNumInits());
+          else if (!V->getType()->isRecordType() && !V->getType()->isArrayType())
+            op(V->hasLocalStorage() ? "mem.local.write" : "mem.global.write");
+        }
+    } else if (auto *F = dyn_cast<ForStmt>(S)) {
+      loop(S, "for", F->getInit(), F->getCond(), F->getInc(), F->getBody(), canonical(F));
+    } else if (auto *W = dyn_cast<WhileStmt>(S)) {
+      loop(S, "while", nullptr, W->getCond(), nullptr, W->getBody(), std::nullopt);
+    } else if (auto *D = dyn_cast<DoStmt>(S)) {
+      loop(S, "do", nullptr, D->getCond(), nullptr, D->getBody(), std::nullopt);
+    } else if (auto *R = dyn_cast<CXXForRangeStmt>(S)) {
+      std::optional<Canonical> C;
+      if (auto *AT = Ctx.getAsConstantArrayType(R->getRangeInit()->getType())) {
+        C = Canonical();
+        C->Index = R->getLoopVariable(); // not referenced by trip counts
+        C->Start = "0";
+        C->Step = "1";
+        C->Trip = std::to_string(AT->getSize().getZExtValue());
+      }
+      loop(S, "range-for", nullptr, nullptr, nullptr, R->getBody(), C, [&] {
+        op("mem.array.read");
+        op("mem.local.write");
+      });
+    } else if (auto *If = dyn_cast<IfStmt>(S)) {
+      if (If->getInit())
+        stmt(If->getInit());
+      const Stmt *Then = If->getThen(), *Else = If->getElse();
+      twoArmBranch(If, If->getCond(), [&] { stmt(Then); },
+                   Else ? std::function<void()>([&] { stmt(Else); }) : nullptr,
+                   "probability that the 'if' condition is true");
+    } else if (auto *Sw = dyn_cast<SwitchStmt>(S)) {
+      switchStmt(Sw);
+    } else if (auto *Ret = dyn_cast<ReturnStmt>(S)) {
+      expr(Ret->getRetValue());
+    } else if (isa<BreakStmt, ContinueStmt, NullStmt>(S)) {
+    } else if (isa<GotoStmt, IndirectGotoStmt>(S)) {
+      unknown(S, "goto: unstructured control flow");
+    } else if (auto *L = dyn_cast<LabelStmt>(S)) {
+      stmt(L->getSubStmt());
+    } else if (auto *A = dyn_cast<GCCAsmStmt>(S)) {
+      if (!A->getAsmString()->getString().empty())
+        unknown(S, "inline assembly");
+      // an empty asm is a compiler barrier: no work
+    } else if (auto *E = dyn_cast<Expr>(S)) {
+      expr(E);
+    } else {
+      unknown(S, std::string("statement '") + S->getStmtClassName() + "' not characterised");
+    }
+    CurRange = Saved;
+  }
+
+  void switchStmt(const SwitchStmt *Sw) {
+    expr(Sw->getCond());
+    op("switch");
+    const auto *Body = dyn_cast_or_null<CompoundStmt>(Sw->getBody());
+    if (!Body) {
+      unknown(Sw, "switch without a compound body");
+      return;
+    }
+    // Arms: the statements from one case label to the next.
+    std::vector<std::pair<std::string, std::vector<const Stmt *>>> Arms;
+    bool HasDefault = false;
+    for (const Stmt *S : Body->body()) {
+      const Stmt *Inner = S;
+      while (auto *SC = dyn_cast<SwitchCase>(Inner)) {
+        std::string Label;
+        if (auto *CS = dyn_cast<CaseStmt>(SC)) {
+          Expr::EvalResult ER;
+          Label = CS->getLHS()->EvaluateAsInt(ER, Ctx)
+                      ? "case " + std::to_string(ER.Val.getInt().getSExtValue())
+                      : "case";
+        } else {
+          Label = "default";
+          HasDefault = true;
+        }
+        if (Arms.empty() || !Arms.back().second.empty())
+          Arms.push_back({Label, {}});
+        else
+          Arms.back().first += ", " + Label;
+        Inner = SC->getSubStmt();
+      }
+      if (Arms.empty())
+        continue;
+      Arms.back().second.push_back(Inner);
+    }
+    size_t NArms = Arms.size() + (HasDefault ? 0 : 1);
+    Node Br;
+    Br.Kind = NodeKind::Branch;
+    Br.Id = newId();
+    Br.Range = range(Sw->getSourceRange());
+    for (auto &[Label, Stmts] : Arms) {
+      std::string P = addParam("P", Sw->getBeginLoc(), "branch", 1.0 / NArms,
+                               "static: 1/arms (" + std::to_string(NArms) + " arms)",
+                               "probability of switch arm '" + Label + "'");
+      Arm A{Label, P, {}};
+      within(A.Body, [&] {
+        for (const Stmt *S : Stmts)
+          stmt(S);
+      });
+      Br.Arms.push_back(std::move(A));
+    }
+    push(std::move(Br));
+  }
+
+  ASTContext &Ctx;
+  SourceManager &SM;
+  const FunctionDecl *FD;
+  FunctionSeg &Out;
+  std::vector<BuilderWarning> &Warnings;
+  std::string Fn;
+  int NextId = 1;
+  NodeList *Cur = nullptr;
+  int OpenStage = -1;
+  clang::SourceRange CurRange;
+  std::set<const VarDecl *> Mutated;
+  std::map<const Stmt *, std::set<const VarDecl *>> MutatedCache;
+  std::vector<const VarDecl *> Indices;
+  std::set<std::string> ParamNames;
+};
+
+} // namespace
+
+FunctionSeg buildFunctionSeg(ASTContext &Ctx, const FunctionDecl *FD,
+                             std::vector<BuilderWarning> &Warnings) {
+  FunctionSeg F;
+  F.Name = FD->getNameAsString();
+  SourceManager &SM = Ctx.getSourceManager();
+  PresumedLoc B = SM.getPresumedLoc(SM.getExpansionLoc(FD->getBeginLoc()));
+  PresumedLoc E = SM.getPresumedLoc(SM.getExpansionLoc(FD->getEndLoc()));
+  if (B.isValid()) {
+    F.Range.File = B.getFilename();
+    F.Range.Line = B.getLine();
+    F.Range.Col = B.getColumn();
+  }
+  if (E.isValid()) {
+    F.Range.EndLine = E.getLine();
+    F.Range.EndCol = E.getColumn();
+  }
+  F.InMainFile = SM.isInMainFile(SM.getExpansionLoc(FD->getLocation()));
+  for (const ParmVarDecl *P : FD->parameters())
+    F.Params.push_back(P->getNameAsString());
+  Builder(Ctx, FD, F, Warnings).run();
+  return F;
+}
+
+} // namespace segtime

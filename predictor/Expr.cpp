@@ -1,0 +1,222 @@
+//===- Expr.cpp - Symbolic expressions of timing formulas -----------------===//
+#include "predictor/Expr.h"
+
+#include <cmath>
+#include <regex>
+#include <sstream>
+
+using namespace GiNaC;
+
+namespace segtime {
+
+static bool isNum(const ex &E) { return is_a<numeric>(E) && ex_to<numeric>(E).is_real(); }
+static double dbl(const ex &E) { return ex_to<numeric>(E).to_double(); }
+
+static ex idivEval(const ex &A, const ex &B) {
+  if (B.is_equal(1))
+    return A;
+  if (isNum(A) && isNum(B) && !B.is_zero())
+    return numeric(static_cast<long>(std::trunc(dbl(A) / dbl(B))));
+  return idiv(A, B).hold();
+}
+static ex imodEval(const ex &A, const ex &B) {
+  if (isNum(A) && isNum(B) && !B.is_zero())
+    return numeric(static_cast<long>(std::fmod(std::trunc(dbl(A)), std::trunc(dbl(B)))));
+  return imod(A, B).hold();
+}
+static ex minEval(const ex &A, const ex &B) {
+  if (isNum(A) && isNum(B))
+    return dbl(A) <= dbl(B) ? A : B;
+  if (A.is_equal(B))
+    return A;
+  return min(A, B).hold();
+}
+static ex maxEval(const ex &A, const ex &B) {
+  if (isNum(A) && isNum(B))
+    return dbl(A) >= dbl(B) ? A : B;
+  if (A.is_equal(B))
+    return A;
+  return max(A, B).hold();
+}
+static ex ltripEval(const ex &A, const ex &B, const ex &C) {
+  if (isNum(A) && isNum(B) && isNum(C) && dbl(A) > 0 && dbl(C) > 1) {
+    long N = 0;
+    for (double I = dbl(A); I < dbl(B); I *= dbl(C))
+      ++N;
+    return numeric(N);
+  }
+  return ltrip(A, B, C).hold();
+}
+
+/// Sum_{k=0}^{N-1} k^d = 1/(d+1) Sum_{j=0}^{d} binom(d+1, j) B_j N^(d+1-j),
+/// with B_1 = -1/2 (Faulhaber).
+static ex powerSum(int D, const ex &N) {
+  ex S = 0;
+  for (int J = 0; J <= D; ++J)
+    S += binomial(numeric(D + 1), numeric(J)) * bernoulli(numeric(J)) * pow(N, D + 1 - J);
+  return expand(S / (D + 1));
+}
+
+static ex segSumEval(const ex &Body, const ex &K, const ex &Lo, const ex &Hi) {
+  if (!is_a<symbol>(K))
+    return seg_sum(Body, K, Lo, Hi).hold();
+  ex N = Hi - Lo + 1;
+  if (isNum(N) && dbl(N) <= 0)
+    return 0;
+  if (!Body.has(K))
+    return N * Body;
+  const symbol &S = ex_to<symbol>(K);
+  if (Body.is_polynomial(S)) {
+    ex P = expand(Body.subs(S == S + Lo));
+    ex R = 0;
+    for (int D = P.ldegree(S); D <= P.degree(S); ++D)
+      R += P.coeff(S, D) * powerSum(D, N);
+    return R;
+  }
+  if (isNum(Lo) && isNum(N) && dbl(N) <= 5e6) {
+    auto Free = freeSymbols(Body);
+    if (Free.size() == 1 && *Free.begin() == S.get_name()) {
+      double Acc = 0;
+      long L = static_cast<long>(dbl(Lo));
+      long Cnt = static_cast<long>(dbl(N));
+      for (long I = 0; I < Cnt; ++I) {
+        ex V = Body.subs(S == numeric(L + I));
+        V = V.evalf();
+        if (!isNum(V))
+          return seg_sum(Body, K, Lo, Hi).hold();
+        Acc += dbl(V);
+      }
+      return numeric(Acc);
+    }
+  }
+  return seg_sum(Body, K, Lo, Hi).hold();
+}
+
+REGISTER_FUNCTION(idiv, eval_func(idivEval))
+REGISTER_FUNCTION(imod, eval_func(imodEval))
+REGISTER_FUNCTION(min, eval_func(minEval))
+REGISTER_FUNCTION(max, eval_func(maxEval))
+REGISTER_FUNCTION(ltrip, eval_func(ltripEval))
+REGISTER_FUNCTION(seg_sum, eval_func(segSumEval))
+
+symbol sym(const std::string &Name) {
+  static std::map<std::string, symbol> Registry;
+  auto It = Registry.find(Name);
+  if (It != Registry.end())
+    return It->second;
+  symbol S(Name);
+  Registry.emplace(Name, S);
+  return S;
+}
+
+ex parseExpr(const std::string &Src) {
+  static const prototype_table Table = [] {
+    prototype_table T = get_default_reader();
+    T[{"idiv", 2}] = reinterpret_cast<reader_func>(idiv_SERIAL::serial);
+    T[{"imod", 2}] = reinterpret_cast<reader_func>(imod_SERIAL::serial);
+    T[{"min", 2}] = reinterpret_cast<reader_func>(min_SERIAL::serial);
+    T[{"max", 2}] = reinterpret_cast<reader_func>(max_SERIAL::serial);
+    T[{"ltrip", 3}] = reinterpret_cast<reader_func>(ltrip_SERIAL::serial);
+    return T;
+  }();
+  symtab Syms;
+  static const std::regex Ident("[A-Za-z_][A-Za-z0-9_]*");
+  for (auto It = std::sregex_iterator(Src.begin(), Src.end(), Ident);
+       It != std::sregex_iterator(); ++It) {
+    size_t End = It->position() + It->length();
+    size_t P = End;
+    while (P < Src.size() && Src[P] == ' ')
+      ++P;
+    if (P < Src.size() && Src[P] == '(')
+      continue; // a function name
+    Syms[It->str()] = sym(It->str());
+  }
+  try {
+    parser Parse(Syms, true, Table);
+    return Parse(Src);
+  } catch (const std::exception &E) {
+    throw std::invalid_argument("cannot parse expression '" + Src + "': " + E.what());
+  }
+}
+
+ex sumOver(const ex &Body, const symbol &K, const ex &N) {
+  return seg_sum(Body, K, 0, N - 1);
+}
+
+static void collect(const ex &E, std::set<std::string> &Out, std::set<std::string> &Bound) {
+  if (is_a<symbol>(E)) {
+    const std::string &N = ex_to<symbol>(E).get_name();
+    if (!Bound.count(N))
+      Out.insert(N);
+    return;
+  }
+  if (is_ex_the_function(E, seg_sum) && is_a<symbol>(E.op(1))) {
+    std::string K = ex_to<symbol>(E.op(1)).get_name();
+    bool Was = Bound.count(K);
+    Bound.insert(K);
+    collect(E.op(0), Out, Bound);
+    if (!Was)
+      Bound.erase(K);
+    collect(E.op(2), Out, Bound);
+    collect(E.op(3), Out, Bound);
+    return;
+  }
+  for (size_t I = 0; I < E.nops(); ++I)
+    collect(E.op(I), Out, Bound);
+}
+
+std::set<std::string> freeSymbols(const ex &E) {
+  std::set<std::string> Out, Bound;
+  collect(E, Out, Bound);
+  return Out;
+}
+
+double evaluate(const ex &E, const std::map<std::string, double> &Values) {
+  exmap M;
+  for (const std::string &S : freeSymbols(E)) {
+    auto It = Values.find(S);
+    if (It != Values.end())
+      M[sym(S)] = numeric(It->second);
+  }
+  ex V = E.subs(M).evalf();
+  if (!isNum(V)) {
+    std::string Missing;
+    for (const std::string &S : freeSymbols(V))
+      Missing += (Missing.empty() ? "" : ", ") + S;
+    throw std::runtime_error(Missing.empty() ? "expression did not evaluate to a number"
+                                             : "no value for " + Missing);
+  }
+  return dbl(V);
+}
+
+static ex roundNumbers(const ex &E, int Digits);
+namespace {
+struct RoundMap : map_function {
+  int Digits;
+  explicit RoundMap(int D) : Digits(D) {}
+  ex operator()(const ex &E) override { return roundNumbers(E, Digits); }
+};
+} // namespace
+
+static ex roundNumbers(const ex &E, int Digits) {
+  if (is_a<numeric>(E)) {
+    const numeric &N = ex_to<numeric>(E);
+    if (N.is_integer() || (N.is_rational() && N.denom() < 1000))
+      return E;
+    double D = N.to_double();
+    if (D == 0)
+      return 0;
+    double Scale = std::pow(10.0, Digits - 1 - static_cast<int>(std::floor(std::log10(std::fabs(D)))));
+    return numeric(std::round(D * Scale) / Scale);
+  }
+  RoundMap M(Digits);
+  return E.map(M);
+}
+
+std::string toString(const ex &E, int Digits) {
+  std::ostringstream OS;
+  OS << roundNumbers(E, Digits);
+  return OS.str();
+}
+
+} // namespace segtime

@@ -1,0 +1,55 @@
+//===- Expr.h - Symbolic expressions of timing formulas ---------*- C++ -*-===//
+///
+/// \file
+/// Symbolic expressions over source names and parameters, on GiNaC. Adds the
+/// functions a C loop nest needs: idiv(a,b) (C integer division, truncates),
+/// imod(a,b), min(a,b), max(a,b), ltrip(a,b,c) (iterations of
+/// for (i = a; i < b; i *= c)) and seg_sum(body, k, lo, hi) = sum of body for
+/// k = lo..hi, which sums in closed form when body is a polynomial in k
+/// (Faulhaber's formula with Bernoulli numbers) and numerically once the
+/// bounds and every other symbol are numbers.
+///
+//===----------------------------------------------------------------------===//
+#ifndef SEGTIME_PREDICTOR_EXPR_H
+#define SEGTIME_PREDICTOR_EXPR_H
+
+#include <ginac/ginac.h>
+#include <map>
+#include <set>
+#include <stdexcept>
+#include <string>
+
+namespace segtime {
+
+DECLARE_FUNCTION_2P(idiv)
+DECLARE_FUNCTION_2P(imod)
+DECLARE_FUNCTION_2P(min)
+DECLARE_FUNCTION_2P(max)
+DECLARE_FUNCTION_3P(ltrip)
+DECLARE_FUNCTION_4P(seg_sum)
+
+/// The one symbol with this name (GiNaC symbols are identified by object, so
+/// all of segtime takes them from this registry).
+GiNaC::symbol sym(const std::string &Name);
+
+/// Parses an expression string (see core/Seg.h for the syntax).
+/// Throws std::invalid_argument naming the expression on a syntax error.
+GiNaC::ex parseExpr(const std::string &S);
+
+/// Sum of Body for K = 0 .. N-1 (N symbolic or numeric): closed form when
+/// Body is polynomial in K, else an unevaluated seg_sum.
+GiNaC::ex sumOver(const GiNaC::ex &Body, const GiNaC::symbol &K, const GiNaC::ex &N);
+
+/// Names of the free symbols of E (bound seg_sum indices excluded).
+std::set<std::string> freeSymbols(const GiNaC::ex &E);
+
+/// Substitutes values for symbols by name and evaluates to a double.
+/// Throws std::runtime_error listing the symbols still free.
+double evaluate(const GiNaC::ex &E, const std::map<std::string, double> &Values);
+
+/// Human form: "2.1e-09*n^3 + 4e-09*n^2" with Cs numbers rounded to Digits.
+std::string toString(const GiNaC::ex &E, int Digits = 4);
+
+} // namespace segtime
+
+#endif

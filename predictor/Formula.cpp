@@ -1,0 +1,187 @@
+//===- Formula.cpp - Timing formulas from a SEG ---------------------------===//
+#include "predictor/Formula.h"
+
+#include <regex>
+#include <sstream>
+
+using namespace GiNaC;
+
+namespace segtime {
+
+StageWeight countWeight(const std::string &LevelKey, const std::string &Op) {
+  return [LevelKey, Op](const Node &N) -> ex {
+    auto It = N.Ruvs.find(LevelKey);
+    if (It == N.Ruvs.end())
+      return 0;
+    return numeric(It->second.get(Op));
+  };
+}
+
+ex loopIndexValue(const Node &L, const symbol &K) {
+  ex Start = parseExpr(L.Start.empty() ? "0" : L.Start);
+  ex Step = parseExpr(L.Step.empty() ? "1" : L.Step);
+  if (L.StepKind == "mul")
+    return Start * pow(Step, K);
+  return Start + K * Step;
+}
+
+ex FormulaBuilder::listCost(const NodeList &L, const StageWeight &W, const std::string &Key,
+                            const std::string &Fn) {
+  ex Sum = 0;
+  for (const Node &N : L)
+    Sum += nodeCost(N, W, Key, Fn);
+  return Sum;
+}
+
+ex FormulaBuilder::nodeCost(const Node &N, const StageWeight &W, const std::string &Key,
+                            const std::string &Fn) {
+  ex Own = N.Ruvs.empty() ? ex(0) : W(N);
+  switch (N.Kind) {
+  case NodeKind::Stage:
+  case NodeKind::Comm:
+    return Own;
+  case NodeKind::Unknown:
+    Unresolved.insert(Fn + ":" + std::to_string(N.Range.Line) + ": " + N.Reason);
+    return Own;
+  case NodeKind::Loop: {
+    ex Body = listCost(N.Body, W, Key, Fn);
+    ex Trip = parseExpr(N.Trip);
+    if (!N.Index.empty() && Body.has(sym(N.Index))) {
+      symbol K = sym("k_" + Fn + "_" + N.Id);
+      ex B = Body.subs(sym(N.Index) == loopIndexValue(N, K));
+      return Own + sumOver(B, K, Trip);
+    }
+    return Own + Trip * Body;
+  }
+  case NodeKind::Branch: {
+    ex Sum = Own;
+    for (const Arm &A : N.Arms)
+      Sum += parseExpr(A.Prob) * listCost(A.Body, W, Key, Fn);
+    return Sum;
+  }
+  case NodeKind::Call: {
+    const FunctionSeg *Callee = File.find(N.Callee);
+    if (!Callee || InProgress.count(N.Callee)) {
+      Unresolved.insert(Fn + ":" + std::to_string(N.Range.Line) + ": call to '" +
+                        N.Callee + "' " + (Callee ? "is recursive" : "has no SEG"));
+      return Own;
+    }
+    ex C = closedForm(N.Callee, W, Key);
+    exmap Bind;
+    for (size_t I = 0; I < Callee->Params.size() && I < N.Args.size(); ++I)
+      if (!N.Args[I].empty())
+        Bind[sym(Callee->Params[I])] = parseExpr(N.Args[I]);
+    return Own + C.subs(Bind);
+  }
+  }
+  return Own;
+}
+
+ex FormulaBuilder::closedForm(const std::string &Fn, const StageWeight &W,
+                              const std::string &Key) {
+  auto MemoIt = Memo.find({Fn, Key});
+  if (MemoIt != Memo.end())
+    return MemoIt->second;
+  const FunctionSeg *F = File.find(Fn);
+  if (!F)
+    throw std::invalid_argument("no function '" + Fn + "' in the SEG file");
+  InProgress.insert(Fn);
+  ex R = listCost(F->Body, W, Key, Fn);
+  InProgress.erase(Fn);
+  R = expand(R);
+  Memo[{Fn, Key}] = R;
+  return R;
+}
+
+namespace {
+struct Printer {
+  const SegFile &File;
+  std::string list(const NodeList &L) const {
+    std::string S;
+    for (const Node &N : L) {
+      std::string T = node(N);
+      if (T.empty())
+        continue;
+      S += (S.empty() ? "" : " + ") + T;
+    }
+    return S;
+  }
+  static std::string paren(const std::string &S) {
+    return S.find(" + ") == std::string::npos && S.find(" - ") == std::string::npos
+               ? S
+               : "(" + S + ")";
+  }
+  static bool mentions(const NodeList &L, const std::string &Sym) {
+    bool Found = false;
+    std::regex Word("\\b" + Sym + "\\b");
+    forEachNode(L, [&](const Node &N) {
+      for (const std::string *E : {&N.Trip, &N.Start})
+        Found |= std::regex_search(*E, Word);
+      for (const std::string &A : N.Args)
+        Found |= std::regex_search(A, Word);
+    });
+    return Found;
+  }
+  std::string node(const Node &N) const {
+    std::string Own = N.Ruvs.empty() ? "" : "t(" + N.Id + ")";
+    auto Join = [&](const std::string &Rest) {
+      if (Own.empty())
+        return Rest;
+      return Rest.empty() ? Own : Own + " + " + Rest;
+    };
+    switch (N.Kind) {
+    case NodeKind::Stage:
+    case NodeKind::Comm:
+      return Own;
+    case NodeKind::Unknown:
+      return Join("U(" + N.Id + ")");
+    case NodeKind::Loop: {
+      std::string B = list(N.Body);
+      if (!N.Index.empty() && mentions(N.Body, N.Index))
+        return Join("Σ[" + N.Index + " ∈ " + N.Trip + " iter of " + N.Index + "=" +
+                    N.Start + (N.StepKind == "mul" ? ",×" : ",+") + N.Step + "] " +
+                    paren(B));
+      return Join(paren(N.Trip) + "·" + paren(B));
+    }
+    case NodeKind::Branch: {
+      std::string S;
+      for (const Arm &A : N.Arms) {
+        std::string B = list(A.Body);
+        if (B.empty())
+          continue;
+        S += (S.empty() ? "" : " + ") + paren(A.Prob) + "·" + paren(B);
+      }
+      return Join(S);
+    }
+    case NodeKind::Call: {
+      std::string Args;
+      for (const std::string &A : N.Args)
+        Args += (Args.empty() ? "" : ", ") + (A.empty() ? std::string("?") : A);
+      return Join("T_" + N.Callee + "(" + Args + ")");
+    }
+    }
+    return Own;
+  }
+};
+} // namespace
+
+std::string FormulaBuilder::structural(const std::string &Fn) const {
+  const FunctionSeg *F = File.find(Fn);
+  if (!F)
+    throw std::invalid_argument("no function '" + Fn + "' in the SEG file");
+  std::string Args;
+  for (const std::string &P : F->Params)
+    Args += (Args.empty() ? "" : ", ") + P;
+  std::string B = Printer{File}.list(F->Body);
+  return "T_" + Fn + "(" + Args + ") = " + (B.empty() ? "0" : B);
+}
+
+std::map<std::string, Parameter> FormulaBuilder::declaredParameters() const {
+  std::map<std::string, Parameter> M;
+  for (const FunctionSeg &F : File.Functions)
+    for (const Parameter &P : F.Parameters)
+      M[P.Name] = P;
+  return M;
+}
+
+} // namespace segtime

@@ -1,0 +1,73 @@
+//===- Formula.h - Timing formulas from a SEG --------------------*- C++ -*-===//
+///
+/// \file
+/// Builds the timing formula of a function from its SEG (Warwick-94 eq. 1,
+/// Table 3): the sum over stages of t(v_i), multiplied by loop trip counts and
+/// branch probabilities, with calls bound to the callee's formula. Two forms:
+///  - structural: "t_f = t(v1) + n*(t(v2) + P_f_9*t(v3))" (a string);
+///  - closed: a GiNaC expression in the parameters, for one stage weight
+///    (a level's resource model, or one operation's count), with sums over
+///    loop indices done in closed form (Faulhaber) where the body is a
+///    polynomial in the index.
+///
+//===----------------------------------------------------------------------===//
+#ifndef SEGTIME_PREDICTOR_FORMULA_H
+#define SEGTIME_PREDICTOR_FORMULA_H
+
+#include "core/Seg.h"
+#include "predictor/Expr.h"
+
+#include <functional>
+#include <map>
+#include <set>
+#include <string>
+
+namespace segtime {
+
+/// Cost of one execution of a node's own RUVs (not its children), e.g.
+/// t(v) = c^T f (Warwick-94 eq. 4) or the count of one operation.
+using StageWeight = std::function<GiNaC::ex(const Node &)>;
+
+/// Stage weight that reads Ruvs[LevelKey][Op] (a count of one operation).
+StageWeight countWeight(const std::string &LevelKey, const std::string &Op);
+
+/// Formula builder over one SEG file. Closed forms are memoised per
+/// (function, weight key). Recursion (a cycle of calls) contributes 0 and
+/// is reported by unresolved(); a call to a function without a SEG too.
+class FormulaBuilder {
+public:
+  explicit FormulaBuilder(const SegFile &S) : File(S) {}
+
+  /// Closed form of function Fn under weight W (WeightKey names W for the
+  /// memo). Throws std::invalid_argument if Fn has no SEG.
+  GiNaC::ex closedForm(const std::string &Fn, const StageWeight &W,
+                       const std::string &WeightKey);
+
+  /// Warwick-94 eq. 1 style structural formula of Fn.
+  std::string structural(const std::string &Fn) const;
+
+  /// Unknown nodes and unresolved calls met while building closed forms.
+  const std::set<std::string> &unresolved() const { return Unresolved; }
+
+  /// All parameters declared by the file's functions, by name.
+  std::map<std::string, Parameter> declaredParameters() const;
+
+private:
+  GiNaC::ex listCost(const NodeList &L, const StageWeight &W, const std::string &Key,
+                     const std::string &Fn);
+  GiNaC::ex nodeCost(const Node &N, const StageWeight &W, const std::string &Key,
+                     const std::string &Fn);
+
+  const SegFile &File;
+  std::map<std::pair<std::string, std::string>, GiNaC::ex> Memo;
+  std::set<std::string> InProgress;
+  std::set<std::string> Unresolved;
+};
+
+/// Substitution applied to a loop body: the loop index as a function of the
+/// iteration number k (i = start + k*step, or start*step^k).
+GiNaC::ex loopIndexValue(const Node &Loop, const GiNaC::symbol &K);
+
+} // namespace segtime
+
+#endif

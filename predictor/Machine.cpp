@@ -1,0 +1,178 @@
+//===- Machine.cpp - Machine files: cost vectors with provenance ----------===//
+#include "predictor/Machine.h"
+
+#include <filesystem>
+#include <yaml-cpp/yaml.h>
+
+namespace fs = std::filesystem;
+
+namespace segtime {
+
+static MachineFileError err(const std::string &Path, const YAML::Mark &M,
+                            const std::string &Msg) {
+  return MachineFileError(Path + ":" + std::to_string(M.line + 1) + ":" +
+                          std::to_string(M.column + 1) + ": " + Msg);
+}
+
+static double unitScale(const std::string &U) {
+  if (U == "s") return 1;
+  if (U == "ms") return 1e-3;
+  if (U == "us" || U == "µs") return 1e-6;
+  if (U == "ns") return 1e-9;
+  if (U == "Mflop/s") return 1e6;
+  return 0;
+}
+
+double CostVector::si(const std::string &Op) const {
+  auto It = Costs.find(Op);
+  if (It == Costs.end())
+    throw std::out_of_range(Op);
+  return It->second.Value * unitScale(Unit);
+}
+
+const CostVector &Machine::vector(const std::string &Level, const std::string &Opt) const {
+  auto L = Levels.find(Level);
+  if (L == Levels.end()) {
+    std::string Known;
+    for (auto &[K, V] : Levels)
+      Known += (Known.empty() ? "" : ", ") + K;
+    throw std::runtime_error("machine '" + Name + "' has no " + Level +
+                             " section (it has: " + Known + ")");
+  }
+  for (const std::string &V : {Opt, std::string("any")}) {
+    auto It = L->second.find(V);
+    if (It != L->second.end())
+      return It->second;
+  }
+  std::string Known;
+  for (auto &[K, V] : L->second)
+    Known += (Known.empty() ? "" : ", ") + K;
+  throw std::runtime_error("machine '" + Name + "' has no " + Level +
+                           " cost vector for -" + Opt + " (variants: " + Known + ")");
+}
+
+static CostEntry readEntry(const std::string &Path, const YAML::Node &N) {
+  CostEntry E;
+  E.Line = N.Mark().line + 1;
+  if (N.IsScalar()) {
+    throw err(Path, N.Mark(), "expected a mapping {value, provenance, ...}, got a bare number: "
+                              "every number needs its provenance");
+  }
+  if (!N.IsMap())
+    throw err(Path, N.Mark(), "expected a mapping {value, provenance, ...}");
+  if (!N["value"])
+    throw err(Path, N.Mark(), "missing 'value'");
+  try {
+    E.Value = N["value"].as<double>();
+  } catch (const YAML::Exception &) {
+    throw err(Path, N["value"].Mark(), "'value' must be a number");
+  }
+  if (!N["provenance"])
+    throw err(Path, N.Mark(), "missing 'provenance' (measured, paper, datasheet, estimated, derived)");
+  E.Provenance = N["provenance"].as<std::string>();
+  static const char *Kinds[] = {"measured", "paper", "datasheet", "estimated", "derived"};
+  bool Ok = false;
+  for (const char *K : Kinds)
+    Ok |= E.Provenance == K;
+  if (!Ok)
+    throw err(Path, N["provenance"].Mark(),
+              "provenance must be one of measured, paper, datasheet, estimated, derived");
+  if (N["ref"])
+    E.Ref = N["ref"].as<std::string>();
+  if (N["spread"])
+    E.Spread = N["spread"].as<double>();
+  return E;
+}
+
+Machine readMachine(const std::string &Path) {
+  YAML::Node Root;
+  try {
+    Root = YAML::LoadFile(Path);
+  } catch (const YAML::BadFile &) {
+    throw MachineFileError(Path + ": cannot open machine file");
+  } catch (const YAML::ParserException &E) {
+    throw err(Path, E.mark, "YAML syntax error: " + E.msg);
+  }
+  if (!Root.IsMap())
+    throw MachineFileError(Path + ":1:1: expected a mapping at the top level");
+  if (!Root["schema"] || Root["schema"].as<std::string>() != "segtime.machine/1")
+    throw err(Path, Root.Mark(), "expected 'schema: segtime.machine/1'");
+  Machine M;
+  M.Path = Path;
+  if (!Root["name"])
+    throw err(Path, Root.Mark(), "missing 'name'");
+  M.Name = Root["name"].as<std::string>();
+  if (Root["description"])
+    M.Description = Root["description"].as<std::string>();
+  if (Root["identity"]) {
+    if (!Root["identity"].IsMap())
+      throw err(Path, Root["identity"].Mark(), "'identity' must be a mapping");
+    for (auto It : Root["identity"])
+      if (It.second.IsScalar())
+        M.Identity[It.first.as<std::string>()] = It.second.as<std::string>();
+  }
+  YAML::Node Levels = Root["levels"];
+  if (!Levels || !Levels.IsMap())
+    throw err(Path, Root.Mark(), "missing 'levels' mapping");
+  for (auto L : Levels) {
+    std::string Level = L.first.as<std::string>();
+    if (Level != "POC" && Level != "HLLC" && Level != "INTCC" && Level != "ICC")
+      throw err(Path, L.first.Mark(), "unknown level '" + Level + "' (expected POC, HLLC, INTCC, ICC)");
+    YAML::Node Variants = L.second["variants"];
+    if (!Variants || !Variants.IsMap())
+      throw err(Path, L.second.Mark(), "level " + Level + ": missing 'variants' mapping");
+    for (auto V : Variants) {
+      CostVector CV;
+      if (!V.second.IsMap() || !V.second["unit"])
+        throw err(Path, V.second.Mark(), "variant '" + V.first.as<std::string>() +
+                                             "': missing 'unit' (s, ms, us, ns, Mflop/s)");
+      CV.Unit = V.second["unit"].as<std::string>();
+      if (unitScale(CV.Unit) == 0)
+        throw err(Path, V.second["unit"].Mark(), "unknown unit '" + CV.Unit +
+                                                     "' (expected s, ms, us, ns, Mflop/s)");
+      YAML::Node Costs = V.second["costs"];
+      if (!Costs || !Costs.IsMap())
+        throw err(Path, V.second.Mark(), "variant '" + V.first.as<std::string>() +
+                                             "': missing 'costs' mapping");
+      for (auto C : Costs)
+        CV.Costs[C.first.as<std::string>()] = readEntry(Path, C.second);
+      M.Levels[Level][V.first.as<std::string>()] = std::move(CV);
+    }
+  }
+  return M;
+}
+
+static std::vector<fs::path> machineDirs() {
+  return {fs::current_path() / "costvectors", fs::path(SEGTIME_SOURCE_DIR) / "costvectors"};
+}
+
+std::vector<std::string> knownMachines() {
+  std::vector<std::string> R;
+  for (const fs::path &D : machineDirs()) {
+    std::error_code EC;
+    for (auto &E : fs::directory_iterator(D, EC))
+      if (E.path().extension() == ".yaml") {
+        std::string N = E.path().stem().string();
+        if (std::find(R.begin(), R.end(), N) == R.end())
+          R.push_back(N);
+      }
+  }
+  std::sort(R.begin(), R.end());
+  return R;
+}
+
+std::string findMachine(const std::string &N) {
+  if (fs::exists(N) && !fs::is_directory(N))
+    return N;
+  for (const fs::path &D : machineDirs()) {
+    fs::path P = D / (N + ".yaml");
+    if (fs::exists(P))
+      return P.string();
+  }
+  std::string Known;
+  for (const std::string &K : knownMachines())
+    Known += (Known.empty() ? "" : ", ") + K;
+  throw std::runtime_error("no machine '" + N + "' (not a file; known machines: " + Known + ")");
+}
+
+} // namespace segtime

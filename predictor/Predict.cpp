@@ -1,0 +1,222 @@
+//===- Predict.cpp - Predicted times per function and level ---------------===//
+#include "predictor/Predict.h"
+#include "predictor/Formula.h"
+#include "predictor/ResourceModel.h"
+
+#include <iomanip>
+#include <memory>
+#include <set>
+#include <sstream>
+
+using namespace GiNaC;
+
+namespace segtime {
+
+static std::set<std::string> opsOf(const SegFile &S, const std::string &Level) {
+  std::set<std::string> Ops;
+  for (const FunctionSeg &F : S.Functions)
+    forEachNode(F.Body, [&](const Node &N) {
+      auto It = N.Ruvs.find(Level);
+      if (It != N.Ruvs.end())
+        for (auto &[Op, C] : It->second.counts())
+          Ops.insert(Op);
+    });
+  return Ops;
+}
+
+Prediction predict(const SegFile &S, const Machine &M, const PredictOptions &O) {
+  Prediction P;
+  P.MachineName = M.Name;
+  P.MachinePath = M.Path;
+  P.OptLevel = S.OptLevel;
+  FormulaBuilder FB(S);
+  auto Declared = FB.declaredParameters();
+  std::vector<std::unique_ptr<ResourceModel>> Models;
+  for (const std::string &L : O.Levels)
+    Models.push_back(makeModel(L, M, S.OptLevel));
+
+  std::vector<std::string> Names = O.Functions;
+  if (Names.empty())
+    for (const FunctionSeg &F : S.Functions)
+      if (F.InMainFile)
+        Names.push_back(F.Name);
+  for (const std::string &N : Names)
+    if (!S.find(N)) {
+      std::string Known;
+      for (const FunctionSeg &F : S.Functions)
+        Known += (Known.empty() ? "" : ", ") + F.Name;
+      throw std::runtime_error("no function '" + N + "' in the SEG file (functions: " + Known + ")");
+    }
+
+  for (const std::string &Name : Names) {
+    FunctionPrediction FP;
+    FP.Name = Name;
+    FP.Structural = FB.structural(Name);
+    std::map<std::string, ex> Closed;
+    std::set<std::string> Free;
+    for (auto &Model : Models) {
+      ex E = FB.closedForm(Name, Model->timeWeight(), "time:" + Model->level());
+      Closed[Model->level()] = E;
+      for (const std::string &F : freeSymbols(E))
+        Free.insert(F);
+    }
+    // Resolve parameter values: user, then SEG defaults.
+    std::map<std::string, double> Values;
+    std::vector<std::string> Missing;
+    for (const std::string &F : Free) {
+      auto U = O.Values.find(F);
+      if (U != O.Values.end()) {
+        Values[F] = U->second;
+        FP.Params.push_back({F, U->second, "user"});
+        continue;
+      }
+      auto D = Declared.find(F);
+      if (D != Declared.end() && D->second.Default) {
+        Values[F] = *D->second.Default;
+        FP.Params.push_back({F, *D->second.Default, D->second.Source});
+        continue;
+      }
+      Missing.push_back(F);
+    }
+    for (const std::string &U : FB.unresolved())
+      if (U.compare(0, Name.size() + 1, Name + ":") == 0)
+        FP.Unresolved.push_back(U);
+    if (!Missing.empty()) {
+      std::ostringstream E;
+      E << "missing parameter value(s) for " << Name << ": ";
+      for (size_t I = 0; I < Missing.size(); ++I) {
+        E << (I ? ", " : "") << Missing[I];
+        auto D = Declared.find(Missing[I]);
+        if (D != Declared.end())
+          E << " (" << D->second.Meaning << ", " << D->second.Where << ")";
+      }
+      E << "; give them with -p NAME=VALUE";
+      if (!Values.empty()) {
+        E << " (known:";
+        for (auto &[K, V] : Values)
+          E << " " << K << "=" << V;
+        E << ")";
+      }
+      FP.Error = E.str();
+      P.Functions.push_back(FP);
+      continue;
+    }
+    for (auto &Model : Models) {
+      const std::string L = Model->level();
+      LevelPrediction LP;
+      LP.Formula = toString(Closed[L]);
+      LP.TimeS = evaluate(Closed[L], Values);
+      if (L == "POC") {
+        LP.Counts["flop"] =
+            evaluate(FB.closedForm(Name, countWeight("POC", "flop"), "count:POC:flop"), Values);
+      } else {
+        for (const std::string &Op : opsOf(S, L)) {
+          double C = evaluate(FB.closedForm(Name, countWeight(L, Op), "count:" + L + ":" + Op),
+                              Values);
+          if (C != 0)
+            LP.Counts[Op] = C;
+        }
+      }
+      FP.Levels[L] = LP;
+    }
+    P.Functions.push_back(FP);
+  }
+  return P;
+}
+
+json Prediction::toJSON() const {
+  json Fs = json::array();
+  for (const FunctionPrediction &F : Functions) {
+    json J = {{"name", F.Name}, {"structural", F.Structural}};
+    json Ps = json::array();
+    for (const ParamValue &V : F.Params)
+      Ps.push_back({{"name", V.Name}, {"value", V.Value}, {"source", V.Source}});
+    J["parameters"] = Ps;
+    json Ls = json::object();
+    for (auto &[L, LP] : F.Levels)
+      Ls[L] = {{"time_s", LP.TimeS}, {"formula", LP.Formula}, {"counts", LP.Counts}};
+    J["levels"] = Ls;
+    J["unresolved"] = F.Unresolved;
+    if (!F.Error.empty())
+      J["error"] = F.Error;
+    Fs.push_back(J);
+  }
+  return {{"machine", MachineName}, {"machine_file", MachinePath}, {"opt_level", OptLevel},
+          {"functions", Fs}};
+}
+
+static std::string fmtTime(double S) {
+  std::ostringstream OS;
+  OS << std::setprecision(4);
+  if (S >= 1) OS << S << " s";
+  else if (S >= 1e-3) OS << S * 1e3 << " ms";
+  else if (S >= 1e-6) OS << S * 1e6 << " us";
+  else OS << S * 1e9 << " ns";
+  return OS.str();
+}
+
+void Prediction::printText(std::ostream &OS) const {
+  OS << "machine: " << MachineName << " (" << MachinePath << "), code compiled at -" << OptLevel
+     << "\n";
+  for (const FunctionPrediction &F : Functions) {
+    OS << "\n" << F.Name << "\n  " << F.Structural << "\n";
+    if (!F.Error.empty()) {
+      OS << "  error: " << F.Error << "\n";
+      continue;
+    }
+    if (!F.Params.empty()) {
+      OS << "  parameters:";
+      for (const ParamValue &V : F.Params)
+        OS << " " << V.Name << "=" << V.Value << " [" << V.Source << "]";
+      OS << "\n";
+    }
+    for (auto &[L, LP] : F.Levels) {
+      OS << "  " << std::left << std::setw(5) << L << " t = " << LP.Formula << " s\n"
+         << "        = " << fmtTime(LP.TimeS);
+      if (L == "POC")
+        OS << "   (" << LP.Counts.at("flop") << " flop)";
+      OS << "\n";
+    }
+    for (const std::string &U : F.Unresolved)
+      OS << "  not costed: " << U << "\n";
+  }
+}
+
+} // namespace segtime
+
+namespace segtime {
+std::string compileTimeSummary(const SegFile &File, const std::string &MachineName) {
+  std::ostringstream OS;
+  std::unique_ptr<Machine> M;
+  std::string MachineNote;
+  try {
+    M = std::make_unique<Machine>(readMachine(findMachine(MachineName)));
+  } catch (const std::exception &E) {
+    MachineNote = E.what();
+  }
+  FormulaBuilder FB(File);
+  for (const FunctionSeg &F : File.Functions) {
+    if (!F.InMainFile)
+      continue;
+    OS << "segtime: " << F.Name << " (" << F.Range.File << ":" << F.Range.Line << ", -"
+       << File.OptLevel << ")\n";
+    OS << "  " << FB.structural(F.Name) << "\n";
+    try {
+      ex Flop = FB.closedForm(F.Name, countWeight("POC", "flop"), "count:POC:flop");
+      OS << "  POC   flop = " << toString(Flop) << "\n";
+      if (M)
+        for (const char *L : {"POC", "HLLC"}) {
+          auto Model = makeModel(L, *M, File.OptLevel);
+          ex T = FB.closedForm(F.Name, Model->timeWeight(), std::string("time:") + L);
+          OS << "  " << std::left << std::setw(5) << L << " t on " << M->Name << " = "
+             << toString(T) << " s\n";
+        }
+    } catch (const std::exception &E) {
+      OS << "  (no closed form: " << E.what() << ")\n";
+    }
+  }
+  if (!MachineNote.empty())
+    OS << "segtime: no times printed: " << MachineNote << "\n";
+  return OS.str();
+}
+} // namespace segtime

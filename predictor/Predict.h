@@ -1,0 +1,68 @@
+//===- Predict.h - Predicted times per function and level -------*- C++ -*-===//
+///
+/// \file
+/// The prediction report of `segtime predict`: per function and level, the
+/// closed-form timing formula on one machine, its value for the given
+/// parameters (s), and the dynamic operation counts (flop for POC, per
+/// construct for HLLC). Computes; printing is text or JSON from the same
+/// object (the JSON layout is a contract, see docs/cli.md).
+///
+//===----------------------------------------------------------------------===//
+#ifndef SEGTIME_PREDICTOR_PREDICT_H
+#define SEGTIME_PREDICTOR_PREDICT_H
+
+#include "core/Seg.h"
+#include "predictor/Machine.h"
+
+#include <ostream>
+
+namespace segtime {
+
+struct ParamValue {
+  std::string Name;
+  double Value;
+  std::string Source; ///< "user", "profile", or the SEG default's source
+};
+
+struct LevelPrediction {
+  double TimeS = 0;
+  std::string Formula;                  ///< closed form in seconds
+  std::map<std::string, double> Counts; ///< dynamic totals
+};
+
+struct FunctionPrediction {
+  std::string Name;
+  std::string Structural; ///< Warwick-94 eq. 1 form
+  std::vector<ParamValue> Params;
+  std::map<std::string, LevelPrediction> Levels; ///< key "POC", "HLLC"
+  std::vector<std::string> Unresolved; ///< Unknown nodes inside (not costed)
+  std::string Error; ///< non-empty: could not predict (e.g. missing parameters)
+};
+
+struct PredictOptions {
+  std::vector<std::string> Levels = {"POC", "HLLC"};
+  std::vector<std::string> Functions; ///< empty: every function of the main file
+  std::map<std::string, double> Values; ///< -p name=value
+};
+
+struct Prediction {
+  std::string MachineName, MachinePath, OptLevel, SegPath;
+  std::vector<FunctionPrediction> Functions;
+  json toJSON() const;
+  void printText(std::ostream &OS) const;
+};
+
+/// Predicts every selected function. Per-function problems (missing
+/// parameters) go into FunctionPrediction::Error; a missing cost or an
+/// unknown function/level throws std::runtime_error.
+Prediction predict(const SegFile &S, const Machine &M, const PredictOptions &O);
+
+/// Text the plugin prints at compile time: per main-file function, the
+/// structural formula, the POC flop count and the POC and HLLC closed-form
+/// times on machine MachineName (a name or path; if it cannot be read the
+/// text says why). Never throws.
+std::string compileTimeSummary(const SegFile &S, const std::string &MachineName);
+
+} // namespace segtime
+
+#endif

@@ -1,0 +1,319 @@
+//===- segtime.cpp - The segtime command ----------------------------------===//
+///
+/// \file
+/// Subcommands: predict, calibrate, show, dot, vocabulary.
+///
+/// USAGE:
+///   segtime predict FILE.seg.json --machine t800 -p n=256 [--level poc|hllc|all]
+///                   [--function NAME] [--json]
+///   segtime calibrate --level hllc,poc --out costvectors/local.yaml
+///   segtime show FILE.seg.json [--function NAME]
+///   segtime dot FILE.seg.json --function NAME > f.dot
+///   segtime vocabulary [--level hllc|poc] [--json]
+///
+//===----------------------------------------------------------------------===//
+#include "core/Vocabulary.h"
+#include "predictor/Formula.h"
+#include "predictor/Predict.h"
+
+#include <cstring>
+#include <iostream>
+#include <regex>
+#include <sstream>
+
+using namespace segtime;
+
+int calibrateMain(int Argc, char **Argv); // Calibrate.cpp
+
+namespace {
+
+const char *Usage =
+    "usage: segtime COMMAND [options]\n"
+    "\n"
+    "commands:\n"
+    "  predict FILE.seg.json   predicted time per function and level on a machine\n"
+    "  calibrate               measure this machine's HLLC and POC cost vectors\n"
+    "  show FILE.seg.json      print the SEG tree with RUVs and parameters\n"
+    "  dot FILE.seg.json       the SEG of one function as Graphviz\n"
+    "  vocabulary              the operations each level counts\n"
+    "\n"
+    "'segtime COMMAND --help' describes each command.\n";
+
+const char *PredictUsage =
+    "usage: segtime predict FILE.seg.json --machine NAME|PATH [options]\n"
+    "\n"
+    "  --machine NAME|PATH  machine file (costvectors/NAME.yaml or a path)\n"
+    "  --level L            poc, hllc or all (default all); comma lists allowed\n"
+    "  --function NAME      only this function (repeatable; default: every\n"
+    "                       function of the main file)\n"
+    "  -p NAME=VALUE        parameter value (repeatable): a source name such as n,\n"
+    "                       a loop count N_<fn>_<line>, a probability P_<fn>_<line>\n"
+    "  --json               print one JSON object (layout: docs/cli.md)\n"
+    "\n"
+    "Exit status: 0 ok, 1 some function could not be predicted, 2 usage or input error.\n";
+
+[[noreturn]] void fail(const std::string &Msg) {
+  std::cerr << "segtime: error: " << Msg << "\n";
+  std::exit(2);
+}
+
+std::vector<std::string> splitList(const std::string &S) {
+  std::vector<std::string> R;
+  size_t P = 0;
+  while (P <= S.size()) {
+    size_t Q = S.find(',', P);
+    if (Q == std::string::npos)
+      Q = S.size();
+    if (Q > P)
+      R.push_back(S.substr(P, Q - P));
+    P = Q + 1;
+  }
+  return R;
+}
+
+std::vector<std::string> parseLevels(const std::string &S) {
+  std::vector<std::string> R;
+  for (const std::string &X : splitList(S)) {
+    Level L;
+    if (X == "all" || X == "ALL") {
+      R = {"POC", "HLLC"};
+      continue;
+    }
+    if (!parseLevel(X, L) || (L != Level::POC && L != Level::HLLC))
+      fail("--level: '" + X + "' is not one of poc, hllc, all");
+    R.push_back(levelKey(L));
+  }
+  return R;
+}
+
+int predictMain(int Argc, char **Argv) {
+  std::string Seg, MachineName;
+  PredictOptions O;
+  bool Json = false;
+  for (int I = 0; I < Argc; ++I) {
+    std::string A = Argv[I];
+    auto Next = [&]() -> std::string {
+      if (I + 1 >= Argc)
+        fail(A + " needs a value");
+      return Argv[++I];
+    };
+    if (A == "--help" || A == "-h") {
+      std::cout << PredictUsage;
+      return 0;
+    } else if (A == "--machine" || A == "-m") {
+      MachineName = Next();
+    } else if (A == "--level") {
+      O.Levels = parseLevels(Next());
+    } else if (A == "--function" || A == "-f") {
+      O.Functions.push_back(Next());
+    } else if (A == "-p" || A == "--param") {
+      std::string KV = Next();
+      size_t Eq = KV.find('=');
+      if (Eq == std::string::npos || Eq == 0)
+        fail("-p expects NAME=VALUE, got '" + KV + "'");
+      try {
+        size_t Used = 0;
+        O.Values[KV.substr(0, Eq)] = std::stod(KV.substr(Eq + 1), &Used);
+        if (Used != KV.size() - Eq - 1)
+          throw std::invalid_argument("");
+      } catch (const std::exception &) {
+        fail("-p " + KV + ": '" + KV.substr(Eq + 1) + "' is not a number");
+      }
+    } else if (A == "--json") {
+      Json = true;
+    } else if (!A.empty() && A[0] == '-') {
+      fail("unknown option '" + A + "' (see segtime predict --help)");
+    } else if (Seg.empty()) {
+      Seg = A;
+    } else {
+      fail("more than one SEG file given ('" + Seg + "', '" + A + "')");
+    }
+  }
+  if (Seg.empty())
+    fail("no SEG file given (see segtime predict --help)");
+  if (MachineName.empty())
+    fail("no --machine given; known machines: " + [] {
+      std::string K;
+      for (auto &M : knownMachines())
+        K += (K.empty() ? "" : ", ") + M;
+      return K;
+    }());
+  try {
+    SegFile S = SegFile::read(Seg);
+    Machine M = readMachine(findMachine(MachineName));
+    Prediction P = predict(S, M, O);
+    P.SegPath = Seg;
+    if (Json)
+      std::cout << P.toJSON().dump(2) << "\n";
+    else
+      P.printText(std::cout);
+    for (auto &F : P.Functions)
+      if (!F.Error.empty()) {
+        if (Json || !O.Functions.empty())
+          std::cerr << "segtime: error: " << F.Error << "\n";
+        return 1;
+      }
+  } catch (const std::exception &E) {
+    fail(E.what());
+  }
+  return 0;
+}
+
+void showList(const NodeList &L, int Depth) {
+  for (const Node &N : L) {
+    std::string Ind(Depth * 2, ' ');
+    std::cout << Ind << N.Id << " " << nodeKindName(N.Kind) << " @" << N.Range.Line;
+    if (N.Kind == NodeKind::Loop)
+      std::cout << " " << N.LoopKind << " trip=" << N.Trip
+                << (N.Index.empty() ? "" : " index=" + N.Index);
+    if (N.Kind == NodeKind::Call)
+      std::cout << " " << N.Callee;
+    if (N.Kind == NodeKind::Unknown)
+      std::cout << " reason: " << N.Reason;
+    std::cout << "\n";
+    for (auto &[Lv, R] : N.Ruvs) {
+      std::cout << Ind << "    " << Lv << ":";
+      for (auto &[Op, C] : R.counts())
+        std::cout << " " << Op << "=" << C;
+      std::cout << "\n";
+    }
+    showList(N.Body, Depth + 1);
+    for (const Arm &A : N.Arms) {
+      std::cout << Ind << "  arm " << A.Label << " p=" << A.Prob << "\n";
+      showList(A.Body, Depth + 2);
+    }
+  }
+}
+
+int showMain(int Argc, char **Argv) {
+  if (Argc < 1 || !std::strcmp(Argv[0], "--help"))
+    return std::cout << "usage: segtime show FILE.seg.json [--function NAME]\n", Argc < 1 ? 2 : 0;
+  try {
+    SegFile S = SegFile::read(Argv[0]);
+    std::string Only = Argc >= 3 && !std::strcmp(Argv[1], "--function") ? Argv[2] : "";
+    FormulaBuilder FB(S);
+    for (const FunctionSeg &F : S.Functions) {
+      if (!Only.empty() && F.Name != Only)
+        continue;
+      std::cout << "function " << F.Name << " (" << F.Range.File << ":" << F.Range.Line << ")\n";
+      std::cout << "  " << FB.structural(F.Name) << "\n";
+      for (const Parameter &P : F.Parameters)
+        std::cout << "  param " << P.Name << " default="
+                  << (P.Default ? std::to_string(*P.Default) : "none") << " [" << P.Source
+                  << "] " << P.Meaning << "\n";
+      showList(F.Body, 1);
+    }
+    for (const std::string &W : S.Warnings)
+      std::cout << "warning: " << W << "\n";
+  } catch (const std::exception &E) {
+    fail(E.what());
+  }
+  return 0;
+}
+
+std::string dotEscape(const std::string &S) {
+  std::string R;
+  for (char C : S)
+    R += (C == '"' || C == '\\') ? std::string("\\") + C : std::string(1, C);
+  return R;
+}
+
+void dotList(const NodeList &L, const std::string &Parent, std::ostream &OS) {
+  std::string Prev = Parent;
+  for (const Node &N : L) {
+    std::string Shape = N.Kind == NodeKind::Loop     ? "ellipse"
+                        : N.Kind == NodeKind::Branch ? "diamond"
+                        : N.Kind == NodeKind::Unknown ? "octagon"
+                        : N.Kind == NodeKind::Call   ? "box3d"
+                                                     : "box";
+    std::string Label = N.Id + ": " + nodeKindName(N.Kind);
+    if (N.Kind == NodeKind::Loop)
+      Label += "\\nN = " + dotEscape(N.Trip);
+    if (N.Kind == NodeKind::Call)
+      Label += "\\n" + N.Callee;
+    if (N.Kind == NodeKind::Unknown)
+      Label += "\\n" + dotEscape(N.Reason);
+    auto H = N.Ruvs.find("POC");
+    if (H != N.Ruvs.end() && H->second.get("flop") != 0)
+      Label += "\\n" + std::to_string(static_cast<long>(H->second.get("flop"))) + " flop";
+    OS << "  " << N.Id << " [shape=" << Shape << ", label=\"" << Label << "\"];\n";
+    OS << "  " << Prev << " -> " << N.Id << ";\n";
+    Prev = N.Id;
+    if (!N.Body.empty())
+      dotList(N.Body, N.Id, OS);
+    for (const Arm &A : N.Arms) {
+      if (A.Body.empty())
+        continue;
+      std::string ArmId = N.Id + "_" + std::to_string(&A - &N.Arms[0]);
+      OS << "  " << ArmId << " [shape=point];\n  " << N.Id << " -> " << ArmId
+         << " [label=\"" << dotEscape(A.Label + ": " + A.Prob) << "\"];\n";
+      dotList(A.Body, ArmId, OS);
+    }
+  }
+}
+
+int dotMain(int Argc, char **Argv) {
+  if (Argc < 1 || !std::strcmp(Argv[0], "--help"))
+    return std::cout << "usage: segtime dot FILE.seg.json [--function NAME] | dot -Tsvg\n",
+           Argc < 1 ? 2 : 0;
+  try {
+    SegFile S = SegFile::read(Argv[0]);
+    std::string Only = Argc >= 3 && !std::strcmp(Argv[1], "--function") ? Argv[2] : "";
+    std::cout << "digraph seg {\n  rankdir=TB;\n  node [fontname=\"Helvetica\"];\n";
+    for (const FunctionSeg &F : S.Functions) {
+      if ((!Only.empty() && F.Name != Only) || (Only.empty() && !F.InMainFile))
+        continue;
+      std::string Root = "f_" + F.Name;
+      std::cout << "  subgraph cluster_" << F.Name << " {\n  label=\"" << F.Name << "\";\n  "
+                << Root << " [shape=plaintext, label=\"" << F.Name << "\"];\n";
+      std::ostringstream OS;
+      dotList(F.Body, Root, OS);
+      std::string Body = OS.str();
+      // Node ids are per function: prefix them.
+      std::cout << std::regex_replace(Body, std::regex("\\bv([0-9]+)"), F.Name + "_v$1")
+                << "  }\n";
+    }
+    std::cout << "}\n";
+  } catch (const std::exception &E) {
+    fail(E.what());
+  }
+  return 0;
+}
+
+int vocabularyMain(int Argc, char **Argv) {
+  bool Json = Argc > 0 && !std::strcmp(Argv[Argc - 1], "--json");
+  json J = json::array();
+  for (const Construct &C : hllcVocabulary()) {
+    if (Json)
+      J.push_back({{"name", C.Name}, {"description", C.Description},
+                   {"mcmahon_flop", mcmahonWeight(C.Name)}});
+    else
+      std::cout << "  " << C.Name << std::string(C.Name.size() < 18 ? 18 - C.Name.size() : 1, ' ')
+                << C.Description << "  [" << mcmahonWeight(C.Name) << " flop]\n";
+  }
+  if (Json)
+    std::cout << J.dump(2) << "\n";
+  return 0;
+}
+
+} // namespace
+
+int main(int Argc, char **Argv) {
+  if (Argc < 2 || !std::strcmp(Argv[1], "--help") || !std::strcmp(Argv[1], "-h")) {
+    std::cout << Usage;
+    return Argc < 2 ? 2 : 0;
+  }
+  std::string Cmd = Argv[1];
+  if (Cmd == "predict")
+    return predictMain(Argc - 2, Argv + 2);
+  if (Cmd == "calibrate")
+    return calibrateMain(Argc - 2, Argv + 2);
+  if (Cmd == "show")
+    return showMain(Argc - 2, Argv + 2);
+  if (Cmd == "dot")
+    return dotMain(Argc - 2, Argv + 2);
+  if (Cmd == "vocabulary")
+    return vocabularyMain(Argc - 2, Argv + 2);
+  std::cerr << "segtime: error: unknown command '" << Cmd << "'\n" << Usage;
+  return 2;
+}
