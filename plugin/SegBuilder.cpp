@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 #include "plugin/SegBuilder.h"
 #include "core/Vocabulary.h"
+#include "predictor/ExprText.h"
 
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -352,7 +353,7 @@ private:
       L.LoopKind = Name;
       L.Label = Name + " bytes";
       std::optional<std::string> Bytes = toExpr(C->getArg(2));
-      L.Trip = Bytes ? *Bytes
+      L.Trip = Bytes ? simplifyExprText(*Bytes)
                      : addParam("N", C->getBeginLoc(), "loop", std::nullopt, "none",
                                 "bytes moved by " + Name);
       within(L.Body, [&] { op("mem.copy.byte"); });
@@ -372,7 +373,7 @@ private:
     N.Ruvs["HLLC"].add("call");
     for (const Expr *A : C->arguments()) {
       std::optional<std::string> S = toExpr(A);
-      N.Args.push_back(S ? *S : "");
+      N.Args.push_back(S ? simplifyExprText(*S) : "");
     }
     push(std::move(N));
   }
@@ -415,7 +416,10 @@ private:
     if (!CurRange.isValid())
       CurRange = E->getSourceRange();
     E = E->IgnoreParens();
-    if (isa<IntegerLiteral, FloatingLiteral, CharacterLiteral, StringLiteral,
+    if (E->isPRValue() && !E->getType()->isVoidType() && !isa<CallExpr>(E) &&
+        E->isEvaluatable(Ctx)) {
+      // a constant the compiler folds (0, 2.0*PI, sizeof x): no run-time work
+    } else if (isa<IntegerLiteral, FloatingLiteral, CharacterLiteral, StringLiteral,
             UnaryExprOrTypeTraitExpr, DeclRefExpr, CXXBoolLiteralExpr,
             CXXNullPtrLiteralExpr, OffsetOfExpr>(E)) {
       // constants, sizeof, and lvalue names: no work (reads are counted at
@@ -746,8 +750,6 @@ private:
     } else {
       return std::nullopt; // e.g. increasing index with '>': runs 0 times or forever
     }
-    if (A == "0" && C.Trip.size() > 4 && C.Trip.compare(C.Trip.size() - 4, 4, " - 0") == 0)
-      C.Trip = C.Trip.substr(0, C.Trip.size() - 4);
     return C;
   }
 
@@ -766,10 +768,10 @@ private:
     bool Exits = hasExit(Body);
     if (C && !Exits) {
       L.Index = C->Index->getNameAsString();
-      L.Start = C->Start;
-      L.Step = C->Step;
+      L.Start = simplifyExprText(C->Start);
+      L.Step = simplifyExprText(C->Step);
       L.StepKind = C->StepKind;
-      L.Trip = C->Trip;
+      L.Trip = simplifyExprText(C->Trip);
     } else {
       std::string Why = C ? "leaves early (break/return/goto)" : "is not a counted loop";
       L.Trip = addParam("N", S->getBeginLoc(), "loop", std::nullopt, "none",

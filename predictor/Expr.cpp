@@ -1,7 +1,10 @@
 //===- Expr.cpp - Symbolic expressions of timing formulas -----------------===//
 #include "predictor/Expr.h"
+#include "predictor/ExprText.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <regex>
 #include <sstream>
 
@@ -189,34 +192,114 @@ double evaluate(const ex &E, const std::map<std::string, double> &Values) {
   return dbl(V);
 }
 
-static ex roundNumbers(const ex &E, int Digits);
 namespace {
-struct RoundMap : map_function {
+/// Prints an expression for humans: numbers with Digits significant digits,
+/// products with '*', powers with '^', sums with ' + ' / ' - '.
+struct HumanPrinter {
   int Digits;
-  explicit RoundMap(int D) : Digits(D) {}
-  ex operator()(const ex &E) override { return roundNumbers(E, Digits); }
+  static std::string num(const numeric &N, int Digits) {
+    if (N.is_integer() || (N.is_rational() && N.denom() < 10000)) {
+      std::ostringstream OS;
+      OS << N;
+      return OS.str();
+    }
+    char Buf[64];
+    std::snprintf(Buf, sizeof Buf, "%.*g", Digits, N.to_double());
+    return Buf;
+  }
+  int prec(const ex &E) const {
+    if (is_a<add>(E)) return 1;
+    if (is_a<mul>(E)) return 2;
+    if (is_a<numeric>(E)) {
+      const numeric &N = ex_to<numeric>(E);
+      if (N.is_negative() || (N.is_rational() && !N.is_integer())) return 2;
+    }
+    if (is_a<power>(E)) return 3;
+    return 4;
+  }
+  std::string wrap(const ex &E, int Min) const {
+    std::string S = str(E);
+    return prec(E) < Min ? "(" + S + ")" : S;
+  }
+  /// Splits a term into (numeric coefficient, rest).
+  static std::pair<numeric, ex> split(const ex &T) {
+    if (is_a<numeric>(T)) return {ex_to<numeric>(T), 1};
+    if (is_a<mul>(T)) {
+      numeric C = 1;
+      ex Rest = 1;
+      for (size_t I = 0; I < T.nops(); ++I)
+        if (is_a<numeric>(T.op(I))) C *= ex_to<numeric>(T.op(I));
+        else Rest *= T.op(I);
+      return {C, Rest};
+    }
+    return {numeric(1), T};
+  }
+  std::string product(const ex &Rest) const {
+    if (is_a<mul>(Rest)) {
+      std::string S;
+      for (size_t I = 0; I < Rest.nops(); ++I)
+        S += (I ? "*" : "") + wrap(Rest.op(I), 3);
+      return S;
+    }
+    return wrap(Rest, 3);
+  }
+  std::string term(const numeric &C, const ex &Rest) const {
+    if (Rest.is_equal(1)) return num(C, Digits);
+    if (C.is_equal(1)) return product(Rest);
+    return num(C, Digits) + "*" + product(Rest);
+  }
+  std::string str(const ex &E) const {
+    if (is_a<numeric>(E)) return num(ex_to<numeric>(E), Digits);
+    if (is_a<symbol>(E)) return ex_to<symbol>(E).get_name();
+    if (is_a<add>(E)) {
+      // highest-degree terms first: sort by total degree, descending
+      std::vector<ex> Terms(E.begin(), E.end());
+      auto Deg = [](const ex &T) {
+        int D = 0;
+        for (const std::string &S : freeSymbols(T)) D += T.degree(sym(S));
+        return D;
+      };
+      std::stable_sort(Terms.begin(), Terms.end(),
+                       [&](const ex &A, const ex &B) { return Deg(A) > Deg(B); });
+      std::string S;
+      for (const ex &T : Terms) {
+        auto [C, Rest] = split(T);
+        bool Neg = C.is_negative();
+        std::string X = term(Neg ? numeric(-C) : C, Rest);
+        S += S.empty() ? (Neg ? "-" + X : X) : (Neg ? " - " : " + ") + X;
+      }
+      return S;
+    }
+    if (is_a<mul>(E)) {
+      auto [C, Rest] = split(E);
+      if (C.is_negative()) return "-" + term(numeric(-C), Rest);
+      return term(C, Rest);
+    }
+    if (is_a<power>(E))
+      return wrap(E.op(0), 4) + "^" + wrap(E.op(1), 4);
+    if (is_a<function>(E)) {
+      std::string S = ex_to<function>(E).get_name() + "(";
+      for (size_t I = 0; I < E.nops(); ++I)
+        S += (I ? ", " : "") + str(E.op(I));
+      return S + ")";
+    }
+    std::ostringstream OS;
+    OS << E;
+    return OS.str();
+  }
 };
 } // namespace
 
-static ex roundNumbers(const ex &E, int Digits) {
-  if (is_a<numeric>(E)) {
-    const numeric &N = ex_to<numeric>(E);
-    if (N.is_integer() || (N.is_rational() && N.denom() < 1000))
-      return E;
-    double D = N.to_double();
-    if (D == 0)
-      return 0;
-    double Scale = std::pow(10.0, Digits - 1 - static_cast<int>(std::floor(std::log10(std::fabs(D)))));
-    return numeric(std::round(D * Scale) / Scale);
-  }
-  RoundMap M(Digits);
-  return E.map(M);
-}
+std::string toString(const ex &E, int Digits) { return HumanPrinter{Digits}.str(E); }
 
-std::string toString(const ex &E, int Digits) {
-  std::ostringstream OS;
-  OS << roundNumbers(E, Digits);
-  return OS.str();
+std::string simplifyExprText(const std::string &S) {
+  if (S.empty())
+    return S;
+  try {
+    return toString(expand(parseExpr(S)), 17);
+  } catch (const std::exception &) {
+    return S;
+  }
 }
 
 } // namespace segtime
