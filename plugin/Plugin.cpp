@@ -128,14 +128,33 @@ public:
     std::vector<std::pair<std::string, std::string>> Rec;
     markRecursion(File, Rec);
     unsigned WarnID = D.getCustomDiagID(DiagnosticsEngine::Warning, "%0");
+    // One warning per function for its calls to external functions (malloc,
+    // printf, ...), one per node for everything else; all go into the file.
+    std::map<std::string, std::pair<SourceLocation, std::map<std::string, int>>> External;
     for (const BuilderWarning &W : Warnings) {
-      if (SM.isInMainFile(SM.getExpansionLoc(W.Loc)))
-        D.Report(W.Loc, WarnID) << W.Message;
       PresumedLoc P = SM.getPresumedLoc(SM.getExpansionLoc(W.Loc));
       File.Warnings.push_back((P.isValid() ? std::string(P.getFilename()) + ":" +
                                                  std::to_string(P.getLine()) + ": "
                                            : std::string()) +
                               W.Message);
+      if (!SM.isInMainFile(SM.getExpansionLoc(W.Loc)))
+        continue;
+      if (W.External.empty()) {
+        D.Report(W.Loc, WarnID) << W.Message;
+        continue;
+      }
+      auto &G = External[W.Function];
+      if (G.first.isInvalid())
+        G.first = W.Loc;
+      ++G.second[W.External];
+    }
+    for (auto &[Fn, G] : External) {
+      std::string List;
+      for (auto &[Name, Count] : G.second)
+        List += (List.empty() ? "" : ", ") + Name + (Count > 1 ? " (" + std::to_string(Count) + "x)" : "");
+      D.Report(G.first, WarnID) << "segtime: not characterised in '" + Fn +
+                                       "': calls to external functions " + List +
+                                       " (Unknown SEG nodes, not costed)";
     }
     for (auto &[Fn, Id] : Rec) {
       std::string Msg = "segtime: not characterised: recursive call (SEG node " + Id +

@@ -209,15 +209,17 @@ private:
     close();
   }
 
-  void unknown(const Stmt *S, const std::string &Reason) {
+  void unknown(const Stmt *S, const std::string &Reason, const std::string &External = "") {
     Node N;
     N.Kind = NodeKind::Unknown;
     N.Id = newId();
     N.Range = range(S->getSourceRange());
     N.Reason = Reason;
     push(N);
-    Warnings.push_back({S->getBeginLoc(), "segtime: not characterised: " + Reason +
-                                              " (SEG node " + N.Id + " in '" + Fn + "')"});
+    Warnings.push_back({S->getBeginLoc(),
+                        "segtime: not characterised: " + Reason + " (SEG node " + N.Id +
+                            " in '" + Fn + "')",
+                        Fn, External});
   }
 
   std::string typeOf(QualType T) {
@@ -362,7 +364,8 @@ private:
     }
     const FunctionDecl *Def = Callee->getDefinition();
     if (!Def || !Def->hasBody()) {
-      unknown(C, "call to external function '" + Name + "' (no body in this translation unit)");
+      unknown(C, "call to external function '" + Name + "' (no body in this translation unit)",
+              Name);
       return;
     }
     Node N;

@@ -24,6 +24,8 @@ namespace segtime {
 struct BuilderWarning {
   clang::SourceLocation Loc;
   std::string Message;
+  std::string Function; ///< where it was found
+  std::string External; ///< non-empty: name of an external callee (grouped per function)
 };
 
 /// Builds the SEG of FD (which must have a body).

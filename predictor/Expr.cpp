@@ -113,15 +113,9 @@ symbol sym(const std::string &Name) {
 }
 
 ex parseExpr(const std::string &Src) {
-  static const prototype_table Table = [] {
-    prototype_table T = get_default_reader();
-    T[{"idiv", 2}] = reinterpret_cast<reader_func>(idiv_SERIAL::serial);
-    T[{"imod", 2}] = reinterpret_cast<reader_func>(imod_SERIAL::serial);
-    T[{"min", 2}] = reinterpret_cast<reader_func>(min_SERIAL::serial);
-    T[{"max", 2}] = reinterpret_cast<reader_func>(max_SERIAL::serial);
-    T[{"ltrip", 3}] = reinterpret_cast<reader_func>(ltrip_SERIAL::serial);
-    return T;
-  }();
+  // GiNaC's default reader already holds every function registered with
+  // REGISTER_FUNCTION (idiv, min, ...), encoded as the parser expects.
+  const prototype_table &Table = get_default_reader();
   symtab Syms;
   static const std::regex Ident("[A-Za-z_][A-Za-z0-9_]*");
   for (auto It = std::sregex_iterator(Src.begin(), Src.end(), Ident);

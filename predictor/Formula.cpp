@@ -68,9 +68,16 @@ ex FormulaBuilder::nodeCost(const Node &N, const StageWeight &W, const std::stri
     }
     ex C = closedForm(N.Callee, W, Key);
     exmap Bind;
-    for (size_t I = 0; I < Callee->Params.size() && I < N.Args.size(); ++I)
-      if (!N.Args[I].empty())
-        Bind[sym(Callee->Params[I])] = parseExpr(N.Args[I]);
+    // Bound arguments replace the callee's parameters; an argument that is
+    // not an expression in source names leaves a parameter "callee.param"
+    // for the user to give (never the caller's symbol of the same name).
+    for (size_t I = 0; I < Callee->Params.size(); ++I) {
+      const std::string &P = Callee->Params[I];
+      if (I < N.Args.size() && !N.Args[I].empty())
+        Bind[sym(P)] = parseExpr(N.Args[I]);
+      else if (C.has(sym(P)))
+        Bind[sym(P)] = sym(N.Callee + "." + P);
+    }
     return Own + C.subs(Bind);
   }
   }

@@ -185,6 +185,18 @@ void Prediction::printText(std::ostream &OS) const {
 } // namespace segtime
 
 namespace segtime {
+/// Long closed forms (a whole main()) are cut for the compile-time summary.
+static std::string abbreviate(const std::string &S) {
+  const size_t Max = 240;
+  if (S.size() <= Max)
+    return S;
+  size_t Terms = 1;
+  for (size_t P = 0; (P = S.find(" + ", P)) != std::string::npos; P += 3)
+    ++Terms;
+  return S.substr(0, Max) + " ... (" + std::to_string(Terms) +
+         "+ terms; segtime predict prints it whole)";
+}
+
 std::string compileTimeSummary(const SegFile &File, const std::string &MachineName) {
   std::ostringstream OS;
   std::unique_ptr<Machine> M;
@@ -203,13 +215,13 @@ std::string compileTimeSummary(const SegFile &File, const std::string &MachineNa
     OS << "  " << FB.structural(F.Name) << "\n";
     try {
       ex Flop = FB.closedForm(F.Name, countWeight("POC", "flop"), "count:POC:flop");
-      OS << "  POC   flop = " << toString(Flop) << "\n";
+      OS << "  POC   flop = " << abbreviate(toString(Flop)) << "\n";
       if (M)
         for (const char *L : {"POC", "HLLC"}) {
           auto Model = makeModel(L, *M, File.OptLevel);
           ex T = FB.closedForm(F.Name, Model->timeWeight(), std::string("time:") + L);
           OS << "  " << std::left << std::setw(5) << L << " t on " << M->Name << " = "
-             << toString(T) << " s\n";
+             << abbreviate(toString(T)) << " s\n";
         }
     } catch (const std::exception &E) {
       OS << "  (no closed form: " << E.what() << ")\n";
