@@ -1,0 +1,146 @@
+#!/usr/bin/env python3
+"""run_examples.py - the main job: compile the examples with the segtime plugin,
+print their timing formulas, run them, and compare predicted with measured time.
+
+USAGE:
+  scripts/run_examples.py --machine build/costvectors/local.yaml [--opt O0,O2]
+                          [--only matmul,lu] [--reps 7] [--json out.json] [--quiet]
+
+For every example in examples/*.c and every optimisation level: compile with
+-fplugin=build/lib/segtime.so (the plugin prints the formulas and writes the
+.seg.json), link and run it (the program times its kernel function SEGTIME_REPS
+times and prints one SEGTIME_MEASURED line), then run
+`segtime predict --json --function KERNEL -p <kernel parameters>` for the HLLC
+and POC levels and print the error (predicted - measured) / measured in percent.
+"""
+import argparse, json, os, subprocess, sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BUILD = os.path.join(ROOT, "build")
+CLANG = "/usr/lib/llvm-19/bin/clang"
+
+# Data-dependent parameters that are not loop bounds (Warwick-94 §2: branch
+# probabilities are inputs of the timing formula). Given here from the
+# algorithm, not fitted to the measurement:
+#  merge(): `j >= hi || (i < mid && src[i] <= src[j])` - the right operand of
+#  || runs while the right run is not exhausted (almost always), the right
+#  operand of && while the left run is not exhausted (almost always), and the
+#  `if` takes each run with probability 1/2 on random data.
+EXTRA = {
+    "mergesort": {"merge": {"'||'": 1.0, "'&&'": 1.0, "'if' condition": 0.5}},
+}
+
+
+def run(cmd, **kw):
+    r = subprocess.run(cmd, capture_output=True, text=True, **kw)
+    if r.returncode != 0:
+        sys.exit("run_examples: command failed: %s\n%s%s" % (" ".join(cmd), r.stdout, r.stderr))
+    return r
+
+
+def extra_params(name, seg):
+    """-p values for EXTRA, found by the parameters' meaning in the SEG file."""
+    out = []
+    for fn, wanted in EXTRA.get(name, {}).items():
+        params = next(f["parameters"] for f in seg["functions"] if f["name"] == fn)
+        for key, value in wanted.items():
+            hits = [p["name"] for p in params if key in p["meaning"]]
+            if len(hits) != 1:
+                sys.exit("run_examples: %s: expected one parameter of %s matching %s, found %s"
+                         % (name, fn, key, hits))
+            out += ["-p", "%s=%g" % (hits[0], value)]
+    return out
+
+
+def fmt(s):
+    return "%8.2f ms" % (s * 1e3)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--machine", required=True, help="machine file (from segtime calibrate)")
+    ap.add_argument("--opt", default="O0,O2")
+    ap.add_argument("--only", default="", help="comma list of example names")
+    ap.add_argument("--reps", default="7", help="SEGTIME_REPS for the examples")
+    ap.add_argument("--json", default="", help="write all results to this file")
+    ap.add_argument("--quiet", action="store_true", help="do not print the formulas")
+    a = ap.parse_args()
+
+    names = sorted(f[:-2] for f in os.listdir(os.path.join(ROOT, "examples")) if f.endswith(".c"))
+    if a.only:
+        names = [n for n in names if n in a.only.split(",")]
+    work = os.path.join(BUILD, "examples")
+    os.makedirs(work, exist_ok=True)
+    env = dict(os.environ, SEGTIME_REPS=a.reps)
+    rows = []
+    for opt in a.opt.split(","):
+        for name in names:
+            src = os.path.join(ROOT, "examples", name + ".c")
+            base = os.path.join(work, "%s-%s" % (name, opt))
+            print("== %s -%s: compiling with the plugin, running, predicting" % (name, opt),
+                  file=sys.stderr, flush=True)
+            comp = run([CLANG, "-" + opt, "-fplugin=" + os.path.join(BUILD, "lib", "segtime.so"),
+                        "-fplugin-arg-segtime-machine=" + a.machine,
+                        "-fplugin-arg-segtime-out=" + base + ".seg.json",
+                        "-c", src, "-o", base + ".o"])
+            run([CLANG, base + ".o", "-o", base, "-lm"])
+            out = run([base], env=env).stdout
+            meas = [json.loads(l.split(" ", 1)[1]) for l in out.splitlines()
+                    if l.startswith("SEGTIME_MEASURED ")]
+            if len(meas) != 1:
+                sys.exit("run_examples: %s printed %d SEGTIME_MEASURED lines" % (name, len(meas)))
+            m = meas[0]
+            kernel = m["function"]
+            if not a.quiet and opt == a.opt.split(",")[0]:
+                # the plugin's printout for the kernel function
+                lines = comp.stderr.splitlines()
+                start = [i for i, l in enumerate(lines) if l.startswith("segtime: %s (" % kernel)]
+                if start:
+                    i = start[0]
+                    print(lines[i])
+                    i += 1
+                    while i < len(lines) and lines[i].startswith("  "):
+                        print(lines[i])
+                        i += 1
+            with open(base + ".seg.json") as f:
+                seg = json.load(f)
+            cmd = [os.path.join(BUILD, "bin", "segtime"), "predict", base + ".seg.json",
+                   "--machine", a.machine, "--function", kernel, "--json"]
+            for k, v in m["params"].items():
+                cmd += ["-p", "%s=%s" % (k, v)]
+            cmd += extra_params(name, seg)
+            pred = json.loads(run(cmd).stdout)["functions"][0]
+            row = {"example": name, "function": kernel, "opt": opt, "params": m["params"],
+                   "measured_median_s": m["median_s"], "measured_min_s": m["min_s"],
+                   "measured_max_s": m["max_s"], "reps": m["reps"]}
+            for lvl in ("HLLC", "POC"):
+                t = pred["levels"][lvl]["time_s"]
+                row[lvl] = {"time_s": t, "error_pct": 100.0 * (t - m["median_s"]) / m["median_s"]}
+            row["flop"] = pred["levels"]["POC"]["counts"]["flop"]
+            rows.append(row)
+
+    print()
+    print("Predicted vs measured on %s (measured: median of %s runs, spread = (max-min)/median)"
+          % (os.path.basename(a.machine), a.reps))
+    print("%-10s %-13s %-4s %11s %7s %11s %8s %11s %8s" % (
+        "example", "function", "opt", "measured", "spread", "HLLC", "err", "POC", "err"))
+    for r in rows:
+        spread = 100.0 * (r["measured_max_s"] - r["measured_min_s"]) / r["measured_median_s"]
+        print("%-10s %-13s %-4s %s %6.1f%% %s %+7.1f%% %s %+7.1f%%" % (
+            r["example"], r["function"], r["opt"], fmt(r["measured_median_s"]), spread,
+            fmt(r["HLLC"]["time_s"]), r["HLLC"]["error_pct"],
+            fmt(r["POC"]["time_s"]), r["POC"]["error_pct"]))
+    for opt in a.opt.split(","):
+        for lvl in ("HLLC", "POC"):
+            errs = sorted(abs(r[lvl]["error_pct"]) for r in rows if r["opt"] == opt)
+            if errs:
+                med = errs[len(errs) // 2] if len(errs) % 2 else 0.5 * (errs[len(errs) // 2 - 1] + errs[len(errs) // 2])
+                print("  -%s %-4s median |error| %.1f%%, max %.1f%% over %d kernels"
+                      % (opt, lvl, med, errs[-1], len(errs)))
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump({"machine": a.machine, "rows": rows}, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
