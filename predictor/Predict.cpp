@@ -48,6 +48,7 @@ Prediction predict(const SegFile &S, const Machine &M, const PredictOptions &O) 
       throw std::runtime_error("no function '" + N + "' in the SEG file (functions: " + Known + ")");
     }
 
+  std::set<std::string> Used;
   for (const std::string &Name : Names) {
     FunctionPrediction FP;
     FP.Name = Name;
@@ -57,8 +58,10 @@ Prediction predict(const SegFile &S, const Machine &M, const PredictOptions &O) 
     for (auto &Model : Models) {
       ex E = FB.closedForm(Name, Model->timeWeight(), "time:" + Model->level());
       Closed[Model->level()] = E;
-      for (const std::string &F : freeSymbols(E))
+      for (const std::string &F : freeSymbols(E)) {
         Free.insert(F);
+        Used.insert(F);
+      }
     }
     // Resolve parameter values: user, then SEG defaults.
     std::map<std::string, double> Values;
@@ -121,6 +124,9 @@ Prediction predict(const SegFile &S, const Machine &M, const PredictOptions &O) 
     }
     P.Functions.push_back(FP);
   }
+  for (auto &[K, V] : O.Values)
+    if (!Used.count(K))
+      P.UnusedValues.push_back(K);
   return P;
 }
 
@@ -142,7 +148,7 @@ json Prediction::toJSON() const {
     Fs.push_back(J);
   }
   return {{"machine", MachineName}, {"machine_file", MachinePath}, {"opt_level", OptLevel},
-          {"functions", Fs}};
+          {"functions", Fs}, {"unused_parameters", UnusedValues}};
 }
 
 static std::string fmtTime(double S) {

@@ -48,6 +48,8 @@ struct PredictOptions {
 struct Prediction {
   std::string MachineName, MachinePath, OptLevel, SegPath;
   std::vector<FunctionPrediction> Functions;
+  /// -p names that no predicted function uses (likely typos).
+  std::vector<std::string> UnusedValues;
   json toJSON() const;
   void printText(std::ostream &OS) const;
 };

@@ -143,6 +143,9 @@ int predictMain(int Argc, char **Argv) {
     Machine M = readMachine(findMachine(MachineName));
     Prediction P = predict(S, M, O);
     P.SegPath = Seg;
+    for (const std::string &U : P.UnusedValues)
+      std::cerr << "segtime: warning: -p " << U
+                << " is not a parameter of the predicted functions (ignored)\n";
     if (Json)
       std::cout << P.toJSON().dump(2) << "\n";
     else
