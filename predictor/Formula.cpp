@@ -145,9 +145,9 @@ struct Printer {
     case NodeKind::Loop: {
       std::string B = list(N.Body);
       if (!N.Index.empty() && mentions(N.Body, N.Index))
-        return Join("Σ[" + N.Index + " ∈ " + N.Trip + " iter of " + N.Index + "=" +
-                    N.Start + (N.StepKind == "mul" ? ",×" : ",+") + N.Step + "] " +
-                    paren(B));
+        return Join("Σ[" + N.Index + " = " + N.Start +
+                    (N.StepKind == "mul" ? ", ×" : ", +") + N.Step + "; " + N.Trip +
+                    " terms] " + paren(B));
       return Join(paren(N.Trip) + "·" + paren(B));
     }
     case NodeKind::Branch: {
