@@ -738,20 +738,20 @@ private:
         C.Trip = "ltrip(" + A + ", " + Bd + " + 1, " + StepS + ")";
       else
         return std::nullopt;
-    } else if (Dir > 0 && (K == BO_LT || K == BO_NE)) {
-      C.Trip = Unit ? Bd + " - " + A
-                    : "idiv(" + Bd + " - " + A + (K == BO_NE ? "" : " + " + StepS + " - 1") +
-                          ", " + StepS + ")";
-    } else if (Dir > 0 && K == BO_LE) {
-      C.Trip = Unit ? Bd + " - " + A + " + 1" : "idiv(" + Bd + " - " + A + " + " + StepS + ", " + StepS + ")";
-    } else if (Dir < 0 && (K == BO_GT || K == BO_NE)) {
-      C.Trip = Unit ? A + " - " + Bd
-                    : "idiv(" + A + " - " + Bd + (K == BO_NE ? "" : " + " + StepS + " - 1") +
-                          ", " + StepS + ")";
-    } else if (Dir < 0 && K == BO_GE) {
-      C.Trip = Unit ? A + " - " + Bd + " + 1" : "idiv(" + A + " - " + Bd + " + " + StepS + ", " + StepS + ")";
     } else {
-      return std::nullopt; // e.g. increasing index with '>': runs 0 times or forever
+      // Iterations of an additive loop from its start towards the bound: the
+      // distance Hi - Lo (inclusive bounds add one), rounded up to steps.
+      bool Up = Dir > 0;
+      if (Up ? K != BO_LT && K != BO_LE && K != BO_NE : K != BO_GT && K != BO_GE && K != BO_NE)
+        return std::nullopt; // e.g. increasing index with '>': runs 0 times or forever
+      bool Inclusive = K == BO_LE || K == BO_GE;
+      std::string Dist = Up ? Bd + " - " + A : A + " - " + Bd;
+      if (Unit)
+        C.Trip = Inclusive ? Dist + " + 1" : Dist;
+      else if (K == BO_NE)
+        C.Trip = "idiv(" + Dist + ", " + StepS + ")";
+      else
+        C.Trip = "idiv(" + Dist + " + " + StepS + (Inclusive ? "" : " - 1") + ", " + StepS + ")";
     }
     return C;
   }
