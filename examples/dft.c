@@ -37,13 +37,9 @@ int main(int argc, char **argv)
     int n = argc > 1 ? atoi(argv[1]) : 1024;
     if (n < 1)
         n = 1024;
-    double *x = malloc((size_t)n * sizeof *x);
-    double *re = malloc((size_t)n * sizeof *re);
-    double *im = malloc((size_t)n * sizeof *im);
-    if (!x || !re || !im) {
-        fprintf(stderr, "out of memory\n");
-        return 1;
-    }
+    double *x = segtime_alloc((size_t)n, sizeof *x);
+    double *re = segtime_alloc((size_t)n, sizeof *re);
+    double *im = segtime_alloc((size_t)n, sizeof *im);
 
     /* Deterministic signal: two tones plus a small sawtooth. */
     for (int t = 0; t < n; t++)

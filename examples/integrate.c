@@ -7,9 +7,10 @@
  *
  * Kernel: double simpson(double a, double b, int n), n even intervals.
  *   The n+1 points are evaluated with an inner canonical loop over the
- *   6 coefficients (k = 0..5).  Odd and even interior points are summed in
- *   two separate canonical loops (weights 4 and 2) so no parity `if` is
- *   needed; the end points go through poly().
+ *   6 coefficients (k = 0..5) in poly().  Odd and even interior points are
+ *   summed by sum_points(a, h, first, n), one canonical loop with step 2
+ *   called with first = 1 (weight 4) and first = 2 (weight 2), so no parity
+ *   `if` is needed; the end points go through poly() too.
  *   Expected cost: (n-1) interior evaluations = n/2 (odd) + (n/2 - 1) (even),
  *   each 6 x (1 mul + 1 add + 1 mul) = 18 flops plus 2 flops for x, plus two
  *   poly() calls and O(1) combination work  =>  ~ 20 n flops.
@@ -44,37 +45,22 @@ double poly(double x)
 }
 
 /* Composite Simpson rule on [a, b] with n (even) intervals. */
+/* Sum of p(a + i*h) over i = first, first + 2, ... < n: the odd points
+ * (first = 1, weight 4) or the even interior points (first = 2, weight 2).
+ * A canonical loop, so its trip count idiv(n - first + 1, 2) is exact. */
+double sum_points(double a, double h, int first, int n)
+{
+    double sum = 0.0;
+    for (int i = first; i < n; i += 2)
+        sum += poly(a + i * h);
+    return sum;
+}
+
 double simpson(double a, double b, int n)
 {
     double h = (b - a) / n;
-    double s_odd = 0.0;
-    double s_even = 0.0;
-
-    /* Odd points, weight 4. */
-    for (int i = 1; i < n; i += 2) {
-        double x = a + i * h;
-        double s = 0.0;
-        double p = 1.0;
-        for (int k = 0; k <= 5; k++) {
-            s += coef[k] * p;
-            p *= x;
-        }
-        s_odd += s;
-    }
-
-    /* Even interior points, weight 2. */
-    for (int i = 2; i < n; i += 2) {
-        double x = a + i * h;
-        double s = 0.0;
-        double p = 1.0;
-        for (int k = 0; k <= 5; k++) {
-            s += coef[k] * p;
-            p *= x;
-        }
-        s_even += s;
-    }
-
-    return h / 3.0 * (poly(a) + poly(b) + 4.0 * s_odd + 2.0 * s_even);
+    return h / 3.0 * (poly(a) + poly(b) + 4.0 * sum_points(a, h, 1, n) +
+                      2.0 * sum_points(a, h, 2, n));
 }
 
 /* Driver: double n until the relative change is <= eps. */

@@ -44,13 +44,9 @@ int main(int argc, char **argv)
     if (steps < 0)
         steps = 10;
     size_t nn = (size_t)n * (size_t)n;
-    double *u0 = malloc(nn * sizeof *u0);
-    double *u = malloc(nn * sizeof *u);
-    double *v = malloc(nn * sizeof *v);
-    if (!u0 || !u || !v) {
-        fprintf(stderr, "out of memory\n");
-        return 1;
-    }
+    double *u0 = segtime_alloc(nn, sizeof *u0);
+    double *u = segtime_alloc(nn, sizeof *u);
+    double *v = segtime_alloc(nn, sizeof *v);
 
     /* Boundary: 1 on the top edge, a ramp on the left edge, 0 elsewhere;
      * interior: a deterministic pattern in [0, 1). */

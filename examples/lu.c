@@ -55,12 +55,8 @@ int main(int argc, char **argv)
     if (n < 1)
         n = 320;
     size_t nn = (size_t)n * (size_t)n;
-    double *orig = malloc(nn * sizeof *orig);
-    double *a = malloc(nn * sizeof *a);
-    if (!orig || !a) {
-        fprintf(stderr, "out of memory\n");
-        return 1;
-    }
+    double *orig = segtime_alloc(nn, sizeof *orig);
+    double *a = segtime_alloc(nn, sizeof *a);
 
     /* Deterministic, strictly diagonally dominant matrix. */
     for (int i = 0; i < n; i++) {

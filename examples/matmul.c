@@ -28,13 +28,9 @@ int main(int argc, char **argv)
     if (n < 1)
         n = 256;
     size_t nn = (size_t)n * (size_t)n;
-    double *a = malloc(nn * sizeof *a);
-    double *b = malloc(nn * sizeof *b);
-    double *c = malloc(nn * sizeof *c);
-    if (!a || !b || !c) {
-        fprintf(stderr, "out of memory\n");
-        return 1;
-    }
+    double *a = segtime_alloc(nn, sizeof *a);
+    double *b = segtime_alloc(nn, sizeof *b);
+    double *c = segtime_alloc(nn, sizeof *c);
 
     /* Deterministic initialisation. */
     for (int i = 0; i < n; i++) {

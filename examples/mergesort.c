@@ -70,14 +70,10 @@ int main(int argc, char **argv)
         lg = 17;
     int n = 1 << lg;
 
-    float *orig = malloc((size_t)n * sizeof *orig);
-    float *a = malloc((size_t)n * sizeof *a);
-    float *tmp = malloc((size_t)n * sizeof *tmp);
-    float *ref = malloc((size_t)n * sizeof *ref);
-    if (!orig || !a || !tmp || !ref) {
-        fprintf(stderr, "out of memory\n");
-        return 1;
-    }
+    float *orig = segtime_alloc((size_t)n, sizeof *orig);
+    float *a = segtime_alloc((size_t)n, sizeof *a);
+    float *tmp = segtime_alloc((size_t)n, sizeof *tmp);
+    float *ref = segtime_alloc((size_t)n, sizeof *ref);
 
     /* Deterministic pseudo-random input (32-bit LCG), values in [0, 1e6). */
     unsigned int state = 12345u;

@@ -38,14 +38,10 @@ int main(int argc, char **argv)
     int n = argc > 1 ? atoi(argv[1]) : 2000;
     if (n < 2)
         n = 2000;
-    double *x = malloc((size_t)n * sizeof *x);
-    double *y = malloc((size_t)n * sizeof *y);
-    double *z = malloc((size_t)n * sizeof *z);
-    double *m = malloc((size_t)n * sizeof *m);
-    if (!x || !y || !z || !m) {
-        fprintf(stderr, "out of memory\n");
-        return 1;
-    }
+    double *x = segtime_alloc((size_t)n, sizeof *x);
+    double *y = segtime_alloc((size_t)n, sizeof *y);
+    double *z = segtime_alloc((size_t)n, sizeof *z);
+    double *m = segtime_alloc((size_t)n, sizeof *m);
 
     /* Deterministic pseudo-random bodies in the unit cube (32-bit LCG). */
     unsigned int state = 2024u;

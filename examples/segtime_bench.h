@@ -55,6 +55,17 @@ typedef struct {
 static volatile double segtime_sink;
 
 /* Monotonic wall-clock time in seconds. */
+/* malloc(count * size) that exits with a message instead of returning NULL. */
+static inline void *segtime_alloc(size_t count, size_t size)
+{
+    void *p = malloc(count * size);
+    if (!p) {
+        fprintf(stderr, "out of memory (%zu x %zu bytes)\n", count, size);
+        exit(1);
+    }
+    return p;
+}
+
 static double segtime_now(void)
 {
     struct timespec ts;

@@ -385,6 +385,10 @@ private:
     const Expr *Sub = C->getSubExpr();
     QualType From = Sub->getType(), To = C->getType();
     switch (C->getCastKind()) {
+    case CK_ToVoid: // (void)x: only side effects run
+      if (Sub->HasSideEffects(Ctx))
+        expr(Sub);
+      return;
     case CK_LValueToRValue:
       lvalue(Sub);
       read(Sub);

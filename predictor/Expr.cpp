@@ -228,14 +228,30 @@ struct HumanPrinter {
     }
     return {numeric(1), T};
   }
+  /// Factors with negative exponents go below a '/': a*b^(-1)*c^(-2) -> a/(b*c^2).
   std::string product(const ex &Rest) const {
-    if (is_a<mul>(Rest)) {
-      std::string S;
+    std::vector<ex> Num, Den;
+    auto Add = [&](const ex &F) {
+      if (is_a<power>(F) && is_a<numeric>(F.op(1)) && ex_to<numeric>(F.op(1)).is_negative())
+        Den.push_back(pow(F.op(0), -F.op(1)));
+      else
+        Num.push_back(F);
+    };
+    if (is_a<mul>(Rest))
       for (size_t I = 0; I < Rest.nops(); ++I)
-        S += (I ? "*" : "") + wrap(Rest.op(I), 3);
+        Add(Rest.op(I));
+    else
+      Add(Rest);
+    auto Join = [&](const std::vector<ex> &V) {
+      std::string S;
+      for (const ex &F : V)
+        S += (S.empty() ? "" : "*") + wrap(F, 3);
       return S;
-    }
-    return wrap(Rest, 3);
+    };
+    std::string S = Num.empty() ? "1" : Join(Num);
+    if (!Den.empty())
+      S += "/" + (Den.size() == 1 ? wrap(Den[0], 4) : "(" + Join(Den) + ")");
+    return S;
   }
   std::string term(const numeric &C, const ex &Rest) const {
     if (Rest.is_equal(1)) return num(C, Digits);
@@ -290,7 +306,7 @@ std::string simplifyExprText(const std::string &S) {
   if (S.empty())
     return S;
   try {
-    return toString(expand(parseExpr(S)), 17);
+    return toString(parseExpr(S), 17);
   } catch (const std::exception &) {
     return S;
   }
