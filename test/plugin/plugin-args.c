@@ -1,0 +1,24 @@
+// Plugin arguments are validated: an unknown key, a value where none is
+// expected, or a missing value is an error naming the argument.
+// RUN: not %clang -target x86_64-linux-gnu -fplugin=%segtime_plugin -fplugin-arg-segtime-bogus \
+// RUN:   -c %s -o %t.o 2>&1 | FileCheck %s --check-prefix=BOGUS
+// RUN: not %clang -target x86_64-linux-gnu -fplugin=%segtime_plugin -fplugin-arg-segtime-quiet=1 \
+// RUN:   -c %s -o %t.o 2>&1 | FileCheck %s --check-prefix=QUIETVAL
+// RUN: not %clang -target x86_64-linux-gnu -fplugin=%segtime_plugin -fplugin-arg-segtime-out= \
+// RUN:   -c %s -o %t.o 2>&1 | FileCheck %s --check-prefix=OUTEMPTY
+// RUN: not %clang -target x86_64-linux-gnu -fplugin=%segtime_plugin -fplugin-arg-segtime-machine \
+// RUN:   -c %s -o %t.o 2>&1 | FileCheck %s --check-prefix=MACHINE
+// RUN: %clang -target x86_64-linux-gnu -fplugin=%segtime_plugin -fplugin-arg-segtime-help \
+// RUN:   -fplugin-arg-segtime-quiet -fplugin-arg-segtime-out=%t.json -c %s -o %t.o 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=HELP
+
+int f(int x) { return x + 1; }
+
+// BOGUS: error: segtime: bad plugin argument 'bogus' (expected quiet, machine=NAME, out=PATH, help)
+// QUIETVAL: error: segtime: bad plugin argument 'quiet=1'
+// OUTEMPTY: error: segtime: bad plugin argument 'out='
+// MACHINE: error: segtime: bad plugin argument 'machine'
+// HELP: segtime plugin options
+// HELP: quiet
+// HELP: machine=NAME
+// HELP: out=PATH

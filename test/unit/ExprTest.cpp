@@ -1,0 +1,172 @@
+//===- ExprTest.cpp - Formula algebra: sums, integer functions, parsing ---===//
+#include "predictor/Expr.h"
+
+#include <gtest/gtest.h>
+
+using namespace segtime;
+using namespace GiNaC;
+
+namespace {
+
+/// True if A and B are the same polynomial (their difference expands to 0).
+::testing::AssertionResult samePoly(const ex &A, const ex &B) {
+  ex D = expand(A - B);
+  if (D.is_zero())
+    return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << toString(A, 17) << " != " << toString(B, 17)
+                                       << " (difference " << toString(D, 17) << ")";
+}
+
+double eval(const std::string &S, const std::map<std::string, double> &V = {}) {
+  return evaluate(parseExpr(S), V);
+}
+
+const symbol K = sym("k"), N = sym("n");
+
+} // namespace
+
+// Faulhaber: sum_{k=0}^{n-1} k = n(n-1)/2.
+TEST(SumOver, Linear) {
+  EXPECT_TRUE(samePoly(sumOver(K, K, N), N * N / 2 - N / 2));
+}
+
+// sum_{k=0}^{n-1} k^2 = n^3/3 - n^2/2 + n/6.
+TEST(SumOver, Square) {
+  EXPECT_TRUE(samePoly(sumOver(pow(K, 2), K, N),
+                       pow(N, 3) / 3 - pow(N, 2) / 2 + N / 6));
+}
+
+// sum_{k=0}^{n-1} k^3 = (n(n-1)/2)^2 = n^4/4 - n^3/2 + n^2/4.
+TEST(SumOver, Cube) {
+  EXPECT_TRUE(samePoly(sumOver(pow(K, 3), K, N),
+                       pow(N, 4) / 4 - pow(N, 3) / 2 + pow(N, 2) / 4));
+}
+
+// A body without the index: n * body.
+TEST(SumOver, ConstantBody) {
+  EXPECT_TRUE(samePoly(sumOver(ex(3) * sym("m"), K, N), 3 * N * sym("m")));
+}
+
+// The triangular nest: sum_{i=0}^{n-1} 2(i + 1) = n^2 + n.
+TEST(SumOver, Triangular) {
+  symbol I = sym("i");
+  EXPECT_TRUE(samePoly(sumOver(2 * (I + 1), I, N), N * N + N));
+  EXPECT_DOUBLE_EQ(evaluate(sumOver(2 * (I + 1), I, N), {{"n", 10}}), 110);
+}
+
+// Numeric bounds sum at once.
+TEST(SumOver, NumericBound) {
+  EXPECT_TRUE(samePoly(sumOver(pow(K, 2), K, 4), 14)); // 0 + 1 + 4 + 9
+  EXPECT_TRUE(samePoly(sumOver(K, K, 0), 0));          // empty range
+}
+
+// A non-polynomial body stays a seg_sum while the bound is symbolic, and
+// evaluates to the exact sum once numbers are substituted.
+TEST(SumOver, NonPolynomialBody) {
+  ex Pow2 = sumOver(pow(2, K), K, N);
+  EXPECT_EQ(freeSymbols(Pow2), std::set<std::string>{"n"});
+  EXPECT_DOUBLE_EQ(evaluate(Pow2, {{"n", 10}}), 1023); // 2^0 + ... + 2^9
+
+  ex Div3 = sumOver(idiv(K, 3), K, N);
+  // 0,0,0,1,1,1,2,2,2,3
+  EXPECT_DOUBLE_EQ(evaluate(Div3, {{"n", 10}}), 12);
+
+  // A body with another symbol: exact once both are known.
+  ex DivM = sumOver(idiv(K, sym("m")), K, N);
+  EXPECT_EQ(freeSymbols(DivM), (std::set<std::string>{"m", "n"}));
+  EXPECT_DOUBLE_EQ(evaluate(DivM, {{"n", 10}, {"m", 3}}), 12);
+
+  // sum_{k=0}^{3} 1/(k+1) = 25/12
+  EXPECT_NEAR(evaluate(sumOver(1 / (K + 1), K, N), {{"n", 4}}), 25.0 / 12.0, 1e-12);
+
+  // log-trip inner loops summed over an outer index: sum_{k=0}^{9} ltrip(1, k, 2)
+  // = 0 (k=0), 0 (1), 1 (2), 2 (3,4), 3 (5..8), 4 (9) -> 0+0+1+2+2+3+3+3+3+4 = 21.
+  EXPECT_DOUBLE_EQ(evaluate(sumOver(ltrip(1, K, 2), K, N), {{"n", 10}}), 21);
+}
+
+// The index of a seg_sum is bound: it is not a free symbol.
+TEST(FreeSymbols, BoundIndexExcluded) {
+  ex S = seg_sum(pow(2, K) * sym("a"), K, 0, N - 1);
+  EXPECT_EQ(freeSymbols(S), (std::set<std::string>{"a", "n"}));
+}
+
+TEST(IntegerFunctions, Idiv) {
+  EXPECT_EQ(eval("idiv(7, 2)"), 3);
+  EXPECT_EQ(eval("idiv(-7, 2)"), -3); // C truncates toward zero
+  EXPECT_EQ(eval("idiv(6, 3)"), 2);
+  EXPECT_EQ(eval("idiv(n + 1, 2)", {{"n", 10}}), 5);
+  EXPECT_EQ(eval("idiv(n + 1, 2)", {{"n", 11}}), 6);
+  EXPECT_EQ(eval("idiv(n, 1)", {{"n", 9}}), 9);
+}
+
+TEST(IntegerFunctions, Imod) {
+  EXPECT_EQ(eval("imod(7, 3)"), 1);
+  EXPECT_EQ(eval("imod(-7, 3)"), -1); // C: sign of the dividend
+  EXPECT_EQ(eval("imod(n, 4)", {{"n", 10}}), 2);
+}
+
+TEST(IntegerFunctions, MinMax) {
+  EXPECT_EQ(eval("min(3, 5)"), 3);
+  EXPECT_EQ(eval("max(3, 5)"), 5);
+  EXPECT_EQ(eval("min(n, m)", {{"n", 8}, {"m", 2}}), 2);
+  EXPECT_EQ(eval("max(n, m) + 1", {{"n", 8}, {"m", 2}}), 9);
+  EXPECT_TRUE(samePoly(parseExpr("min(n, n)"), N)); // min(x, x) = x
+}
+
+// ltrip(a, b, c): iterations of for (i = a; i < b; i *= c).
+TEST(IntegerFunctions, Ltrip) {
+  EXPECT_EQ(eval("ltrip(1, 100, 2)"), 7);  // 1 2 4 8 16 32 64
+  EXPECT_EQ(eval("ltrip(1, 1, 2)"), 0);
+  EXPECT_EQ(eval("ltrip(1, 2, 2)"), 1);
+  EXPECT_EQ(eval("ltrip(3, 100, 3)"), 4);  // 3 9 27 81
+  EXPECT_EQ(eval("ltrip(1, n, 2)", {{"n", 1024}}), 10);
+  EXPECT_EQ(eval("ltrip(1, n + 1, 2)", {{"n", 1024}}), 11);
+}
+
+TEST(ParseExpr, Arithmetic) {
+  EXPECT_EQ(eval("2 + 3*4 - 6/3"), 12);
+  EXPECT_EQ(eval("2^10"), 1024);
+  EXPECT_EQ(eval("(n - 1)*(n + 1)", {{"n", 5}}), 24);
+  EXPECT_TRUE(samePoly(parseExpr("n - 0 + 1"), N + 1));
+  // Symbols come from the one registry: parsed n is sym("n").
+  EXPECT_TRUE(parseExpr("n").is_equal(N));
+  // Parameter names with digits and underscores.
+  EXPECT_EQ(eval("N_f_12*P_f_13", {{"N_f_12", 4}, {"P_f_13", 0.25}}), 1);
+}
+
+TEST(ParseExpr, ErrorsThrowNamingTheExpression) {
+  for (const char *Bad : {"n +", "(n", "n )", "2 ** 3", "idiv(n)", "n $ 2"}) {
+    try {
+      parseExpr(Bad);
+      ADD_FAILURE() << "no exception for '" << Bad << "'";
+    } catch (const std::invalid_argument &E) {
+      EXPECT_NE(std::string(E.what()).find(Bad), std::string::npos) << E.what();
+    } catch (const std::exception &E) {
+      ADD_FAILURE() << "'" << Bad << "' threw a non-invalid_argument: " << E.what();
+    }
+  }
+}
+
+TEST(Evaluate, MissingSymbolThrowsAndNamesIt) {
+  ex E = parseExpr("n*m + q");
+  try {
+    evaluate(E, {{"n", 2}});
+    FAIL() << "no exception";
+  } catch (const std::runtime_error &E) {
+    std::string W = E.what();
+    EXPECT_NE(W.find("m"), std::string::npos) << W;
+    EXPECT_NE(W.find("q"), std::string::npos) << W;
+    EXPECT_EQ(W.find("n,"), std::string::npos) << "n has a value: " << W;
+  }
+  EXPECT_THROW(evaluate(parseExpr("x"), {}), std::runtime_error);
+  EXPECT_EQ(evaluate(E, {{"n", 2}, {"m", 3}, {"q", 1}}), 7);
+  // Values for symbols that do not occur are ignored.
+  EXPECT_EQ(evaluate(parseExpr("n"), {{"n", 2}, {"unused", 5}}), 2);
+}
+
+TEST(ToString, HumanForm) {
+  EXPECT_EQ(toString(parseExpr("n + 1")), "n + 1");
+  EXPECT_EQ(toString(parseExpr("2*n^2")), "2*n^2");
+  EXPECT_EQ(toString(parseExpr("idiv(n, 2)")), "idiv(n, 2)");
+  EXPECT_EQ(toString(numeric(1.5e-6) * N), "1.5e-06*n");
+}

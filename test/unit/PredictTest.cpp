@@ -1,0 +1,177 @@
+//===- PredictTest.cpp - predict(): values, defaults and errors -----------===//
+#include "predictor/Predict.h"
+
+#include <gtest/gtest.h>
+
+using namespace segtime;
+
+namespace {
+
+Machine machine() {
+  Machine M;
+  M.Name = "unit";
+  M.Path = "unit.yaml";
+  CostVector &P = M.Levels["POC"]["any"];
+  P.Unit = "Mflop/s";
+  P.Costs["flop"].Value = 4;
+  CostVector &H = M.Levels["HLLC"]["any"];
+  H.Unit = "ns";
+  H.Costs["loop"].Value = 1;
+  H.Costs["f64.add"].Value = 2;
+  H.Costs["if"].Value = 1;
+  return M;
+}
+
+Node stage(const std::string &Id, std::map<std::string, double> Hllc, double Flop) {
+  Node N;
+  N.Id = Id;
+  for (auto &[K, V] : Hllc)
+    N.Ruvs["HLLC"].add(K, V);
+  if (Flop)
+    N.Ruvs["POC"].add("flop", Flop);
+  return N;
+}
+
+/// f(n): for (i < n) { if (P_f_3) { s += 1.0 } } ; N_g_7 iterations in g.
+SegFile file() {
+  SegFile S;
+  S.OptLevel = "O2";
+  FunctionSeg F;
+  F.Name = "f";
+  F.Params = {"n"};
+  F.Parameters.push_back({"P_f_3", "branch", 0.25, "static: default 0.5", "k.c:3", "if"});
+  Node L;
+  L.Kind = NodeKind::Loop;
+  L.Id = "v1";
+  L.LoopKind = "for";
+  L.Index = "i";
+  L.Start = "0";
+  L.Step = "1";
+  L.Trip = "n";
+  Node Br;
+  Br.Kind = NodeKind::Branch;
+  Br.Id = "v3";
+  Br.Arms.push_back({"then", "P_f_3", {stage("v4", {{"f64.add", 1}}, 1)}});
+  L.Body = {stage("v2", {{"loop", 1}, {"if", 1}}, 0), Br};
+  F.Body = {L};
+  S.Functions.push_back(F);
+
+  FunctionSeg G;
+  G.Name = "g";
+  G.Parameters.push_back({"N_g_7", "loop", std::nullopt, "none", "k.c:7", "iterations of the while loop"});
+  Node W;
+  W.Kind = NodeKind::Loop;
+  W.Id = "v1";
+  W.LoopKind = "while";
+  W.Trip = "N_g_7";
+  W.Body = {stage("v2", {{"loop", 1}, {"f64.sqrt", 1}}, 4)};
+  Node U;
+  U.Kind = NodeKind::Unknown;
+  U.Id = "v3";
+  U.Range.Line = 9;
+  U.Reason = "inline assembly";
+  G.Body = {W, U};
+  S.Functions.push_back(G);
+  return S;
+}
+
+} // namespace
+
+// f with n = 8 and the SEG default P_f_3 = 0.25: flop 8 * 0.25 = 2;
+// POC 2 / 4e6 s; HLLC 8 * (1 + 1) + 2 * 2 ns = 20 ns.
+TEST(Predict, ValuesAndDefaults) {
+  PredictOptions O;
+  O.Functions = {"f"};
+  O.Values = {{"n", 8}};
+  Prediction P = predict(file(), machine(), O);
+  ASSERT_EQ(P.Functions.size(), 1u);
+  const FunctionPrediction &F = P.Functions[0];
+  EXPECT_EQ(F.Error, "");
+  EXPECT_DOUBLE_EQ(F.Levels.at("POC").Counts.at("flop"), 2);
+  EXPECT_DOUBLE_EQ(F.Levels.at("POC").TimeS, 0.5e-6);
+  EXPECT_DOUBLE_EQ(F.Levels.at("HLLC").TimeS, 20e-9);
+  EXPECT_DOUBLE_EQ(F.Levels.at("HLLC").Counts.at("loop"), 8);
+  EXPECT_DOUBLE_EQ(F.Levels.at("HLLC").Counts.at("f64.add"), 2);
+  ASSERT_EQ(F.Params.size(), 2u);
+  std::map<std::string, std::pair<double, std::string>> Got;
+  for (const ParamValue &V : F.Params)
+    Got[V.Name] = {V.Value, V.Source};
+  EXPECT_EQ(Got["n"], std::make_pair(8.0, std::string("user")));
+  EXPECT_EQ(Got["P_f_3"], std::make_pair(0.25, std::string("static: default 0.5")));
+
+  json J = P.toJSON();
+  EXPECT_EQ(J["machine"], "unit");
+  EXPECT_EQ(J["functions"][0]["name"], "f");
+  EXPECT_DOUBLE_EQ(J["functions"][0]["levels"]["POC"]["counts"]["flop"].get<double>(), 2);
+  EXPECT_TRUE(J["functions"][0]["levels"]["HLLC"].contains("formula"));
+  EXPECT_TRUE(J["functions"][0]["levels"]["HLLC"].contains("time_s"));
+}
+
+// A user value overrides a SEG default.
+TEST(Predict, UserOverridesDefault) {
+  PredictOptions O;
+  O.Functions = {"f"};
+  O.Levels = {"POC"};
+  O.Values = {{"n", 8}, {"P_f_3", 1}};
+  Prediction P = predict(file(), machine(), O);
+  EXPECT_DOUBLE_EQ(P.Functions[0].Levels.at("POC").Counts.at("flop"), 8);
+  EXPECT_EQ(P.Functions[0].Levels.count("HLLC"), 0u);
+}
+
+TEST(Predict, MissingParameterIsAFunctionError) {
+  PredictOptions O;
+  O.Functions = {"f"};
+  Prediction P = predict(file(), machine(), O);
+  const FunctionPrediction &F = P.Functions[0];
+  EXPECT_NE(F.Error.find("n"), std::string::npos) << F.Error;
+  EXPECT_NE(F.Error.find("-p"), std::string::npos) << F.Error;
+  // What is known is listed too.
+  EXPECT_NE(F.Error.find("P_f_3=0.25"), std::string::npos) << F.Error;
+  EXPECT_TRUE(F.Levels.empty());
+
+  PredictOptions OG;
+  OG.Functions = {"g"};
+  OG.Levels = {"POC"};
+  Prediction PG = predict(file(), machine(), OG);
+  const std::string &E = PG.Functions[0].Error;
+  EXPECT_NE(E.find("N_g_7"), std::string::npos) << E;
+  EXPECT_NE(E.find("k.c:7"), std::string::npos) << "says where: " << E;
+  EXPECT_NE(E.find("iterations of the while loop"), std::string::npos) << E;
+}
+
+TEST(Predict, MissingHllcCostThrows) {
+  PredictOptions O;
+  O.Functions = {"g"};
+  O.Values = {{"N_g_7", 3}};
+  try {
+    predict(file(), machine(), O);
+    FAIL() << "no exception";
+  } catch (const std::runtime_error &E) {
+    std::string W = E.what();
+    EXPECT_NE(W.find("f64.sqrt"), std::string::npos) << W;
+    EXPECT_NE(W.find("unit"), std::string::npos) << W;
+  }
+  // POC alone is fine: 3 * 4 flop.
+  O.Levels = {"POC"};
+  Prediction P = predict(file(), machine(), O);
+  EXPECT_DOUBLE_EQ(P.Functions[0].Levels.at("POC").Counts.at("flop"), 12);
+  // The Unknown node is listed as not costed.
+  ASSERT_EQ(P.Functions[0].Unresolved.size(), 1u);
+  EXPECT_NE(P.Functions[0].Unresolved[0].find("inline assembly"), std::string::npos);
+}
+
+TEST(Predict, UnknownFunctionAndLevelThrow) {
+  PredictOptions O;
+  O.Functions = {"nosuch"};
+  try {
+    predict(file(), machine(), O);
+    FAIL() << "no exception";
+  } catch (const std::runtime_error &E) {
+    std::string W = E.what();
+    EXPECT_NE(W.find("nosuch"), std::string::npos) << W;
+    EXPECT_NE(W.find("f, g"), std::string::npos) << "lists the functions: " << W;
+  }
+  PredictOptions L;
+  L.Levels = {"ICC"};
+  EXPECT_ANY_THROW(predict(file(), machine(), L));
+}

@@ -1,0 +1,126 @@
+//===- ResourceModelTest.cpp - POC (eq. 6) and HLLC (eq. 4) models --------===//
+#include "predictor/Formula.h"
+#include "predictor/ResourceModel.h"
+
+#include <gtest/gtest.h>
+
+using namespace segtime;
+using namespace GiNaC;
+
+namespace {
+
+Machine handMachine() {
+  Machine M;
+  M.Name = "hand";
+  CostVector &P = M.Levels["POC"]["any"];
+  P.Unit = "Mflop/s";
+  P.Costs["flop"].Value = 2; // R_fpu = 2e6 flop/s
+  CostVector &H = M.Levels["HLLC"]["O2"];
+  H.Unit = "ns";
+  H.Costs["f64.add"].Value = 2;
+  H.Costs["f64.mul"].Value = 3;
+  H.Costs["loop"].Value = 1;
+  H.Costs["mem.array.read"].Value = 0.5;
+  return M;
+}
+
+Node stage(std::map<std::string, double> Hllc, double Flop) {
+  Node N;
+  N.Kind = NodeKind::Stage;
+  N.Id = "v1";
+  for (auto &[K, V] : Hllc)
+    N.Ruvs["HLLC"].add(K, V);
+  if (Flop)
+    N.Ruvs["POC"].add("flop", Flop);
+  return N;
+}
+
+double num(const ex &E) { return evaluate(E, {}); }
+
+} // namespace
+
+// Warwick-94 eq. 6: t = N_flops / R_fpu = 10 / 2e6 s = 5 us.
+TEST(POCModel, Eq6) {
+  Machine M = handMachine();
+  POCModel P(M, "O2");
+  EXPECT_EQ(P.level(), "POC");
+  EXPECT_DOUBLE_EQ(P.rateFlopPerS(), 2e6);
+  Node N = stage({{"f64.add", 4}, {"f64.mul", 6}}, 10);
+  EXPECT_DOUBLE_EQ(num(P.timeWeight()(N)), 5e-6);
+  // A node without POC counts costs nothing at this level.
+  EXPECT_DOUBLE_EQ(num(P.timeWeight()(stage({{"loop", 1}}, 0))), 0);
+}
+
+// Warwick-94 eq. 4: t = c^T f = 4*2 + 6*3 + 1*1 + 2*0.5 ns = 28 ns.
+TEST(HLLCModel, Eq4) {
+  Machine M = handMachine();
+  HLLCModel H(M, "O2");
+  EXPECT_EQ(H.level(), "HLLC");
+  Node N = stage({{"f64.add", 4}, {"f64.mul", 6}, {"loop", 1}, {"mem.array.read", 2}}, 10);
+  EXPECT_NEAR(num(H.timeWeight()(N)), 28e-9, 1e-21);
+}
+
+TEST(HLLCModel, MissingCostNamesConstructAndMachine) {
+  Machine M = handMachine();
+  HLLCModel H(M, "O2");
+  Node N = stage({{"f64.add", 1}, {"f64.sqrt", 1}}, 5);
+  try {
+    H.timeWeight()(N);
+    FAIL() << "no exception";
+  } catch (const std::runtime_error &E) {
+    std::string W = E.what();
+    EXPECT_NE(W.find("f64.sqrt"), std::string::npos) << W;
+    EXPECT_NE(W.find("hand"), std::string::npos) << W;
+    EXPECT_NE(W.find("HLLC"), std::string::npos) << W;
+  }
+}
+
+TEST(Models, ConstructionErrors) {
+  Machine M = handMachine();
+  EXPECT_THROW(HLLCModel(M, "O0"), std::runtime_error); // no O0 variant, no "any"
+  Machine NoFlop = M;
+  NoFlop.Levels["POC"]["any"].Costs.clear();
+  EXPECT_THROW(POCModel(NoFlop, "O2"), std::runtime_error);
+  Machine Zero = M;
+  Zero.Levels["POC"]["any"].Costs["flop"].Value = 0;
+  EXPECT_THROW(POCModel(Zero, "O2"), std::runtime_error);
+  EXPECT_THROW(makeModel("INTCC", M, "O2"), std::invalid_argument);
+  EXPECT_EQ(makeModel("POC", M, "O2")->level(), "POC");
+  EXPECT_EQ(makeModel("HLLC", M, "O2")->level(), "HLLC");
+}
+
+// Eq. 1 through the formula builder: t(v1) + n*(t(v3) + t(v4)) with the
+// models' stage weights, for a hand-built loop.
+TEST(Models, ClosedFormOfALoop) {
+  SegFile S;
+  S.OptLevel = "O2";
+  FunctionSeg F;
+  F.Name = "f";
+  F.Params = {"n"};
+  Node Pre = stage({{"mem.array.read", 2}}, 0);
+  Node L;
+  L.Kind = NodeKind::Loop;
+  L.Id = "v2";
+  L.LoopKind = "for";
+  L.Index = "i";
+  L.Start = "0";
+  L.Step = "1";
+  L.Trip = "n";
+  Node Ctl = stage({{"loop", 1}}, 0);
+  Ctl.Id = "v3";
+  Node Body = stage({{"f64.add", 1}, {"f64.mul", 1}}, 2);
+  Body.Id = "v4";
+  L.Body = {Ctl, Body};
+  F.Body = {Pre, L};
+  S.Functions.push_back(F);
+
+  Machine M = handMachine();
+  FormulaBuilder FB(S);
+  ex H = FB.closedForm("f", HLLCModel(M, "O2").timeWeight(), "h");
+  ex P = FB.closedForm("f", POCModel(M, "O2").timeWeight(), "p");
+  // HLLC: 2*0.5 + n*(1 + 2 + 3) ns; POC: 2n / 2e6 s.
+  EXPECT_NEAR(evaluate(H, {{"n", 10}}), 61e-9, 1e-20);
+  EXPECT_NEAR(evaluate(P, {{"n", 10}}), 10e-6, 1e-18);
+  ex Flop = FB.closedForm("f", countWeight("POC", "flop"), "flop");
+  EXPECT_TRUE(expand(Flop - 2 * sym("n")).is_zero()) << toString(Flop);
+}

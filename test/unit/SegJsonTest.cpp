@@ -1,0 +1,173 @@
+//===- SegJsonTest.cpp - SEG files: JSON round trip and errors ------------===//
+#include "core/Seg.h"
+#include "TestInputs.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+using namespace segtime;
+
+namespace {
+
+SourceRange at(unsigned Line) {
+  SourceRange R;
+  R.File = "k.c";
+  R.Line = Line;
+  R.Col = 3;
+  R.EndLine = Line + 1;
+  R.EndCol = 7;
+  return R;
+}
+
+/// A SEG file with every node kind and every optional field.
+SegFile sample() {
+  SegFile S;
+  S.SourceFile = "k.c";
+  S.OptLevel = "O2";
+  S.Warnings = {"k.c:9: segtime: not characterised: goto"};
+
+  FunctionSeg F;
+  F.Name = "f";
+  F.Range = at(1);
+  F.Params = {"n", "a"};
+  F.InMainFile = true;
+  F.Parameters.push_back({"N_f_4", "loop", std::nullopt, "none", "k.c:4", "iterations"});
+  F.Parameters.push_back({"P_f_5", "branch", 0.5, "static: default 0.5", "k.c:5", "if"});
+
+  Node S1;
+  S1.Kind = NodeKind::Stage;
+  S1.Id = "v1";
+  S1.Range = at(2);
+  S1.Ruvs["HLLC"].add("f64.add", 2);
+  S1.Ruvs["HLLC"].add("mem.local.read", 3);
+  S1.Ruvs["POC"].add("flop", 2);
+
+  Node L;
+  L.Kind = NodeKind::Loop;
+  L.Id = "v2";
+  L.Label = "outer";
+  L.Range = at(3);
+  L.LoopKind = "for";
+  L.Index = "i";
+  L.Start = "1";
+  L.Step = "2";
+  L.StepKind = "mul";
+  L.Trip = "ltrip(1, n, 2)";
+  Node Ctl;
+  Ctl.Id = "v3";
+  Ctl.Ruvs["HLLC"].add("loop");
+  Node W;
+  W.Kind = NodeKind::Loop;
+  W.Id = "v4";
+  W.LoopKind = "while";
+  W.Trip = "N_f_4";
+  Node Br;
+  Br.Kind = NodeKind::Branch;
+  Br.Id = "v5";
+  Node Then;
+  Then.Id = "v6";
+  Then.Ruvs["HLLC"].add("i32.add", 0.5);
+  Br.Arms.push_back({"then", "P_f_5", {Then}});
+  Br.Arms.push_back({"else", "1 - P_f_5", {}});
+  W.Body = {Br};
+  L.Body = {Ctl, W};
+
+  Node C;
+  C.Kind = NodeKind::Call;
+  C.Id = "v7";
+  C.Callee = "g";
+  C.Args = {"2*n", ""};
+  C.Ruvs["HLLC"].add("call");
+
+  Node U;
+  U.Kind = NodeKind::Unknown;
+  U.Id = "v8";
+  U.Reason = "goto: unstructured control flow";
+
+  Node Cm;
+  Cm.Kind = NodeKind::Comm;
+  Cm.Id = "v9";
+
+  F.Body = {S1, L, C, U, Cm};
+  S.Functions.push_back(F);
+
+  FunctionSeg G;
+  G.Name = "g";
+  G.Params = {"m", "p"};
+  G.InMainFile = false;
+  S.Functions.push_back(G);
+  return S;
+}
+
+} // namespace
+
+TEST(SegJson, RoundTrip) {
+  SegFile S = sample();
+  json J1 = S.toJSON();
+  SegFile Back = SegFile::fromJSON(json::parse(J1.dump()));
+  json J2 = Back.toJSON();
+  EXPECT_EQ(J1, J2) << J1.dump(1) << "\n---\n" << J2.dump(1);
+
+  // Spot checks of the parsed model.
+  ASSERT_EQ(Back.Functions.size(), 2u);
+  const FunctionSeg &F = Back.Functions[0];
+  EXPECT_EQ(F.Parameters[0].Default, std::nullopt);
+  EXPECT_EQ(F.Parameters[1].Default, 0.5);
+  ASSERT_EQ(F.Body.size(), 5u);
+  EXPECT_EQ(F.Body[1].StepKind, "mul");
+  EXPECT_EQ(F.Body[1].Body[1].Body[0].Arms[1].Prob, "1 - P_f_5");
+  EXPECT_EQ(F.Body[2].Args, (std::vector<std::string>{"2*n", ""}));
+  EXPECT_EQ(F.Body[3].Kind, NodeKind::Unknown);
+  EXPECT_EQ(F.Body[3].Reason, "goto: unstructured control flow");
+  EXPECT_EQ(F.Body[4].Kind, NodeKind::Comm);
+  EXPECT_EQ(F.Body[0].Ruvs.at("HLLC").get("mem.local.read"), 3);
+  EXPECT_EQ(F.Body[0].Range.EndCol, 7u);
+  EXPECT_FALSE(Back.Functions[1].InMainFile);
+  EXPECT_EQ(Back.find("g"), &Back.Functions[1]);
+  EXPECT_EQ(Back.find("h"), nullptr);
+  EXPECT_EQ(J1["schema"], "segtime.seg/1");
+}
+
+TEST(SegJson, ReadWrittenFile) {
+  std::string Path = ::testing::TempDir() + "segtime-roundtrip.seg.json";
+  {
+    std::ofstream Out(Path);
+    Out << sample().toJSON().dump(1);
+  }
+  EXPECT_EQ(SegFile::read(Path).toJSON(), sample().toJSON());
+}
+
+TEST(SegJson, Errors) {
+  EXPECT_THROW(SegFile::fromJSON(json::parse("{\"functions\": []}")), std::runtime_error);
+  EXPECT_THROW(SegFile::fromJSON(json::parse("[1, 2]")), std::runtime_error);
+  json Bad = sample().toJSON();
+  Bad["functions"][0]["seg"][0]["kind"] = "Teleport";
+  try {
+    SegFile::fromJSON(Bad);
+    FAIL() << "no exception";
+  } catch (const std::exception &E) {
+    EXPECT_NE(std::string(E.what()).find("Teleport"), std::string::npos) << E.what();
+  }
+  try {
+    SegFile::read(segtime_test::inputPath("no-such.seg.json"));
+    FAIL() << "no exception";
+  } catch (const std::runtime_error &E) {
+    EXPECT_NE(std::string(E.what()).find("no-such.seg.json"), std::string::npos) << E.what();
+  }
+}
+
+TEST(Ruv, AddAndGet) {
+  Ruv R;
+  R.add("f64.add");
+  R.add("f64.add", 2);
+  Ruv O;
+  O.add("loop");
+  O.add("f64.add", 0.5);
+  R.add(O);
+  EXPECT_EQ(R.get("f64.add"), 3.5);
+  EXPECT_EQ(R.get("loop"), 1);
+  EXPECT_EQ(R.get("absent"), 0);
+  EXPECT_FALSE(R.empty());
+  EXPECT_TRUE(Ruv().empty());
+}
