@@ -67,6 +67,10 @@ json Node::toJSON() const {
   json J = {{"id", Id}, {"kind", nodeKindName(Kind)}, {"range", Range.toJSON()}};
   if (!Label.empty())
     J["label"] = Label;
+  if (!Freq.empty())
+    J["freq"] = Freq;
+  if (!SourceNode.empty())
+    J["source_node"] = SourceNode;
   if (!Ruvs.empty()) {
     json R = json::object();
     for (auto &[L, V] : Ruvs)
@@ -129,6 +133,8 @@ Node Node::fromJSON(const json &J) {
   if (J.contains("args"))
     N.Args = J["args"].get<std::vector<std::string>>();
   N.Reason = J.value("reason", "");
+  N.Freq = J.value("freq", "");
+  N.SourceNode = J.value("source_node", "");
   return N;
 }
 
@@ -155,9 +161,21 @@ json FunctionSeg::toJSON() const {
   json Ps = json::array();
   for (const Parameter &P : Parameters)
     Ps.push_back(P.toJSON());
-  return {{"name", Name},         {"range", Range.toJSON()},
-          {"params", Params},     {"parameters", Ps},
-          {"in_main_file", InMainFile}, {"seg", listToJSON(Body)}};
+  json J = {{"name", Name},         {"range", Range.toJSON()},
+            {"params", Params},     {"parameters", Ps},
+            {"in_main_file", InMainFile}, {"seg", listToJSON(Body)}};
+  for (auto &[K, L] : LevelSegs)
+    J["level_segs"][K] = listToJSON(L);
+  return J;
+}
+
+const NodeList &FunctionSeg::bodyFor(const std::string &LevelKey) const {
+  if (LevelKey == "INTCC" || LevelKey.compare(0, 3, "ICC") == 0) {
+    auto It = LevelSegs.find("IR");
+    if (It != LevelSegs.end())
+      return It->second;
+  }
+  return Body;
 }
 
 FunctionSeg FunctionSeg::fromJSON(const json &J) {
@@ -171,6 +189,9 @@ FunctionSeg FunctionSeg::fromJSON(const json &J) {
       F.Parameters.push_back(Parameter::fromJSON(P));
   F.InMainFile = J.value("in_main_file", true);
   F.Body = listFromJSON(J.at("seg"));
+  if (J.contains("level_segs"))
+    for (auto It = J["level_segs"].begin(); It != J["level_segs"].end(); ++It)
+      F.LevelSegs[It.key()] = listFromJSON(It.value());
   return F;
 }
 
@@ -178,8 +199,11 @@ json SegFile::toJSON() const {
   json Fs = json::array();
   for (const FunctionSeg &F : Functions)
     Fs.push_back(F.toJSON());
-  return {{"schema", Schema}, {"source", SourceFile}, {"opt_level", OptLevel},
-          {"functions", Fs},  {"warnings", Warnings}};
+  json J = {{"schema", Schema}, {"source", SourceFile}, {"opt_level", OptLevel},
+            {"functions", Fs},  {"warnings", Warnings}};
+  if (!Targets.empty())
+    J["targets"] = Targets;
+  return J;
 }
 
 SegFile SegFile::fromJSON(const json &J) {
@@ -192,6 +216,8 @@ SegFile SegFile::fromJSON(const json &J) {
   for (const json &F : J.at("functions"))
     S.Functions.push_back(FunctionSeg::fromJSON(F));
   S.Warnings = J.value("warnings", std::vector<std::string>{});
+  if (J.contains("targets"))
+    S.Targets = J["targets"].get<std::map<std::string, std::map<std::string, std::string>>>();
   return S;
 }
 

@@ -96,6 +96,12 @@ struct Node {
   std::vector<std::string> Args;
   // Unknown
   std::string Reason;
+  /// Executions per execution of the enclosing list ("" = 1). IR-level SEGs
+  /// use it for block frequencies from BranchProbabilityInfo (design.md §5).
+  std::string Freq;
+  /// IR-level nodes: id of the source-level SEG node this code came from
+  /// (through its debug location), "" if unknown.
+  std::string SourceNode;
 
   json toJSON() const;
   static Node fromJSON(const json &J);
@@ -121,6 +127,13 @@ struct FunctionSeg {
   std::vector<Parameter> Parameters;
   NodeList Body;
   bool InMainFile = true;
+  /// SEGs of the optimised code (key "IR"): loops as the optimiser left them
+  /// (trip counts from ScalarEvolution), stages = basic blocks with their
+  /// INTCC and ICC:<target> RUVs. Empty when the IR passes did not run.
+  std::map<std::string, NodeList> LevelSegs;
+  /// The body a level's formula is built from: LevelSegs["IR"] for INTCC and
+  /// ICC levels when present, else the source-level Body.
+  const NodeList &bodyFor(const std::string &LevelKey) const;
   json toJSON() const;
   static FunctionSeg fromJSON(const json &J);
 };
@@ -132,6 +145,8 @@ struct SegFile {
   std::string OptLevel; ///< "O0", "O2", ...
   std::vector<FunctionSeg> Functions;
   std::vector<std::string> Warnings;
+  /// ICC targets characterised: name -> {"triple", "cpu", ...}.
+  std::map<std::string, std::map<std::string, std::string>> Targets;
   json toJSON() const;
   /// Throws std::runtime_error naming the problem if J is not a SEG file.
   static SegFile fromJSON(const json &J);

@@ -15,13 +15,18 @@
 ///   quiet            print nothing (still write the .seg.json)
 ///   machine=NAME     machine for the printed closed forms (default t800)
 ///   out=PATH         where to write the SEG file (default <output>.seg.json)
+///   targets=LIST     ICC targets (znver5,skylake,leon3,... or TRIPLE:CPU)
+///   no-ir            skip the IR (IntCC) and machine (ICC) levels
 ///   help             list the options
 ///
 //===----------------------------------------------------------------------===//
+#include "passes/Register.h"
 #include "plugin/SegBuilder.h"
+#include "predictor/ExprText.h"
 #include "predictor/Predict.h"
 
 #include "clang/AST/ASTConsumer.h"
+#include "clang/AST/Mangle.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Frontend/CompilerInstance.h"
@@ -31,6 +36,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <map>
+#include <regex>
 #include <set>
 
 using namespace clang;
@@ -40,9 +46,130 @@ namespace {
 
 struct PluginOptions {
   bool Quiet = false;
+  bool IR = true; ///< run the IR passes (IntCC) and the machine level (ICC)
   std::string Machine = "t800";
   std::string Out;
+  std::vector<std::string> Targets; ///< ICC targets; empty: none
 };
+
+/// The innermost source-level SEG node whose range contains Line:Col, for
+/// attributing optimised code to source (design.md §5); Loop nodes that
+/// start on Line win for IR loops.
+const Node *sourceNodeAt(const NodeList &L, unsigned Line, unsigned Col, bool WantLoop,
+                         const Node *Best = nullptr) {
+  for (const Node &N : L) {
+    const SourceRange &R = N.Range;
+    bool Inside = R.Line && (Line > R.Line || (Line == R.Line && Col >= R.Col)) &&
+                  (Line < R.EndLine || (Line == R.EndLine && Col <= R.EndCol));
+    if (WantLoop && N.Kind == NodeKind::Loop && R.Line == Line)
+      return &N;
+    if (Inside) {
+      Best = &N;
+      if (const Node *Inner = sourceNodeAt(N.Body, Line, Col, WantLoop, Best); Inner != Best)
+        return Inner;
+      for (const Arm &A : N.Arms)
+        if (const Node *Inner = sourceNodeAt(A.Body, Line, Col, WantLoop, Best); Inner != Best)
+          return Inner;
+    } else if (WantLoop) {
+      if (const Node *Inner = sourceNodeAt(N.Body, Line, Col, WantLoop, Best); Inner != Best)
+        return Inner;
+    }
+  }
+  return Best;
+}
+
+/// Source-level loops by the line they start on.
+void loopsByLine(const NodeList &L, std::map<unsigned, std::vector<const Node *>> &Out) {
+  forEachNode(L, [&](const Node &N) {
+    if (N.Kind == NodeKind::Loop && N.Range.Line)
+      Out[N.Range.Line].push_back(&N);
+  });
+}
+
+/// Moves the IR passes' results into the SEG file: LevelSegs["IR"] per
+/// function, with simplified trip counts and source attribution. A loop
+/// ScalarEvolution could not count (e.g. at -O0, where induction variables
+/// live in memory) that is the only optimised loop of a counted source loop
+/// takes the source loop's trip count, its enclosing source indices written
+/// as the IR loops' iteration numbers (i = start + step*k); otherwise it
+/// keeps the parameter N_<function>_<line> (shared with the source level).
+void mergeIR(SegFile &File, IRCollection &C) {
+  for (FunctionSeg &F : File.Functions) {
+    auto It = C.Functions.find(F.Name);
+    if (It == C.Functions.end())
+      continue;
+    NodeList Seg = std::move(It->second.Seg);
+    std::map<std::string, Parameter> Fallback;
+    for (const Parameter &P : It->second.Parameters)
+      Fallback[P.Name] = P;
+    std::map<unsigned, std::vector<const Node *>> AstLoops;
+    loopsByLine(F.Body, AstLoops);
+    std::map<unsigned, int> IRLoopsAt;
+    forEachNode(Seg, [&](const Node &N) {
+      if (N.Kind == NodeKind::Loop)
+        ++IRLoopsAt[N.Range.Line];
+    });
+    std::vector<std::pair<const Node *, std::string>> Enclosing; // source loop, IR index
+    std::set<std::string> Used;
+    std::function<void(NodeList &)> Walk = [&](NodeList &L) {
+      for (Node &N : L) {
+        const Node *Src = nullptr;
+        if (N.Kind == NodeKind::Loop) {
+          auto A = AstLoops.find(N.Range.Line);
+          if (A != AstLoops.end() && A->second.size() == 1 && IRLoopsAt[N.Range.Line] == 1)
+            Src = A->second[0];
+          if (Fallback.count(N.Trip) && Src && !Src->Index.empty()) {
+            std::string T = Src->Trip;
+            bool Ok = true;
+            for (auto &[Outer, K] : Enclosing) {
+              if (Outer->Index.empty())
+                continue;
+              std::string V = Outer->StepKind == "mul"
+                                  ? "((" + Outer->Start + ")*(" + Outer->Step + ")^" + K + ")"
+                                  : "((" + Outer->Start + ") + (" + Outer->Step + ")*" + K + ")";
+              T = std::regex_replace(T, std::regex("\\b" + Outer->Index + "\\b"), V);
+            }
+            for (const Node *Other : [&] {
+                   std::vector<const Node *> All;
+                   for (auto &[Line, Ns] : AstLoops)
+                     All.insert(All.end(), Ns.begin(), Ns.end());
+                   return All;
+                 }())
+              if (!Other->Index.empty() &&
+                  std::regex_search(T, std::regex("\\b" + Other->Index + "\\b")))
+                Ok = false; // an index of a source loop with no IR counterpart
+            if (Ok)
+              N.Trip = T;
+          }
+          if (Fallback.count(N.Trip))
+            Used.insert(N.Trip);
+          N.Trip = simplifyExprText(N.Trip);
+        }
+        for (std::string &Arg : N.Args)
+          Arg = simplifyExprText(Arg);
+        if (N.Range.Line)
+          if (const Node *S = sourceNodeAt(F.Body, N.Range.Line, N.Range.Col,
+                                           N.Kind == NodeKind::Loop))
+            N.SourceNode = S->Id;
+        Enclosing.push_back({Src, N.Index});
+        if (!Src)
+          Enclosing.pop_back();
+        Walk(N.Body);
+        if (Src)
+          Enclosing.pop_back();
+      }
+    };
+    Walk(Seg);
+    F.LevelSegs["IR"] = std::move(Seg);
+    for (const std::string &Name : Used)
+      if (std::none_of(F.Parameters.begin(), F.Parameters.end(),
+                       [&](const Parameter &Q) { return Q.Name == Name; }))
+        F.Parameters.push_back(Fallback[Name]);
+  }
+  File.Targets = C.TargetInfo;
+  for (const std::string &E : C.Errors)
+    File.Warnings.push_back("segtime: " + E);
+}
 
 class FunctionCollector : public RecursiveASTVisitor<FunctionCollector> {
 public:
@@ -104,6 +231,30 @@ public:
   SegConsumer(CompilerInstance &CI, PluginOptions O, std::string InFile)
       : CI(CI), Opts(std::move(O)), InFile(std::move(InFile)) {}
 
+  void Initialize(ASTContext &Ctx) override { Names.emplace(Ctx); }
+
+  /// Source parameter names of every function, by IR name, for the IR
+  /// passes (which run before HandleTranslationUnit; IR keeps no names).
+  bool HandleTopLevelDecl(DeclGroupRef DG) override {
+    for (Decl *D : DG)
+      record(D);
+    return true;
+  }
+  void record(Decl *D) {
+    if (auto *FD = dyn_cast<FunctionDecl>(D)) {
+      if (!FD->doesThisDeclarationHaveABody() || FD->isDependentContext())
+        return;
+      std::vector<std::string> Ps;
+      for (const ParmVarDecl *P : FD->parameters())
+        Ps.push_back(P->getNameAsString());
+      irCollection().ParamNames[Names->getName(FD)] = Ps;
+    } else if (auto *DC = dyn_cast<DeclContext>(D)) {
+      if (isa<NamespaceDecl, LinkageSpecDecl>(D))
+        for (Decl *Inner : DC->decls())
+          record(Inner);
+    }
+  }
+
   void HandleTranslationUnit(ASTContext &Ctx) override {
     DiagnosticsEngine &D = CI.getDiagnostics();
     if (D.hasErrorOccurred())
@@ -163,6 +314,8 @@ public:
       File.Warnings.push_back(Msg);
     }
 
+    if (Opts.IR)
+      mergeIR(File, irCollection());
     writeFile(File);
     if (!Opts.Quiet)
       print(File);
@@ -199,12 +352,28 @@ private:
   CompilerInstance &CI;
   PluginOptions Opts;
   std::string InFile;
+  std::optional<ASTNameGenerator> Names;
 };
 
 class SegtimeAction : public PluginASTAction {
 protected:
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
                                                  llvm::StringRef InFile) override {
+    if (Opts.IR) {
+      IRCollection &C = irCollection();
+      C = IRCollection();
+      C.Enabled = true;
+      C.Targets = Opts.Targets;
+      // Line tables let the IR levels attribute optimised code to source;
+      // if the user did not ask for debug info, the collection pass strips
+      // them again before code generation (the object code is unchanged).
+      CodeGenOptions &CG = CI.getCodeGenOpts();
+      if (CG.getDebugInfo() == llvm::codegenoptions::NoDebugInfo) {
+        CG.setDebugInfo(llvm::codegenoptions::DebugLineTablesOnly);
+        C.StripDebugInfo = true;
+      }
+      CG.PassBuilderCallbacks.push_back(registerSegtimePasses);
+    }
     return std::make_unique<SegConsumer>(CI, Opts, InFile.str());
   }
 
@@ -220,15 +389,27 @@ protected:
         Opts.Machine = Val.str();
       } else if (Key == "out" && HasVal && !Val.empty()) {
         Opts.Out = Val.str();
+      } else if (Key == "no-ir" && !HasVal) {
+        Opts.IR = false;
+      } else if (Key == "targets" && HasVal) {
+        Opts.Targets.clear();
+        llvm::SmallVector<llvm::StringRef> Parts;
+        Val.split(Parts, ',', -1, false);
+        for (llvm::StringRef P : Parts)
+          Opts.Targets.push_back(P.str());
       } else if (Key == "help") {
         llvm::errs() << "segtime plugin options (-fplugin-arg-segtime-KEY[=VALUE]):\n"
                         "  quiet          print nothing; still write the .seg.json\n"
                         "  machine=NAME   machine for printed closed forms (default t800)\n"
-                        "  out=PATH       SEG file to write (default <output>.seg.json)\n";
+                        "  out=PATH       SEG file to write (default <output>.seg.json)\n"
+                        "  targets=LIST   ICC targets: znver5, znver4, skylake, sapphirerapids,\n"
+                        "                 native, supersparc, leon3, or TRIPLE:CPU (default none)\n"
+                        "  no-ir          skip the IR (IntCC) and machine (ICC) levels\n";
       } else {
         unsigned ID = D.getCustomDiagID(
             DiagnosticsEngine::Error,
-            "segtime: bad plugin argument '%0' (expected quiet, machine=NAME, out=PATH, help)");
+            "segtime: bad plugin argument '%0' (expected quiet, machine=NAME, out=PATH, "
+            "targets=CPU,..., no-ir, help)");
         D.Report(ID) << A;
         return false;
       }

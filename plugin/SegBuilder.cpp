@@ -330,6 +330,7 @@ private:
     for (const Expr *A : C->arguments())
       expr(A);
     if (!Callee) {
+      expr(C->getCallee()); // reads the function pointer
       unknown(C, "indirect call (callee not known at compile time)");
       return;
     }
@@ -379,6 +380,12 @@ private:
       N.Args.push_back(S ? simplifyExprText(*S) : "");
     }
     push(std::move(N));
+  }
+
+  /// The HLLC conversion construct from type From to type To.
+  static std::string conversion(QualType From, QualType To) {
+    bool FF = From->isRealFloatingType(), TF = To->isRealFloatingType();
+    return FF ? (TF ? "cvt.f2f" : "cvt.f2i") : (TF ? "cvt.i2f" : "cvt.i2i");
   }
 
   void cast(const CastExpr *C) {
@@ -446,10 +453,12 @@ private:
         expr(B->getRHS());
         read(B->getLHS());
         QualType CT = CA->getComputationResultType();
-        if (typeOf(CT) != typeOf(B->getLHS()->getType())) {
-          op(CT->isFloatingType() ? "cvt.i2f" : "cvt.f2i");
+        QualType LT = B->getLHS()->getType();
+        if (typeOf(CT) != typeOf(LT) && !LT->isPointerType()) {
+          // x op= y computes in CT: convert x to CT, operate, convert back
+          op(conversion(LT, CT));
           arith(K, CT, CT);
-          op(CT->isFloatingType() ? "cvt.f2i" : "cvt.i2f");
+          op(conversion(CT, LT));
         } else {
           arith(K, B->getLHS()->getType()->isPointerType() ? Ctx.LongTy : CT, CT);
         }
@@ -522,6 +531,10 @@ private:
     QualType T = E->getType();
     if (!T->isIntegralOrEnumerationType() && !T->isRealFloatingType())
       return std::nullopt;
+    Expr::EvalResult Folded;
+    if (T->isIntegralOrEnumerationType() && !E->HasSideEffects(Ctx) &&
+        E->EvaluateAsInt(Folded, Ctx))
+      return std::to_string(Folded.Val.getInt().getSExtValue()); // sizeof, enums, 2*3
     if (auto *IL = dyn_cast<IntegerLiteral>(E))
       return std::to_string(IL->getValue().getSExtValue());
     if (auto *CL = dyn_cast<CharacterLiteral>(E))

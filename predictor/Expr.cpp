@@ -243,9 +243,13 @@ struct HumanPrinter {
     else
       Add(Rest);
     auto Join = [&](const std::vector<ex> &V) {
-      std::string S;
+      std::vector<std::string> Parts;
       for (const ex &F : V)
-        S += (S.empty() ? "" : "*") + wrap(F, 3);
+        Parts.push_back(wrap(F, 3));
+      std::sort(Parts.begin(), Parts.end()); // reproducible order
+      std::string S;
+      for (const std::string &P : Parts)
+        S += (S.empty() ? "" : "*") + P;
       return S;
     };
     std::string S = Num.empty() ? "1" : Join(Num);
@@ -269,8 +273,19 @@ struct HumanPrinter {
         for (const std::string &S : freeSymbols(T)) D += T.degree(sym(S));
         return D;
       };
-      std::stable_sort(Terms.begin(), Terms.end(),
-                       [&](const ex &A, const ex &B) { return Deg(A) > Deg(B); });
+      // GiNaC orders terms by hash values that change between runs: sort by
+      // degree, then text, so that output is reproducible.
+      std::vector<std::pair<int, std::string>> Keys;
+      for (const ex &T : Terms)
+        Keys.push_back({-Deg(T), str(T)});
+      std::vector<size_t> Idx(Terms.size());
+      for (size_t I = 0; I < Idx.size(); ++I)
+        Idx[I] = I;
+      std::sort(Idx.begin(), Idx.end(), [&](size_t A, size_t B) { return Keys[A] < Keys[B]; });
+      std::vector<ex> Sorted;
+      for (size_t I : Idx)
+        Sorted.push_back(Terms[I]);
+      Terms = Sorted;
       std::string S;
       for (const ex &T : Terms) {
         auto [C, Rest] = split(T);

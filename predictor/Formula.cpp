@@ -26,15 +26,17 @@ ex loopIndexValue(const Node &L, const symbol &K) {
 }
 
 ex FormulaBuilder::listCost(const NodeList &L, const StageWeight &W, const std::string &Key,
-                            const std::string &Fn) {
+                            const std::string &Fn, const std::string &Level) {
   ex Sum = 0;
-  for (const Node &N : L)
-    Sum += nodeCost(N, W, Key, Fn);
+  for (const Node &N : L) {
+    ex C = nodeCost(N, W, Key, Fn, Level);
+    Sum += N.Freq.empty() ? C : parseExpr(N.Freq) * C;
+  }
   return Sum;
 }
 
 ex FormulaBuilder::nodeCost(const Node &N, const StageWeight &W, const std::string &Key,
-                            const std::string &Fn) {
+                            const std::string &Fn, const std::string &Level) {
   ex Own = N.Ruvs.empty() ? ex(0) : W(N);
   switch (N.Kind) {
   case NodeKind::Stage:
@@ -44,7 +46,7 @@ ex FormulaBuilder::nodeCost(const Node &N, const StageWeight &W, const std::stri
     Unresolved.insert(Fn + ":" + std::to_string(N.Range.Line) + ": " + N.Reason);
     return Own;
   case NodeKind::Loop: {
-    ex Body = listCost(N.Body, W, Key, Fn);
+    ex Body = listCost(N.Body, W, Key, Fn, Level);
     ex Trip = parseExpr(N.Trip);
     if (!N.Index.empty() && Body.has(sym(N.Index))) {
       symbol K = sym("k_" + Fn + "_" + N.Id);
@@ -56,7 +58,7 @@ ex FormulaBuilder::nodeCost(const Node &N, const StageWeight &W, const std::stri
   case NodeKind::Branch: {
     ex Sum = Own;
     for (const Arm &A : N.Arms)
-      Sum += parseExpr(A.Prob) * listCost(A.Body, W, Key, Fn);
+      Sum += parseExpr(A.Prob) * listCost(A.Body, W, Key, Fn, Level);
     return Sum;
   }
   case NodeKind::Call: {
@@ -66,7 +68,7 @@ ex FormulaBuilder::nodeCost(const Node &N, const StageWeight &W, const std::stri
                         N.Callee + "' " + (Callee ? "is recursive" : "has no SEG"));
       return Own;
     }
-    ex C = closedForm(N.Callee, W, Key);
+    ex C = closedForm(N.Callee, W, Key, Level);
     exmap Bind;
     // Bound arguments replace the callee's parameters; an argument that is
     // not an expression in source names leaves a parameter "callee.param"
@@ -86,6 +88,11 @@ ex FormulaBuilder::nodeCost(const Node &N, const StageWeight &W, const std::stri
 
 ex FormulaBuilder::closedForm(const std::string &Fn, const StageWeight &W,
                               const std::string &Key) {
+  return closedForm(Fn, W, Key, "");
+}
+
+ex FormulaBuilder::closedForm(const std::string &Fn, const StageWeight &W, const std::string &Key,
+                              const std::string &Level) {
   auto MemoIt = Memo.find({Fn, Key});
   if (MemoIt != Memo.end())
     return MemoIt->second;
@@ -93,7 +100,7 @@ ex FormulaBuilder::closedForm(const std::string &Fn, const StageWeight &W,
   if (!F)
     throw std::invalid_argument("no function '" + Fn + "' in the SEG file");
   InProgress.insert(Fn);
-  ex R = listCost(F->Body, W, Key, Fn);
+  ex R = listCost(F->bodyFor(Level), W, Key, Fn, Level);
   InProgress.erase(Fn);
   R = expand(R);
   Memo[{Fn, Key}] = R;

@@ -42,6 +42,9 @@ public:
   /// memo). Throws std::invalid_argument if Fn has no SEG.
   GiNaC::ex closedForm(const std::string &Fn, const StageWeight &W,
                        const std::string &WeightKey);
+  /// Same, over the SEG the level LevelKey is costed on (FunctionSeg::bodyFor).
+  GiNaC::ex closedForm(const std::string &Fn, const StageWeight &W, const std::string &WeightKey,
+                       const std::string &LevelKey);
 
   /// Warwick-94 eq. 1 style structural formula of Fn.
   std::string structural(const std::string &Fn) const;
@@ -54,9 +57,9 @@ public:
 
 private:
   GiNaC::ex listCost(const NodeList &L, const StageWeight &W, const std::string &Key,
-                     const std::string &Fn);
+                     const std::string &Fn, const std::string &Level);
   GiNaC::ex nodeCost(const Node &N, const StageWeight &W, const std::string &Key,
-                     const std::string &Fn);
+                     const std::string &Fn, const std::string &Level);
 
   const SegFile &File;
   std::map<std::pair<std::string, std::string>, GiNaC::ex> Memo;

@@ -14,7 +14,7 @@
 
 int f(int x) { return x + 1; }
 
-// BOGUS: error: segtime: bad plugin argument 'bogus' (expected quiet, machine=NAME, out=PATH, help)
+// BOGUS: error: segtime: bad plugin argument 'bogus' (expected quiet, machine=NAME, out=PATH, targets=CPU,..., no-ir, help)
 // QUIETVAL: error: segtime: bad plugin argument 'quiet=1'
 // OUTEMPTY: error: segtime: bad plugin argument 'out='
 // MACHINE: error: segtime: bad plugin argument 'machine'

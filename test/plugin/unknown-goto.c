@@ -18,6 +18,8 @@ again:
 // CHECK: function spin_to
 // CHECK-NEXT: T_spin_to(n) = t(v1) + P_spin_to_10·U(v3) + t(v4)
 // CHECK-NEXT: param P_spin_to_10
+// The goto makes a loop in the IR: the IR level has no trip count for it.
+// CHECK-NEXT: param N_spin_to_7 default=none [none] iterations of the optimised loop at line 7 (ScalarEvolution could not count them)
 // CHECK-NEXT: v1 Stage
 // CHECK-NEXT:   HLLC: i32.add=1 i32.cmp=1 if=1 mem.local.read=3 mem.local.write=2{{$}}
 // CHECK-NEXT: v2 Branch @10

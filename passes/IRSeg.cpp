@@ -1,0 +1,472 @@
+//===- IRSeg.cpp - SEG of the optimised IR with IntCC RUVs ---------------===//
+///
+/// \file
+/// USAGE:
+///   opt-19 -load-pass-plugin build/lib/segtime-passes.so \
+///          -passes='print<segtime-ir>' -disable-output kernel.ll
+///   (through clang the same analysis runs after the -O pipeline when the
+///   plugin is loaded with -fplugin=build/lib/segtime.so)
+///
+//===----------------------------------------------------------------------===//
+#include "passes/IRSeg.h"
+
+#include "llvm/ADT/PostOrderIterator.h"
+#include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <optional>
+#include <set>
+
+using namespace llvm;
+
+namespace segtime {
+
+static std::string typeKey(Type *T) {
+  if (auto *VT = dyn_cast<FixedVectorType>(T))
+    return "v" + std::to_string(VT->getNumElements()) + typeKey(VT->getElementType());
+  if (T->isFloatTy())
+    return "f32";
+  if (T->isDoubleTy())
+    return "f64";
+  if (T->isX86_FP80Ty())
+    return "f80";
+  if (T->isHalfTy())
+    return "f16";
+  if (T->isIntegerTy())
+    return "i" + std::to_string(T->getIntegerBitWidth());
+  if (T->isPointerTy())
+    return "ptr";
+  if (T->isVoidTy())
+    return "void";
+  return "other";
+}
+
+std::string intccKey(const Instruction &I) {
+  if (isa<DbgInfoIntrinsic>(I))
+    return "";
+  if (auto *II = dyn_cast<IntrinsicInst>(&I)) {
+    switch (II->getIntrinsicID()) {
+    case Intrinsic::lifetime_start:
+    case Intrinsic::lifetime_end:
+    case Intrinsic::assume:
+    case Intrinsic::experimental_noalias_scope_decl:
+    case Intrinsic::pseudoprobe:
+    case Intrinsic::dbg_label:
+      return "";
+    default:
+      return "call." + Intrinsic::getBaseName(II->getIntrinsicID()).str() + "." +
+             typeKey(II->getType()->isVoidTy() && II->arg_size()
+                         ? II->getArgOperand(0)->getType()
+                         : II->getType());
+    }
+  }
+  if (auto *C = dyn_cast<CallBase>(&I)) {
+    const Function *F = C->getCalledFunction();
+    return F ? "call." + F->getName().str() : "call.indirect";
+  }
+  if (auto *B = dyn_cast<BranchInst>(&I))
+    return B->isConditional() ? "br.cond" : "br";
+  if (auto *S = dyn_cast<StoreInst>(&I))
+    return "store." + typeKey(S->getValueOperand()->getType());
+  if (auto *C = dyn_cast<CmpInst>(&I))
+    return std::string(I.getOpcodeName()) + "." + typeKey(C->getOperand(0)->getType());
+  if (I.getType()->isVoidTy())
+    return I.getOpcodeName();
+  return std::string(I.getOpcodeName()) + "." + typeKey(I.getType());
+}
+
+namespace {
+
+/// Renders SCEV expressions in source names (the syntax of core/Seg.h).
+struct ScevText {
+  const std::vector<std::string> &Params;
+  std::map<const Loop *, std::string> LoopIndex;
+
+  static std::string join(const SCEVNAryExpr *E, const char *Sep, ScevText &T, bool &Ok) {
+    std::string S;
+    for (const SCEV *Op : E->operands()) {
+      auto X = T.str(Op);
+      if (!X) {
+        Ok = false;
+        return "";
+      }
+      S += (S.empty() ? "" : Sep) + *X;
+    }
+    return S;
+  }
+  std::string fold(const SCEVNAryExpr *E, const char *Fn, bool &Ok) {
+    std::string S;
+    for (const SCEV *Op : E->operands()) {
+      auto X = str(Op);
+      if (!X) {
+        Ok = false;
+        return "";
+      }
+      S = S.empty() ? *X : std::string(Fn) + "(" + S + ", " + *X + ")";
+    }
+    return S;
+  }
+
+  std::optional<std::string> str(const SCEV *S) {
+    bool Ok = true;
+    std::string R;
+    if (auto *C = dyn_cast<SCEVConstant>(S)) {
+      const APInt &V = C->getAPInt();
+      return V.getBitWidth() <= 64 ? std::to_string(V.getSExtValue()) : std::optional<std::string>();
+    }
+    if (auto *U = dyn_cast<SCEVUnknown>(S)) {
+      if (auto *A = dyn_cast<Argument>(U->getValue()))
+        if (A->getArgNo() < Params.size() && !Params[A->getArgNo()].empty())
+          return Params[A->getArgNo()];
+      return std::nullopt;
+    }
+    if (auto *T = dyn_cast<SCEVTruncateExpr>(S)) {
+      // trunc to a narrow type is a remainder ((n & 3) is zext(trunc n to i2))
+      auto X = str(T->getOperand());
+      unsigned W = T->getType()->getIntegerBitWidth();
+      if (!X || W > 16)
+        return X; // wide truncations (i64 -> i32, masks like & 0x7ffffffc) keep the value
+      return "imod(" + *X + ", " + std::to_string(1ull << W) + ")";
+    }
+    if (auto *C = dyn_cast<SCEVCastExpr>(S))
+      return str(C->getOperand()); // zext, sext, ptrtoint: values are non-negative
+    if (auto *A = dyn_cast<SCEVAddExpr>(S))
+      R = "(" + join(A, " + ", *this, Ok) + ")";
+    else if (auto *M = dyn_cast<SCEVMulExpr>(S))
+      R = join(M, "*", *this, Ok);
+    else if (auto *D = dyn_cast<SCEVUDivExpr>(S)) {
+      auto L = str(D->getLHS()), Rt = str(D->getRHS());
+      if (!L || !Rt)
+        return std::nullopt;
+      R = "idiv(" + *L + ", " + *Rt + ")";
+    } else if (auto *AR = dyn_cast<SCEVAddRecExpr>(S)) {
+      // {start,+,step}<L> = start + step * k_L (k_L: iteration number of L)
+      auto It = LoopIndex.find(AR->getLoop());
+      if (!AR->isAffine() || It == LoopIndex.end())
+        return std::nullopt;
+      auto St = str(AR->getStart()), Sp = str(AR->getOperand(1));
+      if (!St || !Sp)
+        return std::nullopt;
+      R = "(" + *St + " + " + *Sp + "*" + It->second + ")";
+    } else if (isa<SCEVSMaxExpr, SCEVUMaxExpr>(S))
+      R = fold(cast<SCEVNAryExpr>(S), "max", Ok);
+    else if (isa<SCEVSMinExpr, SCEVUMinExpr, SCEVSequentialUMinExpr>(S))
+      R = fold(cast<SCEVNAryExpr>(S), "min", Ok);
+    else
+      return std::nullopt;
+    if (!Ok)
+      return std::nullopt;
+    // arithmetic in a narrow type wraps: ({1,+,1} in i2 is (k + 1) mod 4)
+    if (S->getType()->isIntegerTy() && S->getType()->getIntegerBitWidth() <= 16)
+      R = "imod(" + R + ", " + std::to_string(1ull << S->getType()->getIntegerBitWidth()) + ")";
+    return R;
+  }
+};
+
+/// Builds the IR-level SEG of one function.
+class Builder {
+public:
+  Builder(Function &F, LoopInfo &LI, ScalarEvolution &SE, BranchProbabilityInfo &BPI,
+          DominatorTree &DT, const std::vector<std::string> &Params, IRFunctionSeg &Out)
+      : F(F), LI(LI), SE(SE), BPI(BPI), DT(DT), Text{Params, {}}, Out(Out) {
+    for (BasicBlock *B : ReversePostOrderTraversal<Function *>(&F))
+      Order.push_back(B);
+    unsigned N = 0;
+    for (BasicBlock &B : F)
+      Number[&B] = N++;
+  }
+
+  void run() { Out.Seg = region(nullptr); }
+
+private:
+  /// The member of region L (nullptr: the function body) that contains B:
+  /// B itself, or the outermost loop below L that contains it; nullptr if B
+  /// is outside L.
+  const void *unitOf(Loop *L, BasicBlock *B) {
+    Loop *BL = LI.getLoopFor(B);
+    if (BL == L)
+      return B;
+    if (L && !L->contains(B))
+      return nullptr;
+    while (BL && BL->getParentLoop() != L)
+      BL = BL->getParentLoop();
+    return BL;
+  }
+
+  static SourceRange rangeOf(const DebugLoc &DL) {
+    SourceRange R;
+    if (DL) {
+      R.File = DL->getFilename().str();
+      R.Line = R.EndLine = DL.getLine();
+      R.Col = R.EndCol = DL.getCol();
+    }
+    return R;
+  }
+
+  static SourceRange rangeOf(const BasicBlock &B) {
+    for (const Instruction &I : B)
+      if (I.getDebugLoc() && I.getDebugLoc().getLine())
+        return rangeOf(I.getDebugLoc());
+    return {};
+  }
+
+  static std::string num(double V) {
+    char Buf[32];
+    snprintf(Buf, sizeof Buf, "%.6g", V);
+    return Buf;
+  }
+
+  /// Relative execution frequency of each member of region L per execution
+  /// of its entry (the loop header, or the function entry). Branch
+  /// probabilities from BranchProbabilityInfo, except that a loop guard is
+  /// taken (a loop whose trip count formula is positive is entered).
+  std::map<const void *, double> frequencies(Loop *L) {
+    std::map<const void *, double> Freq;
+    BasicBlock *Entry = L ? L->getHeader() : &F.getEntryBlock();
+    Freq[Entry] = 1;
+
+    for (BasicBlock *B : Order) {
+      const void *U = unitOf(L, B);
+      if (!U)
+        continue;
+      if (U != B) { // a subloop: propagate from its header to its exits
+        Loop *SL = const_cast<Loop *>(static_cast<const Loop *>(U));
+        if (B != SL->getHeader())
+          continue;
+        SmallVector<std::pair<BasicBlock *, BasicBlock *>, 4> Exits;
+        SL->getExitEdges(Exits);
+        double Total = 0;
+        for (auto &[From, To] : Exits)
+          Total += BPI.getEdgeProbability(From, To).getNumerator() /
+                   double(BranchProbability::getDenominator());
+        for (auto &[From, To] : Exits) {
+          const void *UT = unitOf(L, To);
+          if (!UT)
+            continue;
+          double P = BPI.getEdgeProbability(From, To).getNumerator() /
+                     double(BranchProbability::getDenominator());
+          Freq[UT] += Freq[U] * (Total > 0 ? P / Total : 1.0 / Exits.size());
+        }
+        continue;
+      }
+      double FB = Freq[B];
+      const void *Guarded = guardedLoop(L, B);
+      for (BasicBlock *S : successors(B)) {
+        if (L && S == L->getHeader())
+          continue; // back edge: counted by the trip count
+        const void *US = unitOf(L, S);
+        if (!US)
+          continue; // leaves the region
+        double P = BPI.getEdgeProbability(B, S).getNumerator() /
+                   double(BranchProbability::getDenominator());
+        if (Guarded)
+          P = (US == Guarded || DT.dominates(S, static_cast<const Loop *>(Guarded)->getHeader()))
+                  ? 1
+                  : 0;
+        Freq[US] += FB * P;
+      }
+    }
+    return Freq;
+  }
+
+  /// If B ends in a zero-trip guard of a subloop SL of region L -- a
+  /// conditional branch on a comparison of a value that occurs in SL's
+  /// backedge-taken count (n > 0 for a loop of n iterations), one side of
+  /// which leads into SL (dominates its header) and the other not --
+  /// returns SL. A guard counts as taken: SL's trip count says how often
+  /// its body runs, 0 included (Warwick-94 eq. 1 needs no separate P).
+  const void *guardedLoop(Loop *L, BasicBlock *B) {
+    auto *Br = dyn_cast<BranchInst>(B->getTerminator());
+    auto *Cmp = Br && Br->isConditional() ? dyn_cast<ICmpInst>(Br->getCondition()) : nullptr;
+    if (!Cmp)
+      return nullptr;
+    // The atoms a SCEV depends on: unknown values (n) and recurrences (by loop).
+    auto Atoms = [](const SCEV *X) {
+      std::set<const void *> A;
+      SCEVExprContains(X, [&](const SCEV *Y) {
+        if (auto *U = dyn_cast<SCEVUnknown>(Y))
+          A.insert(U->getValue());
+        if (auto *R = dyn_cast<SCEVAddRecExpr>(Y))
+          A.insert(R->getLoop());
+        return false;
+      });
+      return A;
+    };
+    for (Loop *SL : (L ? L->getSubLoops() : LI.getTopLevelLoops())) {
+      const SCEV *BTC = SE.getBackedgeTakenCount(SL);
+      if (isa<SCEVCouldNotCompute>(BTC))
+        continue;
+      bool Related = false;
+      std::set<const void *> TripAtoms = Atoms(BTC);
+      for (Value *Op : Cmp->operands()) {
+        if (isa<Constant>(Op) || !SE.isSCEVable(Op->getType()))
+          continue;
+        for (const void *A : Atoms(SE.getSCEV(Op)))
+          Related |= TripAtoms.count(A) != 0;
+      }
+      if (!Related)
+        continue;
+      for (unsigned I = 0; I < 2; ++I) {
+        BasicBlock *In = Br->getSuccessor(I), *Out = Br->getSuccessor(1 - I);
+        if (DT.dominates(In, SL->getHeader()) && !DT.dominates(Out, SL->getHeader()))
+          return SL;
+      }
+    }
+    return nullptr;
+  }
+
+  std::string tripOf(Loop *L, const std::string &Fn) {
+    const SCEV *BTC = SE.getBackedgeTakenCount(L);
+    if (!isa<SCEVCouldNotCompute>(BTC))
+      if (auto S = Text.str(BTC))
+        return "(" + *S + ") + 1";
+    unsigned Line = L->getStartLoc() ? L->getStartLoc().getLine() : 0;
+    std::string Name = "N_" + Fn + "_" + std::to_string(Line);
+    for (const Parameter &P : Out.Parameters)
+      if (P.Name == Name)
+        return Name;
+    Out.Parameters.push_back({Name, "loop", std::nullopt, "none",
+                              L->getStartLoc() ? L->getStartLoc()->getFilename().str() + ":" +
+                                                     std::to_string(Line)
+                                               : "",
+                              "iterations of the optimised loop at line " +
+                                  std::to_string(Line) +
+                                  " (ScalarEvolution could not count them)"});
+    return Name;
+  }
+
+  /// Call nodes for calls in B to functions defined in the module.
+  void calls(BasicBlock &B, const std::string &Freq, NodeList &Out) {
+    for (Instruction &I : B) {
+      auto *C = dyn_cast<CallInst>(&I);
+      Function *Callee = C ? C->getCalledFunction() : nullptr;
+      if (!Callee || Callee->isDeclaration() || Callee->isIntrinsic())
+        continue;
+      Node N;
+      N.Kind = NodeKind::Call;
+      N.Id = "ir" + std::to_string(NextId++);
+      N.Callee = Callee->getName().str();
+      N.Range = rangeOf(C->getDebugLoc());
+      N.Freq = Freq;
+      for (Value *A : C->args()) {
+        std::optional<std::string> S;
+        if (A->getType()->isIntegerTy() && SE.isSCEVable(A->getType()))
+          S = Text.str(SE.getSCEV(A));
+        N.Args.push_back(S ? *S : "");
+      }
+      Out.push_back(std::move(N));
+    }
+  }
+
+  NodeList region(Loop *L) {
+    NodeList List;
+    auto Freq = frequencies(L);
+    std::set<const void *> Done;
+    for (BasicBlock *B : Order) {
+      const void *U = unitOf(L, B);
+      if (!U || !Done.insert(U).second)
+        continue;
+      double Fq = Freq.count(U) ? Freq[U] : 0;
+      std::string FreqS = Fq == 1 ? "" : num(Fq);
+      if (U == B) {
+        Node N;
+        N.Kind = NodeKind::Stage;
+        N.Id = "ir" + std::to_string(NextId++);
+        N.Label = "bb" + std::to_string(Number[B]);
+        N.Range = rangeOf(*B);
+        N.Freq = FreqS;
+        Ruv &R = N.Ruvs["INTCC"];
+        for (Instruction &I : *B) {
+          std::string K = intccKey(I);
+          if (!K.empty())
+            R.add(K);
+        }
+        Out.StageOf[B] = N.Id;
+        List.push_back(std::move(N));
+        calls(*B, FreqS, List);
+        continue;
+      }
+      Loop *SL = const_cast<Loop *>(static_cast<const Loop *>(U));
+      Node N;
+      N.Kind = NodeKind::Loop;
+      N.Id = "ir" + std::to_string(NextId++);
+      N.LoopKind = "ir-loop";
+      N.Range = rangeOf(SL->getStartLoc());
+      N.Freq = FreqS;
+      N.Index = "k_" + Out.Name + "_" + N.Id;
+      N.Start = "0";
+      N.Step = "1";
+      N.Trip = tripOf(SL, Out.Name);
+      bool Vector = false;
+      for (BasicBlock *LB : SL->blocks())
+        for (Instruction &I : *LB)
+          Vector |= I.getType()->isVectorTy();
+      N.Label = Vector ? "vectorised" : "";
+      Text.LoopIndex[SL] = N.Index;
+      N.Body = region(SL);
+      List.push_back(std::move(N));
+    }
+    return List;
+  }
+
+  Function &F;
+  LoopInfo &LI;
+  ScalarEvolution &SE;
+  BranchProbabilityInfo &BPI;
+  DominatorTree &DT;
+  ScevText Text;
+  IRFunctionSeg &Out;
+  std::vector<BasicBlock *> Order;
+  std::map<const BasicBlock *, unsigned> Number;
+  unsigned NextId = 1;
+};
+
+} // namespace
+
+IRFunctionSeg buildIRSeg(Function &F, LoopInfo &LI, ScalarEvolution &SE,
+                         BranchProbabilityInfo &BPI, DominatorTree &DT,
+                         const std::vector<std::string> &Params) {
+  IRFunctionSeg R;
+  R.Name = F.getName().str();
+  Builder(F, LI, SE, BPI, DT, Params, R).run();
+  return R;
+}
+
+AnalysisKey IRSegAnalysis::Key;
+
+IRSegAnalysis::Result IRSegAnalysis::run(Function &F, FunctionAnalysisManager &FAM) {
+  std::vector<std::string> Params(F.arg_size());
+  for (Argument &A : F.args())
+    Params[A.getArgNo()] = A.hasName() ? A.getName().str() : "arg" + std::to_string(A.getArgNo());
+  if (DISubprogram *SP = F.getSubprogram())
+    for (DINode *N : SP->getRetainedNodes())
+      if (auto *V = dyn_cast<DILocalVariable>(N))
+        if (V->getArg() && V->getArg() <= Params.size())
+          Params[V->getArg() - 1] = V->getName().str();
+  return buildIRSeg(F, FAM.getResult<LoopAnalysis>(F), FAM.getResult<ScalarEvolutionAnalysis>(F),
+                    FAM.getResult<BranchProbabilityAnalysis>(F),
+                    FAM.getResult<DominatorTreeAnalysis>(F), Params);
+}
+
+PreservedAnalyses IRSegPrinter::run(Function &F, FunctionAnalysisManager &FAM) {
+  if (F.isDeclaration())
+    return PreservedAnalyses::all();
+  const IRFunctionSeg &R = FAM.getResult<IRSegAnalysis>(F);
+  json J = {{"name", R.Name}};
+  json Seg = json::array();
+  for (const Node &N : R.Seg)
+    Seg.push_back(N.toJSON());
+  J["ir_seg"] = Seg;
+  json Ps = json::array();
+  for (const Parameter &P : R.Parameters)
+    Ps.push_back(P.toJSON());
+  J["parameters"] = Ps;
+  outs() << J.dump(1) << "\n";
+  return PreservedAnalyses::all();
+}
+
+} // namespace segtime

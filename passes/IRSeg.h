@@ -1,0 +1,72 @@
+//===- IRSeg.h - SEG of the optimised IR with IntCC RUVs ---------*- C++ -*-===//
+///
+/// \file
+/// The IntCC level (Warwick-94 §3.3.4, design.md §5): the SEG of a function
+/// as the optimiser left it. Loops are LoopInfo's loops (unrolled, vectorised
+/// and epilogue loops are loops of their own); trip counts come from
+/// ScalarEvolution, rewritten into source names (the function's parameters,
+/// globals, and k_<loop>, the iteration number of an enclosing loop); stages
+/// are basic blocks with their block frequency relative to the enclosing loop
+/// header (BranchProbabilityInfo; a loop guard counts as taken) and their
+/// IntCC RUV (IR opcode x type counts, e.g. "fadd.f64", "load.v4f64").
+///
+//===----------------------------------------------------------------------===//
+#ifndef SEGTIME_PASSES_IRSEG_H
+#define SEGTIME_PASSES_IRSEG_H
+
+#include "core/Seg.h"
+
+#include "llvm/Analysis/BranchProbabilityInfo.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/PassManager.h"
+
+#include <map>
+
+namespace segtime {
+
+/// The IR-level SEG of one function and where its stages came from.
+struct IRFunctionSeg {
+  std::string Name;
+  NodeList Seg;
+  /// Stage node id of every basic block (for the machine level).
+  std::map<const llvm::BasicBlock *, std::string> StageOf;
+  /// Loops whose trip count ScalarEvolution could not compute get a
+  /// parameter N_<function>_<line>; listed here.
+  std::vector<Parameter> Parameters;
+};
+
+/// IntCC vocabulary key of one instruction ("fadd.f64", "load.i32",
+/// "call.sqrt", "br.cond"), "" for instructions that cost nothing
+/// (debug intrinsics, lifetime markers).
+std::string intccKey(const llvm::Instruction &I);
+
+/// Builds the IR-level SEG of F. ParamNames are the source names of F's
+/// parameters in order (from the AST; IR argument names are not kept).
+IRFunctionSeg buildIRSeg(llvm::Function &F, llvm::LoopInfo &LI, llvm::ScalarEvolution &SE,
+                         llvm::BranchProbabilityInfo &BPI, llvm::DominatorTree &DT,
+                         const std::vector<std::string> &ParamNames);
+
+/// Analysis: the IR-level SEG of a function (parameter names from the
+/// function's debug info if present, else arg0, arg1, ...).
+class IRSegAnalysis : public llvm::AnalysisInfoMixin<IRSegAnalysis> {
+public:
+  using Result = IRFunctionSeg;
+  Result run(llvm::Function &F, llvm::FunctionAnalysisManager &FAM);
+
+private:
+  friend llvm::AnalysisInfoMixin<IRSegAnalysis>;
+  static llvm::AnalysisKey Key;
+};
+
+/// print<segtime-ir>: prints the IR-level SEG of every function as JSON.
+class IRSegPrinter : public llvm::PassInfoMixin<IRSegPrinter> {
+public:
+  llvm::PreservedAnalyses run(llvm::Function &F, llvm::FunctionAnalysisManager &FAM);
+};
+
+} // namespace segtime
+
+#endif

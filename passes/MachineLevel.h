@@ -1,0 +1,45 @@
+//===- MachineLevel.h - ICC: machine instructions per basic block -*- C++ -*-===//
+///
+/// \file
+/// The ICC level (Warwick-94 §3.3.5, design.md §5 and §7): code generation of
+/// a clone of the optimised module for another target, in-process, and per
+/// original IR basic block the machine-instruction RUV.
+///
+//===----------------------------------------------------------------------===//
+#ifndef SEGTIME_PASSES_MACHINELEVEL_H
+#define SEGTIME_PASSES_MACHINELEVEL_H
+
+#include "core/Seg.h"
+
+#include "llvm/IR/Module.h"
+
+#include <map>
+#include <optional>
+#include <string>
+
+namespace segtime {
+
+/// One ICC target.
+struct TargetSpec {
+  std::string Name;   ///< key in RUVs ("ICC:<Name>"), e.g. "znver5"
+  std::string Triple; ///< e.g. "x86_64-unknown-linux-gnu", "sparc-unknown-linux-gnu"
+  std::string CPU;    ///< -mcpu, e.g. "znver5", "leon3"
+  std::string Features;
+};
+
+/// Parses "znver5", "skylake", "native" (x86-64 CPUs), "supersparc", "leon3",
+/// "v8" (32-bit SPARC), or "TRIPLE:CPU". Returns nullopt and sets Err if
+/// unknown.
+std::optional<TargetSpec> parseTargetSpec(const std::string &S, std::string &Err);
+
+/// Generates code for a clone of M for T and returns, for every basic block
+/// of M that has machine code, its ICC RUV: "instructions" (machine
+/// instructions, pseudo and debug instructions excluded), "uops", "cycles"
+/// (scheduling-model cycles per execution of the block), "mem.load",
+/// "mem.store". Returns false and sets Err on failure (unknown target, ...).
+bool machineLevelRuvs(const llvm::Module &M, const TargetSpec &T,
+                      std::map<const llvm::BasicBlock *, Ruv> &Out, std::string &Err);
+
+} // namespace segtime
+
+#endif

@@ -1,0 +1,98 @@
+//===- Register.cpp - Registration of segtime's LLVM passes ---------------===//
+#include "passes/Register.h"
+#include "passes/MachineLevel.h"
+
+#include "llvm/IR/DebugInfo.h"
+
+using namespace llvm;
+
+namespace segtime {
+
+IRCollection &irCollection() {
+  static IRCollection C;
+  return C;
+}
+
+namespace {
+
+/// Runs at the end of the optimisation pipeline (also at -O0): builds the
+/// IR-level SEG of every defined function, adds the ICC RUVs of each
+/// requested target, then removes the line tables the plugin added.
+struct CollectPass : PassInfoMixin<CollectPass> {
+  PreservedAnalyses run(Module &M, ModuleAnalysisManager &MAM) {
+    IRCollection &C = irCollection();
+    if (!C.Enabled)
+      return PreservedAnalyses::all();
+    auto &FAM = MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
+    for (Function &F : M) {
+      if (F.isDeclaration())
+        continue;
+      std::vector<std::string> Params;
+      auto It = C.ParamNames.find(F.getName().str());
+      if (It != C.ParamNames.end())
+        Params = It->second;
+      C.Functions[F.getName().str()] =
+          buildIRSeg(F, FAM.getResult<LoopAnalysis>(F), FAM.getResult<ScalarEvolutionAnalysis>(F),
+                     FAM.getResult<BranchProbabilityAnalysis>(F),
+                     FAM.getResult<DominatorTreeAnalysis>(F), Params);
+    }
+    for (const std::string &T : C.Targets) {
+      std::string Err;
+      std::optional<TargetSpec> Spec = parseTargetSpec(T, Err);
+      if (!Spec) {
+        C.Errors.push_back(Err);
+        continue;
+      }
+      std::map<const BasicBlock *, Ruv> Ruvs;
+      C.TargetInfo[Spec->Name] = {{"triple", Spec->Triple}, {"cpu", Spec->CPU}};
+      if (!machineLevelRuvs(M, *Spec, Ruvs, Err)) {
+        C.Errors.push_back("ICC " + Spec->Name + ": " + Err);
+        C.TargetInfo[Spec->Name]["error"] = Err;
+        continue;
+      }
+      for (auto &[Name, FS] : C.Functions) {
+        Function *F = M.getFunction(Name);
+        if (!F)
+          continue;
+        std::map<std::string, const Ruv *> ByStage;
+        for (BasicBlock &B : *F) {
+          auto R = Ruvs.find(&B);
+          auto S = FS.StageOf.find(&B);
+          if (R != Ruvs.end() && S != FS.StageOf.end())
+            ByStage[S->second] = &R->second;
+        }
+        std::function<void(NodeList &)> Attach = [&](NodeList &L) {
+          for (Node &N : L) {
+            auto X = ByStage.find(N.Id);
+            if (N.Kind == NodeKind::Stage && X != ByStage.end())
+              N.Ruvs["ICC:" + Spec->Name] = *X->second;
+            Attach(N.Body);
+          }
+        };
+        Attach(FS.Seg);
+      }
+    }
+    if (C.StripDebugInfo)
+      llvm::StripDebugInfo(M);
+    return PreservedAnalyses::none();
+  }
+};
+
+} // namespace
+
+void registerSegtimePasses(PassBuilder &PB) {
+  PB.registerAnalysisRegistrationCallback(
+      [](FunctionAnalysisManager &FAM) { FAM.registerPass([] { return IRSegAnalysis(); }); });
+  PB.registerPipelineParsingCallback(
+      [](StringRef Name, FunctionPassManager &FPM, ArrayRef<PassBuilder::PipelineElement>) {
+        if (Name == "print<segtime-ir>") {
+          FPM.addPass(IRSegPrinter());
+          return true;
+        }
+        return false;
+      });
+  PB.registerOptimizerLastEPCallback(
+      [](ModulePassManager &MPM, OptimizationLevel) { MPM.addPass(CollectPass()); });
+}
+
+} // namespace segtime

@@ -1,0 +1,49 @@
+//===- Register.h - Registration of segtime's LLVM passes -------*- C++ -*-===//
+///
+/// \file
+/// One registration function for both modules built from passes/ (style.md
+/// conventions 2-4): the clang plugin pushes it into
+/// CodeGenOptions::PassBuilderCallbacks, the opt pass plugin returns it from
+/// llvmGetPassPluginInfo.
+///
+/// Pass names (opt -passes=...): print<segtime-ir> (IR-level SEG with IntCC
+/// RUVs, JSON on stdout); analysis segtime-ir.
+///
+//===----------------------------------------------------------------------===//
+#ifndef SEGTIME_PASSES_REGISTER_H
+#define SEGTIME_PASSES_REGISTER_H
+
+#include "passes/IRSeg.h"
+
+#include "llvm/Passes/PassBuilder.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace segtime {
+
+/// What the IR passes collected during one clang compile, handed to the
+/// plugin's AST consumer (which runs after code generation).
+struct IRCollection {
+  bool Enabled = false;          ///< set by the clang plugin
+  bool StripDebugInfo = false;   ///< the plugin turned line tables on itself
+  std::vector<std::string> Targets; ///< ICC targets (MachineLevel.h syntax)
+  /// Source parameter names per IR function name (from the AST).
+  std::map<std::string, std::vector<std::string>> ParamNames;
+  std::map<std::string, IRFunctionSeg> Functions;
+  /// Target name -> {"triple", "cpu", "error"?}.
+  std::map<std::string, std::map<std::string, std::string>> TargetInfo;
+  std::vector<std::string> Errors;
+};
+
+/// The collection of the current compile (one per process).
+IRCollection &irCollection();
+
+/// Registers the analyses, printers and the collection pass (run at the
+/// end of the optimisation pipeline when irCollection().Enabled).
+void registerSegtimePasses(llvm::PassBuilder &PB);
+
+} // namespace segtime
+
+#endif
