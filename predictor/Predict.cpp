@@ -12,16 +12,51 @@ using namespace GiNaC;
 
 namespace segtime {
 
-static std::set<std::string> opsOf(const SegFile &S, const std::string &Level) {
+/// The operations counted under RUV key Key anywhere in the file.
+static std::set<std::string> opsOf(const SegFile &S, const std::string &Key) {
   std::set<std::string> Ops;
-  for (const FunctionSeg &F : S.Functions)
-    forEachNode(F.Body, [&](const Node &N) {
-      auto It = N.Ruvs.find(Level);
-      if (It != N.Ruvs.end())
-        for (auto &[Op, C] : It->second.counts())
-          Ops.insert(Op);
-    });
+  auto Visit = [&](const Node &N) {
+    auto It = N.Ruvs.find(Key);
+    if (It != N.Ruvs.end())
+      for (auto &[Op, C] : It->second.counts())
+        Ops.insert(Op);
+  };
+  for (const FunctionSeg &F : S.Functions) {
+    forEachNode(F.Body, Visit);
+    for (auto &[K, L] : F.LevelSegs)
+      forEachNode(L, Visit);
+  }
   return Ops;
+}
+
+/// The ICC target to predict for: O.Target, else the first target of the
+/// SEG file the machine has an ICC cost vector for.
+static std::string chooseTarget(const SegFile &S, const Machine &M, const std::string &Wanted) {
+  auto Icc = M.Levels.find("ICC");
+  std::string Have, InSeg;
+  if (Icc != M.Levels.end())
+    for (auto &[V, CV] : Icc->second)
+      Have += (Have.empty() ? "" : ", ") + V;
+  for (auto &[T, Info] : S.Targets)
+    InSeg += (InSeg.empty() ? "" : ", ") + T;
+  if (!Wanted.empty()) {
+    if (!S.Targets.count(Wanted))
+      throw std::runtime_error("the SEG file has no ICC data for target '" + Wanted +
+                               "' (it has: " + (InSeg.empty() ? "none" : InSeg) +
+                               "; compile with -fplugin-arg-segtime-targets=" + Wanted + ")");
+    return Wanted;
+  }
+  for (auto &[T, Info] : S.Targets)
+    if (Icc != M.Levels.end() && Icc->second.count(T) && !Info.count("error"))
+      return T;
+  throw std::runtime_error("no ICC target in common: the SEG file has " +
+                           (InSeg.empty() ? std::string("none") : InSeg) + ", machine '" +
+                           M.Name + "' has " + (Have.empty() ? std::string("none") : Have));
+}
+
+/// The RUV key a level's counts are read from.
+static std::string ruvKey(const std::string &Level, const std::string &Target) {
+  return Level == "ICC" ? "ICC:" + Target : Level;
 }
 
 Prediction predict(const SegFile &S, const Machine &M, const PredictOptions &O) {
@@ -32,8 +67,11 @@ Prediction predict(const SegFile &S, const Machine &M, const PredictOptions &O) 
   FormulaBuilder FB(S);
   auto Declared = FB.declaredParameters();
   std::vector<std::unique_ptr<ResourceModel>> Models;
-  for (const std::string &L : O.Levels)
-    Models.push_back(makeModel(L, M, S.OptLevel));
+  for (const std::string &L : O.Levels) {
+    if (L == "ICC")
+      P.Target = chooseTarget(S, M, O.Target);
+    Models.push_back(makeModel(L, M, S.OptLevel, P.Target));
+  }
 
   std::vector<std::string> Names = O.Functions;
   if (Names.empty())
@@ -55,8 +93,19 @@ Prediction predict(const SegFile &S, const Machine &M, const PredictOptions &O) 
     FP.Structural = FB.structural(Name);
     std::map<std::string, ex> Closed;
     std::set<std::string> Free;
+    const FunctionSeg *FS = S.find(Name);
+    bool NeedIR = false;
+    for (auto &Model : Models)
+      NeedIR |= Model->level() == "INTCC" || Model->level() == "ICC";
+    if (NeedIR && !FS->LevelSegs.count("IR")) {
+      FP.Error = "no IR-level SEG for " + Name +
+                 " (the file was written with -fplugin-arg-segtime-no-ir, or the function "
+                 "was not emitted)";
+      P.Functions.push_back(FP);
+      continue;
+    }
     for (auto &Model : Models) {
-      ex E = FB.closedForm(Name, Model->timeWeight(), "time:" + Model->level());
+      ex E = FB.closedForm(Name, Model->timeWeight(), "time:" + Model->level(), Model->level());
       Closed[Model->level()] = E;
       for (const std::string &F : freeSymbols(E)) {
         Free.insert(F);
@@ -109,17 +158,15 @@ Prediction predict(const SegFile &S, const Machine &M, const PredictOptions &O) 
       LevelPrediction LP;
       LP.Formula = toString(Closed[L]);
       LP.TimeS = evaluate(Closed[L], Values);
-      if (L == "POC") {
-        LP.Counts["flop"] =
-            evaluate(FB.closedForm(Name, countWeight("POC", "flop"), "count:POC:flop"), Values);
-      } else {
-        for (const std::string &Op : opsOf(S, L)) {
-          double C = evaluate(FB.closedForm(Name, countWeight(L, Op), "count:" + L + ":" + Op),
-                              Values);
-          if (C != 0)
-            LP.Counts[Op] = C;
-        }
+      std::string Key = ruvKey(L, P.Target);
+      for (const std::string &Op : opsOf(S, Key)) {
+        double C = evaluate(
+            FB.closedForm(Name, countWeight(Key, Op), "count:" + Key + ":" + Op, L), Values);
+        if (C != 0 || L == "POC")
+          LP.Counts[Op] = C;
       }
+      if (L == "POC" && !LP.Counts.count("flop"))
+        LP.Counts["flop"] = 0;
       FP.Levels[L] = LP;
     }
     P.Functions.push_back(FP);
@@ -141,14 +188,19 @@ json Prediction::toJSON() const {
     json Ls = json::object();
     for (auto &[L, LP] : F.Levels)
       Ls[L] = {{"time_s", LP.TimeS}, {"formula", LP.Formula}, {"counts", LP.Counts}};
+    if (Ls.contains("ICC"))
+      Ls["ICC"]["target"] = Target;
     J["levels"] = Ls;
     J["unresolved"] = F.Unresolved;
     if (!F.Error.empty())
       J["error"] = F.Error;
     Fs.push_back(J);
   }
-  return {{"machine", MachineName}, {"machine_file", MachinePath}, {"opt_level", OptLevel},
-          {"functions", Fs}, {"unused_parameters", UnusedValues}};
+  json J = {{"machine", MachineName}, {"machine_file", MachinePath}, {"opt_level", OptLevel},
+            {"functions", Fs}, {"unused_parameters", UnusedValues}};
+  if (!Target.empty())
+    J["target"] = Target;
+  return J;
 }
 
 static std::string fmtTime(double S) {
@@ -181,6 +233,13 @@ void Prediction::printText(std::ostream &OS) const {
          << "        = " << fmtTime(LP.TimeS);
       if (L == "POC")
         OS << "   (" << LP.Counts.at("flop") << " flop)";
+      if (L == "ICC") {
+        OS << "   (" << Target;
+        for (const char *K : {"instructions", "cycles"})
+          if (LP.Counts.count(K))
+            OS << ", " << LP.Counts.at(K) << " " << K;
+        OS << ")";
+      }
       OS << "\n";
     }
     for (const std::string &U : F.Unresolved)

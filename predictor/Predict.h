@@ -34,7 +34,7 @@ struct FunctionPrediction {
   std::string Name;
   std::string Structural; ///< Warwick-94 eq. 1 form
   std::vector<ParamValue> Params;
-  std::map<std::string, LevelPrediction> Levels; ///< key "POC", "HLLC"
+  std::map<std::string, LevelPrediction> Levels; ///< key "POC", "HLLC", "INTCC", "ICC"
   std::vector<std::string> Unresolved; ///< Unknown nodes inside (not costed)
   std::string Error; ///< non-empty: could not predict (e.g. missing parameters)
 };
@@ -43,10 +43,14 @@ struct PredictOptions {
   std::vector<std::string> Levels = {"POC", "HLLC"};
   std::vector<std::string> Functions; ///< empty: every function of the main file
   std::map<std::string, double> Values; ///< -p name=value
+  /// ICC target (e.g. "znver5"); empty: the first target of the SEG file
+  /// that the machine file has an ICC cost vector for.
+  std::string Target;
 };
 
 struct Prediction {
   std::string MachineName, MachinePath, OptLevel, SegPath;
+  std::string Target; ///< ICC target used ("" if ICC was not predicted)
   std::vector<FunctionPrediction> Functions;
   /// -p names that no predicted function uses (likely typos).
   std::vector<std::string> UnusedValues;

@@ -4,7 +4,8 @@
 /// A resource model turns a SEG node's RUV into time on one machine
 /// (Warwick-94 §3.3). One class per level, same interface:
 ///  - POCModel:  t_x = N_flops / R_fpu            (Warwick-94 eq. 6)
-///  - HLLCModel: t_x = c^T f                      (Warwick-94 eq. 4)
+///  - CostVectorModel: t_x = c^T f                (Warwick-94 eq. 4; HLLC,
+///    INTCC and ICC, each over its own vocabulary)
 ///
 //===----------------------------------------------------------------------===//
 #ifndef SEGTIME_PREDICTOR_RESOURCEMODEL_H
@@ -40,23 +41,41 @@ private:
   double Rate = 0;
 };
 
-/// Warwick-94 eq. 4: t_x = c^T f, the inner product of the HLLC cost vector
-/// c (seconds per construct) and the node's RUV f (construct counts).
-class HLLCModel : public ResourceModel {
+/// Warwick-94 eq. 4 for every counted level: t_x = c^T f, the inner product
+/// of a cost vector c (seconds per operation) and the node's RUV f. Serves
+/// HLLC (C constructs, variant = optimisation level), INTCC (IR opcode x
+/// type, variant = optimisation level) and ICC (machine-level quantities such
+/// as "cycles" or "instructions", variant = target CPU; Warwick-94 eq. 7 is
+/// linear in its RUV and fits the same form). An operation without an entry
+/// takes the entry "<opcode>.*" (INTCC: "fadd.*"), then "*"; with none of
+/// them the model throws, naming machine, level, variant and operation.
+class CostVectorModel : public ResourceModel {
 public:
-  HLLCModel(const Machine &M, const std::string &Opt);
-  std::string level() const override { return "HLLC"; }
+  /// Throws std::runtime_error if M has no such level or variant.
+  CostVectorModel(const Machine &M, const std::string &Level, const std::string &Variant,
+                  const std::string &RuvKey);
+  std::string level() const override { return Level; }
   StageWeight timeWeight() const override;
+  /// Seconds per operation Op (see the class comment for the lookup).
+  double cost(const std::string &Op) const;
 
 private:
-  std::string MachineName, Opt;
-  std::map<std::string, double> Cost; ///< s per construct
+  std::string MachineName, Level, Variant, RuvKey;
+  std::map<std::string, double> Cost; ///< s per operation
 };
 
-/// Model for a level key ("POC", "HLLC"); throws std::invalid_argument for
-/// levels without a resource model in this build.
+/// HLLC: CostVectorModel over the HLLC RUV, variant = optimisation level.
+class HLLCModel : public CostVectorModel {
+public:
+  HLLCModel(const Machine &M, const std::string &Opt) : CostVectorModel(M, "HLLC", Opt, "HLLC") {}
+};
+
+/// Model for a level key ("POC", "HLLC", "INTCC", "ICC"); Opt is the SEG's
+/// optimisation level, Target the ICC target. Throws std::invalid_argument
+/// for other levels, std::runtime_error for missing machine data.
 std::unique_ptr<ResourceModel> makeModel(const std::string &Level, const Machine &M,
-                                         const std::string &Opt);
+                                         const std::string &Opt,
+                                         const std::string &Target = "");
 
 } // namespace segtime
 

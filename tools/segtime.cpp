@@ -16,6 +16,7 @@
 #include "predictor/Formula.h"
 #include "predictor/Predict.h"
 
+#include <algorithm>
 #include <cstring>
 #include <iostream>
 #include <regex>
@@ -43,7 +44,12 @@ const char *PredictUsage =
     "usage: segtime predict FILE.seg.json --machine NAME|PATH [options]\n"
     "\n"
     "  --machine NAME|PATH  machine file (costvectors/NAME.yaml or a path)\n"
-    "  --level L            poc, hllc or all (default all); comma lists allowed\n"
+    "  --level L            poc, hllc, intcc, icc, or all (the default: poc and\n"
+    "                       hllc, plus intcc and icc when both the machine\n"
+    "                       file and the SEG file have them); comma lists\n"
+    "  --target NAME        ICC target (a CPU the SEG file was compiled for with\n"
+    "                       -fplugin-arg-segtime-targets=); default: the first\n"
+    "                       one the machine file has an ICC cost vector for\n"
     "  --function NAME      only this function (repeatable; default: every\n"
     "                       function of the main file)\n"
     "  -p NAME=VALUE        parameter value (repeatable): a source name such as n,\n"
@@ -76,11 +82,11 @@ std::vector<std::string> parseLevels(const std::string &S) {
   for (const std::string &X : splitList(S)) {
     Level L;
     if (X == "all" || X == "ALL") {
-      R = {"POC", "HLLC"};
+      R.push_back("ALL"); // resolved against the machine and SEG files
       continue;
     }
-    if (!parseLevel(X, L) || (L != Level::POC && L != Level::HLLC))
-      fail("--level: '" + X + "' is not one of poc, hllc, all");
+    if (!parseLevel(X, L) || L == Level::CT || L == Level::DBC)
+      fail("--level: '" + X + "' is not one of poc, hllc, intcc, icc, all");
     R.push_back(levelKey(L));
   }
   return R;
@@ -89,7 +95,7 @@ std::vector<std::string> parseLevels(const std::string &S) {
 int predictMain(int Argc, char **Argv) {
   std::string Seg, MachineName;
   PredictOptions O;
-  bool Json = false;
+  bool Json = false, LevelsGiven = false;
   for (int I = 0; I < Argc; ++I) {
     std::string A = Argv[I];
     auto Next = [&]() -> std::string {
@@ -104,6 +110,11 @@ int predictMain(int Argc, char **Argv) {
       MachineName = Next();
     } else if (A == "--level") {
       O.Levels = parseLevels(Next());
+      LevelsGiven = std::find(O.Levels.begin(), O.Levels.end(), "ALL") == O.Levels.end();
+      if (!LevelsGiven)
+        O.Levels = {"POC", "HLLC"};
+    } else if (A == "--target" || A == "-t") {
+      O.Target = Next();
     } else if (A == "--function" || A == "-f") {
       O.Functions.push_back(Next());
     } else if (A == "-p" || A == "--param") {
@@ -141,6 +152,14 @@ int predictMain(int Argc, char **Argv) {
   try {
     SegFile S = SegFile::read(Seg);
     Machine M = readMachine(findMachine(MachineName));
+    if (!LevelsGiven) {
+      bool HasIR = std::any_of(S.Functions.begin(), S.Functions.end(),
+                               [](const FunctionSeg &F) { return F.LevelSegs.count("IR"); });
+      if (HasIR && M.Levels.count("INTCC"))
+        O.Levels.push_back("INTCC");
+      if (HasIR && M.Levels.count("ICC") && !S.Targets.empty())
+        O.Levels.push_back("ICC");
+    }
     Prediction P = predict(S, M, O);
     P.SegPath = Seg;
     for (const std::string &U : P.UnusedValues)

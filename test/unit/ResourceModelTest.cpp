@@ -84,7 +84,9 @@ TEST(Models, ConstructionErrors) {
   Machine Zero = M;
   Zero.Levels["POC"]["any"].Costs["flop"].Value = 0;
   EXPECT_THROW(POCModel(Zero, "O2"), std::runtime_error);
-  EXPECT_THROW(makeModel("INTCC", M, "O2"), std::invalid_argument);
+  EXPECT_THROW(makeModel("INTCC", M, "O2"), std::runtime_error); // machine has no INTCC
+  EXPECT_THROW(makeModel("ICC", M, "O2"), std::invalid_argument);  // ICC needs a target
+  EXPECT_THROW(makeModel("CT", M, "O2"), std::invalid_argument);
   EXPECT_EQ(makeModel("POC", M, "O2")->level(), "POC");
   EXPECT_EQ(makeModel("HLLC", M, "O2")->level(), "HLLC");
 }
@@ -123,4 +125,28 @@ TEST(Models, ClosedFormOfALoop) {
   EXPECT_NEAR(evaluate(P, {{"n", 10}}), 10e-6, 1e-18);
   ex Flop = FB.closedForm("f", countWeight("POC", "flop"), "flop");
   EXPECT_TRUE(expand(Flop - 2 * sym("n")).is_zero()) << toString(Flop);
+}
+
+// INTCC's open vocabulary: exact entry, then "<opcode>.*", then "*".
+TEST(CostVectorModel, WildcardLookup) {
+  Machine M;
+  M.Name = "w";
+  CostVector &V = M.Levels["INTCC"]["O2"];
+  V.Unit = "ns";
+  V.Costs["fadd.f64"].Value = 1;
+  V.Costs["fadd.*"].Value = 2;
+  V.Costs["*"].Value = 5;
+  CostVectorModel C(M, "INTCC", "O2", "INTCC");
+  EXPECT_DOUBLE_EQ(C.cost("fadd.f64"), 1e-9);
+  EXPECT_DOUBLE_EQ(C.cost("fadd.v4f64"), 2e-9);
+  EXPECT_DOUBLE_EQ(C.cost("load.i32"), 5e-9);
+  M.Levels["INTCC"]["O2"].Costs.erase("*");
+  CostVectorModel D(M, "INTCC", "O2", "INTCC");
+  try {
+    D.cost("load.i32");
+    FAIL() << "no throw";
+  } catch (const std::runtime_error &E) {
+    EXPECT_NE(std::string(E.what()).find("'load.i32'"), std::string::npos);
+    EXPECT_NE(std::string(E.what()).find("INTCC"), std::string::npos);
+  }
 }
