@@ -44,8 +44,10 @@ double CostVectorModel::cost(const std::string &Op) const {
   if (C == Cost.end())
     C = Cost.find("*");
   if (C == Cost.end())
-    throw std::runtime_error("machine '" + MachineName + "', level " + Level + " (" + Variant +
-                             "): no cost for '" + Op + "'");
+    throw std::runtime_error("machine '" + MachineName + "', level " + Level + " (" +
+                             (Level == "ICC" ? "target " + Variant : "-" + Variant) +
+                             "): no cost for " + (Level == "HLLC" ? "construct" : "operation") +
+                             " '" + Op + "'");
   return C->second;
 }
 
