@@ -319,6 +319,22 @@ private:
     return nullptr;
   }
 
+  /// "vectorised" if the vectoriser produced L (llvm.loop.isvectorized or
+  /// vector instructions), else "". Unrolling is recognised later, by
+  /// comparing trip counts with the source loop (plugin/Plugin.cpp).
+  static std::string transformations(Loop *L) {
+    bool Vector = false;
+    for (BasicBlock *B : L->blocks())
+      for (Instruction &I : *B)
+        Vector |= I.getType()->isVectorTy();
+    if (MDNode *ID = L->getLoopID())
+      for (const MDOperand &Op : ID->operands())
+        if (auto *N = dyn_cast_or_null<MDNode>(Op.get()))
+          if (N->getNumOperands() && isa<MDString>(N->getOperand(0)))
+            Vector |= cast<MDString>(N->getOperand(0))->getString() == "llvm.loop.isvectorized";
+    return Vector ? "vectorised" : "";
+  }
+
   std::string tripOf(Loop *L, const std::string &Fn) {
     const SCEV *BTC = SE.getBackedgeTakenCount(L);
     if (!isa<SCEVCouldNotCompute>(BTC))
@@ -401,11 +417,7 @@ private:
       N.Start = "0";
       N.Step = "1";
       N.Trip = tripOf(SL, Out.Name);
-      bool Vector = false;
-      for (BasicBlock *LB : SL->blocks())
-        for (Instruction &I : *LB)
-          Vector |= I.getType()->isVectorTy();
-      N.Label = Vector ? "vectorised" : "";
+      N.Label = transformations(SL);
       Text.LoopIndex[SL] = N.Index;
       N.Body = region(SL);
       List.push_back(std::move(N));

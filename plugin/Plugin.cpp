@@ -35,6 +35,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cmath>
 #include <map>
 #include <regex>
 #include <set>
@@ -118,7 +119,26 @@ void mergeIR(SegFile &File, IRCollection &C) {
           auto A = AstLoops.find(N.Range.Line);
           if (A != AstLoops.end() && A->second.size() == 1 && IRLoopsAt[N.Range.Line] == 1)
             Src = A->second[0];
-          if (Fallback.count(N.Trip) && Src && !Src->Index.empty()) {
+          // Cross-check: a counted source loop and its one optimised loop
+          // must agree on the number of iterations (design.md §5).
+          if (Src && !Src->Index.empty() && !Fallback.count(N.Trip) && Src->StepKind == "add" &&
+              N.Label.empty()) {
+            std::map<std::string, std::string> Subst;
+            for (auto &[Outer, K] : Enclosing)
+              if (!Outer->Index.empty() && Outer->StepKind == "add")
+                Subst[K] = "(" + Outer->Index + " - (" + Outer->Start + "))/(" + Outer->Step + ")";
+            double Ratio = valueRatio(Src->Trip, N.Trip, Subst);
+            double Factor = std::round(Ratio);
+            if (sameValue(Src->Trip, N.Trip, Subst) == 0 && Factor >= 2 && Factor <= 16 &&
+                std::fabs(Ratio - Factor) < 0.01 && ((int)Factor & ((int)Factor - 1)) == 0)
+              N.Label = "unrolled x" + std::to_string((int)Factor); // remainder not a loop
+            else if (sameValue(Src->Trip, N.Trip, Subst) == 0)
+              File.Warnings.push_back(F.Name + ":" + std::to_string(N.Range.Line) +
+                                      ": segtime: trip counts disagree: source loop " + Src->Id +
+                                      " runs " + Src->Trip + " times, ScalarEvolution says " +
+                                      simplifyExprText(N.Trip) + " for optimised loop " + N.Id);
+          }
+          if (Fallback.count(N.Trip) && Src && !Src->Index.empty() && N.Label.empty()) {
             std::string T = Src->Trip;
             bool Ok = true;
             for (auto &[Outer, K] : Enclosing) {

@@ -327,4 +327,52 @@ std::string simplifyExprText(const std::string &S) {
   }
 }
 
+int sameValue(const std::string &A, const std::string &B,
+              const std::map<std::string, std::string> &Subst) {
+  try {
+    ex EA = parseExpr(A), EB = parseExpr(B);
+    exmap M;
+    for (auto &[K, V] : Subst)
+      M[sym(K)] = parseExpr(V);
+    EB = EB.subs(M);
+    std::set<std::string> Syms = freeSymbols(EA);
+    for (const std::string &X : freeSymbols(EB))
+      Syms.insert(X);
+    // Samples large enough that unrolled and remainder forms are exercised.
+    for (int Sample : {37, 64, 100, 257}) {
+      std::map<std::string, double> Values;
+      int I = 0;
+      for (const std::string &X : Syms)
+        Values[X] = Sample + 3 * I++;
+      if (std::fabs(evaluate(EA, Values) - evaluate(EB, Values)) > 1e-9)
+        return 0;
+    }
+    return 1;
+  } catch (const std::exception &) {
+    return -1;
+  }
+}
+
+double valueRatio(const std::string &A, const std::string &B,
+                  const std::map<std::string, std::string> &Subst) {
+  try {
+    ex EA = parseExpr(A), EB = parseExpr(B);
+    exmap M;
+    for (auto &[K, V] : Subst)
+      M[sym(K)] = parseExpr(V);
+    EB = EB.subs(M);
+    std::set<std::string> Syms = freeSymbols(EA);
+    for (const std::string &X : freeSymbols(EB))
+      Syms.insert(X);
+    std::map<std::string, double> Values;
+    int I = 0;
+    for (const std::string &X : Syms)
+      Values[X] = 4096 + 16 * I++;
+    double VB = evaluate(EB, Values);
+    return VB == 0 ? 0 : evaluate(EA, Values) / VB;
+  } catch (const std::exception &) {
+    return 0;
+  }
+}
+
 } // namespace segtime
