@@ -11,6 +11,7 @@
 #include "passes/IRSeg.h"
 
 #include "llvm/ADT/PostOrderIterator.h"
+#include "llvm/Analysis/CFG.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/InstIterator.h"
@@ -18,6 +19,7 @@
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <functional>
 #include <optional>
 #include <set>
 
@@ -85,6 +87,8 @@ namespace {
 struct ScevText {
   const std::vector<std::string> &Params;
   std::map<const Loop *, std::string> LoopIndex;
+  /// Value of a phi on the path the program takes (set by the builder).
+  std::function<std::optional<std::string>(PHINode *)> Phi;
 
   static std::string join(const SCEVNAryExpr *E, const char *Sep, ScevText &T, bool &Ok) {
     std::string S;
@@ -122,6 +126,8 @@ struct ScevText {
       if (auto *A = dyn_cast<Argument>(U->getValue()))
         if (A->getArgNo() < Params.size() && !Params[A->getArgNo()].empty())
           return Params[A->getArgNo()];
+      if (auto *P = dyn_cast<PHINode>(U->getValue()); P && Phi)
+        return Phi(P);
       return std::nullopt;
     }
     if (auto *T = dyn_cast<SCEVTruncateExpr>(S)) {
@@ -178,6 +184,27 @@ public:
     unsigned N = 0;
     for (BasicBlock &B : F)
       Number[&B] = N++;
+    // A phi before a loop (the start of a vector epilogue: 0 or n.vec) takes
+    // the value of its most frequent incoming edge.
+    Text.Phi = [this](PHINode *P) -> std::optional<std::string> {
+      BasicBlock *Best = nullptr;
+      double BestF = -1;
+      for (BasicBlock *Pred : P->blocks()) {
+        auto It = EdgeFreq.find({Pred, P->getParent()});
+        double F = It == EdgeFreq.end() ? -1 : It->second;
+        if (F > BestF) {
+          BestF = F;
+          Best = Pred;
+        }
+      }
+      if (!Best || BestF < 0 || ++PhiDepth > 8) {
+        PhiDepth = 0;
+        return std::nullopt;
+      }
+      auto R = this->Text.str(this->SE.getSCEV(P->getIncomingValueForBlock(Best)));
+      PhiDepth = 0;
+      return R;
+    };
   }
 
   void run() { Out.Seg = region(nullptr); }
@@ -268,6 +295,7 @@ private:
                   ? 1
                   : 0;
         Freq[US] += FB * P;
+        EdgeFreq[{B, S}] = FB * P;
       }
     }
     return Freq;
@@ -312,27 +340,23 @@ private:
         continue;
       for (unsigned I = 0; I < 2; ++I) {
         BasicBlock *In = Br->getSuccessor(I), *Out = Br->getSuccessor(1 - I);
-        if (DT.dominates(In, SL->getHeader()) && !DT.dominates(Out, SL->getHeader()))
+        if (DT.dominates(In, SL->getHeader()) &&
+            !isPotentiallyReachable(Out, SL->getHeader(), nullptr, &DT, &LI))
           return SL;
       }
     }
     return nullptr;
   }
 
-  /// "vectorised" if the vectoriser produced L (llvm.loop.isvectorized or
-  /// vector instructions), else "". Unrolling is recognised later, by
+  /// "vectorised" if L computes with vector instructions, else "". Unrolling is recognised later, by
   /// comparing trip counts with the source loop (plugin/Plugin.cpp).
   static std::string transformations(Loop *L) {
-    bool Vector = false;
+    // (llvm.loop.isvectorized also marks the scalar epilogue: not used)
     for (BasicBlock *B : L->blocks())
       for (Instruction &I : *B)
-        Vector |= I.getType()->isVectorTy();
-    if (MDNode *ID = L->getLoopID())
-      for (const MDOperand &Op : ID->operands())
-        if (auto *N = dyn_cast_or_null<MDNode>(Op.get()))
-          if (N->getNumOperands() && isa<MDString>(N->getOperand(0)))
-            Vector |= cast<MDString>(N->getOperand(0))->getString() == "llvm.loop.isvectorized";
-    return Vector ? "vectorised" : "";
+        if (I.getType()->isVectorTy())
+          return "vectorised";
+    return "";
   }
 
   std::string tripOf(Loop *L, const std::string &Fn) {
@@ -434,7 +458,9 @@ private:
   IRFunctionSeg &Out;
   std::vector<BasicBlock *> Order;
   std::map<const BasicBlock *, unsigned> Number;
+  std::map<std::pair<const BasicBlock *, const BasicBlock *>, double> EdgeFreq;
   unsigned NextId = 1;
+  int PhiDepth = 0;
 };
 
 } // namespace

@@ -4,13 +4,14 @@ import lit.formats
 
 config.name = "segtime"
 config.test_format = lit.formats.ShTest(True)
-config.suffixes = [".c", ".cpp", ".test"]
+config.suffixes = [".c", ".cpp", ".test", ".ll"]
 config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py.in", "unit"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.segtime_obj_root, "test")
 
 tools = config.llvm_tools_dir
 config.substitutions.append(("%segtime_plugin", os.path.join(config.segtime_obj_root, "lib", "segtime.so")))
+config.substitutions.append(("%segtime_passes", os.path.join(config.segtime_obj_root, "lib", "segtime-passes.so")))
 config.substitutions.append(("%segtime", os.path.join(config.segtime_obj_root, "bin", "segtime")))
 config.substitutions.append(("%clang", os.path.join(tools, "clang")))
 config.substitutions.append(("%costvectors", os.path.join(config.segtime_src_root, "costvectors")))

@@ -187,7 +187,12 @@ void showList(const NodeList &L, int Depth) {
     std::cout << Ind << N.Id << " " << nodeKindName(N.Kind) << " @" << N.Range.Line;
     if (N.Kind == NodeKind::Loop)
       std::cout << " " << N.LoopKind << " trip=" << N.Trip
-                << (N.Index.empty() ? "" : " index=" + N.Index);
+                << (N.Index.empty() ? "" : " index=" + N.Index)
+                << (N.Label.empty() ? "" : " [" + N.Label + "]");
+    if (!N.Freq.empty())
+      std::cout << " freq=" << N.Freq;
+    if (!N.SourceNode.empty())
+      std::cout << " <- " << N.SourceNode;
     if (N.Kind == NodeKind::Call)
       std::cout << " " << N.Callee;
     if (N.Kind == NodeKind::Unknown)
@@ -208,11 +213,23 @@ void showList(const NodeList &L, int Depth) {
 }
 
 int showMain(int Argc, char **Argv) {
+  const char *Usage = "usage: segtime show FILE.seg.json [--function NAME] [--ir]\n"
+                      "  --ir   also print the IR-level SEG (optimised loops, basic blocks\n"
+                      "         with frequencies, '<- vN': the source node they came from)\n";
   if (Argc < 1 || !std::strcmp(Argv[0], "--help"))
-    return std::cout << "usage: segtime show FILE.seg.json [--function NAME]\n", Argc < 1 ? 2 : 0;
+    return std::cout << Usage, Argc < 1 ? 2 : 0;
+  std::string Only;
+  bool IR = false;
+  for (int I = 1; I < Argc; ++I) {
+    if (!std::strcmp(Argv[I], "--function") && I + 1 < Argc)
+      Only = Argv[++I];
+    else if (!std::strcmp(Argv[I], "--ir"))
+      IR = true;
+    else
+      fail(std::string("show: unknown option '") + Argv[I] + "'\n" + Usage);
+  }
   try {
     SegFile S = SegFile::read(Argv[0]);
-    std::string Only = Argc >= 3 && !std::strcmp(Argv[1], "--function") ? Argv[2] : "";
     FormulaBuilder FB(S);
     for (const FunctionSeg &F : S.Functions) {
       if (!Only.empty() && F.Name != Only)
@@ -224,6 +241,11 @@ int showMain(int Argc, char **Argv) {
                   << (P.Default ? std::to_string(*P.Default) : "none") << " [" << P.Source
                   << "] " << P.Meaning << "\n";
       showList(F.Body, 1);
+      auto IRSeg = F.LevelSegs.find("IR");
+      if (IR && IRSeg != F.LevelSegs.end()) {
+        std::cout << "  IR-level SEG (-" << S.OptLevel << "):\n";
+        showList(IRSeg->second, 2);
+      }
     }
     for (const std::string &W : S.Warnings)
       std::cout << "warning: " << W << "\n";
