@@ -15,6 +15,24 @@ IRCollection &irCollection() {
 
 namespace {
 
+/// The target of the compile itself: its triple, and the CPU and features
+/// clang put on the functions (-march=native -mno-avx512f and so on).
+std::optional<TargetSpec> compileTarget(const Module &M) {
+  TargetSpec S;
+  S.Triple = M.getTargetTriple();
+  for (const Function &F : M)
+    if (!F.isDeclaration() && F.hasFnAttribute("target-cpu")) {
+      S.CPU = F.getFnAttribute("target-cpu").getValueAsString().str();
+      if (F.hasFnAttribute("target-features"))
+        S.Features = F.getFnAttribute("target-features").getValueAsString().str();
+      break;
+    }
+  if (S.CPU.empty())
+    S.CPU = "generic";
+  S.Name = S.CPU;
+  return S;
+}
+
 /// Runs at the end of the optimisation pipeline (also at -O0): builds the
 /// IR-level SEG of every defined function, adds the ICC RUVs of each
 /// requested target, then removes the line tables the plugin added.
@@ -38,7 +56,8 @@ struct CollectPass : PassInfoMixin<CollectPass> {
     }
     for (const std::string &T : C.Targets) {
       std::string Err;
-      std::optional<TargetSpec> Spec = parseTargetSpec(T, Err);
+      std::optional<TargetSpec> Spec =
+          T == "compile" ? compileTarget(M) : parseTargetSpec(T, Err);
       if (!Spec) {
         C.Errors.push_back(Err);
         continue;
