@@ -9,7 +9,8 @@
 /// for it are counted and costed.
 ///
 ///   clone of M ── ISel + machine passes (target T) ── BlockCollector
-///        (records each MachineBasicBlock: original IR block, label, in a loop?)
+///        (records each MachineBasicBlock: original IR block, label, in a
+///        loop?)
 ///   ── T's AsmPrinter ── RecordingStreamer (MCInsts per machine basic block)
 ///   ── per block: counts; cycles from llvm::mca (scheduling model) or from
 ///      the instruction itineraries (in-order cores) ── Ruv per IR block
@@ -24,13 +25,23 @@
 ///   instructions   machine instructions
 ///   uops           micro-ops from the scheduling model (1 per instruction
 ///                  without a model)
-///   cycles         core cycles (see blockCycles); absent when the target has
-///                  neither a scheduling model nor itineraries (supersparc,
-///                  v8): the predictor then uses an instruction-count model
+///   cycles         core cycles (BlockCoster::costWithMca for out-of-order
+///                  cores, costWithItineraries for in-order); absent when the
+///                  target has neither a scheduling model nor itineraries
+///                  (supersparc, v8): the predictor then uses an
+///                  instruction-count model
 ///   mem.load, mem.store   instructions that may read / write memory
 ///   branch, call   branch and call instructions
 ///   fp             SPARC only: instructions on FP registers or F* opcodes
 ///   mca.skipped    instructions llvm::mca could not model (0 cycles each)
+///
+/// Attribution. A machine block made by code generation (split edge, new
+/// preheader) counts for its only predecessor, else for the block before it
+/// in the layout. A loop block ending in "branch back into the loop, else
+/// jump out" has its exit jump counted with the block it jumps to, since it
+/// runs once per loop exit, not once per iteration. The clone is given M's
+/// use-list order, so that for the compile's own CPU the code costed is the
+/// code in the object file, block for block.
 ///
 /// The code generated for the clone never reaches the compile's output:
 /// diagnostics and optimisation remarks of the side compile are swallowed,
@@ -51,18 +62,22 @@
 #include "llvm/CodeGen/MachineLoopInfo.h"
 #include "llvm/CodeGen/MachineModuleInfo.h"
 #include "llvm/CodeGen/Passes.h"
+#include "llvm/CodeGen/TargetInstrInfo.h"
 #include "llvm/CodeGen/TargetPassConfig.h"
+#include "llvm/CodeGen/TargetSubtargetInfo.h"
 #include "llvm/IR/DebugInfo.h"
 #include "llvm/IR/DiagnosticHandler.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/DiagnosticPrinter.h"
-#include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/LLVMRemarkStreamer.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/ValueMap.h"
 #include "llvm/MC/MCAsmInfo.h"
+#include "llvm/MC/MCCodeEmitter.h"
 #include "llvm/MC/MCContext.h"
+#include "llvm/MC/MCDisassembler/MCDisassembler.h"
+#include "llvm/MC/MCFixup.h"
 #include "llvm/MC/MCInst.h"
 #include "llvm/MC/MCInstPrinter.h"
 #include "llvm/MC/MCInstrAnalysis.h"
@@ -79,6 +94,7 @@
 #include "llvm/MCA/Pipeline.h"
 #include "llvm/MCA/SourceMgr.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
@@ -87,14 +103,17 @@
 #include "llvm/TargetParser/Triple.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 
+#include <fcntl.h>
 #include <mutex>
 #include <set>
+#include <unistd.h>
 
 using namespace llvm;
 
-static cl::opt<bool> IccDump("segtime-icc-dump", cl::Hidden,
-                             cl::desc("segtime: print the instructions and ICC RUV of every "
-                                      "machine basic block of the ICC side compiles"));
+static cl::opt<bool>
+    IccDump("segtime-icc-dump", cl::Hidden,
+            cl::desc("segtime: print the instructions and ICC RUV of every "
+                     "machine basic block of the ICC side compiles"));
 
 namespace segtime {
 
@@ -106,10 +125,10 @@ namespace {
 
 constexpr const char *X86Triple = "x86_64-unknown-linux-gnu";
 constexpr const char *SparcTriple = "sparc-unknown-linux-gnu";
-const char *const X86Cpus[] = {"znver5",         "znver4",          "znver3",
-                               "skylake",        "skylake-avx512",  "icelake-server",
-                               "sapphirerapids", "alderlake",       "x86-64",
-                               "x86-64-v3"};
+const char *const X86Cpus[] = {
+    "znver5",         "znver4",         "znver3",         "skylake",
+    "skylake-avx512", "icelake-server", "sapphirerapids", "alderlake",
+    "x86-64",         "x86-64-v3"};
 const char *const SparcCpus[] = {"supersparc", "leon2", "leon3", "leon4", "v8"};
 
 /// Registers the X86 and SPARC back ends. clang and opt have done it already;
@@ -123,6 +142,7 @@ void initialiseTargets() {
     LLVMInitializeX86AsmPrinter();
     LLVMInitializeX86AsmParser(); // inline asm is parsed into MCInsts
     LLVMInitializeX86TargetMCA();
+    LLVMInitializeX86Disassembler(); // BlockCoster::assembled
     LLVMInitializeSparcTargetInfo();
     LLVMInitializeSparcTarget();
     LLVMInitializeSparcTargetMC();
@@ -132,7 +152,8 @@ void initialiseTargets() {
 }
 
 /// Is CPU a processor of the target of Triple? Sets Err if not.
-bool validCpu(const std::string &Triple, const std::string &CPU, std::string &Err) {
+bool validCpu(const std::string &Triple, const std::string &CPU,
+              std::string &Err) {
   std::string E;
   const Target *T = TargetRegistry::lookupTarget(Triple, E);
   if (!T) {
@@ -140,7 +161,8 @@ bool validCpu(const std::string &Triple, const std::string &CPU, std::string &Er
     return false;
   }
   // Created with the empty CPU: an unknown CPU would print a warning.
-  std::unique_ptr<MCSubtargetInfo> STI(T->createMCSubtargetInfo(Triple, "", ""));
+  std::unique_ptr<MCSubtargetInfo> STI(
+      T->createMCSubtargetInfo(Triple, "", ""));
   if (!STI || !STI->isCPUStringValid(CPU)) {
     Err = "'" + CPU + "' is not a CPU of target '" + Triple + "'";
     return false;
@@ -154,7 +176,8 @@ std::string acceptedNames() {
     S += std::string(S.empty() ? "" : ", ") + C;
   S += ", native (x86-64); ";
   for (const char *C : SparcCpus)
-    S += std::string(C) + (C == SparcCpus[std::size(SparcCpus) - 1] ? "" : ", ");
+    S +=
+        std::string(C) + (C == SparcCpus[std::size(SparcCpus) - 1] ? "" : ", ");
   return S + " (SPARC); any other x86-64 or SPARC -mcpu name; or TRIPLE:CPU";
 }
 
@@ -166,9 +189,22 @@ std::string acceptedNames() {
 struct BlockRecord {
   const BasicBlock *Orig = nullptr; ///< block of the original module
   const Function *OrigFn = nullptr;
-  bool InLoop = false; ///< inside a MachineLoop: cost per steady-state iteration
-  int Number = 0;      ///< MBB number, for dumps
-  std::vector<MCInst> Insts;
+  bool InLoop =
+      false;      ///< inside a MachineLoop: cost per steady-state iteration
+  int Number = 0; ///< MBB number, for dumps
+  int OrigNumber =
+      -1; ///< position of Orig in its function ("bbN" in the SEG), for dumps
+  bool Inherited = false; ///< no block of its own: Orig is a neighbour's
+  /// The block ends in "branch back into its loop; else jump out of it": the
+  /// trailing jump (its last ExitJumpSize instructions, delay slot included)
+  /// runs once per loop exit, not once per iteration, and is costed with
+  /// the block it jumps to (record ExitJumpTo).
+  int ExitJumpTo = -1;
+  unsigned ExitJumpSize = 0;
+  bool ExitJumpMoved = false;
+  int ExitJumpNumber = -1;   ///< for dumps
+  std::vector<MCInst> Insts; ///< as emitted; dropped once costed
+  Ruv Cost;                  ///< the ICC RUV (BlockCoster::cost)
 };
 
 /// Shared by the collector pass (which runs right before the AsmPrinter on
@@ -177,8 +213,9 @@ struct Recording {
   std::vector<BlockRecord> Blocks;
   DenseMap<const MCSymbol *, unsigned> BlockOfLabel;
   std::set<const Function *> CompiledFunctions; ///< original functions
-  int Current = -1;     ///< block the next instruction belongs to
-  bool InText = true;   ///< current section holds code
+  unsigned FunctionBegin = 0; ///< first block of the current function
+  int Current = -1;           ///< block the next instruction belongs to
+  bool InText = true;         ///< current section holds code
   unsigned Unattributed = 0;
 
   void label(const MCSymbol *S) {
@@ -207,7 +244,9 @@ public:
     MCStreamer::emitLabel(S, Loc);
     R.label(S);
   }
-  void emitInstruction(const MCInst &I, const MCSubtargetInfo &) override { R.instruction(I); }
+  void emitInstruction(const MCInst &I, const MCSubtargetInfo &) override {
+    R.instruction(I);
+  }
   void changeSection(MCSection *S, uint32_t Sub) override {
     MCStreamer::changeSection(S, Sub);
     R.InText = S && S->isText();
@@ -227,209 +266,39 @@ private:
   Recording &R;
 };
 
-using BlockMap = ValueMap<const BasicBlock *, const BasicBlock *>;
-
-/// Runs after the last machine pass, right before the AsmPrinter, on each
-/// machine function: records its blocks in layout order, forces a label on
-/// every block that has a predecessor (the AsmPrinter omits the labels of
-/// fall-through blocks) and points the recording at the entry block, which
-/// has no label of its own.
-class BlockCollector : public MachineFunctionPass {
-public:
-  static char ID;
-  BlockCollector(Recording &R, const BlockMap &CloneToOrig,
-                 const DenseMap<const Function *, const Function *> &FnOrig)
-      : MachineFunctionPass(ID), R(R), CloneToOrig(CloneToOrig), FnOrig(FnOrig) {}
-
-  StringRef getPassName() const override { return "segtime ICC block collector"; }
-
-  void getAnalysisUsage(AnalysisUsage &AU) const override {
-    AU.addRequired<MachineLoopInfoWrapperPass>();
-    AU.setPreservesAll();
-    MachineFunctionPass::getAnalysisUsage(AU);
-  }
-
-  bool runOnMachineFunction(MachineFunction &MF) override {
-    const MachineLoopInfo &MLI = getAnalysis<MachineLoopInfoWrapperPass>().getLI();
-    const Function *OrigFn = FnOrig.lookup(&MF.getFunction());
-    if (OrigFn)
-      R.CompiledFunctions.insert(OrigFn);
-    DenseMap<const MachineBasicBlock *, unsigned> Index;
-    unsigned First = R.Blocks.size();
-    for (MachineBasicBlock &MBB : MF) {
-      BlockRecord B;
-      B.OrigFn = OrigFn;
-      B.InLoop = MLI.getLoopFor(&MBB) != nullptr;
-      B.Number = MBB.getNumber();
-      if (const BasicBlock *BB = MBB.getBasicBlock()) {
-        auto It = CloneToOrig.find(BB);
-        if (It != CloneToOrig.end())
-          B.Orig = It->second;
-      }
-      unsigned I = R.Blocks.size();
-      Index[&MBB] = I;
-      R.Blocks.push_back(std::move(B));
-      if (!MBB.pred_empty())
-        MBB.setLabelMustBeEmitted();
-      R.BlockOfLabel[MBB.getSymbol()] = I;
-    }
-    // Blocks made by code generation (split critical edges, blocks new in
-    // the codegen IR passes) belong to their only predecessor, else to the
-    // block before them in the layout.
-    for (MachineBasicBlock &MBB : MF) {
-      BlockRecord &B = R.Blocks[Index[&MBB]];
-      if (B.Orig)
-        continue;
-      if (MBB.pred_size() == 1 && R.Blocks[Index[*MBB.pred_begin()]].Orig)
-        B.Orig = R.Blocks[Index[*MBB.pred_begin()]].Orig;
-      else if (Index[&MBB] > First)
-        B.Orig = R.Blocks[Index[&MBB] - 1].Orig;
-    }
-    R.Current = MF.empty() ? -1 : int(First);
-    return false;
-  }
-
-private:
-  Recording &R;
-  const BlockMap &CloneToOrig;
-  const DenseMap<const Function *, const Function *> &FnOrig;
-};
-
-char BlockCollector::ID = 0;
-
-/// Swallows the diagnostics and optimisation remarks of the side compile
-/// (they would otherwise be reported as the user's, or written to the
-/// user's -fsave-optimization-record file) and keeps the first error.
-class ScopedQuietContext {
-  struct Handler : DiagnosticHandler {
-    std::string &FirstError;
-    explicit Handler(std::string &E) : FirstError(E) {}
-    bool handleDiagnostics(const DiagnosticInfo &DI) override {
-      if (DI.getSeverity() == DS_Error && FirstError.empty()) {
-        raw_string_ostream OS(FirstError);
-        DiagnosticPrinterRawOStream DP(OS);
-        DI.print(DP);
-      }
-      return true;
-    }
-  };
-
-public:
-  ScopedQuietContext(LLVMContext &Ctx, std::string &FirstError) : Ctx(Ctx) {
-    Old = Ctx.getDiagnosticHandler();
-    Ctx.setDiagnosticHandler(std::make_unique<Handler>(FirstError));
-    HadRemarkStreamer = Ctx.getLLVMRemarkStreamer() != nullptr;
-    if (HadRemarkStreamer)
-      Ctx.setLLVMRemarkStreamer(nullptr);
-  }
-  ~ScopedQuietContext() {
-    Ctx.setDiagnosticHandler(std::move(Old));
-    if (HadRemarkStreamer && Ctx.getMainRemarkStreamer())
-      Ctx.setLLVMRemarkStreamer(std::make_unique<LLVMRemarkStreamer>(*Ctx.getMainRemarkStreamer()));
-  }
-
-private:
-  LLVMContext &Ctx;
-  std::unique_ptr<DiagnosticHandler> Old;
-  bool HadRemarkStreamer = false;
-};
-
-//===----------------------------------------------------------------------===//
-// Preparing the clone
-//===----------------------------------------------------------------------===//
-
-/// Why type Ty cannot be compiled for a target of another architecture ("" if
-/// it can): x86-only floating-point and matrix types, and integers wider than
-/// 64 bits on 32-bit targets (no libcalls for them, a fatal error in
-/// instruction selection).
-std::string foreignTypeProblem(Type *Ty, bool Target32) {
-  if (auto *VT = dyn_cast<VectorType>(Ty))
-    return foreignTypeProblem(VT->getElementType(), Target32);
-  if (auto *AT = dyn_cast<ArrayType>(Ty))
-    return foreignTypeProblem(AT->getElementType(), Target32);
-  if (auto *ST = dyn_cast<StructType>(Ty)) {
-    for (Type *E : ST->elements())
-      if (std::string P = foreignTypeProblem(E, Target32); !P.empty())
-        return P;
-    return "";
-  }
-  if (Ty->isX86_FP80Ty() || Ty->isFP128Ty() || Ty->isPPC_FP128Ty() || Ty->isX86_AMXTy() ||
-      Ty->isHalfTy() || Ty->isBFloatTy())
-    return "floating-point type of another target";
-  if (Ty->isIntegerTy() && Ty->getIntegerBitWidth() > (Target32 ? 64u : 128u))
-    return "integer wider than the target supports";
-  return "";
-}
-
-/// Why F of a module made for another architecture cannot be compiled for
-/// this one ("" if it can): inline asm, target intrinsics, other calling
-/// conventions, unsupported types. Code generation would stop clang with a
-/// fatal error on them.
-std::string foreignFunctionProblem(const Function &F, bool Target32) {
-  auto CCOk = [](CallingConv::ID CC) {
-    return CC == CallingConv::C || CC == CallingConv::Fast || CC == CallingConv::Cold;
-  };
-  if (!CCOk(F.getCallingConv()))
-    return "calling convention";
-  for (const Argument &A : F.args())
-    if (std::string P = foreignTypeProblem(A.getType(), Target32); !P.empty())
-      return P;
-  if (std::string P = foreignTypeProblem(F.getReturnType(), Target32); !P.empty())
-    return P;
-  for (const BasicBlock &B : F)
-    for (const Instruction &I : B) {
-      if (auto *C = dyn_cast<CallBase>(&I)) {
-        if (C->isInlineAsm())
-          return "inline asm";
-        if (const Function *Callee = C->getCalledFunction(); Callee && Callee->isTargetIntrinsic())
-          return "target intrinsic " + Callee->getName().str();
-        if (!CCOk(C->getCallingConv()))
-          return "calling convention";
-      }
-      if (std::string P = foreignTypeProblem(I.getType(), Target32); !P.empty())
-        return P;
-      for (const Value *Op : I.operands())
-        if (std::string P = foreignTypeProblem(Op->getType(), Target32); !P.empty())
-          return P;
-      if (auto *AI = dyn_cast<AllocaInst>(&I))
-        if (std::string P = foreignTypeProblem(AI->getAllocatedType(), Target32); !P.empty())
-          return P;
-    }
-  return "";
-}
-
-/// Makes the clone a module of target TM: no debug info, TM's triple and data
-/// layout, no per-function CPU (so that TM's CPU applies, as with
-/// `clang -march=CPU`), and, for a module made for another architecture,
-/// no bodies that code generation for TM would reject.
-void prepareClone(Module &C, TargetMachine &TM, bool Foreign) {
-  StripDebugInfo(C);
-  C.setTargetTriple(TM.getTargetTriple().str());
-  C.setDataLayout(TM.createDataLayout());
-  C.setModuleInlineAsm(""); // emits no code; x86 asm would not parse for SPARC
-  bool Target32 = !TM.getTargetTriple().isArch64Bit();
-  for (Function &F : C) {
-    F.removeFnAttr("target-cpu");
-    F.removeFnAttr("target-features");
-    F.removeFnAttr("tune-cpu");
-    // clang's default x86-64 compile tunes for "generic"; -march=CPU for CPU.
-    if (TM.getTargetCPU() == "x86-64")
-      F.addFnAttr("tune-cpu", "generic");
-    if (Foreign && !F.isDeclaration() && !foreignFunctionProblem(F, Target32).empty())
-      F.deleteBody(); // no ICC RUVs for its blocks (ValueMap drops them)
-  }
-  if (Foreign)
-    for (GlobalVariable &G : C.globals())
-      if (G.hasInitializer() && !foreignTypeProblem(G.getValueType(), Target32).empty()) {
-        G.setInitializer(nullptr);
-        G.setComdat(nullptr);
-        G.setLinkage(GlobalValue::ExternalLinkage);
-      }
-}
-
 //===----------------------------------------------------------------------===//
 // Costing a block
 //===----------------------------------------------------------------------===//
+
+/// llvm::mca's InstrBuilder warns on stderr the first time after clear() it
+/// lowers a call or a return ("found a call in the input assembly
+/// sequence"): advice for llvm-mca's users that must not appear in a
+/// compile's output.
+class ScopedSilentStderr {
+public:
+  ScopedSilentStderr() {
+    errs().flush();
+    int Null = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
+    if (Null < 0)
+      return;
+    Saved = ::dup(2);
+    if (Saved >= 0)
+      ::dup2(Null, 2);
+    ::close(Null);
+  }
+  ~ScopedSilentStderr() {
+    if (Saved < 0)
+      return;
+    errs().flush();
+    ::dup2(Saved, 2);
+    ::close(Saved);
+  }
+  ScopedSilentStderr(const ScopedSilentStderr &) = delete;
+  ScopedSilentStderr &operator=(const ScopedSilentStderr &) = delete;
+
+private:
+  int Saved = -1;
+};
 
 /// The target's machine-code information needed to cost blocks.
 class BlockCoster {
@@ -439,7 +308,8 @@ public:
         MRI(*TM.getMCRegisterInfo()), SM(STI.getSchedModel()),
         Itins(STI.getInstrItineraryForCPU(TM.getTargetCPU())) {
     const Triple &TT = TM.getTargetTriple();
-    IsSparc = TT.getArch() == Triple::sparc || TT.getArch() == Triple::sparcv9 ||
+    IsSparc = TT.getArch() == Triple::sparc ||
+              TT.getArch() == Triple::sparcv9 ||
               TT.getArch() == Triple::sparcel;
     if (SM.hasInstrSchedModel()) {
       MCIA.reset(T.createMCInstrAnalysis(&MCII));
@@ -449,7 +319,11 @@ public:
       IPP.reset(T.createInstrPostProcess(STI, MCII));
       if (!IPP)
         IPP = std::make_unique<mca::InstrPostProcess>(STI, MCII);
-      IB = std::make_unique<mca::InstrBuilder>(STI, MCII, MRI, MCIA.get(), *IM, CallLatency);
+      IB = std::make_unique<mca::InstrBuilder>(STI, MCII, MRI, MCIA.get(), *IM,
+                                               CallLatency);
+      CanonCtx = std::make_unique<MCContext>(TT, TM.getMCAsmInfo(), &MRI, &STI);
+      Emitter.reset(T.createMCCodeEmitter(MCII, *CanonCtx));
+      Disasm.reset(T.createMCDisassembler(STI, *CanonCtx));
     }
     if (IsSparc) // FP registers: those of the register classes named *FP*, FCC*
       for (const MCRegisterClass &RC : MRI.regclasses()) {
@@ -459,11 +333,29 @@ public:
             FPRegs.insert(Reg);
       }
     if (IccDump)
-      Printer.reset(T.createMCInstPrinter(TT, 0, *TM.getMCAsmInfo(), MCII, MRI));
+      Printer.reset(
+          T.createMCInstPrinter(TT, 0, *TM.getMCAsmInfo(), MCII, MRI));
   }
 
   /// Whether "cycles" is modelled for this target.
   bool hasCycles() const { return IB || !Itins.isEmpty(); }
+
+  /// Makes the recorded instructions those the assembler would build from
+  /// the assembly text, which is what llvm-mca (and the hardware) sees: the
+  /// X86 AsmPrinter lists the registers of the returned value as operands
+  /// of RET, and llvm::mca would make the return wait for them.
+  void canonicalise(std::vector<MCInst> &Insts) const {
+    for (MCInst &I : Insts) {
+      const MCInstrDesc &D = MCII.get(I.getOpcode());
+      if (D.isReturn() && D.isVariadic())
+        while (I.getNumOperands() > D.getNumOperands())
+          I.erase(I.end() - 1);
+    }
+  }
+
+  bool isUnconditionalBranch(const MCInst &I) const {
+    return MCII.get(I.getOpcode()).isUnconditionalBranch();
+  }
 
   /// The ICC RUV of one execution of block B (per iteration if B is in a loop).
   Ruv cost(const BlockRecord &B) {
@@ -497,6 +389,29 @@ private:
   /// Iterations simulated for the steady state of a loop block.
   static constexpr unsigned LoopIterations = 100;
 
+  /// I as the assembler would build it from its text, as llvm-mca sees it:
+  /// code generation uses codegen-only twins of some instructions (e.g.
+  /// X86's VMOVSDrm_alt for VMOVSDrm, same encoding) whose scheduling class
+  /// can differ. Encodes I and decodes the bytes; I itself if that fails
+  /// or changes nothing.
+  MCInst assembled(const MCInst &I) const {
+    if (!Emitter || !Disasm)
+      return I;
+    SmallVector<char, 16> Bytes;
+    SmallVector<MCFixup, 4> Fixups;
+    Emitter->encodeInstruction(I, Bytes, Fixups, STI);
+    MCInst D;
+    uint64_t Size = 0;
+    ArrayRef<uint8_t> Code(reinterpret_cast<const uint8_t *>(Bytes.data()),
+                           Bytes.size());
+    if (Bytes.empty() ||
+        Disasm->getInstruction(D, Size, Code, 0, nulls()) !=
+            MCDisassembler::Success ||
+        Size != Bytes.size() || D.getOpcode() == I.getOpcode())
+      return I;
+    return D;
+  }
+
   bool isFP(const MCInst &I) const {
     if (MCII.getName(I.getOpcode()).starts_with("F"))
       return true;
@@ -518,14 +433,23 @@ private:
       R.add("uops", 0);
       return;
     }
-    IB->clear();
+    IB->clear(); // variant descriptors are keyed by MCInst address
     IPP->resetState();
+    std::vector<MCInst> Insts;
+    for (const MCInst &I : B.Insts)
+      Insts.push_back(assembled(I));
     SmallVector<mca::SourceMgr::UniqueInst, 16> Seq;
     const SmallVector<mca::Instrument *> NoInstruments;
     unsigned Skipped = 0;
     double Uops = 0;
-    for (const MCInst &I : B.Insts) {
-      Expected<std::unique_ptr<mca::Instruction>> X = IB->createInstruction(I, NoInstruments);
+    for (const MCInst &I : Insts) {
+      const MCInstrDesc &D = MCII.get(I.getOpcode());
+      std::optional<ScopedSilentStderr> Silence;
+      if (D.isCall() || D.isReturn())
+        Silence.emplace();
+      Expected<std::unique_ptr<mca::Instruction>> X =
+          IB->createInstruction(I, NoInstruments);
+      Silence.reset();
       if (!X) {
         consumeError(X.takeError());
         ++Skipped;
@@ -543,15 +467,16 @@ private:
     if (!Seq.empty()) {
       unsigned Iterations = B.InLoop ? LoopIterations : 1;
       mca::CircularSourceMgr Source(Seq, Iterations);
-      std::unique_ptr<mca::CustomBehaviour> CB(T.createCustomBehaviour(STI, Source, MCII));
+      std::unique_ptr<mca::CustomBehaviour> CB(
+          T.createCustomBehaviour(STI, Source, MCII));
       if (!CB)
         CB = std::make_unique<mca::CustomBehaviour>(STI, Source, MCII);
       mca::Context Ctx(MRI, STI);
       // llvm-mca's defaults: widths and queue sizes from the model.
       mca::PipelineOptions PO(0, 0, 0, 0, 0, 0, /*AssumeNoAlias=*/true);
-      std::unique_ptr<mca::Pipeline> P = SM.isOutOfOrder()
-                                             ? Ctx.createDefaultPipeline(PO, Source, *CB)
-                                             : Ctx.createInOrderPipeline(PO, Source, *CB);
+      std::unique_ptr<mca::Pipeline> P =
+          SM.isOutOfOrder() ? Ctx.createDefaultPipeline(PO, Source, *CB)
+                            : Ctx.createInOrderPipeline(PO, Source, *CB);
       Expected<unsigned> Total = P->run();
       if (Total)
         Cycles = double(*Total) / Iterations;
@@ -574,40 +499,51 @@ private:
   void costWithItineraries(const BlockRecord &B, Ruv &R) {
     double Cycles = 0, Uops = 0;
     for (const MCInst &I : B.Insts) {
-      const MCInstrDesc &D = MCII.get(I.getOpcode());
-      unsigned Class = D.getSchedClass();
       if (Itins.isEmpty()) {
         Uops += 1;
         continue;
       }
-      const InstrItinerary &It = Itins.Itineraries[Class];
-      bool HasItin = It.FirstStage != It.LastStage || It.FirstOperandCycle != It.LastOperandCycle;
-      unsigned Lat = D.mayLoad() ? 2 : 1;
-      if (HasItin) {
-        Lat = std::max(1u, Itins.getStageLatency(Class));
-        if (std::optional<unsigned> C = Itins.getOperandCycle(Class, 0))
-          Lat = std::max(Lat, *C);
-      }
-      Cycles += Lat;
-      int U = Itins.getNumMicroOps(Class);
-      Uops += U >= 0 ? U : 1;
+      Cycles += itineraryLatency(I);
+      int U = Itins.getNumMicroOps(MCII.get(I.getOpcode()).getSchedClass());
+      Uops += U > 0 ? U : 1; // classes without an itinerary say 0
     }
     R.add("uops", Uops);
     if (!Itins.isEmpty())
       R.add("cycles", Cycles);
   }
 
+  /// The itinerary latency of I in cycles (see costWithItineraries).
+  unsigned itineraryLatency(const MCInst &I) const {
+    const MCInstrDesc &D = MCII.get(I.getOpcode());
+    unsigned Class = D.getSchedClass();
+    const InstrItinerary &It = Itins.Itineraries[Class];
+    if (It.FirstStage == It.LastStage &&
+        It.FirstOperandCycle == It.LastOperandCycle)
+      return D.mayLoad() ? 2 : 1; // no itinerary for this class
+    unsigned Lat = std::max(1u, Itins.getStageLatency(Class));
+    if (std::optional<unsigned> C = Itins.getOperandCycle(Class, 0))
+      Lat = std::max(Lat, *C);
+    return Lat;
+  }
+
   void dump(const BlockRecord &B, const Ruv &R) {
     errs() << "segtime-icc " << STI.getCPU() << " "
-           << (B.OrigFn ? B.OrigFn->getName() : StringRef("?")) << " bb." << B.Number
-           << (B.InLoop ? " (loop)" : "") << ":";
+           << (B.OrigFn ? B.OrigFn->getName() : StringRef("?")) << " bb."
+           << B.Number << (B.InLoop ? " (loop)" : "") << " -> bb"
+           << B.OrigNumber << (B.Inherited ? " (inherited)" : "");
+    if (B.ExitJumpMoved)
+      errs() << " (exit jump of " << B.ExitJumpSize << " to bb."
+             << B.ExitJumpNumber << ")";
+    errs() << ":";
     for (auto &[K, V] : R.counts())
-      errs() << " " << K << "=" << V;
+      errs() << " " << K << "=" << format("%g", V);
     errs() << "\n";
     for (const MCInst &I : B.Insts) {
       errs() << "   ";
       if (Printer)
         Printer->printInst(&I, 0, "", STI, errs());
+      if (!IB && !Itins.isEmpty())
+        errs() << "\t; " << itineraryLatency(I) << " cycles";
       errs() << "\n";
     }
   }
@@ -624,8 +560,359 @@ private:
   std::unique_ptr<mca::InstrumentManager> IM;
   std::unique_ptr<mca::InstrPostProcess> IPP;
   std::unique_ptr<mca::InstrBuilder> IB;
+  std::unique_ptr<MCContext> CanonCtx; ///< for assembled()
+  std::unique_ptr<MCCodeEmitter> Emitter;
+  std::unique_ptr<MCDisassembler> Disasm;
   std::unique_ptr<MCInstPrinter> Printer;
 };
+
+//===----------------------------------------------------------------------===//
+// The passes around the AsmPrinter
+//===----------------------------------------------------------------------===//
+
+using BlockMap = ValueMap<const BasicBlock *, const BasicBlock *>;
+
+/// Runs after the last machine pass, right before the AsmPrinter, on each
+/// machine function: records its blocks in layout order, forces a label on
+/// every block that has a predecessor (the AsmPrinter omits the labels of
+/// fall-through blocks) and points the recording at the entry block, which
+/// has no label of its own.
+class BlockCollector : public MachineFunctionPass {
+public:
+  static char ID;
+  BlockCollector(Recording &R, const BlockMap &CloneToOrig,
+                 const DenseMap<const Function *, const Function *> &FnOrig)
+      : MachineFunctionPass(ID), R(R), CloneToOrig(CloneToOrig),
+        FnOrig(FnOrig) {}
+
+  StringRef getPassName() const override {
+    return "segtime ICC block collector";
+  }
+
+  void getAnalysisUsage(AnalysisUsage &AU) const override {
+    AU.addRequired<MachineLoopInfoWrapperPass>();
+    AU.setPreservesAll();
+    MachineFunctionPass::getAnalysisUsage(AU);
+  }
+
+  bool runOnMachineFunction(MachineFunction &MF) override {
+    const MachineLoopInfo &MLI =
+        getAnalysis<MachineLoopInfoWrapperPass>().getLI();
+    const Function *OrigFn = FnOrig.lookup(&MF.getFunction());
+    if (OrigFn)
+      R.CompiledFunctions.insert(OrigFn);
+    DenseMap<const MachineBasicBlock *, unsigned> Index;
+    unsigned First = R.Blocks.size();
+    for (MachineBasicBlock &MBB : MF) {
+      BlockRecord B;
+      B.OrigFn = OrigFn;
+      B.InLoop = MLI.getLoopFor(&MBB) != nullptr;
+      B.Number = MBB.getNumber();
+      if (const BasicBlock *BB = MBB.getBasicBlock()) {
+        auto It = CloneToOrig.find(BB);
+        if (It != CloneToOrig.end())
+          B.Orig = It->second;
+      }
+      unsigned I = R.Blocks.size();
+      Index[&MBB] = I;
+      R.Blocks.push_back(std::move(B));
+      if (!MBB.pred_empty())
+        MBB.setLabelMustBeEmitted();
+      R.BlockOfLabel[MBB.getSymbol()] = I;
+    }
+    const TargetInstrInfo &TII = *MF.getSubtarget().getInstrInfo();
+    for (MachineBasicBlock &MBB : MF) {
+      MachineBasicBlock *TBB = nullptr, *FBB = nullptr;
+      SmallVector<MachineOperand, 4> Cond;
+      const MachineLoop *L = MLI.getLoopFor(&MBB);
+      auto Last = MBB.getLastNonDebugInstr();
+      if (!L || Last == MBB.end() || !Last->isUnconditionalBranch() ||
+          TII.analyzeBranch(MBB, TBB, FBB, Cond, /*AllowModify=*/false) ||
+          Cond.empty() || !TBB || !FBB || !L->contains(TBB) || L->contains(FBB))
+        continue;
+      BlockRecord &B = R.Blocks[Index[&MBB]];
+      B.ExitJumpTo = Index[FBB];
+      B.ExitJumpNumber = FBB->getNumber();
+      B.ExitJumpSize = 1; // the jump and the instructions bundled with it
+      for (auto I = std::next(Last.getInstrIterator());
+           I != MBB.instr_end() && I->isInsideBundle(); ++I)
+        ++B.ExitJumpSize;
+    }
+    // Blocks made by code generation (split critical edges, blocks new in
+    // the codegen IR passes) belong to their only predecessor, else to the
+    // block before them in the layout.
+    for (MachineBasicBlock &MBB : MF) {
+      BlockRecord &B = R.Blocks[Index[&MBB]];
+      if (B.Orig)
+        continue;
+      B.Inherited = true;
+      if (MBB.pred_size() == 1 && R.Blocks[Index[*MBB.pred_begin()]].Orig)
+        B.Orig = R.Blocks[Index[*MBB.pred_begin()]].Orig;
+      else if (Index[&MBB] > First)
+        B.Orig = R.Blocks[Index[&MBB] - 1].Orig;
+    }
+    if (IccDump && OrigFn) {
+      DenseMap<const BasicBlock *, int> Position;
+      int N = 0;
+      for (const BasicBlock &BB : *OrigFn)
+        Position[&BB] = N++;
+      for (unsigned I = First; I < R.Blocks.size(); ++I) {
+        auto It = Position.find(R.Blocks[I].Orig);
+        R.Blocks[I].OrigNumber = It == Position.end() ? -1 : It->second;
+      }
+    }
+    R.FunctionBegin = First;
+    R.Current = MF.empty() ? -1 : int(First);
+    return false;
+  }
+
+private:
+  Recording &R;
+  const BlockMap &CloneToOrig;
+  const DenseMap<const Function *, const Function *> &FnOrig;
+};
+
+char BlockCollector::ID = 0;
+
+/// Runs right after the AsmPrinter on each machine function: costs the
+/// blocks of the function just printed while the MCContext that owns their
+/// instructions' symbols and expressions is alive (it is reset when the pass
+/// manager finishes), then drops the instructions.
+class BlockCosting : public MachineFunctionPass {
+public:
+  static char ID;
+  BlockCosting(Recording &R, BlockCoster &Coster)
+      : MachineFunctionPass(ID), R(R), Coster(Coster) {}
+
+  StringRef getPassName() const override { return "segtime ICC block costing"; }
+
+  void getAnalysisUsage(AnalysisUsage &AU) const override {
+    AU.setPreservesAll();
+    MachineFunctionPass::getAnalysisUsage(AU);
+  }
+
+  bool runOnMachineFunction(MachineFunction &) override {
+    moveExitJumps();
+    for (unsigned I = R.FunctionBegin; I < R.Blocks.size(); ++I) {
+      BlockRecord &B = R.Blocks[I];
+      Coster.canonicalise(B.Insts);
+      if (B.Orig)
+        B.Cost = Coster.cost(B);
+      B.Insts = {};
+    }
+    R.Current = -1;
+    return false;
+  }
+
+private:
+  /// Moves each loop-exit jump to the front of the block it jumps to, when
+  /// the emitted instructions are as expected (an unconditional branch).
+  void moveExitJumps() {
+    for (unsigned I = R.FunctionBegin; I < R.Blocks.size(); ++I) {
+      BlockRecord &B = R.Blocks[I];
+      if (B.ExitJumpTo < 0 || B.ExitJumpSize > B.Insts.size())
+        continue;
+      BlockRecord &To = R.Blocks[B.ExitJumpTo];
+      auto Jump = B.Insts.end() - B.ExitJumpSize;
+      if (!To.Orig || !Coster.isUnconditionalBranch(*Jump))
+        continue;
+      To.Insts.insert(To.Insts.begin(), Jump, B.Insts.end());
+      B.Insts.erase(Jump, B.Insts.end());
+      B.ExitJumpMoved = true;
+    }
+  }
+
+  Recording &R;
+  BlockCoster &Coster;
+};
+
+char BlockCosting::ID = 0;
+
+/// Swallows the diagnostics and optimisation remarks of the side compile
+/// (they would otherwise be reported as the user's, or written to the
+/// user's -fsave-optimization-record file) and keeps the first error.
+class ScopedQuietContext {
+  struct Handler : DiagnosticHandler {
+    std::string &FirstError;
+    explicit Handler(std::string &E) : FirstError(E) {}
+    bool handleDiagnostics(const DiagnosticInfo &DI) override {
+      if (DI.getSeverity() == DS_Error && FirstError.empty()) {
+        raw_string_ostream OS(FirstError);
+        DiagnosticPrinterRawOStream DP(OS);
+        DI.print(DP);
+      }
+      return true;
+    }
+  };
+
+public:
+  ScopedQuietContext(LLVMContext &Ctx, std::string &FirstError) : Ctx(Ctx) {
+    Old = Ctx.getDiagnosticHandler();
+    Ctx.setDiagnosticHandler(std::make_unique<Handler>(FirstError));
+    HadRemarkStreamer = Ctx.getLLVMRemarkStreamer() != nullptr;
+    if (HadRemarkStreamer)
+      Ctx.setLLVMRemarkStreamer(nullptr);
+  }
+  ~ScopedQuietContext() {
+    Ctx.setDiagnosticHandler(std::move(Old));
+    if (HadRemarkStreamer && Ctx.getMainRemarkStreamer())
+      Ctx.setLLVMRemarkStreamer(
+          std::make_unique<LLVMRemarkStreamer>(*Ctx.getMainRemarkStreamer()));
+  }
+
+private:
+  LLVMContext &Ctx;
+  std::unique_ptr<DiagnosticHandler> Old;
+  bool HadRemarkStreamer = false;
+};
+
+//===----------------------------------------------------------------------===//
+// Preparing the clone
+//===----------------------------------------------------------------------===//
+
+/// Why type Ty cannot be compiled for a target of another architecture ("" if
+/// it can): x86-only floating-point and matrix types, and integers wider than
+/// 64 bits on 32-bit targets (no libcalls for them, a fatal error in
+/// instruction selection).
+std::string foreignTypeProblem(Type *Ty, bool Target32) {
+  if (auto *VT = dyn_cast<VectorType>(Ty))
+    return foreignTypeProblem(VT->getElementType(), Target32);
+  if (auto *AT = dyn_cast<ArrayType>(Ty))
+    return foreignTypeProblem(AT->getElementType(), Target32);
+  if (auto *ST = dyn_cast<StructType>(Ty)) {
+    for (Type *E : ST->elements())
+      if (std::string P = foreignTypeProblem(E, Target32); !P.empty())
+        return P;
+    return "";
+  }
+  if (Ty->isX86_FP80Ty() || Ty->isFP128Ty() || Ty->isPPC_FP128Ty() ||
+      Ty->isX86_AMXTy() || Ty->isHalfTy() || Ty->isBFloatTy())
+    return "floating-point type of another target";
+  if (Ty->isIntegerTy() && Ty->getIntegerBitWidth() > (Target32 ? 64u : 128u))
+    return "integer wider than the target supports";
+  return "";
+}
+
+/// Why F of a module made for another architecture cannot be compiled for
+/// this one ("" if it can): inline asm, target intrinsics, other calling
+/// conventions, unsupported types. Code generation would stop clang with a
+/// fatal error on them.
+std::string foreignFunctionProblem(const Function &F, bool Target32) {
+  auto CCOk = [](CallingConv::ID CC) {
+    return CC == CallingConv::C || CC == CallingConv::Fast ||
+           CC == CallingConv::Cold;
+  };
+  if (!CCOk(F.getCallingConv()))
+    return "calling convention";
+  for (const Argument &A : F.args())
+    if (std::string P = foreignTypeProblem(A.getType(), Target32); !P.empty())
+      return P;
+  if (std::string P = foreignTypeProblem(F.getReturnType(), Target32);
+      !P.empty())
+    return P;
+  for (const BasicBlock &B : F)
+    for (const Instruction &I : B) {
+      if (auto *C = dyn_cast<CallBase>(&I)) {
+        if (C->isInlineAsm())
+          return "inline asm";
+        if (const Function *Callee = C->getCalledFunction();
+            Callee && Callee->isTargetIntrinsic())
+          return "target intrinsic " + Callee->getName().str();
+        if (!CCOk(C->getCallingConv()))
+          return "calling convention";
+      }
+      if (std::string P = foreignTypeProblem(I.getType(), Target32); !P.empty())
+        return P;
+      for (const Value *Op : I.operands())
+        if (std::string P = foreignTypeProblem(Op->getType(), Target32);
+            !P.empty())
+          return P;
+      if (auto *AI = dyn_cast<AllocaInst>(&I))
+        if (std::string P =
+                foreignTypeProblem(AI->getAllocatedType(), Target32);
+            !P.empty())
+          return P;
+    }
+  return "";
+}
+
+/// Gives the clone's values the use-list order of M's. Code generation
+/// walks users in use-list order in places (instruction selection, address
+/// folding), and CloneModule creates the uses in another order: without this
+/// a few blocks of the clone compile differently from M itself. Constants are
+/// shared by the two modules and are left alone.
+void copyUseListOrder(const Module &M, const ValueToValueMapTy &VMap) {
+  DenseMap<const Value *, const Value *> Back; // clone -> original
+  for (auto KV : VMap)
+    if (const Value *C = KV.second)
+      Back[C] = KV.first;
+  auto Copy = [&](const Value &V) {
+    const Value *C = VMap.lookup(&V);
+    if (!C || C == &V || (isa<Constant>(C) && !isa<GlobalValue>(C)) ||
+        V.hasOneUse() || V.use_empty())
+      return;
+    DenseMap<std::pair<const User *, unsigned>, unsigned> Pos;
+    unsigned I = 0;
+    for (const Use &U : V.uses())
+      Pos[{U.getUser(), U.getOperandNo()}] = I++;
+    auto Key = [&](const Use &U) {
+      auto B = Back.find(U.getUser());
+      if (B == Back.end())
+        return ~0u;
+      auto P = Pos.find({cast<User>(B->second), U.getOperandNo()});
+      return P == Pos.end() ? ~0u : P->second;
+    };
+    const_cast<Value *>(C)->sortUseList(
+        [&](const Use &L, const Use &R) { return Key(L) < Key(R); });
+  };
+  for (const GlobalValue &G : M.global_values())
+    Copy(G);
+  for (const Function &F : M) {
+    for (const Argument &A : F.args())
+      Copy(A);
+    for (const BasicBlock &B : F) {
+      Copy(B);
+      for (const Instruction &I : B)
+        Copy(I);
+    }
+  }
+}
+
+/// Makes the clone a module of target TM: no debug info, TM's triple and data
+/// layout, no per-function CPU, features and tuning unless the function was
+/// compiled for TM's CPU (so that TM's CPU applies, as with
+/// `clang -march=CPU`), and, for a module made for another architecture,
+/// no bodies that code generation for TM would reject.
+void prepareClone(Module &C, TargetMachine &TM, bool Foreign) {
+  StripDebugInfo(C);
+  C.setTargetTriple(TM.getTargetTriple().str());
+  C.setDataLayout(TM.createDataLayout());
+  C.setModuleInlineAsm(""); // emits no code; x86 asm would not parse for SPARC
+  bool Target32 = !TM.getTargetTriple().isArch64Bit();
+  for (Function &F : C) {
+    // A function compiled for this very CPU keeps its features (-mavx2,
+    // __attribute__((target(...)))): its code is then the compile's own.
+    // Otherwise TM's CPU applies; on x86, CPU "x86-64" then tunes for
+    // "generic", as clang does.
+    if (Foreign || F.getFnAttribute("target-cpu").getValueAsString() !=
+                       TM.getTargetCPU()) {
+      F.removeFnAttr("target-cpu");
+      F.removeFnAttr("target-features");
+      F.removeFnAttr("tune-cpu");
+    }
+    if (Foreign && !F.isDeclaration() &&
+        !foreignFunctionProblem(F, Target32).empty())
+      F.deleteBody(); // no ICC RUVs for its blocks (ValueMap drops them)
+  }
+  if (Foreign)
+    for (GlobalVariable &G : C.globals())
+      if (G.hasInitializer() &&
+          !foreignTypeProblem(G.getValueType(), Target32).empty()) {
+        G.setInitializer(nullptr);
+        G.setComdat(nullptr);
+        G.setLinkage(GlobalValue::ExternalLinkage);
+      }
+}
 
 } // namespace
 
@@ -633,7 +920,8 @@ private:
 // Interface
 //===----------------------------------------------------------------------===//
 
-std::optional<TargetSpec> parseTargetSpec(const std::string &S, std::string &Err) {
+std::optional<TargetSpec> parseTargetSpec(const std::string &S,
+                                          std::string &Err) {
   initialiseTargets();
   TargetSpec T;
   if (S == "native") {
@@ -643,10 +931,12 @@ std::optional<TargetSpec> parseTargetSpec(const std::string &S, std::string &Err
   } else if (size_t Colon = S.find(':'); Colon != std::string::npos) {
     T.Triple = Triple::normalize(S.substr(0, Colon));
     T.CPU = S.substr(Colon + 1);
-  } else if (std::find(std::begin(X86Cpus), std::end(X86Cpus), S) != std::end(X86Cpus)) {
+  } else if (std::find(std::begin(X86Cpus), std::end(X86Cpus), S) !=
+             std::end(X86Cpus)) {
     T.Triple = X86Triple;
     T.CPU = S;
-  } else if (std::find(std::begin(SparcCpus), std::end(SparcCpus), S) != std::end(SparcCpus)) {
+  } else if (std::find(std::begin(SparcCpus), std::end(SparcCpus), S) !=
+             std::end(SparcCpus)) {
     T.Triple = SparcTriple;
     T.CPU = S;
   } else {
@@ -672,7 +962,8 @@ std::optional<TargetSpec> parseTargetSpec(const std::string &S, std::string &Err
 }
 
 bool machineLevelRuvs(const Module &M, const TargetSpec &T,
-                      std::map<const BasicBlock *, Ruv> &Out, std::string &Err) {
+                      std::map<const BasicBlock *, Ruv> &Out,
+                      std::string &Err) {
   initialiseTargets();
   const Triple TT(Triple::normalize(T.Triple));
   std::string E;
@@ -682,12 +973,14 @@ bool machineLevelRuvs(const Module &M, const TargetSpec &T,
     return false;
   }
   if (!TargetPassConfig::willCompleteCodeGenPipeline()) {
-    Err = "the code generation pipeline is cut short (-stop-after/-stop-before)";
+    Err =
+        "the code generation pipeline is cut short (-stop-after/-stop-before)";
     return false;
   }
   TargetOptions Opts;
-  std::unique_ptr<TargetMachine> TM(Tgt->createTargetMachine(
-      TT.str(), T.CPU, T.Features, Opts, Reloc::PIC_, std::nullopt, CodeGenOptLevel::Default));
+  std::unique_ptr<TargetMachine> TM(
+      Tgt->createTargetMachine(TT.str(), T.CPU, T.Features, Opts, Reloc::PIC_,
+                               std::nullopt, CodeGenOptLevel::Default));
   if (!TM) {
     Err = "cannot create a target machine for " + TT.str() + " -mcpu=" + T.CPU;
     return false;
@@ -709,12 +1002,14 @@ bool machineLevelRuvs(const Module &M, const TargetSpec &T,
       if (auto *CB = dyn_cast_or_null<BasicBlock>(VMap.lookup(&B)))
         CloneToOrig[CB] = &B;
   }
+  copyUseListOrder(M, VMap);
   bool Foreign = Triple(M.getTargetTriple()).getArch() != TT.getArch();
   prepareClone(*Clone, *TM, Foreign);
 
   // The pipeline of LLVMTargetMachine::addPassesToEmitFile, with our
   // collector before the AsmPrinter and a recording streamer behind it.
   Recording Rec;
+  BlockCoster Coster(*Tgt, *TM);
   legacy::PassManager PM;
   TargetPassConfig *PC = LTM.createPassConfig(PM);
   PC->setDisableVerify(true);
@@ -728,7 +1023,8 @@ bool machineLevelRuvs(const Module &M, const TargetSpec &T,
   PC->addMachinePasses();
   PC->setInitialized();
   PM.add(new BlockCollector(Rec, CloneToOrig, FnOrig));
-  auto Streamer = std::make_unique<RecordingStreamer>(MMIWP->getMMI().getContext(), Rec);
+  auto Streamer =
+      std::make_unique<RecordingStreamer>(MMIWP->getMMI().getContext(), Rec);
   Tgt->createNullTargetStreamer(*Streamer); // owned by the streamer
   AsmPrinter *Printer = Tgt->createAsmPrinter(*TM, std::move(Streamer));
   if (!Printer) {
@@ -736,6 +1032,7 @@ bool machineLevelRuvs(const Module &M, const TargetSpec &T,
     return false;
   }
   PM.add(Printer);
+  PM.add(new BlockCosting(Rec, Coster));
   PM.add(createFreeMachineFunctionPass());
 
   std::string FirstError;
@@ -748,10 +1045,9 @@ bool machineLevelRuvs(const Module &M, const TargetSpec &T,
     return false;
   }
 
-  BlockCoster Coster(*Tgt, *TM);
   for (const BlockRecord &B : Rec.Blocks)
     if (B.Orig)
-      Out[B.Orig].add(Coster.cost(B));
+      Out[B.Orig].add(B.Cost);
   // Blocks of compiled functions that produced no code (merged or emptied by
   // code generation) cost nothing: say so rather than leave them out.
   for (const Function *F : Rec.CompiledFunctions)
