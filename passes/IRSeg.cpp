@@ -11,7 +11,6 @@
 #include "passes/IRSeg.h"
 
 #include "llvm/ADT/PostOrderIterator.h"
-#include "llvm/Analysis/CFG.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/InstIterator.h"
@@ -301,6 +300,24 @@ private:
     return Freq;
   }
 
+  /// Can From reach To within one execution of region L (one iteration of
+  /// loop L, or one call of the function), i.e. without taking L's back edge?
+  bool reachesWithin(Loop *L, BasicBlock *From, BasicBlock *To) {
+    std::set<BasicBlock *> Seen;
+    std::vector<BasicBlock *> Work{From};
+    while (!Work.empty()) {
+      BasicBlock *B = Work.back();
+      Work.pop_back();
+      if (B == To)
+        return true;
+      if (!Seen.insert(B).second || (L && (!L->contains(B) || B == L->getHeader())))
+        continue;
+      for (BasicBlock *S : successors(B))
+        Work.push_back(S);
+    }
+    return false;
+  }
+
   /// If B ends in a zero-trip guard of a subloop SL of region L -- a
   /// conditional branch on a comparison of a value that occurs in SL's
   /// backedge-taken count (n > 0 for a loop of n iterations), one side of
@@ -340,8 +357,7 @@ private:
         continue;
       for (unsigned I = 0; I < 2; ++I) {
         BasicBlock *In = Br->getSuccessor(I), *Out = Br->getSuccessor(1 - I);
-        if (DT.dominates(In, SL->getHeader()) &&
-            !isPotentiallyReachable(Out, SL->getHeader(), nullptr, &DT, &LI))
+        if (DT.dominates(In, SL->getHeader()) && !reachesWithin(L, Out, SL->getHeader()))
           return SL;
       }
     }

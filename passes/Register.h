@@ -31,6 +31,8 @@ struct IRCollection {
   std::vector<std::string> Targets; ///< ICC targets (MachineLevel.h syntax)
   /// Source parameter names per IR function name (from the AST).
   std::map<std::string, std::vector<std::string>> ParamNames;
+  /// Source name of every function, by IR name (C++ names are mangled).
+  std::map<std::string, std::string> SourceNames;
   std::map<std::string, IRFunctionSeg> Functions;
   /// Target name -> {"triple", "cpu", "error"?}.
   std::map<std::string, std::map<std::string, std::string>> TargetInfo;

@@ -37,6 +37,7 @@
 
 #include <cmath>
 #include <map>
+#include <optional>
 #include <regex>
 #include <set>
 
@@ -95,8 +96,11 @@ void loopsByLine(const NodeList &L, std::map<unsigned, std::vector<const Node *>
 /// as the IR loops' iteration numbers (i = start + step*k); otherwise it
 /// keeps the parameter N_<function>_<line> (shared with the source level).
 void mergeIR(SegFile &File, IRCollection &C) {
+  std::map<std::string, std::string> IRName; // source name -> IR (mangled) name
+  for (auto &[Mangled, Source] : C.SourceNames)
+    IRName[Source] = Mangled;
   for (FunctionSeg &F : File.Functions) {
-    auto It = C.Functions.find(F.Name);
+    auto It = C.Functions.find(IRName.count(F.Name) ? IRName[F.Name] : F.Name);
     if (It == C.Functions.end())
       continue;
     NodeList Seg = std::move(It->second.Seg);
@@ -112,6 +116,32 @@ void mergeIR(SegFile &File, IRCollection &C) {
     });
     std::vector<std::pair<const Node *, std::string>> Enclosing; // source loop, IR index
     std::set<std::string> Used;
+    // A source-level expression in the IR SEG's names: the indices of
+    // enclosing source loops become their IR loops' iteration numbers
+    // (i = start + step*k). None if it uses an index with no IR loop.
+    auto inIRNames = [&](std::string T) -> std::optional<std::string> {
+      for (auto &[Outer, K] : Enclosing) {
+        if (Outer->Index.empty())
+          continue;
+        std::string V = Outer->StepKind == "mul"
+                            ? "((" + Outer->Start + ")*(" + Outer->Step + ")^" + K + ")"
+                            : "((" + Outer->Start + ") + (" + Outer->Step + ")*" + K + ")";
+        T = std::regex_replace(T, std::regex("\\b" + Outer->Index + "\\b"), V);
+      }
+      for (auto &[Line, Ns] : AstLoops)
+        for (const Node *Other : Ns)
+          if (!Other->Index.empty() &&
+              std::regex_search(T, std::regex("\\b" + Other->Index + "\\b")))
+            return std::nullopt;
+      return T;
+    };
+    // Source-level calls by line and callee, for arguments SCEV could not
+    // express (at -O0 they are loads).
+    std::map<std::pair<unsigned, std::string>, std::vector<const Node *>> AstCalls;
+    forEachNode(F.Body, [&](const Node &N) {
+      if (N.Kind == NodeKind::Call)
+        AstCalls[{N.Range.Line, N.Callee}].push_back(&N);
+    });
     std::function<void(NodeList &)> Walk = [&](NodeList &L) {
       for (Node &N : L) {
         const Node *Src = nullptr;
@@ -138,32 +168,21 @@ void mergeIR(SegFile &File, IRCollection &C) {
                                       " runs " + Src->Trip + " times, ScalarEvolution says " +
                                       simplifyExprText(N.Trip) + " for optimised loop " + N.Id);
           }
-          if (Fallback.count(N.Trip) && Src && !Src->Index.empty() && N.Label.empty()) {
-            std::string T = Src->Trip;
-            bool Ok = true;
-            for (auto &[Outer, K] : Enclosing) {
-              if (Outer->Index.empty())
-                continue;
-              std::string V = Outer->StepKind == "mul"
-                                  ? "((" + Outer->Start + ")*(" + Outer->Step + ")^" + K + ")"
-                                  : "((" + Outer->Start + ") + (" + Outer->Step + ")*" + K + ")";
-              T = std::regex_replace(T, std::regex("\\b" + Outer->Index + "\\b"), V);
-            }
-            for (const Node *Other : [&] {
-                   std::vector<const Node *> All;
-                   for (auto &[Line, Ns] : AstLoops)
-                     All.insert(All.end(), Ns.begin(), Ns.end());
-                   return All;
-                 }())
-              if (!Other->Index.empty() &&
-                  std::regex_search(T, std::regex("\\b" + Other->Index + "\\b")))
-                Ok = false; // an index of a source loop with no IR counterpart
-            if (Ok)
-              N.Trip = T;
-          }
+          if (Fallback.count(N.Trip) && Src && !Src->Index.empty() && N.Label.empty())
+            if (auto T = inIRNames(Src->Trip))
+              N.Trip = *T;
           if (Fallback.count(N.Trip))
             Used.insert(N.Trip);
           N.Trip = simplifyExprText(N.Trip);
+        }
+        if (N.Kind == NodeKind::Call) {
+          N.Callee = C.SourceNames.count(N.Callee) ? C.SourceNames[N.Callee] : N.Callee;
+          auto A = AstCalls.find({N.Range.Line, N.Callee});
+          if (A != AstCalls.end() && A->second.size() == 1)
+            for (size_t I = 0; I < N.Args.size() && I < A->second[0]->Args.size(); ++I)
+              if (N.Args[I].empty() && !A->second[0]->Args[I].empty())
+                if (auto T = inIRNames(A->second[0]->Args[I]))
+                  N.Args[I] = *T;
         }
         for (std::string &Arg : N.Args)
           Arg = simplifyExprText(Arg);
@@ -267,7 +286,9 @@ public:
       std::vector<std::string> Ps;
       for (const ParmVarDecl *P : FD->parameters())
         Ps.push_back(P->getNameAsString());
-      irCollection().ParamNames[Names->getName(FD)] = Ps;
+      std::string Mangled = Names->getName(FD);
+      irCollection().ParamNames[Mangled] = Ps;
+      irCollection().SourceNames[Mangled] = FD->getNameAsString();
     } else if (auto *DC = dyn_cast<DeclContext>(D)) {
       if (isa<NamespaceDecl, LinkageSpecDecl>(D))
         for (Decl *Inner : DC->decls())

@@ -64,8 +64,9 @@ ex FormulaBuilder::nodeCost(const Node &N, const StageWeight &W, const std::stri
   case NodeKind::Call: {
     const FunctionSeg *Callee = File.find(N.Callee);
     if (!Callee || InProgress.count(N.Callee)) {
-      Unresolved.insert(Fn + ":" + std::to_string(N.Range.Line) + ": call to '" +
-                        N.Callee + "' " + (Callee ? "is recursive" : "has no SEG"));
+      Unresolved.insert(Fn + ":" + std::to_string(N.Range.Line) + ": " +
+                        (Callee ? "recursive call to '" + N.Callee + "'"
+                                : "call to '" + N.Callee + "' has no SEG"));
       return Own;
     }
     ex C = closedForm(N.Callee, W, Key, Level);

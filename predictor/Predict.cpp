@@ -94,23 +94,52 @@ Prediction predict(const SegFile &S, const Machine &M, const PredictOptions &O) 
     std::map<std::string, ex> Closed;
     std::set<std::string> Free;
     const FunctionSeg *FS = S.find(Name);
-    bool NeedIR = false;
-    for (auto &Model : Models)
-      NeedIR |= Model->level() == "INTCC" || Model->level() == "ICC";
-    if (NeedIR && !FS->LevelSegs.count("IR")) {
-      FP.Error = "no IR-level SEG for " + Name +
-                 " (the file was written with -fplugin-arg-segtime-no-ir, or the function "
-                 "was not emitted)";
+    std::vector<ResourceModel *> Active;
+    std::string IRError;
+    for (auto &Model : Models) {
+      std::string L = Model->level();
+      if ((L == "INTCC" || L == "ICC") && !FS->LevelSegs.count("IR")) {
+        IRError = "no IR-level SEG for " + Name +
+                  " (the file was written with -fplugin-arg-segtime-no-ir, or the function "
+                  "was not emitted)";
+        if (O.Optional.count(L)) {
+          FP.Notes.push_back(L + " not predicted: " + IRError);
+          continue;
+        }
+      }
+      Active.push_back(Model.get());
+    }
+    if (!IRError.empty() && Active.size() < Models.size() - FP.Notes.size()) {
+      FP.Error = IRError;
       P.Functions.push_back(FP);
       continue;
     }
-    for (auto &Model : Models) {
+    std::map<std::string, std::set<std::string>> FreeOf;
+    for (ResourceModel *Model : Active) {
       ex E = FB.closedForm(Name, Model->timeWeight(), "time:" + Model->level(), Model->level());
       Closed[Model->level()] = E;
-      for (const std::string &F : freeSymbols(E)) {
-        Free.insert(F);
+      FreeOf[Model->level()] = freeSymbols(E);
+      for (const std::string &F : FreeOf[Model->level()])
         Used.insert(F);
+    }
+    // An optional level needing a value nobody gave is left out.
+    auto Known = [&](const std::string &X) {
+      auto D = Declared.find(X);
+      return O.Values.count(X) || (D != Declared.end() && D->second.Default);
+    };
+    std::vector<ResourceModel *> Kept;
+    for (ResourceModel *Model : Active) {
+      std::string L = Model->level(), Missing;
+      for (const std::string &X : FreeOf[L])
+        if (!Known(X))
+          Missing += (Missing.empty() ? "" : ", ") + X;
+      if (!Missing.empty() && O.Optional.count(L)) {
+        FP.Notes.push_back(L + " not predicted: no value for " + Missing);
+        continue;
       }
+      Kept.push_back(Model);
+      for (const std::string &X : FreeOf[L])
+        Free.insert(X);
     }
     // Resolve parameter values: user, then SEG defaults.
     std::map<std::string, double> Values;
@@ -153,7 +182,7 @@ Prediction predict(const SegFile &S, const Machine &M, const PredictOptions &O) 
       P.Functions.push_back(FP);
       continue;
     }
-    for (auto &Model : Models) {
+    for (ResourceModel *Model : Kept) {
       const std::string L = Model->level();
       LevelPrediction LP;
       LP.Formula = toString(Closed[L]);
@@ -192,6 +221,8 @@ json Prediction::toJSON() const {
       Ls["ICC"]["target"] = Target;
     J["levels"] = Ls;
     J["unresolved"] = F.Unresolved;
+    if (!F.Notes.empty())
+      J["notes"] = F.Notes;
     if (!F.Error.empty())
       J["error"] = F.Error;
     Fs.push_back(J);
@@ -244,6 +275,8 @@ void Prediction::printText(std::ostream &OS) const {
     }
     for (const std::string &U : F.Unresolved)
       OS << "  not costed: " << U << "\n";
+    for (const std::string &N : F.Notes)
+      OS << "  note: " << N << "\n";
   }
 }
 

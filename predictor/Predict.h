@@ -15,6 +15,7 @@
 #include "predictor/Machine.h"
 
 #include <ostream>
+#include <set>
 
 namespace segtime {
 
@@ -37,6 +38,7 @@ struct FunctionPrediction {
   std::map<std::string, LevelPrediction> Levels; ///< key "POC", "HLLC", "INTCC", "ICC"
   std::vector<std::string> Unresolved; ///< Unknown nodes inside (not costed)
   std::string Error; ///< non-empty: could not predict (e.g. missing parameters)
+  std::vector<std::string> Notes; ///< optional levels left out, and why
 };
 
 struct PredictOptions {
@@ -46,6 +48,10 @@ struct PredictOptions {
   /// ICC target (e.g. "znver5"); empty: the first target of the SEG file
   /// that the machine file has an ICC cost vector for.
   std::string Target;
+  /// Levels added by default rather than asked for: a function for which
+  /// one cannot be predicted (no IR-level SEG, parameters only that level
+  /// has) leaves it out with a note instead of failing.
+  std::set<std::string> Optional;
 };
 
 struct Prediction {

@@ -155,10 +155,19 @@ int predictMain(int Argc, char **Argv) {
     if (!LevelsGiven) {
       bool HasIR = std::any_of(S.Functions.begin(), S.Functions.end(),
                                [](const FunctionSeg &F) { return F.LevelSegs.count("IR"); });
-      if (HasIR && M.Levels.count("INTCC"))
+      if (HasIR && M.Levels.count("INTCC")) {
         O.Levels.push_back("INTCC");
-      if (HasIR && M.Levels.count("ICC") && !S.Targets.empty())
+        O.Optional.insert("INTCC");
+      }
+      bool CommonTarget = false;
+      auto Icc = M.Levels.find("ICC");
+      for (auto &[T, Info] : S.Targets)
+        CommonTarget |= Icc != M.Levels.end() && Icc->second.count(T) &&
+                        (O.Target.empty() || O.Target == T);
+      if (HasIR && CommonTarget) {
         O.Levels.push_back("ICC");
+        O.Optional.insert("ICC");
+      }
     }
     Prediction P = predict(S, M, O);
     P.SegPath = Seg;
