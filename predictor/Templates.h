@@ -236,9 +236,11 @@ double dcStartup(const DCParams &P);
 /// min(S_{i−1}, 1/(T_s(i) + T_j(i) + β_f)) tasks/s and executes in the rest
 /// of its time, S_i = r_i + (1 − r_i (T_s(i) + T_j(i) + β_f))/(T_e(i) + β_e).
 /// That is (j) while no level saturates (every steady-state f_i >= 0), and
-/// S_max when the leaves alone outrun the splitting (S_1 >= S_max, equal
-/// split/join costs); the two rules agree whenever the paper's applies
-/// cleanly. SP_N = M T_e(N) / (T_startup + (M − 1)/Throughput).
+/// S_max when the leaves alone outrun the splitting (S_1 >= S_max). The two
+/// rules agree when T_s + T_j is the same on every level and T_e(i) does not
+/// shrink toward the root (dcUniform); otherwise the paper's rule can return
+/// an S_N with negative fractions.
+/// SP_N = M T_e(N) / (T_startup + (M − 1)/Throughput).
 DCResult analyzeDC(const DCParams &P);
 
 /// Speedup for N = 1..MaxLevels of uniform parameters (see dcUniform).

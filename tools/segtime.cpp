@@ -1,7 +1,7 @@
 //===- segtime.cpp - The segtime command ----------------------------------===//
 ///
 /// \file
-/// Subcommands: predict, calibrate, show, dot, vocabulary.
+/// Subcommands: predict, calibrate, show, dot, vocabulary, farm, dc, hetero.
 ///
 /// USAGE:
 ///   segtime predict FILE.seg.json --machine t800 -p n=256 [--level poc|hllc|all]
@@ -25,6 +25,9 @@
 using namespace segtime;
 
 int calibrateMain(int Argc, char **Argv); // Calibrate.cpp
+int farmMain(int Argc, char **Argv);      // Templates.cpp
+int dcMain(int Argc, char **Argv);        // Templates.cpp
+int heteroMain(int Argc, char **Argv);    // Templates.cpp
 
 namespace {
 
@@ -37,6 +40,9 @@ const char *Usage =
     "  show FILE.seg.json      print the SEG tree with RUVs and parameters\n"
     "  dot FILE.seg.json       the SEG of one function as Graphviz\n"
     "  vocabulary              the operations each level counts\n"
+    "  farm                    processor farm on a k-ary tree (UBC-91)\n"
+    "  dc                      divide and conquer on a k-ary tree (UBC-91)\n"
+    "  hetero                  heterogeneous network of workstations (UTSA-95)\n"
     "\n"
     "'segtime COMMAND --help' describes each command.\n";
 
@@ -367,6 +373,12 @@ int main(int Argc, char **Argv) {
     return dotMain(Argc - 2, Argv + 2);
   if (Cmd == "vocabulary")
     return vocabularyMain(Argc - 2, Argv + 2);
+  if (Cmd == "farm")
+    return farmMain(Argc - 2, Argv + 2);
+  if (Cmd == "dc")
+    return dcMain(Argc - 2, Argv + 2);
+  if (Cmd == "hetero")
+    return heteroMain(Argc - 2, Argv + 2);
   std::cerr << "segtime: error: unknown command '" << Cmd << "'\n" << Usage;
   return 2;
 }

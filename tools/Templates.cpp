@@ -1,0 +1,1083 @@
+//===- Templates.cpp - segtime farm, dc, hetero: parallel templates -------===//
+///
+/// \file
+/// The commands of the parallel-template models (predictor/Templates.h):
+/// processor farm and divide and conquer on k-ary trees (UBC-91) and
+/// heterogeneous networks of workstations (UTSA-95). Each prints a table, or
+/// one JSON object with --json (stable keys; docs in each --help), and farm
+/// and dc draw speedup-vs-N and granularity plots with gnuplot (--plot DIR).
+/// Times take an optional unit: 10ms, 250us, 1e-3 (seconds), 2s, 40ns.
+///
+/// USAGE:
+///   segtime farm --arity 2 --levels 3 --te 10ms --beta-e 1ms --beta-f 2ms
+///                --tasks 1000 [--transfer 0.5ms] [--json] [--plot DIR]
+///   segtime farm --parents -1,0,0,1 --te 10ms --beta-e 1ms --beta-f 2ms --tasks 1000
+///   segtime dc --arity 2 --levels 3 --te 40ms --ts 1ms --tj 1ms --beta-e 1ms
+///              --beta-f 2ms --tasks 100 [--transfer 0.5ms] [--json] [--plot DIR]
+///   segtime hetero --speeds 2,1,1 [--owner-util 0.1,0,0] [--comm 5ms] [--json]
+///   segtime hetero --times 10,20,40 [--work 0.5,0.3,0.2]
+///
+/// Entry points (Argv holds the options after the command name, as
+/// tools/segtime.cpp passes them): farmMain, dcMain, heteroMain.
+/// Exit status: 0 ok, 2 usage or input error.
+///
+//===----------------------------------------------------------------------===//
+#include "predictor/Templates.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <limits>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace segtime;
+using json = nlohmann::ordered_json; // keys in the documented order
+
+int farmMain(int Argc, char **Argv);
+int dcMain(int Argc, char **Argv);
+int heteroMain(int Argc, char **Argv);
+
+namespace {
+
+/// A usage or input error: the command prints it and exits with status 2.
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+int reportError(const std::string &Cmd, std::string Msg) {
+  if (Msg.rfind(Cmd + ": ", 0) == 0) // the library names the model too
+    Msg.erase(0, Cmd.size() + 2);
+  std::cerr << "segtime " << Cmd << ": error: " << Msg << "\n";
+  return 2;
+}
+
+//===--- Parsing ----------------------------------------------------------===//
+
+double parseNumber(const std::string &Flag, const std::string &Text) {
+  const char *B = Text.c_str();
+  char *E = nullptr;
+  double V = std::strtod(B, &E);
+  if (E == B || *E != '\0' || !std::isfinite(V))
+    throw UsageError(Flag + ": '" + Text + "' is not a number");
+  return V;
+}
+
+/// Seconds, from "0.01", "10ms", "250us", "250µs", "40ns", "2s".
+double parseTime(const std::string &Flag, const std::string &Text) {
+  const char *B = Text.c_str();
+  char *E = nullptr;
+  double V = std::strtod(B, &E);
+  if (E == B || !std::isfinite(V))
+    throw UsageError(Flag + ": '" + Text + "' is not a time (e.g. 0.01, 10ms, 250us)");
+  std::string Unit = E;
+  double Scale = 0;
+  if (Unit.empty() || Unit == "s")
+    Scale = 1;
+  else if (Unit == "ms")
+    Scale = 1e-3;
+  else if (Unit == "us" || Unit == "\xC2\xB5s")
+    Scale = 1e-6;
+  else if (Unit == "ns")
+    Scale = 1e-9;
+  else
+    throw UsageError(Flag + ": unknown time unit '" + Unit + "' in '" + Text +
+                     "' (use s, ms, us or ns)");
+  return V * Scale;
+}
+
+unsigned parseUnsigned(const std::string &Flag, const std::string &Text) {
+  if (Text.empty() || Text.find_first_not_of("0123456789") != std::string::npos || Text.size() > 9)
+    throw UsageError(Flag + ": '" + Text + "' is not a whole number");
+  return static_cast<unsigned>(std::stoul(Text));
+}
+
+/// A task count: a whole number, also written as 1e6.
+std::uint64_t parseCount(const std::string &Flag, const std::string &Text) {
+  double V = parseNumber(Flag, Text);
+  if (V < 1 || V != std::floor(V) || V > 9007199254740992.0)
+    throw UsageError(Flag + ": the number of tasks must be a whole number >= 1, got '" + Text +
+                     "'");
+  return static_cast<std::uint64_t>(V);
+}
+
+std::vector<std::string> splitList(const std::string &Flag, const std::string &S) {
+  std::vector<std::string> R;
+  size_t P = 0;
+  while (true) {
+    size_t Q = S.find(',', P);
+    std::string Item = S.substr(P, Q == std::string::npos ? std::string::npos : Q - P);
+    if (Item.empty())
+      throw UsageError(Flag + ": empty item in the list '" + S + "'");
+    R.push_back(Item);
+    if (Q == std::string::npos)
+      return R;
+    P = Q + 1;
+  }
+}
+
+std::vector<double> parseNumberList(const std::string &Flag, const std::string &S) {
+  std::vector<double> R;
+  for (const std::string &X : splitList(Flag, S))
+    R.push_back(parseNumber(Flag, X));
+  return R;
+}
+
+std::vector<double> parseTimeList(const std::string &Flag, const std::string &S) {
+  std::vector<double> R;
+  for (const std::string &X : splitList(Flag, S))
+    R.push_back(parseTime(Flag, X));
+  return R;
+}
+
+std::vector<unsigned> parseUnsignedList(const std::string &Flag, const std::string &S) {
+  std::vector<unsigned> R;
+  for (const std::string &X : splitList(Flag, S))
+    R.push_back(parseUnsigned(Flag, X));
+  return R;
+}
+
+/// Walks Argv; Next() returns the value of the current flag.
+class ArgReader {
+public:
+  ArgReader(int Argc, char **Argv) : Argc(Argc), Argv(Argv) {}
+  bool next() { return ++I < Argc; }
+  std::string flag() const { return Argv[I]; }
+  std::string value() {
+    std::string F = Argv[I];
+    if (I + 1 >= Argc)
+      throw UsageError(F + " needs a value");
+    return Argv[++I];
+  }
+
+private:
+  int Argc;
+  char **Argv;
+  int I = -1;
+};
+
+//===--- Formatting -------------------------------------------------------===//
+
+std::string fmt(double V, int Digits = 6) {
+  if (std::isinf(V))
+    return "unlimited";
+  std::ostringstream OS;
+  OS.precision(Digits);
+  OS << V;
+  return OS.str();
+}
+
+/// A time with a readable unit: "17 ms", "2.08491 s".
+std::string fmtTime(double S) {
+  if (std::isinf(S))
+    return "unlimited";
+  double A = std::fabs(S);
+  if (A == 0 || A >= 1)
+    return fmt(S) + " s";
+  if (A >= 1e-3)
+    return fmt(S * 1e3) + " ms";
+  if (A >= 1e-6)
+    return fmt(S * 1e6) + " us";
+  return fmt(S * 1e9) + " ns";
+}
+
+std::string pad(const std::string &S, size_t W) {
+  return S.size() >= W ? S : std::string(W - S.size(), ' ') + S;
+}
+
+/// A processor count: an integer while exact in a double.
+json countJson(double V) {
+  return V <= 9007199254740992.0 ? json(static_cast<std::uint64_t>(V)) : json(V);
+}
+
+/// A finite number, or null for "no limit".
+json finiteOrNull(double V) { return std::isfinite(V) ? json(V) : json(nullptr); }
+
+//===--- Plots ------------------------------------------------------------===//
+
+struct Series {
+  std::string Title;
+  std::vector<double> Y; ///< at x = 1, 2, ...
+  PeakPoint Peak;
+};
+
+std::string shellQuote(const std::string &S) {
+  std::string R = "'";
+  for (char C : S)
+    R += C == '\'' ? std::string("'\\''") : std::string(1, C);
+  return R + "'";
+}
+
+std::string gpString(const std::string &S) {
+  std::string R = "\"";
+  for (char C : S)
+    R += (C == '"' || C == '\\') ? std::string("\\") + C : std::string(1, C);
+  return R + "\"";
+}
+
+/// Plot text: Greek letters and µ for the ASCII spellings of the tables.
+std::string plotText(std::string S) {
+  for (auto [From, To] : {std::pair<std::string, std::string>{"beta_", "\u03B2_"},
+                          {"T_tau", "T_\u03C4"},
+                          {" us", " \u00B5s"}})
+    for (size_t P = S.find(From); P != std::string::npos; P = S.find(From, P + To.size()))
+      S.replace(P, From.size(), To);
+  return S;
+}
+
+/// Writes DIR/NAME.dat and DIR/NAME.gp and runs gnuplot for NAME.png and
+/// NAME.svg. Returns the paths of the two images.
+std::vector<std::string> plot(const std::string &Dir, const std::string &Name,
+                              const std::string &Title, const std::string &XLabel,
+                              const std::vector<Series> &All) {
+  namespace fs = std::filesystem;
+  std::error_code EC;
+  fs::create_directories(Dir, EC);
+  if (EC)
+    throw UsageError("--plot: cannot create directory '" + Dir + "': " + EC.message());
+  fs::path Base = fs::path(Dir) / Name;
+  {
+    std::ofstream Dat(Base.string() + ".dat");
+    if (!Dat)
+      throw UsageError("--plot: cannot write " + Base.string() + ".dat");
+    Dat.precision(10);
+    for (size_t S = 0; S < All.size(); ++S) {
+      Dat << "# " << All[S].Title << "\n# N speedup\n";
+      for (size_t I = 0; I < All[S].Y.size(); ++I)
+        Dat << I + 1 << " " << All[S].Y[I] << "\n";
+      Dat << "\n\n";
+    }
+    Dat << "# peak operating points (N speedup)\n";
+    for (const Series &S : All)
+      if (S.Peak.Found)
+        Dat << S.Peak.Levels << " " << S.Peak.Speedup << "\n";
+  }
+  const bool AnyPeak =
+      std::any_of(All.begin(), All.end(), [](const Series &S) { return S.Peak.Found; });
+  std::ofstream Gp(Base.string() + ".gp");
+  if (!Gp)
+    throw UsageError("--plot: cannot write " + Base.string() + ".gp");
+  std::string Dat = gpString(Name + ".dat");
+  std::ostringstream Plot;
+  Plot << "plot ";
+  for (size_t S = 0; S < All.size(); ++S)
+    Plot << (S ? ", \\\n     " : "") << Dat << " index " << S << " using 1:2 with linespoints ls "
+         << S + 1 << " title " << gpString(plotText(All[S].Title));
+  if (AnyPeak)
+    Plot << ", \\\n     " << Dat << " index " << All.size()
+         << " using 1:2 with points pt 7 ps 1.6 lc rgb \"black\" title \"peak operating point\"";
+  Plot << "\n";
+  Gp << "# segtime: " << Title << "\n"
+     << "set title " << gpString(plotText(Title)) << "\n"
+     << "set xlabel " << gpString(XLabel) << "\nset ylabel \"speedup\"\n"
+     << "set key left top\nset grid\nset xrange [0.5:" << All.front().Y.size() + 0.5 << "]\n"
+     << "set yrange [0:*]\n";
+  const char *Colours[] = {"#1b9e77", "#d95f02", "#7570b3", "#e7298a",
+                           "#66a61e", "#e6ab02", "#a6761d", "#666666"};
+  for (size_t S = 0; S < All.size(); ++S)
+    Gp << "set style line " << S + 1 << " lc rgb \"" << Colours[S % 8] << "\" lw 2 pt 7 ps 0.6\n";
+  Gp << "set terminal pngcairo size 900,600 font \"Sans,11\"\n"
+     << "set output " << gpString(Name + ".png") << "\n"
+     << Plot.str() << "set terminal svg size 900,600 font \"Sans,11\" background \"white\"\n"
+     << "set output " << gpString(Name + ".svg") << "\n"
+     << Plot.str() << "unset output\n";
+  Gp.close();
+  std::string Cmd = "cd " + shellQuote(Dir) + " && gnuplot " + shellQuote(Name + ".gp") +
+                    " >/dev/null 2>" + shellQuote(Name + ".gnuplot.log");
+  if (std::system(Cmd.c_str()) != 0)
+    throw UsageError("--plot: gnuplot failed (is it installed?); the data and script are in " +
+                     Base.string() + ".dat/.gp, its messages in " + Base.string() + ".gnuplot.log");
+  fs::remove(Base.string() + ".gnuplot.log", EC);
+  return {Base.string() + ".png", Base.string() + ".svg"};
+}
+
+//===--- farm -------------------------------------------------------------===//
+
+const char *FarmUsage =
+    "usage: segtime farm --levels N --te T_e --beta-e B_e --beta-f B_f --tasks M [options]\n"
+    "\n"
+    "Processor farm on a balanced k-ary tree of N levels (UBC-91 §3.2): steady-state\n"
+    "throughput S_N (recurrence (d), closed form (f)), task fractions f_i, start-up,\n"
+    "time for M tasks T = T_startup + (M-1)/S_N (eq. (g)), speedup M*T_e/T, and the\n"
+    "peak operating point (UBC-91 §5).\n"
+    "\n"
+    "  --arity K         children per processor (default 2; 1 = linear chain)\n"
+    "  --levels N        levels of the tree (level 1 = leaves, N = root)\n"
+    "  --te T            execution time of one task\n"
+    "  --beta-e T        non-overlapped communication start-up per task executed locally\n"
+    "  --beta-f T        start-up per task forwarded to a child and returned\n"
+    "  --tasks M         number of tasks\n"
+    "  --transfer T      transfer time of a task on a link, T_tau (default 0)\n"
+    "  --parents LIST    an irregular tree instead of --arity/--levels: the parent of\n"
+    "                    each processor, -1 for the root (e.g. -1,0,0,2); solved as the\n"
+    "                    linear system of UBC-91 §3.1; --te may then list one time per\n"
+    "                    processor\n"
+    "  --threshold X     peak operating point: the N after which one more level adds\n"
+    "                    less than X (relative) speedup (default 0.01)\n"
+    "  --max-levels N    levels searched for the peak and plotted (default 32 for a\n"
+    "                    chain, 16 for a tree)\n"
+    "  --grains LIST     granularities (tasks per message) of the granularity study\n"
+    "                    (default 1,2,4,8,16)\n"
+    "  --plot DIR        write DIR/farm_speedup.{png,svg} (speedup vs N for T_e/2, T_e,\n"
+    "                    2*T_e) and DIR/farm_granularity.{png,svg} (speedup vs N per\n"
+    "                    granularity) with gnuplot, plus their .dat and .gp files\n"
+    "  --json            print one JSON object\n"
+    "\n"
+    "Times are seconds, or take a unit: 10ms, 250us, 40ns, 2s.\n"
+    "\n"
+    "JSON keys: throughput (tasks/s), fractions (f_1..f_N, level totals, leaves\n"
+    "first; per processor with --parents), startup_s, time_s, speedup, and\n"
+    "throughput_recurrence, throughput_closed_form, level_throughputs, limited_by\n"
+    "(steady-state | forwarding | transfer), fractions_steady_state, speedup_closed_form,\n"
+    "efficiency, processors, a, forward_limit, transfer_limit (null: none),\n"
+    "sequential_time_s, peak_levels, peak_processors, peak_speedup, peak_found,\n"
+    "granularity [{granularity, te_s, peak_levels, peak_speedup}], params, plots.\n"
+    "\n"
+    "Exit status: 0 ok, 2 usage or input error.\n";
+
+json farmParamsJson(const FarmParams &P) {
+  return {{"arity", P.Arity},    {"levels", P.Levels},  {"te_s", P.TaskTime},
+          {"beta_e_s", P.BetaE}, {"beta_f_s", P.BetaF}, {"transfer_s", P.TransferTime},
+          {"tasks", P.Tasks}};
+}
+
+void warnLimit(ThroughputLimit L, const std::string &What) {
+  if (L == ThroughputLimit::Forwarding)
+    std::cerr << "segtime: warning: the steady state of UBC-91 does not exist here: " << What
+              << "; the throughput is that limit and some processors idle\n";
+  else if (L == ThroughputLimit::Transfer)
+    std::cerr << "segtime: warning: the root cannot receive tasks faster than 1/(T_tau + "
+                 "beta_e) (UBC-91 §3.1); the throughput is that limit\n";
+}
+
+int farmTree(const std::vector<int> &Parent, const std::vector<double> &Te, double BetaE,
+             double BetaF, double Transfer, std::uint64_t Tasks, bool Json) {
+  TreeFarmParams P;
+  P.Parent = Parent;
+  P.TaskTime = Te;
+  P.BetaE = BetaE;
+  P.BetaF = BetaF;
+  P.TransferTime = Transfer;
+  P.Tasks = Tasks;
+  TreeFarmResult R = analyzeFarmOnTree(P);
+  if (!R.Framework.Feasible && R.Limit == ThroughputLimit::SteadyState)
+    std::cerr << "segtime: warning: the §3.1 system has negative fractions\n";
+  warnLimit(R.Limit, "a processor cannot forward more than 1/beta_f tasks/s");
+  if (Json) {
+    json J = {{"template", "farm"},
+              {"topology", "parents"},
+              {"params",
+               {{"parents", Parent},
+                {"te_s", Te},
+                {"beta_e_s", BetaE},
+                {"beta_f_s", BetaF},
+                {"transfer_s", Transfer},
+                {"tasks", Tasks}}},
+              {"processors", countJson(R.Processors)},
+              {"depth", R.Depth},
+              {"throughput", R.Throughput},
+              {"throughput_framework", R.Framework.Throughput},
+              {"framework_feasible", R.Framework.Feasible},
+              {"limited_by", throughputLimitName(R.Limit)},
+              {"transfer_limit", finiteOrNull(R.TransferLimit)},
+              {"fractions", R.Fractions},
+              {"fractions_steady_state", R.Framework.Fractions},
+              {"forwarded", R.Framework.Forwarded},
+              {"startup_s", R.Startup},
+              {"time_s", R.Time},
+              {"sequential_time_s", R.SequentialTime},
+              {"speedup", R.Speedup},
+              {"efficiency", R.Efficiency}};
+    std::cout << J.dump(2) << "\n";
+    return 0;
+  }
+  std::cout << "processor farm on a tree of " << R.Processors << " processors (depth " << R.Depth
+            << "), UBC-91 §3.1 linear system\n"
+            << "  beta_e = " << fmtTime(BetaE) << ", beta_f = " << fmtTime(BetaF)
+            << ", T_tau = " << fmtTime(Transfer) << ", M = " << Tasks << " tasks\n\n"
+            << "  proc  parent      T_e    fraction  forwarded F_i\n";
+  for (size_t I = 0; I < Parent.size(); ++I)
+    std::cout << pad(std::to_string(I), 6) << pad(std::to_string(Parent[I]), 8)
+              << pad(fmtTime(Te.size() == 1 ? Te[0] : Te[I]), 9) << pad(fmt(R.Fractions[I]), 12)
+              << pad(fmt(R.Framework.Forwarded[I]), 15) << "\n";
+  std::cout << "\n  throughput        " << fmt(R.Throughput) << " tasks/s  (limited by "
+            << throughputLimitName(R.Limit) << "; linear system " << fmt(R.Framework.Throughput)
+            << ")\n"
+            << "  start-up          " << fmtTime(R.Startup) << "\n"
+            << "  time for M tasks  " << fmtTime(R.Time) << "  (eq. (g))\n"
+            << "  speedup           " << fmt(R.Speedup) << "  (against M x fastest T_e)\n"
+            << "  efficiency        " << fmt(R.Efficiency) << "\n";
+  return 0;
+}
+
+} // namespace
+
+int farmMain(int Argc, char **Argv) {
+  try {
+    FarmParams P;
+    std::vector<double> Te;
+    std::vector<int> Parents;
+    bool HaveLevels = false, HaveTe = false, HaveBE = false, HaveBF = false, HaveM = false;
+    bool HaveArity = false, Json = false;
+    double Threshold = 0.01;
+    unsigned MaxLevels = 0;
+    std::vector<unsigned> Grains = {1, 2, 4, 8, 16};
+    std::string PlotDir;
+    ArgReader A(Argc, Argv);
+    while (A.next()) {
+      std::string F = A.flag();
+      if (F == "--help" || F == "-h") {
+        std::cout << FarmUsage;
+        return 0;
+      } else if (F == "--arity" || F == "-k") {
+        P.Arity = parseUnsigned(F, A.value());
+        HaveArity = true;
+      } else if (F == "--levels" || F == "-N") {
+        P.Levels = parseUnsigned(F, A.value());
+        HaveLevels = true;
+      } else if (F == "--te") {
+        Te = parseTimeList(F, A.value());
+        HaveTe = true;
+      } else if (F == "--beta-e") {
+        P.BetaE = parseTime(F, A.value());
+        HaveBE = true;
+      } else if (F == "--beta-f") {
+        P.BetaF = parseTime(F, A.value());
+        HaveBF = true;
+      } else if (F == "--tasks" || F == "-M") {
+        P.Tasks = parseCount(F, A.value());
+        HaveM = true;
+      } else if (F == "--transfer") {
+        P.TransferTime = parseTime(F, A.value());
+      } else if (F == "--parents") {
+        for (const std::string &X : splitList(F, A.value())) {
+          double V = parseNumber(F, X);
+          if (V != std::floor(V) || V < -1 || V > 1e9)
+            throw UsageError(F + ": '" + X + "' is not a processor number or -1");
+          Parents.push_back(static_cast<int>(V));
+        }
+      } else if (F == "--threshold") {
+        Threshold = parseNumber(F, A.value());
+      } else if (F == "--max-levels") {
+        MaxLevels = parseUnsigned(F, A.value());
+      } else if (F == "--grains") {
+        Grains = parseUnsignedList(F, A.value());
+      } else if (F == "--plot") {
+        PlotDir = A.value();
+      } else if (F == "--json") {
+        Json = true;
+      } else {
+        throw UsageError("unknown option '" + F + "' (see segtime farm --help)");
+      }
+    }
+    std::string Missing;
+    if (!HaveTe)
+      Missing += " --te";
+    if (!HaveBE)
+      Missing += " --beta-e";
+    if (!HaveBF)
+      Missing += " --beta-f";
+    if (!HaveM)
+      Missing += " --tasks";
+    if (Parents.empty() && !HaveLevels)
+      Missing += " --levels";
+    if (!Missing.empty())
+      throw UsageError("missing" + Missing + " (see segtime farm --help)");
+
+    if (!Parents.empty()) {
+      if (HaveLevels || HaveArity)
+        throw UsageError("--parents gives the whole topology: drop --arity and --levels");
+      if (!PlotDir.empty())
+        throw UsageError("--plot needs a balanced tree (--arity, --levels), not --parents");
+      return farmTree(Parents, Te, P.BetaE, P.BetaF, P.TransferTime, P.Tasks, Json);
+    }
+    if (Te.size() != 1)
+      throw UsageError("--te: one task time for a balanced tree (lists are for --parents)");
+    P.TaskTime = Te[0];
+    for (unsigned G : Grains)
+      if (G < 1)
+        throw UsageError("--grains: a granularity must be >= 1");
+    if (!MaxLevels)
+      MaxLevels = std::max(P.Arity == 1 ? 32u : 16u, P.Levels);
+
+    FarmResult R = analyzeFarm(P);
+    PeakPoint Peak = farmPeak(P, Threshold, MaxLevels);
+    std::vector<GranularityRow> Gran = farmGranularity(P, Grains, MaxLevels, Threshold);
+    warnLimit(R.Limit, "the processors would have to forward more than 1/beta_f tasks/s");
+
+    std::vector<std::string> Plots;
+    if (!PlotDir.empty()) {
+      std::vector<Series> Sp;
+      for (double Scale : {0.5, 1.0, 2.0}) {
+        FarmParams Q = P;
+        Q.TaskTime = P.TaskTime * Scale;
+        Sp.push_back({"T_e = " + fmtTime(Q.TaskTime), farmSpeedupCurve(Q, MaxLevels),
+                      farmPeak(Q, Threshold, MaxLevels)});
+      }
+      std::string XLabel = P.Arity == 1
+                               ? "processors N (linear chain)"
+                               : "levels N of the " + std::to_string(P.Arity) + "-ary tree";
+      std::string Common = "beta_e = " + fmtTime(P.BetaE) + ", beta_f = " + fmtTime(P.BetaF) +
+                           ", M = " + std::to_string(P.Tasks);
+      for (auto &F : plot(PlotDir, "farm_speedup", "Processor farm: speedup vs N (" + Common + ")",
+                          XLabel, Sp))
+        Plots.push_back(F);
+      std::vector<Series> Gs;
+      for (const GranularityRow &G : Gran)
+        Gs.push_back({std::to_string(G.Granularity) + " task" + (G.Granularity == 1 ? "" : "s") +
+                          "/message (T_e = " + fmtTime(G.TaskTime) + ")",
+                      G.Speedup, G.Peak});
+      for (auto &F : plot(PlotDir, "farm_granularity",
+                          "Processor farm: granularity (" + Common +
+                              ", T_e = " + fmtTime(P.TaskTime) + " per task)",
+                          XLabel, Gs))
+        Plots.push_back(F);
+    }
+
+    if (Json) {
+      json G = json::array();
+      for (const GranularityRow &Row : Gran)
+        G.push_back({{"granularity", Row.Granularity},
+                     {"te_s", Row.TaskTime},
+                     {"speedup", Row.Speedup},
+                     {"peak_levels", Row.Peak.Levels},
+                     {"peak_speedup", Row.Peak.Speedup},
+                     {"peak_found", Row.Peak.Found}});
+      json J = {{"template", "farm"},
+                {"topology", P.Arity == 1 ? "chain" : "k-ary tree"},
+                {"params", farmParamsJson(P)},
+                {"processors", countJson(R.Processors)},
+                {"a", R.A},
+                {"throughput", R.Throughput},
+                {"throughput_recurrence", R.ThroughputRecurrence},
+                {"throughput_closed_form", R.ThroughputClosedForm},
+                {"level_throughputs", R.LevelThroughputs},
+                {"limited_by", throughputLimitName(R.Limit)},
+                {"forward_limit", finiteOrNull(R.ForwardLimit)},
+                {"transfer_limit", finiteOrNull(R.TransferLimit)},
+                {"fractions", R.Fractions},
+                {"fractions_steady_state", R.SteadyFractions},
+                {"startup_s", R.Startup},
+                {"time_s", R.Time},
+                {"sequential_time_s", R.SequentialTime},
+                {"speedup", R.Speedup},
+                {"speedup_closed_form", R.SpeedupClosedForm},
+                {"efficiency", R.Efficiency},
+                {"peak_threshold", Threshold},
+                {"peak_levels", Peak.Levels},
+                {"peak_processors", countJson(Peak.Processors)},
+                {"peak_speedup", Peak.Speedup},
+                {"peak_found", Peak.Found},
+                {"granularity", G},
+                {"plots", Plots}};
+      std::cout << J.dump(2) << "\n";
+      return 0;
+    }
+
+    std::cout << "processor farm: "
+              << (P.Arity == 1 ? std::string("linear chain")
+                               : std::to_string(P.Arity) + "-ary tree")
+              << ", N = " << P.Levels << " levels, " << fmt(R.Processors) << " processors\n"
+              << "  T_e = " << fmtTime(P.TaskTime) << ", beta_e = " << fmtTime(P.BetaE)
+              << ", beta_f = " << fmtTime(P.BetaF) << ", T_tau = " << fmtTime(P.TransferTime)
+              << ", M = " << P.Tasks << " tasks\n\n"
+              << "  level  processors  fraction f_i  per processor  S_i (tasks/s)\n";
+    for (unsigned L = P.Levels; L >= 1; --L) {
+      double Procs = std::pow(static_cast<double>(P.Arity), P.Levels - L);
+      std::cout << pad(std::to_string(L), 7) << pad(fmt(Procs), 12)
+                << pad(fmt(R.Fractions[L - 1]), 14) << pad(fmt(R.Fractions[L - 1] / Procs), 15)
+                << pad(fmt(R.LevelThroughputs[L - 1]), 15) << "\n";
+    }
+    std::cout << "\n  throughput          " << fmt(R.Throughput) << " tasks/s  (limited by "
+              << throughputLimitName(R.Limit) << "; S_N by (d) " << fmt(R.ThroughputRecurrence)
+              << ", by (f) " << fmt(R.ThroughputClosedForm) << ")\n"
+              << "  start-up            " << fmtTime(R.Startup) << "\n"
+              << "  time for M tasks    " << fmtTime(R.Time) << "  (eq. (g))\n"
+              << "  speedup SP_N        " << fmt(R.Speedup) << "  (closed form "
+              << fmt(R.SpeedupClosedForm) << ")\n"
+              << "  efficiency          " << fmt(R.Efficiency) << "\n"
+              << "  peak operating pt   N = " << Peak.Levels << " (" << fmt(Peak.Processors)
+              << " processors, speedup " << fmt(Peak.Speedup) << ")"
+              << (Peak.Found ? "" : "  [not reached within --max-levels]") << "\n\n"
+              << "  granularity  T_e/message  peak N  peak speedup\n";
+    for (const GranularityRow &G : Gran)
+      std::cout << pad(std::to_string(G.Granularity), 13) << pad(fmtTime(G.TaskTime), 13)
+                << pad(std::to_string(G.Peak.Levels) + (G.Peak.Found ? "" : "+"), 8)
+                << pad(fmt(G.Peak.Speedup), 14) << "\n";
+    for (const std::string &F : Plots)
+      std::cout << "wrote " << F << "\n";
+    return 0;
+  } catch (const std::exception &E) {
+    return reportError("farm", E.what());
+  }
+}
+
+//===--- dc ---------------------------------------------------------------===//
+
+namespace {
+
+const char *DCUsage =
+    "usage: segtime dc --levels N --te T_e --ts T_s --tj T_j --beta-e B_e --beta-f B_f\n"
+    "                  --tasks M [options]\n"
+    "\n"
+    "Divide and conquer on a balanced k-ary tree of N levels (UBC-91 §3.3): throughput\n"
+    "by recurrence (j), the limit S_max (k), start-up, time and speedup.\n"
+    "\n"
+    "  --arity K        degree of the tree and of the task graph (default 2)\n"
+    "  --levels N       levels (1 = leaves, N = root)\n"
+    "  --te T|LIST      one value: the time of a whole task, T_e(N); level i then\n"
+    "                   executes a piece of T_e / K^(N-i). A list: T_e(1),...,T_e(N)\n"
+    "  --ts T|LIST      split time per level: one value for every level, or a list\n"
+    "                   for levels 2..N (N-1 values) or 1..N (N values; level 1,\n"
+    "                   the leaves, never splits)\n"
+    "  --tj T|LIST      join time per level (as --ts)\n"
+    "  --transfer T|LIST  transmission time of a subtask's data per level, T_tau(i)\n"
+    "                   (as --ts; default 0)\n"
+    "  --beta-e T       start-up per (sub)task executed locally\n"
+    "  --beta-f T       start-up per task split and joined\n"
+    "  --tasks M        number of tasks\n"
+    "  --threshold X    peak operating point threshold (default 0.01)\n"
+    "  --max-levels N   levels searched for the peak and plotted (default 16)\n"
+    "  --grains LIST    granularities of the granularity study (default 1,2,4,8,16)\n"
+    "  --plot DIR       DIR/dc_speedup.{png,svg} and DIR/dc_granularity.{png,svg}\n"
+    "                   (needs single values for --te, --ts, --tj, --transfer)\n"
+    "  --json           print one JSON object\n"
+    "\n"
+    "Times are seconds, or take a unit: 10ms, 250us, 40ns, 2s.\n"
+    "\n"
+    "JSON keys: throughput (tasks/s), fractions (f_1..f_N, leaves first), startup_s,\n"
+    "time_s, speedup, and throughput_recurrence, s_max (null: none),\n"
+    "throughput_paper_rule, level_throughputs, limited_by (steady-state | forwarding),\n"
+    "fractions_steady_state, sequential_time_s, efficiency, processors, peak_levels,\n"
+    "peak_processors, peak_speedup, peak_found, granularity, params, plots.\n"
+    "\n"
+    "Exit status: 0 ok, 2 usage or input error.\n";
+
+/// Per-level values from one value or a list of N − 1 (levels 2..N) or N.
+std::vector<double> perLevel(const std::string &Flag, const std::vector<double> &V, unsigned N) {
+  if (V.size() == 1)
+    return std::vector<double>(N, V[0]);
+  if (V.size() == N)
+    return V;
+  if (N >= 2 && V.size() == N - 1) {
+    std::vector<double> R = {0};
+    R.insert(R.end(), V.begin(), V.end());
+    return R;
+  }
+  throw UsageError(Flag + ": give one value, " + std::to_string(N - 1) + " (levels 2..N) or " +
+                   std::to_string(N) + " (levels 1..N), got " + std::to_string(V.size()));
+}
+
+/// Speedup of uniform D&C with G tasks packed into one: computation and
+/// transfer times scale by G, the start-ups β stay, ceil(M/G) packets.
+double dcPackedSpeedup(unsigned K, unsigned N, double Te, double Ts, double Tj, double Tt,
+                       double BE, double BF, std::uint64_t M, unsigned G) {
+  DCParams P = dcUniform(K, N, G * Te, G * Ts, G * Tj, G * Tt, BE, BF, (M + G - 1) / G);
+  return static_cast<double>(M) * Te / analyzeDC(P).Time;
+}
+
+} // namespace
+
+int dcMain(int Argc, char **Argv) {
+  try {
+    unsigned K = 2, N = 0, MaxLevels = 16;
+    std::vector<double> Te, Ts, Tj, Tt = {0};
+    double BetaE = 0, BetaF = 0, Threshold = 0.01;
+    std::uint64_t M = 0;
+    bool HaveBE = false, HaveBF = false, Json = false;
+    std::vector<unsigned> Grains = {1, 2, 4, 8, 16};
+    std::string PlotDir;
+    ArgReader A(Argc, Argv);
+    while (A.next()) {
+      std::string F = A.flag();
+      if (F == "--help" || F == "-h") {
+        std::cout << DCUsage;
+        return 0;
+      } else if (F == "--arity" || F == "-k") {
+        K = parseUnsigned(F, A.value());
+      } else if (F == "--levels" || F == "-N") {
+        N = parseUnsigned(F, A.value());
+        if (N == 0)
+          throw UsageError("--levels: the number of levels N must be >= 1");
+      } else if (F == "--te") {
+        Te = parseTimeList(F, A.value());
+      } else if (F == "--ts") {
+        Ts = parseTimeList(F, A.value());
+      } else if (F == "--tj") {
+        Tj = parseTimeList(F, A.value());
+      } else if (F == "--transfer") {
+        Tt = parseTimeList(F, A.value());
+      } else if (F == "--beta-e") {
+        BetaE = parseTime(F, A.value());
+        HaveBE = true;
+      } else if (F == "--beta-f") {
+        BetaF = parseTime(F, A.value());
+        HaveBF = true;
+      } else if (F == "--tasks" || F == "-M") {
+        M = parseCount(F, A.value());
+      } else if (F == "--threshold") {
+        Threshold = parseNumber(F, A.value());
+      } else if (F == "--max-levels") {
+        MaxLevels = parseUnsigned(F, A.value());
+      } else if (F == "--grains") {
+        Grains = parseUnsignedList(F, A.value());
+      } else if (F == "--plot") {
+        PlotDir = A.value();
+      } else if (F == "--json") {
+        Json = true;
+      } else {
+        throw UsageError("unknown option '" + F + "' (see segtime dc --help)");
+      }
+    }
+    std::string Missing;
+    if (!N)
+      Missing += " --levels";
+    if (Te.empty())
+      Missing += " --te";
+    if (Ts.empty())
+      Missing += " --ts";
+    if (Tj.empty())
+      Missing += " --tj";
+    if (!HaveBE)
+      Missing += " --beta-e";
+    if (!HaveBF)
+      Missing += " --beta-f";
+    if (!M)
+      Missing += " --tasks";
+    if (!Missing.empty())
+      throw UsageError("missing" + Missing + " (see segtime dc --help)");
+    for (unsigned G : Grains)
+      if (G < 1)
+        throw UsageError("--grains: a granularity must be >= 1");
+
+    const bool Uniform = Te.size() == 1 && Ts.size() == 1 && Tj.size() == 1 && Tt.size() == 1;
+    DCParams P;
+    if (Uniform) {
+      P = dcUniform(K, N, Te[0], Ts[0], Tj[0], Tt[0], BetaE, BetaF, M);
+    } else {
+      if (Te.size() != 1 && Te.size() != N)
+        throw UsageError("--te: give one value (a whole task) or " + std::to_string(N) +
+                         " (levels 1..N), got " + std::to_string(Te.size()));
+      P = dcUniform(K, N, Te.size() == 1 ? Te[0] : 1, 0, 0, 0, BetaE, BetaF, M);
+      if (Te.size() == N)
+        P.TaskTime = Te;
+      P.SplitTime = perLevel("--ts", Ts, N);
+      P.JoinTime = perLevel("--tj", Tj, N);
+      P.TransferTime = perLevel("--transfer", Tt, N);
+    }
+    DCResult R = analyzeDC(P);
+    warnLimit(R.Limit, "a level would have to split more than 1/(T_s + T_j + beta_f) tasks/s");
+
+    PeakPoint Peak;
+    std::vector<GranularityRow> Gran;
+    if (Uniform) {
+      Peak = dcPeak(K, Te[0], Ts[0], Tj[0], Tt[0], BetaE, BetaF, M, Threshold, MaxLevels);
+      for (unsigned G : Grains) {
+        GranularityRow Row;
+        Row.Granularity = G;
+        Row.TaskTime = G * Te[0];
+        auto At = [&](unsigned L) {
+          return dcPackedSpeedup(K, L, Te[0], Ts[0], Tj[0], Tt[0], BetaE, BetaF, M, G);
+        };
+        for (unsigned L = 1; L <= MaxLevels; ++L)
+          Row.Speedup.push_back(At(L));
+        // The peak of this row, by the same rule as dcPeak.
+        Row.Peak.Levels = MaxLevels;
+        Row.Peak.Speedup = Row.Speedup.back();
+        for (unsigned L = 1; L < MaxLevels; ++L)
+          if (Row.Speedup[L] < (1 + Threshold) * Row.Speedup[L - 1]) {
+            Row.Peak = {L, treeProcessors(K, L), Row.Speedup[L - 1], true};
+            break;
+          }
+        if (!Row.Peak.Found)
+          Row.Peak.Processors = treeProcessors(K, MaxLevels);
+        Gran.push_back(std::move(Row));
+      }
+    }
+
+    std::vector<std::string> Plots;
+    if (!PlotDir.empty()) {
+      if (!Uniform)
+        throw UsageError("--plot needs single values for --te, --ts, --tj and --transfer");
+      std::vector<Series> Sp;
+      for (double Scale : {0.5, 1.0, 2.0})
+        Sp.push_back(
+            {"T_e = " + fmtTime(Scale * Te[0]),
+             dcSpeedupCurve(K, Scale * Te[0], Ts[0], Tj[0], Tt[0], BetaE, BetaF, M, MaxLevels),
+             dcPeak(K, Scale * Te[0], Ts[0], Tj[0], Tt[0], BetaE, BetaF, M, Threshold, MaxLevels)});
+      std::string XLabel = "levels N of the " + std::to_string(K) + "-ary tree";
+      std::string Common = "T_s = " + fmtTime(Ts[0]) + ", T_j = " + fmtTime(Tj[0]) +
+                           ", beta_f = " + fmtTime(BetaF) + ", M = " + std::to_string(M);
+      for (auto &F : plot(PlotDir, "dc_speedup",
+                          "Divide and conquer: speedup vs N (" + Common + ")", XLabel, Sp))
+        Plots.push_back(F);
+      std::vector<Series> Gs;
+      for (const GranularityRow &G : Gran)
+        Gs.push_back({std::to_string(G.Granularity) + " task" + (G.Granularity == 1 ? "" : "s") +
+                          "/message (T_e = " + fmtTime(G.TaskTime) + ")",
+                      G.Speedup, G.Peak});
+      for (auto &F : plot(PlotDir, "dc_granularity",
+                          "Divide and conquer: granularity (" + Common + ")", XLabel, Gs))
+        Plots.push_back(F);
+    }
+
+    if (Json) {
+      json J = {{"template", "dc"},
+                {"params",
+                 {{"arity", P.Arity},
+                  {"levels", P.Levels},
+                  {"te_s", P.TaskTime},
+                  {"ts_s", P.SplitTime},
+                  {"tj_s", P.JoinTime},
+                  {"transfer_s", P.TransferTime},
+                  {"beta_e_s", P.BetaE},
+                  {"beta_f_s", P.BetaF},
+                  {"tasks", P.Tasks}}},
+                {"processors", countJson(R.Processors)},
+                {"throughput", R.Throughput},
+                {"throughput_recurrence", R.ThroughputRecurrence},
+                {"s_max", finiteOrNull(R.SMax)},
+                {"throughput_paper_rule", R.ThroughputPaperRule},
+                {"level_throughputs", R.LevelThroughputs},
+                {"limited_by", throughputLimitName(R.Limit)},
+                {"fractions", R.Fractions},
+                {"fractions_steady_state", R.SteadyFractions},
+                {"startup_s", R.Startup},
+                {"time_s", R.Time},
+                {"sequential_time_s", R.SequentialTime},
+                {"speedup", R.Speedup},
+                {"efficiency", R.Efficiency},
+                {"plots", Plots}};
+      if (Uniform) {
+        json G = json::array();
+        for (const GranularityRow &Row : Gran)
+          G.push_back({{"granularity", Row.Granularity},
+                       {"te_s", Row.TaskTime},
+                       {"speedup", Row.Speedup},
+                       {"peak_levels", Row.Peak.Levels},
+                       {"peak_speedup", Row.Peak.Speedup},
+                       {"peak_found", Row.Peak.Found}});
+        J["peak_threshold"] = Threshold;
+        J["peak_levels"] = Peak.Levels;
+        J["peak_processors"] = countJson(Peak.Processors);
+        J["peak_speedup"] = Peak.Speedup;
+        J["peak_found"] = Peak.Found;
+        J["granularity"] = G;
+      }
+      std::cout << J.dump(2) << "\n";
+      return 0;
+    }
+
+    std::cout << "divide and conquer: " << K << "-ary tree, N = " << N << " levels, "
+              << fmt(R.Processors) << " processors\n"
+              << "  beta_e = " << fmtTime(BetaE) << ", beta_f = " << fmtTime(BetaF) << ", M = " << M
+              << " tasks\n\n"
+              << "  level        T_e        T_s        T_j      T_tau  fraction f_i  S_i "
+                 "(tasks/s)\n";
+    for (unsigned L = N; L >= 1; --L) {
+      bool Leaf = L == 1;
+      std::cout << pad(std::to_string(L), 7) << pad(fmtTime(P.TaskTime[L - 1]), 11)
+                << pad(Leaf ? "-" : fmtTime(P.SplitTime[L - 1]), 11)
+                << pad(Leaf ? "-" : fmtTime(P.JoinTime[L - 1]), 11)
+                << pad(Leaf ? "-" : fmtTime(P.TransferTime[L - 1]), 11)
+                << pad(fmt(R.Fractions[L - 1]), 14) << pad(fmt(R.LevelThroughputs[L - 1]), 15)
+                << "\n";
+    }
+    std::cout << "\n  throughput          " << fmt(R.Throughput) << " tasks/s  (limited by "
+              << throughputLimitName(R.Limit) << "; S_N by (j) " << fmt(R.ThroughputRecurrence)
+              << ", S_max (k) " << fmt(R.SMax) << ")\n"
+              << "  start-up            " << fmtTime(R.Startup) << "\n"
+              << "  time for M tasks    " << fmtTime(R.Time) << "\n"
+              << "  speedup SP_N        " << fmt(R.Speedup)
+              << "  (against M x T_e(N) = " << fmtTime(R.SequentialTime) << ")\n"
+              << "  efficiency          " << fmt(R.Efficiency) << "\n";
+    if (Uniform) {
+      std::cout << "  peak operating pt   N = " << Peak.Levels << " (" << fmt(Peak.Processors)
+                << " processors, speedup " << fmt(Peak.Speedup) << ")"
+                << (Peak.Found ? "" : "  [not reached within --max-levels]") << "\n\n"
+                << "  granularity  T_e/message  peak N  peak speedup\n";
+      for (const GranularityRow &G : Gran)
+        std::cout << pad(std::to_string(G.Granularity), 13) << pad(fmtTime(G.TaskTime), 13)
+                  << pad(std::to_string(G.Peak.Levels) + (G.Peak.Found ? "" : "+"), 8)
+                  << pad(fmt(G.Peak.Speedup), 14) << "\n";
+    }
+    for (const std::string &F : Plots)
+      std::cout << "wrote " << F << "\n";
+    return 0;
+  } catch (const std::exception &E) {
+    return reportError("dc", E.what());
+  }
+}
+
+//===--- hetero -----------------------------------------------------------===//
+
+namespace {
+
+const char *HeteroUsage =
+    "usage: segtime hetero (--speeds S_1,...,S_m | --times T_1,...,T_m) [options]\n"
+    "\n"
+    "A parallel program on a heterogeneous network of workstations (UTSA-95): power\n"
+    "weights W_j (eqs. 1, 2), heterogeneity H (eq. 4), parallelism degree P_deg\n"
+    "(eq. 5), speedup (Definition 1; P_deg (1 - H), eq. 6), efficiency (eqs. 10, 12),\n"
+    "average overhead latency and latency unit (eqs. 15, 16).\n"
+    "\n"
+    "  --speeds LIST      speed of the program on each workstation, dedicated (any\n"
+    "                     one unit, e.g. Mflop/s)\n"
+    "  --times LIST       or: the program's time on each workstation, dedicated\n"
+    "                     (measured or predicted, e.g. by segtime predict)\n"
+    "  --owner-util LIST  owner utilisation U_j in [0, 1) of each workstation, or\n"
+    "                     one value for all (default 0: dedicated)\n"
+    "  --work LIST        share of the work on each workstation (normalised; default\n"
+    "                     proportional to (1 - U_j) S_j, i.e. balanced)\n"
+    "  --comm T|LIST      communication time the parallel program adds on each\n"
+    "                     workstation (default 0)\n"
+    "  --size A           problem size |A| in the unit of --speeds x s (default: the\n"
+    "                     work the fastest workstation does in 1 s; with --times,\n"
+    "                     one program)\n"
+    "  --json             print one JSON object\n"
+    "\n"
+    "Model: workstation j computes |A_j|/S_j, communicates --comm, and gets (1 - U_j)\n"
+    "of its CPU, so T(A,HN) = max_j (|A_j|/S_j + comm_j)/(1 - U_j); single-machine\n"
+    "times are |A|/(S_j (1 - U_j)).\n"
+    "\n"
+    "JSON keys: weights, heterogeneity, parallelism_degree, speedup, efficiency, and\n"
+    "speedup_property1 (P_deg (1 - H)), efficiency_property2 (eq. 12), delta_a,\n"
+    "linear_speedup (eq. 13), superlinear, total_power, work_shares, cpu_times_s,\n"
+    "single_times_s, parallel_time_s, overheads_s, avg_overhead_latency_s,\n"
+    "latency_unit_s, speeds, owner_util, size.\n"
+    "\n"
+    "Exit status: 0 ok, 2 usage or input error.\n";
+
+std::vector<double> broadcast(const std::string &Flag, const std::vector<double> &V, size_t M) {
+  if (V.empty() || V.size() == M)
+    return V;
+  if (V.size() == 1)
+    return std::vector<double>(M, V[0]);
+  throw UsageError(Flag + ": " + std::to_string(V.size()) + " values for " + std::to_string(M) +
+                   " workstations (give one value or one per workstation)");
+}
+
+} // namespace
+
+int heteroMain(int Argc, char **Argv) {
+  try {
+    std::vector<double> Speeds, Times, Util, Work, Comm;
+    double Size = 0;
+    bool Json = false;
+    ArgReader A(Argc, Argv);
+    while (A.next()) {
+      std::string F = A.flag();
+      if (F == "--help" || F == "-h") {
+        std::cout << HeteroUsage;
+        return 0;
+      } else if (F == "--speeds") {
+        Speeds = parseNumberList(F, A.value());
+      } else if (F == "--times") {
+        Times = parseTimeList(F, A.value());
+      } else if (F == "--owner-util") {
+        Util = parseNumberList(F, A.value());
+      } else if (F == "--work") {
+        Work = parseNumberList(F, A.value());
+      } else if (F == "--comm") {
+        Comm = parseTimeList(F, A.value());
+      } else if (F == "--size") {
+        Size = parseNumber(F, A.value());
+        if (Size <= 0)
+          throw UsageError("--size: the problem size must be > 0");
+      } else if (F == "--json") {
+        Json = true;
+      } else {
+        throw UsageError("unknown option '" + F + "' (see segtime hetero --help)");
+      }
+    }
+    if (Speeds.empty() == Times.empty())
+      throw UsageError("give either --speeds or --times (see segtime hetero --help)");
+    HeteroParams P;
+    if (!Times.empty()) {
+      for (double T : Times)
+        if (!(T > 0))
+          throw UsageError("--times: every time must be > 0, got " + fmt(T));
+      P.Size = Size > 0 ? Size : 1;
+      for (double T : Times)
+        P.Speeds.push_back(P.Size / T);
+    } else {
+      P.Speeds = Speeds;
+      for (double S : Speeds)
+        if (!(S > 0))
+          throw UsageError("--speeds: every speed must be > 0, got " + fmt(S));
+      P.Size = Size > 0 ? Size : *std::max_element(Speeds.begin(), Speeds.end());
+    }
+    const size_t M = P.Speeds.size();
+    P.OwnerUtil = broadcast("--owner-util", Util, M);
+    P.CommTime = broadcast("--comm", Comm, M);
+    if (!Work.empty() && Work.size() != M)
+      throw UsageError("--work: " + std::to_string(Work.size()) + " values for " +
+                       std::to_string(M) + " workstations");
+    P.WorkShare = Work;
+    HeteroResult R = analyzeHetero(P);
+    std::vector<double> U = P.OwnerUtil.empty() ? std::vector<double>(M, 0) : P.OwnerUtil;
+    const bool Superlinear = R.Speedup > R.LinearSpeedup * (1 + 1e-12);
+
+    if (Json) {
+      json J = {{"template", "hetero"},
+                {"workstations", M},
+                {"speeds", P.Speeds},
+                {"owner_util", U},
+                {"size", P.Size},
+                {"weights", R.Weights},
+                {"heterogeneity", R.Heterogeneity},
+                {"total_power", R.TotalPower},
+                {"work_shares", R.WorkShare},
+                {"cpu_times_s", R.CpuTimes},
+                {"single_times_s", R.SingleTimes},
+                {"parallel_time_s", R.ParallelTime},
+                {"parallelism_degree", R.ParallelismDegree},
+                {"speedup", R.Speedup},
+                {"speedup_property1", R.SpeedupProperty1},
+                {"delta_a", R.DeltaA},
+                {"efficiency", R.Efficiency},
+                {"efficiency_property2", R.EfficiencyProperty2},
+                {"linear_speedup", R.LinearSpeedup},
+                {"superlinear", Superlinear},
+                {"overheads_s", R.Overheads},
+                {"avg_overhead_latency_s", R.AverageOverheadLatency},
+                {"latency_unit_s", R.LatencyUnit}};
+      std::cout << J.dump(2) << "\n";
+      return 0;
+    }
+    std::cout << "heterogeneous network of " << M << " workstations, |A| = " << fmt(P.Size)
+              << "\n\n"
+              << pad("ws", 4) << pad("speed", 12) << pad("W_j", 7) << pad("U_j", 7)
+              << pad("share", 8) << pad("T_eff", 11) << pad("T(A,M_j)", 11) << pad("overhead", 11)
+              << "\n";
+    for (size_t J = 0; J < M; ++J)
+      std::cout << pad(std::to_string(J + 1), 4) << pad(fmt(P.Speeds[J]), 12)
+                << pad(fmt(R.Weights[J], 4), 7) << pad(fmt(U[J], 3), 7)
+                << pad(fmt(R.WorkShare[J], 4), 8) << pad(fmtTime(R.CpuTimes[J]), 11)
+                << pad(fmtTime(R.SingleTimes[J]), 11) << pad(fmtTime(R.Overheads[J]), 11) << "\n";
+    std::cout << "\n  heterogeneity H          " << fmt(R.Heterogeneity) << "  (eq. 4)\n"
+              << "  total power sum W_j      " << fmt(R.TotalPower) << "\n"
+              << "  parallel time T(A,HN)    " << fmtTime(R.ParallelTime) << "\n"
+              << "  parallelism degree       " << fmt(R.ParallelismDegree) << "  (eq. 5)\n"
+              << "  speedup                  " << fmt(R.Speedup)
+              << "  (Definition 1; P_deg (1 - H) = " << fmt(R.SpeedupProperty1) << ", eq. 6)\n"
+              << "  Delta_A                  " << fmt(R.DeltaA) << "  (eq. 11)\n"
+              << "  efficiency               " << fmt(R.Efficiency) << "  (eq. 10; eq. 12 "
+              << fmt(R.EfficiencyProperty2) << ")\n"
+              << "  linear speedup           " << fmt(R.LinearSpeedup) << "  (eq. 13"
+              << (Superlinear ? "; the speedup is superlinear" : "") << ")\n"
+              << "  avg overhead latency     " << fmtTime(R.AverageOverheadLatency)
+              << "  (eq. 15)\n"
+              << "  latency unit L           " << fmtTime(R.LatencyUnit) << "  (eq. 16)\n";
+    return 0;
+  } catch (const std::exception &E) {
+    return reportError("hetero", E.what());
+  }
+}
