@@ -320,15 +320,16 @@ private:
 
   /// If B ends in a zero-trip guard of a subloop SL of region L -- a
   /// conditional branch on a comparison of a value that occurs in SL's
-  /// backedge-taken count (n > 0 for a loop of n iterations), one side of
-  /// which leads into SL (dominates its header) and the other not --
-  /// returns SL. A guard counts as taken: SL's trip count says how often
+  /// backedge-taken count (n > 0 for a loop of n iterations), or any branch
+  /// before a vectorised SL (the vectoriser's runtime checks), one side of
+  /// which leads into SL (dominates its header) and the other cannot reach
+  /// it -- returns SL. A guard counts as taken: SL's trip count says how often
   /// its body runs, 0 included (Warwick-94 eq. 1 needs no separate P).
   const void *guardedLoop(Loop *L, BasicBlock *B) {
     auto *Br = dyn_cast<BranchInst>(B->getTerminator());
-    auto *Cmp = Br && Br->isConditional() ? dyn_cast<ICmpInst>(Br->getCondition()) : nullptr;
-    if (!Cmp)
+    if (!Br || !Br->isConditional())
       return nullptr;
+    auto *Cmp = dyn_cast<ICmpInst>(Br->getCondition());
     // The atoms a SCEV depends on: unknown values (n) and recurrences (by loop).
     auto Atoms = [](const SCEV *X) {
       std::set<const void *> A;
@@ -343,17 +344,20 @@ private:
     };
     for (Loop *SL : (L ? L->getSubLoops() : LI.getTopLevelLoops())) {
       const SCEV *BTC = SE.getBackedgeTakenCount(SL);
-      if (isa<SCEVCouldNotCompute>(BTC))
-        continue;
       bool Related = false;
-      std::set<const void *> TripAtoms = Atoms(BTC);
-      for (Value *Op : Cmp->operands()) {
-        if (isa<Constant>(Op) || !SE.isSCEVable(Op->getType()))
-          continue;
-        for (const void *A : Atoms(SE.getSCEV(Op)))
-          Related |= TripAtoms.count(A) != 0;
-      }
-      if (!Related)
+      if (isa<SCEVCouldNotCompute>(BTC))
+        BTC = nullptr;
+      std::set<const void *> TripAtoms = BTC ? Atoms(BTC) : std::set<const void *>();
+      if (Cmp)
+        for (Value *Op : Cmp->operands()) {
+          if (isa<Constant>(Op) || !SE.isSCEVable(Op->getType()))
+            continue;
+          for (const void *A : Atoms(SE.getSCEV(Op)))
+            Related |= TripAtoms.count(A) != 0;
+        }
+      // The vectoriser's runtime checks (enough iterations, no aliasing)
+      // before a vector loop are assumed to pass, like a zero-trip guard.
+      if (!Related && transformations(SL) != "vectorised")
         continue;
       for (unsigned I = 0; I < 2; ++I) {
         BasicBlock *In = Br->getSuccessor(I), *Out = Br->getSuccessor(1 - I);
