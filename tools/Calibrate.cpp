@@ -1,2 +1,1063 @@
+//===- Calibrate.cpp - segtime calibrate: measure this machine's costs ----===//
+///
+/// \file
+/// `segtime calibrate` measures the cost vectors of this machine and writes
+/// them as a machine file (schema segtime.machine/1, like
+/// costvectors/t800.yaml), one variant per optimisation level.
+///
+///  - HLLC (Warwick-94 §3.3.3, §4.2.2, eq. 4 t = c^T f): a generated C file
+///    holds one benchmark per HLLC construct, each repeating its construct in
+///    a canonical loop, plus a baseline loop (Saavedra-Barrera's
+///    loop-overhead isolation). It is compiled with the segtime plugin, so
+///    the counts f_i(R) of every construct in every benchmark are exactly what
+///    the plugin counts in user code; the times t_i are measured (median of
+///    --reps calls of >= ~20 ms). The cost vector c (ns per construct) solves
+///    the least-squares system A c = t (rows: benchmarks, columns:
+///    constructs), rows weighted by 1/t_i so residuals are relative. Costs
+///    that come out negative (noise) are fixed at 0 and the rest re-solved.
+///  - POC (Warwick-94 §3.3.2, eq. 6 t = flop / R_fpu): R_fpu (Mflop/s) is the
+///    total McMahon flop (plugin count) over the total time of four in-cache
+///    kernels, dot product, daxpy, Horner polynomial and a rational function
+///    (PARKBENCH-93 RINF1 style).
+///  - spread: the system (or the flop rate) is solved once per repetition k
+///    with the k-th sample of every benchmark; spread = (max-min)/median of
+///    those per-repetition values.
+///  - noise: the benchmark program pins itself to one CPU and repeats (within
+///    a budget) a call during which other processes ran on its CPU or kept the
+///    other CPUs busy; disturbed calls kept are reported as a warning. Noise
+///    only ever slows a call down, so `--stat min` (minimum instead of median
+///    of the samples) is more reproducible on shared or virtual machines.
+///
+/// USAGE:
+///   segtime calibrate [--level hllc,poc] [--opt O0,O2] [--out FILE.yaml]
+///                     [--reps K] [--name NAME] [--quick] [--json]
+///                     [--time MS] [--unroll U] [--stat median|min] [--keep DIR]
+///   segtime calibrate --out costvectors/local.yaml
+///   segtime calibrate --quick --out /tmp/smoke.yaml --json
+///
+/// Exit status: 0 ok, 2 usage error or a failed compile, run or solve.
+///
+//===----------------------------------------------------------------------===//
+#include "core/Seg.h"
+#include "core/Vocabulary.h"
+#include "predictor/Expr.h"
+#include "predictor/Formula.h"
+#include "predictor/Machine.h"
+#include "tools/calib/BenchSource.h"
+
+#include <Eigen/Dense>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <fcntl.h>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
-int calibrateMain(int, char **) { std::cerr << "segtime calibrate: not yet\n"; return 2; }
+#include <optional>
+#include <signal.h>
+#include <spawn.h>
+#include <sstream>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+
+extern char **environ;
+
+using namespace segtime;
+namespace fs = std::filesystem;
+
+namespace {
+
+const char *Usage =
+    "usage: segtime calibrate [options]\n"
+    "\n"
+    "Measures this machine's HLLC cost vector (ns per construct, Warwick-94 eq. 4)\n"
+    "and POC flop rate (Mflop/s, eq. 6) with generated benchmarks compiled by\n"
+    SEGTIME_CLANG " with the segtime plugin, and writes a machine file.\n"
+    "\n"
+    "  --level L      hllc, poc or all, comma lists allowed (default hllc,poc)\n"
+    "  --opt LIST     optimisation levels, one variant each (default O0,O2)\n"
+    "  --out FILE     machine file to write (default costvectors/NAME.yaml);\n"
+    "                 an existing file is overwritten\n"
+    "  --name NAME    machine name (default local)\n"
+    "  --reps K       timed calls per benchmark (default 5; 3 with --quick)\n"
+    "  --time MS      minimum time of one call, ms (default 20; 2 with --quick)\n"
+    "  --unroll U     constructs per loop iteration in a benchmark (default 16)\n"
+    "  --quick        short calls and 3 reps: a smoke test, not a calibration\n"
+    "  --json         print the results as JSON instead of a table\n"
+    "  --stat S       time per call from the samples: median (default) or min\n"
+    "  --keep DIR     keep the generated C file, binaries, SEG and timings in DIR\n"
+    "\n"
+    "Progress goes to stderr. Exit status: 0 ok, 2 usage error or a failed\n"
+    "compile, run or solve (the message includes the compiler's output).\n";
+
+/// Any failure of a calibration step; main turns it into exit status 2.
+struct CalibError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// Command-line options (see Usage).
+struct Options {
+  std::vector<std::string> Levels{"HLLC", "POC"};
+  std::vector<std::string> Opts{"O0", "O2"};
+  std::string Out, Name = "local", Keep;
+  std::string Stat = "median"; ///< statistic of the samples: median or min
+  int Reps = 5;
+  double TargetMs = 20;
+  unsigned Unroll = 16;
+  bool Quick = false, Json = false;
+  bool has(const std::string &L) const {
+    return std::find(Levels.begin(), Levels.end(), L) != Levels.end();
+  }
+};
+
+/// Timings of one benchmark function.
+struct Measured {
+  BenchInfo Info;
+  long R = 0;
+  std::vector<double> Times; ///< s per call, one per repetition
+  double Time = 0;           ///< s per call: median (or minimum, --stat min) of Times
+  int Disturbed = 0;         ///< samples kept although other processes ran
+  int Retries = 0;           ///< samples repeated because other processes ran
+};
+
+/// One row of the least-squares report.
+struct Row {
+  std::string Function, Construct;
+  double Rel = 0; ///< (A c - t)_i / t_i with the written costs
+};
+
+/// The HLLC result for one optimisation level.
+struct HllcResult {
+  std::vector<std::string> Constructs;
+  std::vector<double> CostNs;                ///< written value (>= 0), ns
+  std::vector<double> LsNs;                  ///< least-squares value before fixing at 0
+  std::vector<bool> Fixed;                   ///< negative in the solve: written as 0
+  std::vector<std::optional<double>> Spread; ///< (max-min)/median over repetitions
+  std::vector<std::string> Bench;            ///< the benchmark isolating each construct
+  std::vector<Row> Rows;
+  std::vector<Row> Checks; ///< POC kernels predicted with c^T f (not fitted)
+  double Cond = 0;
+  double RmsRel = 0;
+};
+
+/// The POC result for one optimisation level.
+struct PocKernel {
+  std::string Function;
+  double Flop = 0, Time = 0; ///< flop and s per call
+};
+struct PocResult {
+  double Mflops = 0; ///< R_fpu: total flop / total time, Mflop/s
+  std::optional<double> Spread;
+  std::vector<PocKernel> Kernels;
+};
+
+/// Everything measured and solved at one optimisation level (one variant).
+struct OptResult {
+  std::string Opt;
+  int Samples = 0, Disturbed = 0, Retries = 0; ///< timed calls of the benchmark program
+  std::vector<Measured> Timings;
+  std::optional<HllcResult> Hllc;
+  std::optional<PocResult> Poc;
+};
+
+std::string ellipsis() { return "\xE2\x80\xA6"; }
+
+std::string statName(const Options &O) { return O.Stat == "min" ? "minimum" : "median"; }
+
+double median(std::vector<double> V) {
+  if (V.empty())
+    return 0;
+  std::sort(V.begin(), V.end());
+  size_t N = V.size();
+  return N % 2 ? V[N / 2] : 0.5 * (V[N / 2 - 1] + V[N / 2]);
+}
+
+/// (max-min)/median, or nothing if undefined (fewer than 2 values, median <= 0).
+std::optional<double> spreadOf(const std::vector<double> &V) {
+  if (V.size() < 2)
+    return std::nullopt;
+  double M = median(V);
+  if (!(M > 0))
+    return std::nullopt;
+  auto [Lo, Hi] = std::minmax_element(V.begin(), V.end());
+  return (*Hi - *Lo) / M;
+}
+
+std::vector<std::string> splitList(const std::string &S) {
+  std::vector<std::string> R;
+  std::stringstream SS(S);
+  std::string X;
+  while (std::getline(SS, X, ','))
+    if (!X.empty())
+      R.push_back(X);
+  return R;
+}
+
+std::string slurp(const std::string &Path) {
+  std::ifstream In(Path, std::ios::binary);
+  std::stringstream SS;
+  SS << In.rdbuf();
+  return SS.str();
+}
+
+std::string tail(const std::string &S, size_t Max = 6000) {
+  return S.size() <= Max ? S : "[...]\n" + S.substr(S.size() - Max);
+}
+
+// --- running programs ---------------------------------------------------------
+
+struct RunResult {
+  int ExitCode = -1;  ///< valid if !Signal && !TimedOut
+  int Signal = 0;
+  bool TimedOut = false;
+  std::string Out, Err;
+  bool ok() const { return !TimedOut && !Signal && ExitCode == 0; }
+  std::string status() const {
+    if (TimedOut)
+      return "timed out";
+    if (Signal)
+      return std::string("killed by signal ") + std::to_string(Signal) + " (" +
+             strsignal(Signal) + ")";
+    return "exit status " + std::to_string(ExitCode);
+  }
+};
+
+/// Runs Argv with stdout and stderr to files in Dir (Tag.out, Tag.err);
+/// kills it after TimeoutS seconds.
+RunResult runProgram(const std::vector<std::string> &Argv, const fs::path &Dir,
+                     const std::string &Tag, double TimeoutS) {
+  std::string OutP = (Dir / (Tag + ".out")).string(), ErrP = (Dir / (Tag + ".err")).string();
+  posix_spawn_file_actions_t FA;
+  posix_spawn_file_actions_init(&FA);
+  posix_spawn_file_actions_addopen(&FA, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&FA, 1, OutP.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_addopen(&FA, 2, ErrP.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  std::vector<char *> A;
+  for (const std::string &S : Argv)
+    A.push_back(const_cast<char *>(S.c_str()));
+  A.push_back(nullptr);
+  pid_t Pid;
+  int E = posix_spawn(&Pid, A[0], &FA, nullptr, A.data(), environ);
+  posix_spawn_file_actions_destroy(&FA);
+  RunResult R;
+  if (E != 0)
+    throw CalibError("cannot run '" + Argv[0] + "': " + std::strerror(E));
+  auto Start = std::chrono::steady_clock::now();
+  int St = 0;
+  for (;;) {
+    pid_t W = waitpid(Pid, &St, WNOHANG);
+    if (W == Pid)
+      break;
+    if (W < 0 && errno != EINTR)
+      throw CalibError("waitpid: " + std::string(std::strerror(errno)));
+    double El = std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
+    if (El > TimeoutS) {
+      kill(Pid, SIGKILL);
+      waitpid(Pid, &St, 0);
+      R.TimedOut = true;
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  if (!R.TimedOut) {
+    if (WIFSIGNALED(St))
+      R.Signal = WTERMSIG(St);
+    else if (WIFEXITED(St))
+      R.ExitCode = WEXITSTATUS(St);
+  }
+  R.Out = slurp(OutP);
+  R.Err = slurp(ErrP);
+  return R;
+}
+
+std::string commandLine(const std::vector<std::string> &Argv) {
+  std::string S;
+  for (const std::string &A : Argv)
+    S += (S.empty() ? "" : " ") + A;
+  return S;
+}
+
+// --- machine identity -----------------------------------------------------------
+
+std::string cpuinfoField(const std::string &Key) {
+  std::ifstream In("/proc/cpuinfo");
+  std::string Line;
+  while (std::getline(In, Line)) {
+    size_t C = Line.find(':');
+    if (C == std::string::npos)
+      continue;
+    std::string K = Line.substr(0, C);
+    while (!K.empty() && (K.back() == ' ' || K.back() == '\t'))
+      K.pop_back();
+    if (K == Key) {
+      std::string V = Line.substr(C + 1);
+      size_t B = V.find_first_not_of(" \t");
+      return B == std::string::npos ? "" : V.substr(B);
+    }
+  }
+  return "";
+}
+
+std::string today() {
+  std::time_t T = std::time(nullptr);
+  char Buf[32];
+  std::strftime(Buf, sizeof Buf, "%Y-%m-%d", std::localtime(&T));
+  return Buf;
+}
+
+std::string clangVersion(const fs::path &Dir) {
+  try {
+    RunResult R = runProgram({SEGTIME_CLANG, "--version"}, Dir, "clang-version", 30);
+    std::string L = R.Out.substr(0, R.Out.find('\n'));
+    if (R.ok() && !L.empty())
+      return L;
+  } catch (const CalibError &) {
+  }
+  return "clang (" SEGTIME_CLANG ")";
+}
+
+// --- the measurement ---------------------------------------------------------------
+
+/// Compiles Src at -Opt with the plugin, runs it, returns the timings and
+/// the SEG file path. Throws CalibError with the compiler's or the program's
+/// output.
+std::vector<Measured> compileAndRun(const std::string &Opt, const fs::path &Dir,
+                                    const fs::path &Src, const std::vector<BenchInfo> &Benches,
+                                    const Options &O, fs::path &SegOut) {
+  std::string Bin = (Dir / ("bench_" + Opt)).string();
+  SegOut = Dir / ("bench_" + Opt + ".seg.json");
+  std::vector<std::string> Cc = {SEGTIME_CLANG,
+                                 "-" + Opt,
+                                 "-w",
+                                 "-fplugin=" SEGTIME_BINARY_DIR "/lib/segtime.so",
+                                 "-fplugin-arg-segtime-quiet",
+                                 "-fplugin-arg-segtime-out=" + SegOut.string(),
+                                 "-o",
+                                 Bin,
+                                 Src.string(),
+                                 "-lm"};
+  std::cerr << "calibrate: " << Opt << ": compiling" << ellipsis() << "\n";
+  RunResult C = runProgram(Cc, Dir, "compile_" + Opt, 300);
+  if (!C.ok())
+    throw CalibError(Opt + ": compiling the benchmarks failed (" + C.status() + ")\n  " +
+                     commandLine(Cc) + "\n" + tail(C.Err + C.Out));
+  if (!fs::exists(SegOut))
+    throw CalibError(Opt + ": the segtime plugin wrote no SEG file (" + SegOut.string() +
+                     "); compiler output:\n" + tail(C.Err + C.Out));
+
+  int Mask = (O.has("HLLC") ? MaskHllc : 0) | (O.has("POC") ? MaskPoc : 0);
+  // The HLLC kernels double as a check of the HLLC fit, so run them with it.
+  if (Mask & MaskHllc)
+    Mask |= MaskPoc;
+  size_t NH = 0, NP = 0;
+  for (const BenchInfo &B : Benches)
+    (B.Poc ? NP : NH) += 1;
+  NH = Mask & MaskHllc ? NH : 0;
+  NP = Mask & MaskPoc ? NP : 0;
+  double Target = O.TargetMs / 1000;
+  double Expect = (NH + NP) * (O.Reps + 1.3) * Target;
+  std::cerr << "calibrate: " << Opt << ": running ";
+  if (NH)
+    std::cerr << NH << " benchmarks" << (NP ? " + " : "");
+  if (NP)
+    std::cerr << NP << " POC kernels";
+  std::cerr << " (about " << static_cast<int>(std::ceil(Expect)) << " s)" << ellipsis()
+            << "\n";
+  std::vector<std::string> Run = {Bin, std::to_string(Target), std::to_string(O.Reps),
+                                  std::to_string(Mask)};
+  RunResult R = runProgram(Run, Dir, "run_" + Opt, 60 + 10 * Expect);
+  if (!R.ok())
+    throw CalibError(Opt + ": the benchmark program failed (" + R.status() + ")\n  " +
+                     commandLine(Run) + "\n" + tail(R.Err));
+  json J;
+  try {
+    J = json::parse(R.Out);
+  } catch (const std::exception &E) {
+    throw CalibError(Opt + ": cannot parse the benchmark program's output: " + E.what() +
+                     "\n" + tail(R.Out, 2000));
+  }
+  std::vector<Measured> M;
+  for (const json &B : J.at("benchmarks")) {
+    Measured X;
+    std::string Name = B.at("name").get<std::string>();
+    auto It = std::find_if(Benches.begin(), Benches.end(),
+                           [&](const BenchInfo &I) { return I.Function == Name; });
+    if (It == Benches.end())
+      throw CalibError(Opt + ": unexpected benchmark '" + Name + "' in the program's output");
+    X.Info = *It;
+    X.R = B.at("R").get<long>();
+    X.Times = B.at("times").get<std::vector<double>>();
+    if (X.Times.size() != static_cast<size_t>(O.Reps))
+      throw CalibError(Opt + ": benchmark '" + Name + "' reported " +
+                       std::to_string(X.Times.size()) + " times, expected " +
+                       std::to_string(O.Reps));
+    for (double T : X.Times)
+      if (!(T > 0))
+        throw CalibError(Opt + ": benchmark '" + Name + "' reported a time <= 0");
+    X.Time = O.Stat == "min" ? *std::min_element(X.Times.begin(), X.Times.end())
+                             : median(X.Times);
+    X.Disturbed = B.value("disturbed", 0);
+    X.Retries = B.value("retries", 0);
+    M.push_back(std::move(X));
+  }
+  return M;
+}
+
+/// Count of Op (level Level) in one call of F with loop bound R: the plugin's
+/// closed form, with branch probabilities at their static defaults (the
+/// benchmarks are written so that the counts do not depend on them).
+double countPerCall(FormulaBuilder &FB, const FunctionSeg &F, const std::string &Level,
+                    const std::string &Op, long R) {
+  GiNaC::ex E = FB.closedForm(F.Name, countWeight(Level, Op), Level + ":" + Op);
+  std::map<std::string, double> V{{"R", static_cast<double>(R)}};
+  for (const Parameter &P : F.Parameters)
+    if (P.Default)
+      V[P.Name] = *P.Default;
+  for (const std::string &S : freeSymbols(E))
+    if (!V.count(S))
+      throw CalibError("benchmark " + F.Name + ": the count of " + Op +
+                       " depends on '" + S + "', which has no value");
+  return evaluate(E, V);
+}
+
+/// Weighted least squares on the columns in Free: minimises
+/// sum_i ((A c - t)_i / t_i)^2. Returns c (0 outside Free), s per construct.
+Eigen::VectorXd solveLs(const Eigen::MatrixXd &A, const Eigen::VectorXd &T,
+                        const std::vector<int> &Free, const std::vector<std::string> &Names) {
+  Eigen::Index M = A.rows(), N = static_cast<Eigen::Index>(Free.size());
+  Eigen::MatrixXd Aw(M, N);
+  Eigen::VectorXd B = Eigen::VectorXd::Ones(M);
+  for (Eigen::Index I = 0; I < M; ++I)
+    for (Eigen::Index J = 0; J < N; ++J)
+      Aw(I, J) = A(I, Free[J]) / T(I);
+  Eigen::VectorXd Scale(N);
+  for (Eigen::Index J = 0; J < N; ++J) {
+    Scale(J) = Aw.col(J).norm();
+    if (Scale(J) == 0)
+      throw CalibError("construct " + Names[Free[J]] + " occurs in no benchmark");
+    Aw.col(J) /= Scale(J);
+  }
+  Eigen::ColPivHouseholderQR<Eigen::MatrixXd> QR(Aw);
+  if (QR.rank() < N)
+    throw CalibError("the benchmark design is rank deficient (rank " +
+                     std::to_string(QR.rank()) + " < " + std::to_string(N) +
+                     " constructs): some construct is not isolated");
+  Eigen::VectorXd Y = QR.solve(B);
+  Eigen::VectorXd C = Eigen::VectorXd::Zero(A.cols());
+  for (Eigen::Index J = 0; J < N; ++J)
+    C(Free[J]) = Y(J) / Scale(J);
+  return C;
+}
+
+/// Solves the HLLC system for one optimisation level (see the file comment).
+HllcResult solveHllc(const std::vector<Measured> &Ms, const SegFile &Seg, int Reps) {
+  HllcResult H;
+  for (const Construct &C : hllcVocabulary())
+    H.Constructs.push_back(C.Name);
+  const auto &Names = H.Constructs;
+  Eigen::Index NC = static_cast<Eigen::Index>(Names.size());
+  FormulaBuilder FB(Seg);
+  auto CountsOf = [&](const Measured &X) {
+    const FunctionSeg *F = Seg.find(X.Info.Function);
+    if (!F)
+      throw CalibError("the SEG file has no function '" + X.Info.Function + "'");
+    Eigen::RowVectorXd Row(NC);
+    for (Eigen::Index J = 0; J < NC; ++J)
+      Row(J) = countPerCall(FB, *F, "HLLC", Names[J], X.R);
+    return Row;
+  };
+  std::vector<const Measured *> Rows, Checks;
+  for (const Measured &X : Ms)
+    (X.Info.Poc ? Checks : Rows).push_back(&X);
+  Eigen::Index M = static_cast<Eigen::Index>(Rows.size());
+  Eigen::MatrixXd A(M, NC);
+  Eigen::VectorXd T(M);
+  for (Eigen::Index I = 0; I < M; ++I) {
+    A.row(I) = CountsOf(*Rows[I]);
+    T(I) = Rows[I]->Time;
+  }
+  if (!FB.unresolved().empty()) {
+    std::string U;
+    for (const std::string &S : FB.unresolved())
+      U += "\n  " + S;
+    throw CalibError("the plugin could not count everything in the benchmarks:" + U);
+  }
+  // Condition number of the row- and column-scaled design.
+  {
+    Eigen::MatrixXd S = A;
+    for (Eigen::Index I = 0; I < M; ++I)
+      S.row(I) /= T(I);
+    for (Eigen::Index J = 0; J < NC; ++J)
+      if (S.col(J).norm() > 0)
+        S.col(J) /= S.col(J).norm();
+    Eigen::JacobiSVD<Eigen::MatrixXd> Svd(S);
+    auto Sv = Svd.singularValues();
+    H.Cond = Sv(Sv.size() - 1) > 0 ? Sv(0) / Sv(Sv.size() - 1) : INFINITY;
+  }
+  // Solve; fix the most negative cost at 0 and re-solve until none is negative.
+  std::vector<int> Free;
+  for (Eigen::Index J = 0; J < NC; ++J)
+    Free.push_back(static_cast<int>(J));
+  H.Fixed.assign(NC, false);
+  H.LsNs.assign(NC, 0);
+  Eigen::VectorXd C;
+  for (bool First = true;; First = false) {
+    C = solveLs(A, T, Free, Names);
+    if (First)
+      for (Eigen::Index J = 0; J < NC; ++J)
+        H.LsNs[J] = C(J) * 1e9;
+    int Worst = -1;
+    for (int J : Free)
+      if (C(J) < 0 && (Worst < 0 || C(J) < C(Worst)))
+        Worst = J;
+    if (Worst < 0)
+      break;
+    if (!First)
+      H.LsNs[Worst] = C(Worst) * 1e9;
+    H.Fixed[Worst] = true;
+    Free.erase(std::find(Free.begin(), Free.end(), Worst));
+  }
+  for (Eigen::Index J = 0; J < NC; ++J)
+    H.CostNs.push_back(C(J) * 1e9);
+  // Spread: one solve per repetition, same free set.
+  std::vector<std::vector<double>> PerRep(NC);
+  for (int K = 0; K < Reps && Reps > 1; ++K) {
+    Eigen::VectorXd Tk(M);
+    for (Eigen::Index I = 0; I < M; ++I)
+      Tk(I) = Rows[I]->Times[K];
+    Eigen::VectorXd Ck = solveLs(A, Tk, Free, Names);
+    for (Eigen::Index J = 0; J < NC; ++J)
+      PerRep[J].push_back(Ck(J));
+  }
+  for (Eigen::Index J = 0; J < NC; ++J)
+    H.Spread.push_back(H.Fixed[J] ? std::nullopt : spreadOf(PerRep[J]));
+  // Residuals with the written costs, and the isolating benchmark per construct.
+  Eigen::VectorXd Pred = A * C;
+  double Sum2 = 0;
+  for (Eigen::Index I = 0; I < M; ++I) {
+    double Rel = (Pred(I) - T(I)) / T(I);
+    H.Rows.push_back({Rows[I]->Info.Function, Rows[I]->Info.Construct, Rel});
+    Sum2 += Rel * Rel;
+  }
+  H.RmsRel = std::sqrt(Sum2 / M);
+  for (const std::string &N : Names) {
+    std::string B;
+    for (const Measured *X : Rows)
+      if (X->Info.Construct == N && X->Info.Function != "bench_baseline")
+        B = X->Info.Function;
+    H.Bench.push_back(B);
+  }
+  for (const Measured *X : Checks) {
+    double P = CountsOf(*X).dot(C);
+    H.Checks.push_back({X->Info.Function, "", (P - X->Time) / X->Time});
+  }
+  return H;
+}
+
+/// R_fpu = total flop / total time of the POC kernels (PARKBENCH-93 style).
+PocResult solvePoc(const std::vector<Measured> &Ms, const SegFile &Seg, int Reps) {
+  PocResult P;
+  FormulaBuilder FB(Seg);
+  double Flop = 0, Time = 0;
+  std::vector<double> TimeRep(Reps, 0.0);
+  for (const Measured &X : Ms) {
+    if (!X.Info.Poc)
+      continue;
+    const FunctionSeg *F = Seg.find(X.Info.Function);
+    if (!F)
+      throw CalibError("the SEG file has no function '" + X.Info.Function + "'");
+    double Fl = countPerCall(FB, *F, "POC", pocFlop(), X.R);
+    if (!(Fl > 0))
+      throw CalibError("kernel " + X.Info.Function + ": the plugin counts no flop");
+    P.Kernels.push_back({X.Info.Function, Fl, X.Time});
+    Flop += Fl;
+    Time += X.Time;
+    for (int K = 0; K < Reps; ++K)
+      TimeRep[K] += X.Times[K];
+  }
+  if (P.Kernels.empty())
+    throw CalibError("no POC kernel was run");
+  P.Mflops = Flop / Time / 1e6;
+  std::vector<double> Rates;
+  for (double T : TimeRep)
+    Rates.push_back(Flop / T / 1e6);
+  P.Spread = spreadOf(Rates);
+  return P;
+}
+
+// --- output ---------------------------------------------------------------------
+
+std::string yq(const std::string &S) {
+  std::string R = "\"";
+  for (char C : S) {
+    if (C == '"' || C == '\\')
+      R += '\\';
+    R += C;
+  }
+  return R + "\"";
+}
+
+/// Four significant digits, no exponent for ordinary magnitudes.
+std::string num(double V, int Digits = 4) {
+  char Buf[64];
+  if (V == 0)
+    return "0";
+  double A = std::fabs(V);
+  if (A >= 1e-4 && A < 1e9) {
+    int Dec = std::max(0, Digits - 1 - static_cast<int>(std::floor(std::log10(A))));
+    std::snprintf(Buf, sizeof Buf, "%.*f", Dec, V);
+  } else {
+    std::snprintf(Buf, sizeof Buf, "%.*g", Digits, V);
+  }
+  return Buf;
+}
+
+std::string pct(std::optional<double> V, bool Sign = false) {
+  if (!V)
+    return "-";
+  char Buf[32];
+  std::snprintf(Buf, sizeof Buf, Sign ? "%+.1f%%" : "%.1f%%", *V * 100);
+  return Buf;
+}
+
+struct RunInfo {
+  std::string Date, Cpu, Compiler, Command;
+  unsigned Cores = 0;
+  double ClockHz = 0;
+  bool Virtual = false;
+};
+
+/// Writes the machine file (format of costvectors/t800.yaml) to Path.
+void writeYaml(const std::string &Path, const Options &O, const RunInfo &I,
+               const std::vector<OptResult> &Res) {
+  std::ostringstream Y;
+  std::string Ref0 = "segtime calibrate " + I.Date + ": ";
+  std::string Reps = std::to_string(O.Reps) + " reps, " + statName(O);
+  Y << "# This machine, measured by `segtime calibrate` (tools/Calibrate.cpp) on " << I.Date
+    << ".\n"
+    << "# HLLC: ns per construct, Warwick-94 eq. 4 / §4.2.2: least squares A c = t over "
+       "one generated\n"
+    << "#   benchmark per construct plus a loop baseline (" << O.Unroll
+    << " constructs per loop iteration), counts A\n"
+    << "#   from the segtime plugin, t the " << statName(O) << " of " << O.Reps << " calls of >= "
+    << num(O.TargetMs, 3) << " ms.\n"
+    << "# POC: R_fpu in Mflop/s, Warwick-94 eq. 6: total McMahon flop / total time of "
+       "in-cache kernels\n"
+    << "#   (dot, daxpy, Horner, rational; PARKBENCH-93 RINF1 style).\n"
+    << "# spread: (max-min)/median of the values solved from each repetition alone.\n"
+    << "# command: " << I.Command << "\n";
+  if (O.Quick)
+    Y << "# --quick: a smoke test with short calls, not a calibration.\n";
+  for (const OptResult &R : Res)
+    if (R.Disturbed)
+      Y << "# warning: " << R.Opt << ": " << R.Disturbed << " of " << R.Samples
+        << " timed calls were slowed by other processes (busy machine).\n";
+  Y << "schema: segtime.machine/1\n"
+    << "name: " << yq(O.Name) << "\n"
+    << "version: 1\n"
+    << "description: " << yq(I.Cpu + ", measured by segtime calibrate on " + I.Date) << "\n"
+    << "identity:\n"
+    << "  processor: " << yq(I.Cpu) << "\n"
+    << "  cores: " << I.Cores << "\n";
+  if (I.ClockHz > 0)
+    Y << "  clock_hz: " << static_cast<long long>(std::llround(I.ClockHz)) << "\n";
+  if (I.Virtual)
+    Y << "  virtualised: " << yq("yes (hypervisor flag in /proc/cpuinfo)") << "\n";
+  Y << "  date: " << yq(I.Date) << "\n"
+    << "  compiler: " << yq(I.Compiler + ", no -march; benchmarks compiled with the segtime plugin")
+    << "\n"
+    << "levels:\n";
+  if (O.has("POC")) {
+    Y << "  POC:\n    variants:\n";
+    for (const OptResult &R : Res) {
+      const PocResult &P = *R.Poc;
+      std::string K;
+      for (const PocKernel &Kn : P.Kernels)
+        K += (K.empty() ? "" : ", ") + Kn.Function;
+      Y << "      " << R.Opt << ":\n        unit: Mflop/s\n        costs:\n"
+        << "          flop: {value: " << num(P.Mflops) << ", provenance: measured, ref: "
+        << yq(Ref0 + "kernels " + K + " (PARKBENCH-93 RINF1 style), " + Reps +
+              "; total flop / total time")
+        << (P.Spread ? ", spread: " + num(*P.Spread, 3) : "") << "}\n";
+    }
+  }
+  if (O.has("HLLC")) {
+    Y << "  HLLC:\n    variants:\n";
+    for (const OptResult &R : Res) {
+      const HllcResult &H = *R.Hllc;
+      Y << "      " << R.Opt << ":\n        unit: ns\n        costs:\n";
+      std::vector<size_t> Order(H.Constructs.size());
+      for (size_t J = 0; J < Order.size(); ++J)
+        Order[J] = J;
+      std::sort(Order.begin(), Order.end(),
+                [&](size_t A, size_t B) { return H.Constructs[A] < H.Constructs[B]; });
+      for (size_t J : Order) {
+        std::string Ref = Ref0 + "benchmark " + H.Bench[J] + ", " + Reps;
+        if (H.Constructs[J] == "loop")
+          Ref += " (with bench_baseline)";
+        if (H.Fixed[J])
+          Ref += "; least-squares value " + num(H.LsNs[J], 3) +
+                 " ns < 0 (noise): written as 0, no spread";
+        Y << "          " << H.Constructs[J] << ": {value: " << num(H.CostNs[J])
+          << ", provenance: measured, ref: " << yq(Ref)
+          << (H.Spread[J] ? ", spread: " + num(*H.Spread[J], 3) : "") << "}\n";
+      }
+    }
+  }
+  std::ofstream OS(Path);
+  if (!OS)
+    throw CalibError("cannot write '" + Path + "'");
+  OS << Y.str();
+  if (!OS)
+    throw CalibError("error writing '" + Path + "'");
+}
+
+/// Reads the file back with readMachine and checks every value is there.
+void verifyMachine(const std::string &Path, const Options &O, const std::vector<OptResult> &Res) {
+  Machine M;
+  try {
+    M = readMachine(Path);
+  } catch (const std::exception &E) {
+    throw CalibError(std::string("the machine file does not load: ") + E.what());
+  }
+  for (const OptResult &R : Res) {
+    if (O.has("HLLC")) {
+      const CostVector &V = M.vector("HLLC", R.Opt);
+      for (const Construct &C : hllcVocabulary())
+        if (!V.Costs.count(C.Name))
+          throw CalibError(Path + ": HLLC " + R.Opt + " lacks " + C.Name + " after reading");
+    }
+    if (O.has("POC") && !M.vector("POC", R.Opt).Costs.count("flop"))
+      throw CalibError(Path + ": POC " + R.Opt + " lacks flop after reading");
+  }
+}
+
+void printTable(std::ostream &OS, const Options &O, const RunInfo &I,
+                const std::vector<OptResult> &Res) {
+  OS << "segtime calibrate: " << O.Name << " (" << I.Cpu << "), " << O.Reps << " reps of >= "
+     << num(O.TargetMs, 3) << " ms per benchmark" << (O.Quick ? " [--quick]" : "") << "\n";
+  auto Pad = [](const std::string &S, size_t W, bool Left = false) {
+    if (S.size() >= W)
+      return S;
+    return Left ? S + std::string(W - S.size(), ' ') : std::string(W - S.size(), ' ') + S;
+  };
+  if (O.has("HLLC")) {
+    OS << "\nHLLC cost vector, ns per construct (Warwick-94 eq. 4); spread over reps; "
+          "resid = relative\nresidual of the construct's benchmark; 0* = negative in the "
+          "fit (noise), written as 0\n";
+    OS << Pad("construct", 18, true);
+    for (const OptResult &R : Res)
+      OS << Pad(R.Opt + " ns", 11) << Pad("spread", 8) << Pad("resid", 8);
+    OS << "\n";
+    const HllcResult &H0 = *Res.front().Hllc;
+    for (size_t J = 0; J < H0.Constructs.size(); ++J) {
+      OS << Pad(H0.Constructs[J], 18, true);
+      for (const OptResult &R : Res) {
+        const HllcResult &H = *R.Hllc;
+        double Resid = 0;
+        for (const Row &Rw : H.Rows)
+          if (Rw.Function == H.Bench[J])
+            Resid = Rw.Rel;
+        OS << Pad(H.Fixed[J] ? "0*" : num(H.CostNs[J], 3), 11) << Pad(pct(H.Spread[J]), 8)
+           << Pad(pct(Resid, true), 8);
+      }
+      OS << "\n";
+    }
+    OS << Pad("(bench_baseline)", 18, true);
+    for (const OptResult &R : Res) {
+      double Resid = 0;
+      for (const Row &Rw : R.Hllc->Rows)
+        if (Rw.Function == "bench_baseline")
+          Resid = Rw.Rel;
+      OS << Pad("", 11) << Pad("", 8) << Pad(pct(Resid, true), 8);
+    }
+    OS << "\n";
+    for (const OptResult &R : Res) {
+      const HllcResult &H = *R.Hllc;
+      OS << "  " << R.Opt << ": " << H.Rows.size() << " benchmarks, " << H.Constructs.size()
+         << " constructs, condition number " << num(H.Cond, 3) << ", rms residual "
+         << pct(H.RmsRel) << "; check, POC kernels predicted by c^T f:";
+      for (const Row &C : H.Checks)
+        OS << " " << C.Function.substr(4) << " " << pct(C.Rel, true);
+      OS << "\n";
+    }
+  }
+  if (O.has("POC")) {
+    OS << "\nPOC flop rate R_fpu, Mflop/s (Warwick-94 eq. 6; McMahon flop / time)\n";
+    for (const OptResult &R : Res) {
+      const PocResult &P = *R.Poc;
+      OS << "  " << R.Opt << ": " << num(P.Mflops) << " Mflop/s (spread " << pct(P.Spread)
+         << "); kernels:";
+      for (const PocKernel &K : P.Kernels)
+        OS << " " << K.Function.substr(4) << " " << num(K.Flop / K.Time / 1e6, 3);
+      OS << "\n";
+    }
+  }
+}
+
+json toJson(const Options &O, const RunInfo &I, const std::vector<OptResult> &Res) {
+  json J;
+  J["machine"] = {{"name", O.Name}, {"path", O.Out}, {"processor", I.Cpu}, {"date", I.Date}};
+  J["reps"] = O.Reps;
+  J["statistic"] = O.Stat;
+  J["time_ms"] = O.TargetMs;
+  J["unroll"] = O.Unroll;
+  auto Opt = [](std::optional<double> V) { return V ? json(*V) : json(nullptr); };
+  for (const OptResult &R : Res) {
+    J["samples"][R.Opt] = {{"timed_calls", R.Samples}, {"disturbed", R.Disturbed},
+                           {"retries", R.Retries}};
+    for (const Measured &X : R.Timings)
+      J["timings"][R.Opt][X.Info.Function] = {{"construct", X.Info.Construct},
+                                              {"body", X.Info.What},
+                                              {"R", X.R},
+                                              {"seconds", X.Time},
+                                              {"times_s", X.Times},
+                                              {"disturbed", X.Disturbed}};
+    if (R.Hllc) {
+      const HllcResult &H = *R.Hllc;
+      json V;
+      V["unit"] = "ns";
+      for (size_t J2 = 0; J2 < H.Constructs.size(); ++J2)
+        V["costs"][H.Constructs[J2]] = {{"value", H.CostNs[J2]},
+                                        {"least_squares", H.LsNs[J2]},
+                                        {"fixed_at_zero", static_cast<bool>(H.Fixed[J2])},
+                                        {"spread", Opt(H.Spread[J2])},
+                                        {"benchmark", H.Bench[J2]}};
+      for (const Row &Rw : H.Rows)
+        V["residuals"][Rw.Function] = Rw.Rel;
+      for (const Row &C : H.Checks)
+        V["checks"][C.Function] = C.Rel;
+      V["condition_number"] = H.Cond;
+      V["rms_residual"] = H.RmsRel;
+      J["levels"]["HLLC"][R.Opt] = V;
+    }
+    if (R.Poc) {
+      const PocResult &P = *R.Poc;
+      json V;
+      V["unit"] = "Mflop/s";
+      V["costs"]["flop"] = {{"value", P.Mflops}, {"spread", Opt(P.Spread)}};
+      for (const PocKernel &K : P.Kernels)
+        V["kernels"][K.Function] = {{"flop_per_call", K.Flop},
+                                    {"seconds_per_call", K.Time},
+                                    {"mflops", K.Flop / K.Time / 1e6}};
+      J["levels"]["POC"][R.Opt] = V;
+    }
+  }
+  return J;
+}
+
+[[noreturn]] void usageError(const std::string &Msg) {
+  std::cerr << "segtime: error: calibrate: " << Msg << " (see segtime calibrate --help)\n";
+  std::exit(2);
+}
+
+Options parseArgs(int Argc, char **Argv, std::string &Command) {
+  Options O;
+  bool RepsGiven = false, TimeGiven = false;
+  Command = "segtime calibrate";
+  for (int I = 0; I < Argc; ++I) {
+    std::string A = Argv[I];
+    Command += " " + A;
+    auto Next = [&]() -> std::string {
+      if (I + 1 >= Argc)
+        usageError(A + " needs a value");
+      Command += " " + std::string(Argv[I + 1]);
+      return Argv[++I];
+    };
+    auto Number = [&](const std::string &S, double Lo, double Hi) {
+      try {
+        size_t Used = 0;
+        double V = std::stod(S, &Used);
+        if (Used == S.size() && V >= Lo && V <= Hi)
+          return V;
+      } catch (const std::exception &) {
+      }
+      std::ostringstream Range;
+      Range << "[" << Lo << ", " << Hi << "]";
+      usageError(A + " '" + S + "': expected a number in " + Range.str());
+    };
+    if (A == "--help" || A == "-h") {
+      std::cout << Usage;
+      std::exit(0);
+    } else if (A == "--level") {
+      O.Levels.clear();
+      for (const std::string &X : splitList(Next())) {
+        Level L;
+        if (X == "all" || X == "ALL") {
+          O.Levels = {"HLLC", "POC"};
+          continue;
+        }
+        if (!parseLevel(X, L) || (L != Level::POC && L != Level::HLLC))
+          usageError("--level: '" + X + "' is not one of hllc, poc, all");
+        if (!O.has(levelKey(L)))
+          O.Levels.push_back(levelKey(L));
+      }
+      if (O.Levels.empty())
+        usageError("--level: empty list");
+    } else if (A == "--opt") {
+      O.Opts.clear();
+      for (std::string X : splitList(Next())) {
+        if (!X.empty() && X[0] == '-')
+          X = X.substr(1);
+        static const char *Ok[] = {"O0", "O1", "O2", "O3", "Os", "Oz"};
+        if (std::none_of(std::begin(Ok), std::end(Ok), [&](const char *K) { return X == K; }))
+          usageError("--opt: '" + X + "' is not one of O0, O1, O2, O3, Os, Oz");
+        if (std::find(O.Opts.begin(), O.Opts.end(), X) == O.Opts.end())
+          O.Opts.push_back(X);
+      }
+      if (O.Opts.empty())
+        usageError("--opt: empty list");
+    } else if (A == "--out" || A == "-o") {
+      O.Out = Next();
+    } else if (A == "--name") {
+      O.Name = Next();
+      if (O.Name.empty())
+        usageError("--name: empty name");
+    } else if (A == "--reps") {
+      O.Reps = static_cast<int>(Number(Next(), 1, 1000));
+      RepsGiven = true;
+    } else if (A == "--time") {
+      O.TargetMs = Number(Next(), 0.1, 10000);
+      TimeGiven = true;
+    } else if (A == "--unroll") {
+      O.Unroll = static_cast<unsigned>(Number(Next(), 1, 256));
+    } else if (A == "--stat") {
+      O.Stat = Next();
+      if (O.Stat != "median" && O.Stat != "min")
+        usageError("--stat: '" + O.Stat + "' is not median or min");
+    } else if (A == "--keep") {
+      O.Keep = Next();
+    } else if (A == "--quick") {
+      O.Quick = true;
+    } else if (A == "--json") {
+      O.Json = true;
+    } else {
+      usageError("unknown argument '" + A + "'");
+    }
+  }
+  if (O.Quick) {
+    if (!RepsGiven)
+      O.Reps = 3;
+    if (!TimeGiven)
+      O.TargetMs = 2;
+  }
+  if (O.Out.empty())
+    O.Out = "costvectors/" + O.Name + ".yaml";
+  return O;
+}
+
+} // namespace
+
+/// Entry point of `segtime calibrate` (called by segtime.cpp). Returns the
+/// exit status: 0 ok, 2 on a usage error or a failed compile, run or solve.
+int calibrateMain(int Argc, char **Argv) {
+  std::string Command;
+  Options O = parseArgs(Argc, Argv, Command);
+  fs::path Dir;
+  bool Remove = false;
+  auto Start = std::chrono::steady_clock::now();
+  try {
+    fs::path OutDir = fs::path(O.Out).parent_path();
+    if (!OutDir.empty() && !fs::is_directory(OutDir))
+      throw CalibError("--out: directory '" + OutDir.string() + "' does not exist");
+    if (!fs::exists(SEGTIME_BINARY_DIR "/lib/segtime.so"))
+      throw CalibError("the segtime plugin " SEGTIME_BINARY_DIR
+                       "/lib/segtime.so is missing: build it first");
+    if (!O.Keep.empty()) {
+      Dir = O.Keep;
+      fs::create_directories(Dir);
+    } else {
+      std::string T = (fs::temp_directory_path() / "segtime-calibrate-XXXXXX").string();
+      if (!mkdtemp(T.data()))
+        throw CalibError("cannot create a temporary directory: " +
+                         std::string(std::strerror(errno)));
+      Dir = T;
+      Remove = true;
+    }
+    std::vector<BenchInfo> Benches;
+    fs::path Src = Dir / "bench.c";
+    {
+      std::ofstream OS(Src);
+      OS << generateBenchSource(O.Unroll, Benches);
+      if (!OS)
+        throw CalibError("cannot write " + Src.string());
+    }
+    RunInfo Info;
+    Info.Date = today();
+    Info.Cpu = cpuinfoField("model name");
+    if (Info.Cpu.empty())
+      Info.Cpu = "unknown processor";
+    Info.Cores = std::thread::hardware_concurrency();
+    std::string Mhz = cpuinfoField("cpu MHz");
+    Info.ClockHz = Mhz.empty() ? 0 : std::atof(Mhz.c_str()) * 1e6;
+    Info.Virtual = (" " + cpuinfoField("flags") + " ").find(" hypervisor ") != std::string::npos;
+    Info.Compiler = clangVersion(Dir);
+    Info.Command = Command;
+
+    std::vector<OptResult> Results;
+    for (const std::string &Opt : O.Opts) {
+      fs::path Seg;
+      std::vector<Measured> Ms = compileAndRun(Opt, Dir, Src, Benches, O, Seg);
+      OptResult R;
+      R.Opt = Opt;
+      for (const Measured &X : Ms) {
+        R.Samples += static_cast<int>(X.Times.size());
+        R.Disturbed += X.Disturbed;
+        R.Retries += X.Retries;
+      }
+      if (R.Retries)
+        std::cerr << "calibrate: " << Opt << ": " << R.Retries
+                  << " timed calls repeated because other processes ran\n";
+      if (R.Disturbed)
+        std::cerr << "calibrate: " << Opt << ": warning: " << R.Disturbed << " of " << R.Samples
+                  << " timed calls were slowed by other processes (the machine is busy); "
+                     "the costs may be too high: re-run on a quiet machine\n";
+      std::cerr << "calibrate: " << Opt << ": solving" << ellipsis() << "\n";
+      SegFile S = SegFile::read(Seg.string());
+      if (O.has("HLLC"))
+        R.Hllc = solveHllc(Ms, S, O.Reps);
+      if (O.has("POC"))
+        R.Poc = solvePoc(Ms, S, O.Reps);
+      R.Timings = std::move(Ms);
+      Results.push_back(std::move(R));
+    }
+    // Write next to --out, check that it loads with readMachine, then move.
+    std::string Tmp = O.Out + ".tmp";
+    writeYaml(Tmp, O, Info, Results);
+    try {
+      verifyMachine(Tmp, O, Results);
+    } catch (const CalibError &) {
+      std::cerr << "segtime: note: the machine file that failed to load is " << Tmp << "\n";
+      throw;
+    }
+    std::error_code EC;
+    fs::rename(Tmp, O.Out, EC);
+    if (EC)
+      throw CalibError("cannot write '" + O.Out + "': " + EC.message());
+    if (O.Json)
+      std::cout << toJson(O, Info, Results).dump(2) << "\n";
+    else
+      printTable(std::cout, O, Info, Results);
+    double El = std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
+    std::cerr << "calibrate: wrote " << O.Out << " (" << num(El, 3) << " s)\n";
+    if (!O.Keep.empty())
+      std::cerr << "calibrate: generated files kept in " << Dir.string() << "\n";
+  } catch (const std::exception &E) {
+    std::cerr << "segtime: error: calibrate: " << E.what() << "\n";
+    if (!Dir.empty())
+      std::cerr << "segtime: note: generated files kept in " << Dir.string() << "\n";
+    return 2;
+  }
+  if (Remove) {
+    std::error_code EC;
+    fs::remove_all(Dir, EC);
+  }
+  return 0;
+}
