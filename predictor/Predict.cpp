@@ -47,7 +47,8 @@ static std::string chooseTarget(const SegFile &S, const Machine &M, const std::s
     return Wanted;
   }
   for (auto &[T, Info] : S.Targets)
-    if (Icc != M.Levels.end() && Icc->second.count(T) && !Info.count("error"))
+    if (Icc != M.Levels.end() && (Icc->second.count(T) || Icc->second.count("any")) &&
+        !Info.count("error"))
       return T;
   throw std::runtime_error("no ICC target in common: the SEG file has " +
                            (InSeg.empty() ? std::string("none") : InSeg) + ", machine '" +

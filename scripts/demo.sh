@@ -5,16 +5,15 @@
 #        SEGTIME_RECALIBRATE=1 scripts/demo.sh
 #
 # 1. scripts/setup.sh: apt packages + CMake build (build/lib/segtime.so, build/bin/segtime)
-# 2. segtime calibrate: measures this machine's HLLC and POC cost vectors into
-#    build/costvectors/local.yaml (once; about 2 minutes)
+# 2. segtime calibrate: measures this machine's HLLC, POC and ICC cost vectors into
+#    costvectors/local.yaml (once, about 15 s; not versioned: it belongs to this machine)
 # 3. scripts/run_examples.py: compiles examples/*.c with the plugin at -O0 and -O2,
 #    prints the kernels' timing formulas, runs them, prints predicted vs measured.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/setup.sh"
-machine="$root/build/costvectors/local.yaml"
+machine="$root/costvectors/local.yaml"
 if [ ! -f "$machine" ] || [ "${SEGTIME_RECALIBRATE:-0}" = 1 ]; then
-  mkdir -p "$root/build/costvectors"
-  "$root/build/bin/segtime" calibrate --level hllc,poc --out "$machine"
+  "$root/build/bin/segtime" calibrate --out "$machine"
 fi
 "$root/scripts/run_examples.py" --machine "$machine" --json "$root/build/examples/results.json" "$@"

@@ -81,17 +81,20 @@ const char *Usage =
     "and POC flop rate (Mflop/s, eq. 6) with generated benchmarks compiled by\n"
     SEGTIME_CLANG " with the segtime plugin, and writes a machine file.\n"
     "\n"
-    "  --level L      hllc, poc or all, comma lists allowed (default hllc,poc)\n"
+    "  --level L      hllc, poc, icc or all, comma lists allowed (default all);\n"
+    "                 icc: the core clock (a chain of dependent adds), the cost\n"
+    "                 of a scheduling-model cycle\n"
     "  --opt LIST     optimisation levels, one variant each (default O0,O2)\n"
     "  --out FILE     machine file to write (default costvectors/NAME.yaml);\n"
     "                 an existing file is overwritten\n"
     "  --name NAME    machine name (default local)\n"
-    "  --reps K       timed calls per benchmark (default 5; 3 with --quick)\n"
-    "  --time MS      minimum time of one call, ms (default 20; 2 with --quick)\n"
+    "  --reps K       timed calls per benchmark (default 11; 3 with --quick)\n"
+    "  --time MS      minimum time of one call, ms (default 10; 2 with --quick)\n"
     "  --unroll U     constructs per loop iteration in a benchmark (default 16)\n"
     "  --quick        short calls and 3 reps: a smoke test, not a calibration\n"
     "  --json         print the results as JSON instead of a table\n"
-    "  --stat S       time per call from the samples: median (default) or min\n"
+    "  --stat S       time per call from the samples: min (default; noise only\n"
+    "                 slows calls down) or median\n"
     "  --keep DIR     keep the generated C file, binaries, SEG and timings in DIR\n"
     "\n"
     "Progress goes to stderr. Exit status: 0 ok, 2 usage error or a failed\n"
@@ -104,12 +107,15 @@ struct CalibError : std::runtime_error {
 
 /// Command-line options (see Usage).
 struct Options {
-  std::vector<std::string> Levels{"HLLC", "POC"};
+  std::vector<std::string> Levels{"HLLC", "POC", "ICC"};
   std::vector<std::string> Opts{"O0", "O2"};
   std::string Out, Name = "local", Keep;
-  std::string Stat = "median"; ///< statistic of the samples: median or min
-  int Reps = 5;
-  double TargetMs = 20;
+  /// Statistic of the samples. The minimum: on a shared or virtual machine
+  /// noise only slows calls down (two runs agree within 0.5-7 % with it,
+  /// 4-40 % with the median; docs/results.md).
+  std::string Stat = "min";
+  int Reps = 11;
+  double TargetMs = 10;
   unsigned Unroll = 16;
   bool Quick = false, Json = false;
   bool has(const std::string &L) const {
@@ -634,9 +640,62 @@ struct RunInfo {
   bool Virtual = false;
 };
 
+/// The core clock, for the ICC level: the cost of one scheduling-model cycle.
+struct ClockResult {
+  std::vector<double> GHz; ///< one sample per repetition
+  double Value = 0;        ///< GHz, by the --stat statistic
+  std::optional<double> Spread;
+};
+
+/// Measures the core clock with a chain of dependent integer additions (one
+/// cycle of latency each on every out-of-order x86 core; a compiler barrier
+/// keeps each add). The clock is measured, not read from /proc: turbo and
+/// virtualisation make the nominal frequency wrong (design.md §7).
+ClockResult measureClock(const fs::path &Dir, const Options &O) {
+  fs::path Src = Dir / "clock.c", Bin = Dir / "clock";
+  std::ofstream(Src) << R"(#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+static double now(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t); return t.tv_sec + 1e-9 * t.tv_nsec; }
+int main(int argc, char **argv) {
+  int reps = atoi(argv[1]); long n = atol(argv[2]); long x = 1, y = 3;
+  for (int r = 0; r < reps; r++) {
+    double t0 = now();
+    for (long i = 0; i < n; i++) {
+#define A x += y; __asm__ volatile("" : "+r"(x));
+      A A A A A A A A A A A A A A A A
+    }
+    printf("%.6f\n", 16.0 * n / (now() - t0) / 1e9);
+  }
+  if (x == 0)
+    puts(""); /* keeps x alive */
+  return 0;
+}
+)";
+  RunResult C = runProgram({SEGTIME_CLANG, "-O2", Src.string(), "-o", Bin.string()}, Dir,
+                           "compile_clock", 120);
+  if (!C.ok())
+    throw CalibError("compiling the clock benchmark failed (" + C.status() + "):\n" + tail(C.Err));
+  long N = O.Quick ? 1000000 : 8000000; // 16 adds each: ~40 ms at 3 GHz
+  RunResult R = runProgram({Bin.string(), std::to_string(O.Reps), std::to_string(N)}, Dir,
+                           "run_clock", 120);
+  if (!R.ok())
+    throw CalibError("the clock benchmark failed (" + R.status() + "):\n" + tail(R.Err));
+  ClockResult CR;
+  std::istringstream In(R.Out);
+  for (double G; In >> G;)
+    CR.GHz.push_back(G);
+  if (CR.GHz.empty())
+    throw CalibError("the clock benchmark printed nothing");
+  // the fastest sample is the undisturbed one
+  CR.Value = O.Stat == "min" ? *std::max_element(CR.GHz.begin(), CR.GHz.end()) : median(CR.GHz);
+  CR.Spread = spreadOf(CR.GHz);
+  return CR;
+}
+
 /// Writes the machine file (format of costvectors/t800.yaml) to Path.
 void writeYaml(const std::string &Path, const Options &O, const RunInfo &I,
-               const std::vector<OptResult> &Res) {
+               const std::vector<OptResult> &Res, const std::optional<ClockResult> &Clock) {
   std::ostringstream Y;
   std::string Ref0 = "segtime calibrate " + I.Date + ": ";
   std::string Reps = std::to_string(O.Reps) + " reps, " + statName(O);
@@ -710,6 +769,21 @@ void writeYaml(const std::string &Path, const Options &O, const RunInfo &I,
           << (H.Spread[J] ? ", spread: " + num(*H.Spread[J], 3) : "") << "}\n";
       }
     }
+  }
+  if (Clock) {
+    Y << "  ICC:\n"
+      << "    # Out-of-order model: t = scheduling-model cycles x t_cyc (docs/models.md);\n"
+      << "    # valid for the ICC targets of this machine's architecture.\n"
+      << "    variants:\n      any:\n        unit: ns\n        costs:\n"
+      << "          cycles: {value: " << num(1.0 / Clock->Value) << ", provenance: measured, ref: "
+      << yq(Ref0 + "chain of dependent integer adds (1 cycle each), " + std::to_string(O.Reps) +
+            " reps, " + (O.Stat == "min" ? "fastest" : "median") + ": core clock " +
+            num(Clock->Value, 4) + " GHz")
+      << (Clock->Spread ? ", spread: " + num(*Clock->Spread, 3) : "") << "}\n"
+      << "          \"*\": {value: 0, provenance: derived, ref: "
+      << yq("out-of-order model: time is cycles x t_cyc; instructions, uops and memory "
+            "operations are reported, not costed")
+      << "}\n";
   }
   std::ofstream OS(Path);
   if (!OS)
@@ -891,11 +965,11 @@ Options parseArgs(int Argc, char **Argv, std::string &Command) {
       for (const std::string &X : splitList(Next())) {
         Level L;
         if (X == "all" || X == "ALL") {
-          O.Levels = {"HLLC", "POC"};
+          O.Levels = {"HLLC", "POC", "ICC"};
           continue;
         }
-        if (!parseLevel(X, L) || (L != Level::POC && L != Level::HLLC))
-          usageError("--level: '" + X + "' is not one of hllc, poc, all");
+        if (!parseLevel(X, L) || (L != Level::POC && L != Level::HLLC && L != Level::ICC))
+          usageError("--level: '" + X + "' is not one of hllc, poc, icc, all");
         if (!O.has(levelKey(L)))
           O.Levels.push_back(levelKey(L));
       }
@@ -1002,7 +1076,8 @@ int calibrateMain(int Argc, char **Argv) {
     Info.Command = Command;
 
     std::vector<OptResult> Results;
-    for (const std::string &Opt : O.Opts) {
+    for (const std::string &Opt : O.has("HLLC") || O.has("POC") ? O.Opts
+                                                                 : std::vector<std::string>{}) {
       fs::path Seg;
       std::vector<Measured> Ms = compileAndRun(Opt, Dir, Src, Benches, O, Seg);
       OptResult R;
@@ -1028,9 +1103,15 @@ int calibrateMain(int Argc, char **Argv) {
       R.Timings = std::move(Ms);
       Results.push_back(std::move(R));
     }
+    std::optional<ClockResult> Clock;
+    if (O.has("ICC")) {
+      std::cerr << "calibrate: ICC: core clock (dependent adds)" << ellipsis() << "\n";
+      Clock = measureClock(Dir, O);
+      std::cerr << "calibrate: ICC: core clock " << num(Clock->Value, 4) << " GHz\n";
+    }
     // Write next to --out, check that it loads with readMachine, then move.
     std::string Tmp = O.Out + ".tmp";
-    writeYaml(Tmp, O, Info, Results);
+    writeYaml(Tmp, O, Info, Results, Clock);
     try {
       verifyMachine(Tmp, O, Results);
     } catch (const CalibError &) {

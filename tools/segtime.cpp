@@ -168,7 +168,8 @@ int predictMain(int Argc, char **Argv) {
       bool CommonTarget = false;
       auto Icc = M.Levels.find("ICC");
       for (auto &[T, Info] : S.Targets)
-        CommonTarget |= Icc != M.Levels.end() && Icc->second.count(T) &&
+        CommonTarget |= Icc != M.Levels.end() &&
+                        (Icc->second.count(T) || Icc->second.count("any")) &&
                         (O.Target.empty() || O.Target == T);
       if (HasIR && CommonTarget) {
         O.Levels.push_back("ICC");
