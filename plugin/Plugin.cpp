@@ -320,6 +320,7 @@ public:
     std::vector<std::pair<std::string, std::string>> Rec;
     markRecursion(File, Rec);
     unsigned WarnID = D.getCustomDiagID(DiagnosticsEngine::Warning, "%0");
+    bool Warn = !D.getIgnoreAllWarnings(); // -w (custom IDs do not follow it)
     // One warning per function for its calls to external functions (malloc,
     // printf, ...), one per node for everything else; all go into the file.
     std::map<std::string, std::pair<SourceLocation, std::map<std::string, int>>> External;
@@ -329,7 +330,7 @@ public:
                                                  std::to_string(P.getLine()) + ": "
                                            : std::string()) +
                               W.Message);
-      if (!SM.isInMainFile(SM.getExpansionLoc(W.Loc)))
+      if (!Warn || !SM.isInMainFile(SM.getExpansionLoc(W.Loc)))
         continue;
       if (W.External.empty()) {
         D.Report(W.Loc, WarnID) << W.Message;
@@ -351,7 +352,8 @@ public:
     for (auto &[Fn, Id] : Rec) {
       std::string Msg = "segtime: not characterised: recursive call (SEG node " + Id +
                         " in '" + Fn + "')";
-      D.Report(Where[Fn], WarnID) << Msg;
+      if (Warn)
+        D.Report(Where[Fn], WarnID) << Msg;
       File.Warnings.push_back(Msg);
     }
 
