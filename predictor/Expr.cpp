@@ -327,24 +327,41 @@ std::string simplifyExprText(const std::string &S) {
   }
 }
 
-int sameValue(const std::string &A, const std::string &B,
-              const std::map<std::string, std::string> &Subst) {
-  try {
-    ex EA = parseExpr(A), EB = parseExpr(B);
+namespace {
+/// A and B (with Subst applied to B) as expressions, and the sample value of
+/// every symbol of either: Base + Step * (its rank).
+struct ExprPair {
+  ex A, B;
+  std::set<std::string> Syms;
+  ExprPair(const std::string &SA, const std::string &SB,
+           const std::map<std::string, std::string> &Subst)
+      : A(parseExpr(SA)), B(parseExpr(SB)) {
     exmap M;
     for (auto &[K, V] : Subst)
       M[sym(K)] = parseExpr(V);
-    EB = EB.subs(M);
-    std::set<std::string> Syms = freeSymbols(EA);
-    for (const std::string &X : freeSymbols(EB))
+    B = B.subs(M);
+    Syms = freeSymbols(A);
+    for (const std::string &X : freeSymbols(B))
       Syms.insert(X);
+  }
+  std::map<std::string, double> sample(double Base, double Step) const {
+    std::map<std::string, double> V;
+    int I = 0;
+    for (const std::string &X : Syms)
+      V[X] = Base + Step * I++;
+    return V;
+  }
+};
+} // namespace
+
+int sameValue(const std::string &A, const std::string &B,
+              const std::map<std::string, std::string> &Subst) {
+  try {
+    ExprPair P(A, B, Subst);
     // Samples large enough that unrolled and remainder forms are exercised.
-    for (int Sample : {37, 64, 100, 257}) {
-      std::map<std::string, double> Values;
-      int I = 0;
-      for (const std::string &X : Syms)
-        Values[X] = Sample + 3 * I++;
-      if (std::fabs(evaluate(EA, Values) - evaluate(EB, Values)) > 1e-9)
+    for (int Base : {37, 64, 100, 257}) {
+      auto V = P.sample(Base, 3);
+      if (std::fabs(evaluate(P.A, V) - evaluate(P.B, V)) > 1e-9)
         return 0;
     }
     return 1;
@@ -356,20 +373,10 @@ int sameValue(const std::string &A, const std::string &B,
 double valueRatio(const std::string &A, const std::string &B,
                   const std::map<std::string, std::string> &Subst) {
   try {
-    ex EA = parseExpr(A), EB = parseExpr(B);
-    exmap M;
-    for (auto &[K, V] : Subst)
-      M[sym(K)] = parseExpr(V);
-    EB = EB.subs(M);
-    std::set<std::string> Syms = freeSymbols(EA);
-    for (const std::string &X : freeSymbols(EB))
-      Syms.insert(X);
-    std::map<std::string, double> Values;
-    int I = 0;
-    for (const std::string &X : Syms)
-      Values[X] = 4096 + 16 * I++;
-    double VB = evaluate(EB, Values);
-    return VB == 0 ? 0 : evaluate(EA, Values) / VB;
+    ExprPair P(A, B, Subst);
+    auto V = P.sample(4096, 16);
+    double VB = evaluate(P.B, V);
+    return VB == 0 ? 0 : evaluate(P.A, V) / VB;
   } catch (const std::exception &) {
     return 0;
   }
