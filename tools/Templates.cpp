@@ -32,10 +32,12 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <initializer_list>
 #include <iostream>
 #include <limits>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 using namespace segtime;
@@ -162,6 +164,36 @@ private:
   char **Argv;
   int I = -1;
 };
+
+/// Reads the options of command Cmd in order: --help and -h print Usage;
+/// Take(F, A) consumes any other option F (its value from A) and returns false
+/// for one it does not know. Returns false when --help was given.
+template <typename TakeFn>
+bool readOptions(int Argc, char **Argv, const std::string &Cmd, const char *Usage, TakeFn Take) {
+  ArgReader A(Argc, Argv);
+  while (A.next()) {
+    std::string F = A.flag();
+    if (F == "--help" || F == "-h") {
+      std::cout << Usage;
+      return false;
+    }
+    if (!Take(F, A))
+      throw UsageError("unknown option '" + F + "' (see segtime " + Cmd + " --help)");
+  }
+  return true;
+}
+
+/// Throws "missing --x --y (see segtime CMD --help)" for the options, in the
+/// order given, that were not given.
+void requireOptions(const std::string &Cmd,
+                    std::initializer_list<std::pair<bool, const char *>> Given) {
+  std::string Missing;
+  for (const auto &[Have, Flag] : Given)
+    if (!Have)
+      Missing += std::string(" ") + Flag;
+  if (!Missing.empty())
+    throw UsageError("missing" + Missing + " (see segtime " + Cmd + " --help)");
+}
 
 //===--- Formatting -------------------------------------------------------===//
 
@@ -298,6 +330,138 @@ std::vector<std::string> plot(const std::string &Dir, const std::string &Name,
   return {Base.string() + ".png", Base.string() + ".svg"};
 }
 
+//===--- farm and dc: shared options, peak and granularity ----------------===//
+
+/// The options farm and dc share (a balanced k-ary tree, its costs, the peak
+/// and granularity study, the output); each command adds its own.
+struct TreeOptions {
+  unsigned Arity = 2;
+  unsigned Levels = 0;
+  std::vector<double> Te; ///< --te: one time or a list; empty if not given
+  double BetaE = 0, BetaF = 0;
+  std::uint64_t Tasks = 0; ///< 0: not given (--tasks is >= 1)
+  double Threshold = 0.01;
+  unsigned MaxLevels = 0; ///< farm: 0 chooses by the tree
+  std::vector<unsigned> Grains = {1, 2, 4, 8, 16};
+  std::string PlotDir;
+  bool HaveArity = false, HaveLevels = false, HaveBetaE = false, HaveBetaF = false;
+  bool Json = false;
+};
+
+/// Takes F (and its value from A) into O if farm and dc share it; returns
+/// false for any other option.
+bool readTreeOption(const std::string &F, ArgReader &A, TreeOptions &O) {
+  if (F == "--arity" || F == "-k") {
+    O.Arity = parseUnsigned(F, A.value());
+    O.HaveArity = true;
+  } else if (F == "--levels" || F == "-N") {
+    O.Levels = parseUnsigned(F, A.value());
+    O.HaveLevels = true;
+  } else if (F == "--te") {
+    O.Te = parseTimeList(F, A.value());
+  } else if (F == "--beta-e") {
+    O.BetaE = parseTime(F, A.value());
+    O.HaveBetaE = true;
+  } else if (F == "--beta-f") {
+    O.BetaF = parseTime(F, A.value());
+    O.HaveBetaF = true;
+  } else if (F == "--tasks" || F == "-M") {
+    O.Tasks = parseCount(F, A.value());
+  } else if (F == "--threshold") {
+    O.Threshold = parseNumber(F, A.value());
+  } else if (F == "--max-levels") {
+    O.MaxLevels = parseUnsigned(F, A.value());
+  } else if (F == "--grains") {
+    O.Grains = parseUnsignedList(F, A.value());
+  } else if (F == "--plot") {
+    O.PlotDir = A.value();
+  } else if (F == "--json") {
+    O.Json = true;
+  } else {
+    return false;
+  }
+  return true;
+}
+
+void checkGrains(const std::vector<unsigned> &Grains) {
+  for (unsigned G : Grains)
+    if (G < 1)
+      throw UsageError("--grains: a granularity must be >= 1");
+}
+
+/// The table lines of the peak operating point and the granularity study.
+void printPeakAndGranularity(const PeakPoint &Peak, const std::vector<GranularityRow> &Gran) {
+  std::cout << "  peak operating pt   N = " << Peak.Levels << " (" << fmt(Peak.Processors)
+            << " processors, speedup " << fmt(Peak.Speedup) << ")"
+            << (Peak.Found ? "" : "  [not reached within --max-levels]") << "\n\n"
+            << "  granularity  T_e/message  peak N  peak speedup\n";
+  for (const GranularityRow &G : Gran)
+    std::cout << pad(std::to_string(G.Granularity), 13) << pad(fmtTime(G.TaskTime), 13)
+              << pad(std::to_string(G.Peak.Levels) + (G.Peak.Found ? "" : "+"), 8)
+              << pad(fmt(G.Peak.Speedup), 14) << "\n";
+}
+
+void printPlots(const std::vector<std::string> &Plots) {
+  for (const std::string &F : Plots)
+    std::cout << "wrote " << F << "\n";
+}
+
+/// Appends peak_threshold, peak_levels, peak_processors, peak_speedup,
+/// peak_found and granularity to J.
+void addPeakJson(json &J, double Threshold, const PeakPoint &Peak,
+                 const std::vector<GranularityRow> &Gran) {
+  json G = json::array();
+  for (const GranularityRow &Row : Gran)
+    G.push_back({{"granularity", Row.Granularity},
+                 {"te_s", Row.TaskTime},
+                 {"speedup", Row.Speedup},
+                 {"peak_levels", Row.Peak.Levels},
+                 {"peak_speedup", Row.Peak.Speedup},
+                 {"peak_found", Row.Peak.Found}});
+  J["peak_threshold"] = Threshold;
+  J["peak_levels"] = Peak.Levels;
+  J["peak_processors"] = countJson(Peak.Processors);
+  J["peak_speedup"] = Peak.Speedup;
+  J["peak_found"] = Peak.Found;
+  J["granularity"] = G;
+}
+
+std::string levelsLabel(unsigned Arity) {
+  return "levels N of the " + std::to_string(Arity) + "-ary tree";
+}
+
+/// The speedup-vs-N series for T_e/2, T_e and 2*T_e; Curve(T) returns the
+/// speedups and the peak operating point for task time T.
+template <typename CurveFn> std::vector<Series> taskTimeSeries(double Te, CurveFn Curve) {
+  std::vector<Series> All;
+  for (double Scale : {0.5, 1.0, 2.0}) {
+    auto [Y, Peak] = Curve(Scale * Te);
+    All.push_back({"T_e = " + fmtTime(Scale * Te), std::move(Y), Peak});
+  }
+  return All;
+}
+
+/// Draws DIR/NAME_speedup (the series Speedup) and DIR/NAME_granularity (one
+/// series per row of Gran), titled "Model: ... (Common)", with GranNote
+/// appended to Common in the granularity title. Returns the images.
+std::vector<std::string> plotTemplate(const std::string &Dir, const std::string &Name,
+                                      const std::string &Model, const std::string &Common,
+                                      const std::string &GranNote, const std::string &XLabel,
+                                      const std::vector<Series> &Speedup,
+                                      const std::vector<GranularityRow> &Gran) {
+  std::vector<std::string> Files =
+      plot(Dir, Name + "_speedup", Model + ": speedup vs N (" + Common + ")", XLabel, Speedup);
+  std::vector<Series> Gs;
+  for (const GranularityRow &G : Gran)
+    Gs.push_back({std::to_string(G.Granularity) + " task" + (G.Granularity == 1 ? "" : "s") +
+                      "/message (T_e = " + fmtTime(G.TaskTime) + ")",
+                  G.Speedup, G.Peak});
+  for (auto &F : plot(Dir, Name + "_granularity",
+                      Model + ": granularity (" + Common + GranNote + ")", XLabel, Gs))
+    Files.push_back(F);
+  return Files;
+}
+
 //===--- farm -------------------------------------------------------------===//
 
 const char *FarmUsage =
@@ -421,41 +585,14 @@ int farmTree(const std::vector<int> &Parent, const std::vector<double> &Te, doub
 
 int farmMain(int Argc, char **Argv) {
   try {
-    FarmParams P;
-    std::vector<double> Te;
+    TreeOptions O;
+    double Transfer = 0;
     std::vector<int> Parents;
-    bool HaveLevels = false, HaveTe = false, HaveBE = false, HaveBF = false, HaveM = false;
-    bool HaveArity = false, Json = false;
-    double Threshold = 0.01;
-    unsigned MaxLevels = 0;
-    std::vector<unsigned> Grains = {1, 2, 4, 8, 16};
-    std::string PlotDir;
-    ArgReader A(Argc, Argv);
-    while (A.next()) {
-      std::string F = A.flag();
-      if (F == "--help" || F == "-h") {
-        std::cout << FarmUsage;
-        return 0;
-      } else if (F == "--arity" || F == "-k") {
-        P.Arity = parseUnsigned(F, A.value());
-        HaveArity = true;
-      } else if (F == "--levels" || F == "-N") {
-        P.Levels = parseUnsigned(F, A.value());
-        HaveLevels = true;
-      } else if (F == "--te") {
-        Te = parseTimeList(F, A.value());
-        HaveTe = true;
-      } else if (F == "--beta-e") {
-        P.BetaE = parseTime(F, A.value());
-        HaveBE = true;
-      } else if (F == "--beta-f") {
-        P.BetaF = parseTime(F, A.value());
-        HaveBF = true;
-      } else if (F == "--tasks" || F == "-M") {
-        P.Tasks = parseCount(F, A.value());
-        HaveM = true;
-      } else if (F == "--transfer") {
-        P.TransferTime = parseTime(F, A.value());
+    auto Take = [&](const std::string &F, ArgReader &A) {
+      if (readTreeOption(F, A, O))
+        return true;
+      if (F == "--transfer") {
+        Transfer = parseTime(F, A.value());
       } else if (F == "--parents") {
         for (const std::string &X : splitList(F, A.value())) {
           double V = parseNumber(F, X);
@@ -463,93 +600,61 @@ int farmMain(int Argc, char **Argv) {
             throw UsageError(F + ": '" + X + "' is not a processor number or -1");
           Parents.push_back(static_cast<int>(V));
         }
-      } else if (F == "--threshold") {
-        Threshold = parseNumber(F, A.value());
-      } else if (F == "--max-levels") {
-        MaxLevels = parseUnsigned(F, A.value());
-      } else if (F == "--grains") {
-        Grains = parseUnsignedList(F, A.value());
-      } else if (F == "--plot") {
-        PlotDir = A.value();
-      } else if (F == "--json") {
-        Json = true;
       } else {
-        throw UsageError("unknown option '" + F + "' (see segtime farm --help)");
+        return false;
       }
-    }
-    std::string Missing;
-    if (!HaveTe)
-      Missing += " --te";
-    if (!HaveBE)
-      Missing += " --beta-e";
-    if (!HaveBF)
-      Missing += " --beta-f";
-    if (!HaveM)
-      Missing += " --tasks";
-    if (Parents.empty() && !HaveLevels)
-      Missing += " --levels";
-    if (!Missing.empty())
-      throw UsageError("missing" + Missing + " (see segtime farm --help)");
+      return true;
+    };
+    if (!readOptions(Argc, Argv, "farm", FarmUsage, Take))
+      return 0;
+    requireOptions("farm", {{!O.Te.empty(), "--te"},
+                            {O.HaveBetaE, "--beta-e"},
+                            {O.HaveBetaF, "--beta-f"},
+                            {O.Tasks > 0, "--tasks"},
+                            {!Parents.empty() || O.HaveLevels, "--levels"}});
 
     if (!Parents.empty()) {
-      if (HaveLevels || HaveArity)
+      if (O.HaveLevels || O.HaveArity)
         throw UsageError("--parents gives the whole topology: drop --arity and --levels");
-      if (!PlotDir.empty())
+      if (!O.PlotDir.empty())
         throw UsageError("--plot needs a balanced tree (--arity, --levels), not --parents");
-      return farmTree(Parents, Te, P.BetaE, P.BetaF, P.TransferTime, P.Tasks, Json);
+      return farmTree(Parents, O.Te, O.BetaE, O.BetaF, Transfer, O.Tasks, O.Json);
     }
-    if (Te.size() != 1)
+    if (O.Te.size() != 1)
       throw UsageError("--te: one task time for a balanced tree (lists are for --parents)");
-    P.TaskTime = Te[0];
-    for (unsigned G : Grains)
-      if (G < 1)
-        throw UsageError("--grains: a granularity must be >= 1");
-    if (!MaxLevels)
-      MaxLevels = std::max(P.Arity == 1 ? 32u : 16u, P.Levels);
+    FarmParams P;
+    P.Arity = O.Arity;
+    P.Levels = O.Levels;
+    P.TaskTime = O.Te[0];
+    P.BetaE = O.BetaE;
+    P.BetaF = O.BetaF;
+    P.TransferTime = Transfer;
+    P.Tasks = O.Tasks;
+    checkGrains(O.Grains);
+    const double Threshold = O.Threshold;
+    const unsigned MaxLevels =
+        O.MaxLevels ? O.MaxLevels : std::max(P.Arity == 1 ? 32u : 16u, P.Levels);
 
     FarmResult R = analyzeFarm(P);
     PeakPoint Peak = farmPeak(P, Threshold, MaxLevels);
-    std::vector<GranularityRow> Gran = farmGranularity(P, Grains, MaxLevels, Threshold);
+    std::vector<GranularityRow> Gran = farmGranularity(P, O.Grains, MaxLevels, Threshold);
     warnLimit(R.Limit, "the processors would have to forward more than 1/beta_f tasks/s");
 
     std::vector<std::string> Plots;
-    if (!PlotDir.empty()) {
-      std::vector<Series> Sp;
-      for (double Scale : {0.5, 1.0, 2.0}) {
+    if (!O.PlotDir.empty()) {
+      std::vector<Series> Sp = taskTimeSeries(P.TaskTime, [&](double Te) {
         FarmParams Q = P;
-        Q.TaskTime = P.TaskTime * Scale;
-        Sp.push_back({"T_e = " + fmtTime(Q.TaskTime), farmSpeedupCurve(Q, MaxLevels),
-                      farmPeak(Q, Threshold, MaxLevels)});
-      }
-      std::string XLabel = P.Arity == 1
-                               ? "processors N (linear chain)"
-                               : "levels N of the " + std::to_string(P.Arity) + "-ary tree";
+        Q.TaskTime = Te;
+        return std::make_pair(farmSpeedupCurve(Q, MaxLevels), farmPeak(Q, Threshold, MaxLevels));
+      });
+      std::string XLabel = P.Arity == 1 ? "processors N (linear chain)" : levelsLabel(P.Arity);
       std::string Common = "beta_e = " + fmtTime(P.BetaE) + ", beta_f = " + fmtTime(P.BetaF) +
                            ", M = " + std::to_string(P.Tasks);
-      for (auto &F : plot(PlotDir, "farm_speedup", "Processor farm: speedup vs N (" + Common + ")",
-                          XLabel, Sp))
-        Plots.push_back(F);
-      std::vector<Series> Gs;
-      for (const GranularityRow &G : Gran)
-        Gs.push_back({std::to_string(G.Granularity) + " task" + (G.Granularity == 1 ? "" : "s") +
-                          "/message (T_e = " + fmtTime(G.TaskTime) + ")",
-                      G.Speedup, G.Peak});
-      for (auto &F : plot(PlotDir, "farm_granularity",
-                          "Processor farm: granularity (" + Common +
-                              ", T_e = " + fmtTime(P.TaskTime) + " per task)",
-                          XLabel, Gs))
-        Plots.push_back(F);
+      Plots = plotTemplate(O.PlotDir, "farm", "Processor farm", Common,
+                           ", T_e = " + fmtTime(P.TaskTime) + " per task", XLabel, Sp, Gran);
     }
 
-    if (Json) {
-      json G = json::array();
-      for (const GranularityRow &Row : Gran)
-        G.push_back({{"granularity", Row.Granularity},
-                     {"te_s", Row.TaskTime},
-                     {"speedup", Row.Speedup},
-                     {"peak_levels", Row.Peak.Levels},
-                     {"peak_speedup", Row.Peak.Speedup},
-                     {"peak_found", Row.Peak.Found}});
+    if (O.Json) {
       json J = {{"template", "farm"},
                 {"topology", P.Arity == 1 ? "chain" : "k-ary tree"},
                 {"params", farmParamsJson(P)},
@@ -569,14 +674,9 @@ int farmMain(int Argc, char **Argv) {
                 {"sequential_time_s", R.SequentialTime},
                 {"speedup", R.Speedup},
                 {"speedup_closed_form", R.SpeedupClosedForm},
-                {"efficiency", R.Efficiency},
-                {"peak_threshold", Threshold},
-                {"peak_levels", Peak.Levels},
-                {"peak_processors", countJson(Peak.Processors)},
-                {"peak_speedup", Peak.Speedup},
-                {"peak_found", Peak.Found},
-                {"granularity", G},
-                {"plots", Plots}};
+                {"efficiency", R.Efficiency}};
+      addPeakJson(J, Threshold, Peak, Gran);
+      J["plots"] = Plots;
       std::cout << J.dump(2) << "\n";
       return 0;
     }
@@ -602,17 +702,9 @@ int farmMain(int Argc, char **Argv) {
               << "  time for M tasks    " << fmtTime(R.Time) << "  (eq. (g))\n"
               << "  speedup SP_N        " << fmt(R.Speedup) << "  (closed form "
               << fmt(R.SpeedupClosedForm) << ")\n"
-              << "  efficiency          " << fmt(R.Efficiency) << "\n"
-              << "  peak operating pt   N = " << Peak.Levels << " (" << fmt(Peak.Processors)
-              << " processors, speedup " << fmt(Peak.Speedup) << ")"
-              << (Peak.Found ? "" : "  [not reached within --max-levels]") << "\n\n"
-              << "  granularity  T_e/message  peak N  peak speedup\n";
-    for (const GranularityRow &G : Gran)
-      std::cout << pad(std::to_string(G.Granularity), 13) << pad(fmtTime(G.TaskTime), 13)
-                << pad(std::to_string(G.Peak.Levels) + (G.Peak.Found ? "" : "+"), 8)
-                << pad(fmt(G.Peak.Speedup), 14) << "\n";
-    for (const std::string &F : Plots)
-      std::cout << "wrote " << F << "\n";
+              << "  efficiency          " << fmt(R.Efficiency) << "\n";
+    printPeakAndGranularity(Peak, Gran);
+    printPlots(Plots);
     return 0;
   } catch (const std::exception &E) {
     return reportError("farm", E.what());
@@ -683,79 +775,72 @@ double dcPackedSpeedup(unsigned K, unsigned N, double Te, double Ts, double Tj, 
   return static_cast<double>(M) * Te / analyzeDC(P).Time;
 }
 
+/// The granularity study of uniform D&C: per granularity G of Grains, the
+/// speedup for N = 1..MaxLevels with G tasks packed into one, and its peak.
+std::vector<GranularityRow> dcGranularity(unsigned K, double Te, double Ts, double Tj, double Tt,
+                                          double BE, double BF, std::uint64_t M,
+                                          const std::vector<unsigned> &Grains,
+                                          unsigned MaxLevels, double Threshold) {
+  std::vector<GranularityRow> Gran;
+  for (unsigned G : Grains) {
+    GranularityRow Row;
+    Row.Granularity = G;
+    Row.TaskTime = G * Te;
+    for (unsigned L = 1; L <= MaxLevels; ++L)
+      Row.Speedup.push_back(dcPackedSpeedup(K, L, Te, Ts, Tj, Tt, BE, BF, M, G));
+    // The peak of this row, by the same rule as dcPeak.
+    Row.Peak.Levels = MaxLevels;
+    Row.Peak.Speedup = Row.Speedup.back();
+    for (unsigned L = 1; L < MaxLevels; ++L)
+      if (Row.Speedup[L] < (1 + Threshold) * Row.Speedup[L - 1]) {
+        Row.Peak = {L, treeProcessors(K, L), Row.Speedup[L - 1], true};
+        break;
+      }
+    if (!Row.Peak.Found)
+      Row.Peak.Processors = treeProcessors(K, MaxLevels);
+    Gran.push_back(std::move(Row));
+  }
+  return Gran;
+}
+
 } // namespace
 
 int dcMain(int Argc, char **Argv) {
   try {
-    unsigned K = 2, N = 0, MaxLevels = 16;
-    std::vector<double> Te, Ts, Tj, Tt = {0};
-    double BetaE = 0, BetaF = 0, Threshold = 0.01;
-    std::uint64_t M = 0;
-    bool HaveBE = false, HaveBF = false, Json = false;
-    std::vector<unsigned> Grains = {1, 2, 4, 8, 16};
-    std::string PlotDir;
-    ArgReader A(Argc, Argv);
-    while (A.next()) {
-      std::string F = A.flag();
-      if (F == "--help" || F == "-h") {
-        std::cout << DCUsage;
-        return 0;
-      } else if (F == "--arity" || F == "-k") {
-        K = parseUnsigned(F, A.value());
-      } else if (F == "--levels" || F == "-N") {
-        N = parseUnsigned(F, A.value());
-        if (N == 0)
+    TreeOptions O;
+    O.MaxLevels = 16;
+    std::vector<double> Ts, Tj, Tt = {0};
+    auto Take = [&](const std::string &F, ArgReader &A) {
+      if (readTreeOption(F, A, O)) {
+        if (O.HaveLevels && O.Levels == 0) // as soon as --levels 0 is read
           throw UsageError("--levels: the number of levels N must be >= 1");
-      } else if (F == "--te") {
-        Te = parseTimeList(F, A.value());
-      } else if (F == "--ts") {
+        return true;
+      }
+      if (F == "--ts") {
         Ts = parseTimeList(F, A.value());
       } else if (F == "--tj") {
         Tj = parseTimeList(F, A.value());
       } else if (F == "--transfer") {
         Tt = parseTimeList(F, A.value());
-      } else if (F == "--beta-e") {
-        BetaE = parseTime(F, A.value());
-        HaveBE = true;
-      } else if (F == "--beta-f") {
-        BetaF = parseTime(F, A.value());
-        HaveBF = true;
-      } else if (F == "--tasks" || F == "-M") {
-        M = parseCount(F, A.value());
-      } else if (F == "--threshold") {
-        Threshold = parseNumber(F, A.value());
-      } else if (F == "--max-levels") {
-        MaxLevels = parseUnsigned(F, A.value());
-      } else if (F == "--grains") {
-        Grains = parseUnsignedList(F, A.value());
-      } else if (F == "--plot") {
-        PlotDir = A.value();
-      } else if (F == "--json") {
-        Json = true;
       } else {
-        throw UsageError("unknown option '" + F + "' (see segtime dc --help)");
+        return false;
       }
-    }
-    std::string Missing;
-    if (!N)
-      Missing += " --levels";
-    if (Te.empty())
-      Missing += " --te";
-    if (Ts.empty())
-      Missing += " --ts";
-    if (Tj.empty())
-      Missing += " --tj";
-    if (!HaveBE)
-      Missing += " --beta-e";
-    if (!HaveBF)
-      Missing += " --beta-f";
-    if (!M)
-      Missing += " --tasks";
-    if (!Missing.empty())
-      throw UsageError("missing" + Missing + " (see segtime dc --help)");
-    for (unsigned G : Grains)
-      if (G < 1)
-        throw UsageError("--grains: a granularity must be >= 1");
+      return true;
+    };
+    if (!readOptions(Argc, Argv, "dc", DCUsage, Take))
+      return 0;
+    requireOptions("dc", {{O.HaveLevels, "--levels"},
+                          {!O.Te.empty(), "--te"},
+                          {!Ts.empty(), "--ts"},
+                          {!Tj.empty(), "--tj"},
+                          {O.HaveBetaE, "--beta-e"},
+                          {O.HaveBetaF, "--beta-f"},
+                          {O.Tasks > 0, "--tasks"}});
+    checkGrains(O.Grains);
+    const unsigned K = O.Arity, N = O.Levels, MaxLevels = O.MaxLevels;
+    const std::vector<double> &Te = O.Te;
+    const double BetaE = O.BetaE, BetaF = O.BetaF, Threshold = O.Threshold;
+    const std::uint64_t M = O.Tasks;
 
     const bool Uniform = Te.size() == 1 && Ts.size() == 1 && Tj.size() == 1 && Tt.size() == 1;
     DCParams P;
@@ -779,56 +864,26 @@ int dcMain(int Argc, char **Argv) {
     std::vector<GranularityRow> Gran;
     if (Uniform) {
       Peak = dcPeak(K, Te[0], Ts[0], Tj[0], Tt[0], BetaE, BetaF, M, Threshold, MaxLevels);
-      for (unsigned G : Grains) {
-        GranularityRow Row;
-        Row.Granularity = G;
-        Row.TaskTime = G * Te[0];
-        auto At = [&](unsigned L) {
-          return dcPackedSpeedup(K, L, Te[0], Ts[0], Tj[0], Tt[0], BetaE, BetaF, M, G);
-        };
-        for (unsigned L = 1; L <= MaxLevels; ++L)
-          Row.Speedup.push_back(At(L));
-        // The peak of this row, by the same rule as dcPeak.
-        Row.Peak.Levels = MaxLevels;
-        Row.Peak.Speedup = Row.Speedup.back();
-        for (unsigned L = 1; L < MaxLevels; ++L)
-          if (Row.Speedup[L] < (1 + Threshold) * Row.Speedup[L - 1]) {
-            Row.Peak = {L, treeProcessors(K, L), Row.Speedup[L - 1], true};
-            break;
-          }
-        if (!Row.Peak.Found)
-          Row.Peak.Processors = treeProcessors(K, MaxLevels);
-        Gran.push_back(std::move(Row));
-      }
+      Gran = dcGranularity(K, Te[0], Ts[0], Tj[0], Tt[0], BetaE, BetaF, M, O.Grains, MaxLevels,
+                           Threshold);
     }
 
     std::vector<std::string> Plots;
-    if (!PlotDir.empty()) {
+    if (!O.PlotDir.empty()) {
       if (!Uniform)
         throw UsageError("--plot needs single values for --te, --ts, --tj and --transfer");
-      std::vector<Series> Sp;
-      for (double Scale : {0.5, 1.0, 2.0})
-        Sp.push_back(
-            {"T_e = " + fmtTime(Scale * Te[0]),
-             dcSpeedupCurve(K, Scale * Te[0], Ts[0], Tj[0], Tt[0], BetaE, BetaF, M, MaxLevels),
-             dcPeak(K, Scale * Te[0], Ts[0], Tj[0], Tt[0], BetaE, BetaF, M, Threshold, MaxLevels)});
-      std::string XLabel = "levels N of the " + std::to_string(K) + "-ary tree";
+      std::vector<Series> Sp = taskTimeSeries(Te[0], [&](double T) {
+        return std::make_pair(
+            dcSpeedupCurve(K, T, Ts[0], Tj[0], Tt[0], BetaE, BetaF, M, MaxLevels),
+            dcPeak(K, T, Ts[0], Tj[0], Tt[0], BetaE, BetaF, M, Threshold, MaxLevels));
+      });
       std::string Common = "T_s = " + fmtTime(Ts[0]) + ", T_j = " + fmtTime(Tj[0]) +
                            ", beta_f = " + fmtTime(BetaF) + ", M = " + std::to_string(M);
-      for (auto &F : plot(PlotDir, "dc_speedup",
-                          "Divide and conquer: speedup vs N (" + Common + ")", XLabel, Sp))
-        Plots.push_back(F);
-      std::vector<Series> Gs;
-      for (const GranularityRow &G : Gran)
-        Gs.push_back({std::to_string(G.Granularity) + " task" + (G.Granularity == 1 ? "" : "s") +
-                          "/message (T_e = " + fmtTime(G.TaskTime) + ")",
-                      G.Speedup, G.Peak});
-      for (auto &F : plot(PlotDir, "dc_granularity",
-                          "Divide and conquer: granularity (" + Common + ")", XLabel, Gs))
-        Plots.push_back(F);
+      Plots = plotTemplate(O.PlotDir, "dc", "Divide and conquer", Common, "", levelsLabel(K), Sp,
+                           Gran);
     }
 
-    if (Json) {
+    if (O.Json) {
       json J = {{"template", "dc"},
                 {"params",
                  {{"arity", P.Arity},
@@ -855,22 +910,8 @@ int dcMain(int Argc, char **Argv) {
                 {"speedup", R.Speedup},
                 {"efficiency", R.Efficiency},
                 {"plots", Plots}};
-      if (Uniform) {
-        json G = json::array();
-        for (const GranularityRow &Row : Gran)
-          G.push_back({{"granularity", Row.Granularity},
-                       {"te_s", Row.TaskTime},
-                       {"speedup", Row.Speedup},
-                       {"peak_levels", Row.Peak.Levels},
-                       {"peak_speedup", Row.Peak.Speedup},
-                       {"peak_found", Row.Peak.Found}});
-        J["peak_threshold"] = Threshold;
-        J["peak_levels"] = Peak.Levels;
-        J["peak_processors"] = countJson(Peak.Processors);
-        J["peak_speedup"] = Peak.Speedup;
-        J["peak_found"] = Peak.Found;
-        J["granularity"] = G;
-      }
+      if (Uniform)
+        addPeakJson(J, Threshold, Peak, Gran);
       std::cout << J.dump(2) << "\n";
       return 0;
     }
@@ -898,18 +939,9 @@ int dcMain(int Argc, char **Argv) {
               << "  speedup SP_N        " << fmt(R.Speedup)
               << "  (against M x T_e(N) = " << fmtTime(R.SequentialTime) << ")\n"
               << "  efficiency          " << fmt(R.Efficiency) << "\n";
-    if (Uniform) {
-      std::cout << "  peak operating pt   N = " << Peak.Levels << " (" << fmt(Peak.Processors)
-                << " processors, speedup " << fmt(Peak.Speedup) << ")"
-                << (Peak.Found ? "" : "  [not reached within --max-levels]") << "\n\n"
-                << "  granularity  T_e/message  peak N  peak speedup\n";
-      for (const GranularityRow &G : Gran)
-        std::cout << pad(std::to_string(G.Granularity), 13) << pad(fmtTime(G.TaskTime), 13)
-                  << pad(std::to_string(G.Peak.Levels) + (G.Peak.Found ? "" : "+"), 8)
-                  << pad(fmt(G.Peak.Speedup), 14) << "\n";
-    }
-    for (const std::string &F : Plots)
-      std::cout << "wrote " << F << "\n";
+    if (Uniform)
+      printPeakAndGranularity(Peak, Gran);
+    printPlots(Plots);
     return 0;
   } catch (const std::exception &E) {
     return reportError("dc", E.what());
@@ -971,13 +1003,8 @@ int heteroMain(int Argc, char **Argv) {
     std::vector<double> Speeds, Times, Util, Work, Comm;
     double Size = 0;
     bool Json = false;
-    ArgReader A(Argc, Argv);
-    while (A.next()) {
-      std::string F = A.flag();
-      if (F == "--help" || F == "-h") {
-        std::cout << HeteroUsage;
-        return 0;
-      } else if (F == "--speeds") {
+    auto Take = [&](const std::string &F, ArgReader &A) {
+      if (F == "--speeds") {
         Speeds = parseNumberList(F, A.value());
       } else if (F == "--times") {
         Times = parseTimeList(F, A.value());
@@ -994,9 +1021,12 @@ int heteroMain(int Argc, char **Argv) {
       } else if (F == "--json") {
         Json = true;
       } else {
-        throw UsageError("unknown option '" + F + "' (see segtime hetero --help)");
+        return false;
       }
-    }
+      return true;
+    };
+    if (!readOptions(Argc, Argv, "hetero", HeteroUsage, Take))
+      return 0;
     if (Speeds.empty() == Times.empty())
       throw UsageError("give either --speeds or --times (see segtime hetero --help)");
     HeteroParams P;
