@@ -81,7 +81,9 @@ const char *Usage =
     "and POC flop rate (Mflop/s, eq. 6) with generated benchmarks compiled by\n"
     SEGTIME_CLANG " with the segtime plugin, and writes a machine file.\n"
     "\n"
-    "  --level L      hllc, poc, icc or all, comma lists allowed (default all);\n"
+    "  --level L      hllc, poc, intcc, icc or all, comma lists allowed (default\n"
+    "                 all); intcc: the same benchmarks counted on the optimised\n"
+    "                 IR, one cost per opcode class (load.*, fadd.*, call.exp)\n"
     "                 icc: the core clock (a chain of dependent adds), the cost\n"
     "                 of a scheduling-model cycle\n"
     "  --opt LIST     optimisation levels, one variant each (default O0,O2)\n"
@@ -107,7 +109,7 @@ struct CalibError : std::runtime_error {
 
 /// Command-line options (see Usage).
 struct Options {
-  std::vector<std::string> Levels{"HLLC", "POC", "ICC"};
+  std::vector<std::string> Levels{"HLLC", "POC", "INTCC", "ICC"};
   std::vector<std::string> Opts{"O0", "O2"};
   std::string Out, Name = "local", Keep;
   /// Statistic of the samples. The minimum: on a shared or virtual machine
@@ -170,6 +172,7 @@ struct OptResult {
   int Samples = 0, Disturbed = 0, Retries = 0; ///< timed calls of the benchmark program
   std::vector<Measured> Timings;
   std::optional<HllcResult> Hllc;
+  std::optional<HllcResult> Intcc; ///< same solve over IR operation classes
   std::optional<PocResult> Poc;
 };
 
@@ -358,7 +361,7 @@ std::vector<Measured> compileAndRun(const std::string &Opt, const fs::path &Dir,
     throw CalibError(Opt + ": the segtime plugin wrote no SEG file (" + SegOut.string() +
                      "); compiler output:\n" + tail(C.Err + C.Out));
 
-  int Mask = (O.has("HLLC") ? MaskHllc : 0) | (O.has("POC") ? MaskPoc : 0);
+  int Mask = (O.has("HLLC") || O.has("INTCC") ? MaskHllc : 0) | (O.has("POC") ? MaskPoc : 0);
   // The HLLC kernels double as a check of the HLLC fit, so run them with it.
   if (Mask & MaskHllc)
     Mask |= MaskPoc;
@@ -419,9 +422,32 @@ std::vector<Measured> compileAndRun(const std::string &Opt, const fs::path &Dir,
 /// Count of Op (level Level) in one call of F with loop bound R: the plugin's
 /// closed form, with branch probabilities at their static defaults (the
 /// benchmarks are written so that the counts do not depend on them).
+/// The INTCC class an IR operation is fitted in: calls by callee
+/// ("call.exp", "call.llvm.sqrt.f64"), everything else by opcode ("fadd.*").
+std::string intccClass(const std::string &Op) {
+  if (Op.compare(0, 5, "call.") == 0)
+    return Op;
+  size_t Dot = Op.find('.');
+  return Dot == std::string::npos ? Op : Op.substr(0, Dot) + ".*";
+}
+
+/// Stage weight counting the operations of RUV key Level that Member admits.
+StageWeight classWeight(const std::string &Level, const std::string &Class) {
+  return [Level, Class](const Node &N) -> GiNaC::ex {
+    auto It = N.Ruvs.find(Level);
+    if (It == N.Ruvs.end())
+      return 0;
+    double C = 0;
+    for (auto &[Op, K] : It->second.counts())
+      if (Level == "INTCC" ? intccClass(Op) == Class : Op == Class)
+        C += K;
+    return GiNaC::numeric(C);
+  };
+}
+
 double countPerCall(FormulaBuilder &FB, const FunctionSeg &F, const std::string &Level,
                     const std::string &Op, long R) {
-  GiNaC::ex E = FB.closedForm(F.Name, countWeight(Level, Op), Level + ":" + Op);
+  GiNaC::ex E = FB.closedForm(F.Name, classWeight(Level, Op), Level + ":" + Op, Level);
   std::map<std::string, double> V{{"R", static_cast<double>(R)}};
   for (const Parameter &P : F.Parameters)
     if (P.Default)
@@ -436,7 +462,8 @@ double countPerCall(FormulaBuilder &FB, const FunctionSeg &F, const std::string 
 /// Weighted least squares on the columns in Free: minimises
 /// sum_i ((A c - t)_i / t_i)^2. Returns c (0 outside Free), s per construct.
 Eigen::VectorXd solveLs(const Eigen::MatrixXd &A, const Eigen::VectorXd &T,
-                        const std::vector<int> &Free, const std::vector<std::string> &Names) {
+                        const std::vector<int> &Free, const std::vector<std::string> &Names,
+                        bool MinimumNorm = false) {
   Eigen::Index M = A.rows(), N = static_cast<Eigen::Index>(Free.size());
   Eigen::MatrixXd Aw(M, N);
   Eigen::VectorXd B = Eigen::VectorXd::Ones(M);
@@ -450,6 +477,15 @@ Eigen::VectorXd solveLs(const Eigen::MatrixXd &A, const Eigen::VectorXd &T,
       throw CalibError("construct " + Names[Free[J]] + " occurs in no benchmark");
     Aw.col(J) /= Scale(J);
   }
+  if (MinimumNorm) {
+    // Collinear columns (IR classes that always occur together): the
+    // minimum-norm least-squares solution shares their cost between them.
+    Eigen::VectorXd Y = Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd>(Aw).solve(B);
+    Eigen::VectorXd C = Eigen::VectorXd::Zero(A.cols());
+    for (Eigen::Index J = 0; J < N; ++J)
+      C(Free[J]) = Y(J) / Scale(J);
+    return C;
+  }
   Eigen::ColPivHouseholderQR<Eigen::MatrixXd> QR(Aw);
   if (QR.rank() < N)
     throw CalibError("the benchmark design is rank deficient (rank " +
@@ -462,11 +498,29 @@ Eigen::VectorXd solveLs(const Eigen::MatrixXd &A, const Eigen::VectorXd &T,
   return C;
 }
 
-/// Solves the HLLC system for one optimisation level (see the file comment).
-HllcResult solveHllc(const std::vector<Measured> &Ms, const SegFile &Seg, int Reps) {
+/// Least-squares cost vector of Level (HLLC: the constructs; INTCC: the
+/// classes of IR operations the benchmarks execute, see intccClass) from the
+/// benchmarks' counts at that level and their times.
+HllcResult solveCosts(const std::vector<Measured> &Ms, const SegFile &Seg, int Reps,
+                      const std::string &Level) {
   HllcResult H;
-  for (const Construct &C : hllcVocabulary())
-    H.Constructs.push_back(C.Name);
+  if (Level == "HLLC") {
+    for (const Construct &C : hllcVocabulary())
+      H.Constructs.push_back(C.Name);
+  } else {
+    std::set<std::string> Classes;
+    for (const FunctionSeg &F : Seg.Functions) {
+      if (F.Name.compare(0, 6, "bench_") != 0)
+        continue;
+      forEachNode(F.bodyFor(Level), [&](const Node &N) {
+        auto It = N.Ruvs.find(Level);
+        if (It != N.Ruvs.end())
+          for (auto &[Op, K] : It->second.counts())
+            Classes.insert(intccClass(Op));
+      });
+    }
+    H.Constructs.assign(Classes.begin(), Classes.end());
+  }
   const auto &Names = H.Constructs;
   Eigen::Index NC = static_cast<Eigen::Index>(Names.size());
   FormulaBuilder FB(Seg);
@@ -476,7 +530,7 @@ HllcResult solveHllc(const std::vector<Measured> &Ms, const SegFile &Seg, int Re
       throw CalibError("the SEG file has no function '" + X.Info.Function + "'");
     Eigen::RowVectorXd Row(NC);
     for (Eigen::Index J = 0; J < NC; ++J)
-      Row(J) = countPerCall(FB, *F, "HLLC", Names[J], X.R);
+      Row(J) = countPerCall(FB, *F, Level, Names[J], X.R);
     return Row;
   };
   std::vector<const Measured *> Rows, Checks;
@@ -515,7 +569,7 @@ HllcResult solveHllc(const std::vector<Measured> &Ms, const SegFile &Seg, int Re
   H.LsNs.assign(NC, 0);
   Eigen::VectorXd C;
   for (bool First = true;; First = false) {
-    C = solveLs(A, T, Free, Names);
+    C = solveLs(A, T, Free, Names, Level == "INTCC");
     if (First)
       for (Eigen::Index J = 0; J < NC; ++J)
         H.LsNs[J] = C(J) * 1e9;
@@ -538,7 +592,7 @@ HllcResult solveHllc(const std::vector<Measured> &Ms, const SegFile &Seg, int Re
     Eigen::VectorXd Tk(M);
     for (Eigen::Index I = 0; I < M; ++I)
       Tk(I) = Rows[I]->Times[K];
-    Eigen::VectorXd Ck = solveLs(A, Tk, Free, Names);
+    Eigen::VectorXd Ck = solveLs(A, Tk, Free, Names, Level == "INTCC");
     for (Eigen::Index J = 0; J < NC; ++J)
       PerRep[J].push_back(Ck(J));
   }
@@ -770,6 +824,33 @@ void writeYaml(const std::string &Path, const Options &O, const RunInfo &I,
       }
     }
   }
+  if (O.has("INTCC")) {
+    Y << "  INTCC:\n"
+      << "    # IR operation classes (opcode.*, calls by callee), least squares over every\n"
+      << "    # benchmark's IR-level counts (docs/models.md).\n"
+      << "    variants:\n";
+    for (const OptResult &R : Res) {
+      const HllcResult &H = *R.Intcc;
+      Y << "      " << R.Opt << ":\n        unit: ns\n        costs:\n";
+      std::vector<double> Fitted;
+      for (size_t J = 0; J < H.Constructs.size(); ++J) {
+        std::string Ref = Ref0 + "least squares over " + std::to_string(H.Rows.size()) +
+                          " benchmarks, " + Reps;
+        if (H.Fixed[J])
+          Ref += "; least-squares value " + num(H.LsNs[J], 3) +
+                 " ns < 0 (noise or collinear): written as 0, no spread";
+        else
+          Fitted.push_back(H.CostNs[J]);
+        Y << "          " << yq(H.Constructs[J]) << ": {value: " << num(H.CostNs[J])
+          << ", provenance: measured, ref: " << yq(Ref)
+          << (H.Spread[J] ? ", spread: " + num(*H.Spread[J], 3) : "") << "}\n";
+      }
+      if (!Fitted.empty())
+        Y << "          \"*\": {value: " << num(median(Fitted))
+          << ", provenance: derived, ref: "
+          << yq("median of the fitted classes, for operations no benchmark executes") << "}\n";
+    }
+  }
   if (Clock) {
     Y << "  ICC:\n"
       << "    # Out-of-order model: t = scheduling-model cycles x t_cyc (docs/models.md);\n"
@@ -965,11 +1046,11 @@ Options parseArgs(int Argc, char **Argv, std::string &Command) {
       for (const std::string &X : splitList(Next())) {
         Level L;
         if (X == "all" || X == "ALL") {
-          O.Levels = {"HLLC", "POC", "ICC"};
+          O.Levels = {"HLLC", "POC", "INTCC", "ICC"};
           continue;
         }
-        if (!parseLevel(X, L) || (L != Level::POC && L != Level::HLLC && L != Level::ICC))
-          usageError("--level: '" + X + "' is not one of hllc, poc, icc, all");
+        if (!parseLevel(X, L) || L == Level::CT || L == Level::DBC)
+          usageError("--level: '" + X + "' is not one of hllc, poc, intcc, icc, all");
         if (!O.has(levelKey(L)))
           O.Levels.push_back(levelKey(L));
       }
@@ -1076,8 +1157,9 @@ int calibrateMain(int Argc, char **Argv) {
     Info.Command = Command;
 
     std::vector<OptResult> Results;
-    for (const std::string &Opt : O.has("HLLC") || O.has("POC") ? O.Opts
-                                                                 : std::vector<std::string>{}) {
+    for (const std::string &Opt : O.has("HLLC") || O.has("POC") || O.has("INTCC")
+                                      ? O.Opts
+                                      : std::vector<std::string>{}) {
       fs::path Seg;
       std::vector<Measured> Ms = compileAndRun(Opt, Dir, Src, Benches, O, Seg);
       OptResult R;
@@ -1097,7 +1179,9 @@ int calibrateMain(int Argc, char **Argv) {
       std::cerr << "calibrate: " << Opt << ": solving" << ellipsis() << "\n";
       SegFile S = SegFile::read(Seg.string());
       if (O.has("HLLC"))
-        R.Hllc = solveHllc(Ms, S, O.Reps);
+        R.Hllc = solveCosts(Ms, S, O.Reps, "HLLC");
+      if (O.has("INTCC"))
+        R.Intcc = solveCosts(Ms, S, O.Reps, "INTCC");
       if (O.has("POC"))
         R.Poc = solvePoc(Ms, S, O.Reps);
       R.Timings = std::move(Ms);
