@@ -153,6 +153,7 @@ struct HllcResult {
   std::vector<Row> Checks; ///< POC kernels predicted with c^T f (not fitted)
   double Cond = 0;
   double RmsRel = 0;
+  std::vector<std::string> Unfitted; ///< INTCC classes the benchmarks cannot determine
 };
 
 /// The POC result for one optimisation level.
@@ -543,6 +544,30 @@ HllcResult solveCosts(const std::vector<Measured> &Ms, const SegFile &Seg, int R
     A.row(I) = CountsOf(*Rows[I]);
     T(I) = Rows[I]->Time;
   }
+  if (Level == "INTCC") {
+    // Only classes executed in the benchmarks' repeated loops can be
+    // determined: one that runs a few times per call (alloca, the prologue)
+    // would absorb every call's constant overhead. They are not fitted.
+    std::vector<Eigen::Index> Keep;
+    for (Eigen::Index J = 0; J < NC; ++J) {
+      bool Scales = false;
+      for (Eigen::Index I = 0; I < M; ++I)
+        Scales |= A(I, J) >= 0.05 * static_cast<double>(Rows[I]->R);
+      if (Scales)
+        Keep.push_back(J);
+      else
+        H.Unfitted.push_back(Names[J]);
+    }
+    Eigen::MatrixXd A2(M, static_cast<Eigen::Index>(Keep.size()));
+    std::vector<std::string> Kept;
+    for (size_t K = 0; K < Keep.size(); ++K) {
+      A2.col(static_cast<Eigen::Index>(K)) = A.col(Keep[K]);
+      Kept.push_back(Names[Keep[K]]);
+    }
+    A = A2;
+    H.Constructs = Kept;
+    NC = static_cast<Eigen::Index>(Kept.size());
+  }
   if (!FB.unresolved().empty()) {
     std::string U;
     for (const std::string &S : FB.unresolved())
@@ -845,10 +870,15 @@ void writeYaml(const std::string &Path, const Options &O, const RunInfo &I,
           << ", provenance: measured, ref: " << yq(Ref)
           << (H.Spread[J] ? ", spread: " + num(*H.Spread[J], 3) : "") << "}\n";
       }
+      std::string Unf;
+      for (const std::string &U : H.Unfitted)
+        Unf += (Unf.empty() ? "" : ", ") + U;
       if (!Fitted.empty())
         Y << "          \"*\": {value: " << num(median(Fitted))
           << ", provenance: derived, ref: "
-          << yq("median of the fitted classes, for operations no benchmark executes") << "}\n";
+          << yq("median of the fitted classes, for operations the benchmarks do not repeat" +
+                (Unf.empty() ? std::string() : " (" + Unf + ")"))
+          << "}\n";
     }
   }
   if (Clock) {
