@@ -196,12 +196,11 @@ public:
           Best = Pred;
         }
       }
-      if (!Best || BestF < 0 || ++PhiDepth > 8) {
-        PhiDepth = 0;
+      if (!Best || BestF < 0 || PhiDepth >= 8) // a chain of phis: give up
         return std::nullopt;
-      }
+      ++PhiDepth;
       auto R = this->Text.str(this->SE.getSCEV(P->getIncomingValueForBlock(Best)));
-      PhiDepth = 0;
+      --PhiDepth;
       return R;
     };
   }

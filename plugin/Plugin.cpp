@@ -190,9 +190,8 @@ void mergeIR(SegFile &File, IRCollection &C) {
           if (const Node *S = sourceNodeAt(F.Body, N.Range.Line, N.Range.Col,
                                            N.Kind == NodeKind::Loop))
             N.SourceNode = S->Id;
-        Enclosing.push_back({Src, N.Index});
-        if (!Src)
-          Enclosing.pop_back();
+        if (Src)
+          Enclosing.push_back({Src, N.Index});
         Walk(N.Body);
         if (Src)
           Enclosing.pop_back();

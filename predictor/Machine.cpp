@@ -30,6 +30,11 @@ double CostVector::si(const std::string &Op) const {
   return It->second.Value * unitScale(Unit);
 }
 
+bool Machine::has(const std::string &Level, const std::string &Variant) const {
+  auto L = Levels.find(Level);
+  return L != Levels.end() && (L->second.count(Variant) || L->second.count("any"));
+}
+
 const CostVector &Machine::vector(const std::string &Level, const std::string &Opt) const {
   auto L = Levels.find(Level);
   if (L == Levels.end()) {

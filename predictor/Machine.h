@@ -54,6 +54,8 @@ struct Machine {
   /// Cost vector of Level for optimisation level Opt ("O2"): the variant
   /// Opt, else "any". Throws std::runtime_error listing the variants known.
   const CostVector &vector(const std::string &Level, const std::string &Opt) const;
+  /// True if vector(Level, Variant) would find a cost vector.
+  bool has(const std::string &Level, const std::string &Variant) const;
 };
 
 /// Parses a machine file. Throws MachineFileError with file, line, column.

@@ -29,27 +29,31 @@ static std::set<std::string> opsOf(const SegFile &S, const std::string &Key) {
   return Ops;
 }
 
-/// The ICC target to predict for: O.Target, else the first target of the
-/// SEG file the machine has an ICC cost vector for.
+std::optional<std::string> iccTarget(const SegFile &S, const Machine &M,
+                                     const std::string &Wanted) {
+  if (!Wanted.empty())
+    return S.Targets.count(Wanted) ? std::optional<std::string>(Wanted) : std::nullopt;
+  for (auto &[T, Info] : S.Targets)
+    if (M.has("ICC", T) && !Info.count("error"))
+      return T;
+  return std::nullopt;
+}
+
+/// iccTarget, or an error that says what each side has.
 static std::string chooseTarget(const SegFile &S, const Machine &M, const std::string &Wanted) {
-  auto Icc = M.Levels.find("ICC");
+  if (auto T = iccTarget(S, M, Wanted))
+    return *T;
   std::string Have, InSeg;
+  auto Icc = M.Levels.find("ICC");
   if (Icc != M.Levels.end())
     for (auto &[V, CV] : Icc->second)
       Have += (Have.empty() ? "" : ", ") + V;
   for (auto &[T, Info] : S.Targets)
     InSeg += (InSeg.empty() ? "" : ", ") + T;
-  if (!Wanted.empty()) {
-    if (!S.Targets.count(Wanted))
-      throw std::runtime_error("the SEG file has no ICC data for target '" + Wanted +
-                               "' (it has: " + (InSeg.empty() ? "none" : InSeg) +
-                               "; compile with -fplugin-arg-segtime-targets=" + Wanted + ")");
-    return Wanted;
-  }
-  for (auto &[T, Info] : S.Targets)
-    if (Icc != M.Levels.end() && (Icc->second.count(T) || Icc->second.count("any")) &&
-        !Info.count("error"))
-      return T;
+  if (!Wanted.empty())
+    throw std::runtime_error("the SEG file has no ICC data for target '" + Wanted +
+                             "' (it has: " + (InSeg.empty() ? "none" : InSeg) +
+                             "; compile with -fplugin-arg-segtime-targets=" + Wanted + ")");
   throw std::runtime_error("no ICC target in common: the SEG file has " +
                            (InSeg.empty() ? std::string("none") : InSeg) + ", machine '" +
                            M.Name + "' has " + (Have.empty() ? std::string("none") : Have));

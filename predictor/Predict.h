@@ -14,6 +14,7 @@
 #include "core/Seg.h"
 #include "predictor/Machine.h"
 
+#include <optional>
 #include <ostream>
 #include <set>
 
@@ -63,6 +64,12 @@ struct Prediction {
   json toJSON() const;
   void printText(std::ostream &OS) const;
 };
+
+/// The ICC target to predict for: Wanted if the SEG file has it, else the
+/// first target of the SEG file (whose code generation succeeded) that M has
+/// an ICC cost vector for; nullopt if there is none.
+std::optional<std::string> iccTarget(const SegFile &S, const Machine &M,
+                                     const std::string &Wanted);
 
 /// Predicts every selected function. Per-function problems (missing
 /// parameters) go into FunctionPrediction::Error; a missing cost or an

@@ -165,13 +165,8 @@ int predictMain(int Argc, char **Argv) {
         O.Levels.push_back("INTCC");
         O.Optional.insert("INTCC");
       }
-      bool CommonTarget = false;
-      auto Icc = M.Levels.find("ICC");
-      for (auto &[T, Info] : S.Targets)
-        CommonTarget |= Icc != M.Levels.end() &&
-                        (Icc->second.count(T) || Icc->second.count("any")) &&
-                        (O.Target.empty() || O.Target == T);
-      if (HasIR && CommonTarget) {
+      std::optional<std::string> T = iccTarget(S, M, O.Target);
+      if (HasIR && T && M.has("ICC", *T)) {
         O.Levels.push_back("ICC");
         O.Optional.insert("ICC");
       }
