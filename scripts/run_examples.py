@@ -13,43 +13,9 @@ times and prints one SEGTIME_MEASURED line), then run
 `segtime predict --json --function KERNEL -p <kernel parameters>` for the HLLC
 and POC levels and print the error (predicted - measured) / measured in percent.
 """
-import argparse, json, os, subprocess, sys
+import argparse, json, os, sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-BUILD = os.path.join(ROOT, "build")
-CLANG = "/usr/lib/llvm-19/bin/clang"
-
-# Data-dependent parameters that are not loop bounds (Warwick-94 §2: branch
-# probabilities are inputs of the timing formula). Given here from the
-# algorithm, not fitted to the measurement:
-#  merge(): `j >= hi || (i < mid && src[i] <= src[j])` - the right operand of
-#  || runs while the right run is not exhausted (almost always), the right
-#  operand of && while the left run is not exhausted (almost always), and the
-#  `if` takes each run with probability 1/2 on random data.
-EXTRA = {
-    "mergesort": {"merge": {"'||'": 1.0, "'&&'": 1.0, "'if' condition": 0.5}},
-}
-
-
-def run(cmd, **kw):
-    r = subprocess.run(cmd, capture_output=True, text=True, **kw)
-    if r.returncode != 0:
-        sys.exit("run_examples: command failed: %s\n%s%s" % (" ".join(cmd), r.stdout, r.stderr))
-    return r
-
-
-def extra_params(name, seg):
-    """-p values for EXTRA, found by the parameters' meaning in the SEG file."""
-    out = []
-    for fn, wanted in EXTRA.get(name, {}).items():
-        params = next(f["parameters"] for f in seg["functions"] if f["name"] == fn)
-        for key, value in wanted.items():
-            hits = [p["name"] for p in params if key in p["meaning"]]
-            if len(hits) != 1:
-                sys.exit("run_examples: %s: expected one parameter of %s matching %s, found %s"
-                         % (name, fn, key, hits))
-            out += ["-p", "%s=%g" % (hits[0], value)]
-    return out
+from segtime_common import BUILD, CLANG, PLUGIN, ROOT, SEGTIME, extra_params, measured, median, pct, run
 
 
 def fmt(s):
@@ -79,17 +45,12 @@ def main():
             base = os.path.join(work, "%s-%s" % (name, opt))
             print("== %s -%s: compiling with the plugin, running, predicting" % (name, opt),
                   file=sys.stderr, flush=True)
-            comp = run([CLANG, "-" + opt, "-fplugin=" + os.path.join(BUILD, "lib", "segtime.so"),
+            comp = run([CLANG, "-" + opt, "-fplugin=" + PLUGIN,
                         "-fplugin-arg-segtime-machine=" + a.machine,
                         "-fplugin-arg-segtime-out=" + base + ".seg.json",
                         "-c", src, "-o", base + ".o"])
             run([CLANG, base + ".o", "-o", base, "-lm"])
-            out = run([base], env=env).stdout
-            meas = [json.loads(l.split(" ", 1)[1]) for l in out.splitlines()
-                    if l.startswith("SEGTIME_MEASURED ")]
-            if len(meas) != 1:
-                sys.exit("run_examples: %s printed %d SEGTIME_MEASURED lines" % (name, len(meas)))
-            m = meas[0]
+            m = measured(run([base], env=env).stdout)
             kernel = m["function"]
             if not a.quiet and opt == a.opt.split(",")[0]:
                 # the plugin's printout for the kernel function
@@ -104,7 +65,7 @@ def main():
                         i += 1
             with open(base + ".seg.json") as f:
                 seg = json.load(f)
-            cmd = [os.path.join(BUILD, "bin", "segtime"), "predict", base + ".seg.json",
+            cmd = [SEGTIME, "predict", base + ".seg.json",
                    "--machine", a.machine, "--function", kernel, "--json"]
             for k, v in m["params"].items():
                 cmd += ["-p", "%s=%s" % (k, v)]
@@ -115,7 +76,7 @@ def main():
                    "measured_max_s": m["max_s"], "reps": m["reps"]}
             for lvl in ("HLLC", "POC"):
                 t = pred["levels"][lvl]["time_s"]
-                row[lvl] = {"time_s": t, "error_pct": 100.0 * (t - m["median_s"]) / m["median_s"]}
+                row[lvl] = {"time_s": t, "error_pct": pct(t, m["median_s"])}
             row["flop"] = pred["levels"]["POC"]["counts"]["flop"]
             rows.append(row)
 
@@ -134,7 +95,7 @@ def main():
         for lvl in ("HLLC", "POC"):
             errs = sorted(abs(r[lvl]["error_pct"]) for r in rows if r["opt"] == opt)
             if errs:
-                med = errs[len(errs) // 2] if len(errs) % 2 else 0.5 * (errs[len(errs) // 2 - 1] + errs[len(errs) // 2])
+                med = median(errs)
                 print("  -%s %-4s median |error| %.1f%%, max %.1f%% over %d kernels"
                       % (opt, lvl, med, errs[-1], len(errs)))
     if a.json:

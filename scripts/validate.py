@@ -19,12 +19,10 @@ For every kernel (examples/*.c, validation/*.c):
      (levels.ICC.counts.instructions) for the same parameters.
 Not a test: timings are noisy; it prints numbers (median, spread, errors).
 """
-import argparse, json, os, re, subprocess, sys, tempfile
+import argparse, json, os, re, sys, tempfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-BUILD = os.path.join(ROOT, "build")
-CLANG = "/usr/lib/llvm-19/bin/clang"
-SEGTIME = os.path.join(BUILD, "bin", "segtime")
+from segtime_common import BUILD, CLANG, PLUGIN, ROOT, SEGTIME, extra_params, measured, median, pct, run
+
 FLAGS = ["-O2", "-march=native", "-mno-avx512f"]
 
 # argv for the small runs under valgrind (kernel parameters follow from the
@@ -36,35 +34,6 @@ SMALL = {
     "stencil1d": ["1000", "3"], "conv2d": ["40", "5"], "floyd": ["24"], "prefix": ["3000"],
     "poly": ["500", "9"], "histogram": ["5000", "64"],
 }
-# Data-dependent parameters that are not loop bounds (see run_examples.py).
-EXTRA = {"mergesort": {"merge": {"'||'": 1.0, "'&&'": 1.0, "'if' condition": 0.5}}}
-
-
-def run(cmd, env=None, check=True):
-    r = subprocess.run(cmd, capture_output=True, text=True, env=env)
-    if check and r.returncode != 0:
-        sys.exit("validate: failed: %s\n%s%s" % (" ".join(cmd), r.stdout[-2000:], r.stderr[-2000:]))
-    return r
-
-
-def measured_line(out):
-    for line in out.splitlines():
-        if line.startswith("SEGTIME_MEASURED "):
-            return json.loads(line.split(" ", 1)[1])
-    sys.exit("validate: no SEGTIME_MEASURED line in:\n" + out[-2000:])
-
-
-def extra_params(name, seg):
-    out = []
-    for fn, wanted in EXTRA.get(name, {}).items():
-        params = next(f["parameters"] for f in seg["functions"] if f["name"] == fn)
-        for key, value in wanted.items():
-            hits = [p["name"] for p in params if key in p["meaning"]]
-            if len(hits) == 1:
-                out += ["-p", "%s=%g" % (hits[0], value)]
-    return out
-
-
 def predict(seg_path, kernel, params, extra, machine, levels="all"):
     cmd = [SEGTIME, "predict", seg_path, "--machine", machine, "--function", kernel,
            "--level", levels, "--json"]
@@ -91,10 +60,6 @@ def callgrind_instructions(binary, args, functions, reps):
     return total
 
 
-def pct(p, m):
-    return 100.0 * (p - m) / m if m else float("nan")
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--machine", required=True)
@@ -118,7 +83,7 @@ def main():
     for folder, name in srcs:
         print("== %s/%s" % (folder, name), file=sys.stderr, flush=True)
         base = os.path.join(work, name)
-        run([CLANG] + FLAGS + ["-fplugin=" + os.path.join(BUILD, "lib", "segtime.so"),
+        run([CLANG] + FLAGS + ["-fplugin=" + PLUGIN,
              "-fplugin-arg-segtime-quiet", "-fplugin-arg-segtime-targets=compile",
              "-fplugin-arg-segtime-out=" + base + ".seg.json",
              "-c", os.path.join(ROOT, folder, name + ".c"), "-o", base + ".o"])
@@ -126,7 +91,7 @@ def main():
         with open(base + ".seg.json") as f:
             seg = json.load(f)
         extra = extra_params(name, seg)
-        m = measured_line(run([base], env=dict(os.environ, SEGTIME_REPS=a.reps)).stdout)
+        m = measured(run([base], env=dict(os.environ, SEGTIME_REPS=a.reps)).stdout)
         kernel = m["function"]
         pred, err = predict(base + ".seg.json", kernel, m["params"], extra, a.machine)
         row = {"kernel": name, "function": kernel, "params": m["params"],
@@ -136,7 +101,7 @@ def main():
             for lvl, v in pred["levels"].items():
                 row["levels"][lvl] = {"time_s": v["time_s"], "error_pct": pct(v["time_s"], m["median_s"])}
         if not a.no_callgrind and name in SMALL:
-            small = measured_line(run([base] + SMALL[name], env=dict(os.environ, SEGTIME_REPS="1")).stdout)
+            small = measured(run([base] + SMALL[name], env=dict(os.environ, SEGTIME_REPS="1")).stdout)
             funcs = {f["name"] for f in seg["functions"]}
             i1 = callgrind_instructions(base, SMALL[name], funcs, 1)
             i3 = callgrind_instructions(base, SMALL[name], funcs, 3)
@@ -173,9 +138,8 @@ def main():
     for l in levels:
         errs = sorted(abs(r["levels"][l]["error_pct"]) for r in rows if l in r["levels"])
         if errs:
-            n = len(errs)
-            med = errs[n // 2] if n % 2 else 0.5 * (errs[n // 2 - 1] + errs[n // 2])
-            summary.append("%s: median |error| %.1f%%, max %.1f%% over %d kernels" % (l, med, errs[-1], n))
+            summary.append("%s: median |error| %.1f%%, max %.1f%% over %d kernels"
+                           % (l, median(errs), errs[-1], len(errs)))
     order = 0
     for r in rows:
         e = {l: abs(r["levels"][l]["error_pct"]) for l in levels if l in r["levels"]}

@@ -1,0 +1,61 @@
+"""segtime_common.py - what scripts/run_examples.py and scripts/validate.py share:
+paths, running commands, the SEGTIME_MEASURED line of the example harness, the
+data-dependent parameters the examples give, and small statistics."""
+import json, os, subprocess, sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BUILD = os.path.join(ROOT, "build")
+CLANG = "/usr/lib/llvm-19/bin/clang"
+SEGTIME = os.path.join(BUILD, "bin", "segtime")
+PLUGIN = os.path.join(BUILD, "lib", "segtime.so")
+
+# Data-dependent parameters that are not loop bounds (Warwick-94 §2: branch
+# probabilities are inputs of the timing formula). Given from the algorithm,
+# not fitted to the measurement:
+#  merge(): `j >= hi || (i < mid && src[i] <= src[j])` - the right operand of
+#  || runs while the right run is not exhausted (almost always), the right
+#  operand of && while the left run is not exhausted (almost always), and the
+#  `if` takes each run with probability 1/2 on random data.
+EXTRA = {"mergesort": {"merge": {"'||'": 1.0, "'&&'": 1.0, "'if' condition": 0.5}}}
+
+
+def run(cmd, env=None, check=True):
+    """Runs cmd, capturing its output; exits with its output if it fails and check."""
+    r = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    if check and r.returncode != 0:
+        sys.exit("%s: command failed: %s\n%s%s" % (os.path.basename(sys.argv[0]), " ".join(cmd),
+                                                 r.stdout[-2000:], r.stderr[-2000:]))
+    return r
+
+
+def measured(out):
+    """The JSON of the one SEGTIME_MEASURED line an example program prints."""
+    lines = [l for l in out.splitlines() if l.startswith("SEGTIME_MEASURED ")]
+    if len(lines) != 1:
+        sys.exit("expected one SEGTIME_MEASURED line, got %d in:\n%s" % (len(lines), out[-2000:]))
+    return json.loads(lines[0].split(" ", 1)[1])
+
+
+def extra_params(name, seg):
+    """-p values for EXTRA, found by the parameters' meaning in the SEG file."""
+    out = []
+    for fn, wanted in EXTRA.get(name, {}).items():
+        params = next(f["parameters"] for f in seg["functions"] if f["name"] == fn)
+        for key, value in wanted.items():
+            hits = [p["name"] for p in params if key in p["meaning"]]
+            if len(hits) != 1:
+                sys.exit("%s: expected one parameter of %s matching %s, found %s"
+                         % (name, fn, key, hits))
+            out += ["-p", "%s=%g" % (hits[0], value)]
+    return out
+
+
+def median(values):
+    v = sorted(values)
+    n = len(v)
+    return v[n // 2] if n % 2 else 0.5 * (v[n // 2 - 1] + v[n // 2])
+
+
+def pct(predicted, measured_value):
+    """(predicted - measured) / measured in percent."""
+    return 100.0 * (predicted - measured_value) / measured_value if measured_value else float("nan")
