@@ -1,7 +1,10 @@
 //===- Machine.cpp - Machine files: cost vectors with provenance ----------===//
 #include "predictor/Machine.h"
 
+#include <cmath>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <yaml-cpp/yaml.h>
 
 namespace fs = std::filesystem;
@@ -89,6 +92,54 @@ static CostEntry readEntry(const std::string &Path, const YAML::Node &N) {
   return E;
 }
 
+const std::vector<std::string> &paramSections() {
+  static const std::vector<std::string> S = {"parkbench", "memory", "comm"};
+  return S;
+}
+
+const CostEntry *Machine::param(const std::string &Key) const {
+  auto It = Params.find(Key);
+  return It == Params.end() ? nullptr : &It->second;
+}
+
+double Machine::paramValue(const std::string &Key) const {
+  if (const CostEntry *E = param(Key))
+    return E->Value;
+  throw std::runtime_error("machine '" + Name + "' (" + Path + ") has no parameter '" + Key +
+                           "'" + (Key.find("memory.") == 0 || Key.find("parkbench.") == 0
+                                      ? " (measure it with `segtime calibrate`)"
+                                  : Key.find("comm.") == 0
+                                      ? " (measure it with `segtime comm calibrate`)"
+                                      : ""));
+}
+
+std::vector<std::string> Machine::paramKeys(const std::string &Prefix) const {
+  std::vector<std::string> R;
+  for (auto It = Params.lower_bound(Prefix); It != Params.end() && It->first.compare(0, Prefix.size(), Prefix) == 0; ++It)
+    R.push_back(It->first);
+  return R;
+}
+
+/// Reads the nested mappings of a parameter section into M.Params: a mapping
+/// with a `value` key is an entry (its `unit` is required), any other
+/// mapping nests one level deeper.
+static void readParams(const std::string &Path, const YAML::Node &N, const std::string &Key,
+                       Machine &M) {
+  if (!N.IsMap())
+    throw err(Path, N.Mark(), "'" + Key + "': expected a mapping (a nested section, or an entry "
+                              "{value, unit, provenance, ...})");
+  if (N["value"]) {
+    CostEntry E = readEntry(Path, N);
+    if (!N["unit"])
+      throw err(Path, N.Mark(), "'" + Key + "': missing 'unit' (s, B, B/s, Mflop/s, ...)");
+    E.Unit = N["unit"].as<std::string>();
+    M.Params[Key] = std::move(E);
+    return;
+  }
+  for (auto It : N)
+    readParams(Path, It.second, Key + "." + It.first.as<std::string>(), M);
+}
+
 Machine readMachine(const std::string &Path) {
   YAML::Node Root;
   try {
@@ -144,7 +195,118 @@ Machine readMachine(const std::string &Path) {
       M.Levels[Level][V.first.as<std::string>()] = std::move(CV);
     }
   }
+  for (const std::string &S : paramSections())
+    if (Root[S])
+      readParams(Path, Root[S], S, M);
   return M;
+}
+
+std::string yamlQuote(const std::string &S) {
+  std::string R = "\"";
+  for (char C : S) {
+    if (C == '"' || C == '\\')
+      R += '\\';
+    R += C;
+  }
+  return R + "\"";
+}
+
+std::string yamlNumber(double V, int Digits) {
+  char Buf[64];
+  if (V == 0)
+    return "0";
+  double A = std::fabs(V);
+  if (A >= 1e-4 && A < 1e9) {
+    int Dec = std::max(0, Digits - 1 - static_cast<int>(std::floor(std::log10(A))));
+    std::snprintf(Buf, sizeof Buf, "%.*f", Dec, V);
+  } else {
+    std::snprintf(Buf, sizeof Buf, "%.*g", Digits, V);
+  }
+  return Buf;
+}
+
+std::string paramsSectionYaml(const std::string &Section, const ParamList &Params,
+                              const std::vector<std::string> &Comments) {
+  std::ostringstream OS;
+  for (const std::string &C : Comments)
+    OS << "# " << C << "\n";
+  OS << Section << ":\n";
+  std::vector<std::string> Open; // the nested keys written so far
+  for (const auto &[Key, E] : Params) {
+    std::vector<std::string> Parts;
+    std::stringstream KS(Key);
+    for (std::string P; std::getline(KS, P, '.');)
+      Parts.push_back(P);
+    size_t Common = 0;
+    while (Common < Open.size() && Common + 1 < Parts.size() && Open[Common] == Parts[Common])
+      ++Common;
+    Open.resize(Common);
+    for (size_t I = Common; I + 1 < Parts.size(); ++I) {
+      OS << std::string(2 * (I + 1), ' ') << Parts[I] << ":\n";
+      Open.push_back(Parts[I]);
+    }
+    OS << std::string(2 * Parts.size(), ' ') << Parts.back() << ": {value: " << yamlNumber(E.Value, 6)
+       << ", unit: " << yamlQuote(E.Unit) << ", provenance: " << E.Provenance;
+    if (E.Spread)
+      OS << ", spread: " << yamlNumber(*E.Spread, 3);
+    if (!E.Ref.empty())
+      OS << ", ref: " << yamlQuote(E.Ref);
+    OS << "}\n";
+  }
+  return OS.str();
+}
+
+std::string spliceSection(const std::string &Text, const std::string &Section,
+                          const std::string &NewSection) {
+  std::vector<std::string> Lines;
+  std::stringstream SS(Text);
+  for (std::string L; std::getline(SS, L);)
+    Lines.push_back(L);
+  auto TopKey = [](const std::string &L) {
+    return !L.empty() && L[0] != ' ' && L[0] != '#' && L[0] != '-' && L.find(':') != std::string::npos;
+  };
+  size_t Begin = Lines.size(), End = Lines.size();
+  for (size_t I = 0; I < Lines.size(); ++I)
+    if (Lines[I].rfind(Section + ":", 0) == 0) {
+      Begin = I;
+      End = I + 1;
+      while (End < Lines.size() && !TopKey(Lines[End]))
+        ++End;
+      // Comment lines at the end belong to the next section.
+      while (End > Begin + 1 && Lines[End - 1].rfind("#", 0) == 0)
+        --End;
+      while (Begin > 0 && Lines[Begin - 1].rfind("#", 0) == 0)
+        --Begin;
+      break;
+    }
+  std::string R;
+  for (size_t I = 0; I < Begin; ++I)
+    R += Lines[I] + "\n";
+  R += NewSection;
+  if (!NewSection.empty() && NewSection.back() != '\n')
+    R += "\n";
+  for (size_t I = End; I < Lines.size(); ++I)
+    R += Lines[I] + "\n";
+  return R;
+}
+
+void updateMachineFile(const std::string &Path, const std::string &Section,
+                       const std::string &NewSection) {
+  std::ifstream In(Path);
+  if (!In)
+    throw std::runtime_error(Path + ": cannot read machine file (run `segtime calibrate --out " +
+                             Path + "` first)");
+  std::stringstream Buf;
+  Buf << In.rdbuf();
+  std::string Out = spliceSection(Buf.str(), Section, NewSection);
+  std::string Tmp = Path + ".tmp";
+  {
+    std::ofstream O(Tmp);
+    if (!(O << Out))
+      throw std::runtime_error(Tmp + ": cannot write");
+  }
+  readMachine(Tmp); // throws MachineFileError if the result is not a machine file
+  fs::rename(Tmp, Path);
 }
 
 static std::vector<fs::path> machineDirs() {

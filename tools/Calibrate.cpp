@@ -679,30 +679,8 @@ PocResult solvePoc(const std::vector<Measured> &Ms, const SegFile &Seg, int Reps
 
 // --- output ---------------------------------------------------------------------
 
-std::string yq(const std::string &S) {
-  std::string R = "\"";
-  for (char C : S) {
-    if (C == '"' || C == '\\')
-      R += '\\';
-    R += C;
-  }
-  return R + "\"";
-}
-
-/// Four significant digits, no exponent for ordinary magnitudes.
-std::string num(double V, int Digits = 4) {
-  char Buf[64];
-  if (V == 0)
-    return "0";
-  double A = std::fabs(V);
-  if (A >= 1e-4 && A < 1e9) {
-    int Dec = std::max(0, Digits - 1 - static_cast<int>(std::floor(std::log10(A))));
-    std::snprintf(Buf, sizeof Buf, "%.*f", Dec, V);
-  } else {
-    std::snprintf(Buf, sizeof Buf, "%.*g", Digits, V);
-  }
-  return Buf;
-}
+std::string yq(const std::string &S) { return yamlQuote(S); }
+std::string num(double V, int Digits = 4) { return yamlNumber(V, Digits); }
 
 std::string pct(std::optional<double> V, bool Sign = false) {
   if (!V)

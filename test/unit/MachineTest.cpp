@@ -177,3 +177,64 @@ TEST(CostVector, Units) {
   }
   EXPECT_THROW(V.si("y"), std::out_of_range);
 }
+
+TEST(MachineParams, ReadNestedSections) {
+  Machine M = readMachine(inputPath("good.yaml"));
+  ASSERT_NE(M.param("memory.L1.bandwidth"), nullptr);
+  EXPECT_DOUBLE_EQ(M.paramValue("memory.L1.bandwidth"), 100e9);
+  EXPECT_EQ(M.param("memory.L1.bandwidth")->Unit, "B/s");
+  EXPECT_DOUBLE_EQ(*M.param("memory.L1.bandwidth")->Spread, 0.02);
+  EXPECT_EQ(M.param("memory.L1.size")->Provenance, "datasheet");
+  EXPECT_DOUBLE_EQ(M.paramValue("parkbench.TICK1"), 2e-8);
+  EXPECT_EQ(M.paramKeys("memory.L1."),
+            (std::vector<std::string>{"memory.L1.bandwidth", "memory.L1.size"}));
+  try {
+    M.paramValue("comm.hockney.r_inf");
+    FAIL() << "no exception";
+  } catch (const std::runtime_error &E) {
+    EXPECT_TRUE(contains(E.what(), "comm.hockney.r_inf")) << E.what();
+    EXPECT_TRUE(contains(E.what(), "segtime comm calibrate")) << E.what();
+  }
+}
+
+TEST(MachineParams, EntryWithoutUnit) {
+  std::string E = readError("param-no-unit.yaml");
+  EXPECT_TRUE(contains(E, "param-no-unit.yaml:6:")) << E;
+  EXPECT_TRUE(contains(E, "comm.hockney.r_inf")) << E;
+  EXPECT_TRUE(contains(E, "unit")) << E;
+}
+
+TEST(MachineParams, WriteAndSpliceSections) {
+  CostEntry A;
+  A.Value = 1.5e-6;
+  A.Unit = "s";
+  A.Provenance = "measured";
+  A.Spread = 0.1;
+  A.Ref = "COMMS1 \"ping-pong\"";
+  CostEntry B = A;
+  B.Value = 4096;
+  B.Unit = "B";
+  B.Spread.reset();
+  B.Ref.clear();
+  std::string S = paramsSectionYaml("comm", {{"hockney.0.t0", A}, {"hockney.0.upto", B},
+                                             {"hockney.1.t0", A}, {"loggp.L", A}},
+                                    {"fitted by test"});
+  EXPECT_EQ(S, "# fitted by test\n"
+               "comm:\n"
+               "  hockney:\n"
+               "    0:\n"
+               "      t0: {value: 1.5e-06, unit: \"s\", provenance: measured, spread: 0.100, "
+               "ref: \"COMMS1 \\\"ping-pong\\\"\"}\n"
+               "      upto: {value: 4096.00, unit: \"B\", provenance: measured}\n"
+               "    1:\n"
+               "      t0: {value: 1.5e-06, unit: \"s\", provenance: measured, spread: 0.100, "
+               "ref: \"COMMS1 \\\"ping-pong\\\"\"}\n"
+               "  loggp:\n"
+               "    L: {value: 1.5e-06, unit: \"s\", provenance: measured, spread: 0.100, "
+               "ref: \"COMMS1 \\\"ping-pong\\\"\"}\n");
+  std::string File = "schema: x\n# old comm\ncomm:\n  a: 1\n# next\nname: y\n";
+  EXPECT_EQ(spliceSection(File, "comm", "comm:\n  b: 2\n"),
+            "schema: x\ncomm:\n  b: 2\n# next\nname: y\n");
+  EXPECT_EQ(spliceSection("schema: x\n", "memory", "memory:\n  c: 3\n"),
+            "schema: x\nmemory:\n  c: 3\n");
+}
