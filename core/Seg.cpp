@@ -71,6 +71,10 @@ json Node::toJSON() const {
     J["freq"] = Freq;
   if (!SourceNode.empty())
     J["source_node"] = SourceNode;
+  if (!Footprint.empty())
+    J["footprint_B"] = Footprint;
+  if (!Traffic.empty())
+    J["traffic_B"] = Traffic;
   if (!Ruvs.empty()) {
     json R = json::object();
     for (auto &[L, V] : Ruvs)
@@ -135,6 +139,8 @@ Node Node::fromJSON(const json &J) {
   N.Reason = J.value("reason", "");
   N.Freq = J.value("freq", "");
   N.SourceNode = J.value("source_node", "");
+  N.Footprint = J.value("footprint_B", "");
+  N.Traffic = J.value("traffic_B", "");
   return N;
 }
 

@@ -102,6 +102,12 @@ struct Node {
   /// IR-level nodes: id of the source-level SEG node this code came from
   /// (through its debug location), "" if unknown.
   std::string SourceNode;
+  /// IR-level outermost loops: the data the loop nest touches, B (the union
+  /// of the address ranges of its loads and stores, per base pointer), and
+  /// the bytes it moves through the memory hierarchy, B (each load and store
+  /// range once), as expressions in source names; "" if not computable
+  /// (non-affine addresses). Used by the ICC memory term (docs/models.md).
+  std::string Footprint, Traffic;
 
   json toJSON() const;
   static Node fromJSON(const json &J);

@@ -12,7 +12,9 @@
 
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/IR/DataLayout.h"
 #include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/Module.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -398,6 +400,135 @@ private:
     return Name;
   }
 
+  /// The largest value of S over the iterations of the loops of nest Top
+  /// (an affine AddRec of a loop in the nest takes its value at the first or
+  /// the last iteration), in source names; nullopt if not expressible.
+  std::optional<std::string> maxOverNest(const SCEV *S, Loop *Top) {
+    auto *AR = dyn_cast<SCEVAddRecExpr>(S);
+    if (!AR || !Top->contains(AR->getLoop()))
+      return Text.str(S);
+    if (!AR->isAffine())
+      return std::nullopt;
+    const SCEV *BTC = SE.getBackedgeTakenCount(AR->getLoop());
+    if (isa<SCEVCouldNotCompute>(BTC))
+      return std::nullopt;
+    auto Start = maxOverNest(AR->getStart(), Top);
+    auto Step = maxOverNest(AR->getStepRecurrence(SE), Top);
+    auto Trip = maxOverNest(BTC, Top);
+    if (!Start || !Step || !Trip)
+      return std::nullopt;
+    return "max(" + *Start + ", " + *Start + " + " + *Step + "*(" + *Trip + "))";
+  }
+
+  /// Footprint and traffic of the outermost loop Top (Node::Footprint,
+  /// Node::Traffic): each load and store sweeps |step| x (backedge-taken
+  /// count) bytes per loop of the nest plus its own size; ranges of one base
+  /// pointer are merged (largest), loads and stores counted apart for the
+  /// traffic. Left empty when an address is not an affine function of the
+  /// nest's loops or a call in the nest may touch memory.
+  void memoryOf(Loop *Top, Node &N) {
+    static bool Debug = getenv("SEGTIME_DEBUG_MEM");
+    auto Fail = [&](const char *Why, Instruction &I) {
+      if (Debug) { errs() << "memoryOf: " << Why << ": " << I << "\n"; }
+    };
+    const DataLayout &DL = F.getParent()->getDataLayout();
+    std::map<std::pair<const SCEV *, bool>, std::set<std::string>> Ranges;
+    std::set<const Loop *> Sweeping; // loops some address moves with
+    for (BasicBlock *B : Top->blocks())
+      for (Instruction &I : *B) {
+        Value *Ptr = nullptr;
+        Type *Ty = nullptr;
+        bool Store = false;
+        if (auto *L = dyn_cast<LoadInst>(&I)) {
+          Ptr = L->getPointerOperand();
+          Ty = L->getType();
+        } else if (auto *St = dyn_cast<StoreInst>(&I)) {
+          Ptr = St->getPointerOperand();
+          Ty = St->getValueOperand()->getType();
+          Store = true;
+        } else if (auto *C = dyn_cast<CallBase>(&I)) {
+          if (C->mayReadOrWriteMemory() && !isa<DbgInfoIntrinsic>(C) &&
+              !(isa<IntrinsicInst>(C) && cast<IntrinsicInst>(C)->isAssumeLikeIntrinsic()))
+            return Fail("call", I); // memcpy, masked or gathered accesses, calls: not modelled
+          continue;
+        } else {
+          continue;
+        }
+        const SCEV *S = SE.getSCEV(Ptr);
+        std::string Span = std::to_string(DL.getTypeStoreSize(Ty).getFixedValue());
+        while (auto *AR = dyn_cast<SCEVAddRecExpr>(S)) {
+          if (!Top->contains(AR->getLoop()))
+            break;
+          if (!AR->isAffine())
+            return Fail("non-affine", I);
+          const SCEV *Step = AR->getStepRecurrence(SE);
+          if (auto *C = dyn_cast<SCEVConstant>(Step); C && C->getAPInt().isNegative())
+            Step = SE.getNegativeSCEV(Step);
+          const SCEV *BTC = SE.getBackedgeTakenCount(AR->getLoop());
+          if (isa<SCEVCouldNotCompute>(BTC))
+            return Fail("btc", I);
+          auto StepS = maxOverNest(Step, Top), TripS = maxOverNest(BTC, Top);
+          if (!StepS || !TripS)
+            return Fail("text", I);
+          Span += " + " + *StepS + "*(" + *TripS + ")";
+          if (!Step->isZero())
+            Sweeping.insert(AR->getLoop());
+          S = AR->getStart();
+        }
+        if (!SE.isLoopInvariant(S, Top))
+          return Fail("address varies but not affinely", I);
+        const SCEV *Base = SE.getPointerBase(S);
+        if (!isa<SCEVUnknown>(Base))
+          return Fail("base", I);
+        Ranges[{Base, Store}].insert(Span);
+      }
+    if (Ranges.empty())
+      return;
+    auto Largest = [](const std::set<std::string> &Spans) {
+      std::string R;
+      for (const std::string &X : Spans)
+        R = R.empty() ? "(" + X + ")" : "max(" + R + ", " + X + ")";
+      return R;
+    };
+    std::map<const SCEV *, std::set<std::string>> ByBase;
+    std::string Traffic, Footprint;
+    for (auto &[Key, Spans] : Ranges) {
+      Traffic += (Traffic.empty() ? "" : " + ") + Largest(Spans);
+      ByBase[Key.first].insert(Spans.begin(), Spans.end());
+    }
+    for (auto &[Base, Spans] : ByBase)
+      Footprint += (Footprint.empty() ? "" : " + ") + Largest(Spans);
+    // A loop that no address moves with but that encloses loops that sweep
+    // memory (a time-step loop) streams the footprint again on each
+    // iteration: its trip count multiplies the traffic.
+    std::function<void(Loop *)> Repeat = [&](Loop *L) {
+      bool Encloses = false;
+      for (const Loop *S : Sweeping)
+        Encloses |= S != L && L->contains(S);
+      if (!Sweeping.count(L) && Encloses) {
+        const SCEV *BTC = SE.getBackedgeTakenCount(L);
+        std::optional<std::string> T;
+        if (!isa<SCEVCouldNotCompute>(BTC))
+          T = maxOverNest(BTC, Top);
+        if (!T) {
+          Traffic.clear();
+          return;
+        }
+        Traffic = "(" + *T + " + 1)*(" + Traffic + ")";
+      }
+      for (Loop *Sub : L->getSubLoops())
+        if (!Traffic.empty())
+          Repeat(Sub);
+    };
+    Repeat(Top);
+    if (Traffic.empty())
+      return Fail("repetition trip", *Top->getHeader()->getTerminator());
+    N.Traffic = Traffic;
+    N.Footprint = Footprint;
+    if (Debug)
+      errs() << "memoryOf: " << F.getName() << ": F = " << Footprint << "\n";
+  }
+
   /// Call nodes for calls in B to functions defined in the module.
   void calls(BasicBlock &B, const std::string &Freq, NodeList &Out) {
     for (Instruction &I : B) {
@@ -463,6 +594,15 @@ private:
       N.Label = transformations(SL);
       Text.LoopIndex[SL] = N.Index;
       N.Body = region(SL);
+      if (!L) {
+        // After region(SL): the edge frequencies that resolve phis are
+        // known. The nest's own loops are summed over, not indexed.
+        auto Saved = Text.LoopIndex;
+        for (auto It = Text.LoopIndex.begin(); It != Text.LoopIndex.end();)
+          It = SL->contains(It->first) ? Text.LoopIndex.erase(It) : std::next(It);
+        memoryOf(SL, N);
+        Text.LoopIndex = std::move(Saved);
+      }
       List.push_back(std::move(N));
     }
     return List;

@@ -26,6 +26,8 @@ DECLARE_FUNCTION_2P(imod)
 DECLARE_FUNCTION_2P(min)
 DECLARE_FUNCTION_2P(max)
 DECLARE_FUNCTION_3P(ltrip)
+/// above(x, y): 1 if x > y, else 0 (numeric arguments; held otherwise).
+DECLARE_FUNCTION_2P(above)
 DECLARE_FUNCTION_4P(seg_sum)
 
 /// The one symbol with this name (GiNaC symbols are identified by object, so

@@ -48,12 +48,18 @@ ex FormulaBuilder::nodeCost(const Node &N, const StageWeight &W, const std::stri
   case NodeKind::Loop: {
     ex Body = listCost(N.Body, W, Key, Fn, Level);
     ex Trip = parseExpr(N.Trip);
+    ex Core;
     if (!N.Index.empty() && Body.has(sym(N.Index))) {
       symbol K = sym("k_" + Fn + "_" + N.Id);
       ex B = Body.subs(sym(N.Index) == loopIndexValue(N, K));
-      return Own + sumOver(B, K, Trip);
+      Core = Own + sumOver(B, K, Trip);
+    } else {
+      Core = Own + Trip * Body;
     }
-    return Own + Trip * Body;
+    auto Bound = Bounds.find(Key);
+    if (Bound != Bounds.end() && !N.Traffic.empty())
+      return Bound->second(N, expand(Core));
+    return Core;
   }
   case NodeKind::Branch: {
     ex Sum = Own;

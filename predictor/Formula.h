@@ -46,6 +46,11 @@ public:
   GiNaC::ex closedForm(const std::string &Fn, const StageWeight &W, const std::string &WeightKey,
                        const std::string &LevelKey);
 
+  /// Bound applied to the cost Core of an IR-level loop nest that has a
+  /// memory footprint (Node::Traffic), e.g. max(Core, memory time).
+  using LoopBound = std::function<GiNaC::ex(const Node &Loop, const GiNaC::ex &Core)>;
+  /// Applies B to the loop nests of closed forms built under WeightKey.
+  void setLoopBound(const std::string &WeightKey, LoopBound B) { Bounds[WeightKey] = std::move(B); }
   /// Warwick-94 eq. 1 style structural formula of Fn.
   std::string structural(const std::string &Fn) const;
 
@@ -65,6 +70,7 @@ private:
   std::map<std::pair<std::string, std::string>, GiNaC::ex> Memo;
   std::set<std::string> InProgress;
   std::set<std::string> Unresolved;
+  std::map<std::string, LoopBound> Bounds;
 };
 
 /// Substitution applied to a loop body: the loop index as a function of the

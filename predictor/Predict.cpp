@@ -1,5 +1,6 @@
 //===- Predict.cpp - Predicted times per function and level ---------------===//
 #include "predictor/Predict.h"
+#include "predictor/MemoryModel.h"
 #include "predictor/Formula.h"
 #include "predictor/ResourceModel.h"
 
@@ -64,6 +65,33 @@ static std::string ruvKey(const std::string &Level, const std::string &Target) {
   return Level == "ICC" ? "ICC:" + Target : Level;
 }
 
+/// Notes on the ICC memory term of each loop nest of F: footprint, the
+/// level it lives in, traffic and transfer time.
+static void memoryNotes(const FunctionSeg &F, const std::optional<MemoryModel> &Mem,
+                        const std::string &Why, const std::map<std::string, double> &Values,
+                        std::vector<std::string> &Notes) {
+  auto It = F.LevelSegs.find("IR");
+  if (It == F.LevelSegs.end())
+    return;
+  if (!Mem) {
+    Notes.push_back("ICC memory term not applied: " + Why);
+    return;
+  }
+  for (const Node &N : It->second) {
+    if (N.Kind != NodeKind::Loop || N.Footprint.empty())
+      continue;
+    double Fp = evaluate(parseExpr(N.Footprint), Values);
+    double V = evaluate(parseExpr(N.Traffic), Values);
+    const MemoryModel::Level &L = Mem->levelOf(Fp);
+    char Buf[256];
+    std::snprintf(Buf, sizeof Buf,
+                  "ICC memory term, loop nest at line %u: footprint %.3g B (%s), traffic %.3g B, "
+                  "%.3g s at %.3g GB/s",
+                  N.Range.Line, Fp, L.Name.c_str(), V, V / L.Bandwidth, L.Bandwidth / 1e9);
+    Notes.push_back(Buf);
+  }
+}
+
 Prediction predict(const SegFile &S, const Machine &M, const PredictOptions &O) {
   Prediction P;
   P.MachineName = M.Name;
@@ -76,6 +104,18 @@ Prediction predict(const SegFile &S, const Machine &M, const PredictOptions &O) 
     if (L == "ICC")
       P.Target = chooseTarget(S, M, O.Target);
     Models.push_back(makeModel(L, M, S.OptLevel, P.Target));
+  }
+  // The ICC memory term: t_nest = max(t_core, V / B(F)) (predictor/MemoryModel.h).
+  std::string MemWhy;
+  std::optional<MemoryModel> Mem;
+  if (std::find(O.Levels.begin(), O.Levels.end(), "ICC") != O.Levels.end()) {
+    Mem = MemoryModel::fromMachine(M, MemWhy);
+    if (Mem)
+      FB.setLoopBound("time:ICC", [&Mem](const Node &N, const ex &Core) -> ex {
+        if (N.Footprint.empty())
+          return Core;
+        return max(Core, Mem->time(parseExpr(N.Traffic), parseExpr(N.Footprint)));
+      });
   }
 
   std::vector<std::string> Names = O.Functions;
@@ -189,6 +229,8 @@ Prediction predict(const SegFile &S, const Machine &M, const PredictOptions &O) 
     }
     for (ResourceModel *Model : Kept) {
       const std::string L = Model->level();
+      if (L == "ICC")
+        memoryNotes(*FS, Mem, MemWhy, Values, FP.Notes);
       LevelPrediction LP;
       LP.Formula = toString(Closed[L]);
       LP.TimeS = evaluate(Closed[L], Values);

@@ -1,5 +1,6 @@
 //===- ResourceModel.cpp - One resource model per level -------------------===//
 #include "predictor/ResourceModel.h"
+#include "core/Vocabulary.h"
 
 using namespace GiNaC;
 
@@ -63,6 +64,47 @@ StageWeight CostVectorModel::timeWeight() const {
   };
 }
 
+ICCModel::ICCModel(const Machine &M, const std::string &Target, const std::string &Opt)
+    : CostVectorModel(M, "ICC", Target, "ICC:" + Target) {
+  const CostVector &ICC = M.vector("ICC", Target);
+  for (auto &[Op, E] : ICC.Costs)
+    if (Op.rfind("call.", 0) == 0)
+      CallCost[Op.substr(5)] = ICC.si(Op);
+  if (M.has("HLLC", Opt)) {
+    const CostVector &H = M.vector("HLLC", Opt);
+    for (auto &[Op, E] : H.Costs)
+      HllcCost[Op] = H.si(Op);
+  }
+}
+
+std::optional<double> ICCModel::libraryCallCost(const std::string &Name) const {
+  auto It = CallCost.find(Name);
+  if (It != CallCost.end())
+    return It->second;
+  std::string C = mathLibraryConstruct(Name);
+  if (C.empty())
+    return std::nullopt;
+  It = HllcCost.find(C);
+  if (It == HllcCost.end())
+    return std::nullopt;
+  return It->second;
+}
+
+StageWeight ICCModel::timeWeight() const {
+  StageWeight Base = CostVectorModel::timeWeight();
+  return [this, Base](const Node &N) -> ex {
+    ex T = Base(N);
+    auto It = N.Ruvs.find("INTCC");
+    if (It == N.Ruvs.end())
+      return T;
+    for (auto &[Op, Count] : It->second.counts())
+      if (Op.rfind("call.", 0) == 0)
+        if (auto C = libraryCallCost(Op.substr(5)))
+          T += numeric(Count) * numeric(*C);
+    return T;
+  };
+}
+
 std::unique_ptr<ResourceModel> makeModel(const std::string &Level, const Machine &M,
                                          const std::string &Opt, const std::string &Target) {
   if (Level == "POC")
@@ -74,7 +116,7 @@ std::unique_ptr<ResourceModel> makeModel(const std::string &Level, const Machine
   if (Level == "ICC") {
     if (Target.empty())
       throw std::invalid_argument("level ICC needs a target");
-    return std::make_unique<CostVectorModel>(M, "ICC", Target, "ICC:" + Target);
+    return std::make_unique<ICCModel>(M, Target, Opt);
   }
   throw std::invalid_argument("no resource model for level " + Level +
                               " (available: POC, HLLC, INTCC, ICC)");

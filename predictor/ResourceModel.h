@@ -15,6 +15,7 @@
 #include "predictor/Machine.h"
 
 #include <memory>
+#include <optional>
 
 namespace segtime {
 
@@ -68,6 +69,24 @@ private:
 class HLLCModel : public CostVectorModel {
 public:
   HLLCModel(const Machine &M, const std::string &Opt) : CostVectorModel(M, "HLLC", Opt, "HLLC") {}
+};
+
+/// ICC: CostVectorModel over the ICC:<target> RUV (core cycles x t_cyc on
+/// out-of-order targets, docs/models.md), plus the time of the calls to
+/// math-library functions the block makes (their code is not in the module,
+/// so the machine level cannot count it): the ICC entry "call.<name>" if the
+/// machine file has one, else the HLLC cost of the function's construct at
+/// the same optimisation level (e.g. sin -> f64.trig; provenance: derived).
+class ICCModel : public CostVectorModel {
+public:
+  ICCModel(const Machine &M, const std::string &Target, const std::string &Opt);
+  StageWeight timeWeight() const override;
+  /// Seconds per call of math-library function Name; nullopt if unknown.
+  std::optional<double> libraryCallCost(const std::string &Name) const;
+
+private:
+  std::map<std::string, double> CallCost; ///< ICC "call.<name>" entries, s per call
+  std::map<std::string, double> HllcCost; ///< HLLC construct -> s, same -O variant
 };
 
 /// Model for a level key ("POC", "HLLC", "INTCC", "ICC"); Opt is the SEG's

@@ -13,6 +13,7 @@
 ///
 //===----------------------------------------------------------------------===//
 #include "core/Vocabulary.h"
+#include "predictor/ExprText.h"
 #include "predictor/Formula.h"
 #include "predictor/Predict.h"
 
@@ -209,6 +210,9 @@ void showList(const NodeList &L, int Depth) {
     if (N.Kind == NodeKind::Unknown)
       std::cout << " reason: " << N.Reason;
     std::cout << "\n";
+    if (!N.Footprint.empty())
+      std::cout << Ind << "    memory: footprint=" << simplifyExprText(N.Footprint)
+                << " B traffic=" << simplifyExprText(N.Traffic) << " B\n";
     for (auto &[Lv, R] : N.Ruvs) {
       std::cout << Ind << "    " << Lv << ":";
       for (auto &[Op, C] : R.counts())

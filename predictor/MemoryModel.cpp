@@ -1,0 +1,45 @@
+//===- MemoryModel.cpp - The ICC memory term ------------------------------===//
+#include "predictor/MemoryModel.h"
+#include "predictor/Expr.h"
+
+#include <limits>
+
+using namespace GiNaC;
+
+namespace segtime {
+
+std::optional<MemoryModel> MemoryModel::fromMachine(const Machine &M, std::string &Why) {
+  MemoryModel R;
+  for (const char *L : {"L1", "L2", "L3"}) {
+    std::string P = std::string("memory.") + L + ".";
+    const CostEntry *S = M.param(P + "size"), *B = M.param(P + "bandwidth");
+    if (S && B && S->Value > 0 && B->Value > 0)
+      R.Levels.push_back({L, S->Value, B->Value});
+  }
+  const CostEntry *D = M.param("memory.DRAM.bandwidth");
+  if (!D || D->Value <= 0) {
+    Why = "machine '" + M.Name + "' has no memory.DRAM.bandwidth (measure it with `segtime "
+          "calibrate`)";
+    return std::nullopt;
+  }
+  R.Levels.push_back({"DRAM", std::numeric_limits<double>::infinity(), D->Value});
+  return R;
+}
+
+ex MemoryModel::time(const ex &V, const ex &F) const {
+  // 1/B(F) = 1/B_1 + sum_k (1/B_{k+1} - 1/B_k) above(F, size_k)
+  ex InvB = numeric(1 / Levels.front().Bandwidth);
+  for (size_t K = 0; K + 1 < Levels.size(); ++K)
+    InvB += numeric(1 / Levels[K + 1].Bandwidth - 1 / Levels[K].Bandwidth) *
+            above(F, numeric(Levels[K].Size));
+  return V * InvB;
+}
+
+const MemoryModel::Level &MemoryModel::levelOf(double F) const {
+  for (const Level &L : Levels)
+    if (F <= L.Size)
+      return L;
+  return Levels.back();
+}
+
+} // namespace segtime
