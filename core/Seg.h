@@ -10,7 +10,8 @@
 /// Expressions (trip counts, probabilities, call arguments) are strings in the
 /// syntax of the predictor's expression parser: + - * / ^, parentheses, numbers,
 /// source names, and the functions idiv(a,b) (C integer division),
-/// imod(a,b), min(a,b), max(a,b), ltrip(a,b,c) (iterations of
+/// imod(a,b) (C remainder), umod(a,b) (a mod b in [0, b): unsigned
+/// wrap-around), above(a,b) (1 if a > b, else 0), min(a,b), max(a,b), ltrip(a,b,c) (iterations of
 /// for(i=a;i<b;i*=c)).
 ///
 //===----------------------------------------------------------------------===//

@@ -17,7 +17,7 @@
 
 #define TWO_PI 6.283185307179586476925286766559
 
-void dft(int n, const double *x, double *re, double *im)
+SEGTIME_KERNEL void dft(int n, const double *x, double *re, double *im)
 {
     for (int k = 0; k < n; k++) {
         double sr = 0.0;

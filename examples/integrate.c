@@ -56,7 +56,7 @@ double sum_points(double a, double h, int first, int n)
     return sum;
 }
 
-double simpson(double a, double b, int n)
+SEGTIME_KERNEL double simpson(double a, double b, int n)
 {
     double h = (b - a) / n;
     return h / 3.0 * (poly(a) + poly(b) + 4.0 * sum_points(a, h, 1, n) +

@@ -21,7 +21,7 @@
 
 #include <string.h>
 
-void jacobi(int n, int steps, double *u, double *v)
+SEGTIME_KERNEL void jacobi(int n, int steps, double *u, double *v)
 {
     for (int t = 0; t < steps; t++) {
         for (int i = 1; i < n - 1; i++)

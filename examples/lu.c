@@ -26,7 +26,7 @@
 #include <math.h>
 #include <string.h>
 
-void lu(int n, double *a)
+SEGTIME_KERNEL void lu(int n, double *a)
 {
     for (int k = 0; k < n; k++) {
         for (int i = k + 1; i < n; i++) {

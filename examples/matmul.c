@@ -10,7 +10,7 @@
  */
 #include "segtime_bench.h"
 
-void matmul(int n, const double *a, const double *b, double *c)
+SEGTIME_KERNEL void matmul(int n, const double *a, const double *b, double *c)
 {
     for (int i = 0; i < n; i++) {
         for (int j = 0; j < n; j++) {

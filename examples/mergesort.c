@@ -41,7 +41,7 @@ void merge(const float *src, float *dst, int lo, int mid, int hi)
 }
 
 /* Bottom-up merge sort of a[0..n), n a power of two; tmp holds n floats. */
-void msort(float *a, float *tmp, int n)
+SEGTIME_KERNEL void msort(float *a, float *tmp, int n)
 {
     float *src = a;
     float *dst = tmp;

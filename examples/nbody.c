@@ -17,7 +17,7 @@
 
 #define EPS2 1e-6
 
-double nbody_energy(int n, const double *x, const double *y, const double *z,
+SEGTIME_KERNEL double nbody_energy(int n, const double *x, const double *y, const double *z,
                     const double *m)
 {
     double e = 0.0;

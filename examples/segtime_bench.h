@@ -40,6 +40,14 @@
 #include <stdlib.h>
 #include <time.h>
 
+/* The timed kernel stays a function of its own, so the code that runs is the
+ * code segtime characterised as that function: inlined into main, the
+ * compiler would specialise it (e.g. drop the vectoriser's alias checks
+ * between arrays it sees come from malloc). "weak" also keeps the compiler
+ * from inferring properties of the body at the call site (a read-only
+ * kernel's repeated calls would be hoisted out of the timing loop). */
+#define SEGTIME_KERNEL __attribute__((noinline, weak))
+
 #define SEGTIME_DEFAULT_REPS 7
 
 /* One scalar kernel parameter, for the "params" object. */

@@ -20,9 +20,12 @@
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cmath>
 #include <functional>
 #include <optional>
 #include <set>
+#include <sstream>
+#include <algorithm>
 
 using namespace llvm;
 
@@ -137,7 +140,7 @@ struct ScevText {
       unsigned W = T->getType()->getIntegerBitWidth();
       if (!X || W > 16)
         return X; // wide truncations (i64 -> i32, masks like & 0x7ffffffc) keep the value
-      return "imod(" + *X + ", " + std::to_string(1ull << W) + ")";
+      return "umod(" + *X + ", " + std::to_string(1ull << W) + ")";
     }
     if (auto *C = dyn_cast<SCEVCastExpr>(S))
       return str(C->getOperand()); // zext, sext, ptrtoint: values are non-negative
@@ -169,7 +172,7 @@ struct ScevText {
       return std::nullopt;
     // arithmetic in a narrow type wraps: ({1,+,1} in i2 is (k + 1) mod 4)
     if (S->getType()->isIntegerTy() && S->getType()->getIntegerBitWidth() <= 16)
-      R = "imod(" + R + ", " + std::to_string(1ull << S->getType()->getIntegerBitWidth()) + ")";
+      R = "umod(" + R + ", " + std::to_string(1ull << S->getType()->getIntegerBitWidth()) + ")";
     return R;
   }
 };
@@ -247,14 +250,21 @@ private:
     return Buf;
   }
 
+  /// A block frequency as a polynomial in exact branch conditions:
+  /// monomial ("c1*c2", "" for 1) -> coefficient.
+  using Poly = std::map<std::string, double>;
+
   /// Relative execution frequency of each member of region L per execution
   /// of its entry (the loop header, or the function entry). Branch
   /// probabilities from BranchProbabilityInfo, except that a loop guard is
   /// taken (a loop whose trip count formula is positive is entered).
-  std::map<const void *, double> frequencies(Loop *L) {
+  /// SymFreq receives the same frequencies with exact conditions
+  /// (exactCondition) in place of the estimates where there are some.
+  std::map<const void *, double> frequencies(Loop *L, std::map<const void *, Poly> &SymFreq) {
     std::map<const void *, double> Freq;
     BasicBlock *Entry = L ? L->getHeader() : &F.getEntryBlock();
     Freq[Entry] = 1;
+    SymFreq[Entry] = Poly{{"", 1.0}};
 
     for (BasicBlock *B : Order) {
       const void *U = unitOf(L, B);
@@ -276,12 +286,20 @@ private:
             continue;
           double P = BPI.getEdgeProbability(From, To).getNumerator() /
                      double(BranchProbability::getDenominator());
-          Freq[UT] += Freq[U] * (Total > 0 ? P / Total : 1.0 / Exits.size());
+          double Share = Total > 0 ? P / Total : 1.0 / Exits.size();
+          Freq[UT] += Freq[U] * Share;
+          addScaled(SymFreq[UT], SymFreq[U], Share, "");
         }
         continue;
       }
       double FB = Freq[B];
       const void *Guarded = guardedLoop(L, B);
+      // An exact condition (a comparison of values in source names) instead
+      // of BranchProbabilityInfo's estimate.
+      std::optional<std::string> Exact;
+      auto *Br = dyn_cast<BranchInst>(B->getTerminator());
+      if (Br && Br->isConditional() && Br->getSuccessor(0) != Br->getSuccessor(1))
+        Exact = exactCondition(Br);
       for (BasicBlock *S : successors(B)) {
         if (L && S == L->getHeader())
           continue; // back edge: counted by the trip count
@@ -296,9 +314,138 @@ private:
                   : 0;
         Freq[US] += FB * P;
         EdgeFreq[{B, S}] = FB * P;
+        if (Exact)
+          addScaled(SymFreq[US], SymFreq[B], 1,
+                    S == Br->getSuccessor(0) ? *Exact
+                    : *Exact == "1"          ? "0"
+                    : *Exact == "0"          ? "1"
+                                             : "(1 - " + *Exact + ")");
+        else
+          addScaled(SymFreq[US], SymFreq[B], P, "");
       }
     }
     return Freq;
+  }
+
+
+  /// To += From * Scale * Factor (Factor: an expression, "" for 1, "0").
+  /// Conditions are 0/1 indicators: a factor already in a monomial is not
+  /// repeated (c*c = c), and c*(1 - c) = 0.
+  static void addScaled(Poly &To, const Poly &From, double Scale, const std::string &Factor) {
+    if (Scale == 0 || Factor == "0")
+      return;
+    for (auto &[M, C] : From) {
+      std::set<std::string> Fs;
+      std::stringstream SS(M);
+      for (std::string X; std::getline(SS, X, '\x1f');)
+        Fs.insert(X);
+      if (!Factor.empty() && Factor != "1") {
+        std::string Neg = Factor.rfind("(1 - ", 0) == 0 ? Factor.substr(5, Factor.size() - 6)
+                                                       : "(1 - " + Factor + ")";
+        if (Fs.count(Neg))
+          continue;
+        Fs.insert(Factor);
+      }
+      std::string Key;
+      for (const std::string &X : Fs)
+        Key += (Key.empty() ? "" : "\x1f") + X;
+      To[Key] += C * Scale;
+    }
+  }
+
+  /// P as an expression ("" for 1), or nullopt if too large to be useful
+  /// (the numeric frequency is used then).
+  static std::optional<std::string> render(Poly P) {
+    // M*c + M*(1 - c) = M (the two sides of one exact condition rejoin).
+    for (bool Merged = true; Merged;) {
+      Merged = false;
+      for (auto &[M, C] : P) {
+        std::vector<std::string> Fs;
+        std::stringstream SS(M);
+        for (std::string X; std::getline(SS, X, '\x1f');)
+          Fs.push_back(X);
+        for (size_t I = 0; I < Fs.size() && !Merged; ++I) {
+          if (Fs[I].rfind("(1 - ", 0) != 0)
+            continue;
+          std::vector<std::string> Rest = Fs, Pos = Fs;
+          Rest.erase(Rest.begin() + I);
+          Pos[I] = Fs[I].substr(5, Fs[I].size() - 6);
+          std::sort(Pos.begin(), Pos.end());
+          auto Join = [](const std::vector<std::string> &V) {
+            std::string K;
+            for (const std::string &X : V)
+              K += (K.empty() ? "" : "\x1f") + X;
+            return K;
+          };
+          auto Other = P.find(Join(Pos));
+          if (Other == P.end() || std::fabs(Other->second - C) > 1e-12 * std::fabs(C))
+            continue;
+          std::string Key = Join(Rest), Self = M;
+          double Coef = C;
+          P.erase(Other);
+          P.erase(Self);
+          P[Key] += Coef;
+          Merged = true;
+        }
+        if (Merged)
+          break;
+      }
+    }
+    std::string R;
+    for (auto &[M, C] : P) {
+      if (C == 0)
+        continue;
+      std::string Prod = M;
+      std::replace(Prod.begin(), Prod.end(), '\x1f', '*');
+      std::string T = M.empty() ? num(C) : C == 1 ? Prod : num(C) + "*" + Prod;
+      R += (R.empty() ? "" : " + ") + T;
+    }
+    if (R.size() > 1500)
+      return std::nullopt;
+    return R == "1" ? "" : R.empty() ? "0" : R;
+  }
+
+  /// The probability that conditional branch Br takes its first successor,
+  /// exactly, when its condition compares two integers that are expressions
+  /// in source names (parameters, enclosing loops' iteration numbers): e.g.
+  /// the vectoriser's "n is a multiple of VF*UF" test before the scalar
+  /// epilogue. Uses above(x, y) = [x > y] (predictor/Expr.h); nullopt for
+  /// data-dependent conditions (BranchProbabilityInfo estimates those).
+  std::optional<std::string> exactCondition(BranchInst *Br) {
+    auto *Cmp = dyn_cast<ICmpInst>(Br->getCondition());
+    if (!Cmp || !SE.isSCEVable(Cmp->getOperand(0)->getType()) ||
+        !Cmp->getOperand(0)->getType()->isIntegerTy())
+      return std::nullopt;
+    std::string Op[2];
+    for (unsigned I = 0; I < 2; ++I) {
+      const SCEV *X = SE.getSCEV(Cmp->getOperand(I));
+      // Pointers (alias checks between different arrays) are not source values.
+      bool Pointer = SCEVExprContains(X, [](const SCEV *Y) {
+        auto *U = dyn_cast<SCEVUnknown>(Y);
+        return U && U->getType()->isPointerTy();
+      });
+      auto T = Pointer ? std::nullopt : Text.str(X);
+      if (!T)
+        return std::nullopt;
+      Op[I] = *T;
+    }
+    ICmpInst::Predicate Pred = Cmp->getPredicate();
+    const SCEV *L0 = SE.getSCEV(Cmp->getOperand(0)), *L1 = SE.getSCEV(Cmp->getOperand(1));
+    if (SE.isKnownPredicate(Pred, L0, L1))
+      return "1";
+    if (SE.isKnownPredicate(ICmpInst::getInversePredicate(Pred), L0, L1))
+      return "0";
+    const std::string &A = Op[0], &B = Op[1];
+    std::string Gt = "above(" + A + ", " + B + ")", Lt = "above(" + B + ", " + A + ")";
+    switch (Pred) {
+    case CmpInst::ICMP_EQ: return "(1 - " + Gt + " - " + Lt + ")";
+    case CmpInst::ICMP_NE: return "(" + Gt + " + " + Lt + ")";
+    case CmpInst::ICMP_SGT: case CmpInst::ICMP_UGT: return Gt;
+    case CmpInst::ICMP_SLT: case CmpInst::ICMP_ULT: return Lt;
+    case CmpInst::ICMP_SGE: case CmpInst::ICMP_UGE: return "(1 - " + Lt + ")";
+    case CmpInst::ICMP_SLE: case CmpInst::ICMP_ULE: return "(1 - " + Gt + ")";
+    default: return std::nullopt;
+    }
   }
 
   /// Can From reach To within one execution of region L (one iteration of
@@ -554,7 +701,8 @@ private:
 
   NodeList region(Loop *L) {
     NodeList List;
-    auto Freq = frequencies(L);
+    std::map<const void *, Poly> SymFreq; // the same with exact conditions
+    auto Freq = frequencies(L, SymFreq);
     std::set<const void *> Done;
     for (BasicBlock *B : Order) {
       const void *U = unitOf(L, B);
@@ -562,6 +710,8 @@ private:
         continue;
       double Fq = Freq.count(U) ? Freq[U] : 0;
       std::string FreqS = Fq == 1 ? "" : num(Fq);
+      if (auto Sym = SymFreq.count(U) ? render(SymFreq[U]) : std::nullopt)
+        FreqS = *Sym;
       if (U == B) {
         Node N;
         N.Kind = NodeKind::Stage;

@@ -27,6 +27,13 @@ static ex imodEval(const ex &A, const ex &B) {
     return numeric(static_cast<long>(std::fmod(std::trunc(dbl(A)), std::trunc(dbl(B)))));
   return imod(A, B).hold();
 }
+static ex umodEval(const ex &A, const ex &B) {
+  if (isNum(A) && isNum(B) && !B.is_zero()) {
+    double M = std::trunc(dbl(B)), R = std::fmod(std::trunc(dbl(A)), M);
+    return numeric(static_cast<long>(R < 0 ? R + M : R));
+  }
+  return umod(A, B).hold();
+}
 static ex minEval(const ex &A, const ex &B) {
   if (isNum(A) && isNum(B))
     return dbl(A) <= dbl(B) ? A : B;
@@ -102,6 +109,7 @@ static ex segSumEval(const ex &Body, const ex &K, const ex &Lo, const ex &Hi) {
 
 REGISTER_FUNCTION(idiv, eval_func(idivEval))
 REGISTER_FUNCTION(imod, eval_func(imodEval))
+REGISTER_FUNCTION(umod, eval_func(umodEval))
 REGISTER_FUNCTION(min, eval_func(minEval))
 REGISTER_FUNCTION(max, eval_func(maxEval))
 REGISTER_FUNCTION(ltrip, eval_func(ltripEval))

@@ -23,6 +23,8 @@ namespace segtime {
 
 DECLARE_FUNCTION_2P(idiv)
 DECLARE_FUNCTION_2P(imod)
+/// umod(a, m): a modulo m in [0, m) (wrap-around of an unsigned m-valued type).
+DECLARE_FUNCTION_2P(umod)
 DECLARE_FUNCTION_2P(min)
 DECLARE_FUNCTION_2P(max)
 DECLARE_FUNCTION_3P(ltrip)

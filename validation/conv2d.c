@@ -21,7 +21,7 @@
  */
 #include "../examples/segtime_bench.h"
 
-void conv2d(int n, int k, const double *img, const double *ker, double *out)
+SEGTIME_KERNEL void conv2d(int n, int k, const double *img, const double *ker, double *out)
 {
     for (int i = 0; i <= n - k; i++) {
         for (int j = 0; j <= n - k; j++) {

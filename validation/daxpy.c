@@ -18,7 +18,7 @@
 
 #include <string.h>
 
-void daxpy(int n, double a, const double *x, double *y)
+SEGTIME_KERNEL void daxpy(int n, double a, const double *x, double *y)
 {
     for (int i = 0; i < n; i++)
         y[i] += a * x[i];

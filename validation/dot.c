@@ -13,7 +13,7 @@
  */
 #include "../examples/segtime_bench.h"
 
-double dot(int n, const double *x, const double *y)
+SEGTIME_KERNEL double dot(int n, const double *x, const double *y)
 {
     double s = 0.0;
     for (int i = 0; i < n; i++)

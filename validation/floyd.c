@@ -26,7 +26,7 @@
 
 #include <string.h>
 
-void floyd(int n, double *d)
+SEGTIME_KERNEL void floyd(int n, double *d)
 {
     for (int k = 0; k < n; k++)
         for (int i = 0; i < n; i++)

@@ -12,7 +12,7 @@
  */
 #include "../examples/segtime_bench.h"
 
-void gemv(int m, int n, const double *a, const double *x, double *y)
+SEGTIME_KERNEL void gemv(int m, int n, const double *a, const double *x, double *y)
 {
     for (int i = 0; i < m; i++) {
         double s = 0.0;

@@ -21,7 +21,7 @@
  */
 #include "../examples/segtime_bench.h"
 
-void histogram(int n, int nbins, const int *data, int *hist)
+SEGTIME_KERNEL void histogram(int n, int nbins, const int *data, int *hist)
 {
     for (int b = 0; b < nbins; b++)
         hist[b] = 0;

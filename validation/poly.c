@@ -19,7 +19,7 @@
  */
 #include "../examples/segtime_bench.h"
 
-void polyeval(int n, int d, const double *c, const double *x, double *y)
+SEGTIME_KERNEL void polyeval(int n, int d, const double *c, const double *x, double *y)
 {
     for (int i = 0; i < n; i++) {
         double s = c[d];

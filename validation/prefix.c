@@ -11,7 +11,7 @@
  */
 #include "../examples/segtime_bench.h"
 
-void prefix(int n, const float *x, float *y)
+SEGTIME_KERNEL void prefix(int n, const float *x, float *y)
 {
     float s = 0.0f;
     for (int i = 0; i < n; i++) {

@@ -22,7 +22,7 @@
 
 #include <string.h>
 
-void stencil1d(int n, int steps, double *u, double *v)
+SEGTIME_KERNEL void stencil1d(int n, int steps, double *u, double *v)
 {
     for (int t = 0; t < steps; t++) {
         for (int i = 1; i < n - 1; i++)

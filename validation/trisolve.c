@@ -25,7 +25,7 @@
 
 #include <math.h>
 
-void trisolve(int n, const double *l, const double *b, double *x)
+SEGTIME_KERNEL void trisolve(int n, const double *l, const double *b, double *x)
 {
     for (int i = 0; i < n; i++) {
         double s = b[i];
