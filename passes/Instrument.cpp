@@ -2,8 +2,10 @@
 ///
 /// \file
 /// See Instrument.h. The node table and counter layout are the contract of
-/// runtime/segtime_ct.h (ABI 1): per node four counter slots (count, ticks,
-/// timed, iterations) and, for branches, one slot per counted arm.
+/// runtime/segtime_ct.h (ABI 2): per node four counter slots (count, ticks,
+/// timed, iterations) and, for branches, one slot per counted arm, in a
+/// per-thread block that each function fetches from a thread-local pointer
+/// on entry (the runtime allocates it on a thread's first entry).
 ///
 //===----------------------------------------------------------------------===//
 #include "passes/Instrument.h"
@@ -31,8 +33,8 @@ namespace {
 
 // runtime/segtime_ct.h
 enum Kind { KFunction = 0, KLoop = 1, KBranch = 2, KCall = 3 };
-constexpr int FixedSlots = 4, Abi = 1;
-constexpr int FlagRecursive = 1, FlagNoReturn = 2;
+constexpr int FixedSlots = 4, Abi = 2;
+constexpr int FlagRecursive = 1, FlagNoReturn = 2, FlagUntimed = 4;
 
 struct Loc {
   std::string File;
@@ -81,9 +83,15 @@ public:
   Instrumenter(Module &M, const InstrumentConfig &C)
       : M(M), Config(C), Ctx(M.getContext()), I64(Type::getInt64Ty(Ctx)),
         I32(Type::getInt32Ty(Ctx)), Ptr(PointerType::getUnqual(Ctx)) {
-    // A placeholder for the counter array, replaced once its size is known.
-    Counters = new GlobalVariable(M, ArrayType::get(I64, 0), false,
-                                  GlobalValue::PrivateLinkage, nullptr, "segtime.ct.tmp");
+    ModTy = StructType::get(Ctx, {I32, I32, I32, I32, Ptr, Ptr, Ptr, Ptr});
+    // Its initializer (the node table) is set by finish().
+    Mod = new GlobalVariable(M, ModTy, false, GlobalValue::InternalLinkage, nullptr,
+                             "segtime.ct.module");
+    Block = new GlobalVariable(M, Ptr, false, GlobalValue::InternalLinkage,
+                               ConstantPointerNull::get(Ptr), "segtime.ct.block", nullptr,
+                               GlobalValue::GeneralDynamicTLSModel);
+    GetBlock = M.getOrInsertFunction("__segtime_ct_thread_block",
+                                     FunctionType::get(Ptr, {Ptr}, false));
   }
 
   void function(Function &F, LoopInfo &LI, TargetLibraryInfo &TLI, bool Recursive);
@@ -100,12 +108,11 @@ private:
     Nodes.push_back(std::move(D));
     return static_cast<int>(Nodes.size()) - 1;
   }
-  Value *slot(IRBuilder<> &B, int Node, int K) {
-    return B.CreateConstInBoundsGEP1_64(I64, Counters, Nodes[Node].Base + K);
-  }
-  void atomicAdd(IRBuilder<> &B, int Node, int K, Value *V) {
-    B.CreateAtomicRMW(AtomicRMWInst::Add, slot(B, Node, K), V, MaybeAlign(8),
-                      AtomicOrdering::Monotonic);
+  /// counters[Node.Base + K] += V in this thread's block (no lock: the
+  /// block is the thread's own).
+  void add(IRBuilder<> &B, int Node, int K, Value *V) {
+    Value *P = B.CreateConstInBoundsGEP1_64(I64, Blk, Nodes[Node].Base + K);
+    B.CreateStore(B.CreateAdd(B.CreateLoad(I64, P), V), P);
   }
   Value *cycles(IRBuilder<> &B) {
     return B.CreateIntrinsic(Intrinsic::readcyclecounter, {}, {});
@@ -117,10 +124,10 @@ private:
     Value *D = B.CreateSub(T1, T0);
     if (Outer) {
       D = B.CreateSelect(Outer, D, ConstantInt::get(I64, 0));
-      atomicAdd(B, N, 2, B.CreateZExt(Outer, I64));
+      add(B, N, 2, B.CreateZExt(Outer, I64));
     }
-    atomicAdd(B, N, 1, D);
-    atomicAdd(B, N, 0, ConstantInt::get(I64, 1));
+    add(B, N, 1, D);
+    add(B, N, 0, ConstantInt::get(I64, 1));
   }
   Constant *str(const std::string &S) {
     auto It = Strings.find(S);
@@ -138,7 +145,10 @@ private:
   LLVMContext &Ctx;
   Type *I64, *I32;
   PointerType *Ptr;
-  GlobalVariable *Counters;
+  StructType *ModTy;
+  GlobalVariable *Mod, *Block; ///< the module's table; thread's block pointer
+  FunctionCallee GetBlock;
+  Value *Blk = nullptr; ///< the current function's counter block
   std::vector<NodeDesc> Nodes;
   int NextSlot = 0;
   std::map<std::string, Constant *> Strings;
@@ -191,7 +201,10 @@ void Instrumenter::function(Function &F, LoopInfo &LI, TargetLibraryInfo &TLI,
     D.Start = locOf(R.getStart());
     D.End = locOf(R.getEnd());
     D.Parent = L->getParentLoop() ? Loops[LoopIndex[L->getParentLoop()]].Node : FN;
-    D.Flags = FD.Flags;
+    // Innermost loops are counted, not timed unless asked: a timer pair
+    // around a short latency-bound loop stops the core overlapping it with
+    // the next one (matmul -O2: 1.3x slower; docs/ct-json.md).
+    D.Flags = FD.Flags | (L->isInnermost() && !Config.TimeInnermostLoops ? FlagUntimed : 0);
     LoopIndex[L] = static_cast<int>(Loops.size());
     LoopPlan P{L, addNode(D, FixedSlots), nullptr, nullptr, {}};
     for (BasicBlock *Pred : predecessors(L->getHeader()))
@@ -291,15 +304,15 @@ void Instrumenter::function(Function &F, LoopInfo &LI, TargetLibraryInfo &TLI,
     }
 
   // ---- emit ---------------------------------------------------------------
+  // Entry: our allocas with the others (SROA promotes entry-block allocas
+  // only), then this thread's counter block, fetched once per thread.
   BasicBlock &Entry = F.getEntryBlock();
-  IRBuilder<> B(&Entry, Entry.getFirstInsertionPt());
+  IRBuilder<> B(&Entry, Entry.begin());
+  std::vector<AllocaInst *> Locals;
   auto local = [&](const char *Name) {
-    AllocaInst *A = B.CreateAlloca(I64, nullptr, Name);
-    B.CreateStore(ConstantInt::get(I64, 0), A);
-    return A;
+    Locals.push_back(B.CreateAlloca(I64, nullptr, Name));
+    return Locals.back();
   };
-  Value *Outer = nullptr, *Depth = nullptr;
-  GlobalVariable *DepthVar = nullptr;
   for (LoopPlan &P : Loops) {
     P.Cnt = local("segtime.iter");
     P.T0 = local("segtime.t0");
@@ -307,6 +320,28 @@ void Instrumenter::function(Function &F, LoopInfo &LI, TargetLibraryInfo &TLI,
   for (BranchPlan &P : Branches)
     for (AllocaInst *&A : P.Slots)
       A = local("segtime.arm");
+  Instruction *AfterAllocas = &*Entry.getFirstInsertionPt();
+  while (isa<AllocaInst>(AfterAllocas))
+    AfterAllocas = AfterAllocas->getNextNode();
+  B.SetInsertPoint(AfterAllocas);
+  Value *Blk0 = B.CreateLoad(Ptr, Block);
+  Instruction *Then = SplitBlockAndInsertIfThen(B.CreateIsNull(Blk0), AfterAllocas, false);
+  B.SetInsertPoint(Then);
+  Value *Blk1 = B.CreateCall(GetBlock, {Mod});
+  B.CreateStore(Blk1, Block);
+  B.SetInsertPoint(AfterAllocas->getParent(), AfterAllocas->getParent()->getFirstInsertionPt());
+  PHINode *Phi = B.CreatePHI(Ptr, 2);
+  Phi->addIncoming(Blk0, &Entry);
+  Phi->addIncoming(Blk1, Then->getParent());
+  Blk = Phi;
+  for (LoopPlan &P : Loops) // the entry block's code and terminator moved
+    for (BasicBlock *&Pred : P.Entering)
+      if (Pred == &Entry)
+        Pred = Phi->getParent();
+  for (AllocaInst *A : Locals)
+    B.CreateStore(ConstantInt::get(I64, 0), A);
+  Value *Outer = nullptr, *Depth = nullptr;
+  GlobalVariable *DepthVar = nullptr;
   if (Recursive) {
     DepthVar = new GlobalVariable(M, I32, false, GlobalValue::InternalLinkage,
                                   ConstantInt::get(I32, 0), "segtime.ct.depth", nullptr,
@@ -339,11 +374,11 @@ void Instrumenter::function(Function &F, LoopInfo &LI, TargetLibraryInfo &TLI,
   // the branch counters, stop the function's timer, restore the depth.
   auto leaveFunction = [&](IRBuilder<> &B) {
     for (BranchPlan &P : Branches) {
-      atomicAdd(B, P.Node, 0, B.CreateLoad(I64, P.Slots[0]));
+      add(B, P.Node, 0, B.CreateLoad(I64, P.Slots[0]));
       for (size_t K = 1; K < P.Slots.size(); ++K) {
         // Two-way: arm 0 (true) is slot 4; switch: case k is slot 4 + k.
         int Slot = FixedSlots + (isa<SwitchInst>(P.I) ? static_cast<int>(K) : 0);
-        atomicAdd(B, P.Node, Slot, B.CreateLoad(I64, P.Slots[K]));
+        add(B, P.Node, Slot, B.CreateLoad(I64, P.Slots[K]));
       }
       for (AllocaInst *A : P.Slots)
         B.CreateStore(ConstantInt::get(I64, 0), A);
@@ -358,15 +393,18 @@ void Instrumenter::function(Function &F, LoopInfo &LI, TargetLibraryInfo &TLI,
     Value *It = B.CreateLoad(I64, P.Cnt);
     if (FromHeader)
       It = B.CreateSub(It, ConstantInt::get(I64, 1));
-    atomicAdd(B, P.Node, 3, It);
-    stopTimer(B, P.Node, B.CreateLoad(I64, P.T0), Outer);
+    add(B, P.Node, 3, It);
+    if (Nodes[P.Node].Flags & FlagUntimed)
+      add(B, P.Node, 0, ConstantInt::get(I64, 1));
+    else
+      stopTimer(B, P.Node, B.CreateLoad(I64, P.T0), Outer);
   };
 
   for (CallPlan &P : Calls) {
     B.SetInsertPoint(P.CB);
     if (P.NoReturn) {
       // exit(), abort(), ...: count, then close every open timer.
-      atomicAdd(B, P.Node, 0, ConstantInt::get(I64, 1));
+      add(B, P.Node, 0, ConstantInt::get(I64, 1));
       for (int L : P.EnclosingLoops)
         leaveLoop(B, Loops[L], false);
       leaveFunction(B);
@@ -391,7 +429,8 @@ void Instrumenter::function(Function &F, LoopInfo &LI, TargetLibraryInfo &TLI,
     for (BasicBlock *Pred : P.Entering) {
       B.SetInsertPoint(edgePoint(Pred, P.L->getHeader()));
       B.CreateStore(ConstantInt::get(I64, 0), P.Cnt);
-      B.CreateStore(cycles(B), P.T0);
+      if (!(Nodes[P.Node].Flags & FlagUntimed))
+        B.CreateStore(cycles(B), P.T0);
     }
     B.SetInsertPoint(&*P.L->getHeader()->getFirstInsertionPt());
     B.CreateStore(B.CreateAdd(B.CreateLoad(I64, P.Cnt), ConstantInt::get(I64, 1)), P.Cnt);
@@ -400,15 +439,10 @@ void Instrumenter::function(Function &F, LoopInfo &LI, TargetLibraryInfo &TLI,
 
 void Instrumenter::finish() {
   if (Nodes.empty()) {
-    Counters->eraseFromParent();
+    Mod->eraseFromParent();
+    Block->eraseFromParent();
     return;
   }
-  auto *CountersTy = ArrayType::get(I64, NextSlot);
-  auto *Real = new GlobalVariable(M, CountersTy, false, GlobalValue::InternalLinkage,
-                                  ConstantAggregateZero::get(CountersTy), "segtime.ct.counters");
-  Counters->replaceAllUsesWith(Real);
-  Counters->eraseFromParent();
-
   StructType *NodeTy = StructType::get(
       Ctx, {I32, I32, I32, I32, I32, I32, I32, I32, I32, I32, Ptr, Ptr, Ptr});
   std::vector<Constant *> Descs;
@@ -421,12 +455,10 @@ void Instrumenter::finish() {
   auto *TableTy = ArrayType::get(NodeTy, Descs.size());
   auto *Table = new GlobalVariable(M, TableTy, true, GlobalValue::PrivateLinkage,
                                    ConstantArray::get(TableTy, Descs), "segtime.ct.nodes");
-  StructType *ModTy = StructType::get(Ctx, {I32, I32, Ptr, Ptr, Ptr, Ptr});
-  auto *Mod = new GlobalVariable(
-      M, ModTy, false, GlobalValue::InternalLinkage,
-      ConstantStruct::get(ModTy, {i32(Abi), i32(static_cast<int>(Nodes.size())), Table, Real,
-                                  str(M.getSourceFileName()), ConstantPointerNull::get(Ptr)}),
-      "segtime.ct.module");
+  Constant *Null = ConstantPointerNull::get(Ptr);
+  Mod->setInitializer(ConstantStruct::get(
+      ModTy, {i32(Abi), i32(static_cast<int>(Nodes.size())), i32(NextSlot), i32(0), Table,
+              str(M.getSourceFileName()), Null, Null}));
 
   FunctionCallee Register = M.getOrInsertFunction(
       "__segtime_ct_register", FunctionType::get(Type::getVoidTy(Ctx), {Ptr}, false));

@@ -21,6 +21,7 @@
 ///   instrument       component timing: build with timers and counters around
 ///                    every SEG node (passes/Instrument.h); link
 ///                    build/lib/libsegtime-rt.a, run: <program>.ct.json
+///   instrument=all   also time innermost loops (counted only by default)
 ///   help             list the options
 ///
 //===----------------------------------------------------------------------===//
@@ -57,6 +58,7 @@ struct PluginOptions {
   std::string Out;
   std::vector<std::string> Targets; ///< ICC targets; empty: none
   bool Instrument = false; ///< component timing (CT)
+  bool TimeInnermostLoops = false; ///< instrument=all
 };
 
 /// The innermost source-level SEG node whose range contains Line:Col, for
@@ -415,6 +417,7 @@ protected:
       C.Enabled = Opts.IR;
       C.Targets = Opts.Targets;
       C.Instrument.Enabled = Opts.Instrument;
+      C.Instrument.TimeInnermostLoops = Opts.TimeInnermostLoops;
       C.Instrument.Functions.emplace(); // filled by HandleTopLevelDecl
       // Line tables let the IR levels attribute optimised code to source;
       // if the user did not ask for debug info, the collection pass strips
@@ -444,8 +447,9 @@ protected:
         Opts.Out = Val.str();
       } else if (Key == "no-ir" && !HasVal) {
         Opts.IR = false;
-      } else if (Key == "instrument" && !HasVal) {
+      } else if (Key == "instrument" && (!HasVal || Val == "all")) {
         Opts.Instrument = true;
+        Opts.TimeInnermostLoops = HasVal;
       } else if (Key == "targets" && HasVal) {
         Opts.Targets.clear();
         llvm::SmallVector<llvm::StringRef> Parts;
@@ -463,12 +467,14 @@ protected:
                         "  instrument     component timing: timers and counters around every\n"
                         "                 function, loop, call and branch; link\n"
                         "                 build/lib/libsegtime-rt.a; the program writes\n"
-                        "                 <program>.ct.json (or $SEGTIME_CT_FILE) at exit\n";
+                        "                 <program>.ct.json (or $SEGTIME_CT_FILE) at exit;\n"
+                        "                 innermost loops are counted, not timed\n"
+                        "  instrument=all also time innermost loops (perturbs short loops)\n";
       } else {
         unsigned ID = D.getCustomDiagID(
             DiagnosticsEngine::Error,
             "segtime: bad plugin argument '%0' (expected quiet, machine=NAME, out=PATH, "
-            "targets=CPU,..., no-ir, instrument, help)");
+            "targets=CPU,..., no-ir, instrument[=all], help)");
         D.Report(ID) << A;
         return false;
       }

@@ -8,6 +8,8 @@
  * <program>.ct.json in the current directory (program = basename of
  * /proc/self/exe). It never writes to stdout; problems go to stderr.
  *
+ * Counters are per thread (segtime_ct.h) and summed at exit.
+ *
  * Timing (design.md §5 CT, Warwick-94 §3 level CT): the instrumented code
  * reads the time-stamp counter (llvm.readcyclecounter = rdtsc) around every
  * function, loop and call. The runtime converts ticks to seconds with the TSC
@@ -78,21 +80,21 @@ static double measure_pair_overhead(void) {
   return (double)d[N / 2];
 }
 
-/* Ticks that one complete timer pair with `atomics` counter updates adds to
+/* Ticks that one complete timer pair with `adds` counter updates adds to
  * an enclosing timer: the minimum over trials of the mean over K pairs. */
-static double measure_nested_cost(int atomics) {
+static double measure_nested_cost(int adds) {
   enum { K = 2000, Trials = 9 };
-  static uint64_t c[4];
+  static volatile uint64_t c[4];
   double best = 1e300;
   for (int t = 0; t < Trials; ++t) {
     uint64_t t0 = ticks();
     for (int k = 0; k < K; ++k) {
       uint64_t a = ticks();
       uint64_t b = ticks();
-      __atomic_fetch_add(&c[1], b - a, __ATOMIC_RELAXED);
-      __atomic_fetch_add(&c[0], 1, __ATOMIC_RELAXED);
-      if (atomics > 2)
-        __atomic_fetch_add(&c[3], (uint64_t)k, __ATOMIC_RELAXED);
+      c[1] += b - a;
+      c[0] += 1;
+      if (adds > 2)
+        c[3] += (uint64_t)k;
     }
     double per = (double)(ticks() - t0) / K;
     if (per < best)
@@ -130,11 +132,27 @@ void __segtime_ct_register(struct segtime_ct_module *m) {
     return;
   }
   start();
+  m->blocks = NULL;
   struct segtime_ct_module *head = __atomic_load_n(&Modules, __ATOMIC_ACQUIRE);
   do
     m->next = head;
   while (!__atomic_compare_exchange_n(&Modules, &head, m, 1, __ATOMIC_ACQ_REL,
                                       __ATOMIC_ACQUIRE));
+}
+
+uint64_t *__segtime_ct_thread_block(struct segtime_ct_module *m) {
+  struct segtime_ct_block *b =
+      calloc(1, sizeof *b + (size_t)m->nslots * sizeof(uint64_t));
+  if (!b) {
+    fprintf(stderr, "segtime-rt: out of memory for a thread's CT counters\n");
+    abort();
+  }
+  struct segtime_ct_block *head = __atomic_load_n(&m->blocks, __ATOMIC_ACQUIRE);
+  do
+    b->next = head;
+  while (!__atomic_compare_exchange_n(&m->blocks, &head, b, 1, __ATOMIC_ACQ_REL,
+                                      __ATOMIC_ACQUIRE));
+  return b->counters;
 }
 
 /* ---- the report --------------------------------------------------------- */
@@ -154,10 +172,11 @@ typedef struct {
 static Rec *R;
 static int NR;
 
-static uint64_t ld(const uint64_t *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
+static uint64_t ld(const uint64_t *p) { return *p; }
 
 static int is_timed_kind(const Rec *r) {
-  return r->n->kind != SEGTIME_CT_BRANCH && !(r->n->flags & SEGTIME_CT_NORETURN);
+  return r->n->kind != SEGTIME_CT_BRANCH &&
+         !(r->n->flags & (SEGTIME_CT_NORETURN | SEGTIME_CT_UNTIMED));
 }
 /* Timer pairs the node ran (all activations). */
 static double pairs(const Rec *r) { return is_timed_kind(r) ? (double)ld(&r->c[0]) : 0; }
@@ -314,11 +333,21 @@ int __segtime_ct_write(void) {
   }
   int at = 0;
   for (struct segtime_ct_module *m = Modules; m; m = m->next) {
+    /* Sum the threads' blocks (threads still running may add a little). */
+    uint64_t *sum = calloc((size_t)m->nslots + 1, sizeof *sum);
+    if (!sum) {
+      fprintf(stderr, "segtime-rt: out of memory; no CT file written\n");
+      return -1;
+    }
+    for (struct segtime_ct_block *b = __atomic_load_n(&m->blocks, __ATOMIC_ACQUIRE); b;
+         b = b->next)
+      for (int k = 0; k < m->nslots; ++k)
+        sum[k] += __atomic_load_n(&b->counters[k], __ATOMIC_RELAXED);
     for (int i = 0; i < m->nnodes; ++i) {
       Rec *r = &R[at + i];
       r->m = m;
       r->n = &m->nodes[i];
-      r->c = m->counters + m->nodes[i].base;
+      r->c = sum + m->nodes[i].base;
       r->parent = m->nodes[i].parent >= 0 ? at + m->nodes[i].parent : -1;
     }
     for (int i = 0; i < m->nnodes; ++i) {

@@ -6,8 +6,13 @@
  * instrumentation pass and this runtime: change both together and bump
  * SEGTIME_CT_ABI.
  *
- * Counters (uint64_t, updated with relaxed atomic adds by the instrumented
- * code) per node, starting at counters[base]:
+ * Counters are per thread: the first instrumented function a thread enters
+ * in a module asks __segtime_ct_thread_block for the thread's counter block
+ * (kept in a thread-local pointer), so updates are plain adds, with no lock
+ * prefix: a locked add would drain the store buffer and wait for
+ * outstanding loads at every loop exit, slowing memory-bound loops
+ * (measured: matmul -O2 1.7x slower). Blocks are merged at exit.
+ * Per node, starting at block[base]:
  *   slot 0  count       function: calls; loop: entries; call: calls made;
  *                       branch: executions of the branch
  *   slot 1  ticks       timed inclusive time, TSC ticks (llvm.readcyclecounter)
@@ -25,7 +30,7 @@
 
 #include <stdint.h>
 
-#define SEGTIME_CT_ABI 1
+#define SEGTIME_CT_ABI 2
 #define SEGTIME_CT_SLOTS 4 /* fixed slots per node; branches add one per arm */
 
 enum segtime_ct_kind {
@@ -39,6 +44,7 @@ enum segtime_ct_kind {
 #define SEGTIME_CT_RECURSIVE 1 /* function in a call-graph cycle: timers run
                                   only in its outermost activation */
 #define SEGTIME_CT_NORETURN 2  /* call to a noreturn function: counted, not timed */
+#define SEGTIME_CT_UNTIMED 4   /* innermost loop: counted, not timed */
 
 struct segtime_ct_node {
   int32_t kind;     /* enum segtime_ct_kind */
@@ -56,13 +62,21 @@ struct segtime_ct_node {
                          location, 0:0 if none), separated by '\n' */
 };
 
+/* A thread's counters for one module (allocated by the runtime, never freed). */
+struct segtime_ct_block {
+  struct segtime_ct_block *next;
+  uint64_t counters[];
+};
+
 struct segtime_ct_module {
   int32_t abi;    /* SEGTIME_CT_ABI */
   int32_t nnodes;
+  int32_t nslots; /* counters per thread block */
+  int32_t reserved;
   const struct segtime_ct_node *nodes;
-  uint64_t *counters;
   const char *source; /* the module's source file name */
-  struct segtime_ct_module *next; /* written by the runtime */
+  struct segtime_ct_block *blocks; /* written by the runtime */
+  struct segtime_ct_module *next;  /* written by the runtime */
 };
 
 #ifdef __cplusplus
@@ -70,6 +84,10 @@ extern "C" {
 #endif
 /* Called by each instrumented module's constructor. Thread-safe. */
 void __segtime_ct_register(struct segtime_ct_module *m);
+/* The calling thread's zeroed counter block for module m (the instrumented
+ * code keeps it in a thread-local pointer). Thread-safe; never NULL (exits
+ * with a message if memory runs out). */
+uint64_t *__segtime_ct_thread_block(struct segtime_ct_module *m);
 /* Writes the CT file now (also done once at exit); returns 0 on success. */
 int __segtime_ct_write(void);
 #ifdef __cplusplus
