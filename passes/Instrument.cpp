@@ -59,6 +59,16 @@ Loc firstLocIn(const BasicBlock *B) {
   return {};
 }
 
+/// The block holding the loop's own test: the latch of a bottom-tested
+/// loop (do-while), else the header if it can leave the loop (for, while);
+/// null for loops left only by break/return/goto (for(;;)).
+const BasicBlock *controlBlock(const Loop &L) {
+  const BasicBlock *Latch = L.getLoopLatch();
+  if (Latch && Latch != L.getHeader() && L.isLoopExiting(Latch))
+    return Latch;
+  return L.isLoopExiting(L.getHeader()) ? L.getHeader() : nullptr;
+}
+
 /// One entry of the module's node table.
 struct NodeDesc {
   int Kind = KFunction, Parent = -1, Base = 0, NArms = 0, Flags = 0;
@@ -76,6 +86,17 @@ std::set<const Function *> recursiveFunctions(Module &M) {
         if (N->getFunction())
           R.insert(N->getFunction());
   return R;
+}
+
+/// Calls that get a call node: not intrinsics, inline asm, invokes, or
+/// library functions (sqrt, printf, ...; exit() and other noreturn calls
+/// are kept, to close the open timers).
+bool instrumentedCall(const CallBase &CB, TargetLibraryInfo &TLI) {
+  if (isa<IntrinsicInst>(CB) || CB.isInlineAsm() || isa<InvokeInst>(CB) || isa<CallBrInst>(CB))
+    return false;
+  const Function *Callee = CB.getCalledFunction();
+  LibFunc LF;
+  return !(Callee && TLI.getLibFunc(*Callee, LF) && TLI.has(LF) && !CB.doesNotReturn());
 }
 
 class Instrumenter {
@@ -191,6 +212,7 @@ void Instrumenter::function(Function &F, LoopInfo &LI, TargetLibraryInfo &TLI,
     int Node;
     AllocaInst *Cnt = nullptr, *T0 = nullptr;
     std::vector<BasicBlock *> Entering;
+    const BasicBlock *Control = nullptr; ///< controlBlock(), before the CFG changes
   };
   std::vector<LoopPlan> Loops;
   std::map<const Loop *, int> LoopIndex;
@@ -201,12 +223,17 @@ void Instrumenter::function(Function &F, LoopInfo &LI, TargetLibraryInfo &TLI,
     D.Start = locOf(R.getStart());
     D.End = locOf(R.getEnd());
     D.Parent = L->getParentLoop() ? Loops[LoopIndex[L->getParentLoop()]].Node : FN;
-    // Innermost loops are counted, not timed unless asked: a timer pair
-    // around a short latency-bound loop stops the core overlapping it with
-    // the next one (matmul -O2: 1.3x slower; docs/ct-json.md).
-    D.Flags = FD.Flags | (L->isInnermost() && !Config.TimeInnermostLoops ? FlagUntimed : 0);
+    // Innermost loops without calls are counted, not timed unless asked: a
+    // timer pair around a short latency-bound loop stops the core
+    // overlapping it with the next one (matmul -O2: 1.3x slower).
+    bool Leaf = L->isInnermost() && !Config.TimeInnermostLoops;
+    for (BasicBlock *LB : L->blocks())
+      for (Instruction &I : *LB)
+        if (auto *CB = dyn_cast<CallBase>(&I); CB && instrumentedCall(*CB, TLI))
+          Leaf = false; // a loop around calls is timed
+    D.Flags = FD.Flags | (Leaf ? FlagUntimed : 0);
     LoopIndex[L] = static_cast<int>(Loops.size());
-    LoopPlan P{L, addNode(D, FixedSlots), nullptr, nullptr, {}};
+    LoopPlan P{L, addNode(D, FixedSlots), nullptr, nullptr, {}, controlBlock(*L)};
     for (BasicBlock *Pred : predecessors(L->getHeader()))
       if (!L->contains(Pred))
         P.Entering.push_back(Pred);
@@ -248,13 +275,9 @@ void Instrumenter::function(Function &F, LoopInfo &LI, TargetLibraryInfo &TLI,
       if (auto *R = dyn_cast<ReturnInst>(&I)) {
         Returns.push_back(R);
       } else if (auto *CB = dyn_cast<CallBase>(&I)) {
-        if (isa<IntrinsicInst>(CB) || CB->isInlineAsm() || isa<InvokeInst>(CB) ||
-            isa<CallBrInst>(CB))
+        if (!instrumentedCall(*CB, TLI))
           continue;
         Function *Callee = CB->getCalledFunction();
-        LibFunc LF;
-        if (Callee && TLI.getLibFunc(*Callee, LF) && TLI.has(LF) && !CB->doesNotReturn())
-          continue; // library functions (sqrt, printf, ...) are not timed
         NodeDesc D;
         D.Kind = KCall;
         D.Start = locOf(CB->getDebugLoc());
@@ -275,7 +298,7 @@ void Instrumenter::function(Function &F, LoopInfo &LI, TargetLibraryInfo &TLI,
           if (!Br->isConditional())
             continue;
           const Loop *L = LI.getLoopFor(&B);
-          if (L && (L->getHeader() == &B || L->isLoopLatch(&B)) && L->isLoopExiting(&B))
+          if (L && controlBlock(*L) == &B)
             continue; // the loop's own test: counted as iterations
           D.Name = "br";
           Arms = {{"true", Br->getSuccessor(0)}, {"false", Br->getSuccessor(1)}};
@@ -388,7 +411,7 @@ void Instrumenter::function(Function &F, LoopInfo &LI, TargetLibraryInfo &TLI,
       B.CreateStore(Depth, DepthVar);
   };
   // Leaving loop P: entries, iterations (the header runs once more than the
-  // body when the loop leaves from its header test), time.
+  // body when a top-tested loop leaves from its test), time.
   auto leaveLoop = [&](IRBuilder<> &B, LoopPlan &P, bool FromHeader) {
     Value *It = B.CreateLoad(I64, P.Cnt);
     if (FromHeader)
@@ -423,7 +446,7 @@ void Instrumenter::function(Function &F, LoopInfo &LI, TargetLibraryInfo &TLI,
   for (auto &[E, Ls] : Exits) {
     B.SetInsertPoint(edgePoint(E.first, E.second));
     for (int L : Ls)
-      leaveLoop(B, Loops[L], E.first == Loops[L].L->getHeader());
+      leaveLoop(B, Loops[L], E.first == Loops[L].L->getHeader() && Loops[L].Control == E.first);
   }
   for (LoopPlan &P : Loops) {
     for (BasicBlock *Pred : P.Entering) {
