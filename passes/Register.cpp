@@ -110,6 +110,23 @@ void registerSegtimePasses(PassBuilder &PB) {
         }
         return false;
       });
+  PB.registerPipelineParsingCallback(
+      [](StringRef Name, ModulePassManager &MPM, ArrayRef<PassBuilder::PipelineElement>) {
+        if (Name == "segtime-instrument") {
+          MPM.addPass(InstrumentPass(InstrumentConfig()));
+          return true;
+        }
+        return false;
+      });
+  // Component timing: before the optimiser, so that counts are source-level.
+  PB.registerPipelineStartEPCallback([](ModulePassManager &MPM, OptimizationLevel) {
+    IRCollection &C = irCollection();
+    if (!C.Instrument.Enabled)
+      return;
+    InstrumentConfig IC = C.Instrument;
+    IC.SourceNames = C.SourceNames;
+    MPM.addPass(InstrumentPass(IC));
+  });
   PB.registerOptimizerLastEPCallback(
       [](ModulePassManager &MPM, OptimizationLevel) { MPM.addPass(CollectPass()); });
 }

@@ -7,13 +7,15 @@
 /// llvmGetPassPluginInfo.
 ///
 /// Pass names (opt -passes=...): print<segtime-ir> (IR-level SEG with IntCC
-/// RUVs, JSON on stdout); analysis segtime-ir.
+/// RUVs, JSON on stdout); analysis segtime-ir; segtime-instrument (component
+/// timing, Instrument.h).
 ///
 //===----------------------------------------------------------------------===//
 #ifndef SEGTIME_PASSES_REGISTER_H
 #define SEGTIME_PASSES_REGISTER_H
 
 #include "passes/IRSeg.h"
+#include "passes/Instrument.h"
 
 #include "llvm/Passes/PassBuilder.h"
 
@@ -37,6 +39,9 @@ struct IRCollection {
   /// Target name -> {"triple", "cpu", "error"?}.
   std::map<std::string, std::map<std::string, std::string>> TargetInfo;
   std::vector<std::string> Errors;
+  /// Component timing (-fplugin-arg-segtime-instrument): run InstrumentPass
+  /// at the start of the pipeline.
+  InstrumentConfig Instrument;
 };
 
 /// The collection of the current compile (one per process).

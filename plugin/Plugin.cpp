@@ -4,7 +4,8 @@
 /// `-fplugin=build/lib/segtime.so` adds, after the main compile action, an AST
 /// consumer that builds the SEG of every function with a body, prints each
 /// main-file function's timing formula and writes <output>.seg.json. The
-/// plugin never changes the AST or the generated code.
+/// plugin never changes the AST or the generated code, except with
+/// `instrument` (component timing), whose point is to add timers.
 ///
 /// USAGE:
 ///   clang-19 -O2 -fplugin=build/lib/segtime.so -c kernel.c
@@ -17,6 +18,10 @@
 ///   out=PATH         where to write the SEG file (default <output>.seg.json)
 ///   targets=LIST     ICC targets (znver5,skylake,leon3,... or TRIPLE:CPU)
 ///   no-ir            skip the IR (IntCC) and machine (ICC) levels
+///   instrument       component timing: build with timers and counters around
+///                    every SEG node (passes/Instrument.h); link
+///                    build/lib/libsegtime-rt.a, run: <program>.ct.json
+///   instrument=all   also time innermost loops (counted only by default)
 ///   help             list the options
 ///
 //===----------------------------------------------------------------------===//
@@ -52,6 +57,8 @@ struct PluginOptions {
   std::string Machine = "t800";
   std::string Out;
   std::vector<std::string> Targets; ///< ICC targets; empty: none
+  bool Instrument = false; ///< component timing (CT)
+  bool TimeInnermostLoops = false; ///< instrument=all
 };
 
 /// The innermost source-level SEG node whose range contains Line:Col, for
@@ -288,6 +295,9 @@ public:
       std::string Mangled = Names->getName(FD);
       irCollection().ParamNames[Mangled] = Ps;
       irCollection().SourceNames[Mangled] = FD->getNameAsString();
+      auto &Instrumented = irCollection().Instrument.Functions;
+      if (Instrumented && !CI.getSourceManager().isInSystemHeader(FD->getLocation()))
+        Instrumented->insert(Mangled);
     } else if (auto *DC = dyn_cast<DeclContext>(D)) {
       if (isa<NamespaceDecl, LinkageSpecDecl>(D))
         for (Decl *Inner : DC->decls())
@@ -401,11 +411,14 @@ class SegtimeAction : public PluginASTAction {
 protected:
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
                                                  llvm::StringRef InFile) override {
-    if (Opts.IR) {
+    if (Opts.IR || Opts.Instrument) {
       IRCollection &C = irCollection();
       C = IRCollection();
-      C.Enabled = true;
+      C.Enabled = Opts.IR;
       C.Targets = Opts.Targets;
+      C.Instrument.Enabled = Opts.Instrument;
+      C.Instrument.TimeInnermostLoops = Opts.TimeInnermostLoops;
+      C.Instrument.Functions.emplace(); // filled by HandleTopLevelDecl
       // Line tables let the IR levels attribute optimised code to source;
       // if the user did not ask for debug info, the collection pass strips
       // them again before code generation (the object code is unchanged).
@@ -413,6 +426,7 @@ protected:
       if (CG.getDebugInfo() == llvm::codegenoptions::NoDebugInfo) {
         CG.setDebugInfo(llvm::codegenoptions::DebugLineTablesOnly);
         C.StripDebugInfo = true;
+        C.Instrument.StripDebugInfo = !Opts.IR; // else the collection pass does
       }
       CG.PassBuilderCallbacks.push_back(registerSegtimePasses);
     }
@@ -433,6 +447,9 @@ protected:
         Opts.Out = Val.str();
       } else if (Key == "no-ir" && !HasVal) {
         Opts.IR = false;
+      } else if (Key == "instrument" && (!HasVal || Val == "all")) {
+        Opts.Instrument = true;
+        Opts.TimeInnermostLoops = HasVal;
       } else if (Key == "targets" && HasVal) {
         Opts.Targets.clear();
         llvm::SmallVector<llvm::StringRef> Parts;
@@ -446,12 +463,18 @@ protected:
                         "  out=PATH       SEG file to write (default <output>.seg.json)\n"
                         "  targets=LIST   ICC targets: znver5, znver4, skylake, sapphirerapids,\n"
                         "                 native, supersparc, leon3, or TRIPLE:CPU (default none)\n"
-                        "  no-ir          skip the IR (IntCC) and machine (ICC) levels\n";
+                        "  no-ir          skip the IR (IntCC) and machine (ICC) levels\n"
+                        "  instrument     component timing: timers and counters around every\n"
+                        "                 function, loop, call and branch; link\n"
+                        "                 build/lib/libsegtime-rt.a; the program writes\n"
+                        "                 <program>.ct.json (or $SEGTIME_CT_FILE) at exit;\n"
+                        "                 innermost loops are counted, not timed\n"
+                        "  instrument=all also time innermost loops (perturbs short loops)\n";
       } else {
         unsigned ID = D.getCustomDiagID(
             DiagnosticsEngine::Error,
             "segtime: bad plugin argument '%0' (expected quiet, machine=NAME, out=PATH, "
-            "targets=CPU,..., no-ir, help)");
+            "targets=CPU,..., no-ir, instrument[=all], help)");
         D.Report(ID) << A;
         return false;
       }

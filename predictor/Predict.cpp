@@ -170,7 +170,8 @@ Prediction predict(const SegFile &S, const Machine &M, const PredictOptions &O) 
     // An optional level needing a value nobody gave is left out.
     auto Known = [&](const std::string &X) {
       auto D = Declared.find(X);
-      return O.Values.count(X) || (D != Declared.end() && D->second.Default);
+      return O.Values.count(X) || O.ProfileValues.count(X) ||
+             (D != Declared.end() && D->second.Default);
     };
     std::vector<ResourceModel *> Kept;
     for (ResourceModel *Model : Active) {
@@ -186,7 +187,7 @@ Prediction predict(const SegFile &S, const Machine &M, const PredictOptions &O) 
       for (const std::string &X : FreeOf[L])
         Free.insert(X);
     }
-    // Resolve parameter values: user, then SEG defaults.
+    // Resolve parameter values: user, then profile (CT), then SEG defaults.
     std::map<std::string, double> Values;
     std::vector<std::string> Missing;
     for (const std::string &F : Free) {
@@ -194,6 +195,12 @@ Prediction predict(const SegFile &S, const Machine &M, const PredictOptions &O) 
       if (U != O.Values.end()) {
         Values[F] = U->second;
         FP.Params.push_back({F, U->second, "user"});
+        continue;
+      }
+      auto Prof = O.ProfileValues.find(F);
+      if (Prof != O.ProfileValues.end()) {
+        Values[F] = Prof->second;
+        FP.Params.push_back({F, Prof->second, "profile"});
         continue;
       }
       auto D = Declared.find(F);

@@ -46,6 +46,10 @@ struct PredictOptions {
   std::vector<std::string> Levels = {"POC", "HLLC"};
   std::vector<std::string> Functions; ///< empty: every function of the main file
   std::map<std::string, double> Values; ///< -p name=value
+  /// Measured values (segtime predict --profile, core/Ct.h
+  /// profileParameters); -p values win over them, they win over the SEG
+  /// file's static defaults. Source reported as "profile".
+  std::map<std::string, double> ProfileValues;
   /// ICC target (e.g. "znver5"); empty: the first target of the SEG file
   /// that the machine file has an ICC cost vector for.
   std::string Target;

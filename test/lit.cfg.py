@@ -12,6 +12,7 @@ config.test_exec_root = os.path.join(config.segtime_obj_root, "test")
 tools = config.llvm_tools_dir
 config.substitutions.append(("%segtime_plugin", os.path.join(config.segtime_obj_root, "lib", "segtime.so")))
 config.substitutions.append(("%segtime_passes", os.path.join(config.segtime_obj_root, "lib", "segtime-passes.so")))
+config.substitutions.append(("%segtime_rt", os.path.join(config.segtime_obj_root, "lib", "libsegtime-rt.a")))
 config.substitutions.append(("%segtime", os.path.join(config.segtime_obj_root, "bin", "segtime")))
 config.substitutions.append(("%clang", os.path.join(tools, "clang")))
 config.substitutions.append(("%costvectors", os.path.join(config.segtime_src_root, "costvectors")))

@@ -12,6 +12,7 @@
 ///   segtime vocabulary [--level hllc|poc] [--json]
 ///
 //===----------------------------------------------------------------------===//
+#include "core/Ct.h"
 #include "core/Vocabulary.h"
 #include "predictor/ExprText.h"
 #include "predictor/Formula.h"
@@ -61,6 +62,10 @@ const char *PredictUsage =
     "                       function of the main file)\n"
     "  -p NAME=VALUE        parameter value (repeatable): a source name such as n,\n"
     "                       a loop count N_<fn>_<line>, a probability P_<fn>_<line>\n"
+    "  --profile FILE.ct.json  loop counts and branch probabilities measured by an\n"
+    "                       instrumented build (-fplugin-arg-segtime-instrument):\n"
+    "                       N_ = mean iterations per entry, P_ = arm frequency;\n"
+    "                       -p values win; the parameters taken are listed on stderr\n"
     "  --json               print one JSON object (layout: docs/cli.md)\n"
     "\n"
     "Exit status: 0 ok, 1 some function could not be predicted, 2 usage or input error.\n";
@@ -100,7 +105,7 @@ std::vector<std::string> parseLevels(const std::string &S) {
 }
 
 int predictMain(int Argc, char **Argv) {
-  std::string Seg, MachineName;
+  std::string Seg, MachineName, Profile;
   PredictOptions O;
   bool Json = false, LevelsGiven = false;
   for (int I = 0; I < Argc; ++I) {
@@ -137,6 +142,8 @@ int predictMain(int Argc, char **Argv) {
       } catch (const std::exception &) {
         fail("-p " + KV + ": '" + KV.substr(Eq + 1) + "' is not a number");
       }
+    } else if (A == "--profile") {
+      Profile = Next();
     } else if (A == "--json") {
       Json = true;
     } else if (!A.empty() && A[0] == '-') {
@@ -159,6 +166,19 @@ int predictMain(int Argc, char **Argv) {
   try {
     SegFile S = SegFile::read(Seg);
     Machine M = readMachine(findMachine(MachineName));
+    if (!Profile.empty()) {
+      CtFile Ct = CtFile::read(Profile);
+      if (!matchSeg(Ct, S))
+        std::cerr << "segtime: warning: " << Profile << " matches no node of " << Seg
+                  << " (another program or source?)\n";
+      for (const ProfileValue &V : profileParameters(Ct, S)) {
+        bool User = O.Values.count(V.Name);
+        if (!User)
+          O.ProfileValues[V.Name] = V.Value;
+        std::cerr << "segtime: profile " << Profile << ": " << V.Name << " = " << V.Value
+                  << " (" << V.Note << ")" << (User ? "; -p given, not used" : "") << "\n";
+      }
+    }
     if (!LevelsGiven) {
       bool HasIR = std::any_of(S.Functions.begin(), S.Functions.end(),
                                [](const FunctionSeg &F) { return F.LevelSegs.count("IR"); });

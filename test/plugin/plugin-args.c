@@ -8,17 +8,22 @@
 // RUN:   -c %s -o %t.o 2>&1 | FileCheck %s --check-prefix=OUTEMPTY
 // RUN: not %clang -target x86_64-linux-gnu -fplugin=%segtime_plugin -fplugin-arg-segtime-machine \
 // RUN:   -c %s -o %t.o 2>&1 | FileCheck %s --check-prefix=MACHINE
+// RUN: not %clang -target x86_64-linux-gnu -fplugin=%segtime_plugin -fplugin-arg-segtime-instrument=some \
+// RUN:   -c %s -o %t.o 2>&1 | FileCheck %s --check-prefix=INSTRUMENT
 // RUN: %clang -target x86_64-linux-gnu -fplugin=%segtime_plugin -fplugin-arg-segtime-help \
 // RUN:   -fplugin-arg-segtime-quiet -fplugin-arg-segtime-out=%t.json -c %s -o %t.o 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=HELP
 
 int f(int x) { return x + 1; }
 
-// BOGUS: error: segtime: bad plugin argument 'bogus' (expected quiet, machine=NAME, out=PATH, targets=CPU,..., no-ir, help)
+// BOGUS: error: segtime: bad plugin argument 'bogus' (expected quiet, machine=NAME, out=PATH, targets=CPU,..., no-ir, instrument[=all], help)
 // QUIETVAL: error: segtime: bad plugin argument 'quiet=1'
 // OUTEMPTY: error: segtime: bad plugin argument 'out='
 // MACHINE: error: segtime: bad plugin argument 'machine'
+// INSTRUMENT: error: segtime: bad plugin argument 'instrument=some'
 // HELP: segtime plugin options
 // HELP: quiet
 // HELP: machine=NAME
 // HELP: out=PATH
+// HELP: instrument
+// HELP: instrument=all

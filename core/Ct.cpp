@@ -1,0 +1,356 @@
+//===- Ct.cpp - Component-timing measurements and their JSON form ---------===//
+#include "core/Ct.h"
+
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+
+namespace segtime {
+
+namespace {
+
+/// J[Key] as T, or an error naming the key and what was expected.
+template <typename T> T need(const json &J, const char *Key, const char *What) {
+  if (!J.is_object() || !J.contains(Key))
+    throw std::runtime_error(std::string("missing \"") + Key + "\" (" + What + ")");
+  try {
+    return J.at(Key).get<T>();
+  } catch (const json::exception &) {
+    throw std::runtime_error(std::string("\"") + Key + "\" is not " + What);
+  }
+}
+
+std::optional<double> optNumber(const json &J, const char *Key) {
+  if (!J.contains(Key) || J[Key].is_null())
+    return std::nullopt;
+  return need<double>(J, Key, "a number of seconds");
+}
+
+} // namespace
+
+json CtNode::toJSON() const {
+  json J = {{"kind", Kind}, {"file", File}, {"line", Line}, {"col", Col}, {"parent", Parent}};
+  if (Kind == "loop") {
+    J["end_line"] = EndLine;
+    J["end_col"] = EndCol;
+    J["entries"] = Entries;
+    J["iterations"] = Iterations;
+  } else if (Kind == "branch") {
+    J["op"] = Op;
+    J["executions"] = Executions;
+    json A = json::array();
+    for (const CtArm &X : Arms)
+      A.push_back({{"label", X.Label}, {"count", X.Count}, {"target_line", X.TargetLine},
+                   {"target_col", X.TargetCol}});
+    J["arms"] = A;
+  } else {
+    J["callee"] = Callee;
+    J["count"] = Count;
+  }
+  if (InclusiveS)
+    J["inclusive_s"] = *InclusiveS;
+  if (ExclusiveS)
+    J["exclusive_s"] = *ExclusiveS;
+  if (!SegId.empty())
+    J["seg_id"] = SegId;
+  return J;
+}
+
+CtNode CtNode::fromJSON(const json &J) {
+  CtNode N;
+  N.Kind = need<std::string>(J, "kind", "\"loop\", \"branch\" or \"call\"");
+  if (N.Kind != "loop" && N.Kind != "branch" && N.Kind != "call")
+    throw std::runtime_error("unknown node kind '" + N.Kind +
+                             "' (expected loop, branch or call)");
+  N.File = J.value("file", "");
+  N.Line = need<unsigned>(J, "line", "a line number");
+  N.Col = need<unsigned>(J, "col", "a column number");
+  N.Parent = J.value("parent", -1);
+  if (N.Kind == "loop") {
+    N.EndLine = J.value("end_line", 0u);
+    N.EndCol = J.value("end_col", 0u);
+    N.Entries = need<uint64_t>(J, "entries", "a count");
+    N.Iterations = need<uint64_t>(J, "iterations", "a count");
+  } else if (N.Kind == "branch") {
+    N.Op = J.value("op", "");
+    N.Executions = need<uint64_t>(J, "executions", "a count");
+    for (const json &A : need<json>(J, "arms", "a list of arms"))
+      N.Arms.push_back({A.value("label", ""), need<uint64_t>(A, "count", "a count"),
+                        A.value("target_line", 0u), A.value("target_col", 0u)});
+  } else {
+    N.Callee = J.value("callee", "");
+    N.Count = need<uint64_t>(J, "count", "a count");
+  }
+  N.InclusiveS = optNumber(J, "inclusive_s");
+  N.ExclusiveS = optNumber(J, "exclusive_s");
+  N.SegId = J.value("seg_id", "");
+  return N;
+}
+
+json CtFunction::toJSON() const {
+  json Ns = json::array();
+  for (const CtNode &N : Nodes)
+    Ns.push_back(N.toJSON());
+  return {{"name", Name},           {"file", File},
+          {"line", Line},           {"col", Col},
+          {"recursive", Recursive}, {"calls", Calls},
+          {"inclusive_s", InclusiveS}, {"exclusive_s", ExclusiveS},
+          {"raw_inclusive_s", RawInclusiveS}, {"nodes", Ns}};
+}
+
+CtFunction CtFunction::fromJSON(const json &J) {
+  CtFunction F;
+  F.Name = need<std::string>(J, "name", "a function name");
+  try {
+    F.File = J.value("file", "");
+    F.Line = J.value("line", 0u);
+    F.Col = J.value("col", 0u);
+    F.Recursive = J.value("recursive", false);
+    F.Calls = need<uint64_t>(J, "calls", "a count");
+    F.InclusiveS = need<double>(J, "inclusive_s", "a number of seconds");
+    F.ExclusiveS = need<double>(J, "exclusive_s", "a number of seconds");
+    F.RawInclusiveS = J.value("raw_inclusive_s", F.InclusiveS);
+    size_t I = 0;
+    for (const json &N : need<json>(J, "nodes", "a list of nodes")) {
+      try {
+        F.Nodes.push_back(CtNode::fromJSON(N));
+      } catch (const std::exception &E) {
+        throw std::runtime_error("node " + std::to_string(I) + ": " + E.what());
+      }
+      ++I;
+    }
+  } catch (const std::exception &E) {
+    throw std::runtime_error("function '" + F.Name + "': " + E.what());
+  }
+  return F;
+}
+
+json CtTimer::toJSON() const {
+  return {{"source", Source},           {"hz", Hz},
+          {"hz_source", HzSource},      {"resolution_s", ResolutionS},
+          {"pair_overhead_s", PairOverheadS}, {"nested_pair_s", NestedPairS}};
+}
+
+CtTimer CtTimer::fromJSON(const json &J) {
+  CtTimer T;
+  T.Source = need<std::string>(J, "source", "the timer's name");
+  T.Hz = need<double>(J, "hz", "the timer's ticks per second");
+  T.HzSource = J.value("hz_source", "");
+  T.ResolutionS = J.value("resolution_s", 0.0);
+  T.PairOverheadS = need<double>(J, "pair_overhead_s", "a number of seconds");
+  if (J.contains("nested_pair_s"))
+    T.NestedPairS = J["nested_pair_s"].get<std::map<std::string, double>>();
+  return T;
+}
+
+json CtFile::toJSON() const {
+  json Fs = json::array();
+  for (const CtFunction &F : Functions)
+    Fs.push_back(F.toJSON());
+  return {{"schema", Schema}, {"program", Program}, {"timer", Timer.toJSON()},
+          {"wall_s", WallS},  {"functions", Fs}};
+}
+
+CtFile CtFile::fromJSON(const json &J) {
+  if (!J.is_object() || J.value("schema", "") != Schema)
+    throw std::runtime_error(std::string("not a CT file (expected \"schema\": \"") + Schema +
+                             "\")");
+  CtFile C;
+  C.Program = J.value("program", "");
+  try {
+    C.Timer = CtTimer::fromJSON(need<json>(J, "timer", "the timer object"));
+  } catch (const std::exception &E) {
+    throw std::runtime_error(std::string("timer: ") + E.what());
+  }
+  C.WallS = need<double>(J, "wall_s", "a number of seconds");
+  for (const json &F : need<json>(J, "functions", "a list of functions"))
+    C.Functions.push_back(CtFunction::fromJSON(F));
+  return C;
+}
+
+CtFile CtFile::read(const std::string &Path) {
+  std::ifstream In(Path);
+  if (!In)
+    throw std::runtime_error(Path + ": cannot open file");
+  json J;
+  try {
+    J = json::parse(In);
+  } catch (const json::parse_error &E) {
+    throw std::runtime_error(Path + ": invalid JSON: " + E.what());
+  }
+  try {
+    return fromJSON(J);
+  } catch (const std::exception &E) {
+    throw std::runtime_error(Path + ": " + E.what());
+  }
+}
+
+const CtFunction *CtFile::find(const std::string &Name) const {
+  for (const CtFunction &F : Functions)
+    if (F.Name == Name)
+      return &F;
+  return nullptr;
+}
+
+namespace {
+
+bool before(unsigned L1, unsigned C1, unsigned L2, unsigned C2) {
+  return L1 < L2 || (L1 == L2 && C1 <= C2);
+}
+
+bool contains(const SourceRange &R, unsigned Line, unsigned Col) {
+  return R.Line && Line && before(R.Line, R.Col, Line, Col) &&
+         before(Line, Col, R.EndLine, R.EndCol);
+}
+
+/// The innermost Branch node of L whose range holds Line:Col.
+const Node *innermostBranch(const NodeList &L, unsigned Line, unsigned Col) {
+  const Node *Best = nullptr;
+  forEachNode(L, [&](const Node &N) {
+    if (N.Kind == NodeKind::Branch && contains(N.Range, Line, Col) &&
+        (!Best || before(Best->Range.Line, Best->Range.Col, N.Range.Line, N.Range.Col)))
+      Best = &N;
+  });
+  return Best;
+}
+
+/// The smallest range covering the nodes of an arm ("" range if empty).
+SourceRange armRange(const Arm &A) {
+  SourceRange R;
+  forEachNode(A.Body, [&](const Node &N) {
+    if (!N.Range.Line)
+      return;
+    if (!R.Line || before(N.Range.Line, N.Range.Col, R.Line, R.Col)) {
+      R.Line = N.Range.Line;
+      R.Col = N.Range.Col;
+    }
+    if (!R.EndLine || before(R.EndLine, R.EndCol, N.Range.EndLine, N.Range.EndCol)) {
+      R.EndLine = N.Range.EndLine;
+      R.EndCol = N.Range.EndCol;
+    }
+  });
+  return R;
+}
+
+std::set<std::string> caseLabels(const std::string &L) {
+  std::set<std::string> S;
+  std::stringstream SS(L);
+  std::string X;
+  while (std::getline(SS, X, ',')) {
+    size_t B = X.find_first_not_of(' ');
+    if (B != std::string::npos)
+      S.insert(X.substr(B));
+  }
+  return S;
+}
+
+} // namespace
+
+int matchSeg(CtFile &Ct, const SegFile &Seg) {
+  int Matched = 0;
+  for (CtFunction &F : Ct.Functions) {
+    const FunctionSeg *S = Seg.find(F.Name);
+    if (!S)
+      continue;
+    for (CtNode &N : F.Nodes) {
+      N.SegId.clear();
+      if (N.Kind == "branch") {
+        if (const Node *B = innermostBranch(S->Body, N.Line, N.Col))
+          N.SegId = B->Id;
+      } else {
+        forEachNode(S->Body, [&](const Node &X) {
+          if (!N.SegId.empty() || X.Range.Line != N.Line || X.Range.Col != N.Col)
+            return;
+          if ((N.Kind == "loop" && X.Kind == NodeKind::Loop) ||
+              (N.Kind == "call" && X.Kind == NodeKind::Call && X.Callee == N.Callee))
+            N.SegId = X.Id;
+        });
+      }
+      Matched += !N.SegId.empty();
+    }
+  }
+  return Matched;
+}
+
+std::vector<ProfileValue> profileParameters(const CtFile &Ct, const SegFile &Seg) {
+  std::vector<ProfileValue> Out;
+  for (const FunctionSeg &S : Seg.Functions) {
+    const CtFunction *F = Ct.find(S.Name);
+    if (!F)
+      continue;
+    std::set<std::string> Params;
+    for (const Parameter &P : S.Parameters)
+      Params.insert(P.Name);
+    auto where = [&](const CtNode &N) {
+      return S.Name + ":" + std::to_string(N.Line) + ":" + std::to_string(N.Col);
+    };
+    forEachNode(S.Body, [&](const Node &X) {
+      if (X.Kind == NodeKind::Loop && Params.count(X.Trip)) {
+        for (const CtNode &N : F->Nodes)
+          if (N.SegId == X.Id && N.Kind == "loop" && N.Entries > 0)
+            Out.push_back({X.Trip, double(N.Iterations) / double(N.Entries),
+                           "loop " + where(N) + ": " + std::to_string(N.Iterations) +
+                               " iterations / " + std::to_string(N.Entries) + " entries"});
+        return;
+      }
+      if (X.Kind != NodeKind::Branch)
+        return;
+      std::vector<const CtNode *> Recs;
+      for (const CtNode &N : F->Nodes)
+        if (N.SegId == X.Id && N.Kind == "branch" && N.Executions > 0)
+          Recs.push_back(&N);
+      for (const Arm &A : X.Arms) {
+        if (!Params.count(A.Prob))
+          continue;
+        // An arm's stages carry their statement's range: clip it to the
+        // branch (the right operand of '&&' lies inside the expression).
+        SourceRange R = armRange(A);
+        if (before(R.Line, R.Col, X.Range.Line, X.Range.Col)) {
+          R.Line = X.Range.Line;
+          R.Col = X.Range.Col;
+        }
+        if (before(X.Range.EndLine, X.Range.EndCol, R.EndLine, R.EndCol)) {
+          R.EndLine = X.Range.EndLine;
+          R.EndCol = X.Range.EndCol;
+        }
+        std::vector<std::pair<const CtNode *, const CtArm *>> Hits;
+        for (const CtNode *N : Recs)
+          for (const CtArm &CA : N->Arms)
+            if (contains(R, CA.TargetLine, CA.TargetCol))
+              Hits.push_back({N, &CA});
+        if (Hits.empty() && Recs.size() == 1) {
+          const CtNode *N = Recs[0];
+          std::set<std::string> Want = caseLabels(A.Label);
+          if (N->Op == "switch") {
+            uint64_t C = 0;
+            bool Any = false;
+            for (const CtArm &CA : N->Arms)
+              if (Want.count(CA.Label)) {
+                C += CA.Count;
+                Any = true;
+              }
+            if (Any)
+              Out.push_back({A.Prob, double(C) / double(N->Executions),
+                             "switch " + where(*N) + ": arm '" + A.Label + "' " +
+                                 std::to_string(C) + " / " +
+                                 std::to_string(N->Executions) + " executions"});
+            continue;
+          }
+          if (A.Label == "then" && !N->Arms.empty() && N->Arms[0].Label == "true")
+            Hits.push_back({N, &N->Arms[0]});
+        }
+        if (Hits.size() != 1)
+          continue; // none, or a compound condition: keep the static value
+        auto [N, CA] = Hits[0];
+        Out.push_back({A.Prob, double(CA->Count) / double(N->Executions),
+                       "branch " + where(*N) + ": arm '" + A.Label + "' " +
+                           std::to_string(CA->Count) + " / " + std::to_string(N->Executions) +
+                           " executions"});
+      }
+    });
+  }
+  return Out;
+}
+
+} // namespace segtime

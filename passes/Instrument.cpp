@@ -1,0 +1,519 @@
+//===- Instrument.cpp - Component-timing instrumentation ------------------===//
+///
+/// \file
+/// See Instrument.h. The node table and counter layout are the contract of
+/// runtime/segtime_ct.h (ABI 2): per node four counter slots (count, ticks,
+/// timed, iterations) and, for branches, one slot per counted arm, in a
+/// per-thread block that each function fetches from a thread-local pointer
+/// on entry (the runtime allocates it on a thread's first entry).
+///
+//===----------------------------------------------------------------------===//
+#include "passes/Instrument.h"
+
+#include "llvm/ADT/SCCIterator.h"
+#include "llvm/Analysis/CallGraph.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/TargetLibraryInfo.h"
+#include "llvm/IR/DebugInfo.h"
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/ErrorHandling.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
+#include "llvm/Transforms/Utils/ModuleUtils.h"
+
+#include <map>
+
+using namespace llvm;
+
+namespace segtime {
+namespace {
+
+// runtime/segtime_ct.h
+enum Kind { KFunction = 0, KLoop = 1, KBranch = 2, KCall = 3 };
+constexpr int FixedSlots = 4, Abi = 2;
+constexpr int FlagRecursive = 1, FlagNoReturn = 2, FlagUntimed = 4;
+
+struct Loc {
+  std::string File;
+  unsigned Line = 0, Col = 0;
+};
+
+Loc locOf(const DebugLoc &DL) {
+  Loc L;
+  if (DILocation *D = DL.get()) {
+    L.File = D->getFilename().str();
+    L.Line = D->getLine();
+    L.Col = D->getColumn();
+  }
+  return L;
+}
+
+/// First debug location in B (the code an arm starts with), if any.
+Loc firstLocIn(const BasicBlock *B) {
+  for (const Instruction &I : *B)
+    if (I.getDebugLoc())
+      return locOf(I.getDebugLoc());
+  return {};
+}
+
+/// The block holding the loop's own test: the latch of a bottom-tested
+/// loop (do-while), else the header if it can leave the loop (for, while);
+/// null for loops left only by break/return/goto (for(;;)).
+const BasicBlock *controlBlock(const Loop &L) {
+  const BasicBlock *Latch = L.getLoopLatch();
+  if (Latch && Latch != L.getHeader() && L.isLoopExiting(Latch))
+    return Latch;
+  return L.isLoopExiting(L.getHeader()) ? L.getHeader() : nullptr;
+}
+
+/// One entry of the module's node table.
+struct NodeDesc {
+  int Kind = KFunction, Parent = -1, Base = 0, NArms = 0, Flags = 0;
+  Loc Start, End;
+  std::string Name, Labels;
+};
+
+/// Functions in a cycle of the module's direct call graph.
+std::set<const Function *> recursiveFunctions(Module &M) {
+  std::set<const Function *> R;
+  CallGraph CG(M);
+  for (auto I = scc_begin(&CG); !I.isAtEnd(); ++I)
+    if (I->size() > 1 || I.hasCycle())
+      for (CallGraphNode *N : *I)
+        if (N->getFunction())
+          R.insert(N->getFunction());
+  return R;
+}
+
+/// Calls that get a call node: not intrinsics, inline asm, invokes, or
+/// library functions (sqrt, printf, ...; exit() and other noreturn calls
+/// are kept, to close the open timers).
+bool instrumentedCall(const CallBase &CB, TargetLibraryInfo &TLI) {
+  if (isa<IntrinsicInst>(CB) || CB.isInlineAsm() || isa<InvokeInst>(CB) || isa<CallBrInst>(CB))
+    return false;
+  const Function *Callee = CB.getCalledFunction();
+  LibFunc LF;
+  return !(Callee && TLI.getLibFunc(*Callee, LF) && TLI.has(LF) && !CB.doesNotReturn());
+}
+
+class Instrumenter {
+public:
+  Instrumenter(Module &M, const InstrumentConfig &C)
+      : M(M), Config(C), Ctx(M.getContext()), I64(Type::getInt64Ty(Ctx)),
+        I32(Type::getInt32Ty(Ctx)), Ptr(PointerType::getUnqual(Ctx)) {
+    ModTy = StructType::get(Ctx, {I32, I32, I32, I32, Ptr, Ptr, Ptr, Ptr});
+    // Its initializer (the node table) is set by finish().
+    Mod = new GlobalVariable(M, ModTy, false, GlobalValue::InternalLinkage, nullptr,
+                             "segtime.ct.module");
+    Block = new GlobalVariable(M, Ptr, false, GlobalValue::InternalLinkage,
+                               ConstantPointerNull::get(Ptr), "segtime.ct.block", nullptr,
+                               GlobalValue::GeneralDynamicTLSModel);
+    GetBlock = M.getOrInsertFunction("__segtime_ct_thread_block",
+                                     FunctionType::get(Ptr, {Ptr}, false));
+  }
+
+  void function(Function &F, LoopInfo &LI, TargetLibraryInfo &TLI, bool Recursive);
+  void finish();
+
+private:
+  std::string sourceName(StringRef IRName) const {
+    auto It = Config.SourceNames.find(IRName.str());
+    return It != Config.SourceNames.end() ? It->second : IRName.str();
+  }
+  int addNode(NodeDesc D, int Slots) {
+    D.Base = NextSlot;
+    NextSlot += Slots;
+    Nodes.push_back(std::move(D));
+    return static_cast<int>(Nodes.size()) - 1;
+  }
+  /// counters[Node.Base + K] += V in this thread's block (no lock: the
+  /// block is the thread's own).
+  void add(IRBuilder<> &B, int Node, int K, Value *V) {
+    Value *P = B.CreateConstInBoundsGEP1_64(I64, Blk, Nodes[Node].Base + K);
+    B.CreateStore(B.CreateAdd(B.CreateLoad(I64, P), V), P);
+  }
+  Value *cycles(IRBuilder<> &B) {
+    return B.CreateIntrinsic(Intrinsic::readcyclecounter, {}, {});
+  }
+  /// Adds a finished timer pair (T1 - T0) to node N: count += 1,
+  /// ticks += T1 - T0, and in recursive functions only when Outer.
+  void stopTimer(IRBuilder<> &B, int N, Value *T0, Value *Outer) {
+    Value *T1 = cycles(B);
+    Value *D = B.CreateSub(T1, T0);
+    if (Outer) {
+      D = B.CreateSelect(Outer, D, ConstantInt::get(I64, 0));
+      add(B, N, 2, B.CreateZExt(Outer, I64));
+    }
+    add(B, N, 1, D);
+    add(B, N, 0, ConstantInt::get(I64, 1));
+  }
+  Constant *str(const std::string &S) {
+    auto It = Strings.find(S);
+    if (It != Strings.end())
+      return It->second;
+    auto *G = new GlobalVariable(M, ArrayType::get(Type::getInt8Ty(Ctx), S.size() + 1), true,
+                                 GlobalValue::PrivateLinkage,
+                                 ConstantDataArray::getString(Ctx, S), "segtime.ct.str");
+    G->setUnnamedAddr(GlobalValue::UnnamedAddr::Global);
+    return Strings[S] = G;
+  }
+
+  Module &M;
+  const InstrumentConfig &Config;
+  LLVMContext &Ctx;
+  Type *I64, *I32;
+  PointerType *Ptr;
+  StructType *ModTy;
+  GlobalVariable *Mod, *Block; ///< the module's table; thread's block pointer
+  FunctionCallee GetBlock;
+  Value *Blk = nullptr; ///< the current function's counter block
+  std::vector<NodeDesc> Nodes;
+  int NextSlot = 0;
+  std::map<std::string, Constant *> Strings;
+};
+
+/// Where code for the CFG edge From -> To goes: the end of From if that is
+/// its only successor, the start of To if From is its only predecessor,
+/// else a new block splitting the edge.
+Instruction *edgePoint(BasicBlock *From, BasicBlock *To) {
+  if (From->getSingleSuccessor() == To)
+    return From->getTerminator();
+  if (To->getSinglePredecessor() == From)
+    return &*To->getFirstInsertionPt();
+  Instruction *T = From->getTerminator();
+  for (unsigned I = 0; I < T->getNumSuccessors(); ++I)
+    if (T->getSuccessor(I) == To) {
+      BasicBlock *New =
+          SplitCriticalEdge(T, I, CriticalEdgeSplittingOptions().setMergeIdenticalEdges());
+      if (New)
+        return New->getTerminator();
+    }
+  report_fatal_error("segtime-instrument: cannot place code on a CFG edge");
+}
+
+void Instrumenter::function(Function &F, LoopInfo &LI, TargetLibraryInfo &TLI,
+                            bool Recursive) {
+  // ---- plan, before the CFG changes -------------------------------------
+  NodeDesc FD;
+  FD.Kind = KFunction;
+  FD.Name = sourceName(F.getName());
+  if (DISubprogram *SP = F.getSubprogram()) {
+    FD.Start.File = SP->getFilename().str();
+    FD.Start.Line = SP->getLine();
+  }
+  FD.Flags = Recursive ? FlagRecursive : 0;
+  int FN = addNode(FD, FixedSlots);
+
+  struct LoopPlan {
+    Loop *L;
+    int Node;
+    AllocaInst *Cnt = nullptr, *T0 = nullptr;
+    std::vector<BasicBlock *> Entering;
+    const BasicBlock *Control = nullptr; ///< controlBlock(), before the CFG changes
+  };
+  std::vector<LoopPlan> Loops;
+  std::map<const Loop *, int> LoopIndex;
+  for (Loop *L : LI.getLoopsInPreorder()) {
+    NodeDesc D;
+    D.Kind = KLoop;
+    Loop::LocRange R = L->getLocRange();
+    D.Start = locOf(R.getStart());
+    D.End = locOf(R.getEnd());
+    D.Parent = L->getParentLoop() ? Loops[LoopIndex[L->getParentLoop()]].Node : FN;
+    // Innermost loops without calls are counted, not timed unless asked: a
+    // timer pair around a short latency-bound loop stops the core
+    // overlapping it with the next one (matmul -O2: 1.3x slower).
+    bool Leaf = L->isInnermost() && !Config.TimeInnermostLoops;
+    for (BasicBlock *LB : L->blocks())
+      for (Instruction &I : *LB)
+        if (auto *CB = dyn_cast<CallBase>(&I); CB && instrumentedCall(*CB, TLI))
+          Leaf = false; // a loop around calls is timed
+    D.Flags = FD.Flags | (Leaf ? FlagUntimed : 0);
+    LoopIndex[L] = static_cast<int>(Loops.size());
+    LoopPlan P{L, addNode(D, FixedSlots), nullptr, nullptr, {}, controlBlock(*L)};
+    for (BasicBlock *Pred : predecessors(L->getHeader()))
+      if (!L->contains(Pred))
+        P.Entering.push_back(Pred);
+    Loops.push_back(std::move(P));
+  }
+  auto parentOf = [&](const BasicBlock *B) {
+    const Loop *L = LI.getLoopFor(B);
+    return L ? Loops[LoopIndex[L]].Node : FN;
+  };
+  // Exit edges, each with the loops it leaves, innermost first.
+  std::map<std::pair<BasicBlock *, BasicBlock *>, std::vector<int>> Exits;
+  for (int I = static_cast<int>(Loops.size()) - 1; I >= 0; --I) {
+    SmallVector<Loop::Edge, 4> Edges;
+    Loops[I].L->getExitEdges(Edges);
+    for (auto &[From, To] : Edges)
+      Exits[{const_cast<BasicBlock *>(From), const_cast<BasicBlock *>(To)}].push_back(I);
+  }
+  for (auto &[E, Ls] : Exits)
+    std::sort(Ls.begin(), Ls.end(), [&](int A, int B) {
+      return Loops[A].L->getLoopDepth() > Loops[B].L->getLoopDepth();
+    });
+
+  struct CallPlan {
+    CallBase *CB;
+    int Node;
+    bool NoReturn;
+    std::vector<int> EnclosingLoops; ///< innermost first
+  };
+  struct BranchPlan {
+    Instruction *I;
+    int Node;
+    std::vector<AllocaInst *> Slots; ///< executions, then counted arms
+  };
+  std::vector<CallPlan> Calls;
+  std::vector<BranchPlan> Branches;
+  std::vector<ReturnInst *> Returns;
+  for (BasicBlock &B : F)
+    for (Instruction &I : B) {
+      if (auto *R = dyn_cast<ReturnInst>(&I)) {
+        Returns.push_back(R);
+      } else if (auto *CB = dyn_cast<CallBase>(&I)) {
+        if (!instrumentedCall(*CB, TLI))
+          continue;
+        Function *Callee = CB->getCalledFunction();
+        NodeDesc D;
+        D.Kind = KCall;
+        D.Start = locOf(CB->getDebugLoc());
+        D.Parent = parentOf(&B);
+        D.Name = Callee ? sourceName(Callee->getName()) : "";
+        D.Flags = FD.Flags | (CB->doesNotReturn() ? FlagNoReturn : 0);
+        CallPlan P{CB, addNode(D, FixedSlots), CB->doesNotReturn(), {}};
+        for (const Loop *L = LI.getLoopFor(&B); L; L = L->getParentLoop())
+          P.EnclosingLoops.push_back(LoopIndex[L]);
+        Calls.push_back(std::move(P));
+      } else if (isa<BranchInst>(I) || isa<SwitchInst>(I) || isa<SelectInst>(I)) {
+        NodeDesc D;
+        D.Kind = KBranch;
+        D.Start = locOf(I.getDebugLoc());
+        D.Parent = parentOf(&B);
+        std::vector<std::pair<std::string, const BasicBlock *>> Arms;
+        if (auto *Br = dyn_cast<BranchInst>(&I)) {
+          if (!Br->isConditional())
+            continue;
+          const Loop *L = LI.getLoopFor(&B);
+          if (L && controlBlock(*L) == &B)
+            continue; // the loop's own test: counted as iterations
+          D.Name = "br";
+          Arms = {{"true", Br->getSuccessor(0)}, {"false", Br->getSuccessor(1)}};
+        } else if (auto *Sw = dyn_cast<SwitchInst>(&I)) {
+          D.Name = "switch";
+          Arms.push_back({"default", Sw->getDefaultDest()});
+          for (auto &Case : Sw->cases())
+            Arms.push_back({"case " + std::to_string(Case.getCaseValue()->getSExtValue()),
+                            Case.getCaseSuccessor()});
+        } else {
+          if (!I.getOperand(0)->getType()->isIntegerTy(1))
+            continue; // vector selects
+          D.Name = "select";
+          Arms = {{"true", nullptr}, {"false", nullptr}};
+        }
+        for (auto &[Label, Target] : Arms) {
+          Loc T = Target ? firstLocIn(Target) : Loc();
+          D.Labels += (D.Labels.empty() ? "" : "\n") + Label + "@" + std::to_string(T.Line) +
+                      ":" + std::to_string(T.Col);
+        }
+        D.NArms = static_cast<int>(Arms.size());
+        int Counted = D.Name == "switch" ? D.NArms - 1 : 1;
+        int N = addNode(D, FixedSlots + D.NArms);
+        Branches.push_back({&I, N, std::vector<AllocaInst *>(1 + Counted, nullptr)});
+      }
+    }
+
+  // ---- emit ---------------------------------------------------------------
+  // Entry: our allocas with the others (SROA promotes entry-block allocas
+  // only), then this thread's counter block, fetched once per thread.
+  BasicBlock &Entry = F.getEntryBlock();
+  IRBuilder<> B(&Entry, Entry.begin());
+  std::vector<AllocaInst *> Locals;
+  auto local = [&](const char *Name) {
+    Locals.push_back(B.CreateAlloca(I64, nullptr, Name));
+    return Locals.back();
+  };
+  for (LoopPlan &P : Loops) {
+    P.Cnt = local("segtime.iter");
+    P.T0 = local("segtime.t0");
+  }
+  for (BranchPlan &P : Branches)
+    for (AllocaInst *&A : P.Slots)
+      A = local("segtime.arm");
+  Instruction *AfterAllocas = &*Entry.getFirstInsertionPt();
+  while (isa<AllocaInst>(AfterAllocas))
+    AfterAllocas = AfterAllocas->getNextNode();
+  B.SetInsertPoint(AfterAllocas);
+  Value *Blk0 = B.CreateLoad(Ptr, Block);
+  Instruction *Then = SplitBlockAndInsertIfThen(B.CreateIsNull(Blk0), AfterAllocas, false);
+  B.SetInsertPoint(Then);
+  Value *Blk1 = B.CreateCall(GetBlock, {Mod});
+  B.CreateStore(Blk1, Block);
+  B.SetInsertPoint(AfterAllocas->getParent(), AfterAllocas->getParent()->getFirstInsertionPt());
+  PHINode *Phi = B.CreatePHI(Ptr, 2);
+  Phi->addIncoming(Blk0, &Entry);
+  Phi->addIncoming(Blk1, Then->getParent());
+  Blk = Phi;
+  for (LoopPlan &P : Loops) // the entry block's code and terminator moved
+    for (BasicBlock *&Pred : P.Entering)
+      if (Pred == &Entry)
+        Pred = Phi->getParent();
+  for (AllocaInst *A : Locals)
+    B.CreateStore(ConstantInt::get(I64, 0), A);
+  Value *Outer = nullptr, *Depth = nullptr;
+  GlobalVariable *DepthVar = nullptr;
+  if (Recursive) {
+    DepthVar = new GlobalVariable(M, I32, false, GlobalValue::InternalLinkage,
+                                  ConstantInt::get(I32, 0), "segtime.ct.depth", nullptr,
+                                  GlobalValue::GeneralDynamicTLSModel);
+    Depth = B.CreateLoad(I32, DepthVar);
+    B.CreateStore(B.CreateAdd(Depth, ConstantInt::get(I32, 1)), DepthVar);
+    Outer = B.CreateICmpEQ(Depth, ConstantInt::get(I32, 0));
+  }
+  Value *FunctionT0 = cycles(B);
+
+  // Branch counters: executions and counted arms, next to the decision.
+  for (BranchPlan &P : Branches) {
+    B.SetInsertPoint(P.I);
+    auto inc = [&](AllocaInst *A, Value *By) {
+      B.CreateStore(B.CreateAdd(B.CreateLoad(I64, A), By), A);
+    };
+    inc(P.Slots[0], ConstantInt::get(I64, 1));
+    if (auto *Sw = dyn_cast<SwitchInst>(P.I)) {
+      int K = 1;
+      for (auto &Case : Sw->cases())
+        inc(P.Slots[K++], B.CreateZExt(B.CreateICmpEQ(Sw->getCondition(), Case.getCaseValue()),
+                                       I64));
+    } else {
+      Value *C = isa<BranchInst>(P.I) ? cast<BranchInst>(P.I)->getCondition()
+                                      : P.I->getOperand(0);
+      inc(P.Slots[1], B.CreateZExt(C, I64));
+    }
+  }
+  // Leaving the function (return, or a call that does not return): flush
+  // the branch counters, stop the function's timer, restore the depth.
+  auto leaveFunction = [&](IRBuilder<> &B) {
+    for (BranchPlan &P : Branches) {
+      add(B, P.Node, 0, B.CreateLoad(I64, P.Slots[0]));
+      for (size_t K = 1; K < P.Slots.size(); ++K) {
+        // Two-way: arm 0 (true) is slot 4; switch: case k is slot 4 + k.
+        int Slot = FixedSlots + (isa<SwitchInst>(P.I) ? static_cast<int>(K) : 0);
+        add(B, P.Node, Slot, B.CreateLoad(I64, P.Slots[K]));
+      }
+      for (AllocaInst *A : P.Slots)
+        B.CreateStore(ConstantInt::get(I64, 0), A);
+    }
+    stopTimer(B, FN, FunctionT0, Outer);
+    if (DepthVar)
+      B.CreateStore(Depth, DepthVar);
+  };
+  // Leaving loop P: entries, iterations (the header runs once more than the
+  // body when a top-tested loop leaves from its test), time.
+  auto leaveLoop = [&](IRBuilder<> &B, LoopPlan &P, bool FromHeader) {
+    Value *It = B.CreateLoad(I64, P.Cnt);
+    if (FromHeader)
+      It = B.CreateSub(It, ConstantInt::get(I64, 1));
+    add(B, P.Node, 3, It);
+    if (Nodes[P.Node].Flags & FlagUntimed)
+      add(B, P.Node, 0, ConstantInt::get(I64, 1));
+    else
+      stopTimer(B, P.Node, B.CreateLoad(I64, P.T0), Outer);
+  };
+
+  for (CallPlan &P : Calls) {
+    B.SetInsertPoint(P.CB);
+    if (P.NoReturn) {
+      // exit(), abort(), ...: count, then close every open timer.
+      add(B, P.Node, 0, ConstantInt::get(I64, 1));
+      for (int L : P.EnclosingLoops)
+        leaveLoop(B, Loops[L], false);
+      leaveFunction(B);
+      continue;
+    }
+    Value *T0 = cycles(B);
+    B.SetInsertPoint(P.CB->getNextNode());
+    stopTimer(B, P.Node, T0, Outer);
+  }
+  for (ReturnInst *R : Returns) {
+    B.SetInsertPoint(R);
+    leaveFunction(B);
+  }
+  // Loops: exits first, so that on a block that both leaves one loop and
+  // enters the next the stop comes before the start.
+  for (auto &[E, Ls] : Exits) {
+    B.SetInsertPoint(edgePoint(E.first, E.second));
+    for (int L : Ls)
+      leaveLoop(B, Loops[L], E.first == Loops[L].L->getHeader() && Loops[L].Control == E.first);
+  }
+  for (LoopPlan &P : Loops) {
+    for (BasicBlock *Pred : P.Entering) {
+      B.SetInsertPoint(edgePoint(Pred, P.L->getHeader()));
+      B.CreateStore(ConstantInt::get(I64, 0), P.Cnt);
+      if (!(Nodes[P.Node].Flags & FlagUntimed))
+        B.CreateStore(cycles(B), P.T0);
+    }
+    B.SetInsertPoint(&*P.L->getHeader()->getFirstInsertionPt());
+    B.CreateStore(B.CreateAdd(B.CreateLoad(I64, P.Cnt), ConstantInt::get(I64, 1)), P.Cnt);
+  }
+}
+
+void Instrumenter::finish() {
+  if (Nodes.empty()) {
+    Mod->eraseFromParent();
+    Block->eraseFromParent();
+    return;
+  }
+  StructType *NodeTy = StructType::get(
+      Ctx, {I32, I32, I32, I32, I32, I32, I32, I32, I32, I32, Ptr, Ptr, Ptr});
+  std::vector<Constant *> Descs;
+  auto i32 = [&](int V) { return ConstantInt::get(I32, V); };
+  for (const NodeDesc &D : Nodes)
+    Descs.push_back(ConstantStruct::get(
+        NodeTy, {i32(D.Kind), i32(D.Parent), i32(D.Start.Line), i32(D.Start.Col),
+                 i32(D.End.Line), i32(D.End.Col), i32(D.Base), i32(D.NArms), i32(D.Flags),
+                 i32(0), str(D.Name), str(D.Start.File), str(D.Labels)}));
+  auto *TableTy = ArrayType::get(NodeTy, Descs.size());
+  auto *Table = new GlobalVariable(M, TableTy, true, GlobalValue::PrivateLinkage,
+                                   ConstantArray::get(TableTy, Descs), "segtime.ct.nodes");
+  Constant *Null = ConstantPointerNull::get(Ptr);
+  Mod->setInitializer(ConstantStruct::get(
+      ModTy, {i32(Abi), i32(static_cast<int>(Nodes.size())), i32(NextSlot), i32(0), Table,
+              str(M.getSourceFileName()), Null, Null}));
+
+  FunctionCallee Register = M.getOrInsertFunction(
+      "__segtime_ct_register", FunctionType::get(Type::getVoidTy(Ctx), {Ptr}, false));
+  Function *Init = Function::Create(FunctionType::get(Type::getVoidTy(Ctx), false),
+                                    GlobalValue::InternalLinkage, "segtime.ct.init", M);
+  IRBuilder<> B(BasicBlock::Create(Ctx, "", Init));
+  B.CreateCall(Register, {Mod});
+  B.CreateRetVoid();
+  appendToGlobalCtors(M, Init, 101);
+}
+
+} // namespace
+
+PreservedAnalyses InstrumentPass::run(Module &M, ModuleAnalysisManager &MAM) {
+  if (M.getNamedGlobal("segtime.ct.module"))
+    report_fatal_error("segtime-instrument: module '" + M.getName() +
+                       "' is already instrumented");
+  auto &FAM = MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
+  std::set<const Function *> Recursive = recursiveFunctions(M);
+  std::vector<Function *> Todo;
+  for (Function &F : M)
+    if (!F.isDeclaration() && !F.hasAvailableExternallyLinkage() &&
+        (!Config.Functions || Config.Functions->count(F.getName().str())))
+      Todo.push_back(&F);
+  Instrumenter I(M, Config);
+  for (Function *F : Todo)
+    I.function(*F, FAM.getResult<LoopAnalysis>(*F), FAM.getResult<TargetLibraryAnalysis>(*F),
+               Recursive.count(F));
+  I.finish();
+  if (Config.StripDebugInfo)
+    StripDebugInfo(M);
+  return PreservedAnalyses::none();
+}
+
+} // namespace segtime

@@ -1,0 +1,455 @@
+/*===- ct_runtime.c - Component-timing (CT) runtime library ---------------===*\
+ *
+ * Linked into programs built with -fplugin-arg-segtime-instrument
+ * (build/lib/libsegtime-rt.a). Instrumented modules register their node
+ * tables (segtime_ct.h) from a constructor; at exit (return from main or
+ * exit()) the runtime writes the measured times and counts as JSON, schema
+ * "segtime.ct/1" (docs/ct-json.md), to $SEGTIME_CT_FILE or else to
+ * <program>.ct.json in the current directory (program = basename of
+ * /proc/self/exe). It never writes to stdout; problems go to stderr.
+ *
+ * Counters are per thread (segtime_ct.h) and summed at exit.
+ *
+ * Timing (design.md §5 CT, Warwick-94 §3 level CT): the instrumented code
+ * reads the time-stamp counter (llvm.readcyclecounter = rdtsc) around every
+ * function, loop and call. The runtime converts ticks to seconds with the TSC
+ * rate measured against CLOCK_MONOTONIC over the whole run, and subtracts
+ * the instrumentation's own cost, measured at start-up:
+ *   pair_overhead   ticks a timer pair reads with nothing between its two
+ *                   reads (median of back-to-back rdtsc pairs), subtracted
+ *                   once per timed activation;
+ *   nested cost     ticks a complete timer pair (two reads and the atomic
+ *                   counter updates) adds to the timer enclosing it,
+ *                   subtracted for every pair run inside a node (callees
+ *                   included, at their mean pairs per call).
+ * inclusive_s = (ticks - timed*pair_overhead - nested cost) / hz, at least 0;
+ * exclusive_s = inclusive_s - inclusive_s of the node's children in the same
+ * function (a call's time, callee included, is the call node's own).
+ *
+ * USAGE:
+ *   clang-19 -O2 -fplugin=build/lib/segtime.so -fplugin-arg-segtime-instrument \
+ *            prog.c build/lib/libsegtime-rt.a -o prog
+ *   ./prog                                   # writes prog.ct.json
+ *   SEGTIME_CT_FILE=/tmp/x.ct.json ./prog    # writes /tmp/x.ct.json
+\*===----------------------------------------------------------------------===*/
+#define _GNU_SOURCE
+#include "segtime_ct.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#if !defined(__x86_64__) && !defined(__i386__)
+#error "the segtime CT runtime reads the x86 time-stamp counter (rdtsc)"
+#endif
+
+static inline uint64_t ticks(void) { return __builtin_ia32_rdtsc(); }
+
+static double now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static struct segtime_ct_module *Modules; /* registered modules (a stack) */
+static int Started;                       /* 0, 1 = starting, 2 = started */
+static int Written;
+static uint64_t StartTicks;
+static double StartS;
+static double PairOverhead;    /* ticks */
+static double NestedCost[4];   /* ticks, per enum segtime_ct_kind */
+
+static int cmp_u64(const void *a, const void *b) {
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* Median ticks between two back-to-back counter reads. */
+static double measure_pair_overhead(void) {
+  enum { N = 2001 };
+  static uint64_t d[N];
+  for (int i = 0; i < N; ++i) {
+    uint64_t a = ticks();
+    uint64_t b = ticks();
+    d[i] = b - a;
+  }
+  qsort(d, N, sizeof d[0], cmp_u64);
+  return (double)d[N / 2];
+}
+
+/* Ticks that one complete timer pair with `adds` counter updates adds to
+ * an enclosing timer: the minimum over trials of the mean over K pairs. */
+static double measure_nested_cost(int adds) {
+  enum { K = 2000, Trials = 9 };
+  static volatile uint64_t c[4];
+  double best = 1e300;
+  for (int t = 0; t < Trials; ++t) {
+    uint64_t t0 = ticks();
+    for (int k = 0; k < K; ++k) {
+      uint64_t a = ticks();
+      uint64_t b = ticks();
+      c[1] += b - a;
+      c[0] += 1;
+      if (adds > 2)
+        c[3] += (uint64_t)k;
+    }
+    double per = (double)(ticks() - t0) / K;
+    if (per < best)
+      best = per;
+  }
+  return best;
+}
+
+static void write_at_exit(void) { __segtime_ct_write(); }
+
+static void start(void) {
+  int expected = 0;
+  if (!__atomic_compare_exchange_n(&Started, &expected, 1, 0, __ATOMIC_ACQ_REL,
+                                   __ATOMIC_ACQUIRE)) {
+    while (__atomic_load_n(&Started, __ATOMIC_ACQUIRE) != 2)
+      ;
+    return;
+  }
+  StartS = now_s();
+  StartTicks = ticks();
+  PairOverhead = measure_pair_overhead();
+  NestedCost[SEGTIME_CT_FUNCTION] = measure_nested_cost(2);
+  NestedCost[SEGTIME_CT_CALL] = NestedCost[SEGTIME_CT_FUNCTION];
+  NestedCost[SEGTIME_CT_LOOP] = measure_nested_cost(3);
+  NestedCost[SEGTIME_CT_BRANCH] = 0;
+  atexit(write_at_exit);
+  __atomic_store_n(&Started, 2, __ATOMIC_RELEASE);
+}
+
+void __segtime_ct_register(struct segtime_ct_module *m) {
+  if (m->abi != SEGTIME_CT_ABI) {
+    fprintf(stderr, "segtime-rt: module %s was instrumented for CT ABI %d, this runtime "
+                    "has %d (rebuild with the same segtime); not recorded\n",
+            m->source, m->abi, SEGTIME_CT_ABI);
+    return;
+  }
+  start();
+  m->blocks = NULL;
+  struct segtime_ct_module *head = __atomic_load_n(&Modules, __ATOMIC_ACQUIRE);
+  do
+    m->next = head;
+  while (!__atomic_compare_exchange_n(&Modules, &head, m, 1, __ATOMIC_ACQ_REL,
+                                      __ATOMIC_ACQUIRE));
+}
+
+uint64_t *__segtime_ct_thread_block(struct segtime_ct_module *m) {
+  struct segtime_ct_block *b =
+      calloc(1, sizeof *b + (size_t)m->nslots * sizeof(uint64_t));
+  if (!b) {
+    fprintf(stderr, "segtime-rt: out of memory for a thread's CT counters\n");
+    abort();
+  }
+  struct segtime_ct_block *head = __atomic_load_n(&m->blocks, __ATOMIC_ACQUIRE);
+  do
+    b->next = head;
+  while (!__atomic_compare_exchange_n(&m->blocks, &head, b, 1, __ATOMIC_ACQ_REL,
+                                      __ATOMIC_ACQUIRE));
+  return b->counters;
+}
+
+/* ---- the report --------------------------------------------------------- */
+
+/* One node of the whole program, with its module. */
+typedef struct {
+  const struct segtime_ct_module *m;
+  const struct segtime_ct_node *n;
+  uint64_t *c;      /* counters of the node */
+  int fn;           /* global index of its function node */
+  int parent;       /* global index of its parent, -1 for functions */
+  int state;        /* functions: 0 new, 1 in progress, 2 done */
+  double total;     /* functions: overhead ticks of all pairs run per all calls */
+  double incl;      /* corrected inclusive ticks */
+} Rec;
+
+static Rec *R;
+static int NR;
+
+static uint64_t ld(const uint64_t *p) { return *p; }
+
+static int is_timed_kind(const Rec *r) {
+  return r->n->kind != SEGTIME_CT_BRANCH &&
+         !(r->n->flags & (SEGTIME_CT_NORETURN | SEGTIME_CT_UNTIMED));
+}
+/* Timer pairs the node ran (all activations). */
+static double pairs(const Rec *r) { return is_timed_kind(r) ? (double)ld(&r->c[0]) : 0; }
+/* Pairs that added to its ticks. */
+static double timed(const Rec *r) {
+  if (!is_timed_kind(r))
+    return 0;
+  return (R[r->fn].n->flags & SEGTIME_CT_RECURSIVE) ? (double)ld(&r->c[2]) : (double)ld(&r->c[0]);
+}
+
+static int find_function(const char *name) {
+  if (!name || !*name)
+    return -1;
+  for (int i = 0; i < NR; ++i)
+    if (R[i].n->kind == SEGTIME_CT_FUNCTION && !strcmp(R[i].n->name, name))
+      return i;
+  return -1;
+}
+
+static double total_cost(int f);
+
+/* Mean overhead ticks of one call to the function named name (0 if it was
+ * not instrumented or its cost is being computed: recursion). */
+static double cost_per_call(const char *name) {
+  int g = find_function(name);
+  if (g < 0 || R[g].state == 1)
+    return 0;
+  double calls = (double)ld(&R[g].c[0]);
+  return calls > 0 ? total_cost(g) / calls : 0;
+}
+
+/* Overhead ticks of node i alone: its pair, and for calls the callee's. */
+static double own_cost(int i) {
+  double c = pairs(&R[i]) * NestedCost[R[i].n->kind];
+  if (R[i].n->kind == SEGTIME_CT_CALL)
+    c += (double)ld(&R[i].c[0]) * cost_per_call(R[i].n->name);
+  return c;
+}
+
+static int inside(int d, int a) { /* is d a proper descendant of a? */
+  for (int p = R[d].parent; p >= 0; p = R[p].parent)
+    if (p == a)
+      return 1;
+  return 0;
+}
+
+static double total_cost(int f) {
+  if (R[f].state == 2)
+    return R[f].total;
+  R[f].state = 1;
+  double t = 0;
+  for (int i = 0; i < NR; ++i)
+    if (R[i].fn == f)
+      t += own_cost(i);
+  R[f].total = t;
+  R[f].state = 2;
+  return t;
+}
+
+/* Overhead ticks inside node i's timed activations. */
+static double nested_cost(int i) {
+  if (R[i].n->kind == SEGTIME_CT_FUNCTION)
+    return total_cost(i) - timed(&R[i]) * NestedCost[SEGTIME_CT_FUNCTION];
+  double t = R[i].n->kind == SEGTIME_CT_CALL
+                 ? (double)ld(&R[i].c[0]) * cost_per_call(R[i].n->name)
+                 : 0;
+  for (int d = 0; d < NR; ++d)
+    if (R[d].fn == R[i].fn && inside(d, i))
+      t += own_cost(d);
+  double p = pairs(&R[i]);
+  return p > 0 ? t * timed(&R[i]) / p : 0; /* recursive functions: timed share */
+}
+
+static void json_str(FILE *f, const char *s) {
+  fputc('"', f);
+  for (; s && *s; ++s) {
+    unsigned char ch = (unsigned char)*s;
+    if (ch == '"' || ch == '\\')
+      fprintf(f, "\\%c", ch);
+    else if (ch < 0x20)
+      fprintf(f, "\\u%04x", ch);
+    else
+      fputc(ch, f);
+  }
+  fputc('"', f);
+}
+
+static void program_name(char *buf, size_t size) {
+  char exe[4096];
+  ssize_t k = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (k <= 0) {
+    snprintf(buf, size, "a.out");
+    return;
+  }
+  exe[k] = 0;
+  const char *b = strrchr(exe, '/');
+  snprintf(buf, size, "%s", b ? b + 1 : exe);
+}
+
+static void write_arms(FILE *f, const Rec *r) {
+  const struct segtime_ct_node *n = r->n;
+  uint64_t total = ld(&r->c[0]), cases = 0;
+  const char *lab = n->labels ? n->labels : "";
+  fprintf(f, ", \"executions\": %llu, \"arms\": [", (unsigned long long)total);
+  for (int k = 0; k < n->narms; ++k) {
+    uint64_t count;
+    if (n->narms == 2 && strcmp(n->name, "switch"))
+      count = k == 0 ? ld(&r->c[4]) : total - ld(&r->c[4]);
+    else if (k == 0) {
+      for (int j = 1; j < n->narms; ++j)
+        cases += ld(&r->c[4 + j]);
+      count = total - cases; /* switch default */
+    } else
+      count = ld(&r->c[4 + k]);
+    /* labels: "label@line:col\n..." */
+    const char *end = strchr(lab, '\n');
+    size_t len = end ? (size_t)(end - lab) : strlen(lab);
+    char one[256];
+    snprintf(one, sizeof one, "%.*s", (int)(len < 255 ? len : 255), lab);
+    unsigned tl = 0, tc = 0;
+    char *at = strrchr(one, '@');
+    if (at) {
+      sscanf(at + 1, "%u:%u", &tl, &tc);
+      *at = 0;
+    }
+    fprintf(f, "%s{\"label\": ", k ? ", " : "");
+    json_str(f, one);
+    fprintf(f, ", \"count\": %llu, \"target_line\": %u, \"target_col\": %u}",
+            (unsigned long long)count, tl, tc);
+    lab = end ? end + 1 : lab + len;
+  }
+  fprintf(f, "]");
+}
+
+int __segtime_ct_write(void) {
+  if (__atomic_exchange_n(&Written, 1, __ATOMIC_ACQ_REL))
+    return 0;
+  if (__atomic_load_n(&Started, __ATOMIC_ACQUIRE) != 2)
+    return 0; /* nothing registered */
+  /* TSC rate over the run; runs under 20 ms are extended for precision. */
+  double s1 = now_s();
+  while (s1 - StartS < 0.02)
+    s1 = now_s();
+  uint64_t t1 = ticks();
+  double hz = (double)(t1 - StartTicks) / (s1 - StartS);
+
+  NR = 0;
+  for (struct segtime_ct_module *m = Modules; m; m = m->next)
+    NR += m->nnodes;
+  R = calloc((size_t)NR + 1, sizeof *R);
+  if (!R) {
+    fprintf(stderr, "segtime-rt: out of memory; no CT file written\n");
+    return -1;
+  }
+  int at = 0;
+  for (struct segtime_ct_module *m = Modules; m; m = m->next) {
+    /* Sum the threads' blocks (threads still running may add a little). */
+    uint64_t *sum = calloc((size_t)m->nslots + 1, sizeof *sum);
+    if (!sum) {
+      fprintf(stderr, "segtime-rt: out of memory; no CT file written\n");
+      return -1;
+    }
+    for (struct segtime_ct_block *b = __atomic_load_n(&m->blocks, __ATOMIC_ACQUIRE); b;
+         b = b->next)
+      for (int k = 0; k < m->nslots; ++k)
+        sum[k] += __atomic_load_n(&b->counters[k], __ATOMIC_RELAXED);
+    for (int i = 0; i < m->nnodes; ++i) {
+      Rec *r = &R[at + i];
+      r->m = m;
+      r->n = &m->nodes[i];
+      r->c = sum + m->nodes[i].base;
+      r->parent = m->nodes[i].parent >= 0 ? at + m->nodes[i].parent : -1;
+    }
+    for (int i = 0; i < m->nnodes; ++i) {
+      int p = at + i;
+      while (R[p].parent >= 0)
+        p = R[p].parent;
+      R[at + i].fn = p;
+    }
+    at += m->nnodes;
+  }
+  for (int i = 0; i < NR; ++i)
+    if (is_timed_kind(&R[i])) {
+      double v = (double)ld(&R[i].c[1]) - timed(&R[i]) * PairOverhead - nested_cost(i);
+      R[i].incl = v > 0 ? v : 0;
+    }
+
+  const char *path = getenv("SEGTIME_CT_FILE");
+  char def[4200];
+  char prog[4096];
+  program_name(prog, sizeof prog);
+  if (!path || !*path) {
+    snprintf(def, sizeof def, "%s.ct.json", prog);
+    path = def;
+  }
+  FILE *f = fopen(path, "w");
+  if (!f) {
+    fprintf(stderr, "segtime-rt: cannot write '%s': %s\n", path, strerror(errno));
+    free(R);
+    return -1;
+  }
+  fprintf(f, "{\"schema\": \"segtime.ct/1\", \"program\": ");
+  json_str(f, prog);
+  fprintf(f, ",\n \"timer\": {\"source\": \"rdtsc\", \"hz\": %.6e, "
+             "\"hz_source\": \"TSC ticks over CLOCK_MONOTONIC during the run\", "
+             "\"resolution_s\": %.3e, \"pair_overhead_s\": %.3e, "
+             "\"nested_pair_s\": {\"function\": %.3e, \"loop\": %.3e, \"call\": %.3e}},\n"
+             " \"wall_s\": %.9g,\n \"functions\": [",
+          hz, 1.0 / hz, PairOverhead / hz, NestedCost[SEGTIME_CT_FUNCTION] / hz,
+          NestedCost[SEGTIME_CT_LOOP] / hz, NestedCost[SEGTIME_CT_CALL] / hz, s1 - StartS);
+  int firstF = 1;
+  for (int fi = 0; fi < NR; ++fi) {
+    const Rec *F = &R[fi];
+    if (F->n->kind != SEGTIME_CT_FUNCTION)
+      continue;
+    double childF = 0;
+    for (int d = 0; d < NR; ++d)
+      if (R[d].parent == fi && is_timed_kind(&R[d]))
+        childF += R[d].incl;
+    fprintf(f, "%s\n  {\"name\": ", firstF ? "" : ",");
+    firstF = 0;
+    json_str(f, F->n->name);
+    fprintf(f, ", \"file\": ");
+    json_str(f, F->n->file);
+    fprintf(f, ", \"line\": %d, \"col\": %d, \"recursive\": %s, \"calls\": %llu, "
+               "\"inclusive_s\": %.9g, \"exclusive_s\": %.9g, \"raw_inclusive_s\": %.9g,\n"
+               "   \"nodes\": [",
+            F->n->line, F->n->col, (F->n->flags & SEGTIME_CT_RECURSIVE) ? "true" : "false",
+            (unsigned long long)ld(&F->c[0]), F->incl / hz,
+            (F->incl - childF > 0 ? F->incl - childF : 0) / hz, (double)ld(&F->c[1]) / hz);
+    /* Nodes of this function, numbered from 0 in table order. */
+    int k = 0, firstN = 1;
+    for (int i = fi + 1; i < NR && R[i].fn == fi; ++i, ++k) {
+      const Rec *r = &R[i];
+      static const char *kinds[] = {"function", "loop", "branch", "call"};
+      int parent = r->parent == fi ? -1 : r->parent - fi - 1;
+      fprintf(f, "%s\n    {\"kind\": \"%s\", \"file\": ", firstN ? "" : ",", kinds[r->n->kind]);
+      firstN = 0;
+      json_str(f, r->n->file);
+      fprintf(f, ", \"line\": %d, \"col\": %d, \"parent\": %d", r->n->line, r->n->col, parent);
+      if (r->n->kind == SEGTIME_CT_BRANCH) {
+        fprintf(f, ", \"op\": \"%s\"", r->n->name);
+        write_arms(f, r);
+        fprintf(f, "}");
+        continue;
+      }
+      double child = 0;
+      for (int d = i + 1; d < NR && R[d].fn == fi; ++d)
+        if (R[d].parent == i && is_timed_kind(&R[d]))
+          child += R[d].incl;
+      if (r->n->kind == SEGTIME_CT_LOOP)
+        fprintf(f, ", \"end_line\": %d, \"end_col\": %d, \"entries\": %llu, \"iterations\": %llu",
+                r->n->end_line, r->n->end_col, (unsigned long long)ld(&r->c[0]),
+                (unsigned long long)ld(&r->c[3]));
+      else {
+        fprintf(f, ", \"callee\": ");
+        json_str(f, r->n->name);
+        fprintf(f, ", \"count\": %llu", (unsigned long long)ld(&r->c[0]));
+      }
+      if (is_timed_kind(r))
+        fprintf(f, ", \"inclusive_s\": %.9g, \"exclusive_s\": %.9g", r->incl / hz,
+                (r->incl - child > 0 ? r->incl - child : 0) / hz);
+      fprintf(f, "}");
+    }
+    fprintf(f, "]}");
+  }
+  fprintf(f, "\n ]\n}\n");
+  int bad = ferror(f);
+  if (fclose(f) || bad) {
+    fprintf(stderr, "segtime-rt: error writing '%s'\n", path);
+    free(R);
+    return -1;
+  }
+  free(R);
+  return 0;
+}

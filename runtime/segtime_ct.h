@@ -1,0 +1,97 @@
+/*===- segtime_ct.h - Component-timing runtime interface ---------*- C -*-===*\
+ *
+ * The tables that an instrumented module (passes/Instrument.cpp,
+ * -fplugin-arg-segtime-instrument) hands to the CT runtime
+ * (build/lib/libsegtime-rt.a). The layout is a contract between the
+ * instrumentation pass and this runtime: change both together and bump
+ * SEGTIME_CT_ABI.
+ *
+ * Counters are per thread: the first instrumented function a thread enters
+ * in a module asks __segtime_ct_thread_block for the thread's counter block
+ * (kept in a thread-local pointer), so updates are plain adds, with no lock
+ * prefix: a locked add would drain the store buffer and wait for
+ * outstanding loads at every loop exit, slowing memory-bound loops
+ * (measured: matmul -O2 1.7x slower). Blocks are merged at exit.
+ * Per node, starting at block[base]:
+ *   slot 0  count       function: calls; loop: entries; call: calls made;
+ *                       branch: executions of the branch
+ *   slot 1  ticks       timed inclusive time, TSC ticks (llvm.readcyclecounter)
+ *   slot 2  timed       timer pairs that added to ticks (only written in
+ *                       recursive functions, flag SEGTIME_CT_RECURSIVE; else
+ *                       it equals count)
+ *   slot 3  iterations  loops: iterations (body executions)
+ *   slot 4+k            branches: executions of arm k (k = 0 .. narms-1); for
+ *                       a two-way branch only arm 0 (true) is counted and
+ *                       arm 1 = count - arm 0; for a switch, arm 0 is the
+ *                       default: count - sum of the cases.
+\*===----------------------------------------------------------------------===*/
+#ifndef SEGTIME_CT_H
+#define SEGTIME_CT_H
+
+#include <stdint.h>
+
+#define SEGTIME_CT_ABI 2
+#define SEGTIME_CT_SLOTS 4 /* fixed slots per node; branches add one per arm */
+
+enum segtime_ct_kind {
+  SEGTIME_CT_FUNCTION = 0,
+  SEGTIME_CT_LOOP = 1,
+  SEGTIME_CT_BRANCH = 2,
+  SEGTIME_CT_CALL = 3
+};
+
+/* Node flags. */
+#define SEGTIME_CT_RECURSIVE 1 /* function in a call-graph cycle: timers run
+                                  only in its outermost activation */
+#define SEGTIME_CT_NORETURN 2  /* call to a noreturn function: counted, not timed */
+#define SEGTIME_CT_UNTIMED 4   /* innermost loop: counted, not timed */
+
+struct segtime_ct_node {
+  int32_t kind;     /* enum segtime_ct_kind */
+  int32_t parent;   /* index of the enclosing node in this module, -1 for functions */
+  int32_t line, col;
+  int32_t end_line, end_col; /* loops: end of the loop (from !llvm.loop), else 0 */
+  int32_t base;     /* first counter slot */
+  int32_t narms;    /* branches: number of arms */
+  int32_t flags;
+  int32_t reserved;
+  const char *name;   /* function: source name; call: callee ("" if indirect);
+                         branch: "br", "switch" or "select" */
+  const char *file;   /* source file of the location */
+  const char *labels; /* branches: per arm "label@line:col" (target's first
+                         location, 0:0 if none), separated by '\n' */
+};
+
+/* A thread's counters for one module (allocated by the runtime, never freed). */
+struct segtime_ct_block {
+  struct segtime_ct_block *next;
+  uint64_t counters[];
+};
+
+struct segtime_ct_module {
+  int32_t abi;    /* SEGTIME_CT_ABI */
+  int32_t nnodes;
+  int32_t nslots; /* counters per thread block */
+  int32_t reserved;
+  const struct segtime_ct_node *nodes;
+  const char *source; /* the module's source file name */
+  struct segtime_ct_block *blocks; /* written by the runtime */
+  struct segtime_ct_module *next;  /* written by the runtime */
+};
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+/* Called by each instrumented module's constructor. Thread-safe. */
+void __segtime_ct_register(struct segtime_ct_module *m);
+/* The calling thread's zeroed counter block for module m (the instrumented
+ * code keeps it in a thread-local pointer). Thread-safe; never NULL (exits
+ * with a message if memory runs out). */
+uint64_t *__segtime_ct_thread_block(struct segtime_ct_module *m);
+/* Writes the CT file now (also done once at exit); returns 0 on success. */
+int __segtime_ct_write(void);
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,120 @@
+#!/usr/bin/env python3
+"""ct_check.py - validates component timing (CT) on the examples.
+
+USAGE:
+  scripts/ct_check.py [--opt O0,O2] [--only matmul,lu] [--reps 5] [--runs 3] [--json out.json]
+
+For every example in examples/*.c and optimisation level: build it plainly and
+with -fplugin-arg-segtime-instrument (linked with build/lib/libsegtime-rt.a),
+run both, and check
+  output   the instrumented program prints the same lines as the plain one
+           (the SEGTIME_MEASURED timing line only compared for its parameters);
+  loops    the loop iterations CT counted in the kernel function, per call,
+           equal the SEG's count of loop tests (HLLC 'loop', from segtime
+           predict with the example's parameters);
+  time     the kernel's CT time per call (inclusive, and the sum of the
+           exclusive times of the function and its nodes) against the plain
+           program's measured median, in percent; both programs are run
+           --runs times, alternately, and the medians over runs compared.
+Exit status 1 if an output or loop check fails; times are reported, not
+asserted (noise on this machine).
+"""
+import argparse, json, os, sys
+
+from segtime_common import BUILD, CLANG, PLUGIN, ROOT, SEGTIME, extra_params, measured, median, pct, run
+
+RT = os.path.join(BUILD, "lib", "libsegtime-rt.a")
+
+
+def program_lines(out):
+    """The output lines with the SEGTIME_MEASURED line reduced to its parameters."""
+    lines = []
+    for l in out.splitlines():
+        if l.startswith("SEGTIME_MEASURED "):
+            m = json.loads(l.split(" ", 1)[1])
+            l = "SEGTIME_MEASURED %s %s" % (m["function"], json.dumps(m["params"], sort_keys=True))
+        lines.append(l)
+    return lines
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--opt", default="O0,O2")
+    ap.add_argument("--only", default="")
+    ap.add_argument("--reps", default="5")
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--json", default="")
+    a = ap.parse_args()
+    names = sorted(f[:-2] for f in os.listdir(os.path.join(ROOT, "examples")) if f.endswith(".c"))
+    if a.only:
+        names = [n for n in names if n in a.only.split(",")]
+    work = os.path.join(BUILD, "ct-check")
+    os.makedirs(work, exist_ok=True)
+    rows, bad = [], 0
+    print("%-10s %-3s %-6s %14s %14s %6s %11s %11s %11s %7s %7s" % (
+        "example", "opt", "output", "CT iterations", "SEG loop tests", "loops", "plain med",
+        "CT incl", "sum excl", "incl %", "excl %"))
+    for opt in a.opt.split(","):
+        for name in names:
+            src = os.path.join(ROOT, "examples", name + ".c")
+            base = os.path.join(work, "%s-%s" % (name, opt))
+            run([CLANG, "-" + opt, src, "-o", base + "-plain", "-lm"])
+            run([CLANG, "-" + opt, "-fplugin=" + PLUGIN, "-fplugin-arg-segtime-quiet",
+                 "-fplugin-arg-segtime-instrument", "-fplugin-arg-segtime-out=" + base + ".seg.json",
+                 src, RT, "-o", base + "-ct", "-lm"])
+            env = dict(os.environ, SEGTIME_REPS=a.reps)
+            ienv = dict(env, SEGTIME_CT_FILE=base + ".ct.json")
+            meds, inst_meds, incls, excls, same = [], [], [], [], True
+            for r in range(a.runs):
+                plain = run([base + "-plain"], env=env).stdout
+                inst = run([base + "-ct"], env=ienv).stdout
+                same = same and program_lines(plain) == program_lines(inst)
+                m = measured(plain)
+                meds.append(m["median_s"])
+                inst_meds.append(measured(inst)["median_s"])
+                kernel = m["function"]
+                with open(base + ".ct.json") as f:
+                    ct = json.load(f)
+                fn = next(f for f in ct["functions"] if f["name"] == kernel)
+                calls = fn["calls"]
+                incls.append(fn["inclusive_s"] / calls)
+                excls.append((fn["exclusive_s"] + sum(n.get("exclusive_s", 0)
+                                                      for n in fn["nodes"])) / calls)
+            iters = sum(n["iterations"] for n in fn["nodes"] if n["kind"] == "loop") / calls
+            with open(base + ".seg.json") as f:
+                seg = json.load(f)
+            cmd = [SEGTIME, "predict", base + ".seg.json", "--machine", "t800", "--level", "hllc",
+                   "--function", kernel, "--json"]
+            for k, v in m["params"].items():
+                cmd += ["-p", "%s=%s" % (k, v)]
+            cmd += extra_params(name, seg)
+            pred = json.loads(run(cmd, check=False).stdout or "{}")
+            fp = (pred.get("functions") or [{}])[0]
+            tests = fp.get("levels", {}).get("HLLC", {}).get("counts", {}).get("loop")
+            loops_ok = tests is not None and abs(tests - iters) < 0.5
+            incl, excl, plain_med = median(incls), median(excls), median(meds)
+            row = {"example": name, "opt": opt, "kernel": kernel, "output_same": same,
+                   "ct_iterations_per_call": iters, "seg_loop_tests_per_call": tests,
+                   "plain_median_s": plain_med, "plain_run_medians_s": meds,
+                   "ct_inclusive_s": incl, "ct_sum_exclusive_s": excl,
+                   "ct_sum_exclusive_runs_s": excls, "instrumented_median_s": median(inst_meds),
+                   "incl_err_pct": pct(incl, plain_med), "excl_err_pct": pct(excl, plain_med)}
+            rows.append(row)
+            bad += (not same) + (tests is not None and not loops_ok)
+            print("%-10s %-3s %-6s %14.0f %14s %6s %9.2fms %9.2fms %9.2fms %+7.1f %+7.1f" % (
+                name, opt, "same" if same else "DIFF", iters,
+                "n/a" if tests is None else "%.0f" % tests,
+                "n/a" if tests is None else ("ok" if loops_ok else "WRONG"),
+                plain_med * 1e3, incl * 1e3, excl * 1e3, row["incl_err_pct"], row["excl_err_pct"]),
+                flush=True)
+    errs = [abs(r["excl_err_pct"]) for r in rows]
+    print("\nsum of exclusive vs plain median: median |error| %.1f%%, max %.1f%%, within 10%%: %d of %d"
+          % (median(errs), max(errs), sum(e <= 10 for e in errs), len(errs)))
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump(rows, f, indent=1)
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,129 @@
+//===- CtTest.cpp - CT JSON round trip, SEG matching, profile values -----===//
+#include "core/Ct.h"
+
+#include <gtest/gtest.h>
+
+using namespace segtime;
+
+namespace {
+
+CtFile sample() {
+  CtFile C;
+  C.Program = "prog";
+  C.Timer = {"rdtsc", 2.8e9, "measured", 1 / 2.8e9, 8.6e-9, {{"loop", 3.4e-8}}};
+  C.WallS = 0.5;
+  CtFunction F;
+  F.Name = "f";
+  F.File = "k.c";
+  F.Line = 3;
+  F.Calls = 2;
+  F.InclusiveS = 0.25;
+  F.ExclusiveS = 0.05;
+  F.RawInclusiveS = 0.26;
+  CtNode L;
+  L.Kind = "loop";
+  L.File = "k.c";
+  L.Line = 5;
+  L.Col = 3;
+  L.Entries = 2;
+  L.Iterations = 30;
+  L.InclusiveS = 0.2;
+  L.ExclusiveS = 0.2;
+  CtNode B;
+  B.Kind = "branch";
+  B.File = "k.c";
+  B.Line = 6;
+  B.Col = 9;
+  B.Parent = 0;
+  B.Op = "br";
+  B.Executions = 30;
+  B.Arms = {{"true", 12, 7, 7}, {"false", 18, 8, 5}};
+  F.Nodes = {L, B};
+  C.Functions = {F};
+  return C;
+}
+
+/// f: v1 stage, v2 loop at 5:3 with trip N_f_5, inside v4 branch at 6:5..7:20
+/// whose then arm (v5) starts at 7:7.
+SegFile seg() {
+  SegFile S;
+  FunctionSeg F;
+  F.Name = "f";
+  F.Parameters = {{"N_f_5", "loop", std::nullopt, "none", "k.c:5", "iterations"},
+                  {"P_f_6", "branch", 0.5, "static: default 0.5", "k.c:6", "if"}};
+  Node Loop;
+  Loop.Kind = NodeKind::Loop;
+  Loop.Id = "v2";
+  Loop.Range = {"k.c", 5, 3, 8, 3};
+  Loop.Trip = "N_f_5";
+  Node Br;
+  Br.Kind = NodeKind::Branch;
+  Br.Id = "v4";
+  Br.Range = {"k.c", 6, 5, 7, 20};
+  Node Then;
+  Then.Id = "v5";
+  Then.Range = {"k.c", 7, 7, 7, 20};
+  Br.Arms.push_back({"then", "P_f_6", {Then}});
+  Loop.Body.push_back(Br);
+  F.Body.push_back(Loop);
+  S.Functions.push_back(F);
+  return S;
+}
+
+TEST(Ct, JsonRoundTrip) {
+  CtFile C = sample();
+  json J = C.toJSON();
+  EXPECT_EQ(J["schema"], "segtime.ct/1");
+  CtFile D = CtFile::fromJSON(J);
+  EXPECT_EQ(D.toJSON(), J);
+  ASSERT_EQ(D.Functions.size(), 1u);
+  EXPECT_EQ(D.Functions[0].Nodes[1].Arms[1].Count, 18u);
+  EXPECT_FALSE(D.Functions[0].Nodes[1].InclusiveS); // branches are not timed
+  EXPECT_DOUBLE_EQ(*D.Functions[0].Nodes[0].ExclusiveS, 0.2);
+  EXPECT_DOUBLE_EQ(D.Timer.NestedPairS["loop"], 3.4e-8);
+}
+
+TEST(Ct, BadInputNamesTheProblem) {
+  EXPECT_THROW(CtFile::fromJSON(json{{"schema", "segtime.seg/1"}}), std::runtime_error);
+  json J = sample().toJSON();
+  J["functions"][0]["nodes"][0].erase("iterations");
+  try {
+    CtFile::fromJSON(J);
+    FAIL() << "no error";
+  } catch (const std::runtime_error &E) {
+    EXPECT_NE(std::string(E.what()).find("function 'f': node 0: missing \"iterations\""),
+              std::string::npos)
+        << E.what();
+  }
+  J = sample().toJSON();
+  J["functions"][0]["nodes"][1]["kind"] = "stage";
+  EXPECT_THROW(CtFile::fromJSON(J), std::runtime_error);
+  EXPECT_THROW(CtFile::read("/nonexistent/x.ct.json"), std::runtime_error);
+}
+
+TEST(Ct, MatchAndProfile) {
+  CtFile C = sample();
+  SegFile S = seg();
+  EXPECT_EQ(matchSeg(C, S), 2);
+  EXPECT_EQ(C.Functions[0].Nodes[0].SegId, "v2");
+  EXPECT_EQ(C.Functions[0].Nodes[1].SegId, "v4");
+  EXPECT_EQ(C.toJSON()["functions"][0]["nodes"][0]["seg_id"], "v2");
+  std::vector<ProfileValue> V = profileParameters(C, S);
+  ASSERT_EQ(V.size(), 2u);
+  EXPECT_EQ(V[0].Name, "N_f_5");
+  EXPECT_DOUBLE_EQ(V[0].Value, 15.0); // 30 iterations / 2 entries
+  EXPECT_EQ(V[1].Name, "P_f_6");
+  EXPECT_DOUBLE_EQ(V[1].Value, 0.4); // 12 of 30, the arm starting at 7:7
+}
+
+TEST(Ct, NoValueForNodesNeverRun) {
+  CtFile C = sample();
+  C.Functions[0].Nodes[0].Entries = 0;
+  C.Functions[0].Nodes[0].Iterations = 0;
+  C.Functions[0].Nodes[1].Executions = 0;
+  SegFile S = seg();
+  matchSeg(C, S);
+  EXPECT_TRUE(profileParameters(C, S).empty());
+}
+
+} // namespace
