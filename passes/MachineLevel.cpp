@@ -22,7 +22,8 @@
 /// as the instructions they expand into; SPARC delay-slot instructions count.
 ///
 /// RUV keys, per execution of the block:
-///   instructions   machine instructions
+///   instructions   machine instructions, plus one per call.external (the
+///                  PLT's indirect jump, which runs in the caller's name)
 ///   uops           micro-ops from the scheduling model (1 per instruction
 ///                  without a model)
 ///   cycles         core cycles (BlockCoster::costWithMca for out-of-order
@@ -32,6 +33,7 @@
 ///                  instruction-count model
 ///   mem.load, mem.store   instructions that may read / write memory
 ///   branch, call   branch and call instructions
+///   call.external  calls to functions the module does not define (libm, ...)
 ///   fp             SPARC only: instructions on FP registers or F* opcodes
 ///   mca.skipped    instructions llvm::mca could not model (0 cycles each)
 ///
@@ -337,6 +339,9 @@ public:
           T.createMCInstPrinter(TT, 0, *TM.getMCAsmInfo(), MCII, MRI));
   }
 
+  /// Names of the functions the module defines (calls to others are external).
+  std::set<std::string> Defined;
+
   /// Whether "cycles" is modelled for this target.
   bool hasCycles() const { return IB || !Itins.isEmpty(); }
 
@@ -369,8 +374,18 @@ public:
         R.add("mem.store");
       if (D.isBranch())
         R.add("branch");
-      if (D.isCall())
+      if (D.isCall()) {
         R.add("call");
+        // A call to a function this module does not define goes through the
+        // dynamic linker's PLT: one more instruction (its indirect jump)
+        // runs per call, counted with the caller as callgrind does.
+        if (I.getNumOperands() && I.getOperand(0).isExpr())
+          if (auto *Sym = dyn_cast<MCSymbolRefExpr>(I.getOperand(0).getExpr()))
+            if (!Defined.count(Sym->getSymbol().getName().str())) {
+              R.add("call.external");
+              R.add("instructions");
+            }
+      }
       if (IsSparc && isFP(I))
         R.add("fp");
     }
@@ -1010,6 +1025,9 @@ bool machineLevelRuvs(const Module &M, const TargetSpec &T,
   // collector before the AsmPrinter and a recording streamer behind it.
   Recording Rec;
   BlockCoster Coster(*Tgt, *TM);
+  for (const Function &F : *Clone)
+    if (!F.isDeclaration())
+      Coster.Defined.insert(F.getName().str());
   legacy::PassManager PM;
   TargetPassConfig *PC = LTM.createPassConfig(PM);
   PC->setDisableVerify(true);
