@@ -89,6 +89,7 @@ const char *Usage =
     "  --max-size B    largest message, bytes (default 4194304 = 4 MiB;\n"
     "                  65536 with --quick)\n"
     "  --timeout S     kill mpirun after S seconds (default: from the plan)\n"
+    "  --max-ranges K  at most K message-size ranges per Hockney fit (default 6)\n"
     "  --quick         fewer sizes and samples: a smoke test, not a calibration\n"
     "  --json          print one JSON object instead of tables\n"
     "  --plot DIR      write DIR/comms1.{png,svg} (ping-pong time vs size,\n"
@@ -111,6 +112,7 @@ struct Options {
   double SampleMs = 1;
   long MaxSize = 4194304;
   double TimeoutS = 0;
+  int MaxRanges = 6;
   bool Json = false, Quick = false, NoWrite = false;
   bool RepsGiven = false, SampleGiven = false, MaxGiven = false;
 };
@@ -119,6 +121,8 @@ struct Options {
 struct Point {
   double X = 0; ///< message size n (B), or p for SYNCH1
   long Iters = 0;
+  int Disturbed = 0; ///< samples kept although a rank was preempted
+  int Retries = 0;   ///< samples measured again because a rank was preempted
   std::vector<double> Times;
   double Median = 0, Min = 0;
   std::optional<double> Spread;
@@ -126,6 +130,7 @@ struct Point {
 
 struct PrttRaw {
   double S = 0, N = 0, D = 0;
+  int Disturbed = 0, Retries = 0;
   std::vector<double> P1, PN, PD;
 };
 
@@ -170,36 +175,42 @@ std::string tail(const std::string &S, size_t Max = 3000) {
 
 //===--- Plan: sizes ------------------------------------------------------===//
 
-/// COMMS sizes: powers of 2 (4 with --quick) from 1 B to Max, points around
-/// Open MPI's shared-memory eager limit (btl_vader_eager_limit = 4096 B with
-/// the header, so the switch is a little below 4096 B of payload), and
-/// 3*2^k above it so the large-message ranges have points between powers of 2.
+/// COMMS sizes: powers of 2 (4 with --quick) and, but for --quick, 3*2^k
+/// between them, from 1 B to Max, plus points around Open MPI's
+/// shared-memory eager limit (btl_vader_eager_limit = 4096 B with the
+/// header, so the switch is a little below 4096 B of payload). The other
+/// switches of the vader transport (fast boxes up to 32 B, inline sends up to
+/// 256 B, memcpy_limit 512 KiB; `ompi_info --param btl vader --level 9`) fall
+/// on powers of 2, so each range has points on both sides.
 std::vector<double> commsSizes(long Max, bool Quick) {
   std::set<long> S;
-  for (long N = 1; N <= Max; N *= Quick ? 4 : 2)
+  for (long N = 1; N <= Max; N *= Quick ? 4 : 2) {
     S.insert(N);
+    if (!Quick && 3 * N <= Max)
+      S.insert(3 * N);
+  }
   std::vector<long> Around = Quick ? std::vector<long>{3072, 4000, 4032, 4048, 4160, 6144}
                                    : std::vector<long>{3072, 3584, 3968, 4000, 4032, 4040, 4048,
                                                        4064, 4096, 4160, 4608, 6144};
   for (long N : Around)
     if (N <= Max)
       S.insert(N);
-  if (!Quick)
-    for (long N = 12288; N <= Max; N *= 2)
-      S.insert(N);
   S.insert(Max);
   return {S.begin(), S.end()};
 }
 
+/// LogGP sizes: up to 1 MiB. Streams of 16 larger messages are pathological
+/// here (16 x 4 MiB back to back took 10 ms per message against 1 ms in
+/// ping-pong: rendezvous with cache-cold buffers), and cost seconds per sample.
 std::vector<double> loggpSizes(long Max, bool Quick) {
+  long Top = std::min(Max, 1048576L);
   std::vector<double> R;
   for (long N : Quick ? std::vector<long>{1, 1024, 16384, 65536}
-                      : std::vector<long>{1, 16, 256, 1024, 4096, 16384, 65536, 262144,
-                                          1048576, 4194304})
-    if (N <= Max)
+                      : std::vector<long>{1, 16, 256, 1024, 4096, 16384, 65536, 262144, 1048576})
+    if (N <= Top)
       R.push_back(N);
-  if (R.size() < 2 || R.back() != Max)
-    R.push_back(Max);
+  if (R.size() < 2 || R.back() != Top)
+    R.push_back(Top);
   return R;
 }
 
@@ -224,10 +235,12 @@ std::vector<double> numbers(const json &J, const char *Key) {
   return J.at(Key).get<std::vector<double>>();
 }
 
-Point makePoint(double X, long Iters, std::vector<double> Times) {
+Point makePoint(const json &J, double X, std::vector<double> Times) {
   Point P;
   P.X = X;
-  P.Iters = Iters;
+  P.Iters = J.at("iters");
+  P.Disturbed = J.value("disturbed", 0);
+  P.Retries = J.value("retries", 0);
   P.Times = std::move(Times);
   P.Median = median(P.Times);
   P.Min = *std::min_element(P.Times.begin(), P.Times.end());
@@ -263,16 +276,18 @@ Raw parseOutput(const std::string &Out, int Reps) {
       } else if (B == "comms1" || B == "comms2" || B == "comms3") {
         std::vector<double> T = numbers(J, "times");
         CheckReps(T);
-        R.Series[B].push_back(makePoint(J.at("n"), J.at("iters"), T));
+        R.Series[B].push_back(makePoint(J, J.at("n"), T));
       } else if (B == "synch1") {
         std::vector<double> T = numbers(J, "times");
         CheckReps(T);
-        R.Series[B].push_back(makePoint(J.at("p"), J.at("iters"), T));
+        R.Series[B].push_back(makePoint(J, J.at("p"), T));
       } else if (B == "loggp") {
         PrttRaw P;
         P.S = J.at("s");
         P.N = J.at("n");
         P.D = J.at("d");
+        P.Disturbed = J.value("disturbed", 0);
+        P.Retries = J.value("retries", 0);
         P.P1 = numbers(J, "prtt1");
         P.PN = numbers(J, "prttn");
         P.PD = numbers(J, "prttd");
@@ -324,7 +339,8 @@ Raw measure(const Options &O, const fs::path &Dir) {
        {Bin, std::string("--bench"), std::string("comms1,comms2,comms3,synch1,loggp"),
         std::string("--sizes"), joinSizes(Sizes), std::string("--loggp-sizes"),
         joinSizes(LSizes), std::string("--reps"), std::to_string(O.Reps),
-        std::string("--sample-ms"), std::to_string(O.SampleMs)})
+        std::string("--sample-ms"), std::to_string(O.SampleMs), std::string("--retries"),
+        std::to_string(10 * O.Reps), std::string("--check"), std::string(Over ? "0" : "1")})
     Run.push_back(A);
 
   // Plan: every point is a warm-up, Reps samples and the search for the
@@ -352,13 +368,35 @@ Raw measure(const Options &O, const fs::path &Dir) {
   if (Out.Np != O.Np)
     throw CommError("the benchmark ran with " + std::to_string(Out.Np) +
                     " processes, expected " + std::to_string(O.Np));
+  long Samples = 0, Disturbed = 0, Retries = 0;
+  for (const auto &[Name, Pts] : Out.Series)
+    for (const Point &P : Pts) {
+      Samples += O.Reps;
+      Disturbed += P.Disturbed;
+      Retries += P.Retries;
+    }
+  for (const PrttRaw &P : Out.Prtt) {
+    Samples += 3 * O.Reps;
+    Disturbed += P.Disturbed;
+    Retries += P.Retries;
+  }
+  if (Over)
+    std::cerr << "comm: warning: oversubscribed (" << O.Np << " processes on " << Cores
+              << " cores): the ranks share CPUs, times include waiting for them\n";
+  else
+    std::cerr << "comm: " << Samples << " samples, " << Retries
+              << " measured again because another process took a rank's CPU\n";
+  if (Disturbed)
+    std::cerr << "comm: warning: " << Disturbed << " of " << Samples
+              << " samples kept although disturbed (retry budget exhausted; the machine is "
+                 "busy: medians may be high, see the spread)\n";
   return Out;
 }
 
 //===--- Fits -------------------------------------------------------------===//
 
 HockneyResult fitSeries(const std::string &Key, const std::string &Title, double BytesPerN,
-                        const std::vector<Point> &Pts, int Reps) {
+                        const std::vector<Point> &Pts, int Reps, int MaxRanges) {
   HockneyResult H;
   H.Key = Key;
   H.Title = Title;
@@ -370,7 +408,9 @@ HockneyResult fitSeries(const std::string &Key, const std::string &Title, double
     T.push_back(P.Median);
   }
   try {
-    H.Fit = fitPiecewiseHockney(X, T);
+    PiecewiseOptions PO;
+    PO.MaxSegments = MaxRanges;
+    H.Fit = fitPiecewiseHockney(X, T, PO);
   } catch (const std::invalid_argument &E) {
     throw CommError(Title + ": " + E.what());
   }
@@ -398,7 +438,7 @@ HockneyResult fitSeries(const std::string &Key, const std::string &Title, double
   return H;
 }
 
-Results fitAll(Raw R, int Reps) {
+Results fitAll(Raw R, int Reps, int MaxRanges) {
   Results Res;
   Res.Date = today();
   double P = R.Np;
@@ -412,7 +452,7 @@ Results fitAll(Raw R, int Reps) {
     auto It = R.Series.find(B.Key);
     if (It == R.Series.end() || It->second.empty())
       throw CommError(std::string(B.Title) + ": the benchmark reported no points");
-    Res.Hockney.push_back(fitSeries(B.Key, B.Title, B.Bytes, It->second, Reps));
+    Res.Hockney.push_back(fitSeries(B.Key, B.Title, B.Bytes, It->second, Reps, MaxRanges));
   }
   const std::vector<Point> &Sy = R.Series["synch1"];
   std::vector<int> Ps;
@@ -575,6 +615,8 @@ json hockneyJson(const HockneyResult &H) {
                    {"min", P.Min},
                    {"spread", optJson(P.Spread)},
                    {"iters", P.Iters},
+                   {"retries", P.Retries},
+                   {"disturbed", P.Disturbed},
                    {"fitted", H.Fit.Residuals.Fitted[I]},
                    {"rel_residual", H.Fit.Residuals.Rel[I]},
                    {"segment", H.Fit.SegmentOf[I]}});
@@ -885,6 +927,8 @@ bool parseOptions(int Argc, char **Argv, Options &O) {
       O.TimeoutS = parseNum(A, Next());
       if (!(O.TimeoutS > 0))
         throw CommError("--timeout: expected seconds > 0");
+    } else if (A == "--max-ranges") {
+      O.MaxRanges = static_cast<int>(parsePositive(A, Next(), 1, 12));
     } else if (A == "--quick") {
       O.Quick = true;
     } else if (A == "--json") {
@@ -936,7 +980,7 @@ int calibrate(int Argc, char **Argv) {
     }
   } C{Dir, Temp};
 
-  Results Res = fitAll(measure(O, Dir), O.Reps);
+  Results Res = fitAll(measure(O, Dir), O.Reps, O.MaxRanges);
   if (!O.NoWrite) {
     writeMachine(O, Res);
     std::cerr << "comm: wrote the comm section of " << O.Out << "\n";

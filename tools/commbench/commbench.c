@@ -23,24 +23,34 @@
  * Every measurement is a sample of `iters` repetitions lasting about
  * --sample-ms (the count is found by doubling, identically on all ranks),
  * after one untimed warm-up sample; --reps samples per point, each started
- * after an MPI_Barrier. Times are seconds per operation.
+ * after an MPI_Barrier, taken in interleaved rounds over all points of a
+ * benchmark (round r measures sample r of every size). Times are seconds per
+ * operation. A sample during
+ * which a rank was preempted (an involuntary context switch, getrusage) is
+ * measured again, up to --retries times per point; --check 0 keeps every
+ * sample (oversubscribed runs, whose ranks yield the CPU on purpose).
  *
  * Output (rank 0, stdout): one JSON object per line,
  *   {"bench":"info","np":P,"mpi":"...","host":"..."}
- *   {"bench":"comms1","n":N,"iters":I,"times":[s,...]}      (also comms2)
- *   {"bench":"comms3","p":P,"n":N,"iters":I,"times":[...]}
- *   {"bench":"synch1","p":Q,"iters":I,"times":[...]}
- *   {"bench":"loggp","s":S,"n":K,"d":D,"prtt1":[...],"prttn":[...],"prttd":[...]}
+ *   {"bench":"comms1","n":N,"iters":I,"disturbed":K,"retries":R,"times":[s,...]}
+ *                                                            (also comms2)
+ *   {"bench":"comms3","p":P,"n":N,"iters":I,...,"times":[...]}
+ *   {"bench":"synch1","p":Q,"iters":I,...,"times":[...]}
+ *   {"bench":"loggp","s":S,"n":K,"d":D,"iters":[..],...,"prtt1":[...],"prttn":[...],
+ *    "prttd":[...]}
  *   {"bench":"done"}
  * Progress goes to stderr.
  *
  * USAGE:
  *   mpicc -O2 -o commbench tools/commbench/commbench.c
  *   mpirun -np 2 ./commbench --bench comms1,comms2,comms3,synch1,loggp \
- *          --sizes 1,2,4,4096,4160 --loggp-sizes 1,65536 --reps 11 --sample-ms 2
+ *          --sizes 1,2,4,4096,4160 --loggp-sizes 1,65536 --reps 11 --sample-ms 2 \
+ *          --retries 110 --check 1
  *
  *===----------------------------------------------------------------------===*/
+#define _GNU_SOURCE
 #include <mpi.h>
+#include <sys/resource.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,15 +111,63 @@ static long findIters(MeasureFn Fn, void *Arg, long Cap) {
   return Want < 1 ? 1 : Want;
 }
 
-/* Runs Reps samples of Fn after a warm-up, stores seconds per repetition. */
-static long sample(MeasureFn Fn, void *Arg, double *Times) {
-  long It = findIters(Fn, Arg, 1L << 24);
-  if (It < 1)
-    It = 1;
-  Fn(It, Arg); /* warm-up */
+/* Involuntary context switches of the calling thread so far: the kernel
+ * took the CPU away from it (another process ran there). */
+static long preemptions(void) {
+  struct rusage U;
+  getrusage(RUSAGE_THREAD, &U);
+  return U.ru_nivcsw;
+}
+
+/* One measured point: Fn(Iters, Arg), its samples and retry counts. */
+struct Point {
+  MeasureFn Fn;
+  void *Arg;
+  long It;
+  int Disturbed, Retries;
+  double *Times; /* Reps samples, s per repetition */
+};
+
+/* Measures K points, Reps samples each, interleaved: round r takes the r-th
+ * sample of every point, so slow and fast phases of a virtual machine (they
+ * last seconds) fall on all points alike instead of on a block of
+ * consecutive sizes. Each point first gets its repetition count and one
+ * warm-up sample. A sample during which any rank was preempted (noise only
+ * slows a sample down) is measured again, up to MaxRetries times per point;
+ * the samples kept although disturbed are counted in Disturbed, the ones
+ * redone in Retries. With --check 0 (oversubscribed runs yield the CPU on
+ * purpose) every sample is kept. */
+static int Check = 1, MaxRetries = 0;
+static void measure(struct Point *P, int K) {
+  for (int I = 0; I < K; ++I) {
+    P[I].It = findIters(P[I].Fn, P[I].Arg, 1L << 24);
+    P[I].Fn(P[I].It, P[I].Arg); /* warm-up */
+    P[I].Disturbed = P[I].Retries = 0;
+    P[I].Times = malloc(sizeof(double) * Reps);
+    if (!P[I].Times)
+      die("out of memory");
+  }
   for (int R = 0; R < Reps; ++R)
-    Times[R] = Fn(It, Arg) / It;
-  return It;
+    for (int I = 0; I < K; ++I)
+      for (;;) {
+        long C0 = preemptions();
+        double T = P[I].Fn(P[I].It, P[I].Arg) / P[I].It;
+        long Mine = preemptions() - C0, All = 0;
+        MPI_Allreduce(&Mine, &All, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
+        P[I].Times[R] = T;
+        if (!Check || All == 0)
+          break;
+        if (P[I].Retries >= MaxRetries) {
+          ++P[I].Disturbed;
+          break;
+        }
+        ++P[I].Retries;
+      }
+}
+
+static void freePoints(struct Point *P, int K) {
+  for (int I = 0; I < K; ++I)
+    free(P[I].Times);
 }
 
 static double maxOver(double T, MPI_Comm C) {
@@ -181,15 +239,14 @@ static double alltoall(long Iters, void *Arg) {
 }
 
 /* --- SYNCH1: barrier over the first Q ranks --- */
-static MPI_Comm SubComm;
 static double barrier(long Iters, void *Arg) {
-  (void)Arg;
+  MPI_Comm Sub = *(MPI_Comm *)Arg;
   MPI_Barrier(MPI_COMM_WORLD);
   double T0 = MPI_Wtime();
-  if (SubComm != MPI_COMM_NULL)
+  if (Sub != MPI_COMM_NULL)
     for (long I = 0; I < Iters; ++I)
-      MPI_Barrier(SubComm);
-  return maxOver(SubComm != MPI_COMM_NULL ? MPI_Wtime() - T0 : 0, MPI_COMM_WORLD);
+      MPI_Barrier(Sub);
+  return maxOver(Sub != MPI_COMM_NULL ? MPI_Wtime() - T0 : 0, MPI_COMM_WORLD);
 }
 
 /* --- LogGP: PRTT(n, d, s) --- */
@@ -268,14 +325,18 @@ int main(int Argc, char **Argv) {
       SampleS = atof(V) / 1000;
     else if (!strcmp(A, "--stream"))
       StreamN = atoi(V);
+    else if (!strcmp(A, "--retries"))
+      MaxRetries = atoi(V);
+    else if (!strcmp(A, "--check"))
+      Check = atoi(V);
     else
       die("unknown option");
     ++I;
   }
   if (Size < 2)
     die("needs at least 2 MPI processes (mpirun -np 2)");
-  if (Reps < 1 || Reps > 1000 || SampleS <= 0 || StreamN < 2)
-    die("--reps must be 1..1000, --sample-ms > 0, --stream >= 2");
+  if (Reps < 1 || Reps > 1000 || SampleS <= 0 || StreamN < 2 || MaxRetries < 0)
+    die("--reps must be 1..1000, --sample-ms > 0, --stream >= 2, --retries >= 0");
   long Max = 1;
   for (int I = 0; I < NS; ++I)
     Max = Sizes[I] > Max ? Sizes[I] : Max;
@@ -290,8 +351,6 @@ int main(int Argc, char **Argv) {
     die("out of memory for the message buffers");
   memset(Buf, 1, Max);
   memset(Buf2, 0, (size_t)Max * Size);
-  double *Times = malloc(sizeof(double) * Reps), *T2 = malloc(sizeof(double) * Reps),
-         *T3 = malloc(sizeof(double) * Reps);
 
   if (Rank == 0) {
     char Ver[MPI_MAX_LIBRARY_VERSION_STRING], Host[MPI_MAX_PROCESSOR_NAME];
@@ -310,74 +369,96 @@ int main(int Argc, char **Argv) {
 
   static const char *Names[] = {"comms1", "comms2", "comms3"};
   static MeasureFn Fns[] = {pingpong, exchange, alltoall};
+  struct Point Pts[MAXPTS];
   for (int B = 0; B < 3; ++B) {
     if (!has(Bench, Names[B]))
       continue;
     if (Rank == 0)
       fprintf(stderr, "commbench: %s: %d sizes\n", Names[B], NS);
-    for (int I = 0; I < NS; ++I) {
-      long N = Sizes[I];
-      long It = sample(Fns[B], &N, Times);
-      if (Rank == 0) {
-        printf("{\"bench\":\"%s\",", Names[B]);
-        if (B == 2)
-          printf("\"p\":%d,", Size);
-        printf("\"n\":%ld,\"iters\":%ld,", N, It);
-        printTimes("times", Times, Reps);
-        printf("}\n");
-        fflush(stdout);
-      }
+    for (int I = 0; I < NS; ++I)
+      Pts[I] = (struct Point){Fns[B], &Sizes[I], 0, 0, 0, NULL};
+    measure(Pts, NS);
+    for (int I = 0; I < NS && Rank == 0; ++I) {
+      printf("{\"bench\":\"%s\",", Names[B]);
+      if (B == 2)
+        printf("\"p\":%d,", Size);
+      printf("\"n\":%ld,\"iters\":%ld,\"disturbed\":%d,\"retries\":%d,", Sizes[I], Pts[I].It,
+             Pts[I].Disturbed, Pts[I].Retries);
+      printTimes("times", Pts[I].Times, Reps);
+      printf("}\n");
+      fflush(stdout);
     }
+    freePoints(Pts, NS);
   }
 
   if (has(Bench, "synch1")) {
     if (Rank == 0)
       fprintf(stderr, "commbench: synch1: p = 1..%d\n", Size);
-    for (int Q = 1; Q <= Size; ++Q) {
-      MPI_Comm_split(MPI_COMM_WORLD, Rank < Q ? 0 : MPI_UNDEFINED, Rank, &SubComm);
-      long It = sample(barrier, NULL, Times);
-      if (SubComm != MPI_COMM_NULL)
-        MPI_Comm_free(&SubComm);
+    MPI_Comm *Subs = malloc(sizeof(MPI_Comm) * Size);
+    int NQ = Size < MAXPTS ? Size : MAXPTS;
+    for (int Q = 1; Q <= NQ; ++Q) {
+      MPI_Comm_split(MPI_COMM_WORLD, Rank < Q ? 0 : MPI_UNDEFINED, Rank, &Subs[Q - 1]);
+      Pts[Q - 1] = (struct Point){barrier, &Subs[Q - 1], 0, 0, 0, NULL};
+    }
+    measure(Pts, NQ);
+    for (int Q = 1; Q <= NQ; ++Q) {
+      if (Subs[Q - 1] != MPI_COMM_NULL)
+        MPI_Comm_free(&Subs[Q - 1]);
       if (Rank == 0) {
-        printf("{\"bench\":\"synch1\",\"p\":%d,\"iters\":%ld,", Q, It);
-        printTimes("times", Times, Reps);
+        printf("{\"bench\":\"synch1\",\"p\":%d,\"iters\":%ld,\"disturbed\":%d,\"retries\":%d,",
+               Q, Pts[Q - 1].It, Pts[Q - 1].Disturbed, Pts[Q - 1].Retries);
+        printTimes("times", Pts[Q - 1].Times, Reps);
         printf("}\n");
         fflush(stdout);
       }
     }
+    freePoints(Pts, NQ);
+    free(Subs);
   }
 
   if (has(Bench, "loggp")) {
     if (Rank == 0)
       fprintf(stderr, "commbench: loggp: PRTT at %d sizes\n", NL);
+    /* PRTT(1,0,s) first: its median is the delay d of PRTT(n,d,s). */
+    struct Prtt One[MAXPTS], Stream[MAXPTS], Delay[MAXPTS];
+    struct Point P1[MAXPTS], PN[MAXPTS], PD[MAXPTS];
     for (int I = 0; I < NL; ++I) {
-      struct Prtt P = {LSizes[I], 1, 0};
-      long It1 = sample(prtt, &P, Times);
-      double D = medianOf(Times, Reps); /* same on all ranks: rank 0's times were broadcast */
-      P.N = StreamN;
-      long ItN = sample(prtt, &P, T2);
-      P.D = D;
-      long ItD = sample(prtt, &P, T3);
-      if (Rank == 0) {
-        printf("{\"bench\":\"loggp\",\"s\":%ld,\"n\":%d,\"d\":%.9g,\"iters\":[%ld,%ld,%ld],",
-               LSizes[I], StreamN, D, It1, ItN, ItD);
-        printTimes("prtt1", Times, Reps);
-        printf(",");
-        printTimes("prttn", T2, Reps);
-        printf(",");
-        printTimes("prttd", T3, Reps);
-        printf("}\n");
-        fflush(stdout);
-      }
+      One[I] = (struct Prtt){LSizes[I], 1, 0};
+      P1[I] = (struct Point){prtt, &One[I], 0, 0, 0, NULL};
     }
+    measure(P1, NL);
+    for (int I = 0; I < NL; ++I) {
+      /* the same on all ranks: rank 0's times were broadcast */
+      double D = medianOf(P1[I].Times, Reps);
+      Stream[I] = (struct Prtt){LSizes[I], StreamN, 0};
+      Delay[I] = (struct Prtt){LSizes[I], StreamN, D};
+      PN[I] = (struct Point){prtt, &Stream[I], 0, 0, 0, NULL};
+      PD[I] = (struct Point){prtt, &Delay[I], 0, 0, 0, NULL};
+    }
+    measure(PN, NL);
+    measure(PD, NL);
+    for (int I = 0; I < NL && Rank == 0; ++I) {
+      printf("{\"bench\":\"loggp\",\"s\":%ld,\"n\":%d,\"d\":%.9g,\"iters\":[%ld,%ld,%ld],"
+             "\"disturbed\":%d,\"retries\":%d,",
+             LSizes[I], StreamN, Delay[I].D, P1[I].It, PN[I].It, PD[I].It,
+             P1[I].Disturbed + PN[I].Disturbed + PD[I].Disturbed,
+             P1[I].Retries + PN[I].Retries + PD[I].Retries);
+      printTimes("prtt1", P1[I].Times, Reps);
+      printf(",");
+      printTimes("prttn", PN[I].Times, Reps);
+      printf(",");
+      printTimes("prttd", PD[I].Times, Reps);
+      printf("}\n");
+      fflush(stdout);
+    }
+    freePoints(P1, NL);
+    freePoints(PN, NL);
+    freePoints(PD, NL);
   }
   if (Rank == 0) {
     printf("{\"bench\":\"done\"}\n");
     fflush(stdout);
   }
-  free(Times);
-  free(T2);
-  free(T3);
   free(Buf);
   free(Buf2);
   free(Reqs);
