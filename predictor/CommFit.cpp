@@ -213,7 +213,22 @@ HockneyFit fitPiecewiseHockney(const std::vector<double> &N, const std::vector<d
   R.SegmentOf.resize(M);
   for (size_t G = 0; G < Ranges.size(); ++G) {
     auto [I, J] = Ranges[G];
-    R.Model.Segments.push_back(segmentOf(Line[I][J], G + 1 == Ranges.size() ? Inf : Ns[J]));
+    double UpTo = Inf;
+    if (G + 1 < Ranges.size()) {
+      // Where the two lines cross between the last size of this range and
+      // the first of the next, the transition is continuous (e.g. a cache
+      // effect): the breakpoint is the crossing. Otherwise it is a jump
+      // (a protocol switch) after the last size measured in this range.
+      const LineFit &A = Line[I][J], &B = Line[Ranges[G + 1].first][Ranges[G + 1].second];
+      double Lo = Ns[J], Hi = Ns[Ranges[G + 1].first];
+      UpTo = Lo;
+      if (A.InvR != B.InvR) {
+        double X = (B.T0 - A.T0) / (A.InvR - B.InvR);
+        if (X >= Lo && X < Hi)
+          UpTo = X;
+      }
+    }
+    R.Model.Segments.push_back(segmentOf(Line[I][J], UpTo));
     for (size_t P = I; P <= J; ++P)
       R.SegmentOf[P] = static_cast<int>(G);
   }

@@ -21,9 +21,11 @@
 ///    residuals below the noise of a timing measurement do not buy segments
 ///    (with 0.5 % noise, a raw BIC split a range in 5 % of synthetic trials;
 ///    with the floor in none of 200). Segments need not join (protocol switches are
-///    jumps). A breakpoint lies somewhere between the last size of one range
-///    and the first of the next; it is reported as the former (UpTo, the
-///    largest size measured in the lower mode).
+///    jumps). A breakpoint lies between the last size of one range and the
+///    first of the next: UpTo is where the two lines cross if they cross
+///    there (a continuous transition, e.g. a cache effect), else the last
+///    size measured in the lower range (a jump, e.g. an eager/rendezvous
+///    protocol switch).
 ///  - fitBarrier: SYNCH1 t(p) = t_b0 + t_b1 ceil(log2 p) (PARKBENCH-93 §3.3.4).
 ///  - fitLogGP: L, o, g, G from parametrised round-trip times PRTT(n, d, s)
 ///    (Hoefler, Lichei, Rehm 2007; Kielmann, Bal, Verstoep 2000).

@@ -89,12 +89,14 @@ const char *Usage =
     "  --max-size B    largest message, bytes (default 4194304 = 4 MiB;\n"
     "                  65536 with --quick)\n"
     "  --timeout S     kill mpirun after S seconds (default: from the plan)\n"
-    "  --max-ranges K  at most K message-size ranges per Hockney fit (default 6)\n"
+    "  --max-ranges K  at most K message-size ranges per Hockney fit (default 8)\n"
     "  --quick         fewer sizes and samples: a smoke test, not a calibration\n"
     "  --json          print one JSON object instead of tables\n"
     "  --plot DIR      write DIR/comms1.{png,svg} (ping-pong time vs size,\n"
     "                  measured and fitted, log-log) with gnuplot\n"
     "  --keep DIR      keep the benchmark program and its raw output in DIR\n"
+    "  --replay FILE   fit the raw output of an earlier run (DIR/commbench.jsonl\n"
+    "                  of --keep DIR) instead of measuring\n"
     "\n"
     "Needs mpicc and mpirun in PATH (Debian: openmpi-bin libopenmpi-dev). As\n"
     "root, OMPI_ALLOW_RUN_AS_ROOT(_CONFIRM)=1 are set. Progress goes to stderr.\n"
@@ -107,12 +109,12 @@ struct CommError : std::runtime_error {
 
 struct Options {
   int Np = 2;
-  std::string Out = "costvectors/local.yaml", Name = "local", PlotDir, Keep;
+  std::string Out = "costvectors/local.yaml", Name = "local", PlotDir, Keep, Replay;
   int Reps = 15;
   double SampleMs = 1;
   long MaxSize = 4194304;
   double TimeoutS = 0;
-  int MaxRanges = 6;
+  int MaxRanges = 8;
   bool Json = false, Quick = false, NoWrite = false;
   bool RepsGiven = false, SampleGiven = false, MaxGiven = false;
 };
@@ -248,8 +250,9 @@ Point makePoint(const json &J, double X, std::vector<double> Times) {
   return P;
 }
 
-/// Parses the benchmark program's JSON lines; throws CommError naming the line.
-Raw parseOutput(const std::string &Out, int Reps) {
+/// Parses the benchmark program's JSON lines; throws CommError naming the
+/// line. Reps = 0: take the sample count from the first point.
+Raw parseOutput(const std::string &Out, int &Reps) {
   Raw R;
   std::stringstream SS(Out);
   bool Done = false;
@@ -262,6 +265,8 @@ Raw parseOutput(const std::string &Out, int Reps) {
       json J = json::parse(L);
       std::string B = J.at("bench");
       auto CheckReps = [&](const std::vector<double> &T) {
+        if (Reps == 0)
+          Reps = static_cast<int>(T.size());
         if (static_cast<int>(T.size()) != Reps)
           throw CommError("expected " + std::to_string(Reps) + " samples, got " +
                           std::to_string(T.size()));
@@ -364,7 +369,8 @@ Raw measure(const Options &O, const fs::path &Dir) {
   if (!R.ok())
     throw CommError("the MPI benchmark failed (" + R.status() + ")\n  " + commandLine(Run) +
                     "\n" + tail(R.Err + R.Out));
-  Raw Out = parseOutput(R.Out, O.Reps);
+  int Reps = O.Reps;
+  Raw Out = parseOutput(R.Out, Reps);
   if (Out.Np != O.Np)
     throw CommError("the benchmark ran with " + std::to_string(Out.Np) +
                     " processes, expected " + std::to_string(O.Np));
@@ -937,6 +943,8 @@ bool parseOptions(int Argc, char **Argv, Options &O) {
       O.PlotDir = Next();
     } else if (A == "--keep") {
       O.Keep = Next();
+    } else if (A == "--replay") {
+      O.Replay = Next();
     } else {
       throw CommError("unknown option '" + A + "' (see segtime comm calibrate --help)");
     }
@@ -952,10 +960,24 @@ bool parseOptions(int Argc, char **Argv, Options &O) {
   return true;
 }
 
+int report(const Options &O, const Results &Res);
+
 int calibrate(int Argc, char **Argv) {
   Options O;
   if (!parseOptions(Argc, Argv, O))
     return 0;
+  if (!O.Replay.empty()) {
+    std::ifstream In(O.Replay);
+    if (!In)
+      throw CommError("--replay: cannot read '" + O.Replay + "'");
+    std::stringstream SS;
+    SS << In.rdbuf();
+    O.Reps = 0;
+    Raw R = parseOutput(SS.str(), O.Reps);
+    std::cerr << "comm: fitting " << O.Replay << " (np " << R.Np << ", " << O.Reps
+              << " samples per point)\n";
+    return report(O, fitAll(std::move(R), O.Reps, O.MaxRanges));
+  }
   fs::path Dir;
   bool Temp = O.Keep.empty();
   if (Temp) {
@@ -980,7 +1002,11 @@ int calibrate(int Argc, char **Argv) {
     }
   } C{Dir, Temp};
 
-  Results Res = fitAll(measure(O, Dir), O.Reps, O.MaxRanges);
+  return report(O, fitAll(measure(O, Dir), O.Reps, O.MaxRanges));
+}
+
+/// Writes the machine file and the plot, prints the table or JSON.
+int report(const Options &O, const Results &Res) {
   if (!O.NoWrite) {
     writeMachine(O, Res);
     std::cerr << "comm: wrote the comm section of " << O.Out << "\n";

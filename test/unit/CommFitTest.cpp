@@ -122,6 +122,21 @@ TEST(CommFit, PiecewiseThreeRangesWithNoise) {
   EXPECT_EQ(F.Residuals.Rel.size(), N.size());
 }
 
+TEST(CommFit, PiecewiseContinuousTransitionAtTheCrossing) {
+  // A cache-like transition: 10 GB/s with t_0 = 1 us, then 2 GB/s with
+  // t_0 = -31 us; the lines cross at n = 80000 B, between the measured sizes
+  // 65536 and 98304. The breakpoint is the crossing, not 65536.
+  HockneyModel Want;
+  Want.Segments.push_back({80000, 1e10, 1e-6 * 1e10});
+  Want.Segments.push_back({Inf, 2e9, -31e-6 * 2e9});
+  std::vector<double> N = commsSizes();
+  HockneyFit F = fitPiecewiseHockney(N, timesOf(Want, N));
+  ASSERT_EQ(F.Model.Segments.size(), 2u);
+  expectRel(F.Model.Segments[0].UpTo, 80000, 1e-6, "breakpoint");
+  expectRel(F.Model.Segments[1].t0(), -31e-6, 1e-6, "t_0 (negative: far from n = 0)");
+  EXPECT_NEAR(F.Model.time(80000) / F.Model.time(80001), 1, 1e-4); // continuous
+}
+
 TEST(CommFit, PiecewiseKeepsOneRangeForALine) {
   // A single straight line with 0.5 % noise: the information criterion must
   // not split it.
