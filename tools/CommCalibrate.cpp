@@ -161,6 +161,7 @@ struct Results {
   std::optional<double> T0Spread, T1Spread;
   std::optional<LogGPFit> LogGP;
   std::optional<LogGPConsistency> Consistency;
+  std::string LogGPError; ///< why there is no LogGP fit (noise), else empty
   std::string Date;
 };
 
@@ -498,7 +499,9 @@ Results fitAll(Raw R, int Reps, int MaxRanges) {
     Res.LogGP = fitLogGP(Pts, R.Np);
     Res.Consistency = checkConsistency(Res.LogGP->Model, Res.Hockney[0].Fit.Model);
   } catch (const std::invalid_argument &E) {
-    throw CommError(std::string("LogGP: ") + E.what());
+    // The other models stand on their own: report, do not write LogGP.
+    Res.LogGPError = E.what();
+    std::cerr << "comm: warning: no LogGP parameters: " << E.what() << "\n";
   }
   Res.R = std::move(R);
   return Res;
@@ -545,6 +548,8 @@ ParamList commParams(const Results &Res, int Reps) {
   std::string SRef = refOf(Res, "SYNCH1 barrier, p = 1.." + std::to_string(Res.R.Np), Reps);
   L.push_back({"synch1.t0", entry(Res.Synch1->Model.T0, "s", "measured", SRef, Res.T0Spread)});
   L.push_back({"synch1.t1", entry(Res.Synch1->Model.T1, "s", "measured", SRef, Res.T1Spread)});
+  if (!Res.LogGP)
+    return L;
   std::string LRef = refOf(Res, "LogGP from PRTT(n,d,s)", Reps);
   const LogGPModel &G = Res.LogGP->Model;
   L.push_back({"loggp.L", entry(G.L, "s", "measured", LRef)});
@@ -662,6 +667,10 @@ json resultsJson(const Options &O, const Results &Res) {
                    {"t1_spread", optJson(Res.T1Spread)},
                    {"max_abs_rel_residual", B.Residuals.MaxAbsRel}}},
                  {"points", SP}};
+  if (!Res.LogGP) {
+    J["loggp"] = {{"title", "LogGP from PRTT(n, d, s)"}, {"error", Res.LogGPError}};
+    return J;
+  }
   const LogGPFit &L = *Res.LogGP;
   json LP = json::array();
   for (size_t I = 0; I < Res.R.Prtt.size(); ++I) {
@@ -771,6 +780,10 @@ void printText(const Options &O, const Results &Res) {
   std::cout << "t(p) = t_b0 + t_b1 ceil(log2 p): t_b0 = " << us(B.Model.T0)
             << " us, t_b1 = " << us(B.Model.T1) << " us\n";
 
+  if (!Res.LogGP) {
+    std::cout << "\nLogGP from PRTT(n, d, s): no fit: " << Res.LogGPError << "\n";
+    return;
+  }
   const LogGPFit &L = *Res.LogGP;
   std::cout << "\nLogGP from PRTT(n, d, s) (n = "
             << (Res.R.Prtt.empty() ? 0 : static_cast<int>(Res.R.Prtt[0].N))
