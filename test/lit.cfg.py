@@ -20,3 +20,7 @@ config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "I
 config.environment["PATH"] = os.pathsep.join([tools, config.environment.get("PATH", "")])
 # Run from the source tree so that --machine NAME finds costvectors/NAME.yaml.
 config.environment["SEGTIME_SOURCE_DIR"] = config.segtime_src_root
+# `segtime comm calibrate` tests need Open MPI's mpirun and mpicc.
+import shutil
+if shutil.which("mpirun") and shutil.which("mpicc"):
+    config.available_features.add("mpi")

@@ -1,7 +1,8 @@
 //===- segtime.cpp - The segtime command ----------------------------------===//
 ///
 /// \file
-/// Subcommands: predict, calibrate, show, dot, vocabulary, farm, dc, hetero.
+/// Subcommands: predict, calibrate, show, dot, vocabulary, farm, dc, hetero,
+/// comm calibrate.
 ///
 /// USAGE:
 ///   segtime predict FILE.seg.json --machine t800 -p n=256 [--level poc|hllc|all]
@@ -30,6 +31,7 @@ int calibrateMain(int Argc, char **Argv); // Calibrate.cpp
 int farmMain(int Argc, char **Argv);      // Templates.cpp
 int dcMain(int Argc, char **Argv);        // Templates.cpp
 int heteroMain(int Argc, char **Argv);    // Templates.cpp
+int commMain(int Argc, char **Argv);      // CommCalibrate.cpp
 
 namespace {
 
@@ -45,6 +47,7 @@ const char *Usage =
     "  farm                    processor farm on a k-ary tree (UBC-91)\n"
     "  dc                      divide and conquer on a k-ary tree (UBC-91)\n"
     "  hetero                  heterogeneous network of workstations (UTSA-95)\n"
+    "  comm calibrate          measure MPI communication (COMMS1/2/3, SYNCH1, LogGP)\n"
     "\n"
     "'segtime COMMAND --help' describes each command.\n";
 
@@ -399,6 +402,8 @@ int main(int Argc, char **Argv) {
     return dcMain(Argc - 2, Argv + 2);
   if (Cmd == "hetero")
     return heteroMain(Argc - 2, Argv + 2);
+  if (Cmd == "comm")
+    return commMain(Argc - 2, Argv + 2);
   std::cerr << "segtime: error: unknown command '" << Cmd << "'\n" << Usage;
   return 2;
 }

@@ -1,0 +1,1062 @@
+//===- CommCalibrate.cpp - segtime comm calibrate: MPI communication ------===//
+///
+/// \file
+/// `segtime comm calibrate` measures this machine's communication with MPI
+/// (Open MPI) and fits the models of predictor/CommModels.h (docs/comm.md):
+///
+///  - COMMS1 ping-pong (PARKBENCH-93 §3.3.1): piecewise Hockney
+///    t = (n + n_1/2)/r_inf (eq. 3.4) with automatic breakpoints, written as
+///    comm.hockney.<k>.{upto, r_inf, n_half, t0, pi0};
+///  - COMMS2 exchange and COMMS3 all-to-all saturation (§3.3.1-3.3.2): the
+///    same fit against the bytes moved per exchange (2n) or per all-to-all
+///    round (p(p-1)n), so r_inf is the total (saturation) bandwidth:
+///    comm.comms2.*, comm.comms3.* (+ comm.comms3.p);
+///  - SYNCH1 barrier (§3.3.4): t(p) = t_b0 + t_b1 ceil(log2 p) over p = 1..np:
+///    comm.synch1.{t0, t1};
+///  - LogGP from PRTT(n, d, s) (Hoefler, Lichei, Rehm 2007):
+///    comm.loggp.{L, o, g, G, P}, checked against the COMMS1 Hockney model.
+///
+/// The benchmarks (tools/commbench/commbench.c) are compiled with mpicc and
+/// started with mpirun under a time-out that kills mpirun's whole process
+/// group. Each point is --reps samples; fits use the medians, tables show
+/// median, minimum and spread (max-min)/median. Parameter spreads are those
+/// of the same fit made once per repetition (the k-th sample of every size).
+///
+/// USAGE:
+///   segtime comm calibrate [--np P] [--out FILE] [--reps K] [--max-size B]
+///                          [--json] [--plot DIR] [--quick] [--keep DIR]
+///   segtime comm calibrate --out costvectors/local.yaml --plot plots/
+///   segtime comm calibrate --quick --json --out /tmp/comm.yaml
+///
+/// Exit status: 0 ok, 2 usage error, missing or failing MPI, or a failed fit.
+///
+//===----------------------------------------------------------------------===//
+#include "predictor/CommFit.h"
+#include "predictor/CommModels.h"
+#include "predictor/Machine.h"
+#include "tools/Process.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <thread>
+
+using namespace segtime;
+using json = nlohmann::ordered_json;
+namespace fs = std::filesystem;
+
+namespace {
+
+const char *CommUsage =
+    "usage: segtime comm SUBCOMMAND [options]\n"
+    "\n"
+    "subcommands:\n"
+    "  calibrate   measure message passing with MPI (COMMS1/2/3, SYNCH1, LogGP)\n"
+    "              and write the comm section of a machine file\n"
+    "\n"
+    "'segtime comm calibrate --help' describes the options.\n";
+
+const char *Usage =
+    "usage: segtime comm calibrate [options]\n"
+    "\n"
+    "Runs, with Open MPI on this machine, COMMS1 (ping-pong, half round trip),\n"
+    "COMMS2 (exchange), COMMS3 (all-to-all, p(p-1) messages), SYNCH1 (barrier,\n"
+    "p = 1..np) and a LogGP measurement (PRTT(n, d, s)); fits piecewise Hockney\n"
+    "models t = (n + n_1/2)/r_inf (PARKBENCH-93 eq. 3.4, breakpoints found\n"
+    "automatically), the SYNCH1 model and LogGP (L, o, g, G, P), and writes them\n"
+    "with provenance into the comm section of a machine file.\n"
+    "\n"
+    "  --np P          MPI processes (default 2); more than the cores run\n"
+    "                  oversubscribed (--oversubscribe, mpi_yield_when_idle)\n"
+    "  --out FILE      machine file whose comm section is rewritten (default\n"
+    "                  costvectors/local.yaml; created if missing)\n"
+    "  --no-write      measure and print only\n"
+    "  --name NAME     machine name when the file is created (default local)\n"
+    "  --reps K        samples per point (default 15; 3 with --quick)\n"
+    "  --sample-ms MS  length of one sample, ms (default 1; 0.3 with --quick)\n"
+    "  --max-size B    largest message, bytes (default 4194304 = 4 MiB;\n"
+    "                  65536 with --quick)\n"
+    "  --timeout S     kill mpirun after S seconds (default: from the plan)\n"
+    "  --max-ranges K  at most K message-size ranges per Hockney fit (default 8)\n"
+    "  --quick         fewer sizes and samples: a smoke test, not a calibration\n"
+    "  --json          print one JSON object instead of tables\n"
+    "  --plot DIR      write DIR/comms1.{png,svg} (ping-pong time vs size,\n"
+    "                  measured and fitted, log-log) with gnuplot\n"
+    "  --keep DIR      keep the benchmark program and its raw output in DIR\n"
+    "  --replay FILE   fit the raw output of an earlier run (DIR/commbench.jsonl\n"
+    "                  of --keep DIR) instead of measuring\n"
+    "\n"
+    "Needs mpicc and mpirun in PATH (Debian: openmpi-bin libopenmpi-dev). As\n"
+    "root, OMPI_ALLOW_RUN_AS_ROOT(_CONFIRM)=1 are set. Progress goes to stderr.\n"
+    "Exit status: 0 ok, 2 usage error, missing or failing MPI, or failed fit.\n";
+
+/// Any failure; main turns it into exit status 2.
+struct CommError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct Options {
+  int Np = 2;
+  std::string Out = "costvectors/local.yaml", Name = "local", PlotDir, Keep, Replay;
+  int Reps = 15;
+  double SampleMs = 1;
+  long MaxSize = 4194304;
+  double TimeoutS = 0;
+  int MaxRanges = 8;
+  bool Json = false, Quick = false, NoWrite = false;
+  bool RepsGiven = false, SampleGiven = false, MaxGiven = false;
+};
+
+/// One measured point: message size (or p) and its samples (s per operation).
+struct Point {
+  double X = 0; ///< message size n (B), or p for SYNCH1
+  long Iters = 0;
+  int Disturbed = 0; ///< samples kept although a rank was preempted
+  int Retries = 0;   ///< samples measured again because a rank was preempted
+  std::vector<double> Times;
+  double Median = 0, Min = 0;
+  std::optional<double> Spread;
+};
+
+struct PrttRaw {
+  double S = 0, N = 0, D = 0;
+  int Disturbed = 0, Retries = 0;
+  std::vector<double> P1, PN, PD;
+};
+
+/// Everything the benchmark program reported.
+struct Raw {
+  int Np = 0;
+  std::string Mpi, Host;
+  std::map<std::string, std::vector<Point>> Series; ///< comms1/2/3, synch1
+  std::vector<PrttRaw> Prtt;
+};
+
+/// A Hockney-type result: one benchmark, the bytes per operation (1 for
+/// COMMS1, 2 for COMMS2, p(p-1) for COMMS3), the fit, and per-segment spreads.
+struct HockneyResult {
+  std::string Key, Title;
+  double BytesPerN = 1;
+  std::vector<Point> Points;
+  HockneyFit Fit;
+  std::vector<std::optional<double>> RInfSpread, NHalfSpread;
+};
+
+struct Results {
+  Raw R;
+  std::vector<HockneyResult> Hockney; ///< comms1, comms2, comms3 (those measured)
+  std::optional<BarrierFit> Synch1;
+  std::optional<double> T0Spread, T1Spread;
+  std::optional<LogGPFit> LogGP;
+  std::optional<LogGPConsistency> Consistency;
+  std::string LogGPError; ///< why there is no LogGP fit (noise), else empty
+  std::string Date;
+};
+
+std::string today() {
+  std::time_t T = std::time(nullptr);
+  char Buf[32];
+  std::strftime(Buf, sizeof Buf, "%Y-%m-%d", std::localtime(&T));
+  return Buf;
+}
+
+std::string tail(const std::string &S, size_t Max = 3000) {
+  return S.size() <= Max ? S : "[...]\n" + S.substr(S.size() - Max);
+}
+
+//===--- Plan: sizes ------------------------------------------------------===//
+
+/// COMMS sizes: powers of 2 (4 with --quick) and, but for --quick, 3*2^k
+/// between them, from 1 B to Max, plus points around Open MPI's
+/// shared-memory eager limit (btl_vader_eager_limit = 4096 B with the
+/// header, so the switch is a little below 4096 B of payload). The other
+/// switches of the vader transport (fast boxes up to 32 B, inline sends up to
+/// 256 B, memcpy_limit 512 KiB; `ompi_info --param btl vader --level 9`) fall
+/// on powers of 2, so each range has points on both sides.
+std::vector<double> commsSizes(long Max, bool Quick) {
+  std::set<long> S;
+  for (long N = 1; N <= Max; N *= Quick ? 4 : 2) {
+    S.insert(N);
+    if (!Quick && 3 * N <= Max)
+      S.insert(3 * N);
+  }
+  std::vector<long> Around = Quick ? std::vector<long>{3072, 4000, 4032, 4048, 4160, 6144}
+                                   : std::vector<long>{3072, 3584, 3968, 4000, 4032, 4040, 4048,
+                                                       4064, 4096, 4160, 4608, 6144};
+  for (long N : Around)
+    if (N <= Max)
+      S.insert(N);
+  S.insert(Max);
+  return {S.begin(), S.end()};
+}
+
+/// LogGP sizes: up to 1 MiB. Streams of 16 larger messages are pathological
+/// here (16 x 4 MiB back to back took 10 ms per message against 1 ms in
+/// ping-pong: rendezvous with cache-cold buffers), and cost seconds per sample.
+std::vector<double> loggpSizes(long Max, bool Quick) {
+  long Top = std::min(Max, 1048576L);
+  std::vector<double> R;
+  for (long N : Quick ? std::vector<long>{1, 1024, 16384, 65536}
+                      : std::vector<long>{1, 16, 256, 1024, 4096, 16384, 65536, 262144, 1048576})
+    if (N <= Top)
+      R.push_back(N);
+  if (R.size() < 2 || R.back() != Top)
+    R.push_back(Top);
+  return R;
+}
+
+std::string joinSizes(const std::vector<double> &V) {
+  std::string S;
+  for (double X : V)
+    S += (S.empty() ? "" : ",") + std::to_string(static_cast<long>(X));
+  return S;
+}
+
+//===--- Running the benchmark --------------------------------------------===//
+
+std::string need(const std::string &Prog) {
+  std::optional<std::string> P = findInPath(Prog);
+  if (!P)
+    throw CommError(Prog + " not found in PATH; install Open MPI (Debian: apt-get install "
+                           "openmpi-bin libopenmpi-dev, as scripts/setup.sh does)");
+  return *P;
+}
+
+std::vector<double> numbers(const json &J, const char *Key) {
+  return J.at(Key).get<std::vector<double>>();
+}
+
+Point makePoint(const json &J, double X, std::vector<double> Times) {
+  Point P;
+  P.X = X;
+  P.Iters = J.at("iters");
+  P.Disturbed = J.value("disturbed", 0);
+  P.Retries = J.value("retries", 0);
+  P.Times = std::move(Times);
+  P.Median = median(P.Times);
+  P.Min = *std::min_element(P.Times.begin(), P.Times.end());
+  P.Spread = spreadOf(P.Times);
+  return P;
+}
+
+/// Parses the benchmark program's JSON lines; throws CommError naming the
+/// line. Reps = 0: take the sample count from the first point.
+Raw parseOutput(const std::string &Out, int &Reps) {
+  Raw R;
+  std::stringstream SS(Out);
+  bool Done = false;
+  int LineNo = 0;
+  for (std::string L; std::getline(SS, L);) {
+    ++LineNo;
+    if (L.empty() || L[0] != '{')
+      continue; // MPI libraries may print their own notes
+    try {
+      json J = json::parse(L);
+      std::string B = J.at("bench");
+      auto CheckReps = [&](const std::vector<double> &T) {
+        if (Reps == 0)
+          Reps = static_cast<int>(T.size());
+        if (static_cast<int>(T.size()) != Reps)
+          throw CommError("expected " + std::to_string(Reps) + " samples, got " +
+                          std::to_string(T.size()));
+        for (double X : T)
+          if (!(X > 0))
+            throw CommError("a time <= 0");
+      };
+      if (B == "info") {
+        R.Np = J.at("np");
+        R.Mpi = J.at("mpi");
+        R.Host = J.at("host");
+      } else if (B == "comms1" || B == "comms2" || B == "comms3") {
+        std::vector<double> T = numbers(J, "times");
+        CheckReps(T);
+        R.Series[B].push_back(makePoint(J, J.at("n"), T));
+      } else if (B == "synch1") {
+        std::vector<double> T = numbers(J, "times");
+        CheckReps(T);
+        R.Series[B].push_back(makePoint(J, J.at("p"), T));
+      } else if (B == "loggp") {
+        PrttRaw P;
+        P.S = J.at("s");
+        P.N = J.at("n");
+        P.D = J.at("d");
+        P.Disturbed = J.value("disturbed", 0);
+        P.Retries = J.value("retries", 0);
+        P.P1 = numbers(J, "prtt1");
+        P.PN = numbers(J, "prttn");
+        P.PD = numbers(J, "prttd");
+        CheckReps(P.P1);
+        CheckReps(P.PN);
+        CheckReps(P.PD);
+        R.Prtt.push_back(P);
+      } else if (B == "done") {
+        Done = true;
+      }
+    } catch (const std::exception &E) {
+      throw CommError("benchmark output line " + std::to_string(LineNo) + ": " + E.what() +
+                      ": " + L.substr(0, 200));
+    }
+  }
+  if (!Done)
+    throw CommError("the benchmark program's output ended early (no 'done' line)");
+  return R;
+}
+
+/// Compiles and runs commbench; returns its parsed output.
+Raw measure(const Options &O, const fs::path &Dir) {
+  std::string Mpirun = need("mpirun"), Mpicc = need("mpicc");
+  // Open MPI refuses to run as root unless told; the ranks busy-poll, so an
+  // oversubscribed run must yield (both documented in mpirun(1)).
+  setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 0);
+  setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 0);
+  unsigned Cores = std::max(1u, std::thread::hardware_concurrency());
+  bool Over = static_cast<unsigned>(O.Np) > Cores;
+  if (Over)
+    setenv("OMPI_MCA_mpi_yield_when_idle", "1", 1);
+
+  std::string Src = SEGTIME_SOURCE_DIR "/tools/commbench/commbench.c";
+  std::string Bin = (Dir / "commbench").string();
+  std::vector<std::string> Cc = {Mpicc, "-O2", "-o", Bin, Src};
+  std::cerr << "comm: compiling " << Src << " with " << Mpicc << "\n";
+  ProcessResult C = runProcess(Cc, (Dir / "mpicc.out").string(), (Dir / "mpicc.err").string(), 120);
+  if (!C.ok())
+    throw CommError("compiling the MPI benchmark failed (" + C.status() + ")\n  " +
+                    commandLine(Cc) + "\n" + tail(C.Err + C.Out));
+
+  std::vector<double> Sizes = commsSizes(O.MaxSize, O.Quick);
+  std::vector<double> LSizes = loggpSizes(O.MaxSize, O.Quick);
+  std::vector<std::string> Run = {Mpirun, "-np", std::to_string(O.Np)};
+  if (Over)
+    for (const char *A : {"--oversubscribe", "--bind-to", "none"})
+      Run.push_back(A);
+  for (const std::string &A :
+       {Bin, std::string("--bench"), std::string("comms1,comms2,comms3,synch1,loggp"),
+        std::string("--sizes"), joinSizes(Sizes), std::string("--loggp-sizes"),
+        joinSizes(LSizes), std::string("--reps"), std::to_string(O.Reps),
+        std::string("--sample-ms"), std::to_string(O.SampleMs), std::string("--retries"),
+        std::to_string(10 * O.Reps), std::string("--check"), std::string(Over ? "0" : "1")})
+    Run.push_back(A);
+
+  // Plan: every point is a warm-up, Reps samples and the search for the
+  // repetition count; large messages take longer than a sample.
+  double Sample = O.SampleMs / 1000;
+  double Points = 3.0 * Sizes.size() + O.Np + 3.0 * LSizes.size();
+  double Expect = Points * (O.Reps + 4) * Sample + 3.0 * LSizes.size() * (O.Reps + 4) * 16 *
+                                                       (O.MaxSize / 2e9);
+  double Timeout = O.TimeoutS > 0 ? O.TimeoutS : 60 + 10 * Expect;
+  std::cerr << "comm: " << (Over ? "oversubscribed, " : "") << "mpirun -np " << O.Np << ": "
+            << Sizes.size() << " sizes 1 B.." << O.MaxSize << " B x COMMS1/2/3, SYNCH1 p=1.."
+            << O.Np << ", LogGP at " << LSizes.size() << " sizes; " << O.Reps
+            << " samples each (about " << std::max(1L, std::lround(Expect + 2))
+            << " s, time-out " << std::lround(Timeout) << " s)\n";
+  ProcessResult R = runProcess(Run, (Dir / "commbench.jsonl").string(),
+                               (Dir / "commbench.err").string(), Timeout);
+  if (R.TimedOut)
+    throw CommError("mpirun " + R.status() + " (its process group was killed); is MPI "
+                    "working here? Try: mpirun -np 2 hostname\n  " + commandLine(Run) +
+                    "\n" + tail(R.Err));
+  if (!R.ok())
+    throw CommError("the MPI benchmark failed (" + R.status() + ")\n  " + commandLine(Run) +
+                    "\n" + tail(R.Err + R.Out));
+  int Reps = O.Reps;
+  Raw Out = parseOutput(R.Out, Reps);
+  if (Out.Np != O.Np)
+    throw CommError("the benchmark ran with " + std::to_string(Out.Np) +
+                    " processes, expected " + std::to_string(O.Np));
+  long Samples = 0, Disturbed = 0, Retries = 0;
+  for (const auto &[Name, Pts] : Out.Series)
+    for (const Point &P : Pts) {
+      Samples += O.Reps;
+      Disturbed += P.Disturbed;
+      Retries += P.Retries;
+    }
+  for (const PrttRaw &P : Out.Prtt) {
+    Samples += 3 * O.Reps;
+    Disturbed += P.Disturbed;
+    Retries += P.Retries;
+  }
+  if (Over)
+    std::cerr << "comm: warning: oversubscribed (" << O.Np << " processes on " << Cores
+              << " cores): the ranks share CPUs, times include waiting for them\n";
+  else
+    std::cerr << "comm: " << Samples << " samples, " << Retries
+              << " measured again because another process took a rank's CPU\n";
+  if (Disturbed)
+    std::cerr << "comm: warning: " << Disturbed << " of " << Samples
+              << " samples kept although disturbed (retry budget exhausted; the machine is "
+                 "busy: medians may be high, see the spread)\n";
+  return Out;
+}
+
+//===--- Fits -------------------------------------------------------------===//
+
+HockneyResult fitSeries(const std::string &Key, const std::string &Title, double BytesPerN,
+                        const std::vector<Point> &Pts, int Reps, int MaxRanges) {
+  HockneyResult H;
+  H.Key = Key;
+  H.Title = Title;
+  H.BytesPerN = BytesPerN;
+  H.Points = Pts;
+  std::vector<double> X, T;
+  for (const Point &P : Pts) {
+    X.push_back(P.X * BytesPerN);
+    T.push_back(P.Median);
+  }
+  try {
+    PiecewiseOptions PO;
+    PO.MaxSegments = MaxRanges;
+    H.Fit = fitPiecewiseHockney(X, T, PO);
+  } catch (const std::invalid_argument &E) {
+    throw CommError(Title + ": " + E.what());
+  }
+  // Spread: the same ranges refitted with the r-th sample of every size.
+  for (size_t S = 0; S < H.Fit.Model.Segments.size(); ++S) {
+    std::vector<double> RInf, NHalf;
+    for (int R = 0; R < Reps; ++R) {
+      std::vector<double> Xs, Ts;
+      for (size_t I = 0; I < Pts.size(); ++I)
+        if (H.Fit.SegmentOf[I] == static_cast<int>(S)) {
+          Xs.push_back(X[I]);
+          Ts.push_back(Pts[I].Times[R]);
+        }
+      try {
+        HockneyFit F = fitHockney(Xs, Ts);
+        RInf.push_back(F.Model.Segments[0].RInf);
+        NHalf.push_back(F.Model.Segments[0].NHalf);
+      } catch (const std::invalid_argument &) {
+        // that repetition's times fall with the size in this range: no value
+      }
+    }
+    H.RInfSpread.push_back(spreadOf(RInf));
+    H.NHalfSpread.push_back(spreadOf(NHalf));
+  }
+  return H;
+}
+
+Results fitAll(Raw R, int Reps, int MaxRanges) {
+  Results Res;
+  Res.Date = today();
+  double P = R.Np;
+  struct {
+    const char *Key, *Title;
+    double Bytes;
+  } Benches[] = {{"comms1", "COMMS1 ping-pong", 1},
+                 {"comms2", "COMMS2 exchange", 2},
+                 {"comms3", "COMMS3 all-to-all", P * (P - 1)}};
+  for (auto &B : Benches) {
+    auto It = R.Series.find(B.Key);
+    if (It == R.Series.end() || It->second.empty())
+      throw CommError(std::string(B.Title) + ": the benchmark reported no points");
+    Res.Hockney.push_back(fitSeries(B.Key, B.Title, B.Bytes, It->second, Reps, MaxRanges));
+  }
+  const std::vector<Point> &Sy = R.Series["synch1"];
+  std::vector<int> Ps;
+  std::vector<double> Ts;
+  for (const Point &Q : Sy) {
+    Ps.push_back(static_cast<int>(Q.X));
+    Ts.push_back(Q.Median);
+  }
+  try {
+    Res.Synch1 = fitBarrier(Ps, Ts);
+    std::vector<double> T0s, T1s;
+    for (int K = 0; K < Reps; ++K) {
+      std::vector<double> Tk;
+      for (const Point &Q : Sy)
+        Tk.push_back(Q.Times[K]);
+      BarrierFit F = fitBarrier(Ps, Tk);
+      T0s.push_back(F.Model.T0);
+      T1s.push_back(F.Model.T1);
+    }
+    Res.T0Spread = spreadOf(T0s);
+    Res.T1Spread = spreadOf(T1s);
+  } catch (const std::invalid_argument &E) {
+    throw CommError(std::string("SYNCH1: ") + E.what());
+  }
+  std::vector<PrttPoint> Pts;
+  for (const PrttRaw &Q : R.Prtt) {
+    PrttPoint X;
+    X.S = Q.S;
+    X.N = Q.N;
+    X.D = Q.D;
+    X.Prtt1 = median(Q.P1);
+    X.PrttN = median(Q.PN);
+    X.PrttD = median(Q.PD);
+    Pts.push_back(X);
+  }
+  try {
+    Res.LogGP = fitLogGP(Pts, R.Np);
+    Res.Consistency = checkConsistency(Res.LogGP->Model, Res.Hockney[0].Fit.Model);
+  } catch (const std::invalid_argument &E) {
+    // The other models stand on their own: report, do not write LogGP.
+    Res.LogGPError = E.what();
+    std::cerr << "comm: warning: no LogGP parameters: " << E.what() << "\n";
+  }
+  Res.R = std::move(R);
+  return Res;
+}
+
+//===--- Machine file -----------------------------------------------------===//
+
+std::string refOf(const Results &Res, const std::string &Bench, int Reps) {
+  return "segtime comm calibrate: " + Bench + ", " + Res.R.Mpi.substr(0, Res.R.Mpi.find(',')) +
+         ", np " + std::to_string(Res.R.Np) + ", median of " + std::to_string(Reps) + ", " +
+         Res.Date;
+}
+
+CostEntry entry(double V, const std::string &Unit, const std::string &Prov,
+                const std::string &Ref, std::optional<double> Spread = std::nullopt) {
+  CostEntry E;
+  E.Value = V;
+  E.Unit = Unit;
+  E.Provenance = Prov;
+  E.Ref = Ref;
+  E.Spread = Spread;
+  return E;
+}
+
+ParamList commParams(const Results &Res, int Reps) {
+  ParamList L;
+  for (const HockneyResult &H : Res.Hockney) {
+    std::string Name = H.Key == "comms1" ? "hockney" : H.Key;
+    ParamList P = H.Fit.Model.toParams(Name, "measured", refOf(Res, H.Title, Reps));
+    for (auto &[Key, E] : P) {
+      // "<name>.<k>.<param>": attach the per-repetition spread.
+      size_t A = Key.find('.'), B = Key.rfind('.');
+      size_t K = std::stoul(Key.substr(A + 1, B - A - 1));
+      std::string Par = Key.substr(B + 1);
+      if (Par == "r_inf")
+        E.Spread = H.RInfSpread[K];
+      else if (Par == "n_half")
+        E.Spread = H.NHalfSpread[K];
+      L.push_back({Key, E});
+    }
+    if (H.Key == "comms3")
+      L.push_back({"comms3.p", entry(Res.R.Np, "1", "measured", refOf(Res, H.Title, Reps))});
+  }
+  std::string SRef = refOf(Res, "SYNCH1 barrier, p = 1.." + std::to_string(Res.R.Np), Reps);
+  L.push_back({"synch1.t0", entry(Res.Synch1->Model.T0, "s", "measured", SRef, Res.T0Spread)});
+  L.push_back({"synch1.t1", entry(Res.Synch1->Model.T1, "s", "measured", SRef, Res.T1Spread)});
+  if (!Res.LogGP)
+    return L;
+  std::string LRef = refOf(Res, "LogGP from PRTT(n,d,s)", Reps);
+  const LogGPModel &G = Res.LogGP->Model;
+  L.push_back({"loggp.L", entry(G.L, "s", "measured", LRef)});
+  L.push_back({"loggp.o", entry(G.O, "s", "measured", LRef)});
+  L.push_back({"loggp.g", entry(G.Gap, "s", "measured", LRef)});
+  L.push_back({"loggp.G", entry(G.G, "s/B", "measured", LRef)});
+  L.push_back({"loggp.P", entry(G.P, "1", "measured", LRef)});
+  return L;
+}
+
+/// Rewrites the comm section of O.Out (creating a minimal machine file if
+/// missing); comm entries of other models (e.g. parsytec) are kept.
+void writeMachine(const Options &O, const Results &Res) {
+  ParamList L = commParams(Res, O.Reps);
+  if (fs::exists(O.Out)) {
+    Machine M = readMachine(O.Out);
+    static const std::set<std::string> Ours = {"hockney", "comms2", "comms3", "synch1", "loggp"};
+    for (const auto &[Key, E] : M.Params) {
+      if (Key.rfind("comm.", 0) != 0)
+        continue;
+      std::string Rest = Key.substr(5);
+      if (!Ours.count(Rest.substr(0, Rest.find('.'))))
+        L.push_back({Rest, E});
+    }
+  } else {
+    std::error_code EC;
+    if (fs::path(O.Out).has_parent_path())
+      fs::create_directories(fs::path(O.Out).parent_path(), EC);
+    std::ofstream F(O.Out);
+    F << "# Machine file created by segtime comm calibrate (" << Res.Date << ").\n"
+      << "schema: segtime.machine/1\nname: " << O.Name << "\nlevels: {}\n";
+    if (!F)
+      throw CommError(O.Out + ": cannot write");
+  }
+  std::string Text = paramsSectionYaml(
+      "comm", L,
+      {"comm: measured by segtime comm calibrate on " + Res.R.Host + ", " + Res.Date + ", np " +
+           std::to_string(Res.R.Np) + " (docs/comm.md)",
+       "hockney = COMMS1 ping-pong; comms2/comms3 are fitted against the bytes moved per "
+       "operation (2n, p(p-1)n)"});
+  updateMachineFile(O.Out, "comm", Text);
+}
+
+//===--- Reports ----------------------------------------------------------===//
+
+json optJson(const std::optional<double> &V) { return V ? json(*V) : json(nullptr); }
+
+json hockneyJson(const HockneyResult &H) {
+  json J;
+  J["title"] = H.Title;
+  J["bytes_per_message"] = H.Key == "comms1" ? "n" : H.Key == "comms2" ? "2n" : "p(p-1)n";
+  json Segs = json::array();
+  for (size_t S = 0; S < H.Fit.Model.Segments.size(); ++S) {
+    const auto &G = H.Fit.Model.Segments[S];
+    Segs.push_back({{"upto", std::isfinite(G.UpTo) ? json(G.UpTo) : json(nullptr)},
+                    {"r_inf", G.RInf},
+                    {"n_half", G.NHalf},
+                    {"t0", G.t0()},
+                    {"pi0", G.pi0()},
+                    {"r_inf_spread", optJson(H.RInfSpread[S])},
+                    {"n_half_spread", optJson(H.NHalfSpread[S])}});
+  }
+  J["model"] = {{"name", "hockney-piecewise"},
+                {"equation", "PARKBENCH-93 eq. 3.4: t = (N + n_half)/r_inf per range"},
+                {"segments", Segs},
+                {"max_abs_rel_residual", H.Fit.Residuals.MaxAbsRel},
+                {"rms_rel_residual", H.Fit.Residuals.RmsRel}};
+  json Pts = json::array();
+  for (size_t I = 0; I < H.Points.size(); ++I) {
+    const Point &P = H.Points[I];
+    Pts.push_back({{"n", P.X},
+                   {"bytes", P.X * H.BytesPerN},
+                   {"median", P.Median},
+                   {"min", P.Min},
+                   {"spread", optJson(P.Spread)},
+                   {"iters", P.Iters},
+                   {"retries", P.Retries},
+                   {"disturbed", P.Disturbed},
+                   {"fitted", H.Fit.Residuals.Fitted[I]},
+                   {"rel_residual", H.Fit.Residuals.Rel[I]},
+                   {"segment", H.Fit.SegmentOf[I]}});
+  }
+  J["points"] = Pts;
+  return J;
+}
+
+json resultsJson(const Options &O, const Results &Res) {
+  json J;
+  J["mpi"] = Res.R.Mpi;
+  J["host"] = Res.R.Host;
+  J["np"] = Res.R.Np;
+  J["reps"] = O.Reps;
+  J["date"] = Res.Date;
+  J["machine_file"] = O.NoWrite ? json(nullptr) : json(O.Out);
+  for (const HockneyResult &H : Res.Hockney)
+    J[H.Key] = hockneyJson(H);
+  const BarrierFit &B = *Res.Synch1;
+  json SP = json::array();
+  const std::vector<Point> &Sy = Res.R.Series.at("synch1");
+  for (size_t I = 0; I < Sy.size(); ++I)
+    SP.push_back({{"p", Sy[I].X},
+                  {"median", Sy[I].Median},
+                  {"min", Sy[I].Min},
+                  {"spread", optJson(Sy[I].Spread)},
+                  {"barriers_per_s", 1 / Sy[I].Median},
+                  {"fitted", B.Residuals.Fitted[I]},
+                  {"rel_residual", B.Residuals.Rel[I]}});
+  J["synch1"] = {{"title", "SYNCH1 barrier"},
+                 {"model",
+                  {{"name", "barrier-log2p"},
+                   {"equation", "t(p) = t0 + t1 ceil(log2 p) (PARKBENCH-93 §3.3.4)"},
+                   {"t0", B.Model.T0},
+                   {"t1", B.Model.T1},
+                   {"t0_spread", optJson(Res.T0Spread)},
+                   {"t1_spread", optJson(Res.T1Spread)},
+                   {"max_abs_rel_residual", B.Residuals.MaxAbsRel}}},
+                 {"points", SP}};
+  if (!Res.LogGP) {
+    J["loggp"] = {{"title", "LogGP from PRTT(n, d, s)"}, {"error", Res.LogGPError}};
+    return J;
+  }
+  const LogGPFit &L = *Res.LogGP;
+  json LP = json::array();
+  for (size_t I = 0; I < Res.R.Prtt.size(); ++I) {
+    const PrttRaw &Q = Res.R.Prtt[I];
+    PrttPoint X{Q.S, median(Q.P1), median(Q.PN), median(Q.PD), Q.N, Q.D};
+    LP.push_back({{"s", Q.S},
+                  {"n", Q.N},
+                  {"d", Q.D},
+                  {"prtt1", X.Prtt1},
+                  {"prttn", X.PrttN},
+                  {"prttd", X.PrttD},
+                  {"gap", X.gap()},
+                  {"o", X.overhead()},
+                  {"half_prtt1", L.Residuals.Measured[I]},
+                  {"fitted", L.Residuals.Fitted[I]},
+                  {"rel_residual", L.Residuals.Rel[I]}});
+  }
+  const LogGPConsistency &C = *Res.Consistency;
+  J["loggp"] = {{"title", "LogGP from PRTT(n, d, s)"},
+                {"model",
+                 {{"name", "loggp"},
+                  {"L", L.Model.L},
+                  {"o", L.Model.O},
+                  {"g", L.Model.Gap},
+                  {"G", L.Model.G},
+                  {"P", L.Model.P},
+                  {"max_abs_rel_residual", L.Residuals.MaxAbsRel},
+                  {"G_fit_max_abs_rel_residual", L.GapResiduals.MaxAbsRel}}},
+                {"consistency_with_comms1",
+                 {{"startup_diff", C.StartupDiff},
+                  {"byte_time_diff", C.ByteTimeDiff},
+                  {"gap_ok", C.GapOk}}},
+                {"points", LP}};
+  return J;
+}
+
+std::string num(double V, int Prec = 4) {
+  std::ostringstream OS;
+  OS << std::setprecision(Prec) << V;
+  return OS.str();
+}
+std::string us(double S) { return num(S * 1e6); }
+std::string pct(double R) {
+  std::ostringstream OS;
+  OS << std::showpos << std::fixed << std::setprecision(1) << R * 100;
+  return OS.str();
+}
+std::string pctOpt(const std::optional<double> &R) {
+  if (!R)
+    return "-";
+  std::ostringstream OS;
+  OS << std::fixed << std::setprecision(*R >= 0.1 ? 0 : 1) << *R * 100 << "%";
+  return OS.str();
+}
+
+void printHockney(const HockneyResult &H, int Reps) {
+  std::cout << "\n" << H.Title << " (time per "
+            << (H.Key == "comms1"   ? "message: half the round trip"
+                : H.Key == "comms2" ? "exchange of n bytes each way; fitted against N = 2n"
+                                    : "round of p(p-1) messages; fitted against N = p(p-1)n")
+            << "), median of " << Reps << "\n";
+  std::cout << std::setw(10) << "n B" << std::setw(12) << "median us" << std::setw(11)
+            << "min us" << std::setw(9) << "spread" << std::setw(12) << "fitted us"
+            << std::setw(9) << "resid %" << std::setw(5) << "rng" << "\n";
+  for (size_t I = 0; I < H.Points.size(); ++I) {
+    const Point &P = H.Points[I];
+    std::cout << std::setw(10) << static_cast<long>(P.X) << std::setw(12) << us(P.Median)
+              << std::setw(11) << us(P.Min) << std::setw(9) << pctOpt(P.Spread) << std::setw(12)
+              << us(H.Fit.Residuals.Fitted[I]) << std::setw(9) << pct(H.Fit.Residuals.Rel[I])
+              << std::setw(5) << H.Fit.SegmentOf[I] << "\n";
+  }
+  std::cout << "piecewise Hockney fit (PARKBENCH-93 eq. 3.4, " << H.Fit.Model.Segments.size()
+            << " range" << (H.Fit.Model.Segments.size() > 1 ? "s" : "")
+            << "): max |residual| " << num(H.Fit.Residuals.MaxAbsRel * 100, 3) << "%, rms "
+            << num(H.Fit.Residuals.RmsRel * 100, 3) << "%\n";
+  std::cout << std::setw(5) << "rng" << std::setw(14) << "N up to B" << std::setw(13)
+            << "r_inf MB/s" << std::setw(9) << "spread" << std::setw(12) << "n_1/2 B"
+            << std::setw(11) << "t_0 us" << std::setw(13) << "pi_0 1/s" << "\n";
+  for (size_t S = 0; S < H.Fit.Model.Segments.size(); ++S) {
+    const auto &G = H.Fit.Model.Segments[S];
+    std::cout << std::setw(5) << S << std::setw(14)
+              << (std::isfinite(G.UpTo) ? std::to_string(static_cast<long>(G.UpTo)) : "-")
+              << std::setw(13) << num(G.RInf / 1e6, 5) << std::setw(9) << pctOpt(H.RInfSpread[S])
+              << std::setw(12) << num(G.NHalf, 5) << std::setw(11) << us(G.t0()) << std::setw(13)
+              << num(G.pi0(), 4) << "\n";
+  }
+}
+
+void printText(const Options &O, const Results &Res) {
+  std::cout << "segtime comm calibrate: " << Res.R.Mpi.substr(0, Res.R.Mpi.find(','))
+            << ", np " << Res.R.Np << ", host " << Res.R.Host << ", " << Res.Date << "\n";
+  for (const HockneyResult &H : Res.Hockney)
+    printHockney(H, O.Reps);
+
+  const BarrierFit &B = *Res.Synch1;
+  const std::vector<Point> &Sy = Res.R.Series.at("synch1");
+  std::cout << "\nSYNCH1 barrier (MPI_Barrier over the first p ranks), median of " << O.Reps
+            << "\n"
+            << std::setw(5) << "p" << std::setw(12) << "median us" << std::setw(11) << "min us"
+            << std::setw(9) << "spread" << std::setw(14) << "barriers/s" << std::setw(12)
+            << "fitted us" << std::setw(9) << "resid %" << "\n";
+  for (size_t I = 0; I < Sy.size(); ++I)
+    std::cout << std::setw(5) << static_cast<int>(Sy[I].X) << std::setw(12) << us(Sy[I].Median)
+              << std::setw(11) << us(Sy[I].Min) << std::setw(9) << pctOpt(Sy[I].Spread)
+              << std::setw(14) << num(1 / Sy[I].Median, 4) << std::setw(12)
+              << us(B.Residuals.Fitted[I]) << std::setw(9) << pct(B.Residuals.Rel[I]) << "\n";
+  std::cout << "t(p) = t_b0 + t_b1 ceil(log2 p): t_b0 = " << us(B.Model.T0)
+            << " us, t_b1 = " << us(B.Model.T1) << " us\n";
+
+  if (!Res.LogGP) {
+    std::cout << "\nLogGP from PRTT(n, d, s): no fit: " << Res.LogGPError << "\n";
+    return;
+  }
+  const LogGPFit &L = *Res.LogGP;
+  std::cout << "\nLogGP from PRTT(n, d, s) (n = "
+            << (Res.R.Prtt.empty() ? 0 : static_cast<int>(Res.R.Prtt[0].N))
+            << ", d = PRTT(1,0,s)), median of " << O.Reps << "\n"
+            << std::setw(10) << "s B" << std::setw(12) << "PRTT1 us" << std::setw(12)
+            << "PRTTn us" << std::setw(12) << "PRTTd us" << std::setw(11) << "gap us"
+            << std::setw(10) << "o us" << std::setw(12) << "t(s) us" << std::setw(9)
+            << "resid %" << "\n";
+  for (size_t I = 0; I < Res.R.Prtt.size(); ++I) {
+    const PrttRaw &Q = Res.R.Prtt[I];
+    PrttPoint X{Q.S, median(Q.P1), median(Q.PN), median(Q.PD), Q.N, Q.D};
+    std::cout << std::setw(10) << static_cast<long>(Q.S) << std::setw(12) << us(X.Prtt1)
+              << std::setw(12) << us(X.PrttN) << std::setw(12) << us(X.PrttD) << std::setw(11)
+              << us(X.gap()) << std::setw(10) << us(X.overhead()) << std::setw(12)
+              << us(L.Residuals.Fitted[I]) << std::setw(9) << pct(L.Residuals.Rel[I]) << "\n";
+  }
+  std::cout << "L = " << us(L.Model.L) << " us, o = " << us(L.Model.O)
+            << " us, g = " << us(L.Model.Gap) << " us, G = " << num(L.Model.G * 1e9)
+            << " ns/B (" << num(1 / L.Model.G / 1e6, 5) << " MB/s), P = " << L.Model.P << "\n";
+  const LogGPConsistency &C = *Res.Consistency;
+  std::cout << "consistency with COMMS1: L + 2o - G vs t_0 " << pct(C.StartupDiff)
+            << "%, G vs 1/r_inf (last range) " << pct(C.ByteTimeDiff) << "%, g <= t_0 + G: "
+            << (C.GapOk ? "yes" : "no") << "\n";
+  if (L.Model.L < 0)
+    std::cout << "note: L < 0: the send overhead o is most of the one-message time here "
+                 "(shared memory); LogGP's o_s = o_r assumption does not hold\n";
+}
+
+//===--- Plot -------------------------------------------------------------===//
+
+std::string gpQuote(const std::string &S) {
+  std::string R = "'";
+  for (char C : S)
+    R += C == '\'' ? std::string("''") : std::string(1, C);
+  return R + "'";
+}
+
+/// DIR/comms1.{dat,gp,png,svg}: measured median (with min..max bars) and the
+/// fitted piecewise model, log-log.
+std::vector<std::string> plotComms1(const std::string &Dir, const HockneyResult &H,
+                                    const std::string &Title) {
+  std::error_code EC;
+  fs::create_directories(Dir, EC);
+  if (EC)
+    throw CommError("--plot: cannot create directory '" + Dir + "': " + EC.message());
+  fs::path Base = fs::absolute(fs::path(Dir) / "comms1");
+  std::string Dat = Base.string() + ".dat";
+  {
+    std::ofstream D(Dat);
+    if (!D)
+      throw CommError("--plot: cannot write " + Dat);
+    D.precision(10);
+    D << "# COMMS1 measured: n_B median_us min_us max_us\n";
+    for (const Point &P : H.Points)
+      D << P.X << " " << P.Median * 1e6 << " " << P.Min * 1e6 << " "
+        << *std::max_element(P.Times.begin(), P.Times.end()) * 1e6 << "\n";
+    const auto &Segs = H.Fit.Model.Segments;
+    double Lo = H.Points.front().X, Hi = H.Points.back().X;
+    for (size_t S = 0; S < Segs.size(); ++S) {
+      double A = S == 0 ? Lo : std::nextafter(Segs[S - 1].UpTo, Hi) ;
+      double B = std::isfinite(Segs[S].UpTo) ? Segs[S].UpTo : Hi;
+      D << "\n\n# fitted range " << S << ": n_B t_us\n";
+      for (int K = 0; K <= 60; ++K) {
+        double N = A * std::pow(B / A, K / 60.0);
+        D << N << " " << H.Fit.Model.time(N) * 1e6 << "\n";
+      }
+    }
+  }
+  std::string Gp = Base.string() + ".gp";
+  std::ostringstream Plot;
+  Plot << "plot " << gpQuote(Dat)
+       << " index 0 using 1:2:3:4 with yerrorbars ls 1 title 'measured median (bars: min..max)'";
+  for (size_t S = 0; S < H.Fit.Model.Segments.size(); ++S)
+    Plot << ", \\\n     " << gpQuote(Dat) << " index " << S + 1
+         << " using 1:2 with lines ls 2 title " << (S == 0 ? "'fitted piecewise Hockney'" : "''");
+  Plot << "\n";
+  {
+    std::ofstream G(Gp);
+    G << "# segtime comm calibrate: COMMS1 ping-pong\n"
+      << "set title " << gpQuote(Title) << "\n"
+      << "set xlabel 'message size n (B)'\nset ylabel 'time (µs), half round trip'\n"
+      << "set logscale xy\nset grid\nset key left top\nset format x '%.0s%cB'\n"
+      << "set style line 1 lc rgb '#1b9e77' pt 7 ps 0.7\n"
+      << "set style line 2 lc rgb '#d95f02' lw 2\n"
+      << "set terminal pngcairo size 900,600 font 'Sans,11'\n"
+      << "set output " << gpQuote(Base.string() + ".png") << "\n"
+      << Plot.str() << "set terminal svg size 900,600 font 'Sans,11' background 'white'\n"
+      << "set output " << gpQuote(Base.string() + ".svg") << "\n"
+      << Plot.str() << "unset output\n";
+    if (!G)
+      throw CommError("--plot: cannot write " + Gp);
+  }
+  std::optional<std::string> Gnuplot = findInPath("gnuplot");
+  if (!Gnuplot)
+    throw CommError("--plot: gnuplot not found in PATH (Debian: gnuplot-nox); the data and "
+                    "script are in " + Dat + " and " + Gp);
+  ProcessResult R = runProcess({*Gnuplot, Gp}, Base.string() + ".gnuplot.out",
+                               Base.string() + ".gnuplot.log", 60);
+  fs::remove(Base.string() + ".gnuplot.out", EC);
+  if (!R.ok())
+    throw CommError("--plot: gnuplot failed (" + R.status() + "); its messages are in " +
+                    Base.string() + ".gnuplot.log");
+  fs::remove(Base.string() + ".gnuplot.log", EC);
+  return {Base.string() + ".png", Base.string() + ".svg"};
+}
+
+//===--- Options ----------------------------------------------------------===//
+
+double parseNum(const std::string &Flag, const std::string &S) {
+  try {
+    size_t Used = 0;
+    double V = std::stod(S, &Used);
+    if (Used == S.size() && std::isfinite(V))
+      return V;
+  } catch (const std::exception &) {
+  }
+  throw CommError(Flag + ": '" + S + "' is not a number");
+}
+
+long parsePositive(const std::string &Flag, const std::string &S, long Min, long Max) {
+  double V = parseNum(Flag, S);
+  if (V != std::floor(V) || V < Min || V > Max)
+    throw CommError(Flag + ": expected an integer in " + std::to_string(Min) + ".." +
+                    std::to_string(Max) + ", got '" + S + "'");
+  return static_cast<long>(V);
+}
+
+/// Parses the options; returns false after printing --help.
+bool parseOptions(int Argc, char **Argv, Options &O) {
+  for (int I = 0; I < Argc; ++I) {
+    std::string A = Argv[I];
+    auto Next = [&]() -> std::string {
+      if (I + 1 >= Argc)
+        throw CommError(A + " needs a value");
+      return Argv[++I];
+    };
+    if (A == "--help" || A == "-h") {
+      std::cout << Usage;
+      return false;
+    } else if (A == "--np") {
+      O.Np = static_cast<int>(parsePositive(A, Next(), 2, 256));
+    } else if (A == "--out" || A == "-o") {
+      O.Out = Next();
+    } else if (A == "--no-write") {
+      O.NoWrite = true;
+    } else if (A == "--name") {
+      O.Name = Next();
+    } else if (A == "--reps") {
+      O.Reps = static_cast<int>(parsePositive(A, Next(), 1, 1000));
+      O.RepsGiven = true;
+    } else if (A == "--sample-ms") {
+      O.SampleMs = parseNum(A, Next());
+      if (!(O.SampleMs > 0) || O.SampleMs > 10000)
+        throw CommError("--sample-ms: expected a number in (0, 10000]");
+      O.SampleGiven = true;
+    } else if (A == "--max-size") {
+      O.MaxSize = parsePositive(A, Next(), 64, 1L << 30);
+      O.MaxGiven = true;
+    } else if (A == "--timeout") {
+      O.TimeoutS = parseNum(A, Next());
+      if (!(O.TimeoutS > 0))
+        throw CommError("--timeout: expected seconds > 0");
+    } else if (A == "--max-ranges") {
+      O.MaxRanges = static_cast<int>(parsePositive(A, Next(), 1, 12));
+    } else if (A == "--quick") {
+      O.Quick = true;
+    } else if (A == "--json") {
+      O.Json = true;
+    } else if (A == "--plot") {
+      O.PlotDir = Next();
+    } else if (A == "--keep") {
+      O.Keep = Next();
+    } else if (A == "--replay") {
+      O.Replay = Next();
+    } else {
+      throw CommError("unknown option '" + A + "' (see segtime comm calibrate --help)");
+    }
+  }
+  if (O.Quick) {
+    if (!O.RepsGiven)
+      O.Reps = 3;
+    if (!O.SampleGiven)
+      O.SampleMs = 0.3;
+    if (!O.MaxGiven)
+      O.MaxSize = 65536;
+  }
+  return true;
+}
+
+int report(const Options &O, const Results &Res);
+
+int calibrate(int Argc, char **Argv) {
+  Options O;
+  if (!parseOptions(Argc, Argv, O))
+    return 0;
+  if (!O.Replay.empty()) {
+    std::ifstream In(O.Replay);
+    if (!In)
+      throw CommError("--replay: cannot read '" + O.Replay + "'");
+    std::stringstream SS;
+    SS << In.rdbuf();
+    O.Reps = 0;
+    Raw R = parseOutput(SS.str(), O.Reps);
+    std::cerr << "comm: fitting " << O.Replay << " (np " << R.Np << ", " << O.Reps
+              << " samples per point)\n";
+    return report(O, fitAll(std::move(R), O.Reps, O.MaxRanges));
+  }
+  fs::path Dir;
+  bool Temp = O.Keep.empty();
+  if (Temp) {
+    std::string T = (fs::temp_directory_path() / "segtime-comm-XXXXXX").string();
+    if (!mkdtemp(T.data()))
+      throw CommError("cannot create a temporary directory: " + std::string(strerror(errno)));
+    Dir = T;
+  } else {
+    Dir = O.Keep;
+    std::error_code EC;
+    fs::create_directories(Dir, EC);
+    if (EC)
+      throw CommError("--keep: cannot create '" + O.Keep + "': " + EC.message());
+  }
+  struct Cleanup {
+    fs::path D;
+    bool On;
+    ~Cleanup() {
+      std::error_code EC;
+      if (On)
+        fs::remove_all(D, EC);
+    }
+  } C{Dir, Temp};
+
+  return report(O, fitAll(measure(O, Dir), O.Reps, O.MaxRanges));
+}
+
+/// Writes the machine file and the plot, prints the table or JSON.
+int report(const Options &O, const Results &Res) {
+  if (!O.NoWrite) {
+    writeMachine(O, Res);
+    std::cerr << "comm: wrote the comm section of " << O.Out << "\n";
+  }
+  std::vector<std::string> Plots;
+  if (!O.PlotDir.empty())
+    Plots = plotComms1(O.PlotDir, Res.Hockney[0],
+                       "COMMS1 ping-pong, " + Res.R.Mpi.substr(0, Res.R.Mpi.find(',')) +
+                           ", np " + std::to_string(Res.R.Np) + ", " + Res.Date);
+  if (O.Json) {
+    json J = resultsJson(O, Res);
+    J["plots"] = Plots;
+    std::cout << J.dump(2) << "\n";
+  } else {
+    printText(O, Res);
+    for (const std::string &P : Plots)
+      std::cout << "plot: " << P << "\n";
+  }
+  return 0;
+}
+
+} // namespace
+
+/// `segtime comm SUBCOMMAND`: only `calibrate` so far.
+int commMain(int Argc, char **Argv) {
+  if (Argc < 1 || !std::strcmp(Argv[0], "--help") || !std::strcmp(Argv[0], "-h")) {
+    std::cout << CommUsage;
+    return Argc < 1 ? 2 : 0;
+  }
+  if (std::strcmp(Argv[0], "calibrate")) {
+    std::cerr << "segtime comm: error: unknown subcommand '" << Argv[0] << "'\n" << CommUsage;
+    return 2;
+  }
+  try {
+    return calibrate(Argc - 1, Argv + 1);
+  } catch (const std::exception &E) {
+    std::cerr << "segtime comm calibrate: error: " << E.what() << "\n";
+  }
+  return 2;
+}

@@ -1,0 +1,52 @@
+//===- Process.h - Running child programs with time-outs; sample stats ---*- C++ -*-===//
+///
+/// \file
+/// Helpers the segtime subcommands share: running a program with its output
+/// captured and a time-out that kills its whole process group (so an mpirun
+/// and the ranks it started all go), finding a program in PATH, and the
+/// median / spread of repeated timings.
+///
+//===----------------------------------------------------------------------===//
+#ifndef SEGTIME_TOOLS_PROCESS_H
+#define SEGTIME_TOOLS_PROCESS_H
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace segtime {
+
+/// How a child program ended, with its output.
+struct ProcessResult {
+  int ExitCode = -1; ///< valid if !Signal && !TimedOut
+  int Signal = 0;
+  bool TimedOut = false;
+  std::string Out, Err;
+  bool ok() const { return !TimedOut && !Signal && ExitCode == 0; }
+  /// "exit status 1", "killed by signal 9 (Killed)", "timed out after 30 s".
+  std::string status() const;
+  double TimeoutS = 0;
+};
+
+/// Runs Argv (Argv[0] a path) in a new process group, stdin from /dev/null,
+/// stdout and stderr to OutFile and ErrFile (read back into the result).
+/// After TimeoutS seconds the group gets SIGTERM, 2 s later SIGKILL.
+/// Throws std::runtime_error if the program cannot be started.
+ProcessResult runProcess(const std::vector<std::string> &Argv, const std::string &OutFile,
+                         const std::string &ErrFile, double TimeoutS);
+
+/// The full path of executable Name found in $PATH (or Name itself if it
+/// contains a '/' and is executable), else nothing.
+std::optional<std::string> findInPath(const std::string &Name);
+
+/// Argv joined by spaces, for messages.
+std::string commandLine(const std::vector<std::string> &Argv);
+
+/// Median of V (0 if empty).
+double median(std::vector<double> V);
+/// (max - min) / median, or nothing if V has < 2 values or median <= 0.
+std::optional<double> spreadOf(const std::vector<double> &V);
+
+} // namespace segtime
+
+#endif
