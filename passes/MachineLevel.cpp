@@ -480,6 +480,7 @@ private:
     R.add("uops", Uops);
     if (Skipped)
       R.add("mca.skipped", Skipped);
+    R.add("rthroughput", blockRThroughput(Seq));
     double Cycles = 0;
     if (!Seq.empty()) {
       // Total cycles of a run of Iterations iterations of the block.
@@ -536,6 +537,30 @@ private:
     R.add("uops", Uops);
     if (!Itins.isEmpty())
       R.add("cycles", Cycles);
+  }
+
+  /// llvm-mca's Block RThroughput of one iteration of Seq: the larger of
+  /// micro-ops / issue width and, for every processor resource, the cycles
+  /// it is busy / its units (mca::computeBlockRThroughput). Register
+  /// dependences are ignored: the cost when iterations overlap freely.
+  double blockRThroughput(const SmallVectorImpl<mca::SourceMgr::UniqueInst> &Seq) const {
+    SmallVector<uint64_t, 32> Masks(SM.getNumProcResourceKinds());
+    mca::computeProcResourceMasks(SM, Masks);
+    DenseMap<uint64_t, unsigned> Kind;
+    for (unsigned I = 1; I < Masks.size(); ++I)
+      Kind[Masks[I]] = I;
+    SmallVector<unsigned, 32> Usage(SM.getNumProcResourceKinds(), 0);
+    unsigned Uops = 0;
+    for (const auto &I : Seq) {
+      const mca::InstrDesc &D = I->getDesc();
+      Uops += D.NumMicroOps;
+      for (const auto &[Mask, Use] : D.Resources) {
+        auto It = Kind.find(Mask);
+        if (It != Kind.end())
+          Usage[It->second] += Use.size();
+      }
+    }
+    return mca::computeBlockRThroughput(SM, SM.IssueWidth, Uops, Usage);
   }
 
   /// The itinerary latency of I in cycles (see costWithItineraries).
@@ -988,8 +1013,8 @@ std::optional<TargetSpec> parseTargetSpec(const std::string &S,
 }
 
 bool machineLevelRuvs(const Module &M, const TargetSpec &T,
-                      std::map<const BasicBlock *, Ruv> &Out,
-                      std::string &Err) {
+                      std::map<const BasicBlock *, Ruv> &Out, std::string &Err,
+                      std::map<std::string, std::string> *Info) {
   initialiseTargets();
   const Triple TT(Triple::normalize(T.Triple));
   std::string E;
@@ -1036,6 +1061,12 @@ bool machineLevelRuvs(const Module &M, const TargetSpec &T,
   // collector before the AsmPrinter and a recording streamer behind it.
   Recording Rec;
   BlockCoster Coster(*Tgt, *TM);
+  if (Info) {
+    const MCSchedModel &SM = TM->getMCSubtargetInfo()->getSchedModel();
+    if (SM.isOutOfOrder() && SM.MicroOpBufferSize > 0)
+      (*Info)["micro_op_buffer"] = std::to_string(SM.MicroOpBufferSize);
+    (*Info)["issue_width"] = std::to_string(SM.IssueWidth);
+  }
   for (const Function &F : *Clone)
     if (!F.isDeclaration())
       Coster.Defined.insert(F.getName().str());

@@ -35,10 +35,16 @@ std::optional<TargetSpec> parseTargetSpec(const std::string &S, std::string &Err
 /// Generates code for a clone of M for T and returns, for every basic block
 /// of M that has machine code, its ICC RUV: "instructions" (machine
 /// instructions, pseudo and debug instructions excluded), "uops", "cycles"
-/// (scheduling-model cycles per execution of the block), "mem.load",
+/// (scheduling-model cycles per execution of the block), "rthroughput"
+/// (cycles per iteration from resource pressure and issue width alone,
+/// llvm-mca's Block RThroughput: the bound when iterations overlap), "mem.load",
 /// "mem.store". Returns false and sets Err on failure (unknown target, ...).
+/// Info receives facts about the target's scheduling model for the SEG
+/// file's "targets" entry ("micro_op_buffer": the reorder-buffer size in
+/// micro-ops, "issue_width").
 bool machineLevelRuvs(const llvm::Module &M, const TargetSpec &T,
-                      std::map<const llvm::BasicBlock *, Ruv> &Out, std::string &Err);
+                      std::map<const llvm::BasicBlock *, Ruv> &Out, std::string &Err,
+                      std::map<std::string, std::string> *Info = nullptr);
 
 } // namespace segtime
 

@@ -64,7 +64,7 @@ struct CollectPass : PassInfoMixin<CollectPass> {
       }
       std::map<const BasicBlock *, Ruv> Ruvs;
       C.TargetInfo[Spec->Name] = {{"triple", Spec->Triple}, {"cpu", Spec->CPU}};
-      if (!machineLevelRuvs(M, *Spec, Ruvs, Err)) {
+      if (!machineLevelRuvs(M, *Spec, Ruvs, Err, &C.TargetInfo[Spec->Name])) {
         C.Errors.push_back("ICC " + Spec->Name + ": " + Err);
         C.TargetInfo[Spec->Name]["error"] = Err;
         continue;

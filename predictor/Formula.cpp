@@ -46,7 +46,9 @@ ex FormulaBuilder::nodeCost(const Node &N, const StageWeight &W, const std::stri
     Unresolved.insert(Fn + ":" + std::to_string(N.Range.Line) + ": " + N.Reason);
     return Own;
   case NodeKind::Loop: {
+    ++LoopDepth;
     ex Body = listCost(N.Body, W, Key, Fn, Level);
+    --LoopDepth;
     ex Trip = parseExpr(N.Trip);
     ex Core;
     if (!N.Index.empty() && Body.has(sym(N.Index))) {
@@ -57,8 +59,8 @@ ex FormulaBuilder::nodeCost(const Node &N, const StageWeight &W, const std::stri
       Core = Own + Trip * Body;
     }
     auto Bound = Bounds.find(Key);
-    if (Bound != Bounds.end() && !N.Traffic.empty())
-      return Bound->second(N, expand(Core));
+    if (Bound != Bounds.end())
+      return Bound->second(N, expand(Core), LoopDepth);
     return Core;
   }
   case NodeKind::Branch: {
@@ -107,7 +109,10 @@ ex FormulaBuilder::closedForm(const std::string &Fn, const StageWeight &W, const
   if (!F)
     throw std::invalid_argument("no function '" + Fn + "' in the SEG file");
   InProgress.insert(Fn);
+  int Depth = LoopDepth; // a function's closed form is the same wherever it is called
+  LoopDepth = 0;
   ex R = listCost(F->bodyFor(Level), W, Key, Fn, Level);
+  LoopDepth = Depth;
   InProgress.erase(Fn);
   R = expand(R);
   Memo[{Fn, Key}] = R;

@@ -46,10 +46,12 @@ public:
   GiNaC::ex closedForm(const std::string &Fn, const StageWeight &W, const std::string &WeightKey,
                        const std::string &LevelKey);
 
-  /// Bound applied to the cost Core of an IR-level loop nest that has a
-  /// memory footprint (Node::Traffic), e.g. max(Core, memory time).
-  using LoopBound = std::function<GiNaC::ex(const Node &Loop, const GiNaC::ex &Core)>;
-  /// Applies B to the loop nests of closed forms built under WeightKey.
+  /// Adjustment of the cost Core of one execution of a loop (a resource
+  /// model's correction, e.g. overlap of iterations, or a memory bound
+  /// max(Core, memory time)); Depth = number of enclosing loops.
+  using LoopBound =
+      std::function<GiNaC::ex(const Node &Loop, const GiNaC::ex &Core, int Depth)>;
+  /// Applies B to every loop of the closed forms built under WeightKey.
   void setLoopBound(const std::string &WeightKey, LoopBound B) { Bounds[WeightKey] = std::move(B); }
   /// Warwick-94 eq. 1 style structural formula of Fn.
   std::string structural(const std::string &Fn) const;
@@ -71,6 +73,7 @@ private:
   std::set<std::string> InProgress;
   std::set<std::string> Unresolved;
   std::map<std::string, LoopBound> Bounds;
+  int LoopDepth = 0; ///< loops enclosing the node being costed
 };
 
 /// Substitution applied to a loop body: the loop index as a function of the

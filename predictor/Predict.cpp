@@ -105,18 +105,25 @@ Prediction predict(const SegFile &S, const Machine &M, const PredictOptions &O) 
       P.Target = chooseTarget(S, M, O.Target);
     Models.push_back(makeModel(L, M, S.OptLevel, P.Target));
   }
-  // The ICC memory term: t_nest = max(t_core, V / B(F)) (predictor/MemoryModel.h).
+  // ICC loops: overlap of iterations in the out-of-order window
+  // (ICCModel::overlap), then the memory term t_nest = max(t_core, V / B(F))
+  // (predictor/MemoryModel.h).
   std::string MemWhy;
   std::optional<MemoryModel> Mem;
-  if (std::find(O.Levels.begin(), O.Levels.end(), "ICC") != O.Levels.end()) {
-    Mem = MemoryModel::fromMachine(M, MemWhy);
-    if (Mem)
-      FB.setLoopBound("time:ICC", [&Mem](const Node &N, const ex &Core) -> ex {
-        if (N.Footprint.empty())
-          return Core;
-        return max(Core, Mem->time(parseExpr(N.Traffic), parseExpr(N.Footprint)));
+  for (auto &Model : Models)
+    if (auto *Icc = dynamic_cast<ICCModel *>(Model.get())) {
+      Mem = MemoryModel::fromMachine(M, MemWhy);
+      double Rob = 0;
+      auto T = S.Targets.find(P.Target);
+      if (T != S.Targets.end() && T->second.count("micro_op_buffer"))
+        Rob = std::stod(T->second.at("micro_op_buffer"));
+      FB.setLoopBound("time:ICC", [Icc, Rob, &Mem](const Node &N, const ex &Core, int Depth) -> ex {
+        ex C = Icc->overlap(N, Core, Depth, Rob);
+        if (!Mem || N.Footprint.empty())
+          return C;
+        return max(C, Mem->time(parseExpr(N.Traffic), parseExpr(N.Footprint)));
       });
-  }
+    }
 
   std::vector<std::string> Names = O.Functions;
   if (Names.empty())

@@ -1,6 +1,7 @@
 //===- ResourceModel.cpp - One resource model per level -------------------===//
 #include "predictor/ResourceModel.h"
 #include "core/Vocabulary.h"
+#include "predictor/Expr.h"
 
 using namespace GiNaC;
 
@@ -103,6 +104,39 @@ StageWeight ICCModel::timeWeight() const {
           T += numeric(Count) * numeric(*C);
     return T;
   };
+}
+
+ex ICCModel::overlap(const Node &L, const ex &Core, int Depth, double Rob) const {
+  if (Rob <= 0)
+    return Core;
+  std::string Key = "ICC:" + variant();
+  double TCyc = cost("cycles");
+  // Stages directly in the body; give up on frequencies that vary with the
+  // iteration (the saving would need a sum).
+  ex Cyc = 0, Thr = 0, Uops = 0;
+  bool Nested = false;
+  for (const Node &S : L.Body) {
+    if (S.Kind == NodeKind::Loop)
+      Nested = true;
+    auto It = S.Ruvs.find(Key);
+    if (S.Kind != NodeKind::Stage || It == S.Ruvs.end())
+      continue;
+    ex F = S.Freq.empty() ? ex(1) : parseExpr(S.Freq);
+    if (!L.Index.empty() && F.has(sym(L.Index)))
+      return Core;
+    Cyc += F * It->second.get("cycles");
+    Thr += F * It->second.get("rthroughput");
+    Uops += F * It->second.get("uops");
+  }
+  ex Trip = parseExpr(L.Trip);
+  size_t Blocks = 0;
+  for (const Node &S : L.Body)
+    Blocks += S.Kind == NodeKind::Stage && S.Ruvs.count(Key);
+  if (Nested || Blocks > 1)
+    return Core - numeric(TCyc) * Trip * (Cyc - Thr);
+  if (Depth == 0 || Uops.is_zero())
+    return Core;
+  return Core - numeric(TCyc) * (Cyc - Thr) * min(Trip, numeric(Rob) / Uops);
 }
 
 std::unique_ptr<ResourceModel> makeModel(const std::string &Level, const Machine &M,

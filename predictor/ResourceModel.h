@@ -59,6 +59,8 @@ public:
   StageWeight timeWeight() const override;
   /// Seconds per operation Op (see the class comment for the lookup).
   double cost(const std::string &Op) const;
+  /// The variant (optimisation level, or ICC target) of the cost vector.
+  const std::string &variant() const { return Variant; }
 
 private:
   std::string MachineName, Level, Variant, RuvKey;
@@ -83,6 +85,21 @@ public:
   StageWeight timeWeight() const override;
   /// Seconds per call of math-library function Name; nullopt if unknown.
   std::optional<double> libraryCallCost(const std::string &Name) const;
+
+  /// Out-of-order overlap of loop iterations (docs/models.md, "ICC"): the
+  /// per-block "cycles" are llvm-mca steady states of the block repeated on
+  /// its own, which serialise on the block's register dependences. Where
+  /// iterations overlap in the core's window of MicroOpBuffer micro-ops the
+  /// resource bound "rthroughput" applies instead:
+  ///  - a loop whose body has several blocks (or inner loops): its blocks
+  ///    cost rthroughput (a block's dependences are not a loop-carried
+  ///    chain of the real loop);
+  ///  - a single-block loop nested in another loop: its chain overlaps with
+  ///    the next execution for W = MicroOpBuffer / uops iterations, saving
+  ///    (cycles - rthroughput) x min(trip, W) cycles per execution.
+  /// Returns Core minus that saving (s). MicroOpBuffer <= 0: Core.
+  GiNaC::ex overlap(const Node &Loop, const GiNaC::ex &Core, int Depth,
+                    double MicroOpBuffer) const;
 
 private:
   std::map<std::string, double> CallCost; ///< ICC "call.<name>" entries, s per call

@@ -127,3 +127,39 @@ TEST(ICCModel, LibraryCallsCostedFromIccOrHllc) {
   ICCModel Own(M, "any", "O2");
   EXPECT_NEAR(*Own.libraryCallCost("sin"), 15e-9, 1e-18);
 }
+
+namespace {
+Node iccStage(const std::string &Id, double Cycles, double Thr, double Uops) {
+  Node S;
+  S.Id = Id;
+  S.Ruvs["ICC:x"].add("cycles", Cycles);
+  S.Ruvs["ICC:x"].add("rthroughput", Thr);
+  S.Ruvs["ICC:x"].add("uops", Uops);
+  return S;
+}
+} // namespace
+
+TEST(ICCModel, OverlapOfIterations) {
+  Machine M = machine(false);
+  ICCModel Icc(M, "x", "O2");
+  // One block, 10 cycles on its own (a dependence chain), 2 by resources,
+  // 4 uops; trip t. Core = 10 t ns (t_cyc = 1 ns).
+  Node L;
+  L.Kind = NodeKind::Loop;
+  L.Trip = "t";
+  L.Body.push_back(iccStage("b", 10, 2, 4));
+  GiNaC::ex Core = 10e-9 * sym("t");
+  auto At = [](const GiNaC::ex &E, double T) {
+    return evaluate(E, {{"t", T}});
+  };
+  // At the top level nothing overlaps it.
+  EXPECT_NEAR(At(Icc.overlap(L, Core, 0, 352), 8), 80e-9, 1e-18);
+  // Nested, 8 iterations (32 uops) fit in the 352-uop window: resource bound 2 t.
+  EXPECT_NEAR(At(Icc.overlap(L, Core, 1, 352), 8), 16e-9, 1e-18);
+  // 1000 iterations: only W = 352/4 = 88 of them overlap: 10000 - 8 x 88 cycles.
+  EXPECT_NEAR(At(Icc.overlap(L, Core, 1, 352), 1000), (10000 - 704) * 1e-9, 1e-15);
+  // Two blocks in the body: each costs its resource bound.
+  L.Body.push_back(iccStage("c", 6, 1, 2));
+  GiNaC::ex Core2 = 16e-9 * sym("t");
+  EXPECT_NEAR(At(Icc.overlap(L, Core2, 0, 352), 5), 15e-9, 1e-18);
+}
