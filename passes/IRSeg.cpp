@@ -406,35 +406,86 @@ private:
   }
 
   /// The probability that conditional branch Br takes its first successor,
-  /// exactly, when its condition compares two integers that are expressions
-  /// in source names (parameters, enclosing loops' iteration numbers): e.g.
-  /// the vectoriser's "n is a multiple of VF*UF" test before the scalar
-  /// epilogue. Uses above(x, y) = [x > y] (predictor/Expr.h); nullopt for
-  /// data-dependent conditions (BranchProbabilityInfo estimates those).
+  /// exactly, when its condition is a function of comparisons of integers
+  /// that are expressions in source names (parameters, enclosing loops'
+  /// iteration numbers): e.g. the vectoriser's "n is a multiple of VF*UF"
+  /// test before the scalar epilogue. Uses above(x, y) = [x > y]
+  /// (predictor/Expr.h); nullopt for data-dependent conditions
+  /// (BranchProbabilityInfo estimates those).
   std::optional<std::string> exactCondition(BranchInst *Br) {
-    auto *Cmp = dyn_cast<ICmpInst>(Br->getCondition());
-    if (!Cmp || !SE.isSCEVable(Cmp->getOperand(0)->getType()) ||
-        !Cmp->getOperand(0)->getType()->isIntegerTy())
+    return exactValue(Br->getCondition(), 0);
+  }
+
+  /// The 0/1 value of the i1 value V as an expression (see exactCondition).
+  std::optional<std::string> exactValue(Value *V, int Depth) {
+    if (Depth > 6)
       return std::nullopt;
-    std::string Op[2];
-    for (unsigned I = 0; I < 2; ++I) {
-      const SCEV *X = SE.getSCEV(Cmp->getOperand(I));
-      // Pointers (alias checks between different arrays) are not source values.
-      bool Pointer = SCEVExprContains(X, [](const SCEV *Y) {
-        auto *U = dyn_cast<SCEVUnknown>(Y);
-        return U && U->getType()->isPointerTy();
-      });
-      auto T = Pointer ? std::nullopt : Text.str(X);
-      if (!T)
+    if (auto *C = dyn_cast<ConstantInt>(V))
+      return C->isZero() ? "0" : "1";
+    if (auto *Cmp = dyn_cast<ICmpInst>(V))
+      return exactCompare(Cmp);
+    auto Sub = [&](Value *X) { return exactValue(X, Depth + 1); };
+    auto And = [](const std::string &A, const std::string &B) -> std::string {
+      if (A == "0" || B == "0")
+        return "0";
+      return A == "1" ? B : B == "1" ? A : A + "*" + B;
+    };
+    auto Not = [](const std::string &A) -> std::string {
+      return A == "1" ? "0" : A == "0" ? "1" : "(1 - " + A + ")";
+    };
+    auto Or = [&](const std::string &A, const std::string &B) {
+      return Not(And(Not(A), Not(B)));
+    };
+    std::optional<std::string> R;
+    if (auto *BO = dyn_cast<BinaryOperator>(V); BO && V->getType()->isIntegerTy(1)) {
+      auto A = Sub(BO->getOperand(0)), B = Sub(BO->getOperand(1));
+      if (!A || !B)
         return std::nullopt;
-      Op[I] = *T;
+      if (BO->getOpcode() == Instruction::And)
+        R = And(*A, *B);
+      else if (BO->getOpcode() == Instruction::Or)
+        R = Or(*A, *B);
+      else if (BO->getOpcode() == Instruction::Xor && *B == "1")
+        R = Not(*A);
+    } else if (auto *Sel = dyn_cast<SelectInst>(V); Sel && V->getType()->isIntegerTy(1)) {
+      auto C = Sub(Sel->getCondition()), T = Sub(Sel->getTrueValue()),
+           F = Sub(Sel->getFalseValue());
+      if (!C || !T || !F)
+        return std::nullopt;
+      R = Or(And(*C, *T), And(Not(*C), *F)); // the two terms exclude each other
     }
+    if (R && R->size() > 600)
+      return std::nullopt;
+    return R;
+  }
+
+  /// A comparison of two integers in source names.
+  std::optional<std::string> exactCompare(ICmpInst *Cmp) {
+    Value *X0 = Cmp->getOperand(0), *X1 = Cmp->getOperand(1);
+    if (!SE.isSCEVable(X0->getType()))
+      return std::nullopt;
+    const SCEV *L0 = SE.getSCEV(X0), *L1 = SE.getSCEV(X1);
     ICmpInst::Predicate Pred = Cmp->getPredicate();
-    const SCEV *L0 = SE.getSCEV(Cmp->getOperand(0)), *L1 = SE.getSCEV(Cmp->getOperand(1));
     if (SE.isKnownPredicate(Pred, L0, L1))
       return "1";
     if (SE.isKnownPredicate(ICmpInst::getInversePredicate(Pred), L0, L1))
       return "0";
+    const SCEV *S0 = L0, *S1 = L1;
+    if (!X0->getType()->isIntegerTy())
+      return std::nullopt; // pointers: the alias checks (see frequencies())
+    std::string Op[2];
+    const SCEV *Ops[2] = {S0, S1};
+    for (unsigned I = 0; I < 2; ++I) {
+      // Addresses of different arrays are not source values.
+      bool Pointer = SCEVExprContains(Ops[I], [](const SCEV *Y) {
+        auto *U = dyn_cast<SCEVUnknown>(Y);
+        return U && U->getType()->isPointerTy();
+      });
+      auto T = Pointer ? std::nullopt : Text.str(Ops[I]);
+      if (!T)
+        return std::nullopt;
+      Op[I] = *T;
+    }
     const std::string &A = Op[0], &B = Op[1];
     std::string Gt = "above(" + A + ", " + B + ")", Lt = "above(" + B + ", " + A + ")";
     switch (Pred) {
