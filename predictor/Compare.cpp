@@ -321,7 +321,7 @@ json CompareReport::toJSON() const {
       Tot["resource_error_pct"][L] = R.resourceErr(L);
     }
     Runs_.push_back({{"seg", R.SegPath},   {"profile", R.CtPath}, {"function", R.Function},
-                     {"size", R.Size},     {"calls", R.Calls},    {"params", Params},
+                     {"size", R.Size},     {"calls", uint64_t(R.Calls)},    {"params", Params},
                      {"rows", Rows},       {"totals", Tot},       {"notes", R.Notes}});
   }
   J["runs"] = Runs_;
@@ -376,7 +376,7 @@ void CompareReport::printText(std::ostream &OS) const {
     for (const std::string &L : Levels)
       H += pad(L, 10);
     for (const std::string &L : Levels)
-      H += pad(L + "%", 8);
+      H += pad(L + "%", 10);
     OS << H << "\n";
     for (const CompareRow &Row : R.Rows) {
       std::string Name = std::string(2 * Row.Depth, ' ') + Row.Id + " " + Row.Label;
@@ -388,7 +388,7 @@ void CompareReport::printText(std::ostream &OS) const {
       }
       auto E = Row.errors();
       for (const std::string &L : Levels)
-        S += pad(E.count(L) ? pct(E[L]) : "-", 8);
+        S += pad(E.count(L) ? pct(E[L]) : "-", 10);
       OS << S << "\n";
     }
     std::string T = pad("total T (CT sum)", 27, true) + pad(num(R.CtTotalS * Scale), 10);
@@ -414,16 +414,16 @@ void CompareReport::printText(std::ostream &OS) const {
   }
   OS << "\nTable 7 - error (%) statistics per level: magnitudes |e|; bias = mean signed e;\n"
         "90% CI of the mean with Student t (n-1 dof)\n";
-  OS << pad("level", 7, true) << pad("scope", 10, true) << pad("n", 4) << pad("mean", 9)
-     << pad("sd", 9) << pad("min", 9) << pad("max", 9) << pad("90% CI of mean", 22)
-     << pad("bias", 9) << "\n";
+  OS << pad("level", 7, true) << pad("scope", 10, true) << pad("n", 4) << pad("mean", 10)
+     << pad("sd", 10) << pad("min", 10) << pad("max", 10) << pad("90% CI of mean", 24)
+     << pad("bias", 11) << "\n";
   for (const CompareStat &S : Stats) {
     std::string CI = S.S.CILow ? "(" + num(*S.S.CILow, "%.2f") + ", " + num(*S.S.CIHigh, "%.2f") + ")"
                                : "-";
     OS << pad(S.Level, 7, true) << pad(S.Scope, 10, true) << pad(std::to_string(S.S.N), 4)
-       << pad(num(S.S.Mean, "%.2f"), 9) << pad(num(S.S.SD, "%.2f"), 9)
-       << pad(num(S.S.Min, "%.2f"), 9) << pad(num(S.S.Max, "%.2f"), 9) << pad(CI, 22)
-       << pad(num(S.S.Bias, "%+.2f"), 9) << "\n";
+       << pad(num(S.S.Mean, "%.2f"), 10) << pad(num(S.S.SD, "%.2f"), 10)
+       << pad(num(S.S.Min, "%.2f"), 10) << pad(num(S.S.Max, "%.2f"), 10) << pad(CI, 24)
+       << pad(num(S.S.Bias, "%+.2f"), 11) << "\n";
   }
   OS << "scopes: nodes = e_node over CT-timed nodes and runs; totals = e_L - e_CT over runs;\n"
         "overall = e_L over runs; structure = e_CT over runs (Warwick-94 §5.2)\n";
