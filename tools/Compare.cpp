@@ -156,7 +156,7 @@ std::vector<std::string> plotScatter(const CompareReport &R, const std::string &
   Setup << "set title \"Predicted vs measured time per call (nodes: vs CT; kernels: vs whole run)\"\n"
         << "set xlabel \"measured time (s)\"\nset ylabel \"predicted time (s)\"\n"
         << "set logscale xy\nset format x \"10^{%L}\"\nset format y \"10^{%L}\"\n"
-        << "set key left top\nset grid\n"
+        << "set key right bottom\nset grid\n"
         << "set xrange [" << g(Lo / 2) << ":" << g(Hi * 2) << "]\nset yrange [" << g(Lo / 2) << ":"
         << g(Hi * 2) << "]\n"
         << styles(R.Levels.size());
@@ -191,10 +191,20 @@ std::vector<std::string> plotBounds(const CompareReport &R, const std::string &D
   std::string TicList;
   for (const std::string &T : Tics)
     TicList += (TicList.empty() ? "" : ", ") + T;
+  // Log scale when the levels' errors span orders of magnitude (POC).
+  double Top = 0, Low = INFINITY;
+  for (const CompareStat &S : R.Stats)
+    if (S.Scope == "nodes" || S.Scope == "totals") {
+      Top = std::max(Top, S.S.Max);
+      if (S.S.Mean > 0)
+        Low = std::min(Low, S.S.Mean);
+    }
+  bool Log = Top > 50 * std::max(Low, 0.1);
   std::ostringstream Setup, Plot;
-  Setup << "set title \"Accuracy bounds of the resource models (|error| %, Warwick-94 Fig. 12)\"\n"
+  Setup << (Log ? "set logscale y\n" : "") << "set title \"Accuracy bounds of the resource models (|error| %, Warwick-94 Fig. 12)\"\n"
         << "set ylabel \"|error| (%)\"\nset xtics (" << TicList << ") rotate by -30\n"
-        << "set xrange [0.3:" << X + 0.7 << "]\nset yrange [0:*]\nset grid ytics\n"
+        << "set xrange [0.3:" << X + 0.7 << "]\n" << (Log ? "set yrange [0.01:*]\n" : "set yrange [0:*]\n")
+        << "set grid ytics\n"
         << "set key left top\nset bars 2\n";
   std::string D = gpString(Name + ".dat");
   Plot << "plot " << D
