@@ -249,8 +249,15 @@ CompareRun compareRun(const SegFile &S, CtFile &Ct, const Machine &M, const Comp
           IRNodes.insert(&X);
       });
     }
+    bool NoIR = IR != FS->LevelSegs.end() && IRNodes.empty();
+    if (NoIR)
+      R.Notes.push_back(N.Id + " (line " + std::to_string(N.Range.Line) +
+                        "): no IR-level node comes from it (inlined callee or code "
+                        "moved); INTCC/ICC not shown for it");
     for (auto &[L, Model] : Models) {
       bool IRLevel = (L == "INTCC" || L == "ICC") && IR != FS->LevelSegs.end();
+      if (IRLevel && NoIR)
+        continue;
       ex E = FB.nodeForm(R.Function, IRLevel ? IRNodes : Src, Model->timeWeight(), "time:" + L, L);
       Row.LevelS[L] = evaluate(E, Values);
     }
@@ -406,7 +413,7 @@ void CompareReport::printText(std::ostream &OS) const {
     OS << "structure error e_CT (CT sum vs whole run): " << pct(R.structureErr()) << "%\n";
     std::string Ps;
     for (const ParamValue &V : R.Params)
-      Ps += (Ps.empty() ? "" : ", ") + V.Name + "=" + num(V.Value, "%.6g") + " [" + V.Source + "]";
+      Ps += (Ps.empty() ? "" : ", ") + V.Name + "=" + num(V.Value, "%.10g") + " [" + V.Source + "]";
     if (!Ps.empty())
       OS << "parameters: " << Ps << "\n";
     for (const std::string &N : R.Notes)

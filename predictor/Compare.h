@@ -101,7 +101,8 @@ struct CompareOptions {
 /// the kernel with every level S and M allow (POC, HLLC; INTCC and ICC when
 /// both files have them), and each loop, branch and call of the kernel's
 /// source SEG as FormulaBuilder::nodeForm (IR levels: the IR nodes whose
-/// SourceNode is the node or a descendant). Throws std::runtime_error naming
+/// SourceNode is the node or a descendant; a node no IR node comes from has
+/// no INTCC/ICC time, with a note). Throws std::runtime_error naming
 /// the files when the kernel is missing from either or cannot be predicted.
 CompareRun compareRun(const SegFile &S, CtFile &Ct, const Machine &M, const CompareOptions &O);
 

@@ -102,12 +102,16 @@ def main():
     ap.add_argument("--quick", action="store_true", help="the two smallest sizes only")
     ap.add_argument("--out", default=os.path.join(BUILD, "experiment"))
     ap.add_argument("--docs", default="", help="copy the plots summary.md links here")
+    ap.add_argument("--recompare", action="store_true",
+                    help="only rerun segtime compare on the measurements OUT/runs.json kept")
     a = ap.parse_args()
     kernels = [k for k in KERNELS if not a.only or k[1] in a.only.split(",")]
+    if a.recompare:
+        return recompare(a, kernels)
     work = os.path.join(a.out, "work")
     plots = os.path.join(a.out, "plots")
     os.makedirs(work, exist_ok=True)
-    all_args, summary, spreads = [], [], []
+    all_args, summary, spreads, kept = [], [], [], {}
     for folder, name, argvs, sizes in kernels:
         if a.quick:
             argvs, sizes = argvs[:2], sizes[:2]
@@ -130,6 +134,9 @@ def main():
             # Probabilities a profile cannot measure (`a && b` compiled into
             # several branches) keep the algorithm's value (segtime_common.EXTRA).
             kargs += run_args + extra
+        kept[name] = {"seg": base + ".seg.json", "args": kargs}
+        with open(os.path.join(a.out, "runs.json"), "w") as f:
+            json.dump({"kernels": kept, "spreads": spreads}, f, indent=1)
         out_base = os.path.join(a.out, name)
         args = seg_args + ["--machine", a.machine] + kargs
         text, err = compare(args + ["--plot", plots], out_base, "txt")
@@ -141,7 +148,40 @@ def main():
         compare(args, out_base, "json")
         summary.append((name, out_base))
         all_args.append((base + ".seg.json", kargs))
-    # Whole experiment: one SEG per run.
+    compare_all(a, all_args)
+    write_summary(a, summary, spreads)
+    return 0
+
+
+def recompare(a, kernels):
+    """segtime compare again on the kept measurements (after a change to segtime)."""
+    with open(os.path.join(a.out, "runs.json")) as f:
+        kept = json.load(f)
+    plots = os.path.join(a.out, "plots")
+    all_args, summary = [], []
+    for _, name, _, _ in kernels:
+        if name not in kept["kernels"]:
+            continue
+        k = kept["kernels"][name]
+        out_base = os.path.join(a.out, name)
+        args = [k["seg"], "--machine", a.machine] + k["args"]
+        text, err = compare(args + ["--plot", plots], out_base, "txt")
+        if text is None:
+            print("   %s: compare failed: %s" % (name, err.strip()), file=sys.stderr)
+            summary.append((name, None))
+            continue
+        compare(args, out_base, "csv")
+        compare(args, out_base, "json")
+        summary.append((name, out_base))
+        all_args.append((k["seg"], k["args"]))
+    compare_all(a, all_args)
+    write_summary(a, summary, [tuple(x) for x in kept["spreads"]])
+    return 0
+
+
+def compare_all(a, all_args):
+    """The whole experiment in one compare: one SEG per run."""
+    plots = os.path.join(a.out, "plots")
     segs, runs = [], []
     for seg, kargs in all_args:
         n = kargs.count("--profile")
@@ -152,8 +192,6 @@ def main():
         compare(args + ["--plot", plots], os.path.join(a.out, "all"), "txt")
         compare(args, os.path.join(a.out, "all"), "csv")
         compare(args, os.path.join(a.out, "all"), "json")
-    write_summary(a, summary, spreads)
-    return 0
 
 
 def pct(x):
