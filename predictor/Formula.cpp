@@ -37,7 +37,11 @@ ex FormulaBuilder::listCost(const NodeList &L, const StageWeight &W, const std::
 
 ex FormulaBuilder::nodeCost(const Node &N, const StageWeight &W, const std::string &Key,
                             const std::string &Fn, const std::string &Level) {
-  ex Own = N.Ruvs.empty() ? ex(0) : W(N);
+  const bool Masked = Mask && Fn == MaskFn;
+  const bool In = !Masked || Mask->count(&N);
+  if (Masked && !In && N.Kind == NodeKind::Call)
+    return 0;
+  ex Own = N.Ruvs.empty() || !In ? ex(0) : W(N);
   switch (N.Kind) {
   case NodeKind::Stage:
   case NodeKind::Comm:
@@ -59,7 +63,7 @@ ex FormulaBuilder::nodeCost(const Node &N, const StageWeight &W, const std::stri
       Core = Own + Trip * Body;
     }
     auto Bound = Bounds.find(Key);
-    if (Bound != Bounds.end())
+    if (Bound != Bounds.end() && In)
       return Bound->second(N, expand(Core), LoopDepth);
     return Core;
   }
@@ -117,6 +121,28 @@ ex FormulaBuilder::closedForm(const std::string &Fn, const StageWeight &W, const
   R = expand(R);
   Memo[{Fn, Key}] = R;
   return R;
+}
+
+ex FormulaBuilder::nodeForm(const std::string &Fn, const std::set<const Node *> &Only,
+                            const StageWeight &W, const std::string &Key,
+                            const std::string &Level) {
+  const FunctionSeg *F = File.find(Fn);
+  if (!F)
+    throw std::invalid_argument("no function '" + Fn + "' in the SEG file");
+  Mask = &Only;
+  MaskFn = Fn;
+  InProgress.insert(Fn);
+  ex R;
+  try {
+    R = listCost(F->bodyFor(Level), W, Key, Fn, Level);
+  } catch (...) {
+    Mask = nullptr;
+    InProgress.erase(Fn);
+    throw;
+  }
+  Mask = nullptr;
+  InProgress.erase(Fn);
+  return expand(R);
 }
 
 namespace {

@@ -46,6 +46,18 @@ public:
   GiNaC::ex closedForm(const std::string &Fn, const StageWeight &W, const std::string &WeightKey,
                        const std::string &LevelKey);
 
+  /// Time (or count) of the nodes of Fn in Only, per call of Fn: the closed
+  /// form of Fn's body (the SEG the level LevelKey is costed on) with every
+  /// other node of Fn weighted 0, so enclosing loop trips, index sums and
+  /// branch probabilities multiply the nodes as in closedForm; a call in Only
+  /// costs its whole callee. Only holds nodes of Fn's SEG (pointers into the
+  /// file): a source node and its descendants, or the IR nodes attributed to
+  /// them. A loop bound (setLoopBound) applies to loops whose whole nest is
+  /// in Only. Not memoised. Throws std::invalid_argument if Fn has no SEG.
+  GiNaC::ex nodeForm(const std::string &Fn, const std::set<const Node *> &Only,
+                     const StageWeight &W, const std::string &WeightKey,
+                     const std::string &LevelKey);
+
   /// Adjustment of the cost Core of one execution of a loop (a resource
   /// model's correction, e.g. overlap of iterations, or a memory bound
   /// max(Core, memory time)); Depth = number of enclosing loops.
@@ -69,6 +81,9 @@ private:
                      const std::string &Fn, const std::string &Level);
 
   const SegFile &File;
+  /// nodeForm: nodes of function MaskFn outside *Mask are not costed.
+  const std::set<const Node *> *Mask = nullptr;
+  std::string MaskFn;
   std::map<std::pair<std::string, std::string>, GiNaC::ex> Memo;
   std::set<std::string> InProgress;
   std::set<std::string> Unresolved;

@@ -65,6 +65,25 @@ static std::string ruvKey(const std::string &Level, const std::string &Target) {
   return Level == "ICC" ? "ICC:" + Target : Level;
 }
 
+void installLoopModels(FormulaBuilder &FB, const SegFile &S, const Machine &M,
+                       const std::string &Target, const ResourceModel &Model,
+                       std::optional<MemoryModel> &Mem, std::string &MemWhy) {
+  auto *Icc = dynamic_cast<const ICCModel *>(&Model);
+  if (!Icc)
+    return;
+  Mem = MemoryModel::fromMachine(M, MemWhy);
+  double Rob = 0;
+  auto T = S.Targets.find(Target);
+  if (T != S.Targets.end() && T->second.count("micro_op_buffer"))
+    Rob = std::stod(T->second.at("micro_op_buffer"));
+  FB.setLoopBound("time:ICC", [Icc, Rob, &Mem](const Node &N, const ex &Core, int Depth) -> ex {
+    ex C = Icc->overlap(N, Core, Depth, Rob);
+    if (!Mem || N.Footprint.empty())
+      return C;
+    return max(C, Mem->time(parseExpr(N.Traffic), parseExpr(N.Footprint)));
+  });
+}
+
 /// Notes on the ICC memory term of each loop nest of F: footprint, the
 /// level it lives in, traffic and transfer time.
 static void memoryNotes(const FunctionSeg &F, const std::optional<MemoryModel> &Mem,
@@ -105,25 +124,11 @@ Prediction predict(const SegFile &S, const Machine &M, const PredictOptions &O) 
       P.Target = chooseTarget(S, M, O.Target);
     Models.push_back(makeModel(L, M, S.OptLevel, P.Target));
   }
-  // ICC loops: overlap of iterations in the out-of-order window
-  // (ICCModel::overlap), then the memory term t_nest = max(t_core, V / B(F))
-  // (predictor/MemoryModel.h).
+  // ICC loops: overlap of iterations and the memory term.
   std::string MemWhy;
   std::optional<MemoryModel> Mem;
   for (auto &Model : Models)
-    if (auto *Icc = dynamic_cast<ICCModel *>(Model.get())) {
-      Mem = MemoryModel::fromMachine(M, MemWhy);
-      double Rob = 0;
-      auto T = S.Targets.find(P.Target);
-      if (T != S.Targets.end() && T->second.count("micro_op_buffer"))
-        Rob = std::stod(T->second.at("micro_op_buffer"));
-      FB.setLoopBound("time:ICC", [Icc, Rob, &Mem](const Node &N, const ex &Core, int Depth) -> ex {
-        ex C = Icc->overlap(N, Core, Depth, Rob);
-        if (!Mem || N.Footprint.empty())
-          return C;
-        return max(C, Mem->time(parseExpr(N.Traffic), parseExpr(N.Footprint)));
-      });
-    }
+    installLoopModels(FB, S, M, P.Target, *Model, Mem, MemWhy);
 
   std::vector<std::string> Names = O.Functions;
   if (Names.empty())

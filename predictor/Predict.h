@@ -69,6 +69,19 @@ struct Prediction {
   void printText(std::ostream &OS) const;
 };
 
+class FormulaBuilder;
+class ResourceModel;
+class MemoryModel;
+/// Installs the loop models of Model's level in FB (for the closed forms of
+/// weight key "time:ICC"): the out-of-order overlap of iterations
+/// (ICCModel::overlap, with the target's micro-op buffer from the SEG file)
+/// and the memory term max(t_core, V / B(F)) (MemoryModel, read from M into
+/// Mem; MemWhy says why not when M has no memory numbers). Other levels:
+/// nothing. Mem must outlive FB's use.
+void installLoopModels(FormulaBuilder &FB, const SegFile &S, const Machine &M,
+                       const std::string &Target, const ResourceModel &Model,
+                       std::optional<MemoryModel> &Mem, std::string &MemWhy);
+
 /// The ICC target to predict for: Wanted if the SEG file has it, else the
 /// first target of the SEG file (whose code generation succeeded) that M has
 /// an ICC cost vector for; nullopt if there is none.

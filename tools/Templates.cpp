@@ -23,6 +23,7 @@
 ///
 //===----------------------------------------------------------------------===//
 #include "predictor/Templates.h"
+#include "tools/Gnuplot.h"
 
 #include <nlohmann/json.hpp>
 
@@ -240,20 +241,6 @@ struct Series {
   PeakPoint Peak;
 };
 
-std::string shellQuote(const std::string &S) {
-  std::string R = "'";
-  for (char C : S)
-    R += C == '\'' ? std::string("'\\''") : std::string(1, C);
-  return R + "'";
-}
-
-std::string gpString(const std::string &S) {
-  std::string R = "\"";
-  for (char C : S)
-    R += (C == '"' || C == '\\') ? std::string("\\") + C : std::string(1, C);
-  return R + "\"";
-}
-
 /// Plot text: Greek letters and µ for the ASCII spellings of the tables.
 std::string plotText(std::string S) {
   for (auto [From, To] : {std::pair<std::string, std::string>{"beta_", "\u03B2_"},
@@ -293,9 +280,6 @@ std::vector<std::string> plot(const std::string &Dir, const std::string &Name,
   }
   const bool AnyPeak =
       std::any_of(All.begin(), All.end(), [](const Series &S) { return S.Peak.Found; });
-  std::ofstream Gp(Base.string() + ".gp");
-  if (!Gp)
-    throw UsageError("--plot: cannot write " + Base.string() + ".gp");
   std::string Dat = gpString(Name + ".dat");
   std::ostringstream Plot;
   Plot << "plot ";
@@ -306,28 +290,19 @@ std::vector<std::string> plot(const std::string &Dir, const std::string &Name,
     Plot << ", \\\n     " << Dat << " index " << All.size()
          << " using 1:2 with points pt 7 ps 1.6 lc rgb \"black\" title \"peak operating point\"";
   Plot << "\n";
-  Gp << "# segtime: " << Title << "\n"
-     << "set title " << gpString(plotText(Title)) << "\n"
-     << "set xlabel " << gpString(XLabel) << "\nset ylabel \"speedup\"\n"
-     << "set key left top\nset grid\nset xrange [0.5:" << All.front().Y.size() + 0.5 << "]\n"
-     << "set yrange [0:*]\n";
-  const char *Colours[] = {"#1b9e77", "#d95f02", "#7570b3", "#e7298a",
-                           "#66a61e", "#e6ab02", "#a6761d", "#666666"};
+  std::ostringstream Setup;
+  Setup << "# segtime: " << Title << "\n"
+        << "set title " << gpString(plotText(Title)) << "\n"
+        << "set xlabel " << gpString(XLabel) << "\nset ylabel \"speedup\"\n"
+        << "set key left top\nset grid\nset xrange [0.5:" << All.front().Y.size() + 0.5 << "]\n"
+        << "set yrange [0:*]\n";
   for (size_t S = 0; S < All.size(); ++S)
-    Gp << "set style line " << S + 1 << " lc rgb \"" << Colours[S % 8] << "\" lw 2 pt 7 ps 0.6\n";
-  Gp << "set terminal pngcairo size 900,600 font \"Sans,11\"\n"
-     << "set output " << gpString(Name + ".png") << "\n"
-     << Plot.str() << "set terminal svg size 900,600 font \"Sans,11\" background \"white\"\n"
-     << "set output " << gpString(Name + ".svg") << "\n"
-     << Plot.str() << "unset output\n";
-  Gp.close();
-  std::string Cmd = "cd " + shellQuote(Dir) + " && gnuplot " + shellQuote(Name + ".gp") +
-                    " >/dev/null 2>" + shellQuote(Name + ".gnuplot.log");
-  if (std::system(Cmd.c_str()) != 0)
-    throw UsageError("--plot: gnuplot failed (is it installed?); the data and script are in " +
-                     Base.string() + ".dat/.gp, its messages in " + Base.string() + ".gnuplot.log");
-  fs::remove(Base.string() + ".gnuplot.log", EC);
-  return {Base.string() + ".png", Base.string() + ".svg"};
+    Setup << "set style line " << S + 1 << " lc rgb \"" << seriesColour(S) << "\" lw 2 pt 7 ps 0.6\n";
+  try {
+    return gnuplotImages(Dir, Name, Setup.str(), Plot.str());
+  } catch (const std::runtime_error &E) {
+    throw UsageError(E.what());
+  }
 }
 
 //===--- farm and dc: shared options, peak and granularity ----------------===//

@@ -1,7 +1,7 @@
 //===- segtime.cpp - The segtime command ----------------------------------===//
 ///
 /// \file
-/// Subcommands: predict, calibrate, show, dot, vocabulary, farm, dc, hetero,
+/// Subcommands: predict, compare, calibrate, show, dot, vocabulary, farm, dc, hetero,
 /// comm calibrate.
 ///
 /// USAGE:
@@ -32,6 +32,7 @@ int farmMain(int Argc, char **Argv);      // Templates.cpp
 int dcMain(int Argc, char **Argv);        // Templates.cpp
 int heteroMain(int Argc, char **Argv);    // Templates.cpp
 int commMain(int Argc, char **Argv);      // CommCalibrate.cpp
+int compareMain(int Argc, char **Argv);   // Compare.cpp
 
 namespace {
 
@@ -40,6 +41,7 @@ const char *Usage =
     "\n"
     "commands:\n"
     "  predict FILE.seg.json   predicted time per function and level on a machine\n"
+    "  compare FILE.seg.json   predicted vs measured per SEG node (Warwick-94 Tables 6, 7)\n"
     "  calibrate               measure this machine's HLLC and POC cost vectors\n"
     "  show FILE.seg.json      print the SEG tree with RUVs and parameters\n"
     "  dot FILE.seg.json       the SEG of one function as Graphviz\n"
@@ -388,6 +390,8 @@ int main(int Argc, char **Argv) {
   std::string Cmd = Argv[1];
   if (Cmd == "predict")
     return predictMain(Argc - 2, Argv + 2);
+  if (Cmd == "compare")
+    return compareMain(Argc - 2, Argv + 2);
   if (Cmd == "calibrate")
     return calibrateMain(Argc - 2, Argv + 2);
   if (Cmd == "show")
