@@ -1,5 +1,6 @@
 //===- Formula.cpp - Timing formulas from a SEG ---------------------------===//
 #include "predictor/Formula.h"
+#include "predictor/Collectives.h"
 
 #include <regex>
 #include <sstream>
@@ -14,6 +15,14 @@ StageWeight countWeight(const std::string &LevelKey, const std::string &Op) {
     if (It == N.Ruvs.end())
       return 0;
     return numeric(It->second.get(Op));
+  };
+}
+
+StageWeight commWeight() {
+  return [](const Node &N) -> ex {
+    if (N.Kind != NodeKind::Comm)
+      return 0;
+    return commTerm(N.Pattern, parseExpr(N.Bytes.empty() ? "0" : N.Bytes), sym("p"));
   };
 }
 
@@ -37,7 +46,7 @@ ex FormulaBuilder::listCost(const NodeList &L, const StageWeight &W, const std::
 
 ex FormulaBuilder::nodeCost(const Node &N, const StageWeight &W, const std::string &Key,
                             const std::string &Fn, const std::string &Level) {
-  ex Own = N.Ruvs.empty() ? ex(0) : W(N);
+  ex Own = N.Ruvs.empty() && N.Kind != NodeKind::Comm ? ex(0) : W(N);
   switch (N.Kind) {
   case NodeKind::Stage:
   case NodeKind::Comm:
@@ -146,8 +155,9 @@ struct Printer {
     };
     switch (N.Kind) {
     case NodeKind::Stage:
-    case NodeKind::Comm:
       return Own;
+    case NodeKind::Comm:
+      return Join("T_" + N.CommOp + "(" + N.Bytes + ")");
     case NodeKind::Unknown:
       return Join("U(" + N.Id + ")");
     case NodeKind::Loop: {

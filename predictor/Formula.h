@@ -31,6 +31,11 @@ using StageWeight = std::function<GiNaC::ex(const Node &)>;
 /// Stage weight that reads Ruvs[LevelKey][Op] (a count of one operation).
 StageWeight countWeight(const std::string &LevelKey, const std::string &Op);
 
+/// Stage weight of the communication time of Comm nodes (0 for every other
+/// node): t_<pattern>(bytes, p) of predictor/Collectives.h, in the source
+/// names of the node's byte expression and the number of processes `p`.
+StageWeight commWeight();
+
 /// Formula builder over one SEG file. Closed forms are memoised per
 /// (function, weight key). Recursion (a cycle of calls) contributes 0 and
 /// is reported by unresolved(); a call to a function without a SEG too.

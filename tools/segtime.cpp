@@ -17,6 +17,7 @@
 #include "predictor/Predict.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <iostream>
 #include <regex>
@@ -60,6 +61,10 @@ const char *PredictUsage =
     "                       function of the main file)\n"
     "  -p NAME=VALUE        parameter value (repeatable): a source name such as n,\n"
     "                       a loop count N_<fn>_<line>, a probability P_<fn>_<line>\n"
+    "  --np P               MPI programs: number of processes (same as -p p=P)\n"
+    "  --rank R             MPI programs: predict rank R (same as -p rank=R);\n"
+    "                       default: every rank, the slowest is reported\n"
+    "                       (docs/mpi.md)\n"
     "  --json               print one JSON object (layout: docs/cli.md)\n"
     "\n"
     "Exit status: 0 ok, 1 some function could not be predicted, 2 usage or input error.\n";
@@ -136,6 +141,14 @@ int predictMain(int Argc, char **Argv) {
       } catch (const std::exception &) {
         fail("-p " + KV + ": '" + KV.substr(Eq + 1) + "' is not a number");
       }
+    } else if (A == "--np" || A == "--rank") {
+      std::string V = Next();
+      char *End = nullptr;
+      long N = std::strtol(V.c_str(), &End, 10);
+      if (V.empty() || *End || N < (A == "--np" ? 1 : 0))
+        fail(A + ": '" + V + "' is not a " +
+             (A == "--np" ? "positive number of processes" : "rank (0, 1, ...)"));
+      O.Values[A == "--np" ? "p" : "rank"] = static_cast<double>(N);
     } else if (A == "--json") {
       Json = true;
     } else if (!A.empty() && A[0] == '-') {
@@ -208,6 +221,10 @@ void showList(const NodeList &L, int Depth) {
       std::cout << " " << N.Callee;
     if (N.Kind == NodeKind::Unknown)
       std::cout << " reason: " << N.Reason;
+    if (N.Kind == NodeKind::Comm)
+      std::cout << " " << N.CommOp << " " << N.Pattern << " bytes=" << N.Bytes
+                << (N.Peer.empty() ? "" : " peer=" + N.Peer)
+                << (N.Root.empty() ? "" : " root=" + N.Root);
     std::cout << "\n";
     for (auto &[Lv, R] : N.Ruvs) {
       std::cout << Ind << "    " << Lv << ":";
