@@ -231,7 +231,12 @@ Prediction predict(const SegFile &S, const Machine &M, const PredictOptions &O) 
     }
     int NumRanks = 0;
     if (RankScan) {
-      double Pv = Values.count("p") ? Values.at("p") : 0;
+      // p bounds the ranks even where the formula itself does not use it.
+      auto D = Declared.find("p");
+      double Pv = O.Values.count("p") ? O.Values.at("p")
+                  : D != Declared.end() && D->second.Default ? *D->second.Default
+                                                             : 0;
+      Used.insert("p");
       if (Pv < 1 || Pv > 65536 || Pv != std::floor(Pv)) {
         FP.Error = "p = " + std::to_string(Pv) +
                    " is not a number of processes (a whole number, 1 to 65536)";
