@@ -60,7 +60,7 @@ ex evalComm(const char *Name, const ex &Bytes, const ex &P, const ex &Held) {
   return numeric(Active->time(Name, dbl(Bytes), static_cast<int>(Pv)));
 }
 
-ex p2pEval(const ex &N) { return evalComm("p2p", N, 2, t_p2p(N).hold()); }
+ex p2pEval(const ex &N, const ex &P) { return evalComm("p2p", N, P, t_p2p(N, P).hold()); }
 ex barrierEval(const ex &P) { return evalComm("barrier", 0, P, t_barrier(P).hold()); }
 #define SEGTIME_COLL_EVAL(NAME)                                                              \
   ex NAME##Eval(const ex &N, const ex &P) { return evalComm(#NAME, N, P, t_##NAME(N, P).hold()); }
@@ -166,7 +166,7 @@ CollectiveModel CollectiveModel::fromMachine(const Machine &M) {
 
 ex commTerm(const std::string &Pattern, const ex &Bytes, const ex &P) {
   if (Pattern == "p2p" || Pattern == "exchange")
-    return t_p2p(Bytes);
+    return t_p2p(Bytes, P);
   if (Pattern == "post" || Pattern == "wait")
     return 0;
   if (Pattern == "bcast") return t_bcast(Bytes, P);

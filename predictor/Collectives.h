@@ -35,9 +35,11 @@
 /// modelled).
 ///
 /// For the timing formulas (predictor/Formula.h) each pattern is a GiNaC
-/// function of the bytes and p -- t_p2p(n), t_bcast(n, p), ..., t_barrier(p)
-/// -- that evaluates to a number once its arguments are numbers and a model
-/// is installed with CommModelScope.
+/// function of the bytes and p -- t_p2p(n, p), t_bcast(n, p), ...,
+/// t_barrier(p) -- that evaluates to a number once its arguments are numbers
+/// and a model is installed with CommModelScope. (t_p2p does not depend on p;
+/// the symbol p keeps a term with constant bytes unevaluated until the
+/// values are substituted, when a model is installed.)
 ///
 //===----------------------------------------------------------------------===//
 #ifndef SEGTIME_PREDICTOR_COLLECTIVES_H
@@ -54,7 +56,7 @@
 
 namespace segtime {
 
-DECLARE_FUNCTION_1P(t_p2p)
+DECLARE_FUNCTION_2P(t_p2p)
 DECLARE_FUNCTION_2P(t_bcast)
 DECLARE_FUNCTION_2P(t_reduce)
 DECLARE_FUNCTION_2P(t_allreduce)

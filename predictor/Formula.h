@@ -66,7 +66,17 @@ private:
   GiNaC::ex nodeCost(const Node &N, const StageWeight &W, const std::string &Key,
                      const std::string &Fn, const std::string &Level);
 
+  /// IR-level bodies (INTCC, ICC): SourceNode id -> the product of the
+  /// rank-resolved arm probabilities (cmp_eq(rank, 0), ...) between that
+  /// source node and its nearest enclosing loop, when every arm on that path
+  /// is rank-resolved; nullptr if Fn's level body is the source-level SEG.
+  /// Such IR nodes take this frequency instead of BranchProbabilityInfo's
+  /// static one (docs/mpi.md).
+  const std::map<std::string, std::string> *irRankFreqs(const std::string &Fn,
+                                                         const std::string &Level);
+
   const SegFile &File;
+  std::map<std::string, std::map<std::string, std::string>> RankFreqs;
   std::map<std::pair<std::string, std::string>, GiNaC::ex> Memo;
   std::set<std::string> InProgress;
   std::set<std::string> Unresolved;

@@ -41,7 +41,7 @@ void exchange(int n, double *a, double *b) {
 // p = 4, rank 0: 3 sends (6 us) + binomial bcast, 2 rounds (4 us) + barrier
 // 2 + 1*2 us = 14 us. Rank 1: 1 receive (2 us) + 4 + 4 = 10 us. POC: no flop.
 // SLOWEST: "comm_model": "point-to-point: hockney; barrier: synch1; collectives: TRG-05 (docs/mpi.md)"
-// SLOWEST: "comm_formula": "cmp_eq(rank, 0)*p*t_p2p(8*n) - 2*cmp_eq(rank, 0)*t_p2p(8*n) + t_barrier(p) + t_bcast(8*n, p) + t_p2p(8*n)"
+// SLOWEST: "comm_formula": "cmp_eq(rank, 0)*p*t_p2p(8*n, p) - 2*cmp_eq(rank, 0)*t_p2p(8*n, p) + t_barrier(p) + t_bcast(8*n, p) + t_p2p(8*n, p)"
 // SLOWEST: "comm_s": 1.4e-05
 // SLOWEST: "rank": 0
 // SLOWEST: "time_s": 1.4e-05

@@ -84,13 +84,17 @@ TEST(Collectives, FormulaTermsEvaluateUnderAScope) {
   CollectiveModel C = linear();
   GiNaC::ex T = 2 * commTerm("p2p", 8 * sym("n"), sym("p")) +
                 commTerm("bcast", 8 * sym("n"), sym("p")) + commTerm("post", 8, sym("p"));
-  EXPECT_EQ(toString(T), "2*t_p2p(8*n) + t_bcast(8*n, p)");
+  EXPECT_EQ(toString(T), "2*t_p2p(8*n, p) + t_bcast(8*n, p)");
   // Without a model the terms stay symbolic.
   EXPECT_THROW(evaluate(T, {{"n", 125}, {"p", 4}}), std::runtime_error);
   CommModelScope Scope(C);
   // 2 t(1000) + 2 t(1000) = 8 us.
   EXPECT_DOUBLE_EQ(evaluate(T, {{"n", 125}, {"p", 4}}), 8e-6);
   EXPECT_THROW(evaluate(T, {{"n", 125}, {"p", 2.5}}), std::invalid_argument);
+  // A term with constant bytes, built before any model was installed,
+  // evaluates once p is given.
+  GiNaC::ex Const = commTerm("p2p", 1000, sym("p"));
+  EXPECT_DOUBLE_EQ(evaluate(Const, {{"p", 2}}), 2e-6);
 }
 
 TEST(Collectives, FromMachine) {
