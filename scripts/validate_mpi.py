@@ -30,7 +30,7 @@ CLANG = "clang-19"
 EXAMPLES = {
     # example: (function, [parameter sets: argv and the kernel parameters])
     "pingpong": ("pingpong", [["16", "2000"], ["1000", "500"], ["100000", "20"]]),
-    "matmul_bcast": ("matmul_mpi", [["256"], ["512"]]),
+    "matmul_bcast": ("matmul_mpi", [["128"], ["256"], ["512"]]),
     "farm": ("farm", [["100", "100000"], ["400", "20000"]]),
 }
 FIT_SIZES = [1, 8, 64, 256, 384, 1024, 4096, 16384, 65536, 131072]  # doubles
@@ -170,6 +170,7 @@ def main():
             for args in sets:
                 print("== %s -np %d %s" % (name, np_, " ".join(args)), file=sys.stderr,
                       flush=True)
+                load = os.getloadavg()[0]  # other users of this shared VM
                 m = mpirun(exe, np_, args, a.reps, a.timeout)
                 cmd = [SEGTIME, "predict", exe + ".seg.json", "--machine", machine,
                        "--function", fn, "--np", str(np_), "--json"]
@@ -185,7 +186,8 @@ def main():
                        "params": {k: v for k, v in m["params"].items() if k != "p"},
                        "measured_median_s": m["median_s"], "measured_min_s": m["min_s"],
                        "measured_max_s": m["max_s"], "reps": m["reps"],
-                       "comm_model": pred.get("comm_model", ""), "levels": {}}
+                       "comm_model": pred.get("comm_model", ""), "load_avg": load,
+                       "levels": {}}
                 for lvl, lp in f["levels"].items():
                     row["levels"][lvl] = {"time_s": lp["time_s"], "comm_s": lp["comm_s"],
                                           "rank": lp.get("rank", -1),
@@ -196,11 +198,12 @@ def main():
     levels = [l for l in ("HLLC", "INTCC", "ICC", "POC") if any(l in r["levels"] for r in rows)]
     print()
     print("Predicted vs measured, -%s, machine %s; measured: median of %s calls of rank 0, "
-          "spread = (max-min)/median" % (a.opt, os.path.basename(machine), a.reps))
+          "spread = (max-min)/median; load: 1-min load average before the run (2 vCPUs)"
+          % (a.opt, os.path.basename(machine), a.reps))
     if rows:
         print("communication model: %s" % rows[0]["comm_model"])
-    hdr = "%-12s %3s %-22s %10s %10s %6s %10s" % ("example", "np", "params", "median", "min",
-                                                 "spread", "comm")
+    hdr = "%-12s %3s %-22s %5s %10s %10s %6s %10s" % ("example", "np", "params", "load",
+                                                     "median", "min", "spread", "comm")
     for l in levels:
         hdr += " %10s %7s %7s" % (l, "err", "vs min")
     print(hdr)
@@ -208,9 +211,9 @@ def main():
         spread = 100.0 * (r["measured_max_s"] - r["measured_min_s"]) / r["measured_median_s"]
         ps = " ".join("%s=%g" % kv for kv in r["params"].items())
         comm = r["levels"].get("HLLC", next(iter(r["levels"].values())))["comm_s"]
-        line = "%-12s %3d %-22s %7.3f ms %7.3f ms %5.0f%% %7.3f ms" % (
-            r["example"], r["np"], ps, 1e3 * r["measured_median_s"], 1e3 * r["measured_min_s"],
-            spread, 1e3 * comm)
+        line = "%-12s %3d %-22s %5.1f %7.3f ms %7.3f ms %5.0f%% %7.3f ms" % (
+            r["example"], r["np"], ps, r["load_avg"], 1e3 * r["measured_median_s"],
+            1e3 * r["measured_min_s"], spread, 1e3 * comm)
         for l in levels:
             lp = r["levels"].get(l)
             line += (" %7.3f ms %+6.1f%% %+6.1f%%" % (1e3 * lp["time_s"], lp["error_pct"],
