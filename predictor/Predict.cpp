@@ -414,6 +414,9 @@ std::string compileTimeSummary(const SegFile &File, const std::string &MachineNa
     try {
       ex Flop = FB.closedForm(F.Name, countWeight("POC", "flop"), "count:POC:flop");
       OS << "  POC   flop = " << abbreviate(toString(Flop)) << "\n";
+      ex C = FB.closedForm(F.Name, commWeight(), "comm");
+      if (!C.is_zero())
+        OS << "  COMM  t = " << abbreviate(toString(C)) << " s (docs/mpi.md)\n";
       if (M)
         for (const char *L : {"POC", "HLLC"}) {
           auto Model = makeModel(L, *M, File.OptLevel);
@@ -421,9 +424,6 @@ std::string compileTimeSummary(const SegFile &File, const std::string &MachineNa
           OS << "  " << std::left << std::setw(5) << L << " t on " << M->Name << " = "
              << abbreviate(toString(T)) << " s\n";
         }
-      ex C = FB.closedForm(F.Name, commWeight(), "comm");
-      if (!C.is_zero())
-        OS << "  COMM  t = " << abbreviate(toString(C)) << " s\n";
     } catch (const std::exception &E) {
       OS << "  (no closed form: " << E.what() << ")\n";
     }

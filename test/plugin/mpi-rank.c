@@ -6,6 +6,9 @@
 // RUN: %clang -target x86_64-linux-gnu -O0 %mpi_cflags -fplugin=%segtime_plugin \
 // RUN:   -fplugin-arg-segtime-quiet -fplugin-arg-segtime-out=%t.json -c %s -o %t.o
 // RUN: %segtime show %t.json | FileCheck %s
+// RUN: %clang -target x86_64-linux-gnu -O0 %mpi_cflags -fplugin=%segtime_plugin \
+// RUN:   -fplugin-arg-segtime-machine=%inputs/mpi-machine.yaml -fplugin-arg-segtime-out=%t.json \
+// RUN:   -c %s -o %t.o 2>&1 | FileCheck %s --check-prefix=PLUGIN
 // RUN: %segtime predict %t.json --machine %inputs/mpi-machine.yaml --level poc --np 4 \
 // RUN:   -p n=125 --json | FileCheck %s --check-prefix=SLOWEST
 // RUN: %segtime predict %t.json --machine %inputs/mpi-machine.yaml --level poc --np 4 \
@@ -35,7 +38,7 @@ void exchange(int n, double *a, double *b) {
 // `if (rank == 0)` has probability cmp_eq(rank, 0); the loop to p runs p - 1 times.
 // CHECK: T_exchange(n, a, b) = t(v1) + cmp_eq(rank, 0)·(t(v3) + (p - 1)·(t(v5) + t(v6) + t(v7) + T_MPI_Send(8*n))) + (-cmp_eq(rank, 0) + 1)·(t(v8) + t(v9) + T_MPI_Recv(8*n)) + t(v10) + t(v11) + T_MPI_Bcast(8*n) + t(v12) + T_MPI_Barrier(0)
 // CHECK: arm then p=cmp_eq(rank, 0)
-// CHECK: Loop @26 for trip=p - 1 index=i
+// CHECK: Loop @29 for trip=p - 1 index=i
 // CHECK: arm else p=-cmp_eq(rank, 0) + 1
 
 // p = 4, rank 0: 3 sends (6 us) + binomial bcast, 2 rounds (4 us) + barrier
@@ -55,3 +58,8 @@ void exchange(int n, double *a, double *b) {
 // TEXT-NEXT: = 14 us   (comm 14 us)   [rank 0]
 // NOP: missing parameter value(s) for exchange: p (number of MPI processes (give --np P)
 // NOCOMM: exchange communicates (MPI calls) but: machine 'tiny' {{.*}} has no communication model {{.*}}`segtime comm calibrate`
+// The plugin prints the communication formula with the compute formulas.
+// PLUGIN: segtime: exchange (
+// PLUGIN: POC   flop = 0
+// PLUGIN-NEXT: COMM  t = cmp_eq(rank, 0)*p*t_p2p(8*n, p) - 2*cmp_eq(rank, 0)*t_p2p(8*n, p) + t_barrier(p) + t_bcast(8*n, p) + t_p2p(8*n, p) s (docs/mpi.md)
+// PLUGIN-NEXT: POC   t on mpi-test = 0 s
