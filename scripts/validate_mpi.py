@@ -3,7 +3,8 @@
 
 USAGE:
   scripts/validate_mpi.py --machine costvectors/local.yaml [--np 2,4] [--opt O2]
-                          [--reps 7] [--fit-comm OUT.yaml] [--json out.json]
+                          [--reps 7] [--rounds K] [--fit-comm OUT.yaml] [--nice N]
+                          [--json out.json]
 
 Compiles examples/mpi/{pingpong,matmul_bcast,farm}.c with the segtime plugin
 (OMPI_CC=clang-19 mpicc -fplugin=build/lib/segtime.so), runs each with
@@ -15,9 +16,9 @@ timed calls, each started after an MPI_Barrier), and predicts the same call with
 reported is the slowest rank's, docs/mpi.md).
 
 --fit-comm OUT.yaml: first measures ping-pong times at 10 message sizes (np 2)
-and fits a two-range Hockney model t(n) = (n + n_1/2)/r_inf (PARKBENCH-93 eq.
-3.4; ranges split at Open MPI's shared-memory eager limit, 4096 B) by least
-squares, writes the --machine file plus that `comm` section to OUT.yaml
+and fits a three-range Hockney model t(n) = (n + n_1/2)/r_inf (PARKBENCH-93
+eq. 3.4; ranges < 4096 B (Open MPI's shared-memory eager protocol), <= 64 KiB,
+larger) by least squares, writes the --machine file plus that `comm` section to OUT.yaml
 (provenance: measured, ref naming this script), and validates with OUT.yaml.
 This is a stand-in until `segtime comm calibrate` fills the comm section; the
 fit uses sizes different from the validated ping-pong sizes.
@@ -33,10 +34,13 @@ EXAMPLES = {
     "matmul_bcast": ("matmul_mpi", [["128"], ["256"], ["512"]]),
     "farm": ("farm", [["100", "100000"], ["400", "20000"]]),
 }
-FIT_SIZES = [1, 8, 64, 256, 384, 1024, 4096, 16384, 65536, 131072]  # doubles
-# Open MPI 4.1's shared-memory eager limit (btl_vader_eager_limit) is 4096 B
-# including its header: 4096-byte messages already go by rendezvous.
-EAGER_LIMIT = 4095
+FIT_SIZES = [1, 8, 64, 256, 384, 1024, 2048, 4096, 8192, 32768, 65536, 131072]  # doubles
+# Ranges of the piecewise Hockney fit (PARKBENCH-93 §3.3.1: one fit per
+# transmission mode), upper bounds in B: Open MPI 4.1's shared-memory eager
+# limit (btl_vader_eager_limit) is 4096 B including its header, so 4096-byte
+# messages already go by rendezvous; above 64 KiB (two of vader's 32 KiB
+# send fragments) the measured byte rate changes again.
+RANGES = [4095, 65536, float("inf")]
 
 
 def mpi_env(np_):
@@ -47,9 +51,12 @@ def mpi_env(np_):
     return env
 
 
+NICE = 0  # --nice
+
+
 def mpirun(exe, np_, args, reps, timeout):
     """Runs exe under mpirun; returns the SEGTIME_MEASURED record of rank 0."""
-    cmd = ["mpirun", "-np", str(np_)]
+    cmd = (["nice", "-n", str(NICE)] if NICE else []) + ["mpirun", "-np", str(np_)]
     if np_ > (os.cpu_count() or 1):
         cmd += ["--oversubscribe", "--bind-to", "none"]
     cmd += [exe] + args
@@ -95,7 +102,7 @@ def yaml_entry(value, unit, ref, spread=None):
 
 
 def fit_comm(machine, out, opt, work, timeout):
-    """Ping-pong at FIT_SIZES (np 2), two-range Hockney fit, machine file OUT."""
+    """Ping-pong at FIT_SIZES (np 2), piecewise Hockney fit, machine file OUT."""
     exe = compile_example("pingpong", opt, machine, work)
     pts = []
     for n in FIT_SIZES:
@@ -113,15 +120,16 @@ def fit_comm(machine, out, opt, work, timeout):
     lines = ["# comm: fitted by scripts/validate_mpi.py --fit-comm from the ping-pong example",
              "# (stand-in for `segtime comm calibrate`); PARKBENCH-93 eq. 3.4 per range.",
              "comm:", "  hockney:"]
-    ranges = [[p for p in pts if p[0] <= EAGER_LIMIT], [p for p in pts if p[0] > EAGER_LIMIT]]
-    fits = []
-    for k, rng in enumerate(ranges):
+    fits, lo = [], 0
+    for k, hi in enumerate(RANGES):
+        rng = [p for p in pts if lo < p[0] <= hi]
+        lo = hi
         r_inf, n_half = fit_line([p[0] for p in rng], [p[1] for p in rng])
         spread = max(p[2] for p in rng)
         fits.append((r_inf, n_half))
         lines.append("    \"%d\":" % k)
-        if k == 0:
-            lines.append("      upto: " + yaml_entry(EAGER_LIMIT, "B", ref))
+        if hi != float("inf"):
+            lines.append("      upto: " + yaml_entry(hi, "B", ref))
         lines.append("      r_inf: " + yaml_entry(r_inf, "B/s", ref, spread))
         lines.append("      n_half: " + yaml_entry(n_half, "B", ref, spread))
     text = open(machine).read()
@@ -146,12 +154,20 @@ def main():
     ap.add_argument("--np", default="2,4", help="process counts (comma list)")
     ap.add_argument("--opt", default="O2")
     ap.add_argument("--reps", default="7", help="SEGTIME_REPS for the examples")
+    ap.add_argument("--rounds", type=int, default=1,
+                    help="measure every configuration this many times, in rounds over all "
+                    "of them (median of the runs' medians, minimum of all calls)")
     ap.add_argument("--only", default="", help="comma list of examples")
     ap.add_argument("--fit-comm", default="", metavar="OUT.yaml",
                     help="fit the comm section from ping-pong first, write OUT.yaml")
     ap.add_argument("--timeout", type=int, default=300, help="seconds per mpirun")
     ap.add_argument("--json", default="", help="write all results to this file")
+    ap.add_argument("--nice", type=int, default=0,
+                    help="run mpirun under `nice -n N` (N < 0, as root: shield the timed runs "
+                    "from other jobs on a shared machine; default 0)")
     a = ap.parse_args()
+    global NICE
+    NICE = a.nice
     for tool in ("mpicc", "mpirun", CLANG):
         if not shutil.which(tool):
             sys.exit("validate_mpi: %s not found (scripts/setup.sh installs Open MPI)" % tool)
@@ -162,44 +178,56 @@ def main():
         print("== fitting the comm section from ping-pong (np 2)", file=sys.stderr)
         machine = fit_comm(machine, os.path.abspath(a.fit_comm), a.opt, work, a.timeout)
     names = [n for n in EXAMPLES if not a.only or n in a.only.split(",")]
+    exes = {name: compile_example(name, a.opt, machine, work) for name in names}
+    configs = [(name, np_, args) for name in names for np_ in [int(x) for x in a.np.split(",")]
+               for args in EXAMPLES[name][1]]
+    # Rounds over all configurations: the runs of one configuration are spread
+    # over time, so that a burst of other jobs on this shared VM hits few.
+    runs = {c: [] for c in range(len(configs))}
+    for rnd in range(a.rounds):
+        for c, (name, np_, args) in enumerate(configs):
+            print("== round %d/%d: %s -np %d %s" % (rnd + 1, a.rounds, name, np_, " ".join(args)),
+                  file=sys.stderr, flush=True)
+            load = os.getloadavg()[0]  # other users of this shared VM
+            m = mpirun(exes[name], np_, args, a.reps, a.timeout)
+            m["load_avg"] = load
+            runs[c].append(m)
     rows = []
-    for name in names:
-        fn, sets = EXAMPLES[name]
-        exe = compile_example(name, a.opt, machine, work)
-        for np_ in [int(x) for x in a.np.split(",")]:
-            for args in sets:
-                print("== %s -np %d %s" % (name, np_, " ".join(args)), file=sys.stderr,
-                      flush=True)
-                load = os.getloadavg()[0]  # other users of this shared VM
-                m = mpirun(exe, np_, args, a.reps, a.timeout)
-                cmd = [SEGTIME, "predict", exe + ".seg.json", "--machine", machine,
-                       "--function", fn, "--np", str(np_), "--json"]
-                for k, v in m["params"].items():
-                    if k != "p":
-                        cmd += ["-p", "%s=%s" % (k, v)]
-                r = subprocess.run(cmd, capture_output=True, text=True)
-                if r.returncode != 0:
-                    sys.exit("validate_mpi: %s\n%s%s" % (" ".join(cmd), r.stdout, r.stderr))
-                pred = json.loads(r.stdout)
-                f = pred["functions"][0]
-                row = {"example": name, "function": fn, "np": np_, "opt": a.opt,
-                       "params": {k: v for k, v in m["params"].items() if k != "p"},
-                       "measured_median_s": m["median_s"], "measured_min_s": m["min_s"],
-                       "measured_max_s": m["max_s"], "reps": m["reps"],
-                       "comm_model": pred.get("comm_model", ""), "load_avg": load,
-                       "levels": {}}
-                for lvl, lp in f["levels"].items():
-                    row["levels"][lvl] = {"time_s": lp["time_s"], "comm_s": lp["comm_s"],
-                                          "rank": lp.get("rank", -1),
-                                          "error_pct": pct(lp["time_s"], m["median_s"]),
-                                          "error_min_pct": pct(lp["time_s"], m["min_s"])}
-                rows.append(row)
+    for c, (name, np_, args) in enumerate(configs):
+        fn = EXAMPLES[name][0]
+        ms = runs[c]
+        med = median([m["median_s"] for m in ms])  # median over rounds of each run's median
+        mn = min(m["min_s"] for m in ms)
+        mx = max(m["max_s"] for m in ms)
+        params = {k: v for k, v in ms[0]["params"].items() if k != "p"}
+        cmd = [SEGTIME, "predict", exes[name] + ".seg.json", "--machine", machine,
+               "--function", fn, "--np", str(np_), "--json"]
+        for k, v in params.items():
+            cmd += ["-p", "%s=%s" % (k, v)]
+        r = subprocess.run(cmd, capture_output=True, text=True)
+        if r.returncode != 0:
+            sys.exit("validate_mpi: %s\n%s%s" % (" ".join(cmd), r.stdout, r.stderr))
+        pred = json.loads(r.stdout)
+        f = pred["functions"][0]
+        row = {"example": name, "function": fn, "np": np_, "opt": a.opt, "params": params,
+               "measured_median_s": med, "measured_min_s": mn, "measured_max_s": mx,
+               "reps": sum(m["reps"] for m in ms), "runs": ms,
+               "comm_model": pred.get("comm_model", ""),
+               "load_avg": median([m["load_avg"] for m in ms]), "levels": {}}
+        for lvl, lp in f["levels"].items():
+            row["levels"][lvl] = {"time_s": lp["time_s"], "comm_s": lp["comm_s"],
+                                  "rank": lp.get("rank", -1),
+                                  "error_pct": pct(lp["time_s"], med),
+                                  "error_min_pct": pct(lp["time_s"], mn)}
+        rows.append(row)
 
     levels = [l for l in ("HLLC", "INTCC", "ICC", "POC") if any(l in r["levels"] for r in rows)]
     print()
-    print("Predicted vs measured, -%s, machine %s; measured: median of %s calls of rank 0, "
-          "spread = (max-min)/median; load: 1-min load average before the run (2 vCPUs)"
-          % (a.opt, os.path.basename(machine), a.reps))
+    print("Predicted vs measured, -%s, machine %s; measured: %d round(s) of %s calls of rank 0 "
+          "(median of the rounds' medians, minimum of all), spread = (max-min)/median; load: "
+          "median 1-min load average before the runs (2 vCPUs)%s"
+          % (a.opt, os.path.basename(machine), a.rounds, a.reps,
+             "; mpirun under nice -n %d" % NICE if NICE else ""))
     if rows:
         print("communication model: %s" % rows[0]["comm_model"])
     hdr = "%-12s %3s %-22s %5s %10s %10s %6s %10s" % ("example", "np", "params", "load",
