@@ -229,6 +229,14 @@ Prediction predict(const SegFile &S, const Machine &M, const PredictOptions &O) 
       P.Functions.push_back(FP);
       continue;
     }
+    if (Values.count("rank") && O.Values.count("p") &&
+        (Values.at("rank") < 0 || Values.at("rank") >= O.Values.at("p"))) {
+      FP.Error = "rank " + std::to_string(static_cast<long>(Values.at("rank"))) +
+                 " is not one of the ranks 0.." +
+                 std::to_string(static_cast<long>(O.Values.at("p")) - 1) + " of p processes";
+      P.Functions.push_back(FP);
+      continue;
+    }
     int NumRanks = 0;
     if (RankScan) {
       // p bounds the ranks even where the formula itself does not use it.

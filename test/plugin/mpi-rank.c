@@ -19,6 +19,10 @@
 // RUN:   -p n=125 2>&1 | FileCheck %s --check-prefix=NOP
 // RUN: not %segtime predict %t.json --machine %inputs/tiny.yaml --level poc --np 2 \
 // RUN:   -p n=125 2>&1 | FileCheck %s --check-prefix=NOCOMM
+// RUN: not %segtime predict %t.json --machine %inputs/mpi-machine.yaml --level poc --np 4 \
+// RUN:   --rank 4 -p n=125 2>&1 | FileCheck %s --check-prefix=BADRANK
+// RUN: not %segtime predict %t.json --machine %inputs/mpi-machine.yaml --np 0 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=BADNP
 #include <mpi.h>
 
 void exchange(int n, double *a, double *b) {
@@ -38,7 +42,7 @@ void exchange(int n, double *a, double *b) {
 // `if (rank == 0)` has probability cmp_eq(rank, 0); the loop to p runs p - 1 times.
 // CHECK: T_exchange(n, a, b) = t(v1) + cmp_eq(rank, 0)·(t(v3) + (p - 1)·(t(v5) + t(v6) + t(v7) + T_MPI_Send(8*n))) + (-cmp_eq(rank, 0) + 1)·(t(v8) + t(v9) + T_MPI_Recv(8*n)) + t(v10) + t(v11) + T_MPI_Bcast(8*n) + t(v12) + T_MPI_Barrier(0)
 // CHECK: arm then p=cmp_eq(rank, 0)
-// CHECK: Loop @29 for trip=p - 1 index=i
+// CHECK: Loop @33 for trip=p - 1 index=i
 // CHECK: arm else p=-cmp_eq(rank, 0) + 1
 
 // p = 4, rank 0: 3 sends (6 us) + binomial bcast, 2 rounds (4 us) + barrier
@@ -63,3 +67,5 @@ void exchange(int n, double *a, double *b) {
 // PLUGIN: POC   flop = 0
 // PLUGIN-NEXT: COMM  t = cmp_eq(rank, 0)*p*t_p2p(8*n, p) - 2*cmp_eq(rank, 0)*t_p2p(8*n, p) + t_barrier(p) + t_bcast(8*n, p) + t_p2p(8*n, p) s (docs/mpi.md)
 // PLUGIN-NEXT: POC   t on mpi-test = 0 s
+// BADRANK: error: rank 4 is not one of the ranks 0..3 of p processes
+// BADNP: error: --np: '0' is not a positive number of processes
