@@ -305,6 +305,8 @@ void dotList(const NodeList &L, const std::string &Parent, std::ostream &OS) {
       Label += "\\n" + N.Callee;
     if (N.Kind == NodeKind::Unknown)
       Label += "\\n" + dotEscape(N.Reason);
+    if (N.Kind == NodeKind::Comm)
+      Label += "\\n" + N.CommOp + "\\n" + dotEscape(N.Bytes) + " B";
     auto H = N.Ruvs.find("POC");
     if (H != N.Ruvs.end() && H->second.get("flop") != 0)
       Label += "\\n" + std::to_string(static_cast<long>(H->second.get("flop"))) + " flop";
