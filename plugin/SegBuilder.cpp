@@ -7,6 +7,9 @@
 /// external calls, inline assembly) become nodes of their own. Canonical
 /// `for` loops get a symbolic trip count in source names; other loops a
 /// parameter N_<function>_<line>; branches a probability P_<function>_<line>.
+/// MPI communication calls become Comm nodes (docs/mpi.md); variables set by
+/// MPI_Comm_size/MPI_Comm_rank are `p` and `rank`, and branches on them get
+/// 0/1 probabilities (cmp_eq, ...) resolved for a given rank.
 ///
 //===----------------------------------------------------------------------===//
 #include "plugin/SegBuilder.h"
