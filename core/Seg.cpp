@@ -102,6 +102,13 @@ json Node::toJSON() const {
     J["callee"] = Callee;
     J["args"] = Args;
     break;
+  case NodeKind::Comm:
+    J["op"] = CommOp;
+    J["bytes"] = Bytes;
+    J["peer"] = Peer;
+    J["pattern"] = Pattern;
+    J["root"] = Root;
+    break;
   case NodeKind::Unknown:
     J["reason"] = Reason;
     break;
@@ -137,6 +144,13 @@ Node Node::fromJSON(const json &J) {
   if (J.contains("args"))
     N.Args = J["args"].get<std::vector<std::string>>();
   N.Reason = J.value("reason", "");
+  if (N.Kind == NodeKind::Comm) {
+    N.CommOp = J.at("op").get<std::string>();
+    N.Bytes = J.value("bytes", "");
+    N.Peer = J.value("peer", "");
+    N.Pattern = J.at("pattern").get<std::string>();
+    N.Root = J.value("root", "");
+  }
   N.Freq = J.value("freq", "");
   N.SourceNode = J.value("source_node", "");
   N.Footprint = J.value("footprint_B", "");

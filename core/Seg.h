@@ -12,7 +12,8 @@
 /// source names, and the functions idiv(a,b) (C integer division),
 /// imod(a,b) (C remainder), umod(a,b) (a mod b in [0, b): unsigned
 /// wrap-around), above(a,b) (1 if a > b, else 0), min(a,b), max(a,b), ltrip(a,b,c) (iterations of
-/// for(i=a;i<b;i*=c)).
+/// for(i=a;i<b;i*=c)), cmp_eq(a,b), cmp_lt(a,b), cmp_le(a,b) (1 if a == b,
+/// a < b, a <= b, else 0: probabilities of branches on the MPI rank).
 ///
 //===----------------------------------------------------------------------===//
 #ifndef SEGTIME_CORE_SEG_H
@@ -79,6 +80,13 @@ struct Arm {
 ///  - Branch: Arms.
 ///  - Call: Callee, Args (expressions in the caller's names, "" if not
 ///    expressible), CalleeParams.
+///  - Comm: an MPI operation (docs/mpi.md): CommOp ("MPI_Send"), Bytes
+///    (message size in B, an expression in source names, e.g. "n*8"),
+///    Peer and Root (expressions; "any" for MPI_ANY_SOURCE, "" if not
+///    expressible or not applicable), Pattern ("p2p", "post", "wait",
+///    "exchange", "bcast", "reduce", "allreduce", "scatter", "gather",
+///    "allgather", "alltoall", "barrier"); Ruvs hold the cost of the call
+///    itself (HLLC "call"), the Pattern the communication time.
 ///  - Unknown: Reason (never empty).
 struct Node {
   NodeKind Kind = NodeKind::Stage;
@@ -95,6 +103,8 @@ struct Node {
   // Call
   std::string Callee;
   std::vector<std::string> Args;
+  // Comm
+  std::string CommOp, Bytes, Peer, Pattern, Root;
   // Unknown
   std::string Reason;
   /// Executions per execution of the enclosing list ("" = 1). IR-level SEGs

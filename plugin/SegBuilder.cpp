@@ -7,6 +7,9 @@
 /// external calls, inline assembly) become nodes of their own. Canonical
 /// `for` loops get a symbolic trip count in source names; other loops a
 /// parameter N_<function>_<line>; branches a probability P_<function>_<line>.
+/// MPI communication calls become Comm nodes (docs/mpi.md); variables set by
+/// MPI_Comm_size/MPI_Comm_rank are `p` and `rank`, and branches on them get
+/// 0/1 probabilities (cmp_eq, ...) resolved for a given rank.
 ///
 //===----------------------------------------------------------------------===//
 #include "plugin/SegBuilder.h"
@@ -17,6 +20,7 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtVisitor.h"
 #include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
 
 #include <optional>
 #include <set>
@@ -31,6 +35,8 @@ namespace {
 class MutationFinder : public RecursiveASTVisitor<MutationFinder> {
 public:
   std::set<const VarDecl *> Mutated;
+  /// Address-of expressions that do not count (&rank passed to MPI_Comm_rank).
+  const std::set<const Stmt *> *Ignore = nullptr;
   static const VarDecl *target(const Expr *E) {
     E = E->IgnoreParenImpCasts();
     if (auto *DR = dyn_cast<DeclRefExpr>(E))
@@ -44,6 +50,8 @@ public:
     return true;
   }
   bool VisitUnaryOperator(UnaryOperator *U) {
+    if (Ignore && Ignore->count(U))
+      return true;
     if (U->isIncrementDecrementOp() || U->getOpcode() == UO_AddrOf)
       if (auto *V = target(U->getSubExpr()))
         Mutated.insert(V);
@@ -85,6 +93,136 @@ static bool hasExit(const Stmt *Body) {
   return F.Found;
 }
 
+// --- MPI (docs/mpi.md) --------------------------------------------------------
+
+/// An MPI predefined handle as the source spells it ("MPI_DOUBLE",
+/// "MPI_COMM_WORLD", "MPI_ANY_SOURCE"), or "". The macro spelling is read
+/// from the source text; failing that (a macro inside a macro), Open MPI's
+/// handles are addresses of globals ompi_mpi_<name> (&ompi_mpi_double).
+static std::string mpiHandleName(const Expr *E, ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  CharSourceRange R = SM.getExpansionRange(E->getSourceRange());
+  std::string Text = Lexer::getSourceText(R, SM, Ctx.getLangOpts()).str();
+  if (Text.size() > 4 && Text.compare(0, 4, "MPI_") == 0 &&
+      Text.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == std::string::npos)
+    return Text;
+  struct Finder : RecursiveASTVisitor<Finder> {
+    std::string Name;
+    bool VisitDeclRefExpr(DeclRefExpr *D) {
+      std::string N = D->getDecl()->getNameAsString();
+      if (Name.empty() && N.compare(0, 9, "ompi_mpi_") == 0) {
+        Name = "MPI_" + N.substr(9);
+        for (char &C : Name)
+          C = static_cast<char>(toupper(C));
+      }
+      return true;
+    }
+  } F;
+  F.TraverseStmt(const_cast<Expr *>(E));
+  return F.Name;
+}
+
+/// Size in bytes of an MPI predefined datatype, 0 if unknown.
+static unsigned mpiTypeSize(const std::string &T, ASTContext &Ctx) {
+  auto Sz = [&](QualType Q) { return static_cast<unsigned>(Ctx.getTypeSize(Q) / 8); };
+  static const std::map<std::string, unsigned> Fixed = {
+      {"MPI_CHAR", 1}, {"MPI_SIGNED_CHAR", 1}, {"MPI_UNSIGNED_CHAR", 1}, {"MPI_BYTE", 1},
+      {"MPI_PACKED", 1}, {"MPI_C_BOOL", 1}, {"MPI_INT8_T", 1}, {"MPI_UINT8_T", 1},
+      {"MPI_SHORT", 2}, {"MPI_UNSIGNED_SHORT", 2}, {"MPI_INT16_T", 2}, {"MPI_UINT16_T", 2},
+      {"MPI_INT", 4}, {"MPI_UNSIGNED", 4}, {"MPI_INT32_T", 4}, {"MPI_UINT32_T", 4},
+      {"MPI_FLOAT", 4}, {"MPI_DOUBLE", 8}, {"MPI_INT64_T", 8}, {"MPI_UINT64_T", 8},
+      {"MPI_LONG_LONG", 8}, {"MPI_LONG_LONG_INT", 8}, {"MPI_UNSIGNED_LONG_LONG", 8},
+      {"MPI_C_FLOAT_COMPLEX", 8}, {"MPI_C_COMPLEX", 8}, {"MPI_C_DOUBLE_COMPLEX", 16},
+      {"MPI_2INT", 8}, {"MPI_FLOAT_INT", 8}, {"MPI_DOUBLE_INT", 12}};
+  auto It = Fixed.find(T);
+  if (It != Fixed.end())
+    return It->second;
+  if (T == "MPI_LONG" || T == "MPI_UNSIGNED_LONG")
+    return Sz(Ctx.LongTy);
+  if (T == "MPI_LONG_DOUBLE")
+    return Sz(Ctx.LongDoubleTy);
+  if (T == "MPI_WCHAR")
+    return Sz(Ctx.getWideCharType());
+  if (T == "MPI_AINT" || T == "MPI_OFFSET" || T == "MPI_COUNT")
+    return 8;
+  return 0;
+}
+
+/// Where an MPI communication call keeps its arguments (-1: none).
+struct MpiSignature {
+  const char *Name, *Pattern;
+  int Count, Type, Peer, Root, Count2, Type2;
+};
+static const MpiSignature *mpiSignature(const std::string &Name) {
+  static const MpiSignature Table[] = {
+      {"MPI_Send", "p2p", 1, 2, 3, -1, -1, -1},
+      {"MPI_Ssend", "p2p", 1, 2, 3, -1, -1, -1},
+      {"MPI_Rsend", "p2p", 1, 2, 3, -1, -1, -1},
+      {"MPI_Bsend", "p2p", 1, 2, 3, -1, -1, -1},
+      {"MPI_Recv", "p2p", 1, 2, 3, -1, -1, -1},
+      {"MPI_Irecv", "p2p", 1, 2, 3, -1, -1, -1},
+      {"MPI_Isend", "post", 1, 2, 3, -1, -1, -1},
+      {"MPI_Issend", "post", 1, 2, 3, -1, -1, -1},
+      {"MPI_Wait", "wait", -1, -1, -1, -1, -1, -1},
+      {"MPI_Waitall", "wait", -1, -1, -1, -1, -1, -1},
+      {"MPI_Sendrecv", "exchange", 1, 2, 3, -1, 6, 7},
+      {"MPI_Bcast", "bcast", 1, 2, -1, 3, -1, -1},
+      {"MPI_Reduce", "reduce", 2, 3, -1, 5, -1, -1},
+      {"MPI_Allreduce", "allreduce", 2, 3, -1, -1, -1, -1},
+      {"MPI_Scatter", "scatter", 4, 5, -1, 6, -1, -1}, // the receive block: valid at every rank
+      {"MPI_Gather", "gather", 1, 2, -1, 6, -1, -1},
+      {"MPI_Allgather", "allgather", 1, 2, -1, -1, -1, -1},
+      {"MPI_Alltoall", "alltoall", 1, 2, -1, -1, -1, -1},
+      {"MPI_Barrier", "barrier", -1, -1, -1, -1, -1, -1},
+  };
+  for (const MpiSignature &S : Table)
+    if (Name == S.Name)
+      return &S;
+  return nullptr;
+}
+
+/// MPI calls that set up or query the environment: costed as a call, no
+/// communication (MPI_Init's start-up lies outside the timed region).
+static bool mpiEnvironmentCall(const std::string &Name) {
+  static const std::set<std::string> Env = {
+      "MPI_Init",    "MPI_Init_thread",  "MPI_Finalize",  "MPI_Comm_rank", "MPI_Comm_size",
+      "MPI_Wtime",   "MPI_Wtick",        "MPI_Initialized", "MPI_Finalized", "MPI_Abort",
+      "MPI_Get_count", "MPI_Get_processor_name"};
+  return Env.count(Name) != 0;
+}
+
+/// Variables set by MPI_Comm_rank / MPI_Comm_size(MPI_COMM_WORLD, &v): they
+/// are `rank` and `p` in formulas (if nothing else changes them).
+class MpiIdFinder : public RecursiveASTVisitor<MpiIdFinder> {
+public:
+  explicit MpiIdFinder(ASTContext &Ctx) : Ctx(Ctx) {}
+  std::map<const VarDecl *, std::string> Vars;
+  std::set<const Stmt *> AddrOfs;
+  bool VisitCallExpr(CallExpr *C) {
+    const FunctionDecl *F = C->getDirectCallee();
+    if (!F || C->getNumArgs() != 2)
+      return true;
+    std::string N = F->getNameAsString();
+    if (N != "MPI_Comm_rank" && N != "MPI_Comm_size")
+      return true;
+    auto *U = dyn_cast<UnaryOperator>(C->getArg(1)->IgnoreParenImpCasts());
+    if (!U || U->getOpcode() != UO_AddrOf)
+      return true;
+    const VarDecl *V = MutationFinder::target(U->getSubExpr());
+    if (!V || mpiHandleName(C->getArg(0), Ctx) != "MPI_COMM_WORLD")
+      return true;
+    std::string Sym = N == "MPI_Comm_rank" ? "rank" : "p";
+    auto [It, New] = Vars.emplace(V, Sym);
+    if (!New && It->second != Sym)
+      It->second = ""; // both a rank and a size: neither
+    AddrOfs.insert(U);
+    return true;
+  }
+
+private:
+  ASTContext &Ctx;
+};
+
 static std::string typeKey(QualType T) {
   T = T.getCanonicalType();
   if (const auto *BT = T->getAs<BuiltinType>()) {
@@ -107,15 +245,32 @@ public:
           std::vector<BuilderWarning> &W)
       : Ctx(Ctx), SM(Ctx.getSourceManager()), FD(FD), Out(Out), Warnings(W) {
     Fn = FD->getNameAsString();
+    MpiIdFinder Ids(Ctx);
+    Ids.TraverseStmt(FD->getBody());
+    MpiAddrOfs = std::move(Ids.AddrOfs);
     MutationFinder MF;
+    MF.Ignore = &MpiAddrOfs;
     MF.TraverseStmt(FD->getBody());
     Mutated = std::move(MF.Mutated);
+    for (auto &[V, Sym] : Ids.Vars)
+      if (!Sym.empty() && !Mutated.count(V))
+        MpiVars[V] = Sym;
     Cur = &Out.Body;
   }
 
   void run() {
     stmt(FD->getBody());
     close();
+    // The MPI parameters of the formulas (docs/mpi.md).
+    bool HasComm = false;
+    forEachNode(Out.Body, [&](const Node &N) { HasComm |= N.Kind == NodeKind::Comm; });
+    if (HasComm || UsedMpiSyms.count("p"))
+      Out.Parameters.push_back({"p", "mpi", std::nullopt, "none", where(FD->getBeginLoc()),
+                                "number of MPI processes (give --np P)"});
+    if (UsedMpiSyms.count("rank"))
+      Out.Parameters.push_back({"rank", "mpi", std::nullopt, "none", where(FD->getBeginLoc()),
+                                "MPI rank of the process (--rank R; default: every rank, the "
+                                "slowest is reported)"});
   }
 
 private:
@@ -313,12 +468,22 @@ private:
     Br.Kind = NodeKind::Branch;
     Br.Id = newId();
     Br.Range = range(S->getSourceRange());
-    std::string P = addParam("P", S->getBeginLoc(), "branch", 0.5, "static: default 0.5", Meaning);
+    // A condition on the MPI rank or process count is resolved for a given
+    // rank and p (docs/mpi.md); any other keeps its probability parameter.
+    std::string P;
+    if (Cond) {
+      UsedMpi = false;
+      std::optional<std::string> CE = condExpr(Cond);
+      if (CE && UsedMpi)
+        P = simplifyExprText(*CE);
+    }
+    if (P.empty())
+      P = addParam("P", S->getBeginLoc(), "branch", 0.5, "static: default 0.5", Meaning);
     Arm T{"then", P, {}};
     within(T.Body, Then);
     Br.Arms.push_back(std::move(T));
     if (Else) {
-      Arm E{"else", "1 - " + P, {}};
+      Arm E{"else", P.compare(0, 2, "P_") == 0 ? "1 - " + P : simplifyExprText("1 - (" + P + ")"), {}};
       within(E.Body, Else);
       Br.Arms.push_back(std::move(E));
     }
@@ -364,6 +529,8 @@ private:
       return;
     }
     const FunctionDecl *Def = Callee->getDefinition();
+    if ((!Def || !Def->hasBody()) && mpiCall(C, Name))
+      return;
     if (!Def || !Def->hasBody()) {
       unknown(C, "call to external function '" + Name + "' (no body in this translation unit)",
               Name);
@@ -380,6 +547,128 @@ private:
       N.Args.push_back(S ? simplifyExprText(*S) : "");
     }
     push(std::move(N));
+  }
+
+  /// Bytes moved by an MPI call: count * size of the datatype, in source
+  /// names; nullopt (and Why says why) if either is not known.
+  std::optional<std::string> mpiBytes(const CallExpr *C, int CountArg, int TypeArg,
+                                      std::string &Why) {
+    std::string T = mpiHandleName(C->getArg(TypeArg), Ctx);
+    unsigned Size = T.empty() ? 0 : mpiTypeSize(T, Ctx);
+    if (!Size) {
+      const SourceManager &SM = Ctx.getSourceManager();
+      std::string Text = Lexer::getSourceText(
+          SM.getExpansionRange(C->getArg(TypeArg)->getSourceRange()), SM, Ctx.getLangOpts()).str();
+      Why = "datatype '" + (T.empty() ? Text : T) + "' " +
+            (T.empty() ? "is not a predefined MPI datatype" : "has no known size");
+      return std::nullopt;
+    }
+    std::optional<std::string> Count = toExpr(C->getArg(CountArg));
+    if (!Count) {
+      Why = "the count is not an expression in source names";
+      return std::nullopt;
+    }
+    return simplifyExprText("(" + *Count + ")*" + std::to_string(Size));
+  }
+
+  /// A peer or root argument: an expression, "any" (MPI_ANY_SOURCE),
+  /// "null" (MPI_PROC_NULL), or "" if not expressible.
+  std::string mpiRank(const Expr *E) {
+    std::string H = mpiHandleName(E, Ctx);
+    if (H == "MPI_ANY_SOURCE")
+      return "any";
+    if (H == "MPI_PROC_NULL")
+      return "null";
+    std::optional<std::string> S = toExpr(E);
+    return S ? simplifyExprText(*S) : "";
+  }
+
+  /// MPI calls: a Comm node for communication (docs/mpi.md), the cost of
+  /// a call for environment calls. False: not an MPI call we know.
+  bool mpiCall(const CallExpr *C, const std::string &Name) {
+    if (mpiEnvironmentCall(Name)) {
+      op("call");
+      return true;
+    }
+    const MpiSignature *Sig = mpiSignature(Name);
+    if (!Sig)
+      return false;
+    int MaxArg = std::max({Sig->Count, Sig->Type, Sig->Peer, Sig->Root, Sig->Count2, Sig->Type2});
+    if (static_cast<int>(C->getNumArgs()) <= MaxArg)
+      return false;
+    Node N;
+    N.Kind = NodeKind::Comm;
+    N.Id = newId();
+    N.Range = range(C->getSourceRange());
+    N.CommOp = Name;
+    N.Pattern = Sig->Pattern;
+    N.Ruvs["HLLC"].add("call");
+    if (Sig->Count >= 0) {
+      std::string Why;
+      std::optional<std::string> B = mpiBytes(C, Sig->Count, Sig->Type, Why);
+      if (B && Sig->Count2 >= 0) {
+        std::optional<std::string> B2 = mpiBytes(C, Sig->Count2, Sig->Type2, Why);
+        B = B2 ? std::optional<std::string>(simplifyExprText("max(" + *B + ", " + *B2 + ")"))
+               : std::nullopt;
+      }
+      if (B) {
+        N.Bytes = *B;
+      } else {
+        N.Bytes = addParam("B", C->getBeginLoc(), "comm", std::nullopt, "none",
+                           "bytes of " + Name + " (" + Why + ")");
+        Warnings.push_back({C->getBeginLoc(),
+                            "segtime: message size of " + Name + " unknown: " + Why +
+                                "; it is parameter " + N.Bytes + " (SEG node " + N.Id + " in '" +
+                                Fn + "')",
+                            Fn, ""});
+      }
+    } else {
+      N.Bytes = "0";
+    }
+    if (Sig->Peer >= 0)
+      N.Peer = mpiRank(C->getArg(Sig->Peer));
+    if (Sig->Root >= 0)
+      N.Root = mpiRank(C->getArg(Sig->Root));
+    push(std::move(N));
+    return true;
+  }
+
+  /// A branch condition as a 0/1 expression (cmp_eq, cmp_lt, cmp_le of
+  /// core/Seg.h), if it is a comparison or logical combination of
+  /// expressions in source names.
+  std::optional<std::string> condExpr(const Expr *E) {
+    E = E->IgnoreParenImpCasts();
+    if (auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_LNot) {
+      auto X = condExpr(U->getSubExpr());
+      return X ? std::optional<std::string>("(1 - " + *X + ")") : std::nullopt;
+    }
+    if (auto *B = dyn_cast<BinaryOperator>(E)) {
+      BinaryOperatorKind K = B->getOpcode();
+      if (K == BO_LAnd || K == BO_LOr) {
+        auto X = condExpr(B->getLHS()), Y = condExpr(B->getRHS());
+        if (!X || !Y)
+          return std::nullopt;
+        return K == BO_LAnd ? *X + "*" + *Y : "(" + *X + " + " + *Y + " - " + *X + "*" + *Y + ")";
+      }
+      if (B->isComparisonOp()) {
+        auto X = toExpr(B->getLHS()), Y = toExpr(B->getRHS());
+        if (!X || !Y)
+          return std::nullopt;
+        switch (K) {
+        case BO_EQ: return "cmp_eq(" + *X + ", " + *Y + ")";
+        case BO_NE: return "(1 - cmp_eq(" + *X + ", " + *Y + "))";
+        case BO_LT: return "cmp_lt(" + *X + ", " + *Y + ")";
+        case BO_GT: return "cmp_lt(" + *Y + ", " + *X + ")";
+        case BO_LE: return "cmp_le(" + *X + ", " + *Y + ")";
+        case BO_GE: return "cmp_le(" + *Y + ", " + *X + ")";
+        default: return std::nullopt;
+        }
+      }
+    }
+    if (E->getType()->isIntegerType())
+      if (auto X = toExpr(E))
+        return "(1 - cmp_eq(" + *X + ", 0))";
+    return std::nullopt;
   }
 
   /// The HLLC conversion construct from type From to type To.
@@ -554,6 +843,11 @@ private:
         return std::nullopt;
       if (Avoid && mutatedIn(V, Avoid))
         return std::nullopt;
+      if (auto M = MpiVars.find(V); M != MpiVars.end()) {
+        UsedMpiSyms.insert(M->second);
+        UsedMpi = true;
+        return M->second;
+      }
       if (std::find(Indices.begin(), Indices.end(), V) != Indices.end())
         return V->getNameAsString();
       if (Mutated.count(V) && !V->getType().isConstQualified())
@@ -626,6 +920,7 @@ private:
     auto It = MutatedCache.find(S);
     if (It == MutatedCache.end()) {
       MutationFinder MF;
+      MF.Ignore = &MpiAddrOfs;
       MF.TraverseStmt(const_cast<Stmt *>(S));
       It = MutatedCache.emplace(S, std::move(MF.Mutated)).first;
     }
@@ -976,6 +1271,10 @@ private:
   std::map<const Stmt *, std::set<const VarDecl *>> MutatedCache;
   std::vector<const VarDecl *> Indices;
   std::set<std::string> ParamNames;
+  std::set<const Stmt *> MpiAddrOfs;
+  std::map<const VarDecl *, std::string> MpiVars; ///< -> "rank" or "p"
+  std::set<std::string> UsedMpiSyms;
+  bool UsedMpi = false; ///< set by toExpr when it maps a variable to rank or p
 };
 
 } // namespace

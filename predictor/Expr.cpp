@@ -63,6 +63,28 @@ static ex ltripEval(const ex &A, const ex &B, const ex &C) {
   return ltrip(A, B, C).hold();
 }
 
+static ex cmpEqEval(const ex &A, const ex &B) {
+  if (isNum(A) && isNum(B))
+    return dbl(A) == dbl(B) ? 1 : 0;
+  if (A.is_equal(B))
+    return 1;
+  return cmp_eq(A, B).hold();
+}
+static ex cmpLtEval(const ex &A, const ex &B) {
+  if (isNum(A) && isNum(B))
+    return dbl(A) < dbl(B) ? 1 : 0;
+  if (A.is_equal(B))
+    return 0;
+  return cmp_lt(A, B).hold();
+}
+static ex cmpLeEval(const ex &A, const ex &B) {
+  if (isNum(A) && isNum(B))
+    return dbl(A) <= dbl(B) ? 1 : 0;
+  if (A.is_equal(B))
+    return 1;
+  return cmp_le(A, B).hold();
+}
+
 /// Sum_{k=0}^{N-1} k^d = 1/(d+1) Sum_{j=0}^{d} binom(d+1, j) B_j N^(d+1-j),
 /// with B_1 = -1/2 (Faulhaber).
 static ex powerSum(int D, const ex &N) {
@@ -115,6 +137,9 @@ REGISTER_FUNCTION(max, eval_func(maxEval))
 REGISTER_FUNCTION(ltrip, eval_func(ltripEval))
 REGISTER_FUNCTION(above, eval_func(aboveEval))
 REGISTER_FUNCTION(seg_sum, eval_func(segSumEval))
+REGISTER_FUNCTION(cmp_eq, eval_func(cmpEqEval))
+REGISTER_FUNCTION(cmp_lt, eval_func(cmpLtEval))
+REGISTER_FUNCTION(cmp_le, eval_func(cmpLeEval))
 
 symbol sym(const std::string &Name) {
   static std::map<std::string, symbol> Registry;

@@ -4,7 +4,7 @@
 /// Symbolic expressions over source names and parameters, on GiNaC. Adds the
 /// functions a C loop nest needs: idiv(a,b) (C integer division, truncates),
 /// imod(a,b), min(a,b), max(a,b), ltrip(a,b,c) (iterations of
-/// for (i = a; i < b; i *= c)) and seg_sum(body, k, lo, hi) = sum of body for
+/// for (i = a; i < b; i *= c)), cmp_eq/cmp_lt/cmp_le(a,b) (0 or 1) and seg_sum(body, k, lo, hi) = sum of body for
 /// k = lo..hi, which sums in closed form when body is a polynomial in k
 /// (Faulhaber's formula with Bernoulli numbers) and numerically once the
 /// bounds and every other symbol are numbers.
@@ -31,6 +31,11 @@ DECLARE_FUNCTION_3P(ltrip)
 /// above(x, y): 1 if x > y, else 0 (numeric arguments; held otherwise).
 DECLARE_FUNCTION_2P(above)
 DECLARE_FUNCTION_4P(seg_sum)
+/// 1 if a == b (a < b, a <= b), else 0, once both are numbers: branch
+/// conditions on the MPI rank (docs/mpi.md).
+DECLARE_FUNCTION_2P(cmp_eq)
+DECLARE_FUNCTION_2P(cmp_lt)
+DECLARE_FUNCTION_2P(cmp_le)
 
 /// The one symbol with this name (GiNaC symbols are identified by object, so
 /// all of segtime takes them from this registry).

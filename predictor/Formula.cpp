@@ -1,5 +1,6 @@
 //===- Formula.cpp - Timing formulas from a SEG ---------------------------===//
 #include "predictor/Formula.h"
+#include "predictor/Collectives.h"
 
 #include <regex>
 #include <sstream>
@@ -17,6 +18,14 @@ StageWeight countWeight(const std::string &LevelKey, const std::string &Op) {
   };
 }
 
+StageWeight commWeight() {
+  return [](const Node &N) -> ex {
+    if (N.Kind != NodeKind::Comm)
+      return 0;
+    return commTerm(N.Pattern, parseExpr(N.Bytes.empty() ? "0" : N.Bytes), sym("p"));
+  };
+}
+
 ex loopIndexValue(const Node &L, const symbol &K) {
   ex Start = parseExpr(L.Start.empty() ? "0" : L.Start);
   ex Step = parseExpr(L.Step.empty() ? "1" : L.Step);
@@ -25,12 +34,62 @@ ex loopIndexValue(const Node &L, const symbol &K) {
   return Start + K * Step;
 }
 
+/// Collects, for every node below L, the rank-resolved arm probabilities on
+/// its path from the nearest enclosing loop (Arms), if all arms are.
+static void collectRankFreqs(const NodeList &L, std::vector<std::string> &Arms,
+                             std::map<std::string, std::string> &Out) {
+  for (const Node &N : L) {
+    if (!Arms.empty()) {
+      bool All = true;
+      std::string P;
+      for (const std::string &A : Arms) {
+        All &= A.find("cmp_") != std::string::npos;
+        P += (P.empty() ? "" : "*") + ("(" + A + ")");
+      }
+      if (All)
+        Out[N.Id] = P;
+    }
+    if (N.Kind == NodeKind::Loop) {
+      std::vector<std::string> Inner;
+      collectRankFreqs(N.Body, Inner, Out);
+    }
+    for (const Arm &A : N.Arms) {
+      Arms.push_back(A.Prob);
+      collectRankFreqs(A.Body, Arms, Out);
+      Arms.pop_back();
+    }
+  }
+}
+
+const std::map<std::string, std::string> *FormulaBuilder::irRankFreqs(const std::string &Fn,
+                                                                      const std::string &Level) {
+  const FunctionSeg *F = File.find(Fn);
+  if (!F || &F->bodyFor(Level) == &F->Body)
+    return nullptr;
+  auto It = RankFreqs.find(Fn);
+  if (It == RankFreqs.end()) {
+    std::vector<std::string> Arms;
+    It = RankFreqs.emplace(Fn, std::map<std::string, std::string>()).first;
+    collectRankFreqs(F->Body, Arms, It->second);
+  }
+  return &It->second;
+}
+
 ex FormulaBuilder::listCost(const NodeList &L, const StageWeight &W, const std::string &Key,
                             const std::string &Fn, const std::string &Level) {
   ex Sum = 0;
+  const std::map<std::string, std::string> *RF = irRankFreqs(Fn, Level);
   for (const Node &N : L) {
     ex C = nodeCost(N, W, Key, Fn, Level);
-    Sum += N.Freq.empty() ? C : parseExpr(N.Freq) * C;
+    std::string Freq = N.Freq;
+    // A block that BranchProbabilityInfo made conditional, inside source arms
+    // on the MPI rank: the rank decides.
+    if (RF && !Freq.empty() && !N.SourceNode.empty()) {
+      auto It = RF->find(N.SourceNode);
+      if (It != RF->end())
+        Freq = It->second;
+    }
+    Sum += Freq.empty() ? C : parseExpr(Freq) * C;
   }
   return Sum;
 }
@@ -41,7 +100,7 @@ ex FormulaBuilder::nodeCost(const Node &N, const StageWeight &W, const std::stri
   const bool In = !Masked || Mask->count(&N);
   if (Masked && !In && N.Kind == NodeKind::Call)
     return 0;
-  ex Own = N.Ruvs.empty() || !In ? ex(0) : W(N);
+  ex Own = (N.Ruvs.empty() && N.Kind != NodeKind::Comm) || !In ? ex(0) : W(N);
   switch (N.Kind) {
   case NodeKind::Stage:
   case NodeKind::Comm:
@@ -183,8 +242,9 @@ struct Printer {
     };
     switch (N.Kind) {
     case NodeKind::Stage:
-    case NodeKind::Comm:
       return Own;
+    case NodeKind::Comm:
+      return Join("T_" + N.CommOp + "(" + N.Bytes + ")");
     case NodeKind::Unknown:
       return Join("U(" + N.Id + ")");
     case NodeKind::Loop: {

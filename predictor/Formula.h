@@ -31,6 +31,11 @@ using StageWeight = std::function<GiNaC::ex(const Node &)>;
 /// Stage weight that reads Ruvs[LevelKey][Op] (a count of one operation).
 StageWeight countWeight(const std::string &LevelKey, const std::string &Op);
 
+/// Stage weight of the communication time of Comm nodes (0 for every other
+/// node): t_<pattern>(bytes, p) of predictor/Collectives.h, in the source
+/// names of the node's byte expression and the number of processes `p`.
+StageWeight commWeight();
+
 /// Formula builder over one SEG file. Closed forms are memoised per
 /// (function, weight key). Recursion (a cycle of calls) contributes 0 and
 /// is reported by unresolved(); a call to a function without a SEG too.
@@ -80,10 +85,20 @@ private:
   GiNaC::ex nodeCost(const Node &N, const StageWeight &W, const std::string &Key,
                      const std::string &Fn, const std::string &Level);
 
+  /// IR-level bodies (INTCC, ICC): SourceNode id -> the product of the
+  /// rank-resolved arm probabilities (cmp_eq(rank, 0), ...) between that
+  /// source node and its nearest enclosing loop, when every arm on that path
+  /// is rank-resolved; nullptr if Fn's level body is the source-level SEG.
+  /// Such IR nodes take this frequency instead of BranchProbabilityInfo's
+  /// static one (docs/mpi.md).
+  const std::map<std::string, std::string> *irRankFreqs(const std::string &Fn,
+                                                         const std::string &Level);
+
   const SegFile &File;
   /// nodeForm: nodes of function MaskFn outside *Mask are not costed.
   const std::set<const Node *> *Mask = nullptr;
   std::string MaskFn;
+  std::map<std::string, std::map<std::string, std::string>> RankFreqs;
   std::map<std::pair<std::string, std::string>, GiNaC::ex> Memo;
   std::set<std::string> InProgress;
   std::set<std::string> Unresolved;

@@ -1,9 +1,11 @@
 //===- Predict.cpp - Predicted times per function and level ---------------===//
 #include "predictor/Predict.h"
 #include "predictor/MemoryModel.h"
+#include "predictor/Collectives.h"
 #include "predictor/Formula.h"
 #include "predictor/ResourceModel.h"
 
+#include <cmath>
 #include <iomanip>
 #include <memory>
 #include <set>
@@ -143,6 +145,24 @@ Prediction predict(const SegFile &S, const Machine &M, const PredictOptions &O) 
       throw std::runtime_error("no function '" + N + "' in the SEG file (functions: " + Known + ")");
     }
 
+  // The comm model is read when a function communicates; a machine file
+  // without one fails only those functions.
+  std::optional<CollectiveModel> Comm;
+  std::string CommError;
+  std::unique_ptr<CommModelScope> CommScope;
+  auto needComm = [&]() -> bool {
+    if (!Comm && CommError.empty()) {
+      try {
+        Comm = CollectiveModel::fromMachine(M);
+        CommScope = std::make_unique<CommModelScope>(*Comm);
+        P.CommModel = Comm->describe();
+      } catch (const std::exception &E) {
+        CommError = E.what();
+      }
+    }
+    return Comm.has_value();
+  };
+
   std::set<std::string> Used;
   for (const std::string &Name : Names) {
     FunctionPrediction FP;
@@ -171,21 +191,39 @@ Prediction predict(const SegFile &S, const Machine &M, const PredictOptions &O) 
       P.Functions.push_back(FP);
       continue;
     }
+    // Communication time from the source-level SEG's Comm nodes.
+    ex CommE = FB.closedForm(Name, commWeight(), "comm", "");
+    if (!CommE.is_zero()) {
+      FP.CommFormula = toString(CommE);
+      if (!needComm()) {
+        FP.Error = Name + " communicates (MPI calls) but: " + CommError;
+        P.Functions.push_back(FP);
+        continue;
+      }
+    }
     std::map<std::string, std::set<std::string>> FreeOf;
     for (ResourceModel *Model : Active) {
-      ex E = FB.closedForm(Name, Model->timeWeight(), "time:" + Model->level(), Model->level());
+      ex E = FB.closedForm(Name, Model->timeWeight(), "time:" + Model->level(), Model->level()) +
+             CommE;
       Closed[Model->level()] = E;
       FreeOf[Model->level()] = freeSymbols(E);
       for (const std::string &F : FreeOf[Model->level()])
         Used.insert(F);
     }
     // An optional level needing a value nobody gave is left out.
-    auto Known = [&](const std::string &X) {
+    auto Known0 = [&](const std::string &X) {
       auto D = Declared.find(X);
       return O.Values.count(X) || O.ProfileValues.count(X) ||
              (D != Declared.end() && D->second.Default);
     };
+    auto Known = [&](const std::string &X) {
+      auto D = Declared.find(X);
+      if (X == "rank" && Known0("p"))
+        return true; // every rank is evaluated
+      return O.Values.count(X) || (D != Declared.end() && D->second.Default);
+    };
     std::vector<ResourceModel *> Kept;
+    bool RankScan = false;
     for (ResourceModel *Model : Active) {
       std::string L = Model->level(), Missing;
       for (const std::string &X : FreeOf[L])
@@ -203,6 +241,10 @@ Prediction predict(const SegFile &S, const Machine &M, const PredictOptions &O) 
     std::map<std::string, double> Values;
     std::vector<std::string> Missing;
     for (const std::string &F : Free) {
+      if (F == "rank" && !O.Values.count(F) && Known0("p")) {
+        RankScan = true; // evaluated for every rank below
+        continue;
+      }
       auto U = O.Values.find(F);
       if (U != O.Values.end()) {
         Values[F] = U->second;
@@ -246,20 +288,64 @@ Prediction predict(const SegFile &S, const Machine &M, const PredictOptions &O) 
       P.Functions.push_back(FP);
       continue;
     }
+    if (Values.count("rank") && O.Values.count("p") &&
+        (Values.at("rank") < 0 || Values.at("rank") >= O.Values.at("p"))) {
+      FP.Error = "rank " + std::to_string(static_cast<long>(Values.at("rank"))) +
+                 " is not one of the ranks 0.." +
+                 std::to_string(static_cast<long>(O.Values.at("p")) - 1) + " of p processes";
+      P.Functions.push_back(FP);
+      continue;
+    }
+    int NumRanks = 0;
+    if (RankScan) {
+      // p bounds the ranks even where the formula itself does not use it.
+      auto D = Declared.find("p");
+      double Pv = O.Values.count("p") ? O.Values.at("p")
+                  : D != Declared.end() && D->second.Default ? *D->second.Default
+                                                             : 0;
+      Used.insert("p");
+      if (Pv < 1 || Pv > 65536 || Pv != std::floor(Pv)) {
+        FP.Error = "p = " + std::to_string(Pv) +
+                   " is not a number of processes (a whole number, 1 to 65536)";
+        P.Functions.push_back(FP);
+        continue;
+      }
+      NumRanks = static_cast<int>(Pv);
+    }
     for (ResourceModel *Model : Kept) {
       const std::string L = Model->level();
       if (L == "ICC")
         memoryNotes(*FS, Mem, MemWhy, Values, FP.Notes);
       LevelPrediction LP;
       LP.Formula = toString(Closed[L]);
-      LP.TimeS = evaluate(Closed[L], Values);
+      // The given rank, or the slowest of the p ranks.
+      std::map<std::string, double> V = Values;
+      if (RankScan) {
+        LP.TimeS = -1;
+        for (int R = 0; R < NumRanks; ++R) {
+          V["rank"] = R;
+          double T = evaluate(Closed[L], V);
+          if (T > LP.TimeS) {
+            LP.TimeS = T;
+            LP.Rank = R;
+          }
+        }
+        V["rank"] = LP.Rank;
+      } else {
+        LP.TimeS = evaluate(Closed[L], V);
+        if (V.count("rank") && FreeOf[L].count("rank"))
+          LP.Rank = static_cast<int>(V.at("rank"));
+      }
+      LP.CommS = CommE.is_zero() ? 0 : evaluate(CommE, V);
       std::string Key = ruvKey(L, P.Target);
       for (const std::string &Op : opsOf(S, Key)) {
         double C = evaluate(
-            FB.closedForm(Name, countWeight(Key, Op), "count:" + Key + ":" + Op, L), Values);
+            FB.closedForm(Name, countWeight(Key, Op), "count:" + Key + ":" + Op, L), V);
         if (C != 0 || L == "POC")
           LP.Counts[Op] = C;
       }
+      if (RankScan && L == Kept.front()->level())
+        FP.Params.push_back({"rank", double(LP.Rank), "the slowest of the p ranks"});
       if (L == "POC" && !LP.Counts.count("flop"))
         LP.Counts["flop"] = 0;
       FP.Levels[L] = LP;
@@ -281,11 +367,18 @@ json Prediction::toJSON() const {
       Ps.push_back({{"name", V.Name}, {"value", V.Value}, {"source", V.Source}});
     J["parameters"] = Ps;
     json Ls = json::object();
-    for (auto &[L, LP] : F.Levels)
+    for (auto &[L, LP] : F.Levels) {
       Ls[L] = {{"time_s", LP.TimeS}, {"formula", LP.Formula}, {"counts", LP.Counts}};
+      if (!F.CommFormula.empty())
+        Ls[L]["comm_s"] = LP.CommS;
+      if (LP.Rank >= 0)
+        Ls[L]["rank"] = LP.Rank;
+    }
     if (Ls.contains("ICC"))
       Ls["ICC"]["target"] = Target;
     J["levels"] = Ls;
+    if (!F.CommFormula.empty())
+      J["comm_formula"] = F.CommFormula;
     J["unresolved"] = F.Unresolved;
     if (!F.Notes.empty())
       J["notes"] = F.Notes;
@@ -297,6 +390,8 @@ json Prediction::toJSON() const {
             {"functions", Fs}, {"unused_parameters", UnusedValues}};
   if (!Target.empty())
     J["target"] = Target;
+  if (!CommModel.empty())
+    J["comm_model"] = CommModel;
   return J;
 }
 
@@ -313,6 +408,8 @@ static std::string fmtTime(double S) {
 void Prediction::printText(std::ostream &OS) const {
   OS << "machine: " << MachineName << " (" << MachinePath << "), code compiled at -" << OptLevel
      << "\n";
+  if (!CommModel.empty())
+    OS << "communication: " << CommModel << "\n";
   for (const FunctionPrediction &F : Functions) {
     OS << "\n" << F.Name << "\n  " << F.Structural << "\n";
     if (!F.Error.empty()) {
@@ -325,9 +422,15 @@ void Prediction::printText(std::ostream &OS) const {
         OS << " " << V.Name << "=" << V.Value << " [" << V.Source << "]";
       OS << "\n";
     }
+    if (!F.CommFormula.empty())
+      OS << "  comm  t = " << F.CommFormula << " s (included in every level below)\n";
     for (auto &[L, LP] : F.Levels) {
       OS << "  " << std::left << std::setw(5) << L << " t = " << LP.Formula << " s\n"
          << "        = " << fmtTime(LP.TimeS);
+      if (!F.CommFormula.empty())
+        OS << "   (comm " << fmtTime(LP.CommS) << ")";
+      if (LP.Rank >= 0)
+        OS << "   [rank " << LP.Rank << "]";
       if (L == "POC")
         OS << "   (" << LP.Counts.at("flop") << " flop)";
       if (L == "ICC") {
@@ -380,6 +483,9 @@ std::string compileTimeSummary(const SegFile &File, const std::string &MachineNa
     try {
       ex Flop = FB.closedForm(F.Name, countWeight("POC", "flop"), "count:POC:flop");
       OS << "  POC   flop = " << abbreviate(toString(Flop)) << "\n";
+      ex C = FB.closedForm(F.Name, commWeight(), "comm");
+      if (!C.is_zero())
+        OS << "  COMM  t = " << abbreviate(toString(C)) << " s (docs/mpi.md)\n";
       if (M)
         for (const char *L : {"POC", "HLLC"}) {
           auto Model = makeModel(L, *M, File.OptLevel);

@@ -27,8 +27,12 @@ struct ParamValue {
 };
 
 struct LevelPrediction {
-  double TimeS = 0;
-  std::string Formula;                  ///< closed form in seconds
+  double TimeS = 0;  ///< compute + communication, s
+  double CommS = 0;  ///< of which communication (Comm nodes, docs/mpi.md), s
+  /// MPI rank the time is for: the given --rank, else the slowest of the p
+  /// ranks; -1 if the formula does not depend on the rank.
+  int Rank = -1;
+  std::string Formula;                  ///< closed form in seconds (comm terms included)
   std::map<std::string, double> Counts; ///< dynamic totals
 };
 
@@ -40,6 +44,10 @@ struct FunctionPrediction {
   std::vector<std::string> Unresolved; ///< Unknown nodes inside (not costed)
   std::string Error; ///< non-empty: could not predict (e.g. missing parameters)
   std::vector<std::string> Notes; ///< optional levels left out, and why
+  /// Communication time of the Comm nodes, in t_<pattern>(bytes, p) terms
+  /// (predictor/Collectives.h); "" if the function does not communicate.
+  /// The same at every level: it is built from the source-level SEG.
+  std::string CommFormula;
 };
 
 struct PredictOptions {
@@ -62,6 +70,9 @@ struct PredictOptions {
 struct Prediction {
   std::string MachineName, MachinePath, OptLevel, SegPath;
   std::string Target; ///< ICC target used ("" if ICC was not predicted)
+  /// Communication model used (CollectiveModel::describe), "" if no
+  /// predicted function communicates.
+  std::string CommModel;
   std::vector<FunctionPrediction> Functions;
   /// -p names that no predicted function uses (likely typos).
   std::vector<std::string> UnusedValues;
@@ -89,8 +100,15 @@ std::optional<std::string> iccTarget(const SegFile &S, const Machine &M,
                                      const std::string &Wanted);
 
 /// Predicts every selected function. Per-function problems (missing
-/// parameters) go into FunctionPrediction::Error; a missing cost or an
+/// parameters, no comm model in the machine file for a function that
+/// communicates) go into FunctionPrediction::Error; a missing cost or an
 /// unknown function/level throws std::runtime_error.
+///
+/// MPI programs (docs/mpi.md): the time of a level is its compute formula
+/// plus the communication formula of the source-level SEG's Comm nodes
+/// (the optimiser neither adds nor removes MPI calls, so one comm formula
+/// serves every level). `p` (processes) must be given; `rank` may be: if it
+/// is not, every rank 0..p-1 is evaluated and the slowest is reported.
 Prediction predict(const SegFile &S, const Machine &M, const PredictOptions &O);
 
 /// Text the plugin prints at compile time: per main-file function, the

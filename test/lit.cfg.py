@@ -20,7 +20,16 @@ config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "I
 config.environment["PATH"] = os.pathsep.join([tools, config.environment.get("PATH", "")])
 # Run from the source tree so that --machine NAME finds costvectors/NAME.yaml.
 config.environment["SEGTIME_SOURCE_DIR"] = config.segtime_src_root
-# `segtime comm calibrate` tests need Open MPI's mpirun and mpicc.
-import shutil
-if shutil.which("mpirun") and shutil.which("mpicc"):
+# MPI (test/plugin/mpi-*.c): the include flags of the installed MPI, and the
+# feature `mpi` when its mpi.h is present (tests say REQUIRES: mpi).
+import shutil, subprocess
+_mpi_flags = ""
+if shutil.which("mpicc"):
+    try:
+        _mpi_flags = subprocess.run(["mpicc", "--showme:compile"], capture_output=True,
+                                    text=True, timeout=30).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        _mpi_flags = ""
+if shutil.which("mpirun") and any(os.path.exists(os.path.join(f[2:], "mpi.h")) for f in _mpi_flags.split() if f.startswith("-I")):
     config.available_features.add("mpi")
+config.substitutions.append(("%mpi_cflags", _mpi_flags))

@@ -20,6 +20,7 @@
 #include "predictor/Predict.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <iostream>
 #include <regex>
@@ -71,6 +72,10 @@ const char *PredictUsage =
     "                       instrumented build (-fplugin-arg-segtime-instrument):\n"
     "                       N_ = mean iterations per entry, P_ = arm frequency;\n"
     "                       -p values win; the parameters taken are listed on stderr\n"
+    "  --np P               MPI programs: number of processes (same as -p p=P)\n"
+    "  --rank R             MPI programs: predict rank R (same as -p rank=R);\n"
+    "                       default: every rank, the slowest is reported\n"
+    "                       (docs/mpi.md)\n"
     "  --json               print one JSON object (layout: docs/cli.md)\n"
     "\n"
     "Exit status: 0 ok, 1 some function could not be predicted, 2 usage or input error.\n";
@@ -149,6 +154,14 @@ int predictMain(int Argc, char **Argv) {
       }
     } else if (A == "--profile") {
       Profile = Next();
+    } else if (A == "--np" || A == "--rank") {
+      std::string V = Next();
+      char *End = nullptr;
+      long N = std::strtol(V.c_str(), &End, 10);
+      if (V.empty() || *End || N < (A == "--np" ? 1 : 0))
+        fail(A + ": '" + V + "' is not a " +
+             (A == "--np" ? "positive number of processes" : "rank (0, 1, ...)"));
+      O.Values[A == "--np" ? "p" : "rank"] = static_cast<double>(N);
     } else if (A == "--json") {
       Json = true;
     } else if (!A.empty() && A[0] == '-') {
@@ -234,6 +247,10 @@ void showList(const NodeList &L, int Depth) {
       std::cout << " " << N.Callee;
     if (N.Kind == NodeKind::Unknown)
       std::cout << " reason: " << N.Reason;
+    if (N.Kind == NodeKind::Comm)
+      std::cout << " " << N.CommOp << " " << N.Pattern << " bytes=" << N.Bytes
+                << (N.Peer.empty() ? "" : " peer=" + N.Peer)
+                << (N.Root.empty() ? "" : " root=" + N.Root);
     std::cout << "\n";
     if (!N.Footprint.empty())
       std::cout << Ind << "    memory: footprint=" << simplifyExprText(N.Footprint)
@@ -317,6 +334,8 @@ void dotList(const NodeList &L, const std::string &Parent, std::ostream &OS) {
       Label += "\\n" + N.Callee;
     if (N.Kind == NodeKind::Unknown)
       Label += "\\n" + dotEscape(N.Reason);
+    if (N.Kind == NodeKind::Comm)
+      Label += "\\n" + N.CommOp + "\\n" + dotEscape(N.Bytes) + " B";
     auto H = N.Ruvs.find("POC");
     if (H != N.Ruvs.end() && H->second.get("flop") != 0)
       Label += "\\n" + std::to_string(static_cast<long>(H->second.get("flop"))) + " flop";

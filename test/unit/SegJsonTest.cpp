@@ -88,6 +88,11 @@ SegFile sample() {
   Node Cm;
   Cm.Kind = NodeKind::Comm;
   Cm.Id = "v9";
+  Cm.CommOp = "MPI_Bcast";
+  Cm.Bytes = "n*8";
+  Cm.Pattern = "bcast";
+  Cm.Root = "0";
+  Cm.Ruvs["HLLC"].add("call");
 
   F.Body = {S1, L, C, U, Cm};
   S.Functions.push_back(F);
@@ -121,6 +126,13 @@ TEST(SegJson, RoundTrip) {
   EXPECT_EQ(F.Body[3].Kind, NodeKind::Unknown);
   EXPECT_EQ(F.Body[3].Reason, "goto: unstructured control flow");
   EXPECT_EQ(F.Body[4].Kind, NodeKind::Comm);
+  EXPECT_EQ(F.Body[4].CommOp, "MPI_Bcast");
+  EXPECT_EQ(F.Body[4].Bytes, "n*8");
+  EXPECT_EQ(F.Body[4].Pattern, "bcast");
+  EXPECT_EQ(F.Body[4].Root, "0");
+  EXPECT_EQ(F.Body[4].Peer, "");
+  EXPECT_EQ(J1["functions"][0]["seg"][4]["op"], "MPI_Bcast");
+  EXPECT_EQ(J1["functions"][0]["seg"][4]["bytes"], "n*8");
   EXPECT_EQ(F.Body[0].Ruvs.at("HLLC").get("mem.local.read"), 3);
   EXPECT_EQ(F.Body[0].Range.EndCol, 7u);
   EXPECT_FALSE(Back.Functions[1].InMainFile);
