@@ -104,6 +104,33 @@ PolyFit fitPoly(const std::vector<double> &F, const std::vector<double> &R) {
   return P;
 }
 
+PolyFit fitPolyGivenPeak(const std::vector<double> &F, const std::vector<double> &R,
+                         double RHat) {
+  if (F.size() != R.size() || F.empty())
+    throw std::invalid_argument("POLY fit: " + std::to_string(F.size()) + " intensities but " +
+                                std::to_string(R.size()) + " rates");
+  if (!(RHat > 0))
+    throw std::invalid_argument("POLY fit: the given r_hat_inf must be > 0");
+  double Num = 0, Den = 0;
+  for (size_t I = 0; I < F.size(); ++I) {
+    if (!(F[I] > 0) || !(R[I] > 0))
+      throw std::invalid_argument("POLY fit: intensity and rate must be > 0 (point " +
+                                  std::to_string(I) + ")");
+    double Tau = F[I] / R[I], W = 1 / (Tau * Tau);
+    Num += W * (RHat * Tau - F[I]);
+    Den += W;
+  }
+  PolyFit P;
+  P.RHatInf = RHat;
+  P.FHalf = Num / Den;
+  for (size_t I = 0; I < F.size(); ++I) {
+    double Model = RHat / (1 + P.FHalf / F[I]);
+    P.Residuals.push_back((Model - R[I]) / R[I]);
+  }
+  P.RmsRel = rms(P.Residuals);
+  return P;
+}
+
 std::vector<Plateau> bandwidthPlateaus(const std::vector<double> &W,
                                        const std::vector<double> &B,
                                        const std::vector<CacheLevel> &Levels) {

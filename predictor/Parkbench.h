@@ -77,6 +77,18 @@ struct PolyFit {
 /// R_i <= 0).
 PolyFit fitPoly(const std::vector<double> &F, const std::vector<double> &R);
 
+/// PARKBENCH-93 eq. 3.3 with r̂_inf known (RHat, flop/s, e.g. from POLY1:
+/// the arithmetic peak is the core's, in cache or not): the one-parameter
+/// least-squares f_1/2 of the time per memory reference f / r =
+/// (f + f_1/2) / r̂_inf, relative residuals, i.e. f_1/2 = sum_i w_i (r̂ tau_i
+/// - f_i) / sum_i w_i with tau_i = F_i / R_i and w_i = 1 / tau_i^2. For
+/// POLY2 on machines where the out-of-cache curve stays memory-bound
+/// (r nearly proportional to f) over the orders measured, so that the
+/// two-parameter fit cannot resolve r̂_inf. Throws std::invalid_argument on
+/// empty or mismatched input or a non-positive F_i, R_i or RHat.
+PolyFit fitPolyGivenPeak(const std::vector<double> &F, const std::vector<double> &R,
+                         double RHat);
+
 /// One level of the memory hierarchy for bandwidthPlateaus.
 struct CacheLevel {
   std::string Name; ///< "L1", "L2", "L3" or "DRAM"

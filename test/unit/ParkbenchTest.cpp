@@ -128,6 +128,29 @@ TEST(FitPoly, NoisyRecoveryWithinOnePercent) {
   EXPECT_NEAR(P.FHalf / FHalf, 1, 0.01);
 }
 
+// Memory-bound over the orders measured (f_1/2 = 40 >> 16): with r_hat known
+// the one-parameter fit recovers f_1/2, exactly and within 1 % with noise.
+TEST(FitPolyGivenPeak, Recovery) {
+  const double RHat = 5.4e10, FHalf = 40;
+  std::vector<double> F, R, Rn;
+  Noise Eps(0.01);
+  for (int K : {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 14, 16})
+    for (int Rep = 0; Rep < 5; ++Rep) {
+      F.push_back(K);
+      R.push_back(RHat / (1 + FHalf / K));
+      Rn.push_back(R.back() * Eps());
+    }
+  PolyFit P = fitPolyGivenPeak(F, R, RHat);
+  EXPECT_NEAR(P.FHalf / FHalf, 1, 1e-9);
+  EXPECT_DOUBLE_EQ(P.RHatInf, RHat);
+  EXPECT_LT(P.RmsRel, 1e-9);
+  EXPECT_NEAR(fitPolyGivenPeak(F, Rn, RHat).FHalf / FHalf, 1, 0.01);
+  // Hand-computed: r_hat = 2, f = 1 at r = 0.5: tau = 2, f_1/2 = 2*2 - 1 = 3.
+  EXPECT_NEAR(fitPolyGivenPeak({1}, {0.5}, 2).FHalf, 3, 1e-12);
+  EXPECT_THROW(fitPolyGivenPeak({1}, {1}, 0), std::invalid_argument);
+  EXPECT_THROW(fitPolyGivenPeak({}, {}, 1), std::invalid_argument);
+}
+
 TEST(FitPoly, Errors) {
   EXPECT_THROW(fitPoly({1, 2}, {1e9}), std::invalid_argument);
   EXPECT_THROW(fitPoly({0, 2}, {1e9, 2e9}), std::invalid_argument);
