@@ -59,6 +59,7 @@
 #include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <iomanip>
 #include <iostream>
 #include <optional>
 #include <sstream>
@@ -107,6 +108,11 @@ const char *Usage =
     "  --stat S       time per call from the samples: min (default; noise only\n"
     "                 slows calls down) or median\n"
     "  --keep DIR     keep the generated C files, binaries, SEG and timings in DIR\n"
+    "  --compare A B  measure nothing: compare two machine files (e.g. two runs),\n"
+    "                 per level and variant and per parameter group: median and\n"
+    "                 largest relative difference |B - A| / |A| of the measured\n"
+    "                 numbers (ns costs under 0.1 ns left out); exit status 1 if a\n"
+    "                 group's median exceeds --tolerance (default 0.10)\n"
     "\n"
     "Exit status: 0 ok, 2 usage error or a failed compile, run or solve (the\n"
     "message includes the compiler's output).\n";
@@ -117,6 +123,8 @@ struct Options {
   /// Low-level parts (PARKBENCH-93 §3.2): tick, rinf1, poly.
   std::vector<std::string> Parts{"tick", "rinf1", "poly"};
   std::string Plot; ///< --plot DIR
+  std::vector<std::string> Compare; ///< --compare A B: two machine files
+  double Tolerance = 0.10;          ///< --tolerance: agreement asked of --compare
   std::vector<std::string> Opts{"O0", "O2"};
   std::string Out, Name = "local", Keep;
   /// Statistic of the samples. The minimum: on a shared or virtual machine
@@ -1086,6 +1094,83 @@ json toJson(const Options &O, const RunInfo &I, const std::vector<OptResult> &Re
   return J;
 }
 
+/// `--compare A B`: agreement of two machine files, per group (a level and
+/// variant, or a parameter group such as parkbench.RINF1 or memory.L1) over
+/// the entries measured in both. Returns the exit status (1 if a group's
+/// median relative difference exceeds the tolerance).
+int compareMachines(const Options &O) {
+  Machine A = readMachine(O.Compare[0]), B = readMachine(O.Compare[1]);
+  struct Diff {
+    std::string Key;
+    double A, B, Rel;
+  };
+  std::map<std::string, std::vector<Diff>> Groups;
+  auto Add = [&](const std::string &Group, const std::string &Key, const CostEntry &X,
+                 const CostEntry &Y, double Floor) {
+    if (X.Provenance != "measured" || Y.Provenance != "measured")
+      return;
+    if (std::fabs(X.Value) < Floor && std::fabs(Y.Value) < Floor)
+      return;
+    double Rel = X.Value != 0 ? std::fabs(Y.Value - X.Value) / std::fabs(X.Value) : INFINITY;
+    Groups[Group].push_back({Key, X.Value, Y.Value, Rel});
+  };
+  for (const auto &[Level, Variants] : A.Levels)
+    for (const auto &[Variant, CV] : Variants) {
+      auto L = B.Levels.find(Level);
+      if (L == B.Levels.end() || !L->second.count(Variant))
+        continue;
+      const CostVector &CB = L->second.at(Variant);
+      double Floor = CV.Unit == "ns" ? 0.1 : 0;
+      for (const auto &[Op, E] : CV.Costs)
+        if (CB.Costs.count(Op))
+          Add(Level + " " + Variant, Op, E, CB.Costs.at(Op), Floor);
+    }
+  for (const auto &[Key, E] : A.Params)
+    if (const CostEntry *F = B.param(Key)) {
+      size_t D2 = Key.find('.', Key.find('.') + 1);
+      Add(Key.substr(0, D2), Key, E, *F, 0);
+    }
+  int Status = 0;
+  json J;
+  J["a"] = O.Compare[0];
+  J["b"] = O.Compare[1];
+  J["tolerance"] = O.Tolerance;
+  std::ostringstream OS;
+  OS << "A = " << O.Compare[0] << "\nB = " << O.Compare[1]
+     << "\nrelative difference |B - A| / |A| of the numbers measured in both (ns costs under "
+        "0.1 ns left out)\n";
+  OS << std::left << std::setw(24) << "group" << std::right << std::setw(5) << "n"
+     << std::setw(10) << "median" << std::setw(10) << "max" << "  largest difference\n";
+  for (auto &[Group, Ds] : Groups) {
+    std::vector<double> R;
+    for (const Diff &D : Ds)
+      R.push_back(D.Rel);
+    double Med = median(R);
+    auto Worst = std::max_element(Ds.begin(), Ds.end(),
+                                  [](const Diff &X, const Diff &Y) { return X.Rel < Y.Rel; });
+    bool Ok = Med <= O.Tolerance;
+    if (!Ok)
+      Status = 1;
+    OS << std::left << std::setw(24) << Group << std::right << std::setw(5) << Ds.size()
+       << std::setw(10) << pct(Med) << std::setw(10) << pct(Worst->Rel) << "  " << Worst->Key
+       << " (" << num(Worst->A, 4) << " vs " << num(Worst->B, 4) << ")" << (Ok ? "" : "  > tolerance")
+       << "\n";
+    json G;
+    G["n"] = Ds.size();
+    G["median"] = Med;
+    G["max"] = Worst->Rel;
+    G["within_tolerance"] = Ok;
+    for (const Diff &D : Ds)
+      G["entries"][D.Key] = {{"a", D.A}, {"b", D.B}, {"relative_difference", D.Rel}};
+    J["groups"][Group] = G;
+  }
+  if (O.Json)
+    std::cout << J.dump(2) << "\n";
+  else
+    std::cout << OS.str();
+  return Status;
+}
+
 [[noreturn]] void usageError(const std::string &Msg) {
   std::cerr << "segtime: error: calibrate: " << Msg << " (see segtime calibrate --help)\n";
   std::exit(2);
@@ -1187,6 +1272,10 @@ Options parseArgs(int Argc, char **Argv, std::string &Command) {
       O.Keep = Next();
     } else if (A == "--plot") {
       O.Plot = Next();
+    } else if (A == "--compare") {
+      O.Compare = {Next(), Next()};
+    } else if (A == "--tolerance") {
+      O.Tolerance = Number(Next(), 0, 10);
     } else if (A == "--quick") {
       O.Quick = true;
     } else if (A == "--json") {
@@ -1213,6 +1302,14 @@ Options parseArgs(int Argc, char **Argv, std::string &Command) {
 int calibrateMain(int Argc, char **Argv) {
   std::string Command;
   Options O = parseArgs(Argc, Argv, Command);
+  if (!O.Compare.empty()) {
+    try {
+      return compareMachines(O);
+    } catch (const std::exception &E) {
+      std::cerr << "segtime: error: calibrate --compare: " << E.what() << "\n";
+      return 2;
+    }
+  }
   fs::path Dir;
   bool Remove = false;
   auto Start = std::chrono::steady_clock::now();

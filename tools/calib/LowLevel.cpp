@@ -442,7 +442,11 @@ PolyMemResult LowLevelBench::runPoly() {
     try {
       P.Fit = fitPoly(P.F, P.R);
     } catch (const std::invalid_argument &E) {
-      throw CalibError(Name + ": " + E.what());
+      // POLY2 may be memory-bound at every order (time per reference flat
+      // or falling in f): fitted below with r_hat_inf from POLY1.
+      if (Name != "POLY2")
+        throw CalibError(Name + ": " + E.what());
+      P.TwoParamError = E.what();
     }
     for (int Rep = 0; Rep < O.Reps && O.Reps > 1; ++Rep) {
       std::vector<double> Rr;
@@ -470,7 +474,7 @@ PolyMemResult LowLevelBench::runPoly() {
   // fit cannot resolve r̂_inf. The arithmetic peak is the core's, so take it
   // from POLY1 and fit f_1/2 alone.
   double MaxF = R.Poly2.F.back();
-  if (!(R.Poly2.Fit.FHalf > 0 && R.Poly2.Fit.FHalf <= MaxF)) {
+  if (!R.Poly2.TwoParamError.empty() || !(R.Poly2.Fit.FHalf > 0 && R.Poly2.Fit.FHalf <= MaxF)) {
     PolyResult &P2 = R.Poly2;
     P2.PeakFrom = "POLY1";
     P2.TwoParam = P2.Fit;
@@ -484,8 +488,10 @@ PolyMemResult LowLevelBench::runPoly() {
         Rr.push_back(2 * P2.F[I] * static_cast<double>(P2.N) / P2.Times[I][Rep]);
       P2.FHalfRep.push_back(fitPolyGivenPeak(P2.F, Rr, RHat).FHalf);
     }
-    std::cerr << "calibrate: POLY2: memory-bound at every order (two-parameter fit: f_1/2 "
-              << fmt(P2.TwoParam.FHalf, 3) << " > " << fmt(MaxF, 3)
+    std::cerr << "calibrate: POLY2: memory-bound at every order (two-parameter fit: "
+              << (P2.TwoParamError.empty()
+                      ? "f_1/2 " + fmt(P2.TwoParam.FHalf, 3) + " > " + fmt(MaxF, 3)
+                      : P2.TwoParamError)
               << "): r_hat_inf taken from POLY1, f_1/2 fitted alone\n";
   }
 
@@ -546,10 +552,12 @@ ParamList PolyMemResult::params() const {
                       "; least squares on eq. 3.3 r = r_hat / (1 + f_1/2 / f), rms residual " +
                       pct(Pr->Fit.RmsRel);
     if (!Pr->PeakFrom.empty()) {
-      Ref += " with r_hat_inf from " + Pr->PeakFrom + " (the curve stays memory-bound: the "
-             "two-parameter fit put f_1/2 at " + fmt(Pr->TwoParam.FHalf, 3) + ", beyond f = " +
-             fmt(Pr->F.back(), 3) + ", r_hat_inf " + fmt(Pr->TwoParam.RHatInf / 1e6, 4) +
-             " Mflop/s, undetermined)";
+      Ref += " with r_hat_inf from " + Pr->PeakFrom + " (the curve stays memory-bound: " +
+             (Pr->TwoParamError.empty()
+                  ? "the two-parameter fit put f_1/2 at " + fmt(Pr->TwoParam.FHalf, 3) +
+                        ", beyond f = " + fmt(Pr->F.back(), 3) + ", r_hat_inf " +
+                        fmt(Pr->TwoParam.RHatInf / 1e6, 4) + " Mflop/s, undetermined)"
+                  : "no two-parameter fit: " + Pr->TwoParamError + ")");
       CostEntry E;
       E.Value = Pr->Fit.RHatInf / 1e6;
       E.Unit = "Mflop/s";
@@ -608,9 +616,12 @@ json PolyMemResult::toJson() const {
                    {"points", Pts}};
     if (!Pr->PeakFrom.empty()) {
       J[Pr->Name]["r_inf_from"] = Pr->PeakFrom;
-      J[Pr->Name]["two_parameter_fit"] = {{"r_inf_mflops", Pr->TwoParam.RHatInf / 1e6},
-                                          {"f_half", Pr->TwoParam.FHalf},
-                                          {"rms_residual", Pr->TwoParam.RmsRel}};
+      if (Pr->TwoParamError.empty())
+        J[Pr->Name]["two_parameter_fit"] = {{"r_inf_mflops", Pr->TwoParam.RHatInf / 1e6},
+                                            {"f_half", Pr->TwoParam.FHalf},
+                                            {"rms_residual", Pr->TwoParam.RmsRel}};
+      else
+        J[Pr->Name]["two_parameter_fit"] = {{"error", Pr->TwoParamError}};
     }
   }
   json C = json::array();

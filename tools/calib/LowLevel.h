@@ -121,6 +121,7 @@ struct PolyResult {
   /// the rejected two-parameter fit.
   std::string PeakFrom;
   PolyFit TwoParam;
+  std::string TwoParamError; ///< why the two-parameter fit failed, if it did
 };
 
 /// One streaming kernel of the memory sweep.
