@@ -1,9 +1,12 @@
 //===- Calibrate.cpp - segtime calibrate: measure this machine's costs ----===//
 ///
 /// \file
-/// `segtime calibrate` measures the cost vectors of this machine and writes
-/// them as a machine file (schema segtime.machine/1, like
-/// costvectors/t800.yaml), one variant per optimisation level.
+/// `segtime calibrate` measures this machine and writes (or updates) a
+/// machine file (schema segtime.machine/1, like costvectors/t800.yaml): the
+/// PARKBENCH-93 low-level parameters (parts tick, rinf1, poly: sections
+/// `parkbench` and `memory`, run by tools/calib/LowLevel.h, fitted by
+/// predictor/Parkbench.h; docs/calibrate.md) and the levels' cost vectors,
+/// one variant per optimisation level:
 ///
 ///  - HLLC (Warwick-94 §3.3.3, §4.2.2, eq. 4 t = c^T f): a generated C file
 ///    holds one benchmark per HLLC construct, each repeating its construct in
@@ -28,11 +31,18 @@
 ///    only ever slows a call down, so `--stat min` (minimum instead of median
 ///    of the samples) is more reproducible on shared or virtual machines.
 ///
+///  - update: an existing --out file keeps every level, variant and parameter
+///    not re-measured (writeMachine); the result is checked with readMachine
+///    before it replaces the file.
+///
 /// USAGE:
-///   segtime calibrate [--level hllc,poc] [--opt O0,O2] [--out FILE.yaml]
-///                     [--reps K] [--name NAME] [--quick] [--json]
-///                     [--time MS] [--unroll U] [--stat median|min] [--keep DIR]
+///   segtime calibrate [--level tick,rinf1,poly,hllc,poc,intcc,icc] [--opt O0,O2]
+///                     [--out FILE.yaml] [--reps K] [--name NAME] [--quick] [--json]
+///                     [--plot DIR] [--time MS] [--unroll U] [--stat median|min]
+///                     [--keep DIR]
 ///   segtime calibrate --out costvectors/local.yaml
+///   segtime calibrate --level poly --out costvectors/local.yaml --plot plots/
+///   segtime calibrate --compare run1.yaml run2.yaml [--tolerance 0.1] [--json]
 ///   segtime calibrate --quick --out /tmp/smoke.yaml --json
 ///
 /// Exit status: 0 ok, 2 usage error or a failed compile, run or solve.
@@ -613,6 +623,7 @@ struct RunInfo {
 /// The core clock, for the ICC level: the cost of one scheduling-model cycle.
 struct ClockResult {
   std::vector<double> GHz; ///< one sample per repetition
+  int Batches = 0;         ///< measureClock calls the samples came from
   double Value = 0;        ///< GHz, by the --stat statistic
   std::optional<double> Spread;
 };
@@ -620,9 +631,14 @@ struct ClockResult {
 /// Measures the core clock with a chain of dependent integer additions (one
 /// cycle of latency each on every out-of-order x86 core; a compiler barrier
 /// keeps each add). The clock is measured, not read from /proc: turbo and
-/// virtualisation make the nominal frequency wrong (design.md §7).
-ClockResult measureClock(const fs::path &Dir, const Options &O) {
+/// virtualisation make the nominal frequency wrong (design.md §7). Adds Reps
+/// samples to CR and updates its value and spread; calibrate calls it at the
+/// start, middle and end of a run, so that the fastest sample comes from
+/// whichever phase of a shared VM was least disturbed (one batch of 0.5 s
+/// can fall wholly in a slow phase: 1.7 vs 2.4 GHz in two runs).
+void measureClock(const fs::path &Dir, const Options &O, int Reps, ClockResult &CR) {
   fs::path Src = Dir / "clock.c", Bin = Dir / "clock";
+  if (!fs::exists(Bin)) {
   std::ofstream(Src) << R"(#include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -646,21 +662,22 @@ int main(int argc, char **argv) {
                            "compile_clock", 120);
   if (!C.ok())
     throw CalibError("compiling the clock benchmark failed (" + C.status() + "):\n" + tail(C.Err));
+  }
   long N = O.Quick ? 1000000 : 8000000; // 16 adds each: ~40 ms at 3 GHz
-  RunResult R = runProgram({Bin.string(), std::to_string(O.Reps), std::to_string(N)}, Dir,
+  RunResult R = runProgram({Bin.string(), std::to_string(Reps), std::to_string(N)}, Dir,
                            "run_clock", 120);
   if (!R.ok())
     throw CalibError("the clock benchmark failed (" + R.status() + "):\n" + tail(R.Err));
-  ClockResult CR;
   std::istringstream In(R.Out);
+  size_t Before = CR.GHz.size();
   for (double G; In >> G;)
     CR.GHz.push_back(G);
-  if (CR.GHz.empty())
+  if (CR.GHz.size() == Before)
     throw CalibError("the clock benchmark printed nothing");
+  ++CR.Batches;
   // the fastest sample is the undisturbed one
   CR.Value = O.Stat == "min" ? *std::max_element(CR.GHz.begin(), CR.GHz.end()) : median(CR.GHz);
   CR.Spread = relSpread(CR.GHz);
-  return CR;
 }
 
 /// Level key -> variant -> the YAML text of that variant in the `levels`
@@ -743,8 +760,9 @@ LevelTexts measuredLevels(const Options &O, const RunInfo &I, const std::vector<
     std::ostringstream Y;
     Y << "      any:\n        unit: ns\n        costs:\n"
       << "          cycles: {value: " << num(1.0 / Clock->Value) << ", provenance: measured, ref: "
-      << yq(Ref0 + "chain of dependent integer adds (1 cycle each), " + std::to_string(O.Reps) +
-            " reps, " + (O.Stat == "min" ? "fastest" : "median") + ": core clock " +
+      << yq(Ref0 + "chain of dependent integer adds (1 cycle each), " +
+            std::to_string(Clock->GHz.size()) + " reps in " + std::to_string(Clock->Batches) +
+            " batches over the run, " + (O.Stat == "min" ? "fastest" : "median") + ": core clock " +
             num(Clock->Value, 4) + " GHz")
       << (Clock->Spread ? ", spread: " + num(*Clock->Spread, 3) : "") << "}\n"
       << "          \"*\": {value: 0, provenance: derived, ref: "
@@ -1351,6 +1369,16 @@ int calibrateMain(int Argc, char **Argv) {
     Info.Compiler = clangVersion(Dir);
     Info.Command = Command;
 
+    // The ICC clock: three batches of samples, at the start, after the levels
+    // and at the end (measureClock).
+    std::optional<ClockResult> Clock;
+    int ClockReps = (O.Reps + 2) / 3;
+    if (O.has("ICC")) {
+      std::cerr << "calibrate: ICC: core clock (dependent adds), first batch" << ellipsis()
+                << "\n";
+      Clock.emplace();
+      measureClock(Dir, O, ClockReps, *Clock);
+    }
     std::vector<OptResult> Results;
     for (const std::string &Opt : O.has("HLLC") || O.has("POC") || O.has("INTCC")
                                       ? O.Opts
@@ -1382,11 +1410,9 @@ int calibrateMain(int Argc, char **Argv) {
       R.Timings = std::move(Ms);
       Results.push_back(std::move(R));
     }
-    std::optional<ClockResult> Clock;
-    if (O.has("ICC")) {
-      std::cerr << "calibrate: ICC: core clock (dependent adds)" << ellipsis() << "\n";
-      Clock = measureClock(Dir, O);
-      std::cerr << "calibrate: ICC: core clock " << num(Clock->Value, 4) << " GHz\n";
+    if (Clock) {
+      std::cerr << "calibrate: ICC: core clock, second batch" << ellipsis() << "\n";
+      measureClock(Dir, O, ClockReps, *Clock);
     }
     // The low-level parts (PARKBENCH-93 §3.2), in the order of the paper.
     LowLevelOptions LO;
@@ -1414,6 +1440,11 @@ int calibrateMain(int Argc, char **Argv) {
       Poly = LB.runPoly();
       for (auto &P : Poly->params())
         Params.push_back(P);
+    }
+    if (Clock) {
+      measureClock(Dir, O, ClockReps, *Clock);
+      std::cerr << "calibrate: ICC: core clock " << num(Clock->Value, 4) << " GHz (fastest of "
+                << Clock->GHz.size() << " samples in " << Clock->Batches << " batches)\n";
     }
     // Write next to --out, check that it loads with readMachine, then move.
     writeMachine(O.Out, O, Info, Results, Clock, Params);
