@@ -92,7 +92,17 @@ PolyFit fitPoly(const std::vector<double> &F, const std::vector<double> &R) {
                                   std::to_string(I) + ")");
     Tau.push_back(F[I] / R[I]);
   }
-  HockneyFit H = fitHockney(F, Tau, 1);
+  HockneyFit H;
+  try {
+    H = fitHockney(F, Tau, 1);
+  } catch (const std::invalid_argument &E) {
+    std::string M = E.what();
+    if (M.find("does not grow") == std::string::npos)
+      throw;
+    throw std::invalid_argument("POLY fit: the time per memory reference does not grow with "
+                                "the intensity f (memory-bound at every f: r_hat_inf "
+                                "undetermined)");
+  }
   PolyFit P;
   P.RHatInf = H.RInf;
   P.FHalf = H.XHalf;

@@ -155,6 +155,13 @@ TEST(FitPoly, Errors) {
   EXPECT_THROW(fitPoly({1, 2}, {1e9}), std::invalid_argument);
   EXPECT_THROW(fitPoly({0, 2}, {1e9, 2e9}), std::invalid_argument);
   EXPECT_THROW(fitPoly({1, 2}, {1e9, -2e9}), std::invalid_argument);
+  // Rate growing faster than f (memory-bound, noise): no r_hat_inf.
+  try {
+    fitPoly({1, 2, 4}, {1e9, 2.2e9, 4.8e9});
+    ADD_FAILURE() << "a falling time per reference accepted";
+  } catch (const std::invalid_argument &E) {
+    EXPECT_NE(std::string(E.what()).find("memory-bound"), std::string::npos) << E.what();
+  }
 }
 
 namespace {
