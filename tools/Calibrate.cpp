@@ -1426,21 +1426,24 @@ int calibrateMain(int Argc, char **Argv) {
     std::optional<RinfResult> Rinf;
     std::optional<PolyMemResult> Poly;
     ParamList Params;
-    if (O.hasPart("tick")) {
-      Tick = LB.runTick();
-      for (auto &P : Tick->params())
+    // Runs one part, collects its parameters, says how long it took.
+    auto Part = [&](const char *Name, auto &Result, auto Run) {
+      auto T0 = std::chrono::steady_clock::now();
+      Result = (LB.*Run)();
+      for (auto &P : Result->params())
         Params.push_back(P);
-    }
-    if (O.hasPart("rinf1")) {
-      Rinf = LB.runRinf1();
-      for (auto &P : Rinf->params())
-        Params.push_back(P);
-    }
-    if (O.hasPart("poly")) {
-      Poly = LB.runPoly();
-      for (auto &P : Poly->params())
-        Params.push_back(P);
-    }
+      std::cerr << "calibrate: " << Name << ": done ("
+                << num(std::chrono::duration<double>(std::chrono::steady_clock::now() - T0)
+                           .count(),
+                       3)
+                << " s)\n";
+    };
+    if (O.hasPart("tick"))
+      Part("tick", Tick, &LowLevelBench::runTick);
+    if (O.hasPart("rinf1"))
+      Part("rinf1", Rinf, &LowLevelBench::runRinf1);
+    if (O.hasPart("poly"))
+      Part("poly", Poly, &LowLevelBench::runPoly);
     if (Clock) {
       measureClock(Dir, O, ClockReps, *Clock);
       std::cerr << "calibrate: ICC: core clock " << num(Clock->Value, 4) << " GHz (fastest of "

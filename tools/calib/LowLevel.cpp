@@ -315,7 +315,7 @@ RinfResult LowLevelBench::runRinf1() {
   long NMax = std::max(64L, static_cast<long>(Caches.front().Size / 2 / 24));
   const auto &Ks = rinfKernels();
   binary();
-  std::cerr << "calibrate: RINF1: " << Ks.size() << " kernels, n = 1.." << NMax << ", "
+  std::cerr << "calibrate: RINF1: " << Ks.size() << " kernels, n <= " << NMax << ", "
             << O.Reps << " samples of " << fmt(O.TargetS * 1e3, 2) << " ms" << ellipsis()
             << "\n";
   json J = run("rinf1", {fmt(O.TargetS, 3), std::to_string(NMax)}, 600);
