@@ -774,6 +774,18 @@ LevelTexts measuredLevels(const Options &O, const RunInfo &I, const std::vector<
   return L;
 }
 
+/// V in the fewest significant digits that read back as V (a kept number
+/// is written as it was read).
+std::string exactNum(double V) {
+  std::string S;
+  for (int P = 1; P <= 17; ++P) {
+    S = yamlNumber(V, P);
+    if (std::strtod(S.c_str(), nullptr) == V)
+      break;
+  }
+  return S;
+}
+
 /// Text of a variant kept from an existing machine file, entry by entry.
 std::string keptVariantText(const std::string &Variant, const CostVector &V) {
   std::ostringstream Y;
@@ -782,7 +794,7 @@ std::string keptVariantText(const std::string &Variant, const CostVector &V) {
     bool Plain = std::all_of(Op.begin(), Op.end(), [](char C) {
       return std::isalnum(static_cast<unsigned char>(C)) || C == '.' || C == '_';
     });
-    Y << "          " << (Plain ? Op : yq(Op)) << ": {value: " << num(E.Value, 6)
+    Y << "          " << (Plain ? Op : yq(Op)) << ": {value: " << exactNum(E.Value)
       << ", provenance: " << E.Provenance;
     if (!E.Ref.empty())
       Y << ", ref: " << yq(E.Ref);
