@@ -1433,6 +1433,7 @@ int calibrateMain(int Argc, char **Argv) {
     LO.Quick = O.Quick;
     LO.Stat = O.Stat;
     LO.Date = Info.Date;
+    LO.NominalGHz = Info.ClockHz / 1e9;
     LowLevelBench LB(Dir, LO);
     std::optional<TickResult> Tick;
     std::optional<RinfResult> Rinf;

@@ -193,6 +193,32 @@ json LowLevelBench::run(const std::string &Part, const std::vector<std::string> 
   }
 }
 
+json LowLevelBench::runChecked(const std::string &Part, const std::vector<std::string> &Args,
+                               double TimeoutS, const std::string &Name, double &ProbeGHz) {
+  json Best;
+  double BestProbe = -1;
+  for (int Try = 0; Try < 3; ++Try) {
+    json J = run(Part, Args, TimeoutS);
+    double P = 0;
+    for (const json &G : J.value("probe_ghz", json::array()))
+      P = std::max(P, G.get<double>());
+    BestGHz = std::max(BestGHz, P);
+    if (P > BestProbe) {
+      Best = std::move(J);
+      BestProbe = P;
+    }
+    double Ref = std::max(BestGHz, O.NominalGHz);
+    if (BestProbe >= 0.8 * Ref)
+      break;
+    std::cerr << "calibrate: " << Name << ": ran in a slow phase of the machine (core clock "
+              << fmt(BestProbe, 3) << " GHz against " << fmt(Ref, 3) << " GHz)"
+              << (Try < 2 ? ": measuring again" + ellipsis() : std::string(": keeping it"))
+              << "\n";
+  }
+  ProbeGHz = BestProbe;
+  return Best;
+}
+
 // --- TICK1 / TICK2 ------------------------------------------------------------------
 
 TickResult LowLevelBench::runTick() {
@@ -318,7 +344,8 @@ RinfResult LowLevelBench::runRinf1() {
   std::cerr << "calibrate: RINF1: " << Ks.size() << " kernels, n <= " << NMax << ", "
             << O.Reps << " samples of " << fmt(O.TargetS * 1e3, 2) << " ms" << ellipsis()
             << "\n";
-  json J = run("rinf1", {fmt(O.TargetS, 3), std::to_string(NMax)}, 600);
+  json J = runChecked("rinf1", {fmt(O.TargetS, 3), std::to_string(NMax)}, 600, "RINF1",
+                      R.ProbeGHz);
   const json &Arr = J.at("rinf1");
   if (Arr.size() != Ks.size())
     throw CalibError("RINF1: expected " + std::to_string(Ks.size()) + " kernels in the output");
@@ -357,7 +384,8 @@ ParamList RinfResult::params() const {
                       K.K.What + ", q = " + fmt(K.K.Q, 2) + " flop, " +
                       LowLevelBench::compileFlags() + ", n = " + std::to_string(static_cast<long>(K.N.front())) + ".." +
                       std::to_string(static_cast<long>(K.N.back())) + " (" + std::to_string(K.N.size()) + " lengths, in L1), " +
-                      sampling(Stat, Reps, TargetS) + "; weighted least squares on eq. 3.1 t = q (n + n_1/2) / r_inf, rms residual " +
+                      sampling(Stat, Reps, TargetS) + " (core clock probe " + fmt(ProbeGHz, 3) +
+                      " GHz); weighted least squares on eq. 3.1 t = q (n + n_1/2) / r_inf, rms residual " +
                       pct(K.Fit.RmsRel);
     P.push_back({"parkbench.RINF1." + K.K.Name + ".n_half",
                  measured(K.Fit.XHalf, "elements", relSpread(K.NHalfRep),
@@ -383,7 +411,7 @@ json RinfResult::toJson() const {
                  {"r_inf_spread", optJson(relSpread(K.RInfRep))},
                  {"n_half_spread", optJson(relSpread(K.NHalfRep))},
                  {"r_inf_per_rep", K.RInfRep}, {"n_half_per_rep", K.NHalfRep},
-                 {"points", Pts}});
+                 {"core_clock_probe_ghz", ProbeGHz}, {"points", Pts}});
   }
   return {{"RINF1", J}};
 }
@@ -431,7 +459,7 @@ PolyMemResult LowLevelBench::runPoly() {
     std::vector<std::string> Args = Name == "POLY1"
                                         ? std::vector<std::string>{fmt(TargetS, 3), std::to_string(N)}
                                         : std::vector<std::string>{std::to_string(N)};
-    json J = run(Mode, Args, 600);
+    json J = runChecked(Mode, Args, 600, Name, P.ProbeGHz);
     for (const json &E : J.at(Mode)) {
       double F = E.at("order").get<double>();
       P.F.push_back(F);
@@ -498,7 +526,7 @@ PolyMemResult LowLevelBench::runPoly() {
   double MaxB = 8 * Llc.Size;
   std::cerr << "calibrate: memory: load, copy, triad over working sets 4 KiB.." << bytes(MaxB)
             << ellipsis() << "\n";
-  json J = run("mem", {fmt(O.TargetS, 3), fmt(MaxB, 12)}, 900);
+  json J = runChecked("mem", {fmt(O.TargetS, 3), fmt(MaxB, 12)}, 900, "memory", R.MemProbeGHz);
   const char *Names[] = {"load", "copy", "triad"};
   const char *Whats[] = {"S = S + A(I) (reassociated sum)", "B(I) = A(I)",
                          "A(I) = B(I) + S * C(I)"};
@@ -549,7 +577,7 @@ ParamList PolyMemResult::params() const {
                       LowLevelBench::compileFlags() + ", n = " + std::to_string(Pr->N) + " (" +
                       Pr->Where + "), " +
                       sampling(Stat, Reps, Pr->Name == "POLY1" ? TargetS : 0) +
-                      "; least squares on eq. 3.3 r = r_hat / (1 + f_1/2 / f), rms residual " +
+                      " (core clock probe " + fmt(Pr->ProbeGHz, 3) + " GHz); least squares on eq. 3.3 r = r_hat / (1 + f_1/2 / f), rms residual " +
                       pct(Pr->Fit.RmsRel);
     if (!Pr->PeakFrom.empty()) {
       Ref += " with r_hat_inf from " + Pr->PeakFrom + " (the curve stays memory-bound: " +
@@ -594,7 +622,8 @@ ParamList PolyMemResult::params() const {
                              LowLevelBench::compileFlags() + ", bytes loaded + stored (" +
                              std::to_string(M.BytesPerElement) +
                              " B per element; write-allocate traffic not counted) / time, " +
-                             sampling(Stat, Reps, TargetS) + "; plateau: median of the " +
+                             sampling(Stat, Reps, TargetS) + " (core clock probe " +
+                             fmt(MemProbeGHz, 3) + " GHz); plateau: median of the " +
                              std::to_string(Pl.Points.size()) + " working sets in " + Window +
                              " (flatness " + pct(Pl.Flatness) + ")")});
     }
@@ -613,7 +642,7 @@ json PolyMemResult::toJson() const {
                    {"r_inf_spread", optJson(relSpread(Pr->RHatRep))},
                    {"f_half_spread", optJson(relSpread(Pr->FHalfRep))},
                    {"r_inf_per_rep", Pr->RHatRep}, {"f_half_per_rep", Pr->FHalfRep},
-                   {"points", Pts}};
+                   {"core_clock_probe_ghz", Pr->ProbeGHz}, {"points", Pts}};
     if (!Pr->PeakFrom.empty()) {
       J[Pr->Name]["r_inf_from"] = Pr->PeakFrom;
       if (Pr->TwoParamError.empty())
@@ -628,6 +657,7 @@ json PolyMemResult::toJson() const {
   for (const CacheInfo &Ci : Caches)
     C.push_back({{"level", Ci.Name}, {"size_bytes", Ci.Size}, {"source", Ci.Source}});
   J["memory"]["caches"] = C;
+  J["memory"]["core_clock_probe_ghz"] = MemProbeGHz;
   for (const MemKernel &M : Mem) {
     json Pl = json::array();
     for (size_t L = 0; L < M.Plateaus.size(); ++L)

@@ -52,6 +52,9 @@ struct LowLevelOptions {
   bool Quick = false;     ///< fewer timer reads and a shorter sleep (smoke test)
   std::string Stat = "min"; ///< per-point statistic of the samples: min or median
   std::string Date;       ///< YYYY-MM-DD, for the refs
+  /// Nominal core clock, GHz (/proc/cpuinfo; 0 if unknown): with the fastest
+  /// clock probe of the run, the reference of the slow-phase check.
+  double NominalGHz = 0;
 };
 
 /// One cache level of this machine, from sysfs.
@@ -99,6 +102,7 @@ struct RinfResult {
   std::string Date, Stat;
   int Reps = 0;
   double TargetS = 0;
+  double ProbeGHz = 0; ///< fastest core-clock probe during the part (LowLevelBench::runChecked)
 
   ParamList params() const; ///< parkbench.RINF1.<kernel>.r_inf (Mflop/s), .n_half (elements)
   nlohmann::json toJson() const;
@@ -115,6 +119,7 @@ struct PolyResult {
   std::vector<double> R;       ///< flop/s per order (from the statistic of Times)
   PolyFit Fit;                 ///< eq. 3.3 on (F, R): the values written
   std::vector<double> RHatRep, FHalfRep; ///< one fit per repetition (Mflop/s, flop/mref)
+  double ProbeGHz = 0; ///< fastest core-clock probe during the part
   /// POLY2 only, if not empty: the two-parameter fit put f_1/2 outside the
   /// orders measured (the curve never bends), so r̂_inf was taken from this
   /// result ("POLY1") and only f_1/2 fitted (fitPolyGivenPeak); TwoParam is
@@ -141,6 +146,7 @@ struct PolyMemResult {
   std::vector<CacheInfo> Caches;
   PolyResult Poly1, Poly2;
   std::vector<MemKernel> Mem; ///< load, copy, triad (the `bandwidth` of each level)
+  double MemProbeGHz = 0;     ///< fastest core-clock probe during the memory sweep
   std::string Date, Stat;
   int Reps = 0;
   double TargetS = 0;
@@ -168,12 +174,21 @@ private:
   std::string binary();
   nlohmann::json run(const std::string &Part, const std::vector<std::string> &Args,
                      double TimeoutS);
+  /// run(), guarded against the slow phases of a shared VM (the whole machine
+  /// 1.5-2x slower for tens of seconds, longer than a part): if the fastest
+  /// core-clock probe of the run is below 80 % of the reference (the fastest
+  /// probe so far, or the nominal clock), the part is run again, at most
+  /// twice, and the attempt with the fastest probe is kept (a warning if even
+  /// that one is slow). Sets ProbeGHz to its probe.
+  nlohmann::json runChecked(const std::string &Part, const std::vector<std::string> &Args,
+                            double TimeoutS, const std::string &Name, double &ProbeGHz);
   /// Prints how many samples of Part lost the CPU; resets the counts.
   void reportDisturbed(const std::string &Part);
   std::filesystem::path Dir;
   LowLevelOptions O;
   std::string Bin;
   int Samples = 0, Disturbed = 0;
+  double BestGHz = 0; ///< fastest clock probe of all parts so far
 };
 
 /// Writes gnuplot plots (PNG and SVG, with their .dat and .gp) of the RINF1
