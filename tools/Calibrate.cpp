@@ -55,6 +55,7 @@
 #include "predictor/Machine.h"
 #include "predictor/Parkbench.h"
 #include "tools/calib/BenchSource.h"
+#include "tools/calib/Compare.h"
 #include "tools/calib/LowLevel.h"
 #include "tools/calib/Process.h"
 
@@ -1124,83 +1125,6 @@ json toJson(const Options &O, const RunInfo &I, const std::vector<OptResult> &Re
   return J;
 }
 
-/// `--compare A B`: agreement of two machine files, per group (a level and
-/// variant, or a parameter group such as parkbench.RINF1 or memory.L1) over
-/// the entries measured in both. Returns the exit status (1 if a group's
-/// median relative difference exceeds the tolerance).
-int compareMachines(const Options &O) {
-  Machine A = readMachine(O.Compare[0]), B = readMachine(O.Compare[1]);
-  struct Diff {
-    std::string Key;
-    double A, B, Rel;
-  };
-  std::map<std::string, std::vector<Diff>> Groups;
-  auto Add = [&](const std::string &Group, const std::string &Key, const CostEntry &X,
-                 const CostEntry &Y, double Floor) {
-    if (X.Provenance != "measured" || Y.Provenance != "measured")
-      return;
-    if (std::fabs(X.Value) < Floor && std::fabs(Y.Value) < Floor)
-      return;
-    double Rel = X.Value != 0 ? std::fabs(Y.Value - X.Value) / std::fabs(X.Value) : INFINITY;
-    Groups[Group].push_back({Key, X.Value, Y.Value, Rel});
-  };
-  for (const auto &[Level, Variants] : A.Levels)
-    for (const auto &[Variant, CV] : Variants) {
-      auto L = B.Levels.find(Level);
-      if (L == B.Levels.end() || !L->second.count(Variant))
-        continue;
-      const CostVector &CB = L->second.at(Variant);
-      double Floor = CV.Unit == "ns" ? 0.1 : 0;
-      for (const auto &[Op, E] : CV.Costs)
-        if (CB.Costs.count(Op))
-          Add(Level + " " + Variant, Op, E, CB.Costs.at(Op), Floor);
-    }
-  for (const auto &[Key, E] : A.Params)
-    if (const CostEntry *F = B.param(Key)) {
-      size_t D2 = Key.find('.', Key.find('.') + 1);
-      Add(Key.substr(0, D2), Key, E, *F, 0);
-    }
-  int Status = 0;
-  json J;
-  J["a"] = O.Compare[0];
-  J["b"] = O.Compare[1];
-  J["tolerance"] = O.Tolerance;
-  std::ostringstream OS;
-  OS << "A = " << O.Compare[0] << "\nB = " << O.Compare[1]
-     << "\nrelative difference |B - A| / |A| of the numbers measured in both (ns costs under "
-        "0.1 ns left out)\n";
-  OS << std::left << std::setw(24) << "group" << std::right << std::setw(5) << "n"
-     << std::setw(10) << "median" << std::setw(10) << "max" << "  largest difference\n";
-  for (auto &[Group, Ds] : Groups) {
-    std::vector<double> R;
-    for (const Diff &D : Ds)
-      R.push_back(D.Rel);
-    double Med = median(R);
-    auto Worst = std::max_element(Ds.begin(), Ds.end(),
-                                  [](const Diff &X, const Diff &Y) { return X.Rel < Y.Rel; });
-    bool Ok = Med <= O.Tolerance;
-    if (!Ok)
-      Status = 1;
-    OS << std::left << std::setw(24) << Group << std::right << std::setw(5) << Ds.size()
-       << std::setw(10) << pct(Med) << std::setw(10) << pct(Worst->Rel) << "  " << Worst->Key
-       << " (" << num(Worst->A, 4) << " vs " << num(Worst->B, 4) << ")" << (Ok ? "" : "  > tolerance")
-       << "\n";
-    json G;
-    G["n"] = Ds.size();
-    G["median"] = Med;
-    G["max"] = Worst->Rel;
-    G["within_tolerance"] = Ok;
-    for (const Diff &D : Ds)
-      G["entries"][D.Key] = {{"a", D.A}, {"b", D.B}, {"relative_difference", D.Rel}};
-    J["groups"][Group] = G;
-  }
-  if (O.Json)
-    std::cout << J.dump(2) << "\n";
-  else
-    std::cout << OS.str();
-  return Status;
-}
-
 [[noreturn]] void usageError(const std::string &Msg) {
   std::cerr << "segtime: error: calibrate: " << Msg << " (see segtime calibrate --help)\n";
   std::exit(2);
@@ -1334,7 +1258,7 @@ int calibrateMain(int Argc, char **Argv) {
   Options O = parseArgs(Argc, Argv, Command);
   if (!O.Compare.empty()) {
     try {
-      return compareMachines(O);
+      return compareMachineFiles(O.Compare[0], O.Compare[1], O.Tolerance, O.Json, std::cout);
     } catch (const std::exception &E) {
       std::cerr << "segtime: error: calibrate --compare: " << E.what() << "\n";
       return 2;
