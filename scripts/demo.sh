@@ -5,8 +5,9 @@
 #        SEGTIME_RECALIBRATE=1 scripts/demo.sh
 #
 # 1. scripts/setup.sh: apt packages + CMake build (build/lib/segtime.so, build/bin/segtime)
-# 2. segtime calibrate: measures this machine's HLLC, POC and ICC cost vectors into
-#    costvectors/local.yaml (once, about 15 s; not versioned: it belongs to this machine)
+# 2. segtime calibrate: measures this machine's PARKBENCH-93 low-level parameters and
+#    HLLC, POC, INTCC and ICC cost vectors into costvectors/local.yaml (once, about
+#    1-2 min; not versioned: it belongs to this machine)
 # 3. scripts/run_examples.py: compiles examples/*.c with the plugin at -O0 and -O2,
 #    prints the kernels' timing formulas, runs them, prints predicted vs measured.
 set -euo pipefail

@@ -1,9 +1,12 @@
 //===- Calibrate.cpp - segtime calibrate: measure this machine's costs ----===//
 ///
 /// \file
-/// `segtime calibrate` measures the cost vectors of this machine and writes
-/// them as a machine file (schema segtime.machine/1, like
-/// costvectors/t800.yaml), one variant per optimisation level.
+/// `segtime calibrate` measures this machine and writes (or updates) a
+/// machine file (schema segtime.machine/1, like costvectors/t800.yaml): the
+/// PARKBENCH-93 low-level parameters (parts tick, rinf1, poly: sections
+/// `parkbench` and `memory`, run by tools/calib/LowLevel.h, fitted by
+/// predictor/Parkbench.h; docs/calibrate.md) and the levels' cost vectors,
+/// one variant per optimisation level:
 ///
 ///  - HLLC (Warwick-94 §3.3.3, §4.2.2, eq. 4 t = c^T f): a generated C file
 ///    holds one benchmark per HLLC construct, each repeating its construct in
@@ -28,11 +31,18 @@
 ///    only ever slows a call down, so `--stat min` (minimum instead of median
 ///    of the samples) is more reproducible on shared or virtual machines.
 ///
+///  - update: an existing --out file keeps every level, variant and parameter
+///    not re-measured (writeMachine); the result is checked with readMachine
+///    before it replaces the file.
+///
 /// USAGE:
-///   segtime calibrate [--level hllc,poc] [--opt O0,O2] [--out FILE.yaml]
-///                     [--reps K] [--name NAME] [--quick] [--json]
-///                     [--time MS] [--unroll U] [--stat median|min] [--keep DIR]
+///   segtime calibrate [--level tick,rinf1,poly,hllc,poc,intcc,icc] [--opt O0,O2]
+///                     [--out FILE.yaml] [--reps K] [--name NAME] [--quick] [--json]
+///                     [--plot DIR] [--time MS] [--unroll U] [--stat median|min]
+///                     [--keep DIR]
 ///   segtime calibrate --out costvectors/local.yaml
+///   segtime calibrate --level poly --out costvectors/local.yaml --plot plots/
+///   segtime calibrate --compare run1.yaml run2.yaml [--tolerance 0.1] [--json]
 ///   segtime calibrate --quick --out /tmp/smoke.yaml --json
 ///
 /// Exit status: 0 ok, 2 usage error or a failed compile, run or solve.
@@ -43,7 +53,11 @@
 #include "predictor/Expr.h"
 #include "predictor/Formula.h"
 #include "predictor/Machine.h"
+#include "predictor/Parkbench.h"
 #include "tools/calib/BenchSource.h"
+#include "tools/calib/Compare.h"
+#include "tools/calib/LowLevel.h"
+#include "tools/calib/Process.h"
 
 #include <Eigen/Dense>
 
@@ -54,20 +68,15 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
-#include <fcntl.h>
 #include <filesystem>
 #include <fstream>
+#include <iomanip>
 #include <iostream>
 #include <optional>
-#include <signal.h>
-#include <spawn.h>
 #include <sstream>
 #include <sys/utsname.h>
-#include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
-
-extern char **environ;
 
 using namespace segtime;
 namespace fs = std::filesystem;
@@ -77,39 +86,56 @@ namespace {
 const char *Usage =
     "usage: segtime calibrate [options]\n"
     "\n"
-    "Measures this machine's HLLC cost vector (ns per construct, Warwick-94 eq. 4)\n"
-    "and POC flop rate (Mflop/s, eq. 6) with generated benchmarks compiled by\n"
-    SEGTIME_CLANG " with the segtime plugin, and writes a machine file.\n"
+    "Measures this machine and writes (or updates) a machine file: the PARKBENCH-93\n"
+    "low-level parameters (TICK1, TICK2, RINF1, POLY1, POLY2, cache bandwidths) and\n"
+    "the cost vectors of the characterisation levels (HLLC ns per construct,\n"
+    "Warwick-94 eq. 4; POC Mflop/s, eq. 6; INTCC; ICC clock), every number with its\n"
+    "provenance and spread. Progress goes to stderr; about 1 minute in all.\n"
     "\n"
-    "  --level L      hllc, poc, intcc, icc or all, comma lists allowed (default\n"
-    "                 all); intcc: the same benchmarks counted on the optimised\n"
-    "                 IR, one cost per opcode class (load.*, fadd.*, call.exp)\n"
-    "                 icc: the core clock (a chain of dependent adds), the cost\n"
-    "                 of a scheduling-model cycle\n"
-    "  --opt LIST     optimisation levels, one variant each (default O0,O2)\n"
-    "  --out FILE     machine file to write (default costvectors/NAME.yaml);\n"
-    "                 an existing file is overwritten\n"
-    "  --name NAME    machine name (default local)\n"
-    "  --reps K       timed calls per benchmark (default 11; 3 with --quick)\n"
-    "  --time MS      minimum time of one call, ms (default 10; 2 with --quick)\n"
+    "  --level L      parts to measure, a comma list (default all):\n"
+    "                   tick   TICK1 timer resolution, TICK2 wall-clock check\n"
+    "                   rinf1  (r_inf, n_1/2) of vector loops, eq. 3.1\n"
+    "                   poly   POLY1/POLY2 (r_hat_inf, f_1/2), eq. 3.3, and the\n"
+    "                          bandwidth of each cache level and of memory\n"
+    "                   parkbench = tick,rinf1,poly\n"
+    "                   hllc, poc  the HLLC constructs and the POC flop rate\n"
+    "                   intcc  the same benchmarks counted on the optimised IR,\n"
+    "                          one cost per opcode class (load.*, fadd.*, call.exp)\n"
+    "                   icc    the core clock (a chain of dependent adds)\n"
+    "                   all    everything\n"
+    "  --opt LIST     optimisation levels of hllc/poc/intcc, one variant each\n"
+    "                 (default O0,O2)\n"
+    "  --out FILE     machine file (default costvectors/NAME.yaml); an existing\n"
+    "                 file is updated: only the parts measured are replaced\n"
+    "  --name NAME    machine name of a new file (default local)\n"
+    "  --reps K       samples per benchmark (default 11; 3 with --quick)\n"
+    "  --time MS      minimum time of one hllc/poc/intcc call, ms (default 10; 2\n"
+    "                 with --quick); low-level samples last >= 1 ms\n"
     "  --unroll U     constructs per loop iteration in a benchmark (default 16)\n"
     "  --quick        short calls and 3 reps: a smoke test, not a calibration\n"
-    "  --json         print the results as JSON instead of a table\n"
+    "  --json         print the results (fits with their residuals) as JSON\n"
+    "  --plot DIR     gnuplot PNG + SVG of the RINF1 fits and of bandwidth\n"
+    "                 against working set (with their .dat and .gp files)\n"
     "  --stat S       time per call from the samples: min (default; noise only\n"
     "                 slows calls down) or median\n"
-    "  --keep DIR     keep the generated C file, binaries, SEG and timings in DIR\n"
+    "  --keep DIR     keep the generated C files, binaries, SEG and timings in DIR\n"
+    "  --compare A B  measure nothing: compare two machine files (e.g. two runs),\n"
+    "                 per level and variant and per parameter group: median and\n"
+    "                 largest relative difference |B - A| / |A| of the measured\n"
+    "                 numbers (ns costs under 0.1 ns left out); exit status 1 if a\n"
+    "                 group's median exceeds --tolerance (default 0.10)\n"
     "\n"
-    "Progress goes to stderr. Exit status: 0 ok, 2 usage error or a failed\n"
-    "compile, run or solve (the message includes the compiler's output).\n";
-
-/// Any failure of a calibration step; main turns it into exit status 2.
-struct CalibError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
+    "Exit status: 0 ok, 2 usage error or a failed compile, run or solve (the\n"
+    "message includes the compiler's output).\n";
 
 /// Command-line options (see Usage).
 struct Options {
   std::vector<std::string> Levels{"HLLC", "POC", "INTCC", "ICC"};
+  /// Low-level parts (PARKBENCH-93 §3.2): tick, rinf1, poly.
+  std::vector<std::string> Parts{"tick", "rinf1", "poly"};
+  std::string Plot; ///< --plot DIR
+  std::vector<std::string> Compare; ///< --compare A B: two machine files
+  double Tolerance = 0.10;          ///< --tolerance: agreement asked of --compare
   std::vector<std::string> Opts{"O0", "O2"};
   std::string Out, Name = "local", Keep;
   /// Statistic of the samples. The minimum: on a shared or virtual machine
@@ -122,6 +148,9 @@ struct Options {
   bool Quick = false, Json = false;
   bool has(const std::string &L) const {
     return std::find(Levels.begin(), Levels.end(), L) != Levels.end();
+  }
+  bool hasPart(const std::string &P) const {
+    return std::find(Parts.begin(), Parts.end(), P) != Parts.end();
   }
 };
 
@@ -177,28 +206,7 @@ struct OptResult {
   std::optional<PocResult> Poc;
 };
 
-std::string ellipsis() { return "\xE2\x80\xA6"; }
-
 std::string statName(const Options &O) { return O.Stat == "min" ? "minimum" : "median"; }
-
-double median(std::vector<double> V) {
-  if (V.empty())
-    return 0;
-  std::sort(V.begin(), V.end());
-  size_t N = V.size();
-  return N % 2 ? V[N / 2] : 0.5 * (V[N / 2 - 1] + V[N / 2]);
-}
-
-/// (max-min)/median, or nothing if undefined (fewer than 2 values, median <= 0).
-std::optional<double> spreadOf(const std::vector<double> &V) {
-  if (V.size() < 2)
-    return std::nullopt;
-  double M = median(V);
-  if (!(M > 0))
-    return std::nullopt;
-  auto [Lo, Hi] = std::minmax_element(V.begin(), V.end());
-  return (*Hi - *Lo) / M;
-}
 
 std::vector<std::string> splitList(const std::string &S) {
   std::vector<std::string> R;
@@ -208,90 +216,6 @@ std::vector<std::string> splitList(const std::string &S) {
     if (!X.empty())
       R.push_back(X);
   return R;
-}
-
-std::string slurp(const std::string &Path) {
-  std::ifstream In(Path, std::ios::binary);
-  std::stringstream SS;
-  SS << In.rdbuf();
-  return SS.str();
-}
-
-std::string tail(const std::string &S, size_t Max = 6000) {
-  return S.size() <= Max ? S : "[...]\n" + S.substr(S.size() - Max);
-}
-
-// --- running programs ---------------------------------------------------------
-
-struct RunResult {
-  int ExitCode = -1;  ///< valid if !Signal && !TimedOut
-  int Signal = 0;
-  bool TimedOut = false;
-  std::string Out, Err;
-  bool ok() const { return !TimedOut && !Signal && ExitCode == 0; }
-  std::string status() const {
-    if (TimedOut)
-      return "timed out";
-    if (Signal)
-      return std::string("killed by signal ") + std::to_string(Signal) + " (" +
-             strsignal(Signal) + ")";
-    return "exit status " + std::to_string(ExitCode);
-  }
-};
-
-/// Runs Argv with stdout and stderr to files in Dir (Tag.out, Tag.err);
-/// kills it after TimeoutS seconds.
-RunResult runProgram(const std::vector<std::string> &Argv, const fs::path &Dir,
-                     const std::string &Tag, double TimeoutS) {
-  std::string OutP = (Dir / (Tag + ".out")).string(), ErrP = (Dir / (Tag + ".err")).string();
-  posix_spawn_file_actions_t FA;
-  posix_spawn_file_actions_init(&FA);
-  posix_spawn_file_actions_addopen(&FA, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&FA, 1, OutP.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_addopen(&FA, 2, ErrP.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  std::vector<char *> A;
-  for (const std::string &S : Argv)
-    A.push_back(const_cast<char *>(S.c_str()));
-  A.push_back(nullptr);
-  pid_t Pid;
-  int E = posix_spawn(&Pid, A[0], &FA, nullptr, A.data(), environ);
-  posix_spawn_file_actions_destroy(&FA);
-  RunResult R;
-  if (E != 0)
-    throw CalibError("cannot run '" + Argv[0] + "': " + std::strerror(E));
-  auto Start = std::chrono::steady_clock::now();
-  int St = 0;
-  for (;;) {
-    pid_t W = waitpid(Pid, &St, WNOHANG);
-    if (W == Pid)
-      break;
-    if (W < 0 && errno != EINTR)
-      throw CalibError("waitpid: " + std::string(std::strerror(errno)));
-    double El = std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
-    if (El > TimeoutS) {
-      kill(Pid, SIGKILL);
-      waitpid(Pid, &St, 0);
-      R.TimedOut = true;
-      break;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-  if (!R.TimedOut) {
-    if (WIFSIGNALED(St))
-      R.Signal = WTERMSIG(St);
-    else if (WIFEXITED(St))
-      R.ExitCode = WEXITSTATUS(St);
-  }
-  R.Out = slurp(OutP);
-  R.Err = slurp(ErrP);
-  return R;
-}
-
-std::string commandLine(const std::vector<std::string> &Argv) {
-  std::string S;
-  for (const std::string &A : Argv)
-    S += (S.empty() ? "" : " ") + A;
-  return S;
 }
 
 // --- machine identity -----------------------------------------------------------
@@ -622,7 +546,7 @@ HllcResult solveCosts(const std::vector<Measured> &Ms, const SegFile &Seg, int R
       PerRep[J].push_back(Ck(J));
   }
   for (Eigen::Index J = 0; J < NC; ++J)
-    H.Spread.push_back(H.Fixed[J] ? std::nullopt : spreadOf(PerRep[J]));
+    H.Spread.push_back(H.Fixed[J] ? std::nullopt : relSpread(PerRep[J]));
   // Residuals with the written costs, and the isolating benchmark per construct.
   Eigen::VectorXd Pred = A * C;
   double Sum2 = 0;
@@ -673,7 +597,7 @@ PocResult solvePoc(const std::vector<Measured> &Ms, const SegFile &Seg, int Reps
   std::vector<double> Rates;
   for (double T : TimeRep)
     Rates.push_back(Flop / T / 1e6);
-  P.Spread = spreadOf(Rates);
+  P.Spread = relSpread(Rates);
   return P;
 }
 
@@ -700,6 +624,7 @@ struct RunInfo {
 /// The core clock, for the ICC level: the cost of one scheduling-model cycle.
 struct ClockResult {
   std::vector<double> GHz; ///< one sample per repetition
+  int Batches = 0;         ///< measureClock calls the samples came from
   double Value = 0;        ///< GHz, by the --stat statistic
   std::optional<double> Spread;
 };
@@ -707,9 +632,14 @@ struct ClockResult {
 /// Measures the core clock with a chain of dependent integer additions (one
 /// cycle of latency each on every out-of-order x86 core; a compiler barrier
 /// keeps each add). The clock is measured, not read from /proc: turbo and
-/// virtualisation make the nominal frequency wrong (design.md §7).
-ClockResult measureClock(const fs::path &Dir, const Options &O) {
+/// virtualisation make the nominal frequency wrong (design.md §7). Adds Reps
+/// samples to CR and updates its value and spread; calibrate calls it at the
+/// start, middle and end of a run, so that the fastest sample comes from
+/// whichever phase of a shared VM was least disturbed (one batch of 0.5 s
+/// can fall wholly in a slow phase: 1.7 vs 2.4 GHz in two runs).
+void measureClock(const fs::path &Dir, const Options &O, int Reps, ClockResult &CR) {
   fs::path Src = Dir / "clock.c", Bin = Dir / "clock";
+  if (!fs::exists(Bin)) {
   std::ofstream(Src) << R"(#include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -733,66 +663,37 @@ int main(int argc, char **argv) {
                            "compile_clock", 120);
   if (!C.ok())
     throw CalibError("compiling the clock benchmark failed (" + C.status() + "):\n" + tail(C.Err));
+  }
   long N = O.Quick ? 1000000 : 8000000; // 16 adds each: ~40 ms at 3 GHz
-  RunResult R = runProgram({Bin.string(), std::to_string(O.Reps), std::to_string(N)}, Dir,
+  RunResult R = runProgram({Bin.string(), std::to_string(Reps), std::to_string(N)}, Dir,
                            "run_clock", 120);
   if (!R.ok())
     throw CalibError("the clock benchmark failed (" + R.status() + "):\n" + tail(R.Err));
-  ClockResult CR;
   std::istringstream In(R.Out);
+  size_t Before = CR.GHz.size();
   for (double G; In >> G;)
     CR.GHz.push_back(G);
-  if (CR.GHz.empty())
+  if (CR.GHz.size() == Before)
     throw CalibError("the clock benchmark printed nothing");
+  ++CR.Batches;
   // the fastest sample is the undisturbed one
   CR.Value = O.Stat == "min" ? *std::max_element(CR.GHz.begin(), CR.GHz.end()) : median(CR.GHz);
-  CR.Spread = spreadOf(CR.GHz);
-  return CR;
+  CR.Spread = relSpread(CR.GHz);
 }
 
-/// Writes the machine file (format of costvectors/t800.yaml) to Path.
-void writeYaml(const std::string &Path, const Options &O, const RunInfo &I,
-               const std::vector<OptResult> &Res, const std::optional<ClockResult> &Clock) {
-  std::ostringstream Y;
+/// Level key -> variant -> the YAML text of that variant in the `levels`
+/// section (its key line and body).
+using LevelTexts = std::map<std::string, std::map<std::string, std::string>>;
+
+/// The variants measured in this run, as machine-file text.
+LevelTexts measuredLevels(const Options &O, const RunInfo &I, const std::vector<OptResult> &Res,
+                          const std::optional<ClockResult> &Clock) {
+  LevelTexts L;
   std::string Ref0 = "segtime calibrate " + I.Date + ": ";
   std::string Reps = std::to_string(O.Reps) + " reps, " + statName(O);
-  Y << "# This machine, measured by `segtime calibrate` (tools/Calibrate.cpp) on " << I.Date
-    << ".\n"
-    << "# HLLC: ns per construct, Warwick-94 eq. 4 / §4.2.2: least squares A c = t over "
-       "one generated\n"
-    << "#   benchmark per construct plus a loop baseline (" << O.Unroll
-    << " constructs per loop iteration), counts A\n"
-    << "#   from the segtime plugin, t the " << statName(O) << " of " << O.Reps << " calls of >= "
-    << num(O.TargetMs, 3) << " ms.\n"
-    << "# POC: R_fpu in Mflop/s, Warwick-94 eq. 6: total McMahon flop / total time of "
-       "in-cache kernels\n"
-    << "#   (dot, daxpy, Horner, rational; PARKBENCH-93 RINF1 style).\n"
-    << "# spread: (max-min)/median of the values solved from each repetition alone.\n"
-    << "# command: " << I.Command << "\n";
-  if (O.Quick)
-    Y << "# --quick: a smoke test with short calls, not a calibration.\n";
-  for (const OptResult &R : Res)
-    if (R.Disturbed)
-      Y << "# warning: " << R.Opt << ": " << R.Disturbed << " of " << R.Samples
-        << " timed calls were slowed by other processes (busy machine).\n";
-  Y << "schema: segtime.machine/1\n"
-    << "name: " << yq(O.Name) << "\n"
-    << "version: 1\n"
-    << "description: " << yq(I.Cpu + ", measured by segtime calibrate on " + I.Date) << "\n"
-    << "identity:\n"
-    << "  processor: " << yq(I.Cpu) << "\n"
-    << "  cores: " << I.Cores << "\n";
-  if (I.ClockHz > 0)
-    Y << "  clock_hz: " << static_cast<long long>(std::llround(I.ClockHz)) << "\n";
-  if (I.Virtual)
-    Y << "  virtualised: " << yq("yes (hypervisor flag in /proc/cpuinfo)") << "\n";
-  Y << "  date: " << yq(I.Date) << "\n"
-    << "  compiler: " << yq(I.Compiler + ", no -march; benchmarks compiled with the segtime plugin")
-    << "\n"
-    << "levels:\n";
-  if (O.has("POC")) {
-    Y << "  POC:\n    variants:\n";
+  if (O.has("POC"))
     for (const OptResult &R : Res) {
+      std::ostringstream Y;
       const PocResult &P = *R.Poc;
       std::string K;
       for (const PocKernel &Kn : P.Kernels)
@@ -802,11 +703,11 @@ void writeYaml(const std::string &Path, const Options &O, const RunInfo &I,
         << yq(Ref0 + "kernels " + K + " (PARKBENCH-93 RINF1 style), " + Reps +
               "; total flop / total time")
         << (P.Spread ? ", spread: " + num(*P.Spread, 3) : "") << "}\n";
+      L["POC"][R.Opt] = Y.str();
     }
-  }
-  if (O.has("HLLC")) {
-    Y << "  HLLC:\n    variants:\n";
+  if (O.has("HLLC"))
     for (const OptResult &R : Res) {
+      std::ostringstream Y;
       const HllcResult &H = *R.Hllc;
       Y << "      " << R.Opt << ":\n        unit: ns\n        costs:\n";
       std::vector<size_t> Order(H.Constructs.size());
@@ -825,14 +726,11 @@ void writeYaml(const std::string &Path, const Options &O, const RunInfo &I,
           << ", provenance: measured, ref: " << yq(Ref)
           << (H.Spread[J] ? ", spread: " + num(*H.Spread[J], 3) : "") << "}\n";
       }
+      L["HLLC"][R.Opt] = Y.str();
     }
-  }
-  if (O.has("INTCC")) {
-    Y << "  INTCC:\n"
-      << "    # IR operation classes (opcode.*, calls by callee), least squares over every\n"
-      << "    # benchmark's IR-level counts (docs/models.md).\n"
-      << "    variants:\n";
+  if (O.has("INTCC"))
     for (const OptResult &R : Res) {
+      std::ostringstream Y;
       const HllcResult &H = *R.Intcc;
       Y << "      " << R.Opt << ":\n        unit: ns\n        costs:\n";
       std::vector<double> Fitted;
@@ -857,29 +755,238 @@ void writeYaml(const std::string &Path, const Options &O, const RunInfo &I,
           << yq("median of the fitted classes, for operations the benchmarks do not repeat" +
                 (Unf.empty() ? std::string() : " (" + Unf + ")"))
           << "}\n";
+      L["INTCC"][R.Opt] = Y.str();
     }
-  }
   if (Clock) {
-    Y << "  ICC:\n"
-      << "    # Out-of-order model: t = scheduling-model cycles x t_cyc (docs/models.md);\n"
-      << "    # valid for the ICC targets of this machine's architecture.\n"
-      << "    variants:\n      any:\n        unit: ns\n        costs:\n"
+    std::ostringstream Y;
+    Y << "      any:\n        unit: ns\n        costs:\n"
       << "          cycles: {value: " << num(1.0 / Clock->Value) << ", provenance: measured, ref: "
-      << yq(Ref0 + "chain of dependent integer adds (1 cycle each), " + std::to_string(O.Reps) +
-            " reps, " + (O.Stat == "min" ? "fastest" : "median") + ": core clock " +
+      << yq(Ref0 + "chain of dependent integer adds (1 cycle each), " +
+            std::to_string(Clock->GHz.size()) + " reps in " + std::to_string(Clock->Batches) +
+            " batches over the run, " + (O.Stat == "min" ? "fastest" : "median") + ": core clock " +
             num(Clock->Value, 4) + " GHz")
       << (Clock->Spread ? ", spread: " + num(*Clock->Spread, 3) : "") << "}\n"
       << "          \"*\": {value: 0, provenance: derived, ref: "
       << yq("out-of-order model: time is cycles x t_cyc; instructions, uops and memory "
             "operations are reported, not costed")
       << "}\n";
+    L["ICC"]["any"] = Y.str();
   }
-  std::ofstream OS(Path);
-  if (!OS)
-    throw CalibError("cannot write '" + Path + "'");
-  OS << Y.str();
-  if (!OS)
-    throw CalibError("error writing '" + Path + "'");
+  return L;
+}
+
+/// V in the fewest significant digits that read back as V (a kept number
+/// is written as it was read).
+std::string exactNum(double V) {
+  std::string S;
+  for (int P = 1; P <= 17; ++P) {
+    S = yamlNumber(V, P);
+    if (std::strtod(S.c_str(), nullptr) == V)
+      break;
+  }
+  return S;
+}
+
+/// Text of a variant kept from an existing machine file, entry by entry.
+std::string keptVariantText(const std::string &Variant, const CostVector &V) {
+  std::ostringstream Y;
+  Y << "      " << Variant << ":\n        unit: " << V.Unit << "\n        costs:\n";
+  for (const auto &[Op, E] : V.Costs) {
+    bool Plain = std::all_of(Op.begin(), Op.end(), [](char C) {
+      return std::isalnum(static_cast<unsigned char>(C)) || C == '.' || C == '_';
+    });
+    Y << "          " << (Plain ? Op : yq(Op)) << ": {value: " << exactNum(E.Value)
+      << ", provenance: " << E.Provenance;
+    if (!E.Ref.empty())
+      Y << ", ref: " << yq(E.Ref);
+    if (E.Spread)
+      Y << ", spread: " << num(*E.Spread, 3);
+    Y << "}\n";
+  }
+  return Y.str();
+}
+
+/// The `levels` section: the variants measured now and, from Old (the file
+/// being updated, may be null), every level and variant not re-measured.
+/// Comments (without "# ") go above the section's key line.
+std::string levelsSection(const LevelTexts &New, const Machine *Old,
+                          const std::vector<std::string> &Comments) {
+  std::ostringstream Y;
+  for (const std::string &C : Comments)
+    Y << "# " << C << "\n";
+  std::ostringstream Body;
+  for (const char *L : {"POC", "HLLC", "INTCC", "ICC"}) {
+    std::map<std::string, std::string> V;
+    if (Old && Old->Levels.count(L))
+      for (const auto &[Name, CV] : Old->Levels.at(L))
+        V[Name] = keptVariantText(Name, CV);
+    if (New.count(L))
+      for (const auto &[Name, Text] : New.at(L))
+        V[Name] = Text;
+    if (V.empty())
+      continue;
+    Body << "  " << L << ":\n";
+    if (std::string(L) == "INTCC")
+      Body << "    # IR operation classes (opcode.*, calls by callee), least squares over every\n"
+           << "    # benchmark's IR-level counts (docs/models.md).\n";
+    if (std::string(L) == "ICC")
+      Body << "    # Out-of-order model: t = scheduling-model cycles x t_cyc (docs/models.md);\n"
+           << "    # valid for the ICC targets of this machine's architecture.\n";
+    Body << "    variants:\n";
+    for (const auto &[Name, Text] : V)
+      Body << Text;
+  }
+  std::string B = Body.str();
+  Y << (B.empty() ? "levels: {}\n" : "levels:\n" + B);
+  return Y.str();
+}
+
+/// The `identity` section of this machine.
+std::string identitySection(const RunInfo &I) {
+  std::ostringstream Y;
+  Y << "identity:\n"
+    << "  processor: " << yq(I.Cpu) << "\n"
+    << "  cores: " << I.Cores << "\n";
+  if (I.ClockHz > 0)
+    Y << "  clock_hz: " << static_cast<long long>(std::llround(I.ClockHz)) << "\n";
+  if (I.Virtual)
+    Y << "  virtualised: " << yq("yes (hypervisor flag in /proc/cpuinfo)") << "\n";
+  Y << "  date: " << yq(I.Date) << "\n"
+    << "  compiler: "
+    << yq(I.Compiler + "; levels: no -march, benchmarks compiled with the segtime plugin; "
+                       "parkbench, memory: " + LowLevelBench::compileFlags())
+    << "\n";
+  return Y.str();
+}
+
+/// The comment lines above `levels`: how this run measured its levels.
+std::vector<std::string> levelComments(const Options &O, const RunInfo &I,
+                                       const std::vector<OptResult> &Res) {
+  std::vector<std::string> C;
+  C.push_back("Levels measured by `segtime calibrate` (tools/Calibrate.cpp) on " + I.Date +
+              "; levels and variants not re-measured are kept from the file.");
+  if (O.has("HLLC")) {
+    C.push_back("HLLC: ns per construct, Warwick-94 eq. 4 / §4.2.2: least squares A c = t over "
+                "one generated");
+    C.push_back("  benchmark per construct plus a loop baseline (" + std::to_string(O.Unroll) +
+                " constructs per loop iteration), counts A");
+    C.push_back("  from the segtime plugin, t the " + statName(O) + " of " +
+                std::to_string(O.Reps) + " calls of >= " + num(O.TargetMs, 3) + " ms.");
+  }
+  if (O.has("POC")) {
+    C.push_back("POC: R_fpu in Mflop/s, Warwick-94 eq. 6: total McMahon flop / total time of "
+                "in-cache kernels");
+    C.push_back("  (dot, daxpy, Horner, rational; PARKBENCH-93 RINF1 style).");
+  }
+  C.push_back("spread: (max-min)/median of the values solved from each repetition alone.");
+  C.push_back("command: " + I.Command);
+  if (O.Quick)
+    C.push_back("--quick: a smoke test with short calls, not a calibration.");
+  for (const OptResult &R : Res)
+    if (R.Disturbed)
+      C.push_back("warning: " + R.Opt + ": " + std::to_string(R.Disturbed) + " of " +
+                  std::to_string(R.Samples) +
+                  " timed calls were slowed by other processes (busy machine).");
+  return C;
+}
+
+/// Key prefixes of the parameters a low-level part owns: re-measuring the
+/// part replaces every old parameter under them.
+std::vector<std::string> ownedPrefixes(const std::string &Part) {
+  if (Part == "tick")
+    return {"parkbench.TICK1", "parkbench.TICK2"};
+  if (Part == "rinf1")
+    return {"parkbench.RINF1."};
+  if (Part == "poly")
+    return {"parkbench.POLY1.", "parkbench.POLY2."};
+  return {};
+}
+
+/// Writes (or updates) the machine file Path: the levels measured (Res,
+/// Clock) merged with the file's other levels and variants, and the
+/// parameters Params (full dotted keys) merged into the sections parkbench
+/// and memory, replacing the old parameters of the parts re-measured. A
+/// nonexistent file is created. The result is checked with readMachine
+/// before it replaces Path.
+void writeMachine(const std::string &Path, const Options &O, const RunInfo &I,
+                  const std::vector<OptResult> &Res, const std::optional<ClockResult> &Clock,
+                  const ParamList &Params) {
+  std::optional<Machine> Old;
+  std::string Text;
+  if (fs::exists(Path)) {
+    try {
+      Old = readMachine(Path);
+    } catch (const std::exception &E) {
+      throw CalibError(std::string("cannot update the existing machine file (move it away to "
+                                   "start a new one): ") +
+                       E.what());
+    }
+    Text = slurp(Path);
+  }
+  LevelTexts New = measuredLevels(O, I, Res, Clock);
+  bool LevelsMeasured = !New.empty();
+  if (!Old) {
+    std::ostringstream Y;
+    Y << "# This machine, measured by `segtime calibrate` (tools/Calibrate.cpp); every number "
+         "gives its\n# method and date in its ref (docs/calibrate.md).\n"
+      << "schema: segtime.machine/1\n"
+      << "name: " << yq(O.Name) << "\n"
+      << "version: 1\n"
+      << "description: " << yq(I.Cpu + ", measured by segtime calibrate on " + I.Date) << "\n"
+      << identitySection(I)
+      << levelsSection(New, nullptr, LevelsMeasured ? levelComments(O, I, Res)
+                                                    : std::vector<std::string>{});
+    Text = Y.str();
+  } else if (LevelsMeasured) {
+    Text = spliceSection(Text, "identity", identitySection(I));
+    Text = spliceSection(Text, "levels", levelsSection(New, &*Old, levelComments(O, I, Res)));
+  }
+  // Parameter sections: old entries, minus those of the parts re-measured,
+  // plus the new ones.
+  const std::map<std::string, std::string> SectionComment = {
+      {"parkbench", "PARKBENCH-93 §3.2 low-level benchmarks: `segtime calibrate --level "
+                    "tick,rinf1,poly` (docs/calibrate.md)"},
+      {"memory", "Cache sizes (sysfs) and sustained bandwidths (B/s loaded + stored): `segtime "
+                 "calibrate --level poly` (docs/calibrate.md)"}};
+  for (const auto &[Section, Comment] : SectionComment) {
+    std::string Prefix = Section + ".";
+    std::map<std::string, CostEntry> Merged;
+    bool Any = false;
+    for (const auto &[K, E] : Params)
+      Any |= K.compare(0, Prefix.size(), Prefix) == 0;
+    if (!Any)
+      continue;
+    if (Old)
+      for (const std::string &K : Old->paramKeys(Prefix)) {
+        bool Owned = false;
+        for (const std::string &Part : O.Parts)
+          for (const std::string &P : ownedPrefixes(Part))
+            Owned |= K.compare(0, P.size(), P) == 0;
+        if (!Owned)
+          Merged[K.substr(Prefix.size())] = *Old->param(K);
+      }
+    for (const auto &[K, E] : Params)
+      if (K.compare(0, Prefix.size(), Prefix) == 0)
+        Merged[K.substr(Prefix.size())] = E;
+    ParamList L(Merged.begin(), Merged.end());
+    Text = spliceSection(Text, Section, paramsSectionYaml(Section, L, {Comment}));
+  }
+  std::string Tmp = Path + ".tmp";
+  {
+    std::ofstream OS(Tmp);
+    if (!(OS << Text))
+      throw CalibError("cannot write '" + Tmp + "'");
+  }
+  try {
+    readMachine(Tmp);
+  } catch (const std::exception &E) {
+    throw CalibError(std::string("the machine file written does not load (it is ") + Tmp +
+                     "): " + E.what());
+  }
+  std::error_code EC;
+  fs::rename(Tmp, Path, EC);
+  if (EC)
+    throw CalibError("cannot write '" + Path + "': " + EC.message());
 }
 
 /// Reads the file back with readMachine and checks every value is there.
@@ -904,8 +1011,10 @@ void verifyMachine(const std::string &Path, const Options &O, const std::vector<
 
 void printTable(std::ostream &OS, const Options &O, const RunInfo &I,
                 const std::vector<OptResult> &Res) {
-  OS << "segtime calibrate: " << O.Name << " (" << I.Cpu << "), " << O.Reps << " reps of >= "
-     << num(O.TargetMs, 3) << " ms per benchmark" << (O.Quick ? " [--quick]" : "") << "\n";
+  OS << "segtime calibrate: " << O.Name << " (" << I.Cpu << "), " << O.Reps << " reps";
+  if (!O.Levels.empty())
+    OS << " of >= " << num(O.TargetMs, 3) << " ms per benchmark";
+  OS << (O.Quick ? " [--quick]" : "") << "\n";
   auto Pad = [](const std::string &S, size_t W, bool Left = false) {
     if (S.size() >= W)
       return S;
@@ -1051,19 +1160,37 @@ Options parseArgs(int Argc, char **Argv, std::string &Command) {
       std::exit(0);
     } else if (A == "--level") {
       O.Levels.clear();
-      for (const std::string &X : splitList(Next())) {
+      O.Parts.clear();
+      std::vector<std::string> Items = splitList(Next());
+      if (Items.empty())
+        usageError("--level: empty list");
+      for (const std::string &X : Items) {
         Level L;
-        if (X == "all" || X == "ALL") {
+        std::string Lower = X;
+        for (char &C : Lower)
+          C = static_cast<char>(std::tolower(static_cast<unsigned char>(C)));
+        if (Lower == "all") {
           O.Levels = {"HLLC", "POC", "INTCC", "ICC"};
+          O.Parts = {"tick", "rinf1", "poly"};
+          continue;
+        }
+        if (Lower == "parkbench") {
+          for (const char *P : {"tick", "rinf1", "poly"})
+            if (!O.hasPart(P))
+              O.Parts.push_back(P);
+          continue;
+        }
+        if (Lower == "tick" || Lower == "rinf1" || Lower == "poly") {
+          if (!O.hasPart(Lower))
+            O.Parts.push_back(Lower);
           continue;
         }
         if (!parseLevel(X, L) || L == Level::CT || L == Level::DBC)
-          usageError("--level: '" + X + "' is not one of hllc, poc, intcc, icc, all");
+          usageError("--level: '" + X +
+                     "' is not one of tick, rinf1, poly, parkbench, hllc, poc, intcc, icc, all");
         if (!O.has(levelKey(L)))
           O.Levels.push_back(levelKey(L));
       }
-      if (O.Levels.empty())
-        usageError("--level: empty list");
     } else if (A == "--opt") {
       O.Opts.clear();
       for (std::string X : splitList(Next())) {
@@ -1097,6 +1224,12 @@ Options parseArgs(int Argc, char **Argv, std::string &Command) {
         usageError("--stat: '" + O.Stat + "' is not median or min");
     } else if (A == "--keep") {
       O.Keep = Next();
+    } else if (A == "--plot") {
+      O.Plot = Next();
+    } else if (A == "--compare") {
+      O.Compare = {Next(), Next()};
+    } else if (A == "--tolerance") {
+      O.Tolerance = Number(Next(), 0, 10);
     } else if (A == "--quick") {
       O.Quick = true;
     } else if (A == "--json") {
@@ -1123,6 +1256,14 @@ Options parseArgs(int Argc, char **Argv, std::string &Command) {
 int calibrateMain(int Argc, char **Argv) {
   std::string Command;
   Options O = parseArgs(Argc, Argv, Command);
+  if (!O.Compare.empty()) {
+    try {
+      return compareMachineFiles(O.Compare[0], O.Compare[1], O.Tolerance, O.Json, std::cout);
+    } catch (const std::exception &E) {
+      std::cerr << "segtime: error: calibrate --compare: " << E.what() << "\n";
+      return 2;
+    }
+  }
   fs::path Dir;
   bool Remove = false;
   auto Start = std::chrono::steady_clock::now();
@@ -1130,7 +1271,7 @@ int calibrateMain(int Argc, char **Argv) {
     fs::path OutDir = fs::path(O.Out).parent_path();
     if (!OutDir.empty() && !fs::is_directory(OutDir))
       throw CalibError("--out: directory '" + OutDir.string() + "' does not exist");
-    if (!fs::exists(SEGTIME_BINARY_DIR "/lib/segtime.so"))
+    if ((!O.Levels.empty()) && !fs::exists(SEGTIME_BINARY_DIR "/lib/segtime.so"))
       throw CalibError("the segtime plugin " SEGTIME_BINARY_DIR
                        "/lib/segtime.so is missing: build it first");
     if (!O.Keep.empty()) {
@@ -1164,6 +1305,16 @@ int calibrateMain(int Argc, char **Argv) {
     Info.Compiler = clangVersion(Dir);
     Info.Command = Command;
 
+    // The ICC clock: three batches of samples, at the start, after the levels
+    // and at the end (measureClock).
+    std::optional<ClockResult> Clock;
+    int ClockReps = (O.Reps + 2) / 3;
+    if (O.has("ICC")) {
+      std::cerr << "calibrate: ICC: core clock (dependent adds), first batch" << ellipsis()
+                << "\n";
+      Clock.emplace();
+      measureClock(Dir, O, ClockReps, *Clock);
+    }
     std::vector<OptResult> Results;
     for (const std::string &Opt : O.has("HLLC") || O.has("POC") || O.has("INTCC")
                                       ? O.Opts
@@ -1195,29 +1346,78 @@ int calibrateMain(int Argc, char **Argv) {
       R.Timings = std::move(Ms);
       Results.push_back(std::move(R));
     }
-    std::optional<ClockResult> Clock;
-    if (O.has("ICC")) {
-      std::cerr << "calibrate: ICC: core clock (dependent adds)" << ellipsis() << "\n";
-      Clock = measureClock(Dir, O);
-      std::cerr << "calibrate: ICC: core clock " << num(Clock->Value, 4) << " GHz\n";
+    if (Clock) {
+      std::cerr << "calibrate: ICC: core clock, second batch" << ellipsis() << "\n";
+      measureClock(Dir, O, ClockReps, *Clock);
+    }
+    // The low-level parts (PARKBENCH-93 §3.2), in the order of the paper.
+    LowLevelOptions LO;
+    LO.Reps = O.Reps;
+    LO.TargetS = O.Quick ? 0.5e-3 : 1e-3;
+    LO.Quick = O.Quick;
+    LO.Stat = O.Stat;
+    LO.Date = Info.Date;
+    LO.NominalGHz = Info.ClockHz / 1e9;
+    LowLevelBench LB(Dir, LO);
+    std::optional<TickResult> Tick;
+    std::optional<RinfResult> Rinf;
+    std::optional<PolyMemResult> Poly;
+    ParamList Params;
+    // Runs one part, collects its parameters, says how long it took.
+    auto Part = [&](const char *Name, auto &Result, auto Run) {
+      auto T0 = std::chrono::steady_clock::now();
+      Result = (LB.*Run)();
+      for (auto &P : Result->params())
+        Params.push_back(P);
+      std::cerr << "calibrate: " << Name << ": done ("
+                << num(std::chrono::duration<double>(std::chrono::steady_clock::now() - T0)
+                           .count(),
+                       3)
+                << " s)\n";
+    };
+    if (O.hasPart("tick"))
+      Part("tick", Tick, &LowLevelBench::runTick);
+    if (O.hasPart("rinf1"))
+      Part("rinf1", Rinf, &LowLevelBench::runRinf1);
+    if (O.hasPart("poly"))
+      Part("poly", Poly, &LowLevelBench::runPoly);
+    if (Clock) {
+      measureClock(Dir, O, ClockReps, *Clock);
+      std::cerr << "calibrate: ICC: core clock " << num(Clock->Value, 4) << " GHz (fastest of "
+                << Clock->GHz.size() << " samples in " << Clock->Batches << " batches)\n";
     }
     // Write next to --out, check that it loads with readMachine, then move.
-    std::string Tmp = O.Out + ".tmp";
-    writeYaml(Tmp, O, Info, Results, Clock);
-    try {
-      verifyMachine(Tmp, O, Results);
-    } catch (const CalibError &) {
-      std::cerr << "segtime: note: the machine file that failed to load is " << Tmp << "\n";
-      throw;
-    }
-    std::error_code EC;
-    fs::rename(Tmp, O.Out, EC);
-    if (EC)
-      throw CalibError("cannot write '" + O.Out + "': " + EC.message());
-    if (O.Json)
-      std::cout << toJson(O, Info, Results).dump(2) << "\n";
-    else
+    writeMachine(O.Out, O, Info, Results, Clock, Params);
+    verifyMachine(O.Out, O, Results);
+    std::vector<std::string> Plots;
+    if (!O.Plot.empty())
+      Plots = plotLowLevel(O.Plot, Rinf ? &*Rinf : nullptr, Poly ? &*Poly : nullptr);
+    if (O.Json) {
+      json J = toJson(O, Info, Results);
+      if (Tick)
+        J["parkbench"].update(Tick->toJson());
+      if (Rinf)
+        J["parkbench"].update(Rinf->toJson());
+      if (Poly) {
+        json P = Poly->toJson();
+        J["memory"] = P["memory"];
+        P.erase("memory");
+        J["parkbench"].update(P);
+      }
+      if (!Plots.empty())
+        J["plots"] = Plots;
+      std::cout << J.dump(2) << "\n";
+    } else {
       printTable(std::cout, O, Info, Results);
+      if (Tick)
+        Tick->print(std::cout);
+      if (Rinf)
+        Rinf->print(std::cout);
+      if (Poly)
+        Poly->print(std::cout);
+      for (const std::string &P : Plots)
+        std::cout << "plot: " << P << "\n";
+    }
     double El = std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
     std::cerr << "calibrate: wrote " << O.Out << " (" << num(El, 3) << " s)\n";
     if (!O.Keep.empty())

@@ -35,6 +35,7 @@
 #include "predictor/CommModels.h"
 #include "predictor/Machine.h"
 #include "tools/Process.h"
+#include "predictor/Stats.h"
 
 #include <nlohmann/json.hpp>
 
@@ -247,7 +248,7 @@ Point makePoint(const json &J, double X, std::vector<double> Times) {
   P.Times = std::move(Times);
   P.Median = median(P.Times);
   P.Min = *std::min_element(P.Times.begin(), P.Times.end());
-  P.Spread = spreadOf(P.Times);
+  P.Spread = relSpread(P.Times);
   return P;
 }
 
@@ -439,8 +440,8 @@ HockneyResult fitSeries(const std::string &Key, const std::string &Title, double
         // that repetition's times fall with the size in this range: no value
       }
     }
-    H.RInfSpread.push_back(spreadOf(RInf));
-    H.NHalfSpread.push_back(spreadOf(NHalf));
+    H.RInfSpread.push_back(relSpread(RInf));
+    H.NHalfSpread.push_back(relSpread(NHalf));
   }
   return H;
 }
@@ -479,8 +480,8 @@ Results fitAll(Raw R, int Reps, int MaxRanges) {
       T0s.push_back(F.Model.T0);
       T1s.push_back(F.Model.T1);
     }
-    Res.T0Spread = spreadOf(T0s);
-    Res.T1Spread = spreadOf(T1s);
+    Res.T0Spread = relSpread(T0s);
+    Res.T1Spread = relSpread(T1s);
   } catch (const std::invalid_argument &E) {
     throw CommError(std::string("SYNCH1: ") + E.what());
   }

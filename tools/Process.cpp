@@ -20,14 +20,17 @@ extern char **environ;
 
 namespace segtime {
 
-namespace {
 std::string slurp(const std::string &Path) {
   std::ifstream In(Path, std::ios::binary);
   std::stringstream SS;
   SS << In.rdbuf();
   return SS.str();
 }
-} // namespace
+
+std::string tail(const std::string &S, size_t Max) {
+  return S.size() <= Max ? S : "[...]\n" + S.substr(S.size() - Max);
+}
+
 
 std::string ProcessResult::status() const {
   if (TimedOut) {
@@ -121,22 +124,6 @@ std::string commandLine(const std::vector<std::string> &Argv) {
   return S;
 }
 
-double median(std::vector<double> V) {
-  if (V.empty())
-    return 0;
-  std::sort(V.begin(), V.end());
-  size_t N = V.size();
-  return N % 2 ? V[N / 2] : 0.5 * (V[N / 2 - 1] + V[N / 2]);
-}
 
-std::optional<double> spreadOf(const std::vector<double> &V) {
-  if (V.size() < 2)
-    return std::nullopt;
-  double M = median(V);
-  if (!(M > 0))
-    return std::nullopt;
-  auto [Lo, Hi] = std::minmax_element(V.begin(), V.end());
-  return (*Hi - *Lo) / M;
-}
 
 } // namespace segtime

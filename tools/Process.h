@@ -3,8 +3,9 @@
 /// \file
 /// Helpers the segtime subcommands share: running a program with its output
 /// captured and a time-out that kills its whole process group (so an mpirun
-/// and the ranks it started all go), finding a program in PATH, and the
-/// median / spread of repeated timings.
+/// and the ranks it started all go), finding a program in PATH, and text
+/// helpers for messages. (Statistics of repeated timings: predictor/Parkbench.h
+/// median, relSpread.)
 ///
 //===----------------------------------------------------------------------===//
 #ifndef SEGTIME_TOOLS_PROCESS_H
@@ -42,10 +43,12 @@ std::optional<std::string> findInPath(const std::string &Name);
 /// Argv joined by spaces, for messages.
 std::string commandLine(const std::vector<std::string> &Argv);
 
-/// Median of V (0 if empty).
-double median(std::vector<double> V);
-/// (max - min) / median, or nothing if V has < 2 values or median <= 0.
-std::optional<double> spreadOf(const std::vector<double> &V);
+/// The whole content of the file Path ("" if it cannot be read).
+std::string slurp(const std::string &Path);
+/// The last Max characters of S, marked "[...]" if cut.
+std::string tail(const std::string &S, size_t Max = 6000);
+/// "…", the progress lines' ellipsis.
+inline std::string ellipsis() { return "\xE2\x80\xA6"; }
 
 } // namespace segtime
 

@@ -1,0 +1,808 @@
+//===- LowLevel.cpp - PARKBENCH-93 low-level parts of calibrate -----------===//
+///
+/// \file
+/// Runs the low-level benchmark program (LowLevelSource.h), fits its output
+/// with predictor/Parkbench.h and reports the results (see LowLevel.h).
+///
+//===----------------------------------------------------------------------===//
+#include "tools/calib/LowLevel.h"
+
+#include "tools/calib/Process.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+namespace segtime {
+
+namespace {
+
+std::string fmt(double V, int Digits = 4) { return yamlNumber(V, Digits); }
+
+std::string pct(std::optional<double> V) {
+  if (!V)
+    return "-";
+  char Buf[32];
+  std::snprintf(Buf, sizeof Buf, "%.1f%%", *V * 100);
+  return Buf;
+}
+
+/// Engineering text of a byte count: 48 KiB, 1.25 MiB, 384 MiB.
+std::string bytes(double B) {
+  const char *U[] = {"B", "KiB", "MiB", "GiB"};
+  int K = 0;
+  while (B >= 1024 && K < 3) {
+    B /= 1024;
+    ++K;
+  }
+  return fmt(B, 3) + " " + U[K];
+}
+
+json optJson(std::optional<double> V) { return V ? json(*V) : json(nullptr); }
+
+/// The per-point statistic: min (noise only slows a sample down) or median.
+double stat(const std::vector<double> &V, const std::string &S) {
+  return S == "min" ? *std::min_element(V.begin(), V.end()) : median(V);
+}
+
+/// "min of 11 samples of >= 1 ms".
+std::string sampling(const std::string &Stat, int Reps, double TargetS) {
+  return (Stat == "min" ? "minimum" : "median") + std::string(" of ") + std::to_string(Reps) +
+         " samples" + (TargetS > 0 ? " of >= " + fmt(TargetS * 1e3, 2) + " ms" : "");
+}
+
+/// A measured parameter entry.
+CostEntry measured(double V, const std::string &Unit, std::optional<double> Spread,
+                   const std::string &Ref) {
+  CostEntry E;
+  E.Value = V;
+  E.Unit = Unit;
+  E.Provenance = "measured";
+  E.Spread = Spread;
+  E.Ref = Ref;
+  return E;
+}
+
+/// "; per-repetition range [a, b]" for values whose relative spread is
+/// undefined (a median <= 0, e.g. n_1/2 near 0).
+std::string rangeText(const std::vector<double> &V, int Digits = 3) {
+  if (V.size() < 2)
+    return "";
+  auto [Lo, Hi] = std::minmax_element(V.begin(), V.end());
+  return "; per-repetition fits range " + fmt(*Lo, Digits) + " to " + fmt(*Hi, Digits);
+}
+
+std::string pad(const std::string &S, size_t W, bool Left = false) {
+  if (S.size() >= W)
+    return S;
+  return Left ? S + std::string(W - S.size(), ' ') : std::string(W - S.size(), ' ') + S;
+}
+
+/// Samples [point][rep] from the program's {"n", "calls", "disturbed",
+/// "times"} objects; adds to Samples and Disturbed.
+std::vector<double> timesOf(const json &P, int Reps, const std::string &What, int &Samples,
+                            int &Disturbed) {
+  Samples += Reps;
+  Disturbed += P.value("disturbed", 0);
+  std::vector<double> T = P.at("times").get<std::vector<double>>();
+  if (T.size() != static_cast<size_t>(Reps))
+    throw CalibError(What + ": " + std::to_string(T.size()) + " samples, expected " +
+                     std::to_string(Reps));
+  for (double X : T)
+    if (!(X > 0))
+      throw CalibError(What + ": a sample time <= 0");
+  return T;
+}
+
+std::vector<double> column(const std::vector<std::vector<double>> &M, size_t K) {
+  std::vector<double> C;
+  for (const auto &Row : M)
+    C.push_back(Row[K]);
+  return C;
+}
+
+} // namespace
+
+// --- caches ---------------------------------------------------------------------
+
+std::vector<CacheInfo> readCaches() {
+  const std::string Base = "/sys/devices/system/cpu/cpu0/cache";
+  std::vector<CacheInfo> R;
+  std::error_code EC;
+  for (int I = 0; I < 16; ++I) {
+    fs::path D = fs::path(Base) / ("index" + std::to_string(I));
+    if (!fs::exists(D, EC))
+      break;
+    auto Read = [&](const char *F) {
+      std::string S = slurp((D / F).string());
+      while (!S.empty() && (S.back() == '\n' || S.back() == ' '))
+        S.pop_back();
+      return S;
+    };
+    std::string Type = Read("type"), Level = Read("level"), Size = Read("size");
+    if (Type == "Instruction" || Level.empty() || Size.empty())
+      continue;
+    char *End = nullptr;
+    double V = std::strtod(Size.c_str(), &End);
+    std::string Suffix = End ? End : "";
+    double Mult = Suffix == "K" ? 1024 : Suffix == "M" ? 1048576 : Suffix == "G" ? 1073741824
+                  : Suffix.empty()                     ? 1
+                                                       : 0;
+    if (!(V > 0) || Mult == 0)
+      throw CalibError((D / "size").string() + ": expected a size such as 48K, got '" + Size +
+                       "'");
+    R.push_back({"L" + Level, V * Mult, (D / "size").string() + " (" + Size + ", " + Type + ")"});
+  }
+  if (R.empty())
+    throw CalibError("no data cache sizes in " + Base +
+                     "/index*/{level,type,size}: cannot size the POLY and memory benchmarks");
+  std::sort(R.begin(), R.end(), [](const CacheInfo &A, const CacheInfo &B) { return A.Size < B.Size; });
+  return R;
+}
+
+// --- running ---------------------------------------------------------------------
+
+std::string LowLevelBench::binary() {
+  if (!Bin.empty())
+    return Bin;
+  fs::path Src = Dir / "park.c", Exe = Dir / "park";
+  {
+    std::ofstream OS(Src);
+    OS << lowLevelSource();
+    if (!OS)
+      throw CalibError("cannot write " + Src.string());
+  }
+  std::vector<std::string> Cc = {SEGTIME_CLANG, "-O2", "-march=native", "-fno-builtin", "-w",
+                                 Src.string(), "-o", Exe.string()};
+  std::cerr << "calibrate: low-level: compiling (" << compileFlags() << ")" << ellipsis() << "\n";
+  RunResult C = runProgram(Cc, Dir, "compile_park", 120);
+  if (!C.ok())
+    throw CalibError("compiling the low-level benchmarks failed (" + C.status() + ")\n  " +
+                     commandLine(Cc) + "\n" + tail(C.Err + C.Out));
+  Bin = Exe.string();
+  return Bin;
+}
+
+void LowLevelBench::reportDisturbed(const std::string &Part) {
+  if (Disturbed)
+    std::cerr << "calibrate: " << Part << ": " << Disturbed << " of " << Samples
+              << " samples lost the CPU to other processes even when taken again (busy "
+                 "machine); the minimum statistic discards them\n";
+  Samples = Disturbed = 0;
+}
+
+json LowLevelBench::run(const std::string &Part, const std::vector<std::string> &Args,
+                        double TimeoutS) {
+  std::vector<std::string> Argv = {binary(), Part, std::to_string(O.Reps)};
+  Argv.insert(Argv.end(), Args.begin(), Args.end());
+  RunResult R = runProgram(Argv, Dir, "run_" + Part, TimeoutS);
+  if (!R.ok())
+    throw CalibError(Part + ": the benchmark program failed (" + R.status() + ")\n  " +
+                     commandLine(Argv) + "\n" + tail(R.Err));
+  try {
+    return json::parse(R.Out);
+  } catch (const std::exception &E) {
+    throw CalibError(Part + ": cannot parse the benchmark program's output: " + E.what() + "\n" +
+                     tail(R.Out, 2000));
+  }
+}
+
+json LowLevelBench::runChecked(const std::string &Part, const std::vector<std::string> &Args,
+                               double TimeoutS, const std::string &Name, double &ProbeGHz) {
+  json Best;
+  double BestProbe = -1;
+  for (int Try = 0; Try < 3; ++Try) {
+    json J = run(Part, Args, TimeoutS);
+    double P = 0;
+    for (const json &G : J.value("probe_ghz", json::array()))
+      P = std::max(P, G.get<double>());
+    BestGHz = std::max(BestGHz, P);
+    if (P > BestProbe) {
+      Best = std::move(J);
+      BestProbe = P;
+    }
+    double Ref = std::max(BestGHz, O.NominalGHz);
+    if (BestProbe >= 0.8 * Ref)
+      break;
+    std::cerr << "calibrate: " << Name << ": ran in a slow phase of the machine (core clock "
+              << fmt(BestProbe, 3) << " GHz against " << fmt(Ref, 3) << " GHz)"
+              << (Try < 2 ? ": measuring again" + ellipsis() : std::string(": keeping it"))
+              << "\n";
+  }
+  ProbeGHz = BestProbe;
+  return Best;
+}
+
+// --- TICK1 / TICK2 ------------------------------------------------------------------
+
+TickResult LowLevelBench::runTick() {
+  TickResult T;
+  T.Date = O.Date;
+  long Calls = O.Quick ? 20000 : 200000;
+  binary();
+  std::cerr << "calibrate: TICK1: " << O.Reps << " x " << Calls << " timer reads" << ellipsis()
+            << "\n";
+  json J = run("tick1", {std::to_string(Calls)}, 60);
+  T.GetRes = J.at("getres_s").get<double>();
+  std::vector<double> Med;
+  for (const json &R : J.at("tick1")) {
+    double Min = R.at("min_nonzero_s").get<double>();
+    if (!(Min > 0) || Min > 1)
+      throw CalibError("TICK1: the timer never advanced in " + std::to_string(Calls) + " reads");
+    T.Tick1PerRep.push_back(Min);
+    Med.push_back(R.at("median_s").get<double>());
+    T.Zeros += R.at("zeros").get<long>();
+    T.Calls += R.at("calls").get<long>();
+  }
+  T.Tick1 = *std::min_element(T.Tick1PerRep.begin(), T.Tick1PerRep.end());
+  T.ReadS = median(Med);
+  T.Sleep = O.Quick ? 0.02 : 0.1;
+  int SleepReps = std::min(O.Reps, 5);
+  std::cerr << "calibrate: TICK2: " << SleepReps << " sleeps of " << fmt(T.Sleep, 2)
+            << " s against CLOCK_REALTIME" << ellipsis() << "\n";
+  json J2 = run("tick2", {fmt(T.Sleep, 3)}, 60);
+  std::vector<double> Scale, CpuFrac;
+  int K = 0;
+  for (const json &R : J2.at("tick2")) {
+    if (K++ >= SleepReps)
+      break;
+    T.Timer.push_back(R.at("timer_s").get<double>());
+    T.Reference.push_back(R.at("realtime_s").get<double>());
+    T.Raw.push_back(R.at("raw_s").get<double>());
+    T.Cpu.push_back(R.at("cpu_s").get<double>());
+    if (!(T.Reference.back() > 0))
+      throw CalibError("TICK2: the reference clock CLOCK_REALTIME did not advance over a sleep");
+    Scale.push_back(T.Timer.back() / T.Reference.back());
+    CpuFrac.push_back(T.Cpu.back() / T.Timer.back());
+  }
+  T.Tick2 = median(T.Timer);
+  T.Scale = median(Scale);
+  T.WallClock = median(CpuFrac) < 0.1 && T.Tick2 >= 0.9 * T.Sleep;
+  T.ScaleOk = std::fabs(T.Scale - 1) < 1e-3;
+  if (!T.WallClock || !T.ScaleOk)
+    std::cerr << "calibrate: warning: TICK2: the timer does not count wall-clock time correctly "
+                 "(timer / reference "
+              << fmt(T.Scale, 6) << ", CPU time " << fmt(median(CpuFrac) * 100, 3)
+              << " % of the interval): every timing of this machine is suspect\n";
+  return T;
+}
+
+ParamList TickResult::params() const {
+  std::string Ref0 = "segtime calibrate " + Date + ": ";
+  ParamList P;
+  P.push_back({"parkbench.TICK1",
+               measured(Tick1, "s", relSpread(Tick1PerRep),
+                        Ref0 + "TICK1 (PARKBENCH-93 §3.2.1): smallest non-zero difference of " +
+                            std::to_string(Calls) + " successive clock_gettime(CLOCK_MONOTONIC) "
+                            "reads, minimum over " + std::to_string(Tick1PerRep.size()) +
+                            " repetitions; clock_getres " + fmt(GetRes, 3) +
+                            " s; median difference (one read) " + fmt(ReadS, 3) + " s; " +
+                            std::to_string(Zeros) + " zero differences")});
+  P.push_back({"parkbench.TICK2",
+               measured(Tick2, "s", relSpread(Timer),
+                        Ref0 + "TICK2 (PARKBENCH-93 §3.2.2): a sleep of " + fmt(Sleep, 3) +
+                            " s timed by CLOCK_MONOTONIC (the benchmark timer), median of " +
+                            std::to_string(Timer.size()) + "; reference CLOCK_REALTIME " +
+                            fmt(median(Reference), 6) + " s, CLOCK_MONOTONIC_RAW " +
+                            fmt(median(Raw), 6) + " s, process CPU time " + fmt(median(Cpu), 3) +
+                            " s: " + (WallClock ? "wall-clock time" : "NOT wall-clock time") +
+                            (ScaleOk ? ", scale correct" : ", WRONG scale"))});
+  std::vector<double> S;
+  for (size_t I = 0; I < Timer.size(); ++I)
+    S.push_back(Timer[I] / Reference[I]);
+  P.push_back({"parkbench.TICK2_scale",
+               measured(Scale, "1", relSpread(S),
+                        Ref0 + "TICK2: timer / reference (CLOCK_REALTIME) over the sleep, median "
+                               "of " + std::to_string(S.size()) + "; 1 = correct scale")});
+  return P;
+}
+
+json TickResult::toJson() const {
+  return {{"TICK1",
+           {{"value_s", Tick1}, {"per_rep_s", Tick1PerRep}, {"spread", optJson(relSpread(Tick1PerRep))},
+            {"read_cost_s", ReadS}, {"getres_s", GetRes}, {"zero_differences", Zeros},
+            {"reads", Calls}}},
+          {"TICK2",
+           {{"sleep_s", Sleep}, {"timer_s", Timer}, {"realtime_s", Reference},
+            {"monotonic_raw_s", Raw}, {"cpu_s", Cpu}, {"value_s", Tick2},
+            {"spread", optJson(relSpread(Timer))}, {"scale", Scale},
+            {"wall_clock", WallClock}, {"scale_ok", ScaleOk}}}};
+}
+
+void TickResult::print(std::ostream &OS) const {
+  OS << "\nTICK1 timer resolution (PARKBENCH-93 §3.2.1): " << fmt(Tick1 * 1e9, 3)
+     << " ns (smallest non-zero step; spread " << pct(relSpread(Tick1PerRep))
+     << "); one read " << fmt(ReadS * 1e9, 3) << " ns; clock_getres " << fmt(GetRes * 1e9, 3)
+     << " ns\n"
+     << "TICK2 wall-clock check (§3.2.2): sleep " << fmt(Sleep, 3) << " s: timer "
+     << fmt(Tick2, 6) << " s, CLOCK_REALTIME " << fmt(median(Reference), 6)
+     << " s (ratio " << fmt(Scale, 7) << "), CPU time " << fmt(median(Cpu), 3) << " s: "
+     << (WallClock && ScaleOk ? "ok, the timer counts wall-clock time"
+                              : "FAILED: not wall-clock time or wrong scale")
+     << "\n";
+}
+
+// --- RINF1 -------------------------------------------------------------------------
+
+RinfResult LowLevelBench::runRinf1() {
+  RinfResult R;
+  R.Date = O.Date;
+  R.Stat = O.Stat;
+  R.Reps = O.Reps;
+  R.TargetS = O.TargetS;
+  std::vector<CacheInfo> Caches = readCaches();
+  // Three vectors in half of L1: in cache, the start-up and the pipelines only.
+  long NMax = std::max(64L, static_cast<long>(Caches.front().Size / 2 / 24));
+  const auto &Ks = rinfKernels();
+  binary();
+  std::cerr << "calibrate: RINF1: " << Ks.size() << " kernels, n <= " << NMax << ", "
+            << O.Reps << " samples of " << fmt(O.TargetS * 1e3, 2) << " ms" << ellipsis()
+            << "\n";
+  json J = runChecked("rinf1", {fmt(O.TargetS, 3), std::to_string(NMax)}, 600, "RINF1",
+                      R.ProbeGHz);
+  const json &Arr = J.at("rinf1");
+  if (Arr.size() != Ks.size())
+    throw CalibError("RINF1: expected " + std::to_string(Ks.size()) + " kernels in the output");
+  for (size_t I = 0; I < Ks.size(); ++I) {
+    RinfResult::Kernel K;
+    K.K = Ks[I];
+    for (const json &P : Arr[I].at("points")) {
+      K.N.push_back(P.at("n").get<double>());
+      K.Times.push_back(timesOf(P, O.Reps, "RINF1 " + K.K.Name, Samples, Disturbed));
+      K.T.push_back(stat(K.Times.back(), O.Stat));
+    }
+    try {
+      K.Fit = fitHockney(K.N, K.T, K.K.Q);
+    } catch (const std::invalid_argument &E) {
+      throw CalibError("RINF1 " + K.K.Name + ": " + E.what());
+    }
+    for (int Rep = 0; Rep < O.Reps && O.Reps > 1; ++Rep) {
+      try {
+        HockneyFit F = fitHockney(K.N, column(K.Times, Rep), K.K.Q);
+        K.RInfRep.push_back(F.RInf / 1e6);
+        K.NHalfRep.push_back(F.XHalf);
+      } catch (const std::invalid_argument &) {
+        // a repetition too disturbed to fit: it gives no spread sample
+      }
+    }
+    R.Kernels.push_back(std::move(K));
+  }
+  reportDisturbed("RINF1");
+  return R;
+}
+
+ParamList RinfResult::params() const {
+  ParamList P;
+  for (const Kernel &K : Kernels) {
+    std::string Ref = "segtime calibrate " + Date + ": RINF1 (PARKBENCH-93 §3.2.3) kernel " +
+                      K.K.What + ", q = " + fmt(K.K.Q, 2) + " flop, " +
+                      LowLevelBench::compileFlags() + ", n = " + std::to_string(static_cast<long>(K.N.front())) + ".." +
+                      std::to_string(static_cast<long>(K.N.back())) + " (" + std::to_string(K.N.size()) + " lengths, in L1), " +
+                      sampling(Stat, Reps, TargetS) + " (core clock probe " + fmt(ProbeGHz, 3) +
+                      " GHz); weighted least squares on eq. 3.1 t = q (n + n_1/2) / r_inf, rms residual " +
+                      pct(K.Fit.RmsRel);
+    P.push_back({"parkbench.RINF1." + K.K.Name + ".n_half",
+                 measured(K.Fit.XHalf, "elements", relSpread(K.NHalfRep),
+                          Ref + rangeText(K.NHalfRep))});
+    P.push_back({"parkbench.RINF1." + K.K.Name + ".r_inf",
+                 measured(K.Fit.RInf / 1e6, "Mflop/s", relSpread(K.RInfRep),
+                          Ref + rangeText(K.RInfRep, 4))});
+  }
+  return P;
+}
+
+json RinfResult::toJson() const {
+  json J = json::array();
+  for (const Kernel &K : Kernels) {
+    json Pts = json::array();
+    for (size_t I = 0; I < K.N.size(); ++I)
+      Pts.push_back({{"n", K.N[I]}, {"seconds", K.T[I]}, {"samples_s", K.Times[I]},
+                     {"mflops", K.K.Q * K.N[I] / K.T[I] / 1e6},
+                     {"residual", K.Fit.Residuals[I]}});
+    J.push_back({{"kernel", K.K.Name}, {"statement", K.K.What}, {"q_flop", K.K.Q},
+                 {"r_inf_mflops", K.Fit.RInf / 1e6}, {"n_half", K.Fit.XHalf},
+                 {"t0_s", K.Fit.T0}, {"rms_residual", K.Fit.RmsRel},
+                 {"r_inf_spread", optJson(relSpread(K.RInfRep))},
+                 {"n_half_spread", optJson(relSpread(K.NHalfRep))},
+                 {"r_inf_per_rep", K.RInfRep}, {"n_half_per_rep", K.NHalfRep},
+                 {"core_clock_probe_ghz", ProbeGHz}, {"points", Pts}});
+  }
+  return {{"RINF1", J}};
+}
+
+void RinfResult::print(std::ostream &OS) const {
+  OS << "\nRINF1 (PARKBENCH-93 eq. 3.1 t = q (n + n_1/2) / r_inf), "
+     << LowLevelBench::compileFlags() << ", in L1; spread over repetitions\n"
+     << pad("kernel", 8, true) << pad("q", 3) << pad("r_inf Mflop/s", 15) << pad("spread", 8)
+     << pad("n_1/2", 9) << pad("spread", 8) << pad("rms resid", 11) << "  r at n = 8, 64, max\n";
+  for (const Kernel &K : Kernels) {
+    OS << pad(K.K.Name, 8, true) << pad(fmt(K.K.Q, 1), 3) << pad(fmt(K.Fit.RInf / 1e6), 15)
+       << pad(pct(relSpread(K.RInfRep)), 8) << pad(fmt(K.Fit.XHalf, 3), 9)
+       << pad(pct(relSpread(K.NHalfRep)), 8) << pad(pct(K.Fit.RmsRel), 11) << " ";
+    for (double Want : {8.0, 64.0, K.N.back()}) {
+      size_t Best = 0;
+      for (size_t I = 0; I < K.N.size(); ++I)
+        if (std::fabs(K.N[I] - Want) < std::fabs(K.N[Best] - Want))
+          Best = I;
+      OS << " " << fmt(K.K.Q * K.N[Best] / K.T[Best] / 1e6, 3);
+    }
+    OS << "\n";
+  }
+}
+
+// --- POLY1 / POLY2 and the memory hierarchy ---------------------------------------------
+
+PolyMemResult LowLevelBench::runPoly() {
+  PolyMemResult R;
+  R.Date = O.Date;
+  R.Stat = O.Stat;
+  R.Reps = O.Reps;
+  R.TargetS = O.TargetS;
+  R.Caches = readCaches();
+  const CacheInfo &L1 = R.Caches.front(), &Llc = R.Caches.back();
+
+  auto Poly = [&](PolyResult &P, const std::string &Name, long N, const std::string &Where,
+                  double TargetS) {
+    P.Name = Name;
+    P.N = N;
+    P.Where = Where;
+    binary();
+    std::cerr << "calibrate: " << Name << ": Horner orders 1.." << polyOrders().back() << ", n = " << N
+              << " (" << Where << ")" << ellipsis() << "\n";
+    std::string Mode = Name == "POLY1" ? "poly1" : "poly2";
+    std::vector<std::string> Args = Name == "POLY1"
+                                        ? std::vector<std::string>{fmt(TargetS, 3), std::to_string(N)}
+                                        : std::vector<std::string>{std::to_string(N)};
+    json J = runChecked(Mode, Args, 600, Name, P.ProbeGHz);
+    for (const json &E : J.at(Mode)) {
+      double F = E.at("order").get<double>();
+      P.F.push_back(F);
+      P.Times.push_back(timesOf(E.at("point"), O.Reps, Name, Samples, Disturbed));
+      // Horner of order k: 2k flop per element.
+      P.R.push_back(2 * F * static_cast<double>(N) / stat(P.Times.back(), O.Stat));
+    }
+    try {
+      P.Fit = fitPoly(P.F, P.R);
+    } catch (const std::invalid_argument &E) {
+      // POLY2 may be memory-bound at every order (time per reference flat
+      // or falling in f): fitted below with r_hat_inf from POLY1.
+      if (Name != "POLY2")
+        throw CalibError(Name + ": " + E.what());
+      P.TwoParamError = E.what();
+    }
+    for (int Rep = 0; Rep < O.Reps && O.Reps > 1; ++Rep) {
+      std::vector<double> Rr;
+      for (size_t I = 0; I < P.F.size(); ++I)
+        Rr.push_back(2 * P.F[I] * static_cast<double>(N) / P.Times[I][Rep]);
+      try {
+        PolyFit F = fitPoly(P.F, Rr);
+        P.RHatRep.push_back(F.RHatInf / 1e6);
+        P.FHalfRep.push_back(F.FHalf);
+      } catch (const std::invalid_argument &) {
+      }
+    }
+    reportDisturbed(Name);
+  };
+  long N1 = std::max(128L, static_cast<long>(L1.Size / 32)); // x and y in half of L1
+  Poly(R.Poly1, "POLY1", N1, "x, y " + bytes(16.0 * N1) + " in " + L1.Name + " " + bytes(L1.Size),
+       O.TargetS);
+  long N2 = std::max(100000L, static_cast<long>(Llc.Size / 4)); // x and y: 4x the LLC
+  Poly(R.Poly2, "POLY2", N2,
+       "x, y " + bytes(16.0 * N2) + " = 4x " + Llc.Name + " " + bytes(Llc.Size) +
+           ", one evaluation per sample",
+       0);
+  // Out of cache the curve may stay memory-bound (r nearly proportional to f)
+  // over every order: then f_1/2 lies beyond the data and the two-parameter
+  // fit cannot resolve r̂_inf. The arithmetic peak is the core's, so take it
+  // from POLY1 and fit f_1/2 alone.
+  double MaxF = R.Poly2.F.back();
+  if (!R.Poly2.TwoParamError.empty() || !(R.Poly2.Fit.FHalf > 0 && R.Poly2.Fit.FHalf <= MaxF)) {
+    PolyResult &P2 = R.Poly2;
+    P2.PeakFrom = "POLY1";
+    P2.TwoParam = P2.Fit;
+    double RHat = R.Poly1.Fit.RHatInf;
+    P2.Fit = fitPolyGivenPeak(P2.F, P2.R, RHat);
+    P2.RHatRep = R.Poly1.RHatRep;
+    P2.FHalfRep.clear();
+    for (int Rep = 0; Rep < O.Reps && O.Reps > 1; ++Rep) {
+      std::vector<double> Rr;
+      for (size_t I = 0; I < P2.F.size(); ++I)
+        Rr.push_back(2 * P2.F[I] * static_cast<double>(P2.N) / P2.Times[I][Rep]);
+      P2.FHalfRep.push_back(fitPolyGivenPeak(P2.F, Rr, RHat).FHalf);
+    }
+    std::cerr << "calibrate: POLY2: memory-bound at every order (two-parameter fit: "
+              << (P2.TwoParamError.empty()
+                      ? "f_1/2 " + fmt(P2.TwoParam.FHalf, 3) + " > " + fmt(MaxF, 3)
+                      : P2.TwoParamError)
+              << "): r_hat_inf taken from POLY1, f_1/2 fitted alone\n";
+  }
+
+  double MaxB = 8 * Llc.Size;
+  std::cerr << "calibrate: memory: load, copy, triad over working sets 4 KiB.." << bytes(MaxB)
+            << ellipsis() << "\n";
+  json J = runChecked("mem", {fmt(O.TargetS, 3), fmt(MaxB, 12)}, 900, "memory", R.MemProbeGHz);
+  const char *Names[] = {"load", "copy", "triad"};
+  const char *Whats[] = {"S = S + A(I) (reassociated sum)", "B(I) = A(I)",
+                         "A(I) = B(I) + S * C(I)"};
+  std::vector<CacheLevel> Levels;
+  for (const CacheInfo &C : R.Caches)
+    Levels.push_back({C.Name, C.Size});
+  Levels.push_back({"DRAM", 0});
+  const json &Arr = J.at("mem");
+  if (Arr.size() != 3)
+    throw CalibError("memory: expected 3 kernels in the output");
+  for (size_t K = 0; K < 3; ++K) {
+    MemKernel M;
+    M.Name = Names[K];
+    M.What = Whats[K];
+    M.BytesPerElement = Arr[K].at("bytes_per_element").get<int>();
+    for (const json &P : Arr[K].at("points")) {
+      double W = P.at("n").get<double>() * M.BytesPerElement;
+      M.W.push_back(W);
+      M.Times.push_back(timesOf(P, O.Reps, "memory " + M.Name, Samples, Disturbed));
+      M.Bw.push_back(W / stat(M.Times.back(), O.Stat));
+    }
+    try {
+      M.Plateaus = bandwidthPlateaus(M.W, M.Bw, Levels);
+      M.PlateauRep.assign(Levels.size(), {});
+      for (int Rep = 0; Rep < O.Reps && O.Reps > 1; ++Rep) {
+        std::vector<double> B;
+        for (size_t I = 0; I < M.W.size(); ++I)
+          B.push_back(M.W[I] / M.Times[I][Rep]);
+        auto Pl = bandwidthPlateaus(M.W, B, Levels);
+        for (size_t L = 0; L < Pl.size(); ++L)
+          M.PlateauRep[L].push_back(Pl[L].Bandwidth);
+      }
+    } catch (const std::invalid_argument &E) {
+      throw CalibError("memory " + M.Name + ": " + E.what());
+    }
+    R.Mem.push_back(std::move(M));
+  }
+  reportDisturbed("memory");
+  return R;
+}
+
+ParamList PolyMemResult::params() const {
+  ParamList P;
+  for (const PolyResult *Pr : {&Poly1, &Poly2}) {
+    std::string Ref = "segtime calibrate " + Date + ": " + Pr->Name +
+                      " (PARKBENCH-93 §3.2.4) Horner polynomials of order f = 1.." +
+                      std::to_string(polyOrders().back()) + " (" + std::to_string(polyOrders().size()) + " orders; 2f flop per 2 memory references), " +
+                      LowLevelBench::compileFlags() + ", n = " + std::to_string(Pr->N) + " (" +
+                      Pr->Where + "), " +
+                      sampling(Stat, Reps, Pr->Name == "POLY1" ? TargetS : 0) +
+                      " (core clock probe " + fmt(Pr->ProbeGHz, 3) + " GHz); least squares on eq. 3.3 r = r_hat / (1 + f_1/2 / f), rms residual " +
+                      pct(Pr->Fit.RmsRel);
+    if (!Pr->PeakFrom.empty()) {
+      Ref += " with r_hat_inf from " + Pr->PeakFrom + " (the curve stays memory-bound: " +
+             (Pr->TwoParamError.empty()
+                  ? "the two-parameter fit put f_1/2 at " + fmt(Pr->TwoParam.FHalf, 3) +
+                        ", beyond f = " + fmt(Pr->F.back(), 3) + ", r_hat_inf " +
+                        fmt(Pr->TwoParam.RHatInf / 1e6, 4) + " Mflop/s, undetermined)"
+                  : "no two-parameter fit: " + Pr->TwoParamError + ")");
+      CostEntry E;
+      E.Value = Pr->Fit.RHatInf / 1e6;
+      E.Unit = "Mflop/s";
+      E.Provenance = "derived";
+      E.Spread = relSpread(Pr->RHatRep);
+      E.Ref = "= parkbench." + Pr->PeakFrom + ".r_inf (the arithmetic peak): " + Ref;
+      P.push_back({"parkbench." + Pr->Name + ".r_inf", E});
+    } else {
+      P.push_back({"parkbench." + Pr->Name + ".r_inf",
+                   measured(Pr->Fit.RHatInf / 1e6, "Mflop/s", relSpread(Pr->RHatRep),
+                            Ref + rangeText(Pr->RHatRep, 4))});
+    }
+    P.push_back({"parkbench." + Pr->Name + ".f_half",
+                 measured(Pr->Fit.FHalf, "flop/mref", relSpread(Pr->FHalfRep),
+                          Ref + rangeText(Pr->FHalfRep))});
+  }
+  for (const CacheInfo &C : Caches) {
+    CostEntry E;
+    E.Value = C.Size;
+    E.Unit = "B";
+    E.Provenance = "datasheet";
+    E.Ref = C.Source;
+    P.push_back({"memory." + C.Name + ".size", E});
+  }
+  // memory.<level>.bandwidth is the triad's; the other kernels get a suffix.
+  for (const MemKernel &M : Mem)
+    for (size_t L = 0; L < M.Plateaus.size(); ++L) {
+      const Plateau &Pl = M.Plateaus[L];
+      std::string Key = "memory." + Pl.Level + ".bandwidth" + (M.Name == "triad" ? "" : "_" + M.Name);
+      std::string Window = bytes(Pl.Lo) + ".." + (std::isfinite(Pl.Hi) ? bytes(Pl.Hi) : bytes(M.W.back()));
+      P.push_back(
+          {Key, measured(Pl.Bandwidth, "B/s", relSpread(M.PlateauRep[L]),
+                         "segtime calibrate " + Date + ": " + M.Name + " kernel " + M.What + ", " +
+                             LowLevelBench::compileFlags() + ", bytes loaded + stored (" +
+                             std::to_string(M.BytesPerElement) +
+                             " B per element; write-allocate traffic not counted) / time, " +
+                             sampling(Stat, Reps, TargetS) + " (core clock probe " +
+                             fmt(MemProbeGHz, 3) + " GHz); plateau: median of the " +
+                             std::to_string(Pl.Points.size()) + " working sets in " + Window +
+                             " (flatness " + pct(Pl.Flatness) + ")")});
+    }
+  return P;
+}
+
+json PolyMemResult::toJson() const {
+  json J;
+  for (const PolyResult *Pr : {&Poly1, &Poly2}) {
+    json Pts = json::array();
+    for (size_t I = 0; I < Pr->F.size(); ++I)
+      Pts.push_back({{"f", Pr->F[I]}, {"mflops", Pr->R[I] / 1e6}, {"samples_s", Pr->Times[I]},
+                     {"residual", Pr->Fit.Residuals[I]}});
+    J[Pr->Name] = {{"n", Pr->N}, {"where", Pr->Where}, {"r_inf_mflops", Pr->Fit.RHatInf / 1e6},
+                   {"f_half", Pr->Fit.FHalf}, {"rms_residual", Pr->Fit.RmsRel},
+                   {"r_inf_spread", optJson(relSpread(Pr->RHatRep))},
+                   {"f_half_spread", optJson(relSpread(Pr->FHalfRep))},
+                   {"r_inf_per_rep", Pr->RHatRep}, {"f_half_per_rep", Pr->FHalfRep},
+                   {"core_clock_probe_ghz", Pr->ProbeGHz}, {"points", Pts}};
+    if (!Pr->PeakFrom.empty()) {
+      J[Pr->Name]["r_inf_from"] = Pr->PeakFrom;
+      if (Pr->TwoParamError.empty())
+        J[Pr->Name]["two_parameter_fit"] = {{"r_inf_mflops", Pr->TwoParam.RHatInf / 1e6},
+                                            {"f_half", Pr->TwoParam.FHalf},
+                                            {"rms_residual", Pr->TwoParam.RmsRel}};
+      else
+        J[Pr->Name]["two_parameter_fit"] = {{"error", Pr->TwoParamError}};
+    }
+  }
+  json C = json::array();
+  for (const CacheInfo &Ci : Caches)
+    C.push_back({{"level", Ci.Name}, {"size_bytes", Ci.Size}, {"source", Ci.Source}});
+  J["memory"]["caches"] = C;
+  J["memory"]["core_clock_probe_ghz"] = MemProbeGHz;
+  for (const MemKernel &M : Mem) {
+    json Pl = json::array();
+    for (size_t L = 0; L < M.Plateaus.size(); ++L)
+      Pl.push_back({{"level", M.Plateaus[L].Level}, {"bandwidth_Bps", M.Plateaus[L].Bandwidth},
+                    {"spread", optJson(relSpread(M.PlateauRep[L]))},
+                    {"window_bytes", {M.Plateaus[L].Lo,
+                                      std::isfinite(M.Plateaus[L].Hi) ? json(M.Plateaus[L].Hi)
+                                                                      : json(nullptr)}},
+                    {"points", M.Plateaus[L].Points.size()},
+                    {"flatness", M.Plateaus[L].Flatness}});
+    json Curve = json::array();
+    for (size_t I = 0; I < M.W.size(); ++I)
+      Curve.push_back({{"bytes", M.W[I]}, {"bandwidth_Bps", M.Bw[I]}, {"samples_s", M.Times[I]}});
+    J["memory"]["kernels"][M.Name] = {{"loop", M.What},
+                                      {"bytes_per_element", M.BytesPerElement},
+                                      {"plateaus", Pl},
+                                      {"curve", Curve}};
+  }
+  return J;
+}
+
+void PolyMemResult::print(std::ostream &OS) const {
+  OS << "\nPOLY1 / POLY2 (PARKBENCH-93 eq. 3.3 r = r_hat / (1 + f_1/2 / f)), Horner f = 1.."
+     << polyOrders().back() << "\n"
+     << pad("", 7, true) << pad("r_hat Mflop/s", 15) << pad("spread", 8)
+     << pad("f_1/2", 8) << pad("spread", 8) << pad("rms resid", 11) << "  where\n";
+  for (const PolyResult *Pr : {&Poly1, &Poly2})
+    OS << pad(Pr->Name, 7, true) << pad(fmt(Pr->Fit.RHatInf / 1e6), 15)
+       << pad(pct(relSpread(Pr->RHatRep)), 8) << pad(fmt(Pr->Fit.FHalf, 3), 8)
+       << pad(pct(relSpread(Pr->FHalfRep)), 8) << pad(pct(Pr->Fit.RmsRel), 11) << "  n = "
+       << Pr->N << ", " << Pr->Where
+       << (Pr->PeakFrom.empty() ? "" : "; r_hat from " + Pr->PeakFrom + " (memory-bound at every f)")
+       << "\n";
+  OS << "\nMemory bandwidth, GB/s (bytes loaded + stored / s; plateau medians; spread over "
+        "repetitions)\n"
+     << pad("level", 6, true) << pad("size", 11);
+  for (const MemKernel &M : Mem)
+    OS << pad(M.Name, 9) << pad("spread", 8);
+  OS << "\n";
+  for (size_t L = 0; L < Mem.front().Plateaus.size(); ++L) {
+    const std::string &Lv = Mem.front().Plateaus[L].Level;
+    std::string Size = L < Caches.size() ? bytes(Caches[L].Size) : "-";
+    OS << pad(Lv, 6, true) << pad(Size, 11);
+    for (const MemKernel &M : Mem)
+      OS << pad(fmt(M.Plateaus[L].Bandwidth / 1e9, 3), 9) << pad(pct(relSpread(M.PlateauRep[L])), 8);
+    OS << "\n";
+  }
+}
+
+// --- plots ---------------------------------------------------------------------------------
+
+namespace {
+
+std::string gpQuote(const std::string &S) {
+  std::string R = "\"";
+  for (char C : S)
+    R += (C == '"' || C == '\\') ? std::string("\\") + C : std::string(1, C);
+  return R + "\"";
+}
+
+/// Runs gnuplot on Dir/Name.gp (which writes Name.png and Name.svg).
+std::vector<std::string> gnuplot(const fs::path &Dir, const std::string &Name,
+                                 const std::string &Setup, const std::string &Plot) {
+  std::ofstream Gp(Dir / (Name + ".gp"));
+  Gp << Setup << "set terminal pngcairo size 900,600 font \"Sans,11\"\nset output "
+     << gpQuote((Dir / (Name + ".png")).string()) << "\n"
+     << Plot << "set terminal svg size 900,600 font \"Sans,11\" background \"white\"\n"
+     << "set output " << gpQuote((Dir / (Name + ".svg")).string()) << "\n"
+     << Plot << "unset output\n";
+  Gp.close();
+  RunResult R = runProgram({"/usr/bin/gnuplot", (Dir / (Name + ".gp")).string()}, Dir,
+                           Name + ".gnuplot", 60);
+  if (!R.ok())
+    throw CalibError("--plot: gnuplot failed (" + R.status() + "; is gnuplot-nox installed?):\n" +
+                     tail(R.Err, 2000));
+  return {(Dir / (Name + ".png")).string(), (Dir / (Name + ".svg")).string()};
+}
+
+} // namespace
+
+std::vector<std::string> plotLowLevel(const std::string &DirS, const RinfResult *Rinf,
+                                      const PolyMemResult *Poly) {
+  fs::path Dir = fs::absolute(DirS);
+  std::error_code EC;
+  fs::create_directories(Dir, EC);
+  if (EC)
+    throw CalibError("--plot: cannot create directory '" + DirS + "': " + EC.message());
+  std::vector<std::string> Out;
+  // gnuplot runs in Dir (runProgram has no cwd): use absolute data paths.
+  if (Rinf) {
+    std::ofstream Dat(Dir / "rinf1.dat");
+    Dat.precision(8);
+    std::string Plot = "plot ";
+    for (size_t K = 0; K < Rinf->Kernels.size(); ++K) {
+      const auto &Kn = Rinf->Kernels[K];
+      Dat << "# " << Kn.K.Name << ": n t_s\n";
+      for (size_t I = 0; I < Kn.N.size(); ++I)
+        Dat << Kn.N[I] << " " << Kn.T[I] * 1e9 << "\n";
+      Dat << "\n\n";
+      Plot += (K ? ", \\\n  " : "") + gpQuote((Dir / "rinf1.dat").string()) + " index " +
+              std::to_string(K) + " using 1:2 with points pt 7 ps 0.7 lc " + std::to_string(K + 1) +
+              " title " + gpQuote(Kn.K.Name + " measured") + ", " + fmt(Kn.Fit.T0 * 1e9, 6) +
+              " + x * " + fmt(Kn.K.Q / Kn.Fit.RInf * 1e9, 6) + " with lines lc " +
+              std::to_string(K + 1) + " title " +
+              gpQuote(Kn.K.Name + " fit: r_∞ = " + fmt(Kn.Fit.RInf / 1e6, 4) + " Mflop/s, n_{1/2} = " +
+                      fmt(Kn.Fit.XHalf, 3));
+    }
+    Plot += "\n";
+    Dat.close();
+    auto P = gnuplot(Dir, "rinf1",
+                     "set title \"RINF1: t = q (n + n_{1/2}) / r_∞ (PARKBENCH-93 eq. 3.1)\"\n"
+                     "set xlabel \"vector length n\"\nset ylabel \"time per call (ns)\"\n"
+                     "set key left top\nset grid\nset xrange [0:*]\nset yrange [0:*]\n",
+                     Plot);
+    Out.insert(Out.end(), P.begin(), P.end());
+  }
+  if (Poly) {
+    std::ofstream Dat(Dir / "bandwidth.dat");
+    Dat.precision(8);
+    std::string Plot = "plot ";
+    for (size_t K = 0; K < Poly->Mem.size(); ++K) {
+      const MemKernel &M = Poly->Mem[K];
+      Dat << "# " << M.Name << ": bytes GB/s\n";
+      for (size_t I = 0; I < M.W.size(); ++I)
+        Dat << M.W[I] << " " << M.Bw[I] / 1e9 << "\n";
+      Dat << "\n\n";
+      Plot += (K ? ", \\\n  " : "") + gpQuote((Dir / "bandwidth.dat").string()) + " index " +
+              std::to_string(K) + " using 1:2 with linespoints pt 7 ps 0.6 lw 2 title " +
+              gpQuote(M.Name + " (" + M.What + ")");
+    }
+    Plot += "\n";
+    Dat.close();
+    std::string Setup = "set title \"bandwidth against working set (-O2 -march=native)\"\n"
+                        "set xlabel \"working set (bytes)\"\nset ylabel \"GB/s loaded + stored\"\n"
+                        "set logscale x 2\nset format x \"2^{%L}\"\nset yrange [0:*]\n"
+                        "set key right center\nset grid\n";
+    for (const CacheInfo &C : Poly->Caches)
+      Setup += "set arrow from " + fmt(C.Size, 8) + ", graph 0 to " + fmt(C.Size, 8) +
+               ", graph 1 nohead dt 2 lc rgb \"gray40\"\nset label " +
+               gpQuote(C.Name + " " + bytes(C.Size)) + " at " + fmt(C.Size, 8) +
+               ", graph 0.97 right offset -0.5,0\n";
+    auto P = gnuplot(Dir, "bandwidth", Setup, Plot);
+    Out.insert(Out.end(), P.begin(), P.end());
+  }
+  return Out;
+}
+
+} // namespace segtime

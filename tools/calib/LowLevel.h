@@ -1,0 +1,202 @@
+//===- LowLevel.h - PARKBENCH-93 low-level parts of calibrate ----*- C++ -*-===//
+///
+/// \file
+/// The low-level parts of `segtime calibrate` (PARKBENCH-93 §3.2), each
+/// runnable alone (`--level tick`, `rinf1`, `poly`):
+///
+///  - tick:  TICK1, the timer's resolution (the smallest non-zero difference
+///           of successive reads, §3.2.1), and TICK2, a check that the timer
+///           counts wall-clock time (a sleep timed by the timer, by
+///           CLOCK_REALTIME as the reference "wrist-watch", and by the
+///           process CPU-time clock, §3.2.2);
+///  - rinf1: (r_inf, n_1/2) of vector loops by least squares on
+///           t = q (n + n_1/2) / r_inf (eqs. 3.1-3.2);
+///  - poly:  POLY1 (in L1) and POLY2 (arrays 4x the last-level cache):
+///           (r̂_inf, f_1/2) of Horner polynomials of order 1..64 (eq. 3.3),
+///           and the bandwidth of each cache level and of memory from a
+///           load / copy / triad sweep over working sets (plateaus).
+///
+/// One generated C program (LowLevelSource.h) is compiled at -O2
+/// -march=native and run once per part. Each result is a report object:
+/// it prints a table (print) and JSON (toJson), and gives the machine-file
+/// parameters it measured (params), every one with provenance, spread and a
+/// ref naming the benchmark, the fit and the date.
+///
+/// USAGE:
+///   LowLevelBench LB(Dir, {Reps, TargetS, Quick, Stat, Date});
+///   TickResult T = LB.runTick();
+///   ParamList P = T.params();   // parkbench.TICK1, parkbench.TICK2, ...
+///
+//===----------------------------------------------------------------------===//
+#ifndef SEGTIME_TOOLS_CALIB_LOWLEVEL_H
+#define SEGTIME_TOOLS_CALIB_LOWLEVEL_H
+
+#include "predictor/Machine.h"
+#include "predictor/Parkbench.h"
+#include "tools/calib/LowLevelSource.h"
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace segtime {
+
+/// How the low-level parts measure.
+struct LowLevelOptions {
+  int Reps = 11;          ///< samples per point
+  double TargetS = 1e-3;  ///< minimum duration of one sample, s
+  bool Quick = false;     ///< fewer timer reads and a shorter sleep (smoke test)
+  std::string Stat = "min"; ///< per-point statistic of the samples: min or median
+  std::string Date;       ///< YYYY-MM-DD, for the refs
+  /// Nominal core clock, GHz (/proc/cpuinfo; 0 if unknown): with the fastest
+  /// clock probe of the run, the reference of the slow-phase check.
+  double NominalGHz = 0;
+};
+
+/// One cache level of this machine, from sysfs.
+struct CacheInfo {
+  std::string Name;   ///< "L1", "L2", "L3"
+  double Size = 0;    ///< B
+  std::string Source; ///< sysfs path and its text, e.g. ".../index0/size (48K, Data)"
+};
+
+/// The data and unified caches of CPU 0 (/sys/devices/system/cpu/cpu0/cache),
+/// smallest first. Throws CalibError if sysfs gives none.
+std::vector<CacheInfo> readCaches();
+
+/// TICK1 and TICK2 (PARKBENCH-93 §3.2.1-3.2.2).
+struct TickResult {
+  std::vector<double> Tick1PerRep; ///< s: smallest non-zero difference of successive reads
+  double Tick1 = 0;                ///< s: the minimum over repetitions
+  double ReadS = 0;                ///< s: median difference = cost of one timer read
+  double GetRes = 0;               ///< s: clock_getres(CLOCK_MONOTONIC)
+  long Zeros = 0, Calls = 0;       ///< zero differences among the reads (all reps)
+  double Sleep = 0;                ///< s: the interval slept for TICK2
+  std::vector<double> Timer, Reference, Raw, Cpu; ///< s per rep: the four clocks
+  double Tick2 = 0;                ///< s: median interval the timer measured
+  double Scale = 0;                ///< median timer / reference ratio
+  bool WallClock = false;          ///< the CPU-time clock saw < 10 % of the interval
+  bool ScaleOk = false;            ///< |Scale - 1| < 1e-3
+  std::string Date;
+
+  ParamList params() const; ///< parkbench.TICK1, .TICK2 (s), .TICK2_scale (1); full dotted keys
+  nlohmann::json toJson() const;
+  void print(std::ostream &OS) const;
+};
+
+/// RINF1 (PARKBENCH-93 §3.2.3): one Hockney fit per kernel.
+struct RinfResult {
+  struct Kernel {
+    RinfKernel K;
+    std::vector<double> N;                 ///< vector lengths, elements
+    std::vector<std::vector<double>> Times; ///< s per call: [point][rep]
+    std::vector<double> T;                  ///< s per call, the statistic of Times
+    HockneyFit Fit;                         ///< on (N, T)
+    std::vector<double> RInfRep, NHalfRep;  ///< one fit per repetition (Mflop/s, elements)
+  };
+  std::vector<Kernel> Kernels;
+  std::string Date, Stat;
+  int Reps = 0;
+  double TargetS = 0;
+  double ProbeGHz = 0; ///< fastest core-clock probe during the part (LowLevelBench::runChecked)
+
+  ParamList params() const; ///< parkbench.RINF1.<kernel>.r_inf (Mflop/s), .n_half (elements)
+  nlohmann::json toJson() const;
+  void print(std::ostream &OS) const;
+};
+
+/// POLY1 or POLY2 (PARKBENCH-93 §3.2.4).
+struct PolyResult {
+  std::string Name;            ///< "POLY1" or "POLY2"
+  long N = 0;                  ///< vector length, elements
+  std::string Where;           ///< "in L1 (...)", "4x L3 ..."
+  std::vector<double> F;       ///< computational intensity = order, flop per memory reference
+  std::vector<std::vector<double>> Times; ///< s per evaluation: [order][rep]
+  std::vector<double> R;       ///< flop/s per order (from the statistic of Times)
+  PolyFit Fit;                 ///< eq. 3.3 on (F, R): the values written
+  std::vector<double> RHatRep, FHalfRep; ///< one fit per repetition (Mflop/s, flop/mref)
+  double ProbeGHz = 0; ///< fastest core-clock probe during the part
+  /// POLY2 only, if not empty: the two-parameter fit put f_1/2 outside the
+  /// orders measured (the curve never bends), so r̂_inf was taken from this
+  /// result ("POLY1") and only f_1/2 fitted (fitPolyGivenPeak); TwoParam is
+  /// the rejected two-parameter fit.
+  std::string PeakFrom;
+  PolyFit TwoParam;
+  std::string TwoParamError; ///< why the two-parameter fit failed, if it did
+};
+
+/// One streaming kernel of the memory sweep.
+struct MemKernel {
+  std::string Name;       ///< load, copy, triad
+  std::string What;       ///< the loop
+  int BytesPerElement = 0; ///< loaded + stored per element
+  std::vector<double> W;  ///< working set, B
+  std::vector<std::vector<double>> Times; ///< s per sweep: [point][rep]
+  std::vector<double> Bw; ///< B/s per point (statistic of Times)
+  std::vector<Plateau> Plateaus;                 ///< per level, from Bw
+  std::vector<std::vector<double>> PlateauRep;   ///< [level][rep] B/s, for the spread
+};
+
+/// POLY1, POLY2 and the memory hierarchy.
+struct PolyMemResult {
+  std::vector<CacheInfo> Caches;
+  PolyResult Poly1, Poly2;
+  std::vector<MemKernel> Mem; ///< load, copy, triad (the `bandwidth` of each level)
+  double MemProbeGHz = 0;     ///< fastest core-clock probe during the memory sweep
+  std::string Date, Stat;
+  int Reps = 0;
+  double TargetS = 0;
+
+  /// parkbench.POLY1/POLY2.r_inf (Mflop/s) / .f_half (flop/mref);
+  /// memory.<level>.size (B) / .bandwidth (B/s, triad) / .bandwidth_load /
+  /// .bandwidth_copy.
+  ParamList params() const;
+  nlohmann::json toJson() const;
+  void print(std::ostream &OS) const;
+};
+
+/// Compiles the low-level program once (in Dir) and runs its parts.
+class LowLevelBench {
+public:
+  LowLevelBench(std::filesystem::path Dir, LowLevelOptions O) : Dir(std::move(Dir)), O(std::move(O)) {}
+  /// Each run* throws CalibError naming the part on a failed compile or run.
+  TickResult runTick();
+  RinfResult runRinf1();
+  PolyMemResult runPoly();
+  /// The compiler command line used (for the machine file's comments).
+  static std::string compileFlags() { return "-O2 -march=native -fno-builtin"; }
+
+private:
+  std::string binary();
+  nlohmann::json run(const std::string &Part, const std::vector<std::string> &Args,
+                     double TimeoutS);
+  /// run(), guarded against the slow phases of a shared VM (the whole machine
+  /// 1.5-2x slower for tens of seconds, longer than a part): if the fastest
+  /// core-clock probe of the run is below 80 % of the reference (the fastest
+  /// probe so far, or the nominal clock), the part is run again, at most
+  /// twice, and the attempt with the fastest probe is kept (a warning if even
+  /// that one is slow). Sets ProbeGHz to its probe.
+  nlohmann::json runChecked(const std::string &Part, const std::vector<std::string> &Args,
+                            double TimeoutS, const std::string &Name, double &ProbeGHz);
+  /// Prints how many samples of Part lost the CPU; resets the counts.
+  void reportDisturbed(const std::string &Part);
+  std::filesystem::path Dir;
+  LowLevelOptions O;
+  std::string Bin;
+  int Samples = 0, Disturbed = 0;
+  double BestGHz = 0; ///< fastest clock probe of all parts so far
+};
+
+/// Writes gnuplot plots (PNG and SVG, with their .dat and .gp) of the RINF1
+/// fits and of bandwidth against working set into Dir; returns the image
+/// paths. Either result may be null. Throws CalibError if gnuplot fails.
+std::vector<std::string> plotLowLevel(const std::string &Dir, const RinfResult *Rinf,
+                                      const PolyMemResult *Poly);
+
+} // namespace segtime
+
+#endif
