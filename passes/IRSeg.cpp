@@ -673,7 +673,14 @@ private:
             Sweeping.insert(AR->getLoop());
           S = AR->getStart();
         }
-        if (!SE.isLoopInvariant(S, Top))
+        // What is left must not vary with data inside the nest (x[idx[i]]);
+        // a phi (the start of an epilogue loop) is a resume value.
+        bool Varies = SCEVExprContains(S, [&](const SCEV *Y) {
+          auto *U = dyn_cast<SCEVUnknown>(Y);
+          auto *In = U ? dyn_cast<Instruction>(U->getValue()) : nullptr;
+          return In && Top->contains(In) && !isa<PHINode>(In);
+        });
+        if (Varies)
           return Fail("address varies but not affinely", I);
         const SCEV *Base = SE.getPointerBase(S);
         if (!isa<SCEVUnknown>(Base))

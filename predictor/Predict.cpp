@@ -405,6 +405,23 @@ static std::string fmtTime(double S) {
   return OS.str();
 }
 
+/// Formula F for the human table: closed forms of optimised code (exact
+/// branch conditions of every remainder loop) can run to pages; those are
+/// cut, and --json has them whole.
+static std::string shortFormula(const std::string &F) {
+  const size_t Max = 400;
+  if (F.size() <= Max)
+    return F;
+  size_t Cut = F.rfind(" + ", Max);
+  size_t Cut2 = F.rfind(" - ", Max);
+  if (Cut == std::string::npos || (Cut2 != std::string::npos && Cut2 > Cut))
+    Cut = Cut2;
+  if (Cut == std::string::npos)
+    Cut = Max;
+  return F.substr(0, Cut) + " + \u2026 (" + std::to_string(F.size()) +
+         " characters; the whole closed form is in --json)";
+}
+
 void Prediction::printText(std::ostream &OS) const {
   OS << "machine: " << MachineName << " (" << MachinePath << "), code compiled at -" << OptLevel
      << "\n";
@@ -425,7 +442,7 @@ void Prediction::printText(std::ostream &OS) const {
     if (!F.CommFormula.empty())
       OS << "  comm  t = " << F.CommFormula << " s (included in every level below)\n";
     for (auto &[L, LP] : F.Levels) {
-      OS << "  " << std::left << std::setw(5) << L << " t = " << LP.Formula << " s\n"
+      OS << "  " << std::left << std::setw(5) << L << " t = " << shortFormula(LP.Formula) << " s\n"
          << "        = " << fmtTime(LP.TimeS);
       if (!F.CommFormula.empty())
         OS << "   (comm " << fmtTime(LP.CommS) << ")";
