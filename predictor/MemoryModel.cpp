@@ -2,6 +2,9 @@
 #include "predictor/MemoryModel.h"
 #include "predictor/Expr.h"
 
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <limits>
 
 using namespace GiNaC;
@@ -23,6 +26,30 @@ std::optional<MemoryModel> MemoryModel::fromMachine(const Machine &M, std::strin
     return std::nullopt;
   }
   R.Levels.push_back({"DRAM", std::numeric_limits<double>::infinity(), D->Value});
+  // The measured curve, when the file has it: one step per point, the
+  // bandwidth of the nearest measured working set (thresholds at the
+  // geometric means of neighbouring points), named after the cache level.
+  std::vector<std::pair<double, double>> Curve;
+  for (int I = 0;; ++I) {
+    char Idx[16];
+    std::snprintf(Idx, sizeof Idx, "%02d", I);
+    const CostEntry *W = M.param(std::string("memory.curve.") + Idx + ".working_set");
+    const CostEntry *B = M.param(std::string("memory.curve.") + Idx + ".bandwidth");
+    if (!W || !B)
+      break;
+    if (W->Value > 0 && B->Value > 0)
+      Curve.push_back({W->Value, B->Value});
+  }
+  std::sort(Curve.begin(), Curve.end());
+  if (Curve.size() >= 2) {
+    std::vector<Level> Steps;
+    for (size_t I = 0; I < Curve.size(); ++I) {
+      double Upto = I + 1 < Curve.size() ? std::sqrt(Curve[I].first * Curve[I + 1].first)
+                                         : std::numeric_limits<double>::infinity();
+      Steps.push_back({R.levelOf(Curve[I].first).Name, Upto, Curve[I].second});
+    }
+    R.Levels = std::move(Steps);
+  }
   return R;
 }
 

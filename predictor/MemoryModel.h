@@ -13,7 +13,9 @@
 /// pointer), and B(F) the sustained bandwidth of the smallest level whose
 /// size holds F (L1, L2, L3, else DRAM) as measured by `segtime calibrate`
 /// (PARKBENCH-93 POLY1/POLY2-style streaming kernels; keys memory.<L>.size,
-/// memory.<L>.bandwidth). Assumptions: warm caches (the nest's data stays
+/// memory.<L>.bandwidth) -- or, when the machine file has the measured
+/// bandwidth-versus-working-set curve (memory.curve.NN.working_set,
+/// .bandwidth), the bandwidth measured at the working set nearest F. Assumptions: warm caches (the nest's data stays
 /// where it fits between executions), no reuse beyond the footprint, the
 /// core and the memory transfers overlap fully (the larger one wins).
 ///

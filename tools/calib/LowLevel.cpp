@@ -627,6 +627,28 @@ ParamList PolyMemResult::params() const {
                              std::to_string(Pl.Points.size()) + " working sets in " + Window +
                              " (flatness " + pct(Pl.Flatness) + ")")});
     }
+  // The triad's whole curve, for the ICC memory term's bandwidth at a given
+  // footprint (predictor/MemoryModel.h): a VM's share of a large L3 can be
+  // well below the plateau found inside the datasheet size.
+  for (const MemKernel &M : Mem) {
+    if (M.Name != "triad")
+      continue;
+    for (size_t I = 0; I < M.W.size() && I < M.Bw.size(); ++I) {
+      char Idx[16];
+      std::snprintf(Idx, sizeof Idx, "%02zu", I);
+      CostEntry W;
+      W.Value = M.W[I];
+      W.Unit = "B";
+      W.Provenance = "measured";
+      W.Ref = "working set of point " + std::string(Idx) + " of the triad sweep";
+      P.push_back({"memory.curve." + std::string(Idx) + ".working_set", W});
+      P.push_back({"memory.curve." + std::string(Idx) + ".bandwidth",
+                   measured(M.Bw[I], "B/s", std::nullopt,
+                            "segtime calibrate " + Date + ": triad kernel " + M.What +
+                                ", bytes loaded + stored / time at this working set, " +
+                                sampling(Stat, Reps, TargetS))});
+    }
+  }
   return P;
 }
 
