@@ -8,6 +8,10 @@
 // RUN: %clang -target x86_64-linux-gnu -O2 -fplugin=%segtime_plugin -fplugin-arg-segtime-quiet \
 // RUN:   -fplugin-arg-segtime-out=%t2.json -c %s -o %t2-2.o
 // RUN: cmp %t2-1.o %t2-2.o
+// All levels, ICC for this and another target: still the same object code.
+// RUN: %clang -target x86_64-linux-gnu -O2 -fplugin=%segtime_plugin -fplugin-arg-segtime-quiet \
+// RUN:   -fplugin-arg-segtime-targets=compile,znver4,leon3 -fplugin-arg-segtime-out=%t3.json -c %s -o %t2-3.o
+// RUN: cmp %t2-1.o %t2-3.o
 // RUN: %segtime show %t2.json | FileCheck %s
 
 double sqrt(double);
