@@ -10,6 +10,8 @@
 //===----------------------------------------------------------------------===//
 #include "passes/Instrument.h"
 
+#include "llvm/Analysis/CFG.h"
+
 #include "llvm/ADT/SCCIterator.h"
 #include "llvm/Analysis/CallGraph.h"
 #include "llvm/Analysis/LoopInfo.h"
@@ -194,6 +196,31 @@ Instruction *edgePoint(BasicBlock *From, BasicBlock *To) {
   report_fatal_error("segtime-instrument: cannot place code on a CFG edge");
 }
 
+/// A function too small to time: defined here, no loop, no call except to
+/// intrinsics, fewer than 64 instructions. A timer pair (two rdtsc, ~50
+/// cycles) around each of its calls would cost more than the call, and the
+/// subtracted overhead would dominate the result; its calls are counted and
+/// its time stays in the caller's exclusive time.
+static bool smallLeaf(const Function &F) {
+  if (F.isDeclaration() || F.getName() == "main")
+    return false;
+  SmallVector<std::pair<const BasicBlock *, const BasicBlock *>, 4> Back;
+  FindFunctionBackedges(F, Back);
+  if (!Back.empty())
+    return false;
+  unsigned N = 0;
+  for (const BasicBlock &B : F)
+    for (const Instruction &I : B) {
+      ++N;
+      if (auto *CB = dyn_cast<CallBase>(&I)) {
+        const Function *C = CB->getCalledFunction();
+        if (!C || !C->isIntrinsic())
+          return false;
+      }
+    }
+  return N < 64;
+}
+
 void Instrumenter::function(Function &F, LoopInfo &LI, TargetLibraryInfo &TLI,
                             bool Recursive) {
   // ---- plan, before the CFG changes -------------------------------------
@@ -205,7 +232,10 @@ void Instrumenter::function(Function &F, LoopInfo &LI, TargetLibraryInfo &TLI,
     FD.Start.Line = SP->getLine();
   }
   FD.Flags = Recursive ? FlagRecursive : 0;
+  const bool Untimed = smallLeaf(F) && !Recursive;
   int FN = addNode(FD, FixedSlots);
+  if (Untimed)
+    Nodes[FN].Flags |= FlagUntimed;
 
   struct LoopPlan {
     Loop *L;
@@ -283,7 +313,8 @@ void Instrumenter::function(Function &F, LoopInfo &LI, TargetLibraryInfo &TLI,
         D.Start = locOf(CB->getDebugLoc());
         D.Parent = parentOf(&B);
         D.Name = Callee ? sourceName(Callee->getName()) : "";
-        D.Flags = FD.Flags | (CB->doesNotReturn() ? FlagNoReturn : 0);
+        D.Flags = FD.Flags | (CB->doesNotReturn() ? FlagNoReturn : 0) |
+                  (Callee && smallLeaf(*Callee) ? FlagUntimed : 0);
         CallPlan P{CB, addNode(D, FixedSlots), CB->doesNotReturn(), {}};
         for (const Loop *L = LI.getLoopFor(&B); L; L = L->getParentLoop())
           P.EnclosingLoops.push_back(LoopIndex[L]);
@@ -373,7 +404,7 @@ void Instrumenter::function(Function &F, LoopInfo &LI, TargetLibraryInfo &TLI,
     B.CreateStore(B.CreateAdd(Depth, ConstantInt::get(I32, 1)), DepthVar);
     Outer = B.CreateICmpEQ(Depth, ConstantInt::get(I32, 0));
   }
-  Value *FunctionT0 = cycles(B);
+  Value *FunctionT0 = Untimed ? nullptr : cycles(B);
 
   // Branch counters: executions and counted arms, next to the decision.
   for (BranchPlan &P : Branches) {
@@ -406,7 +437,10 @@ void Instrumenter::function(Function &F, LoopInfo &LI, TargetLibraryInfo &TLI,
       for (AllocaInst *A : P.Slots)
         B.CreateStore(ConstantInt::get(I64, 0), A);
     }
-    stopTimer(B, FN, FunctionT0, Outer);
+    if (Untimed)
+      add(B, FN, 0, ConstantInt::get(I64, 1));
+    else
+      stopTimer(B, FN, FunctionT0, Outer);
     if (DepthVar)
       B.CreateStore(Depth, DepthVar);
   };
@@ -431,6 +465,10 @@ void Instrumenter::function(Function &F, LoopInfo &LI, TargetLibraryInfo &TLI,
       for (int L : P.EnclosingLoops)
         leaveLoop(B, Loops[L], false);
       leaveFunction(B);
+      continue;
+    }
+    if (Nodes[P.Node].Flags & FlagUntimed) {
+      add(B, P.Node, 0, ConstantInt::get(I64, 1));
       continue;
     }
     Value *T0 = cycles(B);
