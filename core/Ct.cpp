@@ -169,22 +169,7 @@ CtFile CtFile::fromJSON(const json &J) {
   return C;
 }
 
-CtFile CtFile::read(const std::string &Path) {
-  std::ifstream In(Path);
-  if (!In)
-    throw std::runtime_error(Path + ": cannot open file");
-  json J;
-  try {
-    J = json::parse(In);
-  } catch (const json::parse_error &E) {
-    throw std::runtime_error(Path + ": invalid JSON: " + E.what());
-  }
-  try {
-    return fromJSON(J);
-  } catch (const std::exception &E) {
-    throw std::runtime_error(Path + ": " + E.what());
-  }
-}
+CtFile CtFile::read(const std::string &Path) { return readJsonAs<CtFile>(Path); }
 
 const CtFunction *CtFile::find(const std::string &Name) const {
   for (const CtFunction &F : Functions)

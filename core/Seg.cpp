@@ -241,22 +241,18 @@ SegFile SegFile::fromJSON(const json &J) {
   return S;
 }
 
-SegFile SegFile::read(const std::string &Path) {
+json readJsonFile(const std::string &Path) {
   std::ifstream In(Path);
   if (!In)
     throw std::runtime_error(Path + ": cannot open file");
-  json J;
   try {
-    J = json::parse(In);
+    return json::parse(In);
   } catch (const json::parse_error &E) {
     throw std::runtime_error(Path + ": invalid JSON: " + E.what());
   }
-  try {
-    return fromJSON(J);
-  } catch (const std::exception &E) {
-    throw std::runtime_error(Path + ": " + E.what());
-  }
 }
+
+SegFile SegFile::read(const std::string &Path) { return readJsonAs<SegFile>(Path); }
 
 const FunctionSeg *SegFile::find(const std::string &Name) const {
   for (const FunctionSeg &F : Functions)

@@ -172,6 +172,21 @@ struct SegFile {
   const FunctionSeg *find(const std::string &Name) const;
 };
 
+/// The JSON document in file Path. Throws std::runtime_error "PATH: cannot
+/// open file" or "PATH: invalid JSON: ...".
+json readJsonFile(const std::string &Path);
+
+/// T::fromJSON of the document in file Path; its errors are prefixed with
+/// "PATH: ". (SegFile::read, CtFile::read.)
+template <typename T> T readJsonAs(const std::string &Path) {
+  json J = readJsonFile(Path);
+  try {
+    return T::fromJSON(J);
+  } catch (const std::exception &E) {
+    throw std::runtime_error(Path + ": " + E.what());
+  }
+}
+
 /// Visits every node of a list, depth first, parents before children.
 template <typename F> void forEachNode(const NodeList &L, F &&Fn) {
   for (const Node &N : L) {

@@ -44,12 +44,7 @@ ParamList HockneyModel::toParams(const std::string &Name, const std::string &Pro
   ParamList R;
   auto Add = [&](const std::string &Key, double V, const std::string &Unit,
                  const std::string &P) {
-    CostEntry E;
-    E.Value = V;
-    E.Unit = Unit;
-    E.Provenance = P;
-    E.Ref = Ref;
-    R.push_back({Name + "." + Key, E});
+    R.push_back({Name + "." + Key, CostEntry::of(V, Unit, P, Ref)});
   };
   for (size_t K = 0; K < Segments.size(); ++K) {
     const Segment &S = Segments[K];

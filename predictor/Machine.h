@@ -37,6 +37,18 @@ struct CostEntry {
   /// "s", "B", "B/s", "Mflop/s", "flop", "1"); cost-vector entries use the
   /// vector's unit and leave it empty.
   std::string Unit;
+
+  /// An entry with its own unit (a model parameter, Machine::Params).
+  static CostEntry of(double Value, const std::string &Unit, const std::string &Provenance,
+                      const std::string &Ref, std::optional<double> Spread = std::nullopt) {
+    CostEntry E;
+    E.Value = Value;
+    E.Unit = Unit;
+    E.Provenance = Provenance;
+    E.Ref = Ref;
+    E.Spread = Spread;
+    return E;
+  }
 };
 
 /// One cost vector: operation -> entry, all in Unit.

@@ -518,13 +518,7 @@ std::string refOf(const Results &Res, const std::string &Bench, int Reps) {
 
 CostEntry entry(double V, const std::string &Unit, const std::string &Prov,
                 const std::string &Ref, std::optional<double> Spread = std::nullopt) {
-  CostEntry E;
-  E.Value = V;
-  E.Unit = Unit;
-  E.Provenance = Prov;
-  E.Ref = Ref;
-  E.Spread = Spread;
-  return E;
+  return CostEntry::of(V, Unit, Prov, Ref, Spread);
 }
 
 ParamList commParams(const Results &Res, int Reps) {

@@ -11,11 +11,7 @@ using namespace segtime;
 namespace {
 
 CostEntry entry(double V, const std::string &Unit) {
-  CostEntry E;
-  E.Value = V;
-  E.Unit = Unit;
-  E.Provenance = "estimated";
-  return E;
+  return CostEntry::of(V, Unit, "estimated", "test");
 }
 
 /// 1 GHz core; L1 1 KiB at 100 GB/s, L2 1 MiB at 50 GB/s, DRAM 10 GB/s;

@@ -60,13 +60,7 @@ std::string sampling(const std::string &Stat, int Reps, double TargetS) {
 /// A measured parameter entry.
 CostEntry measured(double V, const std::string &Unit, std::optional<double> Spread,
                    const std::string &Ref) {
-  CostEntry E;
-  E.Value = V;
-  E.Unit = Unit;
-  E.Provenance = "measured";
-  E.Spread = Spread;
-  E.Ref = Ref;
-  return E;
+  return CostEntry::of(V, Unit, "measured", Ref, Spread);
 }
 
 /// "; per-repetition range [a, b]" for values whose relative spread is
@@ -636,12 +630,9 @@ ParamList PolyMemResult::params() const {
     for (size_t I = 0; I < M.W.size() && I < M.Bw.size(); ++I) {
       char Idx[16];
       std::snprintf(Idx, sizeof Idx, "%02zu", I);
-      CostEntry W;
-      W.Value = M.W[I];
-      W.Unit = "B";
-      W.Provenance = "measured";
-      W.Ref = "working set of point " + std::string(Idx) + " of the triad sweep";
-      P.push_back({"memory.curve." + std::string(Idx) + ".working_set", W});
+      P.push_back({"memory.curve." + std::string(Idx) + ".working_set",
+                   CostEntry::of(M.W[I], "B", "measured",
+                                 "working set of point " + std::string(Idx) + " of the triad sweep")});
       P.push_back({"memory.curve." + std::string(Idx) + ".bandwidth",
                    measured(M.Bw[I], "B/s", std::nullopt,
                             "segtime calibrate " + Date + ": triad kernel " + M.What +
