@@ -314,14 +314,18 @@ private:
                   : 0;
         Freq[US] += FB * P;
         EdgeFreq[{B, S}] = FB * P;
+        Poly Edge;
         if (Exact)
-          addScaled(SymFreq[US], SymFreq[B], 1,
+          addScaled(Edge, SymFreq[B], 1,
                     S == Br->getSuccessor(0) ? *Exact
                     : *Exact == "1"          ? "0"
                     : *Exact == "0"          ? "1"
                                              : "(1 - " + *Exact + ")");
         else
-          addScaled(SymFreq[US], SymFreq[B], P, "");
+          addScaled(Edge, SymFreq[B], P, "");
+        addScaled(SymFreq[US], Edge, 1, "");
+        if (auto E = render(Edge)) // S: a block of the region, or a subloop's header
+          Out.EdgeFreq[{B, S}] = *E;
       }
     }
     return Freq;

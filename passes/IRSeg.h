@@ -33,6 +33,10 @@ struct IRFunctionSeg {
   NodeList Seg;
   /// Stage node id of every basic block (for the machine level).
   std::map<const llvm::BasicBlock *, std::string> StageOf;
+  /// Frequency of each CFG edge between two blocks of one region, in the
+  /// terms of the blocks' Node::Freq ("" = 1): for machine blocks that code
+  /// generation puts on an edge.
+  std::map<std::pair<const llvm::BasicBlock *, const llvm::BasicBlock *>, std::string> EdgeFreq;
   /// Loops whose trip count ScalarEvolution could not compute get a
   /// parameter N_<function>_<line>; listed here.
   std::vector<Parameter> Parameters;

@@ -197,6 +197,10 @@ struct BlockRecord {
   int OrigNumber =
       -1; ///< position of Orig in its function ("bbN" in the SEG), for dumps
   bool Inherited = false; ///< no block of its own: Orig is a neighbour's
+  /// A block of code generation's own on the IR edge Orig -> EdgeTo (one
+  /// predecessor and one successor with blocks of their own: a split
+  /// critical edge, a skip jump): it runs as often as that edge is taken.
+  const BasicBlock *EdgeTo = nullptr;
   /// The block ends in "branch back into its loop; else jump out of it": the
   /// trailing jump (its last ExitJumpSize instructions, delay slot included)
   /// runs once per loop exit, not once per iteration, and is costed with
@@ -692,11 +696,18 @@ public:
     // Blocks made by code generation (split critical edges, blocks new in
     // the codegen IR passes) belong to their only predecessor, else to the
     // block before them in the layout.
+    for (MachineBasicBlock &MBB : MF)
+      R.Blocks[Index[&MBB]].Inherited = !R.Blocks[Index[&MBB]].Orig;
     for (MachineBasicBlock &MBB : MF) {
       BlockRecord &B = R.Blocks[Index[&MBB]];
-      if (B.Orig)
+      if (!B.Inherited)
         continue;
-      B.Inherited = true;
+      if (MBB.pred_size() == 1 && MBB.succ_size() == 1) {
+        const BlockRecord &P = R.Blocks[Index[*MBB.pred_begin()]];
+        const BlockRecord &S = R.Blocks[Index[*MBB.succ_begin()]];
+        if (!P.Inherited && !S.Inherited && P.Orig && S.Orig && P.Orig != S.Orig)
+          B.EdgeTo = S.Orig;
+      }
       if (MBB.pred_size() == 1 && R.Blocks[Index[*MBB.pred_begin()]].Orig)
         B.Orig = R.Blocks[Index[*MBB.pred_begin()]].Orig;
       else if (Index[&MBB] > First)
@@ -1014,7 +1025,7 @@ std::optional<TargetSpec> parseTargetSpec(const std::string &S,
 
 bool machineLevelRuvs(const Module &M, const TargetSpec &T,
                       std::map<const BasicBlock *, Ruv> &Out, std::string &Err,
-                      std::map<std::string, std::string> *Info) {
+                      std::map<std::string, std::string> *Info, EdgeRuvs *EdgeOut) {
   initialiseTargets();
   const Triple TT(Triple::normalize(T.Triple));
   std::string E;
@@ -1106,7 +1117,9 @@ bool machineLevelRuvs(const Module &M, const TargetSpec &T,
   }
 
   for (const BlockRecord &B : Rec.Blocks)
-    if (B.Orig)
+    if (B.Orig && B.EdgeTo && EdgeOut)
+      (*EdgeOut)[{B.Orig, B.EdgeTo}].add(B.Cost);
+    else if (B.Orig)
       Out[B.Orig].add(B.Cost);
   // Blocks of compiled functions that produced no code (merged or emptied by
   // code generation) cost nothing: say so rather than leave them out.

@@ -39,12 +39,20 @@ std::optional<TargetSpec> parseTargetSpec(const std::string &S, std::string &Err
 /// (cycles per iteration from resource pressure and issue width alone,
 /// llvm-mca's Block RThroughput: the bound when iterations overlap), "mem.load",
 /// "mem.store". Returns false and sets Err on failure (unknown target, ...).
+/// RUVs of machine blocks that code generation put on an IR edge (From, To).
+using EdgeRuvs =
+    std::map<std::pair<const llvm::BasicBlock *, const llvm::BasicBlock *>, Ruv>;
+
 /// Info receives facts about the target's scheduling model for the SEG
 /// file's "targets" entry ("micro_op_buffer": the reorder-buffer size in
 /// micro-ops, "issue_width").
 bool machineLevelRuvs(const llvm::Module &M, const TargetSpec &T,
                       std::map<const llvm::BasicBlock *, Ruv> &Out, std::string &Err,
-                      std::map<std::string, std::string> *Info = nullptr);
+                      std::map<std::string, std::string> *Info = nullptr,
+                      EdgeRuvs *EdgeOut = nullptr);
+/// (EdgeOut: if given, machine blocks of code generation's own on an IR edge
+/// -- a split critical edge, a skip jump -- go there instead of into their
+/// predecessor's RUV, so that they can be counted as often as the edge runs.)
 
 } // namespace segtime
 

@@ -36,6 +36,57 @@ std::optional<TargetSpec> compileTarget(const Module &M) {
 /// Runs at the end of the optimisation pipeline (also at -O0): builds the
 /// IR-level SEG of every defined function, adds the ICC RUVs of each
 /// requested target, then removes the line tables the plugin added.
+/// Machine blocks of code generation's own on IR edges (split critical
+/// edges, skip jumps) of function F: a Stage node after the edge's source
+/// block, run as often as the edge (IRFunctionSeg::EdgeFreq); an edge
+/// whose frequency the IR level does not know is charged to its source
+/// block, as before.
+void attachEdges(IRFunctionSeg &FS, const Function &F, const EdgeRuvs &Edges,
+                 const std::string &Key) {
+  for (const auto &[Edge, R] : Edges) {
+    if (Edge.first->getParent() != &F)
+      continue;
+    auto Src = FS.StageOf.find(Edge.first);
+    auto Freq = FS.EdgeFreq.find(Edge);
+    if (Src == FS.StageOf.end())
+      continue;
+    std::string Id = Src->second + "e" + std::to_string(std::distance(
+                                              FS.EdgeFreq.begin(), FS.EdgeFreq.find(Edge)));
+    bool Done = false;
+    std::function<void(NodeList &)> Insert = [&](NodeList &L) {
+      for (size_t I = 0; I < L.size() && !Done; ++I) {
+        if (L[I].Id == Src->second) {
+          if (Freq == FS.EdgeFreq.end()) { // unknown edge frequency: the source block's
+            L[I].Ruvs[Key].add(R);
+            Done = true;
+            return;
+          }
+          size_t J = I + 1;
+          while (J < L.size() && L[J].Id.rfind(Src->second + "e", 0) == 0 && L[J].Id != Id)
+            ++J;
+          if (J < L.size() && L[J].Id == Id) {
+            L[J].Ruvs[Key].add(R);
+          } else {
+            Node N;
+            N.Kind = NodeKind::Stage;
+            N.Id = Id;
+            N.Label = "edge";
+            N.Range = L[I].Range;
+            N.SourceNode = L[I].SourceNode;
+            N.Freq = Freq->second;
+            N.Ruvs[Key] = R;
+            L.insert(L.begin() + J, std::move(N));
+          }
+          Done = true;
+          return;
+        }
+        Insert(L[I].Body);
+      }
+    };
+    Insert(FS.Seg);
+  }
+}
+
 struct CollectPass : PassInfoMixin<CollectPass> {
   PreservedAnalyses run(Module &M, ModuleAnalysisManager &MAM) {
     IRCollection &C = irCollection();
@@ -63,8 +114,9 @@ struct CollectPass : PassInfoMixin<CollectPass> {
         continue;
       }
       std::map<const BasicBlock *, Ruv> Ruvs;
+      EdgeRuvs Edges;
       C.TargetInfo[Spec->Name] = {{"triple", Spec->Triple}, {"cpu", Spec->CPU}};
-      if (!machineLevelRuvs(M, *Spec, Ruvs, Err, &C.TargetInfo[Spec->Name])) {
+      if (!machineLevelRuvs(M, *Spec, Ruvs, Err, &C.TargetInfo[Spec->Name], &Edges)) {
         C.Errors.push_back("ICC " + Spec->Name + ": " + Err);
         C.TargetInfo[Spec->Name]["error"] = Err;
         continue;
@@ -89,6 +141,7 @@ struct CollectPass : PassInfoMixin<CollectPass> {
           }
         };
         Attach(FS.Seg);
+        attachEdges(FS, *F, Edges, "ICC:" + Spec->Name);
       }
     }
     if (C.StripDebugInfo)
