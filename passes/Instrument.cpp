@@ -11,6 +11,7 @@
 #include "passes/Instrument.h"
 
 #include "llvm/Analysis/CFG.h"
+#include "llvm/Analysis/ScalarEvolution.h"
 
 #include "llvm/ADT/SCCIterator.h"
 #include "llvm/Analysis/CallGraph.h"
@@ -103,6 +104,9 @@ bool instrumentedCall(const CallBase &CB, TargetLibraryInfo &TLI) {
 
 class Instrumenter {
 public:
+  /// Functions counted but not timed (smallFunction).
+  std::set<const Function *> Small;
+
   Instrumenter(Module &M, const InstrumentConfig &C)
       : M(M), Config(C), Ctx(M.getContext()), I64(Type::getInt64Ty(Ctx)),
         I32(Type::getInt32Ty(Ctx)), Ptr(PointerType::getUnqual(Ctx)) {
@@ -196,17 +200,15 @@ Instruction *edgePoint(BasicBlock *From, BasicBlock *To) {
   report_fatal_error("segtime-instrument: cannot place code on a CFG edge");
 }
 
-/// A function too small to time: defined here, no loop, no call except to
-/// intrinsics, fewer than 64 instructions. A timer pair (two rdtsc, ~50
-/// cycles) around each of its calls would cost more than the call, and the
-/// subtracted overhead would dominate the result; its calls are counted and
-/// its time stays in the caller's exclusive time.
-static bool smallLeaf(const Function &F) {
+/// A function too small to time: defined here, not main, fewer than 128
+/// IR instructions (at the start of the pipeline: before SROA), no call
+/// except to intrinsics, and every loop bounded by a constant of at most 16
+/// (its exit test compares with such a constant: `k <= 5`). A timer pair
+/// (two rdtsc, ~50 cycles) around each of its calls would cost more than the
+/// call, and the subtracted overhead would dominate the result; its calls
+/// are counted and its time stays in the caller's exclusive time.
+static bool smallFunction(Function &F, FunctionAnalysisManager &FAM) {
   if (F.isDeclaration() || F.getName() == "main")
-    return false;
-  SmallVector<std::pair<const BasicBlock *, const BasicBlock *>, 4> Back;
-  FindFunctionBackedges(F, Back);
-  if (!Back.empty())
     return false;
   unsigned N = 0;
   for (const BasicBlock &B : F)
@@ -218,7 +220,18 @@ static bool smallLeaf(const Function &F) {
           return false;
       }
     }
-  return N < 64;
+  if (N >= 128)
+    return false;
+  auto &LI = FAM.getResult<LoopAnalysis>(F);
+  for (Loop *L : LI.getLoopsInPreorder()) {
+    BasicBlock *Exiting = L->getExitingBlock();
+    auto *Br = Exiting ? dyn_cast<BranchInst>(Exiting->getTerminator()) : nullptr;
+    auto *Cmp = Br && Br->isConditional() ? dyn_cast<ICmpInst>(Br->getCondition()) : nullptr;
+    auto *Bound = Cmp ? dyn_cast<ConstantInt>(Cmp->getOperand(1)) : nullptr;
+    if (!Bound || Bound->getValue().abs().ugt(16))
+      return false;
+  }
+  return true;
 }
 
 void Instrumenter::function(Function &F, LoopInfo &LI, TargetLibraryInfo &TLI,
@@ -232,7 +245,7 @@ void Instrumenter::function(Function &F, LoopInfo &LI, TargetLibraryInfo &TLI,
     FD.Start.Line = SP->getLine();
   }
   FD.Flags = Recursive ? FlagRecursive : 0;
-  const bool Untimed = smallLeaf(F) && !Recursive;
+  const bool Untimed = Small.count(&F) && !Recursive;
   int FN = addNode(FD, FixedSlots);
   if (Untimed)
     Nodes[FN].Flags |= FlagUntimed;
@@ -314,7 +327,7 @@ void Instrumenter::function(Function &F, LoopInfo &LI, TargetLibraryInfo &TLI,
         D.Parent = parentOf(&B);
         D.Name = Callee ? sourceName(Callee->getName()) : "";
         D.Flags = FD.Flags | (CB->doesNotReturn() ? FlagNoReturn : 0) |
-                  (Callee && smallLeaf(*Callee) ? FlagUntimed : 0);
+                  (Callee && Small.count(Callee) ? FlagUntimed : 0);
         CallPlan P{CB, addNode(D, FixedSlots), CB->doesNotReturn(), {}};
         for (const Loop *L = LI.getLoopFor(&B); L; L = L->getParentLoop())
           P.EnclosingLoops.push_back(LoopIndex[L]);
@@ -545,6 +558,9 @@ PreservedAnalyses InstrumentPass::run(Module &M, ModuleAnalysisManager &MAM) {
         (!Config.Functions || Config.Functions->count(F.getName().str())))
       Todo.push_back(&F);
   Instrumenter I(M, Config);
+  for (Function &F : M) // before any function changes
+    if (smallFunction(F, FAM))
+      I.Small.insert(&F);
   for (Function *F : Todo)
     I.function(*F, FAM.getResult<LoopAnalysis>(*F), FAM.getResult<TargetLibraryAnalysis>(*F),
                Recursive.count(F));
