@@ -10,12 +10,16 @@ For every example in examples/*.c and every optimisation level: compile with
 -fplugin=build/lib/segtime.so (the plugin prints the formulas and writes the
 .seg.json), link and run it (the program times its kernel function SEGTIME_REPS
 times and prints one SEGTIME_MEASURED line), then run
-`segtime predict --json --function KERNEL -p <kernel parameters>` for the HLLC
-and POC levels and print the error (predicted - measured) / measured in percent.
+`segtime predict --json --function KERNEL -p <kernel parameters>` for every
+level (ICC for this machine's core, `-fplugin-arg-segtime-targets=native`; INTCC,
+HLLC, POC) and print the error (predicted - measured) / measured in percent.
 """
 import argparse, json, os, sys
 
 from segtime_common import BUILD, CLANG, PLUGIN, ROOT, SEGTIME, extra_params, measured, median, pct, run
+
+
+LEVELS = ("ICC", "INTCC", "HLLC", "POC")
 
 
 def fmt(s):
@@ -48,6 +52,7 @@ def main():
             comp = run([CLANG, "-" + opt, "-fplugin=" + PLUGIN,
                         "-fplugin-arg-segtime-machine=" + a.machine,
                         "-fplugin-arg-segtime-out=" + base + ".seg.json",
+                        "-fplugin-arg-segtime-targets=native",
                         "-c", src, "-o", base + ".o"])
             run([CLANG, base + ".o", "-o", base, "-lm"])
             m = measured(run([base], env=env).stdout)
@@ -74,29 +79,32 @@ def main():
             row = {"example": name, "function": kernel, "opt": opt, "params": m["params"],
                    "measured_median_s": m["median_s"], "measured_min_s": m["min_s"],
                    "measured_max_s": m["max_s"], "reps": m["reps"]}
-            for lvl in ("HLLC", "POC"):
-                t = pred["levels"][lvl]["time_s"]
-                row[lvl] = {"time_s": t, "error_pct": pct(t, m["median_s"])}
+            for lvl in LEVELS:
+                if lvl in pred["levels"]:
+                    t = pred["levels"][lvl]["time_s"]
+                    row[lvl] = {"time_s": t, "error_pct": pct(t, m["median_s"])}
             row["flop"] = pred["levels"]["POC"]["counts"]["flop"]
             rows.append(row)
 
     print()
     print("Predicted vs measured on %s (measured: median of %s runs, spread = (max-min)/median)"
           % (os.path.basename(a.machine), a.reps))
-    print("%-10s %-13s %-4s %11s %7s %11s %8s %11s %8s" % (
-        "example", "function", "opt", "measured", "spread", "HLLC", "err", "POC", "err"))
+    print("%-10s %-13s %-4s %11s %7s" % ("example", "function", "opt", "measured", "spread")
+          + "".join(" %11s %8s" % (l, "err") for l in LEVELS))
     for r in rows:
         spread = 100.0 * (r["measured_max_s"] - r["measured_min_s"]) / r["measured_median_s"]
-        print("%-10s %-13s %-4s %s %6.1f%% %s %+7.1f%% %s %+7.1f%%" % (
-            r["example"], r["function"], r["opt"], fmt(r["measured_median_s"]), spread,
-            fmt(r["HLLC"]["time_s"]), r["HLLC"]["error_pct"],
-            fmt(r["POC"]["time_s"]), r["POC"]["error_pct"]))
+        line = "%-10s %-13s %-4s %s %6.1f%%" % (r["example"], r["function"], r["opt"],
+                                                fmt(r["measured_median_s"]), spread)
+        for l in LEVELS:
+            line += (" %s %+7.1f%%" % (fmt(r[l]["time_s"]), r[l]["error_pct"]) if l in r
+                     else " %11s %8s" % ("-", ""))
+        print(line)
     for opt in a.opt.split(","):
-        for lvl in ("HLLC", "POC"):
-            errs = sorted(abs(r[lvl]["error_pct"]) for r in rows if r["opt"] == opt)
+        for lvl in LEVELS:
+            errs = sorted(abs(r[lvl]["error_pct"]) for r in rows if r["opt"] == opt and lvl in r)
             if errs:
                 med = median(errs)
-                print("  -%s %-4s median |error| %.1f%%, max %.1f%% over %d kernels"
+                print("  -%s %-5s median |error| %.1f%%, max %.1f%% over %d kernels"
                       % (opt, lvl, med, errs[-1], len(errs)))
     if a.json:
         with open(a.json, "w") as f:
