@@ -49,8 +49,8 @@ ParamList HockneyModel::toParams(const std::string &Name, const std::string &Pro
   for (size_t K = 0; K < Segments.size(); ++K) {
     const Segment &S = Segments[K];
     std::string P = std::to_string(K) + ".";
-    if (std::isfinite(S.UpTo))
-      Add(P + "upto", S.UpTo, "B", Prov);
+    if (std::isfinite(S.UpTo)) // a breakpoint the fit chose between measured sizes
+      Add(P + "upto", S.UpTo, "B", "derived");
     Add(P + "r_inf", S.RInf, "B/s", Prov);
     Add(P + "n_half", S.NHalf, "B", Prov);
     Add(P + "t0", S.t0(), "s", "derived");

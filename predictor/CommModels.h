@@ -63,7 +63,7 @@ struct HockneyModel {
   /// std::runtime_error naming the machine file and the missing key.
   static HockneyModel fromMachine(const Machine &M, const std::string &Name = "hockney");
   /// The parameters as comm-section entries "<Name>.<k>.upto|r_inf|n_half|t0|pi0"
-  /// (t0 and pi0 derived), with provenance Prov and reference Ref.
+  /// (upto, t0 and pi0 derived), with provenance Prov and reference Ref.
   ParamList toParams(const std::string &Name, const std::string &Prov,
                      const std::string &Ref) const;
 };

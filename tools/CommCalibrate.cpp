@@ -538,7 +538,8 @@ ParamList commParams(const Results &Res, int Reps) {
       L.push_back({Key, E});
     }
     if (H.Key == "comms3")
-      L.push_back({"comms3.p", entry(Res.R.Np, "1", "measured", refOf(Res, H.Title, Reps))});
+      L.push_back({"comms3.p", entry(Res.R.Np, "1", "derived",
+                                     "the number of processes of the run: " + refOf(Res, H.Title, Reps))});
   }
   std::string SRef = refOf(Res, "SYNCH1 barrier, p = 1.." + std::to_string(Res.R.Np), Reps);
   L.push_back({"synch1.t0", entry(Res.Synch1->Model.T0, "s", "measured", SRef, Res.T0Spread)});
@@ -551,7 +552,7 @@ ParamList commParams(const Results &Res, int Reps) {
   L.push_back({"loggp.o", entry(G.O, "s", "measured", LRef)});
   L.push_back({"loggp.g", entry(G.Gap, "s", "measured", LRef)});
   L.push_back({"loggp.G", entry(G.G, "s/B", "measured", LRef)});
-  L.push_back({"loggp.P", entry(G.P, "1", "measured", LRef)});
+  L.push_back({"loggp.P", entry(G.P, "1", "derived", "the number of processes of the run: " + LRef)});
   return L;
 }
 

@@ -631,10 +631,16 @@ ParamList PolyMemResult::params() const {
       char Idx[16];
       std::snprintf(Idx, sizeof Idx, "%02zu", I);
       P.push_back({"memory.curve." + std::string(Idx) + ".working_set",
-                   CostEntry::of(M.W[I], "B", "measured",
-                                 "working set of point " + std::string(Idx) + " of the triad sweep")});
+                   CostEntry::of(M.W[I], "B", "derived",
+                                 "working set of point " + std::string(Idx) +
+                                     " of the triad sweep (chosen by the benchmark)")});
+      std::vector<double> Rates; // per repetition, for the spread
+      if (I < M.Times.size())
+        for (double T : M.Times[I])
+          if (T > 0)
+            Rates.push_back(M.Bw[I] * median(M.Times[I]) / T);
       P.push_back({"memory.curve." + std::string(Idx) + ".bandwidth",
-                   measured(M.Bw[I], "B/s", std::nullopt,
+                   measured(M.Bw[I], "B/s", relSpread(Rates),
                             "segtime calibrate " + Date + ": triad kernel " + M.What +
                                 ", bytes loaded + stored / time at this working set, " +
                                 sampling(Stat, Reps, TargetS))});
