@@ -40,6 +40,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -160,6 +161,8 @@ struct Results {
   std::vector<HockneyResult> Hockney; ///< comms1, comms2, comms3 (those measured)
   std::optional<BarrierFit> Synch1;
   std::optional<double> T0Spread, T1Spread;
+  /// Per-repetition spread of L, o, g, G (relative to |median|).
+  std::array<std::optional<double>, 4> LogGPSpread;
   std::optional<LogGPFit> LogGP;
   std::optional<LogGPConsistency> Consistency;
   std::string LogGPError; ///< why there is no LogGP fit (noise), else empty
@@ -441,7 +444,13 @@ HockneyResult fitSeries(const std::string &Key, const std::string &Title, double
       }
     }
     H.RInfSpread.push_back(relSpread(RInf));
-    H.NHalfSpread.push_back(relSpread(NHalf));
+    // n_1/2 of a range far from 0 can be negative: spread relative to |median|.
+    std::optional<double> NS = relSpread(NHalf);
+    if (!NS && NHalf.size() >= 2 && median(NHalf) != 0) {
+      auto [Lo, Hi] = std::minmax_element(NHalf.begin(), NHalf.end());
+      NS = (*Hi - *Lo) / std::fabs(median(NHalf));
+    }
+    H.NHalfSpread.push_back(NS);
   }
   return H;
 }
@@ -499,6 +508,40 @@ Results fitAll(Raw R, int Reps, int MaxRanges) {
   try {
     Res.LogGP = fitLogGP(Pts, R.Np);
     Res.Consistency = checkConsistency(Res.LogGP->Model, Res.Hockney[0].Fit.Model);
+    // Spread: the same fit on each repetition's samples alone.
+    std::vector<double> Ls, Os, Gaps, Gs;
+    size_t Reps = R.Prtt.empty() ? 0 : R.Prtt[0].P1.size();
+    for (size_t K = 0; K < Reps; ++K) {
+      std::vector<PrttPoint> One = Pts;
+      bool Ok = true;
+      for (size_t I = 0; I < R.Prtt.size(); ++I) {
+        const PrttRaw &Q = R.Prtt[I];
+        if (K >= Q.P1.size() || K >= Q.PN.size() || K >= Q.PD.size()) {
+          Ok = false;
+          break;
+        }
+        One[I].Prtt1 = Q.P1[K];
+        One[I].PrttN = Q.PN[K];
+        One[I].PrttD = Q.PD[K];
+      }
+      if (!Ok)
+        break;
+      try {
+        LogGPModel G = fitLogGP(One, R.Np).Model;
+        Ls.push_back(G.L);
+        Os.push_back(G.O);
+        Gaps.push_back(G.Gap);
+        Gs.push_back(G.G);
+      } catch (const std::invalid_argument &) {
+      }
+    }
+    auto Spread = [](const std::vector<double> &V) -> std::optional<double> {
+      if (V.size() < 2 || median(V) == 0)
+        return std::nullopt;
+      auto [Lo, Hi] = std::minmax_element(V.begin(), V.end());
+      return (*Hi - *Lo) / std::fabs(median(V));
+    };
+    Res.LogGPSpread = {Spread(Ls), Spread(Os), Spread(Gaps), Spread(Gs)};
   } catch (const std::invalid_argument &E) {
     // The other models stand on their own: report, do not write LogGP.
     Res.LogGPError = E.what();
@@ -548,10 +591,10 @@ ParamList commParams(const Results &Res, int Reps) {
     return L;
   std::string LRef = refOf(Res, "LogGP from PRTT(n,d,s)", Reps);
   const LogGPModel &G = Res.LogGP->Model;
-  L.push_back({"loggp.L", entry(G.L, "s", "measured", LRef)});
-  L.push_back({"loggp.o", entry(G.O, "s", "measured", LRef)});
-  L.push_back({"loggp.g", entry(G.Gap, "s", "measured", LRef)});
-  L.push_back({"loggp.G", entry(G.G, "s/B", "measured", LRef)});
+  L.push_back({"loggp.L", entry(G.L, "s", "measured", LRef, Res.LogGPSpread[0])});
+  L.push_back({"loggp.o", entry(G.O, "s", "measured", LRef, Res.LogGPSpread[1])});
+  L.push_back({"loggp.g", entry(G.Gap, "s", "measured", LRef, Res.LogGPSpread[2])});
+  L.push_back({"loggp.G", entry(G.G, "s/B", "measured", LRef, Res.LogGPSpread[3])});
   L.push_back({"loggp.P", entry(G.P, "1", "derived", "the number of processes of the run: " + LRef)});
   return L;
 }
