@@ -50,8 +50,8 @@ void attachEdges(IRFunctionSeg &FS, const Function &F, const EdgeRuvs &Edges,
     auto Freq = FS.EdgeFreq.find(Edge);
     if (Src == FS.StageOf.end())
       continue;
-    std::string Id = Src->second + "e" + std::to_string(std::distance(
-                                              FS.EdgeFreq.begin(), FS.EdgeFreq.find(Edge)));
+    auto Dst = FS.StageOf.find(Edge.second);
+    std::string Id = Src->second + "e" + (Dst != FS.StageOf.end() ? Dst->second : "x");
     bool Done = false;
     std::function<void(NodeList &)> Insert = [&](NodeList &L) {
       for (size_t I = 0; I < L.size() && !Done; ++I) {

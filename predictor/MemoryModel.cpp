@@ -11,6 +11,12 @@ using namespace GiNaC;
 
 namespace segtime {
 
+std::string memoryCurveKey(size_t Point, const std::string &Field) {
+  char Idx[24];
+  std::snprintf(Idx, sizeof Idx, "%02zu", Point);
+  return "memory.curve." + std::string(Idx) + "." + Field;
+}
+
 std::optional<MemoryModel> MemoryModel::fromMachine(const Machine &M, std::string &Why) {
   MemoryModel R;
   for (const char *L : {"L1", "L2", "L3"}) {
@@ -30,11 +36,9 @@ std::optional<MemoryModel> MemoryModel::fromMachine(const Machine &M, std::strin
   // bandwidth of the nearest measured working set (thresholds at the
   // geometric means of neighbouring points), named after the cache level.
   std::vector<std::pair<double, double>> Curve;
-  for (int I = 0;; ++I) {
-    char Idx[16];
-    std::snprintf(Idx, sizeof Idx, "%02d", I);
-    const CostEntry *W = M.param(std::string("memory.curve.") + Idx + ".working_set");
-    const CostEntry *B = M.param(std::string("memory.curve.") + Idx + ".bandwidth");
+  for (size_t I = 0;; ++I) {
+    const CostEntry *W = M.param(memoryCurveKey(I, "working_set"));
+    const CostEntry *B = M.param(memoryCurveKey(I, "bandwidth"));
     if (!W || !B)
       break;
     if (W->Value > 0 && B->Value > 0)

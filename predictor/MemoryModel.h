@@ -32,6 +32,11 @@
 
 namespace segtime {
 
+/// Key of field Field ("working_set", "bandwidth") of point Point of the
+/// measured bandwidth curve: "memory.curve.NN.Field" (written by `segtime
+/// calibrate`, read by MemoryModel::fromMachine).
+std::string memoryCurveKey(size_t Point, const std::string &Field);
+
 class MemoryModel {
 public:
   struct Level {

@@ -115,6 +115,7 @@ ex ICCModel::overlap(const Node &L, const ex &Core, int Depth, double Rob) const
   // iteration (the saving would need a sum).
   ex Cyc = 0, Thr = 0, Uops = 0;
   bool Nested = false;
+  size_t Blocks = 0;
   for (const Node &S : L.Body) {
     if (S.Kind == NodeKind::Loop)
       Nested = true;
@@ -124,14 +125,12 @@ ex ICCModel::overlap(const Node &L, const ex &Core, int Depth, double Rob) const
     ex F = S.Freq.empty() ? ex(1) : parseExpr(S.Freq);
     if (!L.Index.empty() && F.has(sym(L.Index)))
       return Core;
+    ++Blocks;
     Cyc += F * It->second.get("cycles");
     Thr += F * It->second.get("rthroughput");
     Uops += F * It->second.get("uops");
   }
   ex Trip = parseExpr(L.Trip);
-  size_t Blocks = 0;
-  for (const Node &S : L.Body)
-    Blocks += S.Kind == NodeKind::Stage && S.Ruvs.count(Key);
   if (Nested || Blocks > 1)
     return Core - numeric(TCyc) * Trip * (Cyc - Thr);
   if (Depth == 0 || Uops.is_zero())

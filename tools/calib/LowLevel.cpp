@@ -6,6 +6,7 @@
 ///
 //===----------------------------------------------------------------------===//
 #include "tools/calib/LowLevel.h"
+#include "predictor/MemoryModel.h"
 
 #include "tools/calib/Process.h"
 
@@ -628,18 +629,16 @@ ParamList PolyMemResult::params() const {
     if (M.Name != "triad")
       continue;
     for (size_t I = 0; I < M.W.size() && I < M.Bw.size(); ++I) {
-      char Idx[16];
-      std::snprintf(Idx, sizeof Idx, "%02zu", I);
-      P.push_back({"memory.curve." + std::string(Idx) + ".working_set",
+      P.push_back({memoryCurveKey(I, "working_set"),
                    CostEntry::of(M.W[I], "B", "derived",
-                                 "working set of point " + std::string(Idx) +
+                                 "working set of point " + std::to_string(I) +
                                      " of the triad sweep (chosen by the benchmark)")});
-      std::vector<double> Rates; // per repetition, for the spread
+      std::vector<double> Rates; // per repetition, 1/time: the spread is a ratio
       if (I < M.Times.size())
         for (double T : M.Times[I])
           if (T > 0)
-            Rates.push_back(M.Bw[I] * median(M.Times[I]) / T);
-      P.push_back({"memory.curve." + std::string(Idx) + ".bandwidth",
+            Rates.push_back(1 / T);
+      P.push_back({memoryCurveKey(I, "bandwidth"),
                    measured(M.Bw[I], "B/s", relSpread(Rates),
                             "segtime calibrate " + Date + ": triad kernel " + M.What +
                                 ", bytes loaded + stored / time at this working set, " +
