@@ -11,9 +11,10 @@
 /// syntax of the predictor's expression parser: + - * / ^, parentheses, numbers,
 /// source names, and the functions idiv(a,b) (C integer division),
 /// imod(a,b) (C remainder), umod(a,b) (a mod b in [0, b): unsigned
-/// wrap-around), above(a,b) (1 if a > b, else 0), min(a,b), max(a,b), ltrip(a,b,c) (iterations of
+/// wrap-around), min(a,b), max(a,b), ltrip(a,b,c) (iterations of
 /// for(i=a;i<b;i*=c)), cmp_eq(a,b), cmp_lt(a,b), cmp_le(a,b) (1 if a == b,
-/// a < b, a <= b, else 0: probabilities of branches on the MPI rank).
+/// a < b, a <= b, else 0: exact branch conditions of the IR level, branches
+/// on the MPI rank).
 ///
 //===----------------------------------------------------------------------===//
 #ifndef SEGTIME_CORE_SEG_H

@@ -413,7 +413,7 @@ private:
   /// exactly, when its condition is a function of comparisons of integers
   /// that are expressions in source names (parameters, enclosing loops'
   /// iteration numbers): e.g. the vectoriser's "n is a multiple of VF*UF"
-  /// test before the scalar epilogue. Uses above(x, y) = [x > y]
+  /// test before the scalar epilogue. Uses cmp_eq, cmp_lt, cmp_le (1 or 0)
   /// (predictor/Expr.h); nullopt for data-dependent conditions
   /// (BranchProbabilityInfo estimates those).
   std::optional<std::string> exactCondition(BranchInst *Br) {
@@ -491,14 +491,16 @@ private:
       Op[I] = *T;
     }
     const std::string &A = Op[0], &B = Op[1];
-    std::string Gt = "above(" + A + ", " + B + ")", Lt = "above(" + B + ", " + A + ")";
+    auto F = [](const char *Fn, const std::string &X, const std::string &Y) {
+      return std::string(Fn) + "(" + X + ", " + Y + ")";
+    };
     switch (Pred) {
-    case CmpInst::ICMP_EQ: return "(1 - " + Gt + " - " + Lt + ")";
-    case CmpInst::ICMP_NE: return "(" + Gt + " + " + Lt + ")";
-    case CmpInst::ICMP_SGT: case CmpInst::ICMP_UGT: return Gt;
-    case CmpInst::ICMP_SLT: case CmpInst::ICMP_ULT: return Lt;
-    case CmpInst::ICMP_SGE: case CmpInst::ICMP_UGE: return "(1 - " + Lt + ")";
-    case CmpInst::ICMP_SLE: case CmpInst::ICMP_ULE: return "(1 - " + Gt + ")";
+    case CmpInst::ICMP_EQ: return F("cmp_eq", A, B);
+    case CmpInst::ICMP_NE: return "(1 - " + F("cmp_eq", A, B) + ")";
+    case CmpInst::ICMP_SGT: case CmpInst::ICMP_UGT: return F("cmp_lt", B, A);
+    case CmpInst::ICMP_SLT: case CmpInst::ICMP_ULT: return F("cmp_lt", A, B);
+    case CmpInst::ICMP_SGE: case CmpInst::ICMP_UGE: return F("cmp_le", B, A);
+    case CmpInst::ICMP_SLE: case CmpInst::ICMP_ULE: return F("cmp_le", A, B);
     default: return std::nullopt;
     }
   }

@@ -48,11 +48,6 @@ static ex maxEval(const ex &A, const ex &B) {
     return A;
   return max(A, B).hold();
 }
-static ex aboveEval(const ex &A, const ex &B) {
-  if (isNum(A) && isNum(B))
-    return numeric(dbl(A) > dbl(B) ? 1 : 0);
-  return above(A, B).hold();
-}
 static ex ltripEval(const ex &A, const ex &B, const ex &C) {
   if (isNum(A) && isNum(B) && isNum(C) && dbl(A) > 0 && dbl(C) > 1) {
     long N = 0;
@@ -135,7 +130,6 @@ REGISTER_FUNCTION(umod, eval_func(umodEval))
 REGISTER_FUNCTION(min, eval_func(minEval))
 REGISTER_FUNCTION(max, eval_func(maxEval))
 REGISTER_FUNCTION(ltrip, eval_func(ltripEval))
-REGISTER_FUNCTION(above, eval_func(aboveEval))
 REGISTER_FUNCTION(seg_sum, eval_func(segSumEval))
 REGISTER_FUNCTION(cmp_eq, eval_func(cmpEqEval))
 REGISTER_FUNCTION(cmp_lt, eval_func(cmpLtEval))

@@ -28,8 +28,6 @@ DECLARE_FUNCTION_2P(umod)
 DECLARE_FUNCTION_2P(min)
 DECLARE_FUNCTION_2P(max)
 DECLARE_FUNCTION_3P(ltrip)
-/// above(x, y): 1 if x > y, else 0 (numeric arguments; held otherwise).
-DECLARE_FUNCTION_2P(above)
 DECLARE_FUNCTION_4P(seg_sum)
 /// 1 if a == b (a < b, a <= b), else 0, once both are numbers: branch
 /// conditions on the MPI rank (docs/mpi.md).

@@ -58,11 +58,11 @@ std::optional<MemoryModel> MemoryModel::fromMachine(const Machine &M, std::strin
 }
 
 ex MemoryModel::time(const ex &V, const ex &F) const {
-  // 1/B(F) = 1/B_1 + sum_k (1/B_{k+1} - 1/B_k) above(F, size_k)
+  // 1/B(F) = 1/B_1 + sum_k (1/B_{k+1} - 1/B_k) [size_k < F]
   ex InvB = numeric(1 / Levels.front().Bandwidth);
   for (size_t K = 0; K + 1 < Levels.size(); ++K)
     InvB += numeric(1 / Levels[K + 1].Bandwidth - 1 / Levels[K].Bandwidth) *
-            above(F, numeric(Levels[K].Size));
+            cmp_lt(numeric(Levels[K].Size), F);
   return V * InvB;
 }
 

@@ -48,7 +48,7 @@ public:
   /// memory.DRAM.bandwidth; cache levels without both numbers are skipped).
   /// Returns nullopt and sets Why if M has no DRAM bandwidth.
   static std::optional<MemoryModel> fromMachine(const Machine &M, std::string &Why);
-  /// V / B(F) in seconds, as an expression (above(F, size) selects the
+  /// V / B(F) in seconds, as an expression (cmp_lt(size, F) selects the
   /// level; numeric when V and F are).
   GiNaC::ex time(const GiNaC::ex &Traffic, const GiNaC::ex &Footprint) const;
   /// The level a footprint of F bytes lives in.

@@ -11,7 +11,7 @@ probabilities; Call nodes count nothing (self counts, as callgrind's "self").
 
 Expressions use the syntax of core/Seg.h: + - * / ^ and parentheses, numbers,
 names, idiv(a,b) (C truncating division), imod(a,b) (C remainder), umod(a,b) (a mod b in [0,b)), min, max,
-ltrip(a,b,c) (iterations of for(i=a;i<b;i*=c)), above(a,b) (1 if a > b else 0).
+ltrip(a,b,c) (iterations of for(i=a;i<b;i*=c)), cmp_eq, cmp_lt, cmp_le (1 if a = b, a < b, a <= b, else 0).
 
 The typical use is the noise-free check of SEG + trip counts + ICC counts
 against valgrind (design.md §7): the ICC "instructions" of the target matching
@@ -65,7 +65,8 @@ def ltrip(a, b, c):
 
 
 FUNCS = {"idiv": idiv, "imod": imod, "min": min, "max": max, "ltrip": ltrip,
-         "above": lambda a, b: 1.0 if a > b else 0.0, "umod": lambda a, b: a % b,
+         "cmp_eq": lambda a, b: 1.0 if a == b else 0.0, "cmp_lt": lambda a, b: 1.0 if a < b else 0.0,
+         "cmp_le": lambda a, b: 1.0 if a <= b else 0.0, "umod": lambda a, b: a % b,
          "sqrt": math.sqrt, "log2": math.log2, "floor": math.floor, "ceil": math.ceil}
 NAME = re.compile(r"[A-Za-z_][A-Za-z_0-9.]*")
 _compiled = {}

@@ -24,19 +24,19 @@ double tri(int n, const double *x) {
 // CHECK: function scale
 // CHECK: IR-level SEG (-O2):
 // The zero-trip guard is an exact condition: the loop runs when n > 0.
-// CHECK: Loop @11 ir-loop trip=n index=k_scale_ir{{[0-9]+}} freq=above(n, 0) <- v2
+// CHECK: Loop @11 ir-loop trip=n index=k_scale_ir{{[0-9]+}} freq=cmp_lt(0, n) <- v2
 // The triangular inner loop runs k + 1 times in iteration k of the outer one.
 // CHECK: function tri
 // CHECK: IR-level SEG (-O2):
-// CHECK: Loop @17 ir-loop trip=n index=k_tri_[[OUTER:ir[0-9]+]] freq=above(n, 0) <- v2
+// CHECK: Loop @17 ir-loop trip=n index=k_tri_[[OUTER:ir[0-9]+]] freq=cmp_lt(0, n) <- v2
 // CHECK: Loop @18 ir-loop trip=k_tri_[[OUTER]] + 1 index={{.*}} <- v5
 
 // Vectorised: a vector loop of 1 + idiv(VF*idiv(n, VF) - VF, VF) = idiv(n, VF)
 // iterations (0 for n < VF) and a scalar epilogue that runs the remaining
 // n - VF*idiv(n, VF) iterations: its start (a phi of 0 and n.vec) is taken
 // along the path the program takes. The minimum-iterations check and the
-// "n is a multiple of VF" test are exact conditions (above(a, b) = [a > b]);
+// "n is a multiple of VF" test are exact conditions (cmp_lt(a, b) = [a < b]);
 // the alias checks between x and itself are decided by ScalarEvolution.
 // VEC: IR-level SEG (-O2):
-// VEC: Loop @11 ir-loop trip=1 + idiv(-[[VF:[0-9]+]] + [[VF]]*idiv(n, [[VF]]), [[VF]]) index={{.*}} [vectorised] freq=(1 - above([[VF]], n))*above(n, 0) <- v2
-// VEC: Loop @11 ir-loop trip=n - [[VF]]*idiv(n, [[VF]]) index={{.*}} freq=(1 - (1 - above([[VF]]*idiv(n, [[VF]]), n) - above(n, [[VF]]*idiv(n, [[VF]]))))*(1 - above([[VF]], n))*above(n, 0) + above([[VF]], n)*above(n, 0) <- v2
+// VEC: Loop @11 ir-loop trip=1 + idiv(-[[VF:[0-9]+]] + [[VF]]*idiv(n, [[VF]]), [[VF]]) index={{.*}} [vectorised] freq=(1 - cmp_lt(n, [[VF]]))*cmp_lt(0, n) <- v2
+// VEC: Loop @11 ir-loop trip=n - [[VF]]*idiv(n, [[VF]]) index={{.*}} freq=(1 - cmp_eq([[VF]]*idiv(n, [[VF]]), n))*(1 - cmp_lt(n, [[VF]]))*cmp_lt(0, n) + cmp_lt(0, n)*cmp_lt(n, [[VF]]) <- v2
