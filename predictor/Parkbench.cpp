@@ -24,7 +24,7 @@ static double rms(const std::vector<double> &V) {
   return V.empty() ? 0 : std::sqrt(S / static_cast<double>(V.size()));
 }
 
-HockneyFit fitHockney(const std::vector<double> &X, const std::vector<double> &T, double Q) {
+RinfFit fitHockney(const std::vector<double> &X, const std::vector<double> &T, double Q) {
   if (X.size() != T.size())
     throw std::invalid_argument("Hockney fit: " + std::to_string(X.size()) + " lengths but " +
                                 std::to_string(T.size()) + " times");
@@ -53,7 +53,7 @@ HockneyFit fitHockney(const std::vector<double> &X, const std::vector<double> &T
   if (!(Slope > 0))
     throw std::invalid_argument("Hockney fit: the time does not grow with the length (slope " +
                                 std::to_string(Slope) + " s per element)");
-  HockneyFit F;
+  RinfFit F;
   F.RInf = Q / Slope;
   F.XHalf = Intercept / Slope;
   F.T0 = Intercept;
@@ -74,7 +74,7 @@ PolyFit fitPoly(const std::vector<double> &F, const std::vector<double> &R) {
                                   std::to_string(I) + ")");
     Tau.push_back(F[I] / R[I]);
   }
-  HockneyFit H;
+  RinfFit H;
   try {
     H = fitHockney(F, Tau, 1);
   } catch (const std::invalid_argument &E) {

@@ -15,7 +15,7 @@
 ///  - median and relSpread, the statistics every calibrated number carries.
 ///
 /// USAGE:
-///   HockneyFit F = fitHockney({8, 64, 512}, {2e-9, 9e-9, 6.5e-8}, /*Q=*/1);
+///   RinfFit F = fitHockney({8, 64, 512}, {2e-9, 9e-9, 6.5e-8}, /*Q=*/1);
 ///   // F.RInf flop/s, F.NHalf elements
 ///   PolyFit P = fitPoly({1, 2, 4, 8}, {2.0e9, 3.1e9, 4.2e9, 5.0e9});
 ///   // P.RHatInf flop/s, P.FHalf flop per memory reference
@@ -33,8 +33,10 @@
 
 namespace segtime {
 
-/// Result of a Hockney fit t = q (x + x_1/2) / r_inf.
-struct HockneyFit {
+/// Result of a RINF1-style Hockney fit t = q (x + x_1/2) / r_inf (named apart
+/// from CommFit.h's HockneyFit, the communication model's fit, which has
+/// other members: one name for two classes would break the one-definition rule).
+struct RinfFit {
   double RInf = 0;  ///< asymptotic rate r_inf, (units of q) per s (flop/s for RINF1)
   double XHalf = 0; ///< half-performance length x_1/2 (n_1/2 for RINF1), units of x
   double T0 = 0;    ///< intercept a = q x_1/2 / r_inf, s (start-up time)
@@ -52,7 +54,7 @@ struct HockneyFit {
 /// short vectors are faster per element than the asymptote), as in the paper.
 /// Throws std::invalid_argument if the sizes differ, there are fewer than two
 /// distinct X, a T is not positive, or the slope is not positive.
-HockneyFit fitHockney(const std::vector<double> &X, const std::vector<double> &T, double Q);
+RinfFit fitHockney(const std::vector<double> &X, const std::vector<double> &T, double Q);
 
 /// Result of a POLY1 / POLY2 fit of PARKBENCH-93 eq. 3.3.
 struct PolyFit {

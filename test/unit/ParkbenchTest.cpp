@@ -51,7 +51,7 @@ TEST(FitHockney, ExactRecovery) {
   std::vector<double> N = lengths(), T;
   for (double X : N)
     T.push_back(Q * (X + NHalf) / RInf);
-  HockneyFit F = fitHockney(N, T, Q);
+  RinfFit F = fitHockney(N, T, Q);
   EXPECT_NEAR(F.RInf / RInf, 1, 1e-9);
   EXPECT_NEAR(F.XHalf / NHalf, 1, 1e-9);
   EXPECT_NEAR(F.T0, Q * NHalf / RInf, 1e-18);
@@ -62,7 +62,7 @@ TEST(FitHockney, ExactRecovery) {
 // Two points determine the line: n = 100 in 1 us and n = 300 in 2 us give
 // b = 5 ns per element, a = 0.5 us: r_inf = q/b = 200 Mflop/s, n_1/2 = 100.
 TEST(FitHockney, HandComputedTwoPoints) {
-  HockneyFit F = fitHockney({100, 300}, {1e-6, 2e-6}, 1);
+  RinfFit F = fitHockney({100, 300}, {1e-6, 2e-6}, 1);
   EXPECT_NEAR(F.RInf, 2e8, 1e-3);
   EXPECT_NEAR(F.XHalf, 100, 1e-9);
 }
@@ -76,7 +76,7 @@ TEST(FitHockney, NoisyRecoveryWithinOnePercent) {
       N.push_back(X);
       T.push_back(Q * (X + NHalf) / RInf * Eps());
     }
-  HockneyFit F = fitHockney(N, T, Q);
+  RinfFit F = fitHockney(N, T, Q);
   EXPECT_NEAR(F.RInf / RInf, 1, 0.01);
   EXPECT_NEAR(F.XHalf / NHalf, 1, 0.01);
   EXPECT_GT(F.RmsRel, 0.003);

@@ -359,7 +359,7 @@ RinfResult LowLevelBench::runRinf1() {
     }
     for (int Rep = 0; Rep < O.Reps && O.Reps > 1; ++Rep) {
       try {
-        HockneyFit F = fitHockney(K.N, column(K.Times, Rep), K.K.Q);
+        RinfFit F = fitHockney(K.N, column(K.Times, Rep), K.K.Q);
         K.RInfRep.push_back(F.RInf / 1e6);
         K.NHalfRep.push_back(F.XHalf);
       } catch (const std::invalid_argument &) {

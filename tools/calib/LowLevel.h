@@ -95,7 +95,7 @@ struct RinfResult {
     std::vector<double> N;                 ///< vector lengths, elements
     std::vector<std::vector<double>> Times; ///< s per call: [point][rep]
     std::vector<double> T;                  ///< s per call, the statistic of Times
-    HockneyFit Fit;                         ///< on (N, T)
+    RinfFit Fit;                         ///< on (N, T)
     std::vector<double> RInfRep, NHalfRep;  ///< one fit per repetition (Mflop/s, elements)
   };
   std::vector<Kernel> Kernels;
