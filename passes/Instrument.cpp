@@ -2,8 +2,9 @@
 ///
 /// \file
 /// See Instrument.h. The node table and counter layout are the contract of
-/// runtime/segtime_ct.h (ABI 2): per node four counter slots (count, ticks,
-/// timed, iterations) and, for branches, one slot per counted arm, in a
+/// runtime/segtime_ct.h (ABI 3): per node four counter slots (count, ticks,
+/// timed, iterations), for branches one slot per counted arm, for timed
+/// nodes of recursive functions one more (exclusive ticks), in a
 /// per-thread block that each function fetches from a thread-local pointer
 /// on entry (the runtime allocates it on a thread's first entry).
 ///
@@ -36,8 +37,9 @@ namespace {
 
 // runtime/segtime_ct.h
 enum Kind { KFunction = 0, KLoop = 1, KBranch = 2, KCall = 3 };
-constexpr int FixedSlots = 4, Abi = 2;
-constexpr int FlagRecursive = 1, FlagNoReturn = 2, FlagUntimed = 4;
+constexpr int FixedSlots = 4, Abi = 3;
+constexpr int SlotExclusive = 4; ///< timed nodes of recursive functions
+constexpr int FlagRecursive = 1, FlagNoReturn = 2, FlagUntimed = 4, FlagReentrant = 8;
 
 struct Loc {
   std::string File;
@@ -79,15 +81,17 @@ struct NodeDesc {
   std::string Name, Labels;
 };
 
-/// Functions in a cycle of the module's direct call graph.
-std::set<const Function *> recursiveFunctions(Module &M) {
-  std::set<const Function *> R;
+/// Functions in a cycle of the module's direct call graph, each with the
+/// number of its strongly connected component (its cycle).
+std::map<const Function *, int> recursiveFunctions(Module &M) {
+  std::map<const Function *, int> R;
   CallGraph CG(M);
-  for (auto I = scc_begin(&CG); !I.isAtEnd(); ++I)
+  int Scc = 0;
+  for (auto I = scc_begin(&CG); !I.isAtEnd(); ++I, ++Scc)
     if (I->size() > 1 || I.hasCycle())
       for (CallGraphNode *N : *I)
         if (N->getFunction())
-          R.insert(N->getFunction());
+          R[N->getFunction()] = Scc;
   return R;
 }
 
@@ -106,6 +110,8 @@ class Instrumenter {
 public:
   /// Functions counted but not timed (smallFunction).
   std::set<const Function *> Small;
+  /// recursiveFunctions(): the cycle of each recursive function.
+  std::map<const Function *, int> Recursive;
 
   Instrumenter(Module &M, const InstrumentConfig &C)
       : M(M), Config(C), Ctx(M.getContext()), I64(Type::getInt64Ty(Ctx)),
@@ -117,11 +123,14 @@ public:
     Block = new GlobalVariable(M, Ptr, false, GlobalValue::InternalLinkage,
                                ConstantPointerNull::get(Ptr), "segtime.ct.block", nullptr,
                                GlobalValue::GeneralDynamicTLSModel);
+    Child = new GlobalVariable(M, I64, false, GlobalValue::InternalLinkage,
+                               ConstantInt::get(I64, 0), "segtime.ct.child", nullptr,
+                               GlobalValue::GeneralDynamicTLSModel);
     GetBlock = M.getOrInsertFunction("__segtime_ct_thread_block",
                                      FunctionType::get(Ptr, {Ptr}, false));
   }
 
-  void function(Function &F, LoopInfo &LI, TargetLibraryInfo &TLI, bool Recursive);
+  void function(Function &F, LoopInfo &LI, TargetLibraryInfo &TLI);
   void finish();
 
 private:
@@ -129,9 +138,9 @@ private:
     auto It = Config.SourceNames.find(IRName.str());
     return It != Config.SourceNames.end() ? It->second : IRName.str();
   }
-  int addNode(NodeDesc D, int Slots) {
+  int addNode(NodeDesc D) {
     D.Base = NextSlot;
-    NextSlot += Slots;
+    NextSlot += slotsOf(D);
     Nodes.push_back(std::move(D));
     return static_cast<int>(Nodes.size()) - 1;
   }
@@ -144,17 +153,69 @@ private:
   Value *cycles(IRBuilder<> &B) {
     return B.CreateIntrinsic(Intrinsic::readcyclecounter, {}, {});
   }
-  /// Adds a finished timer pair (T1 - T0) to node N: count += 1,
-  /// ticks += T1 - T0, and in recursive functions only when Outer.
-  void stopTimer(IRBuilder<> &B, int N, Value *T0, Value *Outer) {
-    Value *T1 = cycles(B);
-    Value *D = B.CreateSub(T1, T0);
-    if (Outer) {
-      D = B.CreateSelect(Outer, D, ConstantInt::get(I64, 0));
-      add(B, N, 2, B.CreateZExt(Outer, I64));
+  /// An open timer: its start and, in recursive functions, the enclosing
+  /// timer's child ticks (saved) and the node's activation depth before it.
+  struct Timer {
+    Value *T0 = nullptr, *Saved = nullptr, *Depth = nullptr;
+  };
+  /// Starts node N's timer. In a recursive function it also takes part in
+  /// the child-time protocol (segtime_ct.h): saves this thread's child ticks
+  /// and zeroes them; a reentrant node also counts its activation depth.
+  Timer startTimer(IRBuilder<> &B, int N) {
+    Timer T;
+    if (Nodes[N].Flags & FlagReentrant) {
+      T.Depth = B.CreateLoad(I32, depthVar(N));
+      B.CreateStore(B.CreateAdd(T.Depth, ConstantInt::get(I32, 1)), depthVar(N));
     }
-    add(B, N, 1, D);
+    if (Nodes[N].Flags & FlagRecursive) {
+      T.Saved = B.CreateLoad(I64, Child);
+      B.CreateStore(ConstantInt::get(I64, 0), Child);
+    }
+    T.T0 = cycles(B);
+    return T;
+  }
+  /// Adds a finished timer pair (D = T1 - T0) to node N: count += 1,
+  /// ticks += D (reentrant nodes: only in their outermost activation, which
+  /// also adds 1 to slot 2). In recursive functions also exclusive ticks +=
+  /// D minus the ticks its timed children reported (all of D for a call to a
+  /// function outside the cycle: its callee's time is the call's own), and
+  /// reports D to the enclosing timer.
+  void stopTimer(IRBuilder<> &B, int N, const Timer &T) {
+    Value *D = B.CreateSub(cycles(B), T.T0);
+    if (T.Saved) {
+      Value *Own = D;
+      if (Nodes[N].Kind != KCall || (Nodes[N].Flags & FlagReentrant))
+        Own = B.CreateSub(D, B.CreateLoad(I64, Child));
+      add(B, N, SlotExclusive, Own);
+      B.CreateStore(B.CreateAdd(T.Saved, D), Child);
+    }
+    if (T.Depth) {
+      Value *Outer = B.CreateICmpEQ(T.Depth, ConstantInt::get(I32, 0));
+      add(B, N, 1, B.CreateSelect(Outer, D, ConstantInt::get(I64, 0)));
+      add(B, N, 2, B.CreateZExt(Outer, I64));
+      B.CreateStore(T.Depth, depthVar(N));
+    } else {
+      add(B, N, 1, D);
+    }
     add(B, N, 0, ConstantInt::get(I64, 1));
+  }
+  /// The thread's activation depth of reentrant node N.
+  GlobalVariable *depthVar(int N) {
+    GlobalVariable *&G = Depths[N];
+    if (!G)
+      G = new GlobalVariable(M, I32, false, GlobalValue::InternalLinkage,
+                             ConstantInt::get(I32, 0), "segtime.ct.depth", nullptr,
+                             GlobalValue::GeneralDynamicTLSModel);
+    return G;
+  }
+  /// Counter slots of a node: timed nodes of recursive functions have one
+  /// more, their exclusive ticks.
+  static int slotsOf(const NodeDesc &D) {
+    return FixedSlots + D.NArms +
+           ((D.Flags & FlagRecursive) && D.Kind != KBranch &&
+                    !(D.Flags & (FlagUntimed | FlagNoReturn))
+                ? 1
+                : 0);
   }
   Constant *str(const std::string &S) {
     auto It = Strings.find(S);
@@ -174,6 +235,8 @@ private:
   PointerType *Ptr;
   StructType *ModTy;
   GlobalVariable *Mod, *Block; ///< the module's table; thread's block pointer
+  GlobalVariable *Child;       ///< the thread's child ticks (recursive functions)
+  std::map<int, GlobalVariable *> Depths;
   FunctionCallee GetBlock;
   Value *Blk = nullptr; ///< the current function's counter block
   std::vector<NodeDesc> Nodes;
@@ -234,8 +297,7 @@ static bool smallFunction(Function &F, FunctionAnalysisManager &FAM) {
   return true;
 }
 
-void Instrumenter::function(Function &F, LoopInfo &LI, TargetLibraryInfo &TLI,
-                            bool Recursive) {
+void Instrumenter::function(Function &F, LoopInfo &LI, TargetLibraryInfo &TLI) {
   // ---- plan, before the CFG changes -------------------------------------
   NodeDesc FD;
   FD.Kind = KFunction;
@@ -244,16 +306,25 @@ void Instrumenter::function(Function &F, LoopInfo &LI, TargetLibraryInfo &TLI,
     FD.Start.File = SP->getFilename().str();
     FD.Start.Line = SP->getLine();
   }
-  FD.Flags = Recursive ? FlagRecursive : 0;
-  const bool Untimed = Small.count(&F) && !Recursive;
-  int FN = addNode(FD, FixedSlots);
+  auto Cycle = Recursive.find(&F);
+  const bool IsRecursive = Cycle != Recursive.end();
+  // A call into this function's own cycle: it can run again while active.
+  auto reenters = [&](const CallBase &CB) {
+    const Function *C = CB.getCalledFunction();
+    auto It = C ? Recursive.find(C) : Recursive.end();
+    return IsRecursive && It != Recursive.end() && It->second == Cycle->second;
+  };
+  FD.Flags = IsRecursive ? FlagRecursive | FlagReentrant : 0;
+  const bool Untimed = Small.count(&F) && !IsRecursive;
   if (Untimed)
-    Nodes[FN].Flags |= FlagUntimed;
+    FD.Flags |= FlagUntimed;
+  int FN = addNode(FD);
 
   struct LoopPlan {
     Loop *L;
     int Node;
-    AllocaInst *Cnt = nullptr, *T0 = nullptr;
+    AllocaInst *Cnt = nullptr;
+    Timer Open; ///< allocas holding the open timer's values
     std::vector<BasicBlock *> Entering;
     const BasicBlock *Control = nullptr; ///< controlBlock(), before the CFG changes
   };
@@ -269,14 +340,17 @@ void Instrumenter::function(Function &F, LoopInfo &LI, TargetLibraryInfo &TLI,
     // Innermost loops without calls are counted, not timed unless asked: a
     // timer pair around a short latency-bound loop stops the core
     // overlapping it with the next one (matmul -O2: 1.3x slower).
-    bool Leaf = L->isInnermost() && !Config.TimeInnermostLoops;
+    bool Leaf = L->isInnermost() && !Config.TimeInnermostLoops, Reentrant = false;
     for (BasicBlock *LB : L->blocks())
       for (Instruction &I : *LB)
-        if (auto *CB = dyn_cast<CallBase>(&I); CB && instrumentedCall(*CB, TLI))
+        if (auto *CB = dyn_cast<CallBase>(&I); CB && instrumentedCall(*CB, TLI)) {
           Leaf = false; // a loop around calls is timed
-    D.Flags = FD.Flags | (Leaf ? FlagUntimed : 0);
+          Reentrant |= reenters(*CB);
+        }
+    D.Flags = (FD.Flags & FlagRecursive) | (Leaf ? FlagUntimed : 0) |
+              (Reentrant ? FlagReentrant : 0);
     LoopIndex[L] = static_cast<int>(Loops.size());
-    LoopPlan P{L, addNode(D, FixedSlots), nullptr, nullptr, {}, controlBlock(*L)};
+    LoopPlan P{L, addNode(D), nullptr, {}, {}, controlBlock(*L)};
     for (BasicBlock *Pred : predecessors(L->getHeader()))
       if (!L->contains(Pred))
         P.Entering.push_back(Pred);
@@ -326,9 +400,10 @@ void Instrumenter::function(Function &F, LoopInfo &LI, TargetLibraryInfo &TLI,
         D.Start = locOf(CB->getDebugLoc());
         D.Parent = parentOf(&B);
         D.Name = Callee ? sourceName(Callee->getName()) : "";
-        D.Flags = FD.Flags | (CB->doesNotReturn() ? FlagNoReturn : 0) |
-                  (Callee && Small.count(Callee) ? FlagUntimed : 0);
-        CallPlan P{CB, addNode(D, FixedSlots), CB->doesNotReturn(), {}};
+        D.Flags = (FD.Flags & FlagRecursive) | (CB->doesNotReturn() ? FlagNoReturn : 0) |
+                  (Callee && Small.count(Callee) ? FlagUntimed : 0) |
+                  (reenters(*CB) ? FlagReentrant : 0);
+        CallPlan P{CB, addNode(D), CB->doesNotReturn(), {}};
         for (const Loop *L = LI.getLoopFor(&B); L; L = L->getParentLoop())
           P.EnclosingLoops.push_back(LoopIndex[L]);
         Calls.push_back(std::move(P));
@@ -365,7 +440,7 @@ void Instrumenter::function(Function &F, LoopInfo &LI, TargetLibraryInfo &TLI,
         }
         D.NArms = static_cast<int>(Arms.size());
         int Counted = D.Name == "switch" ? D.NArms - 1 : 1;
-        int N = addNode(D, FixedSlots + D.NArms);
+        int N = addNode(D);
         Branches.push_back({&I, N, std::vector<AllocaInst *>(1 + Counted, nullptr)});
       }
     }
@@ -382,7 +457,15 @@ void Instrumenter::function(Function &F, LoopInfo &LI, TargetLibraryInfo &TLI,
   };
   for (LoopPlan &P : Loops) {
     P.Cnt = local("segtime.iter");
-    P.T0 = local("segtime.t0");
+    if (Nodes[P.Node].Flags & FlagUntimed)
+      continue;
+    P.Open.T0 = local("segtime.t0");
+    if (Nodes[P.Node].Flags & FlagRecursive)
+      P.Open.Saved = local("segtime.saved");
+    if (Nodes[P.Node].Flags & FlagReentrant) {
+      Locals.push_back(B.CreateAlloca(I32, nullptr, "segtime.depth"));
+      P.Open.Depth = Locals.back();
+    }
   }
   for (BranchPlan &P : Branches)
     for (AllocaInst *&A : P.Slots)
@@ -406,18 +489,10 @@ void Instrumenter::function(Function &F, LoopInfo &LI, TargetLibraryInfo &TLI,
       if (Pred == &Entry)
         Pred = Phi->getParent();
   for (AllocaInst *A : Locals)
-    B.CreateStore(ConstantInt::get(I64, 0), A);
-  Value *Outer = nullptr, *Depth = nullptr;
-  GlobalVariable *DepthVar = nullptr;
-  if (Recursive) {
-    DepthVar = new GlobalVariable(M, I32, false, GlobalValue::InternalLinkage,
-                                  ConstantInt::get(I32, 0), "segtime.ct.depth", nullptr,
-                                  GlobalValue::GeneralDynamicTLSModel);
-    Depth = B.CreateLoad(I32, DepthVar);
-    B.CreateStore(B.CreateAdd(Depth, ConstantInt::get(I32, 1)), DepthVar);
-    Outer = B.CreateICmpEQ(Depth, ConstantInt::get(I32, 0));
-  }
-  Value *FunctionT0 = Untimed ? nullptr : cycles(B);
+    B.CreateStore(Constant::getNullValue(A->getAllocatedType()), A);
+  Timer FunctionTimer;
+  if (!Untimed)
+    FunctionTimer = startTimer(B, FN);
 
   // Branch counters: executions and counted arms, next to the decision.
   for (BranchPlan &P : Branches) {
@@ -453,9 +528,7 @@ void Instrumenter::function(Function &F, LoopInfo &LI, TargetLibraryInfo &TLI,
     if (Untimed)
       add(B, FN, 0, ConstantInt::get(I64, 1));
     else
-      stopTimer(B, FN, FunctionT0, Outer);
-    if (DepthVar)
-      B.CreateStore(Depth, DepthVar);
+      stopTimer(B, FN, FunctionTimer);
   };
   // Leaving loop P: entries, iterations (the header runs once more than the
   // body when a top-tested loop leaves from its test), time.
@@ -464,10 +537,14 @@ void Instrumenter::function(Function &F, LoopInfo &LI, TargetLibraryInfo &TLI,
     if (FromHeader)
       It = B.CreateSub(It, ConstantInt::get(I64, 1));
     add(B, P.Node, 3, It);
-    if (Nodes[P.Node].Flags & FlagUntimed)
+    if (Nodes[P.Node].Flags & FlagUntimed) {
       add(B, P.Node, 0, ConstantInt::get(I64, 1));
-    else
-      stopTimer(B, P.Node, B.CreateLoad(I64, P.T0), Outer);
+      return;
+    }
+    auto load = [&](Value *A) {
+      return A ? B.CreateLoad(cast<AllocaInst>(A)->getAllocatedType(), A) : nullptr;
+    };
+    stopTimer(B, P.Node, {load(P.Open.T0), load(P.Open.Saved), load(P.Open.Depth)});
   };
 
   for (CallPlan &P : Calls) {
@@ -484,9 +561,9 @@ void Instrumenter::function(Function &F, LoopInfo &LI, TargetLibraryInfo &TLI,
       add(B, P.Node, 0, ConstantInt::get(I64, 1));
       continue;
     }
-    Value *T0 = cycles(B);
+    Timer T = startTimer(B, P.Node);
     B.SetInsertPoint(P.CB->getNextNode());
-    stopTimer(B, P.Node, T0, Outer);
+    stopTimer(B, P.Node, T);
   }
   for (ReturnInst *R : Returns) {
     B.SetInsertPoint(R);
@@ -503,8 +580,14 @@ void Instrumenter::function(Function &F, LoopInfo &LI, TargetLibraryInfo &TLI,
     for (BasicBlock *Pred : P.Entering) {
       B.SetInsertPoint(edgePoint(Pred, P.L->getHeader()));
       B.CreateStore(ConstantInt::get(I64, 0), P.Cnt);
-      if (!(Nodes[P.Node].Flags & FlagUntimed))
-        B.CreateStore(cycles(B), P.T0);
+      if (!(Nodes[P.Node].Flags & FlagUntimed)) {
+        Timer T = startTimer(B, P.Node);
+        B.CreateStore(T.T0, P.Open.T0);
+        if (T.Saved)
+          B.CreateStore(T.Saved, P.Open.Saved);
+        if (T.Depth)
+          B.CreateStore(T.Depth, P.Open.Depth);
+      }
     }
     B.SetInsertPoint(&*P.L->getHeader()->getFirstInsertionPt());
     B.CreateStore(B.CreateAdd(B.CreateLoad(I64, P.Cnt), ConstantInt::get(I64, 1)), P.Cnt);
@@ -515,6 +598,7 @@ void Instrumenter::finish() {
   if (Nodes.empty()) {
     Mod->eraseFromParent();
     Block->eraseFromParent();
+    Child->eraseFromParent();
     return;
   }
   StructType *NodeTy = StructType::get(
@@ -551,19 +635,18 @@ PreservedAnalyses InstrumentPass::run(Module &M, ModuleAnalysisManager &MAM) {
     report_fatal_error("segtime-instrument: module '" + M.getName() +
                        "' is already instrumented");
   auto &FAM = MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
-  std::set<const Function *> Recursive = recursiveFunctions(M);
   std::vector<Function *> Todo;
   for (Function &F : M)
     if (!F.isDeclaration() && !F.hasAvailableExternallyLinkage() &&
         (!Config.Functions || Config.Functions->count(F.getName().str())))
       Todo.push_back(&F);
   Instrumenter I(M, Config);
+  I.Recursive = recursiveFunctions(M);
   for (Function &F : M) // before any function changes
     if (smallFunction(F, FAM))
       I.Small.insert(&F);
   for (Function *F : Todo)
-    I.function(*F, FAM.getResult<LoopAnalysis>(*F), FAM.getResult<TargetLibraryAnalysis>(*F),
-               Recursive.count(F));
+    I.function(*F, FAM.getResult<LoopAnalysis>(*F), FAM.getResult<TargetLibraryAnalysis>(*F));
   I.finish();
   if (Config.StripDebugInfo)
     StripDebugInfo(M);

@@ -22,9 +22,19 @@
  *                   counter updates) adds to the timer enclosing it,
  *                   subtracted for every pair run inside a node (callees
  *                   included, at their mean pairs per call).
+ *   recursive cost  the same for a pair of a recursive function's node, which
+ *                   also saves and restores the thread's child ticks and,
+ *                   if reentrant, its depth (segtime_ct.h).
  * inclusive_s = (ticks - timed*pair_overhead - nested cost) / hz, at least 0;
  * exclusive_s = inclusive_s - inclusive_s of the node's children in the same
  * function (a call's time, callee included, is the call node's own).
+ * Recursive functions (segtime_ct.h): exclusive_s = (slot-4 ticks -
+ * count*pair_overhead - (recursive cost - pair_overhead) per timed child
+ * pair - the overhead of a call's callee) / hz, so the exclusive times of a
+ * cycle's nodes add up to the inclusive time of its outermost activations;
+ * the nested cost inside a reentrant loop's or call's outermost activations
+ * is the function's (overhead ticks per tick of its inclusive time) times
+ * its ticks, an estimate.
  *
  * USAGE:
  *   clang-19 -O2 -fplugin=build/lib/segtime.so -fplugin-arg-segtime-instrument \
@@ -61,6 +71,7 @@ static uint64_t StartTicks;
 static double StartS;
 static double PairOverhead;    /* ticks */
 static double NestedCost[4];   /* ticks, per enum segtime_ct_kind */
+static double NestedCostRec;   /* ticks, a recursive function's node */
 
 static int cmp_u64(const void *a, const void *b) {
   uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -103,6 +114,38 @@ static double measure_nested_cost(int adds) {
   return best;
 }
 
+/* The same for a pair of a reentrant node of a recursive function: depth and
+ * child ticks in thread-locals, four counter updates (Instrument.cpp
+ * startTimer/stopTimer). */
+static double measure_nested_cost_rec(void) {
+  enum { K = 2000, Trials = 9 };
+  static volatile uint64_t c[5];
+  static __thread volatile uint64_t child;
+  static __thread volatile int32_t depth;
+  double best = 1e300;
+  for (int t = 0; t < Trials; ++t) {
+    uint64_t t0 = ticks();
+    for (int k = 0; k < K; ++k) {
+      int32_t d = depth;
+      depth = d + 1;
+      uint64_t saved = child;
+      child = 0;
+      uint64_t a = ticks();
+      uint64_t b = ticks();
+      c[4] += (b - a) - child;
+      child = saved + (b - a);
+      c[1] += d == 0 ? b - a : 0;
+      c[2] += d == 0;
+      depth = d;
+      c[0] += 1;
+    }
+    double per = (double)(ticks() - t0) / K;
+    if (per < best)
+      best = per;
+  }
+  return best;
+}
+
 static void write_at_exit(void) { __segtime_ct_write(); }
 
 static void start(void) {
@@ -120,6 +163,7 @@ static void start(void) {
   NestedCost[SEGTIME_CT_CALL] = NestedCost[SEGTIME_CT_FUNCTION];
   NestedCost[SEGTIME_CT_LOOP] = measure_nested_cost(3);
   NestedCost[SEGTIME_CT_BRANCH] = 0;
+  NestedCostRec = measure_nested_cost_rec();
   atexit(write_at_exit);
   __atomic_store_n(&Started, 2, __ATOMIC_RELEASE);
 }
@@ -165,8 +209,11 @@ typedef struct {
   int fn;           /* global index of its function node */
   int parent;       /* global index of its parent, -1 for functions */
   int state;        /* functions: 0 new, 1 in progress, 2 done */
+  int cycle;        /* recursive functions: a function of its cycle (the
+                       representative), else its own index */
   double total;     /* functions: overhead ticks of all pairs run per all calls */
   double incl;      /* corrected inclusive ticks */
+  double excl;      /* nodes of recursive functions: corrected exclusive ticks */
 } Rec;
 
 static Rec *R;
@@ -184,7 +231,11 @@ static double pairs(const Rec *r) { return is_timed_kind(r) ? (double)ld(&r->c[0
 static double timed(const Rec *r) {
   if (!is_timed_kind(r))
     return 0;
-  return (R[r->fn].n->flags & SEGTIME_CT_RECURSIVE) ? (double)ld(&r->c[2]) : (double)ld(&r->c[0]);
+  return (r->n->flags & SEGTIME_CT_REENTRANT) ? (double)ld(&r->c[2]) : (double)ld(&r->c[0]);
+}
+/* Ticks one of its pairs adds to an enclosing timer. */
+static double pair_cost(const Rec *r) {
+  return (r->n->flags & SEGTIME_CT_RECURSIVE) ? NestedCostRec : NestedCost[r->n->kind];
 }
 
 static int find_function(const char *name) {
@@ -198,20 +249,69 @@ static int find_function(const char *name) {
 
 static double total_cost(int f);
 
+static int cycle_of(int f) {
+  while (R[f].cycle != f)
+    f = R[f].cycle;
+  return f;
+}
+
+/* A recursive function's cycle, from its calls into its own cycle. */
+static void find_cycles(void) {
+  for (int i = 0; i < NR; ++i)
+    R[i].cycle = i;
+  for (int i = 0; i < NR; ++i)
+    if (R[i].n->kind == SEGTIME_CT_CALL && (R[i].n->flags & SEGTIME_CT_REENTRANT)) {
+      int a = cycle_of(R[i].fn), b = find_function(R[i].n->name);
+      if (b >= 0 && cycle_of(b) != a)
+        R[cycle_of(b)].cycle = a;
+    }
+}
+
+/* Calls into cycle c from outside it: its functions' calls minus the calls
+ * between them. */
+static double cycle_entries(int c) {
+  double e = 0;
+  for (int i = 0; i < NR; ++i)
+    if (cycle_of(R[i].fn) == c && (R[i].n->flags & SEGTIME_CT_RECURSIVE)) {
+      if (R[i].n->kind == SEGTIME_CT_FUNCTION)
+        e += (double)ld(&R[i].c[0]);
+      else if (R[i].n->kind == SEGTIME_CT_CALL && (R[i].n->flags & SEGTIME_CT_REENTRANT))
+        e -= (double)ld(&R[i].c[0]);
+    }
+  return e;
+}
+
+/* Overhead ticks of all pairs run in a function's activations (a recursive
+ * function: in all activations of all functions of its cycle). */
+static double cycle_cost(int f) {
+  if (!(R[f].n->flags & SEGTIME_CT_RECURSIVE))
+    return total_cost(f);
+  double t = 0;
+  for (int g = 0; g < NR; ++g)
+    if (R[g].n->kind == SEGTIME_CT_FUNCTION && (R[g].n->flags & SEGTIME_CT_RECURSIVE) &&
+        cycle_of(g) == cycle_of(f))
+      t += total_cost(g);
+  return t;
+}
+
 /* Mean overhead ticks of one call to the function named name (0 if it was
- * not instrumented or its cost is being computed: recursion). */
+ * not instrumented or its cost is being computed: recursion the call graph
+ * did not show). A recursive function's cost is per entry into its cycle
+ * (the inner activations run in one). */
 static double cost_per_call(const char *name) {
   int g = find_function(name);
   if (g < 0 || R[g].state == 1)
     return 0;
-  double calls = (double)ld(&R[g].c[0]);
-  return calls > 0 ? total_cost(g) / calls : 0;
+  double calls = (R[g].n->flags & SEGTIME_CT_RECURSIVE) ? cycle_entries(cycle_of(g))
+                                                         : (double)ld(&R[g].c[0]);
+  return calls > 0 ? cycle_cost(g) / calls : 0;
 }
 
-/* Overhead ticks of node i alone: its pair, and for calls the callee's. */
+/* Overhead ticks of node i alone: its pair, and for calls the callee's
+ * (not for a call into its own cycle: the callee's pairs are the cycle's). */
 static double own_cost(int i) {
-  double c = pairs(&R[i]) * NestedCost[R[i].n->kind];
-  if (R[i].n->kind == SEGTIME_CT_CALL)
+  double c = pairs(&R[i]) * pair_cost(&R[i]);
+  if (R[i].n->kind == SEGTIME_CT_CALL && !(R[i].n->flags & SEGTIME_CT_REENTRANT))
     c += (double)ld(&R[i].c[0]) * cost_per_call(R[i].n->name);
   return c;
 }
@@ -236,10 +336,27 @@ static double total_cost(int f) {
   return t;
 }
 
+/* Overhead ticks inside the outermost activations of reentrant node i:
+ * its cycle's overhead per tick of the cycle's time (the exclusive ticks of
+ * all its nodes: the time of its entries, each counted once) times the
+ * node's ticks. Exact for a function entered from outside its cycle only
+ * (direct recursion), an estimate for the other nodes. */
+static double reentrant_nested_cost(int i) {
+  int c = cycle_of(R[i].fn);
+  double t = 0;
+  for (int d = 0; d < NR; ++d)
+    if ((R[d].n->flags & SEGTIME_CT_RECURSIVE) && cycle_of(R[d].fn) == c && is_timed_kind(&R[d]))
+      t += (double)ld(&R[d].c[4]);
+  double over = cycle_cost(R[i].fn) - cycle_entries(c) * NestedCostRec;
+  return t > 0 ? over * (double)ld(&R[i].c[1]) / t : 0;
+}
+
 /* Overhead ticks inside node i's timed activations. */
 static double nested_cost(int i) {
+  if (R[i].n->flags & SEGTIME_CT_REENTRANT)
+    return reentrant_nested_cost(i);
   if (R[i].n->kind == SEGTIME_CT_FUNCTION)
-    return total_cost(i) - timed(&R[i]) * NestedCost[SEGTIME_CT_FUNCTION];
+    return total_cost(i) - timed(&R[i]) * pair_cost(&R[i]);
   double t = R[i].n->kind == SEGTIME_CT_CALL
                  ? (double)ld(&R[i].c[0]) * cost_per_call(R[i].n->name)
                  : 0;
@@ -248,6 +365,23 @@ static double nested_cost(int i) {
       t += own_cost(d);
   double p = pairs(&R[i]);
   return p > 0 ? t * timed(&R[i]) / p : 0; /* recursive functions: timed share */
+}
+
+/* Corrected exclusive ticks of timed node i of a recursive function. */
+static double recursive_exclusive(int i) {
+  const Rec *r = &R[i];
+  double count = (double)ld(&r->c[0]);
+  double v = (double)ld(&r->c[4]) - count * PairOverhead;
+  for (int d = 0; d < NR; ++d)
+    if (R[d].parent == i && is_timed_kind(&R[d]))
+      v -= (double)ld(&R[d].c[0]) * (pair_cost(&R[d]) - PairOverhead);
+  if (r->n->kind == SEGTIME_CT_CALL) {
+    if (r->n->flags & SEGTIME_CT_REENTRANT) /* the callee's own pair, outside its ticks */
+      v -= count * (NestedCostRec - PairOverhead);
+    else
+      v -= count * cost_per_call(r->n->name);
+  }
+  return v > 0 ? v : 0;
 }
 
 static void json_str(FILE *f, const char *s) {
@@ -358,10 +492,13 @@ int __segtime_ct_write(void) {
     }
     at += m->nnodes;
   }
+  find_cycles();
   for (int i = 0; i < NR; ++i)
     if (is_timed_kind(&R[i])) {
       double v = (double)ld(&R[i].c[1]) - timed(&R[i]) * PairOverhead - nested_cost(i);
       R[i].incl = v > 0 ? v : 0;
+      if (R[i].n->flags & SEGTIME_CT_RECURSIVE)
+        R[i].excl = recursive_exclusive(i);
     }
 
   const char *path = getenv("SEGTIME_CT_FILE");
@@ -383,15 +520,18 @@ int __segtime_ct_write(void) {
   fprintf(f, ",\n \"timer\": {\"source\": \"rdtsc\", \"hz\": %.6e, "
              "\"hz_source\": \"TSC ticks over CLOCK_MONOTONIC during the run\", "
              "\"resolution_s\": %.3e, \"pair_overhead_s\": %.3e, "
-             "\"nested_pair_s\": {\"function\": %.3e, \"loop\": %.3e, \"call\": %.3e}},\n"
+             "\"nested_pair_s\": {\"function\": %.3e, \"loop\": %.3e, \"call\": %.3e, "
+             "\"recursive\": %.3e}},\n"
              " \"wall_s\": %.9g,\n \"functions\": [",
           hz, 1.0 / hz, PairOverhead / hz, NestedCost[SEGTIME_CT_FUNCTION] / hz,
-          NestedCost[SEGTIME_CT_LOOP] / hz, NestedCost[SEGTIME_CT_CALL] / hz, s1 - StartS);
+          NestedCost[SEGTIME_CT_LOOP] / hz, NestedCost[SEGTIME_CT_CALL] / hz,
+          NestedCostRec / hz, s1 - StartS);
   int firstF = 1;
   for (int fi = 0; fi < NR; ++fi) {
     const Rec *F = &R[fi];
     if (F->n->kind != SEGTIME_CT_FUNCTION)
       continue;
+    const int rec = (F->n->flags & SEGTIME_CT_RECURSIVE) != 0;
     double childF = 0;
     for (int d = 0; d < NR; ++d)
       if (R[d].parent == fi && is_timed_kind(&R[d]))
@@ -406,7 +546,8 @@ int __segtime_ct_write(void) {
                "   \"nodes\": [",
             F->n->line, F->n->col, (F->n->flags & SEGTIME_CT_RECURSIVE) ? "true" : "false",
             (unsigned long long)ld(&F->c[0]), F->incl / hz,
-            (F->incl - childF > 0 ? F->incl - childF : 0) / hz, (double)ld(&F->c[1]) / hz);
+            (rec ? F->excl : F->incl - childF > 0 ? F->incl - childF : 0) / hz,
+            (double)ld(&F->c[1]) / hz);
     /* Nodes of this function, numbered from 0 in table order. */
     int k = 0, firstN = 1;
     for (int i = fi + 1; i < NR && R[i].fn == fi; ++i, ++k) {
@@ -438,7 +579,7 @@ int __segtime_ct_write(void) {
       }
       if (is_timed_kind(r))
         fprintf(f, ", \"inclusive_s\": %.9g, \"exclusive_s\": %.9g", r->incl / hz,
-                (r->incl - child > 0 ? r->incl - child : 0) / hz);
+                (rec ? r->excl : r->incl - child > 0 ? r->incl - child : 0) / hz);
       fprintf(f, "}");
     }
     fprintf(f, "]}");

@@ -15,22 +15,38 @@
  * Per node, starting at block[base]:
  *   slot 0  count       function: calls; loop: entries; call: calls made;
  *                       branch: executions of the branch
- *   slot 1  ticks       timed inclusive time, TSC ticks (llvm.readcyclecounter)
- *   slot 2  timed       timer pairs that added to ticks (only written in
- *                       recursive functions, flag SEGTIME_CT_RECURSIVE; else
- *                       it equals count)
+ *   slot 1  ticks       timed inclusive time, TSC ticks (llvm.readcyclecounter);
+ *                       reentrant nodes: outermost activations only
+ *   slot 2  timed       reentrant nodes (SEGTIME_CT_REENTRANT): outermost
+ *                       activations, the timer pairs that added to ticks;
+ *                       other nodes: unused (it equals count)
  *   slot 3  iterations  loops: iterations (body executions)
  *   slot 4+k            branches: executions of arm k (k = 0 .. narms-1); for
  *                       a two-way branch only arm 0 (true) is counted and
  *                       arm 1 = count - arm 0; for a switch, arm 0 is the
  *                       default: count - sum of the cases.
+ *   slot 4  exclusive   timed nodes of recursive functions: ticks of all
+ *                       activations (every depth) minus the ticks of their
+ *                       timed children in the same cycle.
+ *
+ * Recursion (functions in a cycle of the module's call graph, flag
+ * SEGTIME_CT_RECURSIVE on all their nodes): every activation is timed. A
+ * timed node's timer saves the thread's child ticks (a thread-local in the
+ * module), zeroes them, and at its stop adds D - child ticks to slot 4 and
+ * sets child ticks = saved + D (D = its own pair's ticks), so each node's
+ * exclusive time is exact at every depth. A call to a function outside the
+ * cycle keeps its callee's time (slot 4 += D), as in other functions. A node
+ * that can be active twice on one stack (the function, a call into its own
+ * cycle, a loop around such a call: SEGTIME_CT_REENTRANT) keeps a
+ * thread-local depth and adds to slots 1 and 2 only at depth 0, so its
+ * inclusive time counts the recursion once.
 \*===----------------------------------------------------------------------===*/
 #ifndef SEGTIME_CT_H
 #define SEGTIME_CT_H
 
 #include <stdint.h>
 
-#define SEGTIME_CT_ABI 2
+#define SEGTIME_CT_ABI 3
 #define SEGTIME_CT_SLOTS 4 /* fixed slots per node; branches add one per arm */
 
 enum segtime_ct_kind {
@@ -41,10 +57,12 @@ enum segtime_ct_kind {
 };
 
 /* Node flags. */
-#define SEGTIME_CT_RECURSIVE 1 /* function in a call-graph cycle: timers run
-                                  only in its outermost activation */
+#define SEGTIME_CT_RECURSIVE 1 /* node of a function in a call-graph cycle:
+                                  every activation timed, slot 4 exclusive */
 #define SEGTIME_CT_NORETURN 2  /* call to a noreturn function: counted, not timed */
 #define SEGTIME_CT_UNTIMED 4   /* innermost loop: counted, not timed */
+#define SEGTIME_CT_REENTRANT 8 /* can be active twice on a stack: slots 1-2
+                                  only at its outermost activation */
 
 struct segtime_ct_node {
   int32_t kind;     /* enum segtime_ct_kind */

@@ -16,6 +16,8 @@ config.substitutions.append(("%segtime_rt", os.path.join(config.segtime_obj_root
 config.substitutions.append(("%segtime", os.path.join(config.segtime_obj_root, "bin", "segtime")))
 config.substitutions.append(("%clang", os.path.join(tools, "clang")))
 config.substitutions.append(("%costvectors", os.path.join(config.segtime_src_root, "costvectors")))
+import sys
+config.substitutions.append(("%python", sys.executable))
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
 config.environment["PATH"] = os.pathsep.join([tools, config.environment.get("PATH", "")])
 # Run from the source tree so that --machine NAME finds costvectors/NAME.yaml.
