@@ -15,8 +15,11 @@
 /// timer pair around a short, latency-bound loop keeps the core from
 /// overlapping consecutive instances (measured: matmul -O2 1.3x slower).
 /// Per-iteration work is one increment of a local counter (promoted to a
-/// register at -O1 and above) flushed with atomic adds once per loop exit;
-/// branch arm counts are local counters flushed at function exit.
+/// register at -O1 and above) flushed once per loop exit; branch arm counts
+/// are local counters flushed at function exit. Functions in a call-graph
+/// cycle time every activation and keep exact exclusive times through a
+/// thread-local child-ticks variable; their reentrant nodes add to the
+/// inclusive time only at depth 0 (runtime/segtime_ct.h, docs/ct-json.md).
 ///
 /// USAGE:
 ///   clang-19 -O2 -fplugin=build/lib/segtime.so -fplugin-arg-segtime-instrument \

@@ -363,8 +363,7 @@ static double nested_cost(int i) {
   for (int d = 0; d < NR; ++d)
     if (R[d].fn == R[i].fn && inside(d, i))
       t += own_cost(d);
-  double p = pairs(&R[i]);
-  return p > 0 ? t * timed(&R[i]) / p : 0; /* recursive functions: timed share */
+  return t; /* not reentrant: every activation is timed */
 }
 
 /* Corrected exclusive ticks of timed node i of a recursive function. */
