@@ -12,10 +12,27 @@ run both, and check
   loops    the loop iterations CT counted in the kernel function, per call,
            equal the SEG's count of loop tests (HLLC 'loop', from segtime
            predict with the example's parameters);
-  time     the kernel's CT time per call (inclusive, and the sum of the
-           exclusive times of the function and its nodes) against the plain
-           program's measured median, in percent; both programs are run
-           --runs times, alternately, and the medians over runs compared.
+  time     the sum of the exclusive times of the kernel function and its
+           nodes per kernel call (CT) in percent against
+             (a) the instrumented run's own SEGTIME_MEASURED median (does CT
+                 account for the whole kernel?), median over runs; "raw"
+                 is the same for the kernel's uncorrected ticks (the timer
+                 overhead not subtracted): (a) - raw is the overhead share;
+             (b) the plain program's kernel time, the perturbation included,
+                 three estimates:
+                 med    the medians over runs of both (session 2's estimate);
+                 pair   the median over runs of the ratio of each
+                        instrumented run to the plain run just before it (a
+                        slow drift of the machine's speed cancels);
+                 min    the fastest kernel call of each program over all
+                        reps of all runs (the least disturbed call), the
+                        instrumented one times CT's correction (sum excl /
+                        uncorrected ticks of the kernel, same run; median
+                        over runs). Robust against other jobs slowing some
+                        calls down on a shared machine.
+           Both programs are run --runs times, interleaved (plain,
+           instrumented, plain, ...); spread = max/min - 1 of the plain
+           program's run medians shows how disturbed the machine was.
 Exit status 1 if an output or loop check fails; times are reported, not
 asserted (noise on this machine).
 """
@@ -51,9 +68,9 @@ def main():
     work = os.path.join(BUILD, "ct-check")
     os.makedirs(work, exist_ok=True)
     rows, bad = [], 0
-    print("%-10s %-3s %-6s %14s %14s %6s %11s %11s %11s %7s %7s" % (
+    print("%-10s %-3s %-6s %14s %14s %6s %11s %11s %7s %7s %7s %7s %7s %7s" % (
         "example", "opt", "output", "CT iterations", "SEG loop tests", "loops", "plain med",
-        "CT incl", "sum excl", "incl %", "excl %"))
+        "sum excl", "(a) %", "raw %", "(b)med%", "(b)pair", "(b)min%", "spread%"))
     for opt in a.opt.split(","):
         for name in names:
             src = os.path.join(ROOT, "examples", name + ".c")
@@ -64,14 +81,17 @@ def main():
                  src, RT, "-o", base + "-ct", "-lm"])
             env = dict(os.environ, SEGTIME_REPS=a.reps)
             ienv = dict(env, SEGTIME_CT_FILE=base + ".ct.json")
-            meds, inst_meds, incls, excls, same = [], [], [], [], True
+            meds, inst_meds, incls, excls, own, raw, same = [], [], [], [], [], [], True
+            pairs, corr, plain_mins, inst_mins = [], [], [], []
             for r in range(a.runs):
                 plain = run([base + "-plain"], env=env).stdout
                 inst = run([base + "-ct"], env=ienv).stdout
                 same = same and program_lines(plain) == program_lines(inst)
-                m = measured(plain)
+                m, mi = measured(plain), measured(inst)
                 meds.append(m["median_s"])
-                inst_meds.append(measured(inst)["median_s"])
+                plain_mins.append(m["min_s"])
+                inst_meds.append(mi["median_s"])
+                inst_mins.append(mi["min_s"])
                 kernel = m["function"]
                 with open(base + ".ct.json") as f:
                     ct = json.load(f)
@@ -83,6 +103,10 @@ def main():
                 incls.append(fn["inclusive_s"] / calls)
                 excls.append((fn["exclusive_s"] + sum(n.get("exclusive_s", 0)
                                                       for n in fn["nodes"])) / calls)
+                own.append(pct(excls[-1], inst_meds[-1]))
+                raw.append(pct(fn["raw_inclusive_s"] / calls, inst_meds[-1]))
+                pairs.append(pct(excls[-1], meds[-1]))
+                corr.append(excls[-1] * calls / fn["raw_inclusive_s"])
             # Loop iterations of the kernel and of every function it calls
             # (transitively): the SEG's loop count includes its callees'.
             byname = {f["name"]: f for f in ct["functions"]}
@@ -114,18 +138,28 @@ def main():
                    "plain_median_s": plain_med, "plain_run_medians_s": meds,
                    "ct_inclusive_s": incl, "ct_sum_exclusive_s": excl,
                    "ct_sum_exclusive_runs_s": excls, "instrumented_median_s": median(inst_meds),
-                   "incl_err_pct": pct(incl, plain_med), "excl_err_pct": pct(excl, plain_med)}
+                   "incl_err_pct": pct(incl, plain_med), "excl_err_pct": pct(excl, plain_med),
+                   "own_err_pct": median(own), "raw_err_pct": median(raw), "pair_err_pct": median(pairs),
+                   "min_err_pct": pct(min(inst_mins) * median(corr), min(plain_mins)),
+                   "plain_min_s": min(plain_mins), "instrumented_min_s": min(inst_mins),
+                   "ct_correction": median(corr),
+                   "plain_spread_pct": pct(max(meds), min(meds))}
             rows.append(row)
             bad += (not same) + (tests is not None and not loops_ok)
-            print("%-10s %-3s %-6s %14.0f %14s %6s %9.2fms %9.2fms %9.2fms %+7.1f %+7.1f" % (
+            print("%-10s %-3s %-6s %14.0f %14s %6s %9.2fms %9.2fms %+7.1f %+7.1f %+7.1f %+7.1f %+7.1f %7.1f" % (
                 name, opt, "same" if same else "DIFF", iters,
                 "n/a" if tests is None else "%.0f" % tests,
                 "n/a" if tests is None else ("ok" if loops_ok else "WRONG"),
-                plain_med * 1e3, incl * 1e3, excl * 1e3, row["incl_err_pct"], row["excl_err_pct"]),
-                flush=True)
-    errs = [abs(r["excl_err_pct"]) for r in rows]
-    print("\nsum of exclusive vs plain median: median |error| %.1f%%, max %.1f%%, within 10%%: %d of %d"
-          % (median(errs), max(errs), sum(e <= 10 for e in errs), len(errs)))
+                plain_med * 1e3, excl * 1e3, row["own_err_pct"], row["raw_err_pct"], row["excl_err_pct"],
+                row["pair_err_pct"], row["min_err_pct"], row["plain_spread_pct"]), flush=True)
+    print()
+    for key, what in (("own_err_pct", "(a) vs the instrumented run"),
+                      ("excl_err_pct", "(b) vs plain, medians"),
+                      ("pair_err_pct", "(b) vs plain, paired runs"),
+                      ("min_err_pct", "(b) vs plain, minima")):
+        errs = [abs(r[key]) for r in rows]
+        print("sum of exclusive %-28s median |error| %5.1f%%, max %5.1f%%, within 10%%: %d of %d"
+              % (what + ":", median(errs), max(errs), sum(e <= 10 for e in errs), len(errs)))
     if a.json:
         with open(a.json, "w") as f:
             json.dump(rows, f, indent=1)
