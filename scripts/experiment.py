@@ -3,13 +3,15 @@
 
 USAGE:
   scripts/experiment.py --machine costvectors/local.yaml [--only matmul,integrate]
-                        [--runs 3] [--reps 5] [--quick] [--out build/experiment]
+                        [--opt O2] [--runs 3] [--reps 5] [--quick] [--out build/experiment]
                         [--docs docs/img/experiment]
 
 For every kernel (the Warwick-94 kernels integrate, mergesort and matmul, the
 other examples, and a few validation kernels) and 3-4 problem sizes:
-  1. compile it plainly with the plugin at -O2 (writes the .seg.json with the
-     IR levels and ICC target "compile") and instrumented
+  1. compile it plainly with the plugin at each --opt level (default -O2;
+     e.g. --opt O0,O2: every kernel at both, named <kernel>-O0, <kernel>-O2;
+     the machine file's variant for the level is used) (writes the .seg.json
+     with the IR levels and ICC target "compile") and instrumented
      (-fplugin-arg-segtime-instrument, linked with build/lib/libsegtime-rt.a);
   2. run both --runs times, alternately (SEGTIME_REPS=--reps, raised to up
      to 100 for kernels under 20 ms so a run lasts about 0.1 s): the measured
@@ -29,7 +31,7 @@ import argparse, json, os, shutil, sys
 from segtime_common import BUILD, CLANG, PLUGIN, ROOT, SEGTIME, extra_params, measured, median, run
 
 RT = os.path.join(BUILD, "lib", "libsegtime-rt.a")
-FLAGS = ["-O2", "-march=native", "-mno-avx512f"]
+FLAGS = ["-march=native", "-mno-avx512f"]  # after the -O level
 
 # (folder, name, [argv per size], size label per size). Warwick-94 kernels first.
 KERNELS = [
@@ -49,15 +51,16 @@ KERNELS = [
 WARWICK = {"integrate", "mergesort", "matmul"}
 
 
-def build(folder, name, work):
-    """Plain (with the plugin: the .seg.json) and instrumented binaries."""
+def build(folder, name, label, opt, work):
+    """Plain (with the plugin: the .seg.json) and instrumented binaries at -opt."""
     src = os.path.join(ROOT, folder, name + ".c")
-    base = os.path.join(work, name)
-    run([CLANG] + FLAGS + ["-fplugin=" + PLUGIN, "-fplugin-arg-segtime-quiet",
+    base = os.path.join(work, label)
+    flags = ["-" + opt] + FLAGS
+    run([CLANG] + flags + ["-fplugin=" + PLUGIN, "-fplugin-arg-segtime-quiet",
                            "-fplugin-arg-segtime-targets=compile",
                            "-fplugin-arg-segtime-out=" + base + ".seg.json", src, "-o", base, "-lm"])
     # The instrumented compile's SEG describes the instrumented code; not used.
-    run([CLANG] + FLAGS + ["-fplugin=" + PLUGIN, "-fplugin-arg-segtime-quiet",
+    run([CLANG] + flags + ["-fplugin=" + PLUGIN, "-fplugin-arg-segtime-quiet",
                            "-fplugin-arg-segtime-instrument",
                            "-fplugin-arg-segtime-out=" + base + "-ct.seg.json", src, RT,
                            "-o", base + "-ct", "-lm"])
@@ -97,6 +100,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--machine", required=True)
     ap.add_argument("--only", default="")
+    ap.add_argument("--opt", default="O2", help="optimisation levels, e.g. O0,O2")
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--quick", action="store_true", help="the two smallest sizes only")
@@ -105,21 +109,28 @@ def main():
     ap.add_argument("--recompare", action="store_true",
                     help="only rerun segtime compare on the measurements OUT/runs.json kept")
     a = ap.parse_args()
-    kernels = [k for k in KERNELS if not a.only or k[1] in a.only.split(",")]
+    opts = a.opt.split(",")
+    if any(not o or o[0] != "O" for o in opts):
+        sys.exit("experiment.py: --opt takes levels such as O0,O2, got '%s'" % a.opt)
+    # (folder, name, label, opt, argvs, sizes): the label names the kernel in
+    # the tables, with the level when there are several.
+    kernels = [(folder, name, name if len(opts) == 1 else "%s-%s" % (name, opt), opt, argvs, sizes)
+               for opt in opts for folder, name, argvs, sizes in KERNELS
+               if not a.only or name in a.only.split(",")]
     if a.recompare:
         return recompare(a, kernels)
     work = os.path.join(a.out, "work")
     plots = os.path.join(a.out, "plots")
     os.makedirs(work, exist_ok=True)
     all_args, summary, spreads, kept = [], [], [], {}
-    for folder, name, argvs, sizes in kernels:
+    for folder, src_name, name, opt, argvs, sizes in kernels:
         if a.quick:
             argvs, sizes = argvs[:2], sizes[:2]
-        print("== %s/%s: build" % (folder, name), file=sys.stderr, flush=True)
-        base = build(folder, name, work)
+        print("== %s/%s -%s: build" % (folder, src_name, opt), file=sys.stderr, flush=True)
+        base = build(folder, src_name, name, opt, work)
         with open(base + ".seg.json") as f:
             seg = json.load(f)
-        extra = extra_params(name, seg)
+        extra = extra_params(src_name, seg)
         seg_args, kargs = [base + ".seg.json"], []
         for argv, size in zip(argvs, sizes):
             m, med, lo, hi, ct, ct_times = measure(base, argv, size, a.runs, a.reps)
@@ -159,7 +170,7 @@ def recompare(a, kernels):
         kept = json.load(f)
     plots = os.path.join(a.out, "plots")
     all_args, summary = [], []
-    for _, name, _, _ in kernels:
+    for _, _, name, _, _, _ in kernels:
         if name not in kept["kernels"]:
             continue
         k = kept["kernels"][name]
@@ -201,8 +212,8 @@ def pct(x):
 def write_summary(a, summary, spreads):
     """summary.md: Table 6 at the largest size per kernel, Table 7, the error split."""
     lines = ["# The Warwick-94 experiment on this machine (scripts/experiment.py)", "",
-             "machine file: `%s`; -O2 -march=native -mno-avx512f; %d runs x SEGTIME_REPS=%d"
-             % (a.machine, a.runs, a.reps), ""]
+             "machine file: `%s`; -%s %s; %d runs x SEGTIME_REPS=%d"
+             % (a.machine, "/-".join(a.opt.split(",")), " ".join(FLAGS), a.runs, a.reps), ""]
     totals = ["| kernel | size | measured (plain) | spread | CT | e_CT (structure) | "
               "ICC e_L | INTCC e_L | HLLC e_L | POC e_L | ICC e_L-e_CT | INTCC | HLLC | POC |",
               "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
