@@ -1,0 +1,91 @@
+//===- CtRuntimeTest.cpp - CT runtime: recursion's overhead correction ----===//
+///
+/// \file
+/// Registers a hand-made node table with the CT runtime (runtime/ct_runtime.c),
+/// fills its counters with chosen tick counts and checks the times written
+/// against the formulas of runtime/segtime_ct.h, computed by hand here from
+/// the overheads the runtime measured and reports in the file's "timer".
+///
+/// The program: f is directly recursive, called once from outside (3
+/// activations: f -> f -> f); each activation calls g (not recursive) once.
+/// Ticks: f's outermost activation 10000, its nodes' exclusive ticks 6600
+/// (f), 400 (the 2 calls f -> f), 3000 (the 3 calls to g, g's time
+/// included), which add up to 10000 as the instrumented code guarantees.
+///
+//===----------------------------------------------------------------------===//
+#include "core/Ct.h"
+#include "segtime_ct.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <unistd.h>
+
+using namespace segtime;
+
+namespace {
+
+TEST(CtRuntime, RecursiveExclusiveAndInclusive) {
+  const int Rec = SEGTIME_CT_RECURSIVE, Reent = SEGTIME_CT_REENTRANT;
+  // {kind, parent, line, col, end_line, end_col, base, narms, flags, reserved, name, file, labels}
+  static const segtime_ct_node Nodes[] = {
+      {SEGTIME_CT_FUNCTION, -1, 1, 0, 0, 0, 0, 0, Rec | Reent, 0, "f", "t.c", ""},
+      {SEGTIME_CT_CALL, 0, 2, 3, 0, 0, 5, 0, Rec | Reent, 0, "f", "t.c", ""},
+      {SEGTIME_CT_CALL, 0, 3, 3, 0, 0, 10, 0, Rec, 0, "g", "t.c", ""},
+      {SEGTIME_CT_FUNCTION, -1, 5, 0, 0, 0, 15, 0, 0, 0, "g", "t.c", ""},
+  };
+  static segtime_ct_module M = {SEGTIME_CT_ABI, 4, 19, 0, Nodes, "t.c", nullptr, nullptr};
+  __segtime_ct_register(&M);
+  uint64_t *C = __segtime_ct_thread_block(&M);
+  // f: count, outermost ticks, outermost activations, -, exclusive ticks
+  C[0] = 3, C[1] = 10000, C[2] = 1, C[4] = 6600;
+  // call f -> f: 2 calls, the outermost one 8000 ticks
+  C[5] = 2, C[6] = 8000, C[7] = 1, C[9] = 400;
+  // call g: 3 calls, 3000 ticks (not reentrant: every call adds to slot 1)
+  C[10] = 3, C[11] = 3000, C[14] = 3000;
+  // g: 3 calls, 2900 ticks
+  C[15] = 3, C[16] = 2900;
+
+  std::string Path = testing::TempDir() + "ct-runtime-" + std::to_string(getpid()) + ".json";
+  setenv("SEGTIME_CT_FILE", Path.c_str(), 1);
+  ASSERT_EQ(__segtime_ct_write(), 0);
+  std::ifstream In(Path);
+  CtFile Ct = CtFile::fromJSON(json::parse(In));
+  std::remove(Path.c_str());
+
+  // Overheads in ticks, as the runtime measured them (printed to 4 digits).
+  const double Hz = Ct.Timer.Hz, PO = Ct.Timer.PairOverheadS * Hz,
+               NCrec = Ct.Timer.NestedPairS.at("recursive") * Hz,
+               NC = Ct.Timer.NestedPairS.at("function") * Hz;
+  ASSERT_GT(PO, 0);
+  ASSERT_GT(NCrec, 0);
+  const double Tol = 2e-3 * (NCrec + NC + PO) * 8 / Hz; // the printed digits
+  ASSERT_EQ(Ct.Functions.size(), 2u);
+  const CtFunction &G = Ct.Functions[0].Name == "g" ? Ct.Functions[0] : Ct.Functions[1];
+  const CtFunction &F = Ct.Functions[0].Name == "f" ? Ct.Functions[0] : Ct.Functions[1];
+  ASSERT_EQ(F.Name, "f");
+  ASSERT_EQ(F.Nodes.size(), 2u);
+
+  // g: its 3 pairs' overhead, nothing nested.
+  EXPECT_NEAR(G.InclusiveS, (2900 - 3 * PO) / Hz, Tol);
+  // f's cycle: pairs f 3 + call f 2 + call g 3 at NCrec, g's 3 at NC; one
+  // entry. Inside the outermost activation: all but its own pair.
+  const double Over = 8 * NCrec + 3 * NC - NCrec;
+  EXPECT_NEAR(F.InclusiveS, (10000 - PO - Over) / Hz, Tol);
+  // Exclusive: own pair reads per activation; (NCrec - PO) per timed child
+  // pair; a call into the cycle also the callee's (NCrec - PO); a call to g
+  // g's whole overhead per call (NC).
+  EXPECT_NEAR(F.ExclusiveS, (6600 - 3 * PO - 5 * (NCrec - PO)) / Hz, Tol);
+  EXPECT_NEAR(*F.Nodes[0].ExclusiveS, (400 - 2 * PO - 2 * (NCrec - PO)) / Hz, Tol);
+  EXPECT_NEAR(*F.Nodes[1].ExclusiveS, (3000 - 3 * PO - 3 * NC) / Hz, Tol);
+  // They add up to f's inclusive time (telescoping).
+  EXPECT_NEAR(F.ExclusiveS + *F.Nodes[0].ExclusiveS + *F.Nodes[1].ExclusiveS, F.InclusiveS, Tol);
+  // The reentrant call site: its outermost ticks less the cycle's overhead
+  // per tick (Over / 10000 cycle ticks) times its 8000 ticks.
+  EXPECT_NEAR(*F.Nodes[0].InclusiveS, (8000 - PO - Over * 0.8) / Hz, Tol);
+  // The call to g (not reentrant): its pairs and g's.
+  EXPECT_NEAR(*F.Nodes[1].InclusiveS, (3000 - 3 * PO - 3 * NC) / Hz, Tol);
+}
+
+} // namespace
