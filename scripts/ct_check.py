@@ -28,8 +28,9 @@ run both, and check
                         reps of all runs (the least disturbed call), the
                         instrumented one times CT's correction (sum excl /
                         uncorrected ticks of the kernel, same run; median
-                        over runs). Robust against other jobs slowing some
-                        calls down on a shared machine.
+                        over runs). Immune to runs slowed down by other
+                        jobs, not to single calls that get a fast phase in
+                        one program only (docs/results.md, session 3).
            Both programs are run --runs times, interleaved (plain,
            instrumented, plain, ...); spread = max/min - 1 of the plain
            program's run medians shows how disturbed the machine was.
