@@ -3,6 +3,7 @@
 
 USAGE:
   scripts/ct_check.py [--opt O0,O2] [--only matmul,lu] [--reps 5] [--runs 3] [--json out.json]
+                      [--instructions]
 
 For every example in examples/*.c and optimisation level: build it plainly and
 with -fplugin-arg-segtime-instrument (linked with build/lib/libsegtime-rt.a),
@@ -34,10 +35,14 @@ run both, and check
            Both programs are run --runs times, interleaved (plain,
            instrumented, plain, ...); spread = max/min - 1 of the plain
            program's run medians shows how disturbed the machine was.
+  instr    with --instructions: the instructions executed while the kernel
+           is on the stack, per kernel call, of the instrumented program
+           against the plain one (valgrind callgrind, SEGTIME_REPS=1): a
+           deterministic measure of how much work the instrumentation adds.
 Exit status 1 if an output or loop check fails; times are reported, not
 asserted (noise on this machine).
 """
-import argparse, json, os, sys
+import argparse, json, os, sys, tempfile
 
 from segtime_common import BUILD, CLANG, PLUGIN, ROOT, SEGTIME, extra_params, measured, median, pct, run
 
@@ -55,6 +60,19 @@ def program_lines(out):
     return lines
 
 
+def kernel_instructions(binary, kernel, env):
+    """Instructions executed while kernel is on the stack (callgrind)."""
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "cg.out")
+        run(["valgrind", "--tool=callgrind", "--toggle-collect=" + kernel,
+             "--callgrind-out-file=" + out, binary], env=env)
+        with open(out) as f:
+            for line in f:
+                if line.startswith("summary:"):
+                    return int(line.split()[1])
+    sys.exit("ct_check.py: no callgrind summary for %s" % binary)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--opt", default="O0,O2")
@@ -62,6 +80,8 @@ def main():
     ap.add_argument("--reps", default="5")
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--json", default="")
+    ap.add_argument("--instructions", action="store_true",
+                    help="also count the kernel's instructions under callgrind")
     a = ap.parse_args()
     names = sorted(f[:-2] for f in os.listdir(os.path.join(ROOT, "examples")) if f.endswith(".c"))
     if a.only:
@@ -145,6 +165,17 @@ def main():
                    "plain_min_s": min(plain_mins), "instrumented_min_s": min(inst_mins),
                    "ct_correction": median(corr),
                    "plain_spread_pct": pct(max(meds), min(meds))}
+            if a.instructions:
+                cenv = dict(os.environ, SEGTIME_REPS="1", SEGTIME_CT_FILE=base + "-cg.ct.json")
+                ip = kernel_instructions(base + "-plain", kernel, cenv)
+                ii = kernel_instructions(base + "-ct", kernel, cenv)
+                with open(base + "-cg.ct.json") as f:
+                    ccalls = next(f for f in json.load(f)["functions"] if f["name"] == kernel)["calls"]
+                row.update({"plain_instructions_per_call": ip / ccalls,
+                            "ct_instructions_per_call": ii / ccalls,
+                            "instructions_added_pct": pct(ii, ip)})
+                print("%-10s %-3s instructions per kernel call: plain %.4g, instrumented %.4g (%+.1f %%)"
+                      % (name, opt, ip / ccalls, ii / ccalls, pct(ii, ip)), flush=True)
             rows.append(row)
             bad += (not same) + (tests is not None and not loops_ok)
             print("%-10s %-3s %-6s %14.0f %14s %6s %9.2fms %9.2fms %+7.1f %+7.1f %+7.1f %+7.1f %+7.1f %7.1f" % (
