@@ -601,6 +601,8 @@ void Instrumenter::finish() {
     Child->eraseFromParent();
     return;
   }
+  if (Child->use_empty()) // no recursive function
+    Child->eraseFromParent();
   StructType *NodeTy = StructType::get(
       Ctx, {I32, I32, I32, I32, I32, I32, I32, I32, I32, I32, Ptr, Ptr, Ptr});
   std::vector<Constant *> Descs;
