@@ -3,8 +3,8 @@
 
 USAGE:
   scripts/validate.py --machine build/costvectors/local.yaml [--only dot,gemv]
-                      [--reps 7] [--no-callgrind] [--json build/validation.json]
-                      [--markdown build/validation.md]
+                      [--reps 7] [--no-callgrind | --counts-only]
+                      [--json build/validation.json] [--markdown build/validation.md]
 
 For every kernel (examples/*.c, validation/*.c):
   1. compile at -O2 -march=native -mno-avx512f (valgrind cannot run AVX-512)
@@ -17,6 +17,8 @@ For every kernel (examples/*.c, validation/*.c):
      instructions executed in the file's own functions is the exact dynamic
      instruction count of one kernel call; compare with the ICC prediction
      (levels.ICC.counts.instructions) for the same parameters.
+--counts-only skips 2 and 3 (no timed runs: a deterministic check of the
+instruction counts, usable on a loaded machine).
 Not a test: timings are noisy; it prints numbers (median, spread, errors).
 """
 import argparse, json, os, re, sys, tempfile
@@ -66,9 +68,13 @@ def main():
     ap.add_argument("--only", default="")
     ap.add_argument("--reps", default="7")
     ap.add_argument("--no-callgrind", action="store_true")
+    ap.add_argument("--counts-only", action="store_true",
+                    help="only the callgrind instruction counts (no timed runs)")
     ap.add_argument("--json", default="")
     ap.add_argument("--markdown", default="")
     a = ap.parse_args()
+    if a.counts_only and a.no_callgrind:
+        ap.error("--counts-only and --no-callgrind exclude each other")
 
     srcs = []
     for folder in ("examples", "validation"):
@@ -91,12 +97,19 @@ def main():
         with open(base + ".seg.json") as f:
             seg = json.load(f)
         extra = extra_params(name, seg)
-        m = measured(run([base], env=dict(os.environ, SEGTIME_REPS=a.reps)).stdout)
+        if a.counts_only:
+            m = measured(run([base] + SMALL.get(name, []),
+                             env=dict(os.environ, SEGTIME_REPS="1")).stdout)
+            pred, err = None, ""
+        else:
+            m = measured(run([base], env=dict(os.environ, SEGTIME_REPS=a.reps)).stdout)
+            pred, err = predict(base + ".seg.json", m["function"], m["params"], extra, a.machine)
         kernel = m["function"]
-        pred, err = predict(base + ".seg.json", kernel, m["params"], extra, a.machine)
-        row = {"kernel": name, "function": kernel, "params": m["params"],
-               "measured_median_s": m["median_s"], "measured_min_s": m["min_s"],
-               "measured_max_s": m["max_s"], "levels": {}, "error": err}
+        row = {"kernel": name, "function": kernel, "params": m["params"], "levels": {},
+               "error": err}
+        if not a.counts_only:
+            row.update({"measured_median_s": m["median_s"], "measured_min_s": m["min_s"],
+                        "measured_max_s": m["max_s"]})
         if pred:
             for lvl, v in pred["levels"].items():
                 row["levels"][lvl] = {"time_s": v["time_s"], "error_pct": pct(v["time_s"], m["median_s"])}
@@ -121,14 +134,18 @@ def main():
              "|---|---|---|---|---|---|" + "---|" * len(levels)]
     for r in rows:
         cg = r.get("callgrind", {})
-        spread = 100.0 * (r["measured_max_s"] - r["measured_min_s"]) / r["measured_median_s"]
         cells = ["%+.1f%%" % r["levels"][l]["error_pct"] if l in r["levels"] else "n/a" for l in levels]
-        lines.append("| %s | %s | %s | %s | %s | %.3f ms (%.0f%%) | %s |" % (
+        if "measured_median_s" in r:
+            spread = 100.0 * (r["measured_max_s"] - r["measured_min_s"]) / r["measured_median_s"]
+            time = "%.3f ms (%.0f%%)" % (r["measured_median_s"] * 1e3, spread)
+        else:
+            time = "-"
+        lines.append("| %s | %s | %s | %s | %s | %s | %s |" % (
             r["kernel"], r["function"],
             "%.0f" % cg["instructions"] if "instructions" in cg else "-",
             "%.0f" % cg["predicted"] if "predicted" in cg else "-",
             "%+.2f%%" % cg["error_pct"] if "error_pct" in cg else "-",
-            r["measured_median_s"] * 1e3, spread, " | ".join(cells)))
+            time, " | ".join(cells)))
     summary = []
     cg_rows = [r["callgrind"] for r in rows if "error_pct" in r.get("callgrind", {})]
     if cg_rows:
