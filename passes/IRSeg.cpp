@@ -23,6 +23,7 @@
 #include <cmath>
 #include <functional>
 #include <optional>
+#include <regex>
 #include <set>
 #include <sstream>
 #include <algorithm>
@@ -191,6 +192,13 @@ public:
     // A phi before a loop (the start of a vector epilogue: 0 or n.vec) takes
     // the value of its most frequent incoming edge.
     Text.Phi = [this](PHINode *P) -> std::optional<std::string> {
+      if (PhiDepth >= 8) // a chain of phis: give up
+        return std::nullopt;
+      ++PhiDepth;
+      auto Exact = exactPhi(P);
+      --PhiDepth;
+      if (Exact)
+        return Exact;
       BasicBlock *Best = nullptr;
       double BestF = -1;
       for (BasicBlock *Pred : P->blocks()) {
@@ -289,6 +297,7 @@ private:
           double Share = Total > 0 ? P / Total : 1.0 / Exits.size();
           Freq[UT] += Freq[U] * Share;
           addScaled(SymFreq[UT], SymFreq[U], Share, "");
+          addScaled(SymEdge[{From, To}], SymFreq[U], Share, "");
         }
         continue;
       }
@@ -324,6 +333,7 @@ private:
         else
           addScaled(Edge, SymFreq[B], P, "");
         addScaled(SymFreq[US], Edge, 1, "");
+        SymEdge[{B, S}] = Edge;
         if (auto E = render(Edge)) // S: a block of the region, or a subloop's header
           Out.EdgeFreq[{B, S}] = *E;
       }
@@ -331,6 +341,53 @@ private:
     return Freq;
   }
 
+
+  /// The value of phi P as a sum over its incoming edges of (edge taken) x
+  /// (incoming value), when every incoming edge's frequency is a sum of
+  /// exact conditions (coefficients 1: 0/1 indicators of the path taken in
+  /// one execution of the region): e.g. the start of a scalar loop after the
+  /// vectoriser's runtime checks, 0 if the checks failed and n.vec if the
+  /// vector loop ran. Where P's block is not reached every term is 0.
+  /// nullopt if an edge frequency is an estimate (see Text.Phi).
+  std::optional<std::string> exactPhi(PHINode *P) {
+    std::string Sum;
+    for (unsigned I = 0; I < P->getNumIncomingValues(); ++I) {
+      auto It = SymEdge.find({P->getIncomingBlock(I), P->getParent()});
+      if (It == SymEdge.end())
+        return std::nullopt;
+      for (auto &[M, C] : It->second)
+        if (C != 1)
+          return std::nullopt;
+      auto W = render(It->second);
+      if (!W || !inScope(*W))
+        return std::nullopt;
+      if (*W == "0")
+        continue;
+      // (the exit value of a subloop's recurrence, at P's loop)
+      auto V = Text.str(
+          SE.getSCEVAtScope(P->getIncomingValue(I), LI.getLoopFor(P->getParent())));
+      if (!V || !inScope(*V))
+        return std::nullopt;
+      if (*V == "0")
+        continue;
+      Sum += (Sum.empty() ? "" : " + ") + (W->empty() ? *V : "(" + *W + ")*(" + *V + ")");
+    }
+    return Sum.empty() ? "0" : "(" + Sum + ")";
+  }
+
+  /// Does expression E name only iteration numbers of loops that Text can
+  /// name now? (The nest's own loops are summed over in memoryOf.)
+  bool inScope(const std::string &E) const {
+    static const std::regex Index("k_[A-Za-z0-9_.$]*?_ir[0-9]+");
+    std::set<std::string> Known;
+    for (auto &[L, K] : Text.LoopIndex)
+      Known.insert(K);
+    for (auto It = std::sregex_iterator(E.begin(), E.end(), Index); It != std::sregex_iterator();
+         ++It)
+      if (!Known.count(It->str()))
+        return false;
+    return true;
+  }
 
   /// To += From * Scale * Factor (Factor: an expression, "" for 1, "0").
   /// Conditions are 0/1 indicators: a factor already in a monomial is not
@@ -456,7 +513,11 @@ private:
            F = Sub(Sel->getFalseValue());
       if (!C || !T || !F)
         return std::nullopt;
-      R = Or(And(*C, *T), And(Not(*C), *F)); // the two terms exclude each other
+      // select c, true, f is c || f; select c, t, false is c && t (the
+      // vectoriser's "too few iterations or the checks fail")
+      R = *T == "1"   ? Or(*C, *F)
+          : *F == "0" ? And(*C, *T)
+                      : Or(And(*C, *T), And(Not(*C), *F)); // the two terms exclude each other
     }
     if (R && R->size() > 600)
       return std::nullopt;
@@ -475,8 +536,19 @@ private:
     if (SE.isKnownPredicate(ICmpInst::getInversePredicate(Pred), L0, L1))
       return "0";
     const SCEV *S0 = L0, *S1 = L1;
-    if (!X0->getType()->isIntegerTy())
-      return std::nullopt; // pointers: the alias checks (see frequencies())
+    if (X0->getType()->isPointerTy()) {
+      // Two addresses in one object (the vectoriser's alias checks on one
+      // array): p < q exactly when q - p > 0, an integer in source names.
+      // Addresses of different objects are not source values: guardedLoop()
+      // lets such checks pass.
+      const SCEV *D = SE.getMinusSCEV(L0, L1);
+      if (isa<SCEVCouldNotCompute>(D))
+        return std::nullopt;
+      S0 = distribute(D);
+      S1 = SE.getZero(D->getType());
+    } else if (!X0->getType()->isIntegerTy()) {
+      return std::nullopt;
+    }
     std::string Op[2];
     const SCEV *Ops[2] = {S0, S1};
     for (unsigned I = 0; I < 2; ++I) {
@@ -503,6 +575,40 @@ private:
     case CmpInst::ICMP_SLE: case CmpInst::ICMP_ULE: return F("cmp_le", A, B);
     default: return std::nullopt;
     }
+  }
+
+  /// S with products of sums multiplied out, so that ScalarEvolution folds
+  /// the constants in the type's arithmetic: the vectoriser writes
+  /// 8*n*(n - 1) as 8*(n + 2^61 - 1)*n, which only wraps to the right value
+  /// modulo 2^64 (the text's arithmetic is exact).
+  const SCEV *distribute(const SCEV *S) {
+    if (auto *A = dyn_cast<SCEVAddExpr>(S)) {
+      SmallVector<const SCEV *, 4> Ops;
+      for (const SCEV *Op : A->operands())
+        Ops.push_back(distribute(Op));
+      return SE.getAddExpr(Ops);
+    }
+    if (auto *AR = dyn_cast<SCEVAddRecExpr>(S); AR && AR->isAffine())
+      return SE.getAddRecExpr(distribute(AR->getStart()), distribute(AR->getOperand(1)),
+                              AR->getLoop(), SCEV::FlagAnyWrap);
+    auto *M = dyn_cast<SCEVMulExpr>(S);
+    if (!M)
+      return S;
+    std::function<const SCEV *(const SCEV *, const SCEV *)> Mul = [&](const SCEV *X,
+                                                                      const SCEV *Y) {
+      for (auto [P, Q] : {std::pair{X, Y}, std::pair{Y, X}})
+        if (auto *A = dyn_cast<SCEVAddExpr>(Q)) {
+          SmallVector<const SCEV *, 4> Terms;
+          for (const SCEV *Op : A->operands())
+            Terms.push_back(Mul(P, Op));
+          return SE.getAddExpr(Terms);
+        }
+      return SE.getMulExpr(X, Y);
+    };
+    const SCEV *R = nullptr;
+    for (const SCEV *Op : M->operands())
+      R = R ? Mul(R, distribute(Op)) : distribute(Op);
+    return R;
   }
 
   /// Can From reach To within one execution of region L (one iteration of
@@ -832,6 +938,8 @@ private:
   std::vector<BasicBlock *> Order;
   std::map<const BasicBlock *, unsigned> Number;
   std::map<std::pair<const BasicBlock *, const BasicBlock *>, double> EdgeFreq;
+  /// The same with exact conditions (frequencies()), for exactPhi.
+  std::map<std::pair<const BasicBlock *, const BasicBlock *>, Poly> SymEdge;
   unsigned NextId = 1;
   int PhiDepth = 0;
 };
