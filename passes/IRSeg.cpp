@@ -326,10 +326,7 @@ private:
         Poly Edge;
         if (Exact)
           addScaled(Edge, SymFreq[B], 1,
-                    S == Br->getSuccessor(0) ? *Exact
-                    : *Exact == "1"          ? "0"
-                    : *Exact == "0"          ? "1"
-                                             : "(1 - " + *Exact + ")");
+                    S == Br->getSuccessor(0) ? *Exact : negation(*Exact));
         else
           addScaled(Edge, SymFreq[B], P, "");
         addScaled(SymFreq[US], Edge, 1, "");
@@ -401,9 +398,7 @@ private:
       for (std::string X; std::getline(SS, X, '\x1f');)
         Fs.insert(X);
       if (!Factor.empty() && Factor != "1") {
-        std::string Neg = Factor.rfind("(1 - ", 0) == 0 ? Factor.substr(5, Factor.size() - 6)
-                                                       : "(1 - " + Factor + ")";
-        if (Fs.count(Neg))
+        if (Fs.count(negation(Factor)))
           continue;
         Fs.insert(Factor);
       }
@@ -426,11 +421,12 @@ private:
         for (std::string X; std::getline(SS, X, '\x1f');)
           Fs.push_back(X);
         for (size_t I = 0; I < Fs.size() && !Merged; ++I) {
-          if (Fs[I].rfind("(1 - ", 0) != 0)
+          auto X = negated(Fs[I]);
+          if (!X)
             continue;
           std::vector<std::string> Rest = Fs, Pos = Fs;
           Rest.erase(Rest.begin() + I);
-          Pos[I] = Fs[I].substr(5, Fs[I].size() - 6);
+          Pos[I] = *X;
           std::sort(Pos.begin(), Pos.end());
           auto Join = [](const std::vector<std::string> &V) {
             std::string K;
@@ -461,7 +457,7 @@ private:
       std::string T = M.empty() ? num(C) : C == 1 ? Prod : num(C) + "*" + Prod;
       R += (R.empty() ? "" : " + ") + T;
     }
-    if (R.size() > 1500)
+    if (R.size() > 4000)
       return std::nullopt;
     return R == "1" ? "" : R.empty() ? "0" : R;
   }
@@ -492,7 +488,7 @@ private:
       return A == "1" ? B : B == "1" ? A : A + "*" + B;
     };
     auto Not = [](const std::string &A) -> std::string {
-      return A == "1" ? "0" : A == "0" ? "1" : "(1 - " + A + ")";
+      return negation(A);
     };
     auto Or = [&](const std::string &A, const std::string &B) {
       return Not(And(Not(A), Not(B)));
@@ -519,9 +515,28 @@ private:
           : *F == "0" ? And(*C, *T)
                       : Or(And(*C, *T), And(Not(*C), *F)); // the two terms exclude each other
     }
-    if (R && R->size() > 600)
+    if (R && R->size() > 1500)
       return std::nullopt;
     return R;
+  }
+
+  /// X if A is "(1 - X)" (one parenthesised negation), else nullopt: not
+  /// not c is c.
+  static std::optional<std::string> negated(const std::string &A) {
+    if (A.rfind("(1 - ", 0) != 0 || A.back() != ')')
+      return std::nullopt;
+    int Depth = 0;
+    for (size_t I = 0; I + 1 < A.size(); ++I) {
+      Depth += A[I] == '(' ? 1 : A[I] == ')' ? -1 : 0;
+      if (Depth == 0)
+        return std::nullopt; // "(1 - a)*(1 - b)": the first parenthesis closes early
+    }
+    return A.substr(5, A.size() - 6);
+  }
+
+  /// 1 - A for a 0/1 condition A, written without a double negation.
+  static std::string negation(const std::string &A) {
+    return A == "1" ? "0" : A == "0" ? "1" : negated(A).value_or("(1 - " + A + ")");
   }
 
   /// A comparison of two integers in source names.
