@@ -347,29 +347,68 @@ private:
   /// vector loop ran. Where P's block is not reached every term is 0.
   /// nullopt if an edge frequency is an estimate (see Text.Phi).
   std::optional<std::string> exactPhi(PHINode *P) {
-    std::string Sum;
+    // The incoming edges' frequencies, without the factors common to all of
+    // them (those hold whenever P's block is reached).
+    std::vector<std::pair<Poly, Value *>> In;
+    std::optional<std::set<std::string>> Common;
     for (unsigned I = 0; I < P->getNumIncomingValues(); ++I) {
       auto It = SymEdge.find({P->getIncomingBlock(I), P->getParent()});
       if (It == SymEdge.end())
         return std::nullopt;
-      for (auto &[M, C] : It->second)
+      for (auto &[M, C] : It->second) {
         if (C != 1)
           return std::nullopt;
-      auto W = render(It->second);
-      if (!W || !inScope(*W))
+        std::set<std::string> Fs = factors(M);
+        if (!Common)
+          Common = Fs;
+        for (auto F = Common->begin(); F != Common->end();)
+          F = Fs.count(*F) ? std::next(F) : Common->erase(F);
+      }
+      In.push_back({It->second, P->getIncomingValue(I)});
+    }
+    std::vector<std::pair<std::string, Value *>> Terms; // (weight, value)
+    for (auto &[Edge, V] : In) {
+      Poly W;
+      for (auto &[M, C] : Edge) {
+        std::set<std::string> Fs = factors(M);
+        for (const std::string &F : *Common)
+          Fs.erase(F);
+        std::string Key;
+        for (const std::string &F : Fs)
+          Key += (Key.empty() ? "" : "\x1f") + F;
+        W[Key] += C;
+      }
+      auto R = render(W);
+      if (!R || !inScope(*R))
         return std::nullopt;
-      if (*W == "0")
-        continue;
+      if (*R != "0")
+        Terms.push_back({*R, V});
+    }
+    // Two edges: exactly one is taken, so the longer weight is 1 - the other.
+    if (Terms.size() == 2) {
+      size_t Long = Terms[0].first.size() > Terms[1].first.size() ? 0 : 1;
+      Terms[Long].first = Terms[1 - Long].first.empty() ? "0" : negation(Terms[1 - Long].first);
+    }
+    std::string Sum;
+    for (auto &[W, In] : Terms) {
       // (the exit value of a subloop's recurrence, at P's loop)
-      auto V = Text.str(
-          SE.getSCEVAtScope(P->getIncomingValue(I), LI.getLoopFor(P->getParent())));
+      auto V = Text.str(SE.getSCEVAtScope(In, LI.getLoopFor(P->getParent())));
       if (!V || !inScope(*V))
         return std::nullopt;
-      if (*V == "0")
+      if (*V == "0" || W == "0")
         continue;
-      Sum += (Sum.empty() ? "" : " + ") + (W->empty() ? *V : "(" + *W + ")*(" + *V + ")");
+      Sum += (Sum.empty() ? "" : " + ") + (W.empty() ? *V : "(" + W + ")*(" + *V + ")");
     }
     return Sum.empty() ? "0" : "(" + Sum + ")";
+  }
+
+  /// The factors of a monomial of a Poly.
+  static std::set<std::string> factors(const std::string &M) {
+    std::set<std::string> Fs;
+    std::stringstream SS(M);
+    for (std::string X; std::getline(SS, X, '\x1f');)
+      Fs.insert(X);
+    return Fs;
   }
 
   /// Does expression E name only iteration numbers of loops that Text can
@@ -393,10 +432,7 @@ private:
     if (Scale == 0 || Factor == "0")
       return;
     for (auto &[M, C] : From) {
-      std::set<std::string> Fs;
-      std::stringstream SS(M);
-      for (std::string X; std::getline(SS, X, '\x1f');)
-        Fs.insert(X);
+      std::set<std::string> Fs = factors(M);
       if (!Factor.empty() && Factor != "1") {
         if (Fs.count(negation(Factor)))
           continue;
@@ -561,6 +597,11 @@ private:
         return std::nullopt;
       S0 = distribute(D);
       S1 = SE.getZero(D->getType());
+      if (auto *C = dyn_cast<SCEVConstant>(S0)) // a constant distance: decided now
+        return ICmpInst::compare(C->getAPInt(), APInt::getZero(C->getAPInt().getBitWidth()),
+                                 ICmpInst::getSignedPredicate(Pred))
+                   ? "1"
+                   : "0";
     } else if (!X0->getType()->isIntegerTy()) {
       return std::nullopt;
     }
