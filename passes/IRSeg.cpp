@@ -194,6 +194,11 @@ public:
     Text.Phi = [this](PHINode *P) -> std::optional<std::string> {
       if (PhiDepth >= 8) // a chain of phis: give up
         return std::nullopt;
+      // A loop-carried phi changes from iteration to iteration: only a
+      // geometric one has a value in source names (merge's i and j, moved
+      // by data-dependent branches, have none).
+      if (this->LI.isLoopHeader(P->getParent()))
+        return geometricPhi(P);
       ++PhiDepth;
       auto Exact = exactPhi(P);
       --PhiDepth;
@@ -309,6 +314,15 @@ private:
       auto *Br = dyn_cast<BranchInst>(B->getTerminator());
       if (Br && Br->isConditional() && Br->getSuccessor(0) != Br->getSuccessor(1))
         Exact = exactCondition(Br);
+      // A data-dependent branch inside the region: a named probability
+      // (BPI's estimate by default, a profile's measurement if given).
+      std::optional<std::string> Named;
+      if (Br && !Exact && !Guarded && Br->isConditional() &&
+          Br->getSuccessor(0) != Br->getSuccessor(1) &&
+          llvm::all_of(successors(B), [&](BasicBlock *S) {
+            return !(L && S == L->getHeader()) && unitOf(L, S);
+          }))
+        Named = branchParameter(Br);
       for (BasicBlock *S : successors(B)) {
         if (L && S == L->getHeader())
           continue; // back edge: counted by the trip count
@@ -324,9 +338,10 @@ private:
         Freq[US] += FB * P;
         EdgeFreq[{B, S}] = FB * P;
         Poly Edge;
-        if (Exact)
+        if (Exact || Named)
           addScaled(Edge, SymFreq[B], 1,
-                    S == Br->getSuccessor(0) ? *Exact : negation(*Exact));
+                    S == Br->getSuccessor(0) ? Exact ? *Exact : *Named
+                                             : negation(Exact ? *Exact : *Named));
         else
           addScaled(Edge, SymFreq[B], P, "");
         addScaled(SymFreq[US], Edge, 1, "");
@@ -356,7 +371,7 @@ private:
       if (It == SymEdge.end())
         return std::nullopt;
       for (auto &[M, C] : It->second) {
-        if (C != 1)
+        if (C != 1 || M.find("Pir_") != std::string::npos) // probabilities: no 0/1 path
           return std::nullopt;
         std::set<std::string> Fs = factors(M);
         if (!Common)
@@ -400,6 +415,61 @@ private:
       Sum += (Sum.empty() ? "" : " + ") + (W.empty() ? *V : "(" + W + ")*(" + *V + ")");
     }
     return Sum.empty() ? "0" : "(" + Sum + ")";
+  }
+
+  /// The probability that data-dependent branch Br takes its first
+  /// successor as a parameter Pir_<function>_<line>_<col> (the branch's
+  /// location; copies made by unrolling share it, "(1 - P)" if a copy's
+  /// successors are swapped), default BranchProbabilityInfo's estimate;
+  /// nullopt without a debug location.
+  std::optional<std::string> branchParameter(BranchInst *Br) {
+    const DebugLoc &DL = Br->getDebugLoc();
+    if (!DL || !DL.getLine())
+      return std::nullopt;
+    auto At = [](const BasicBlock *B) {
+      SourceRange R = rangeOf(*B);
+      return std::to_string(R.Line) + ":" + std::to_string(R.Col);
+    };
+    std::string Taken = At(Br->getSuccessor(0)), Other = At(Br->getSuccessor(1));
+    std::string Name = "Pir_" + Out.Name + "_" + std::to_string(DL.getLine()) + "_" +
+                       std::to_string(DL.getCol());
+    for (const Parameter &P : Out.Parameters)
+      if (P.Name == Name)
+        return P.TakenAt == Other && P.OtherAt == Taken ? negation(Name) : Name;
+    double P0 = BPI.getEdgeProbability(Br->getParent(), 0u).getNumerator() /
+                double(BranchProbability::getDenominator());
+    Parameter P{Name, "branch", P0, "BPI",
+                DL->getFilename().str() + ":" + std::to_string(DL.getLine()) + ":" +
+                    std::to_string(DL.getCol()),
+                "probability that the optimised branch goes to " + Taken +
+                    " (BranchProbabilityInfo's estimate)"};
+    P.TakenAt = Taken;
+    P.OtherAt = Other;
+    Out.Parameters.push_back(P);
+    return Name;
+  }
+
+  /// A phi in the header of an enclosing loop L that is multiplied by a
+  /// constant on every iteration (for (w = 1; w < n; w *= 2): no
+  /// ScalarEvolution recurrence) as start*C^k_L, k_L the iteration number.
+  std::optional<std::string> geometricPhi(PHINode *P) {
+    Loop *L = LI.getLoopFor(P->getParent());
+    auto K = L ? Text.LoopIndex.find(L) : Text.LoopIndex.end();
+    if (K == Text.LoopIndex.end() || L->getHeader() != P->getParent() ||
+        P->getNumIncomingValues() != 2 || !SE.isSCEVable(P->getType()))
+      return std::nullopt;
+    unsigned Back = L->contains(P->getIncomingBlock(0)) ? 0 : 1;
+    if (L->contains(P->getIncomingBlock(1 - Back)))
+      return std::nullopt;
+    auto *M = dyn_cast<SCEVMulExpr>(SE.getSCEV(P->getIncomingValue(Back)));
+    if (!M || M->getNumOperands() != 2 || M->getOperand(1) != SE.getSCEV(P))
+      return std::nullopt;
+    auto *C = dyn_cast<SCEVConstant>(M->getOperand(0));
+    auto Start = Text.str(SE.getSCEV(P->getIncomingValue(1 - Back)));
+    if (!C || !Start || C->getAPInt().getSignificantBits() > 32)
+      return std::nullopt;
+    return "(" + *Start + ")*(" + std::to_string(C->getAPInt().getSExtValue()) + ")^" +
+           K->second;
   }
 
   /// The factors of a monomial of a Poly.
