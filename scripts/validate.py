@@ -16,7 +16,10 @@ For every kernel (examples/*.c, validation/*.c):
      with 1 and with 3 timed repetitions; the difference / 2 of the
      instructions executed in the file's own functions is the exact dynamic
      instruction count of one kernel call; compare with the ICC prediction
-     (levels.ICC.counts.instructions) for the same parameters.
+     (levels.ICC.counts.instructions) for the same parameters; and again with
+     the branch probabilities and loop counts measured by component timing
+     (a -fplugin-arg-segtime-instrument build run at the same size,
+     segtime predict --profile): column "ICC instr. with CT profile".
 --counts-only skips 2 and 3 (no timed runs: a deterministic check of the
 instruction counts, usable on a loaded machine).
 Not a test: timings are noisy; it prints numbers (median, spread, errors).
@@ -24,6 +27,8 @@ Not a test: timings are noisy; it prints numbers (median, spread, errors).
 import argparse, json, os, re, sys, tempfile
 
 from segtime_common import BUILD, CLANG, PLUGIN, ROOT, SEGTIME, extra_params, measured, median, pct, run
+
+RT = os.path.join(BUILD, "lib", "libsegtime-rt.a")
 
 FLAGS = ["-O2", "-march=native", "-mno-avx512f"]
 
@@ -36,9 +41,9 @@ SMALL = {
     "stencil1d": ["1000", "3"], "conv2d": ["40", "5"], "floyd": ["24"], "prefix": ["3000"],
     "poly": ["500", "9"], "histogram": ["5000", "64"],
 }
-def predict(seg_path, kernel, params, extra, machine, levels="all"):
+def predict(seg_path, kernel, params, extra, machine, levels="all", profile=None):
     cmd = [SEGTIME, "predict", seg_path, "--machine", machine, "--function", kernel,
-           "--level", levels, "--json"]
+           "--level", levels, "--json"] + (["--profile", profile] if profile else [])
     for k, v in params.items():
         cmd += ["-p", "%s=%s" % (k, v)]
     r = run(cmd + extra, check=False)
@@ -126,12 +131,27 @@ def main():
                 row["callgrind"].update({"predicted": icc, "error_pct": pct(icc, per_call)})
             else:
                 row["callgrind"]["error"] = err2
+            # The same with measured branch probabilities: an instrumented
+            # build (its own .seg.json is of the instrumented code: not used).
+            ct = base + "-ct"
+            run([CLANG] + FLAGS + ["-fplugin=" + PLUGIN, "-fplugin-arg-segtime-quiet",
+                 "-fplugin-arg-segtime-instrument", "-fplugin-arg-segtime-out=" + ct + ".seg.json",
+                 os.path.join(ROOT, folder, name + ".c"), RT, "-o", ct, "-lm"])
+            run([ct] + SMALL[name], env=dict(os.environ, SEGTIME_REPS="1",
+                                            SEGTIME_CT_FILE=ct + ".ct.json"))
+            pp, err3 = predict(base + ".seg.json", kernel, small["params"], extra, a.machine, "icc",
+                               profile=ct + ".ct.json")
+            if pp:
+                icc = pp["levels"]["ICC"]["counts"].get("instructions", 0)
+                row["callgrind"].update({"profiled": icc, "profiled_error_pct": pct(icc, per_call)})
+            else:
+                row["callgrind"]["profiled_error"] = err3
         rows.append(row)
 
     levels = ["ICC", "INTCC", "HLLC", "POC"]
-    lines = ["| kernel | function | callgrind instr. | ICC instr. | err | measured (spread) | "
-             + " | ".join(levels) + " |",
-             "|---|---|---|---|---|---|" + "---|" * len(levels)]
+    lines = ["| kernel | function | callgrind instr. | ICC instr. | err | ICC instr. with CT profile "
+             "| err | measured (spread) | " + " | ".join(levels) + " |",
+             "|---|---|---|---|---|---|---|---|" + "---|" * len(levels)]
     for r in rows:
         cg = r.get("callgrind", {})
         cells = ["%+.1f%%" % r["levels"][l]["error_pct"] if l in r["levels"] else "n/a" for l in levels]
@@ -140,11 +160,13 @@ def main():
             time = "%.3f ms (%.0f%%)" % (r["measured_median_s"] * 1e3, spread)
         else:
             time = "-"
-        lines.append("| %s | %s | %s | %s | %s | %s | %s |" % (
+        lines.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
             r["kernel"], r["function"],
             "%.0f" % cg["instructions"] if "instructions" in cg else "-",
             "%.0f" % cg["predicted"] if "predicted" in cg else "-",
             "%+.2f%%" % cg["error_pct"] if "error_pct" in cg else "-",
+            "%.0f" % cg["profiled"] if "profiled" in cg else "-",
+            "%+.2f%%" % cg["profiled_error_pct"] if "profiled_error_pct" in cg else "-",
             time, " | ".join(cells)))
     summary = []
     cg_rows = [r["callgrind"] for r in rows if "error_pct" in r.get("callgrind", {})]
@@ -152,6 +174,11 @@ def main():
         within = sum(1 for c in cg_rows if abs(c["error_pct"]) <= 2.0)
         summary.append("ICC instruction count within 2%% of callgrind: %d of %d kernels"
                        % (within, len(cg_rows)))
+    prof_rows = [r["callgrind"] for r in rows if "profiled_error_pct" in r.get("callgrind", {})]
+    if prof_rows:
+        within = sum(1 for c in prof_rows if abs(c["profiled_error_pct"]) <= 2.0)
+        summary.append("ICC instruction count with the CT profile within 2%% of callgrind: "
+                       "%d of %d kernels" % (within, len(prof_rows)))
     for l in levels:
         errs = sorted(abs(r["levels"][l]["error_pct"]) for r in rows if l in r["levels"])
         if errs:
@@ -162,8 +189,9 @@ def main():
         e = {l: abs(r["levels"][l]["error_pct"]) for l in levels if l in r["levels"]}
         if len(e) == 4 and e["ICC"] <= min(e["INTCC"], e["HLLC"]) and e["POC"] >= max(e["ICC"], e["INTCC"], e["HLLC"]):
             order += 1
-    summary.append("levels ordered as in Warwick-94 Table 7 (ICC best, POC worst): %d of %d kernels"
-                   % (order, len(rows)))
+    if not a.counts_only:
+        summary.append("levels ordered as in Warwick-94 Table 7 (ICC best, POC worst): %d of %d kernels"
+                       % (order, len(rows)))
     print("\n".join(lines))
     print()
     print("\n".join(summary))
