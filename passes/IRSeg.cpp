@@ -642,7 +642,17 @@ private:
 
   /// 1 - A for a 0/1 condition A, written without a double negation.
   static std::string negation(const std::string &A) {
-    return A == "1" ? "0" : A == "0" ? "1" : negated(A).value_or("(1 - " + A + ")");
+    if (A == "1" || A == "0")
+      return A == "1" ? "0" : "1";
+    if (auto X = negated(A))
+      return *X;
+    int Depth = 0; // a sum ("a + b", from render) is parenthesised
+    bool Sum = false;
+    for (char C : A) {
+      Depth += C == '(' ? 1 : C == ')' ? -1 : 0;
+      Sum |= Depth == 0 && C == ' ';
+    }
+    return "(1 - " + (Sum ? "(" + A + ")" : A) + ")";
   }
 
   /// A comparison of two integers in source names.
