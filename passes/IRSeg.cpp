@@ -802,6 +802,14 @@ private:
           for (const void *A : Atoms(SE.getSCEV(Op)))
             Related |= TripAtoms.count(A) != 0;
         }
+      // A loop ScalarEvolution cannot count (a while loop: its trip count
+      // is the parameter N_..., iterations per reach of the loop statement,
+      // also measured so) and the test of its rotated copy before it (at
+      // the loop statement's location) guard together.
+      const DebugLoc &BL = Br->getDebugLoc();
+      if (!BTC && BL && SL->getStartLoc() && BL.getLine() == SL->getStartLoc().getLine() &&
+          BL.getCol() == SL->getStartLoc().getCol())
+        Related = true;
       // The vectoriser's runtime checks (enough iterations, no aliasing)
       // before a vector loop are assumed to pass, like a zero-trip guard.
       if (!Related && transformations(SL) != "vectorised")
