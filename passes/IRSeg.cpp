@@ -682,6 +682,12 @@ private:
                                  ICmpInst::getSignedPredicate(Pred))
                    ? "1"
                    : "0";
+      // A distance of known sign (8 + 8k for k >= 0): decided now too.
+      Pred = ICmpInst::getSignedPredicate(Pred);
+      if (SE.isKnownPredicate(Pred, S0, S1))
+        return "1";
+      if (SE.isKnownPredicate(ICmpInst::getInversePredicate(Pred), S0, S1))
+        return "0";
     } else if (!X0->getType()->isIntegerTy()) {
       return std::nullopt;
     }
