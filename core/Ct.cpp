@@ -1,7 +1,10 @@
 //===- Ct.cpp - Component-timing measurements and their JSON form ---------===//
 #include "core/Ct.h"
 
+#include <cstdio>
+#include <cstdlib>
 #include <fstream>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <stdexcept>
@@ -218,6 +221,60 @@ SourceRange armRange(const Arm &A) {
   return R;
 }
 
+/// "line:col" -> {line, col} ({0, 0} if malformed).
+std::pair<unsigned, unsigned> lineCol(const std::string &S) {
+  unsigned L = 0, C = 0;
+  return sscanf(S.c_str(), "%u:%u", &L, &C) == 2 ? std::pair{L, C} : std::pair{0u, 0u};
+}
+
+/// The measured probability of IR branch parameter P (Where
+/// "file:line:col", TakenAt/OtherAt the successors' first locations): the
+/// two-arm branch records of Ct at that location (any function: the
+/// optimiser inlines), summed; the arm whose target is nearer (lines, then
+/// columns) to TakenAt than the other arm's, with OtherAt nearer to the
+/// other arm, is the one P counts. nullopt if no record or no clear match.
+std::optional<ProfileValue> irBranchValue(const CtFile &Ct, const Parameter &P) {
+  size_t C2 = P.Where.rfind(':'), C1 = C2 == std::string::npos ? C2 : P.Where.rfind(':', C2 - 1);
+  if (C1 == std::string::npos)
+    return std::nullopt;
+  std::string File = P.Where.substr(0, C1);
+  auto [Line, Col] = lineCol(P.Where.substr(C1 + 1));
+  auto Base = [](const std::string &F) { return F.substr(F.rfind('/') + 1); };
+  uint64_t Exec = 0, Count[2] = {0, 0};
+  const CtNode *First = nullptr;
+  for (const CtFunction &F : Ct.Functions)
+    for (const CtNode &N : F.Nodes)
+      if (N.Kind == "branch" && N.Op == "br" && N.Line == Line && N.Col == Col &&
+          Base(N.File) == Base(File) && N.Arms.size() == 2) {
+        if (First && (First->Arms[0].TargetLine != N.Arms[0].TargetLine ||
+                      First->Arms[0].TargetCol != N.Arms[0].TargetCol))
+          return std::nullopt; // two different branches at one location
+        First = First ? First : &N;
+        Exec += N.Executions;
+        Count[0] += N.Arms[0].Count;
+        Count[1] += N.Arms[1].Count;
+      }
+  if (!First || !Exec)
+    return std::nullopt;
+  auto Dist = [](std::pair<unsigned, unsigned> A, const CtArm &B) {
+    return std::pair{std::abs(long(A.first) - long(B.TargetLine)),
+                     std::abs(long(A.second) - long(B.TargetCol))};
+  };
+  auto T = lineCol(P.TakenAt), O = lineCol(P.OtherAt);
+  auto Sum = [](std::pair<long, long> A, std::pair<long, long> B) {
+    return std::pair{A.first + B.first, A.second + B.second};
+  };
+  auto Straight = Sum(Dist(T, First->Arms[0]), Dist(O, First->Arms[1]));
+  auto Crossed = Sum(Dist(T, First->Arms[1]), Dist(O, First->Arms[0]));
+  if (Straight == Crossed)
+    return std::nullopt;
+  int Arm = Straight < Crossed ? 0 : 1;
+  return ProfileValue{P.Name, double(Count[Arm]) / double(Exec),
+                      "IR branch " + P.Where + " -> " + P.TakenAt + ": arm '" +
+                          First->Arms[Arm].Label + "' " + std::to_string(Count[Arm]) + " / " +
+                          std::to_string(Exec) + " executions"};
+}
+
 std::set<std::string> caseLabels(const std::string &L) {
   std::set<std::string> S;
   std::stringstream SS(L);
@@ -270,6 +327,10 @@ std::vector<ProfileValue> profileParameters(const CtFile &Ct, const SegFile &Seg
     auto where = [&](const CtNode &N) {
       return S.Name + ":" + std::to_string(N.Line) + ":" + std::to_string(N.Col);
     };
+    for (const Parameter &P : S.Parameters)
+      if (P.Kind == "branch" && !P.TakenAt.empty())
+        if (auto V = irBranchValue(Ct, P))
+          Out.push_back(*V);
     forEachNode(S.Body, [&](const Node &X) {
       if (X.Kind == NodeKind::Loop && Params.count(X.Trip)) {
         for (const CtNode &N : F->Nodes)

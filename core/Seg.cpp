@@ -162,6 +162,10 @@ json Parameter::toJSON() const {
   json J = {{"name", Name}, {"kind", Kind}, {"source", Source}, {"where", Where},
             {"meaning", Meaning}};
   J["default"] = Default ? json(*Default) : json(nullptr);
+  if (!TakenAt.empty()) {
+    J["taken_at"] = TakenAt;
+    J["other_at"] = OtherAt;
+  }
   return J;
 }
 
@@ -174,6 +178,8 @@ Parameter Parameter::fromJSON(const json &J) {
   P.Source = J.value("source", "");
   P.Where = J.value("where", "");
   P.Meaning = J.value("meaning", "");
+  P.TakenAt = J.value("taken_at", "");
+  P.OtherAt = J.value("other_at", "");
   return P;
 }
 

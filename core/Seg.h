@@ -133,6 +133,11 @@ struct Parameter {
   std::string Source;  ///< where the default comes from ("static: 1/arms", ...)
   std::string Where;   ///< file:line
   std::string Meaning; ///< one line for humans
+  /// An IR-level branch probability (Kind "branch", Source "BPI", Where
+  /// "file:line:col" of the branch): the first source location ("line:col")
+  /// of the successor it is the probability of, and of the other one; a
+  /// component-timing profile matches them to the measured branch's arms.
+  std::string TakenAt, OtherAt;
   json toJSON() const;
   static Parameter fromJSON(const json &J);
 };

@@ -23,6 +23,7 @@
 #include <cmath>
 #include <functional>
 #include <optional>
+#include <regex>
 #include <set>
 #include <sstream>
 #include <algorithm>
@@ -191,6 +192,18 @@ public:
     // A phi before a loop (the start of a vector epilogue: 0 or n.vec) takes
     // the value of its most frequent incoming edge.
     Text.Phi = [this](PHINode *P) -> std::optional<std::string> {
+      if (PhiDepth >= 8) // a chain of phis: give up
+        return std::nullopt;
+      // A loop-carried phi changes from iteration to iteration: only a
+      // geometric one has a value in source names (merge's i and j, moved
+      // by data-dependent branches, have none).
+      if (this->LI.isLoopHeader(P->getParent()))
+        return geometricPhi(P);
+      ++PhiDepth;
+      auto Exact = exactPhi(P);
+      --PhiDepth;
+      if (Exact)
+        return Exact;
       BasicBlock *Best = nullptr;
       double BestF = -1;
       for (BasicBlock *Pred : P->blocks()) {
@@ -289,6 +302,7 @@ private:
           double Share = Total > 0 ? P / Total : 1.0 / Exits.size();
           Freq[UT] += Freq[U] * Share;
           addScaled(SymFreq[UT], SymFreq[U], Share, "");
+          addScaled(SymEdge[{From, To}], SymFreq[U], Share, "");
         }
         continue;
       }
@@ -300,6 +314,15 @@ private:
       auto *Br = dyn_cast<BranchInst>(B->getTerminator());
       if (Br && Br->isConditional() && Br->getSuccessor(0) != Br->getSuccessor(1))
         Exact = exactCondition(Br);
+      // A data-dependent branch inside the region: a named probability
+      // (BPI's estimate by default, a profile's measurement if given).
+      std::optional<std::string> Named;
+      if (Br && !Exact && !Guarded && Br->isConditional() &&
+          Br->getSuccessor(0) != Br->getSuccessor(1) &&
+          llvm::all_of(successors(B), [&](BasicBlock *S) {
+            return !(L && S == L->getHeader()) && unitOf(L, S);
+          }))
+        Named = branchParameter(Br);
       for (BasicBlock *S : successors(B)) {
         if (L && S == L->getHeader())
           continue; // back edge: counted by the trip count
@@ -315,15 +338,14 @@ private:
         Freq[US] += FB * P;
         EdgeFreq[{B, S}] = FB * P;
         Poly Edge;
-        if (Exact)
+        if (Exact || Named)
           addScaled(Edge, SymFreq[B], 1,
-                    S == Br->getSuccessor(0) ? *Exact
-                    : *Exact == "1"          ? "0"
-                    : *Exact == "0"          ? "1"
-                                             : "(1 - " + *Exact + ")");
+                    S == Br->getSuccessor(0) ? Exact ? *Exact : *Named
+                                             : negation(Exact ? *Exact : *Named));
         else
           addScaled(Edge, SymFreq[B], P, "");
         addScaled(SymFreq[US], Edge, 1, "");
+        SymEdge[{B, S}] = Edge;
         if (auto E = render(Edge)) // S: a block of the region, or a subloop's header
           Out.EdgeFreq[{B, S}] = *E;
       }
@@ -332,6 +354,147 @@ private:
   }
 
 
+  /// The value of phi P as a sum over its incoming edges of (edge taken) x
+  /// (incoming value), when every incoming edge's frequency is a sum of
+  /// exact conditions (coefficients 1: 0/1 indicators of the path taken in
+  /// one execution of the region): e.g. the start of a scalar loop after the
+  /// vectoriser's runtime checks, 0 if the checks failed and n.vec if the
+  /// vector loop ran. Where P's block is not reached every term is 0.
+  /// nullopt if an edge frequency is an estimate (see Text.Phi).
+  std::optional<std::string> exactPhi(PHINode *P) {
+    // The incoming edges' frequencies, without the factors common to all of
+    // them (those hold whenever P's block is reached).
+    std::vector<std::pair<Poly, Value *>> In;
+    std::optional<std::set<std::string>> Common;
+    for (unsigned I = 0; I < P->getNumIncomingValues(); ++I) {
+      auto It = SymEdge.find({P->getIncomingBlock(I), P->getParent()});
+      if (It == SymEdge.end())
+        return std::nullopt;
+      for (auto &[M, C] : It->second) {
+        if (C != 1 || M.find("Pir_") != std::string::npos) // probabilities: no 0/1 path
+          return std::nullopt;
+        std::set<std::string> Fs = factors(M);
+        if (!Common)
+          Common = Fs;
+        for (auto F = Common->begin(); F != Common->end();)
+          F = Fs.count(*F) ? std::next(F) : Common->erase(F);
+      }
+      In.push_back({It->second, P->getIncomingValue(I)});
+    }
+    std::vector<std::pair<std::string, Value *>> Terms; // (weight, value)
+    for (auto &[Edge, V] : In) {
+      Poly W;
+      for (auto &[M, C] : Edge) {
+        std::set<std::string> Fs = factors(M);
+        for (const std::string &F : *Common)
+          Fs.erase(F);
+        std::string Key;
+        for (const std::string &F : Fs)
+          Key += (Key.empty() ? "" : "\x1f") + F;
+        W[Key] += C;
+      }
+      auto R = render(W);
+      if (!R || !inScope(*R))
+        return std::nullopt;
+      if (*R != "0")
+        Terms.push_back({*R, V});
+    }
+    // Two edges: exactly one is taken, so the longer weight is 1 - the other.
+    if (Terms.size() == 2) {
+      size_t Long = Terms[0].first.size() > Terms[1].first.size() ? 0 : 1;
+      Terms[Long].first = Terms[1 - Long].first.empty() ? "0" : negation(Terms[1 - Long].first);
+    }
+    std::string Sum;
+    for (auto &[W, In] : Terms) {
+      // (the exit value of a subloop's recurrence, at P's loop)
+      auto V = Text.str(SE.getSCEVAtScope(In, LI.getLoopFor(P->getParent())));
+      if (!V || !inScope(*V))
+        return std::nullopt;
+      if (*V == "0" || W == "0")
+        continue;
+      Sum += (Sum.empty() ? "" : " + ") + (W.empty() ? *V : "(" + W + ")*(" + *V + ")");
+    }
+    return Sum.empty() ? "0" : "(" + Sum + ")";
+  }
+
+  /// The probability that data-dependent branch Br takes its first
+  /// successor as a parameter Pir_<function>_<line>_<col> (the branch's
+  /// location; copies made by unrolling share it, "(1 - P)" if a copy's
+  /// successors are swapped), default BranchProbabilityInfo's estimate;
+  /// nullopt without a debug location.
+  std::optional<std::string> branchParameter(BranchInst *Br) {
+    const DebugLoc &DL = Br->getDebugLoc();
+    if (!DL || !DL.getLine())
+      return std::nullopt;
+    auto At = [](const BasicBlock *B) {
+      SourceRange R = rangeOf(*B);
+      return std::to_string(R.Line) + ":" + std::to_string(R.Col);
+    };
+    std::string Taken = At(Br->getSuccessor(0)), Other = At(Br->getSuccessor(1));
+    std::string Name = "Pir_" + Out.Name + "_" + std::to_string(DL.getLine()) + "_" +
+                       std::to_string(DL.getCol());
+    for (const Parameter &P : Out.Parameters)
+      if (P.Name == Name)
+        return P.TakenAt == Other && P.OtherAt == Taken ? negation(Name) : Name;
+    double P0 = BPI.getEdgeProbability(Br->getParent(), 0u).getNumerator() /
+                double(BranchProbability::getDenominator());
+    Parameter P{Name, "branch", P0, "BPI",
+                DL->getFilename().str() + ":" + std::to_string(DL.getLine()) + ":" +
+                    std::to_string(DL.getCol()),
+                "probability that the optimised branch goes to " + Taken +
+                    " (BranchProbabilityInfo's estimate)"};
+    P.TakenAt = Taken;
+    P.OtherAt = Other;
+    Out.Parameters.push_back(P);
+    return Name;
+  }
+
+  /// A phi in the header of an enclosing loop L that is multiplied by a
+  /// constant on every iteration (for (w = 1; w < n; w *= 2): no
+  /// ScalarEvolution recurrence) as start*C^k_L, k_L the iteration number.
+  std::optional<std::string> geometricPhi(PHINode *P) {
+    Loop *L = LI.getLoopFor(P->getParent());
+    auto K = L ? Text.LoopIndex.find(L) : Text.LoopIndex.end();
+    if (K == Text.LoopIndex.end() || L->getHeader() != P->getParent() ||
+        P->getNumIncomingValues() != 2 || !SE.isSCEVable(P->getType()))
+      return std::nullopt;
+    unsigned Back = L->contains(P->getIncomingBlock(0)) ? 0 : 1;
+    if (L->contains(P->getIncomingBlock(1 - Back)))
+      return std::nullopt;
+    auto *M = dyn_cast<SCEVMulExpr>(SE.getSCEV(P->getIncomingValue(Back)));
+    if (!M || M->getNumOperands() != 2 || M->getOperand(1) != SE.getSCEV(P))
+      return std::nullopt;
+    auto *C = dyn_cast<SCEVConstant>(M->getOperand(0));
+    auto Start = Text.str(SE.getSCEV(P->getIncomingValue(1 - Back)));
+    if (!C || !Start || C->getAPInt().getSignificantBits() > 32)
+      return std::nullopt;
+    return "(" + *Start + ")*(" + std::to_string(C->getAPInt().getSExtValue()) + ")^" +
+           K->second;
+  }
+
+  /// The factors of a monomial of a Poly.
+  static std::set<std::string> factors(const std::string &M) {
+    std::set<std::string> Fs;
+    std::stringstream SS(M);
+    for (std::string X; std::getline(SS, X, '\x1f');)
+      Fs.insert(X);
+    return Fs;
+  }
+
+  /// Does expression E name only iteration numbers of loops that Text can
+  /// name now? (The nest's own loops are summed over in memoryOf.)
+  bool inScope(const std::string &E) const {
+    static const std::regex Index("k_[A-Za-z0-9_.$]*?_ir[0-9]+");
+    std::set<std::string> Known;
+    for (auto &[L, K] : Text.LoopIndex)
+      Known.insert(K);
+    for (auto It = std::sregex_iterator(E.begin(), E.end(), Index); It != std::sregex_iterator();
+         ++It)
+      if (!Known.count(It->str()))
+        return false;
+    return true;
+  }
+
   /// To += From * Scale * Factor (Factor: an expression, "" for 1, "0").
   /// Conditions are 0/1 indicators: a factor already in a monomial is not
   /// repeated (c*c = c), and c*(1 - c) = 0.
@@ -339,14 +502,9 @@ private:
     if (Scale == 0 || Factor == "0")
       return;
     for (auto &[M, C] : From) {
-      std::set<std::string> Fs;
-      std::stringstream SS(M);
-      for (std::string X; std::getline(SS, X, '\x1f');)
-        Fs.insert(X);
+      std::set<std::string> Fs = factors(M);
       if (!Factor.empty() && Factor != "1") {
-        std::string Neg = Factor.rfind("(1 - ", 0) == 0 ? Factor.substr(5, Factor.size() - 6)
-                                                       : "(1 - " + Factor + ")";
-        if (Fs.count(Neg))
+        if (Fs.count(negation(Factor)))
           continue;
         Fs.insert(Factor);
       }
@@ -369,11 +527,12 @@ private:
         for (std::string X; std::getline(SS, X, '\x1f');)
           Fs.push_back(X);
         for (size_t I = 0; I < Fs.size() && !Merged; ++I) {
-          if (Fs[I].rfind("(1 - ", 0) != 0)
+          auto X = negated(Fs[I]);
+          if (!X)
             continue;
           std::vector<std::string> Rest = Fs, Pos = Fs;
           Rest.erase(Rest.begin() + I);
-          Pos[I] = Fs[I].substr(5, Fs[I].size() - 6);
+          Pos[I] = *X;
           std::sort(Pos.begin(), Pos.end());
           auto Join = [](const std::vector<std::string> &V) {
             std::string K;
@@ -404,7 +563,7 @@ private:
       std::string T = M.empty() ? num(C) : C == 1 ? Prod : num(C) + "*" + Prod;
       R += (R.empty() ? "" : " + ") + T;
     }
-    if (R.size() > 1500)
+    if (R.size() > 4000)
       return std::nullopt;
     return R == "1" ? "" : R.empty() ? "0" : R;
   }
@@ -435,7 +594,7 @@ private:
       return A == "1" ? B : B == "1" ? A : A + "*" + B;
     };
     auto Not = [](const std::string &A) -> std::string {
-      return A == "1" ? "0" : A == "0" ? "1" : "(1 - " + A + ")";
+      return negation(A);
     };
     auto Or = [&](const std::string &A, const std::string &B) {
       return Not(And(Not(A), Not(B)));
@@ -456,11 +615,44 @@ private:
            F = Sub(Sel->getFalseValue());
       if (!C || !T || !F)
         return std::nullopt;
-      R = Or(And(*C, *T), And(Not(*C), *F)); // the two terms exclude each other
+      // select c, true, f is c || f; select c, t, false is c && t (the
+      // vectoriser's "too few iterations or the checks fail")
+      R = *T == "1"   ? Or(*C, *F)
+          : *F == "0" ? And(*C, *T)
+                      : Or(And(*C, *T), And(Not(*C), *F)); // the two terms exclude each other
     }
-    if (R && R->size() > 600)
+    if (R && R->size() > 1500)
       return std::nullopt;
     return R;
+  }
+
+  /// X if A is "(1 - X)" (one parenthesised negation), else nullopt: not
+  /// not c is c.
+  static std::optional<std::string> negated(const std::string &A) {
+    if (A.rfind("(1 - ", 0) != 0 || A.back() != ')')
+      return std::nullopt;
+    int Depth = 0;
+    for (size_t I = 0; I + 1 < A.size(); ++I) {
+      Depth += A[I] == '(' ? 1 : A[I] == ')' ? -1 : 0;
+      if (Depth == 0)
+        return std::nullopt; // "(1 - a)*(1 - b)": the first parenthesis closes early
+    }
+    return A.substr(5, A.size() - 6);
+  }
+
+  /// 1 - A for a 0/1 condition A, written without a double negation.
+  static std::string negation(const std::string &A) {
+    if (A == "1" || A == "0")
+      return A == "1" ? "0" : "1";
+    if (auto X = negated(A))
+      return *X;
+    int Depth = 0; // a sum ("a + b", from render) is parenthesised
+    bool Sum = false;
+    for (char C : A) {
+      Depth += C == '(' ? 1 : C == ')' ? -1 : 0;
+      Sum |= Depth == 0 && C == ' ';
+    }
+    return "(1 - " + (Sum ? "(" + A + ")" : A) + ")";
   }
 
   /// A comparison of two integers in source names.
@@ -475,8 +667,30 @@ private:
     if (SE.isKnownPredicate(ICmpInst::getInversePredicate(Pred), L0, L1))
       return "0";
     const SCEV *S0 = L0, *S1 = L1;
-    if (!X0->getType()->isIntegerTy())
-      return std::nullopt; // pointers: the alias checks (see frequencies())
+    if (X0->getType()->isPointerTy()) {
+      // Two addresses in one object (the vectoriser's alias checks on one
+      // array): p < q exactly when q - p > 0, an integer in source names.
+      // Addresses of different objects are not source values: guardedLoop()
+      // lets such checks pass.
+      const SCEV *D = SE.getMinusSCEV(L0, L1);
+      if (isa<SCEVCouldNotCompute>(D))
+        return std::nullopt;
+      S0 = distribute(D);
+      S1 = SE.getZero(D->getType());
+      if (auto *C = dyn_cast<SCEVConstant>(S0)) // a constant distance: decided now
+        return ICmpInst::compare(C->getAPInt(), APInt::getZero(C->getAPInt().getBitWidth()),
+                                 ICmpInst::getSignedPredicate(Pred))
+                   ? "1"
+                   : "0";
+      // A distance of known sign (8 + 8k for k >= 0): decided now too.
+      Pred = ICmpInst::getSignedPredicate(Pred);
+      if (SE.isKnownPredicate(Pred, S0, S1))
+        return "1";
+      if (SE.isKnownPredicate(ICmpInst::getInversePredicate(Pred), S0, S1))
+        return "0";
+    } else if (!X0->getType()->isIntegerTy()) {
+      return std::nullopt;
+    }
     std::string Op[2];
     const SCEV *Ops[2] = {S0, S1};
     for (unsigned I = 0; I < 2; ++I) {
@@ -503,6 +717,40 @@ private:
     case CmpInst::ICMP_SLE: case CmpInst::ICMP_ULE: return F("cmp_le", A, B);
     default: return std::nullopt;
     }
+  }
+
+  /// S with products of sums multiplied out, so that ScalarEvolution folds
+  /// the constants in the type's arithmetic: the vectoriser writes
+  /// 8*n*(n - 1) as 8*(n + 2^61 - 1)*n, which only wraps to the right value
+  /// modulo 2^64 (the text's arithmetic is exact).
+  const SCEV *distribute(const SCEV *S) {
+    if (auto *A = dyn_cast<SCEVAddExpr>(S)) {
+      SmallVector<const SCEV *, 4> Ops;
+      for (const SCEV *Op : A->operands())
+        Ops.push_back(distribute(Op));
+      return SE.getAddExpr(Ops);
+    }
+    if (auto *AR = dyn_cast<SCEVAddRecExpr>(S); AR && AR->isAffine())
+      return SE.getAddRecExpr(distribute(AR->getStart()), distribute(AR->getOperand(1)),
+                              AR->getLoop(), SCEV::FlagAnyWrap);
+    auto *M = dyn_cast<SCEVMulExpr>(S);
+    if (!M)
+      return S;
+    std::function<const SCEV *(const SCEV *, const SCEV *)> Mul = [&](const SCEV *X,
+                                                                      const SCEV *Y) {
+      for (auto [P, Q] : {std::pair{X, Y}, std::pair{Y, X}})
+        if (auto *A = dyn_cast<SCEVAddExpr>(Q)) {
+          SmallVector<const SCEV *, 4> Terms;
+          for (const SCEV *Op : A->operands())
+            Terms.push_back(Mul(P, Op));
+          return SE.getAddExpr(Terms);
+        }
+      return SE.getMulExpr(X, Y);
+    };
+    const SCEV *R = nullptr;
+    for (const SCEV *Op : M->operands())
+      R = R ? Mul(R, distribute(Op)) : distribute(Op);
+    return R;
   }
 
   /// Can From reach To within one execution of region L (one iteration of
@@ -560,6 +808,14 @@ private:
           for (const void *A : Atoms(SE.getSCEV(Op)))
             Related |= TripAtoms.count(A) != 0;
         }
+      // A loop ScalarEvolution cannot count (a while loop: its trip count
+      // is the parameter N_..., iterations per reach of the loop statement,
+      // also measured so) and the test of its rotated copy before it (at
+      // the loop statement's location) guard together.
+      const DebugLoc &BL = Br->getDebugLoc();
+      if (!BTC && BL && SL->getStartLoc() && BL.getLine() == SL->getStartLoc().getLine() &&
+          BL.getCol() == SL->getStartLoc().getCol())
+        Related = true;
       // The vectoriser's runtime checks (enough iterations, no aliasing)
       // before a vector loop are assumed to pass, like a zero-trip guard.
       if (!Related && transformations(SL) != "vectorised")
@@ -832,6 +1088,8 @@ private:
   std::vector<BasicBlock *> Order;
   std::map<const BasicBlock *, unsigned> Number;
   std::map<std::pair<const BasicBlock *, const BasicBlock *>, double> EdgeFreq;
+  /// The same with exact conditions (frequencies()), for exactPhi.
+  std::map<std::pair<const BasicBlock *, const BasicBlock *>, Poly> SymEdge;
   unsigned NextId = 1;
   int PhiDepth = 0;
 };

@@ -206,10 +206,11 @@ void mergeIR(SegFile &File, IRCollection &C) {
     };
     Walk(Seg);
     F.LevelSegs["IR"] = std::move(Seg);
-    for (const std::string &Name : Used)
-      if (std::none_of(F.Parameters.begin(), F.Parameters.end(),
+    for (auto &[Name, P] : Fallback)
+      if ((Used.count(Name) || P.Kind == "branch") &&
+          std::none_of(F.Parameters.begin(), F.Parameters.end(),
                        [&](const Parameter &Q) { return Q.Name == Name; }))
-        F.Parameters.push_back(Fallback[Name]);
+        F.Parameters.push_back(P); // IR branch probabilities: Pir_... (BPI)
   }
   File.Targets = C.TargetInfo;
   for (const std::string &E : C.Errors)

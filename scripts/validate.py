@@ -3,8 +3,8 @@
 
 USAGE:
   scripts/validate.py --machine build/costvectors/local.yaml [--only dot,gemv]
-                      [--reps 7] [--no-callgrind] [--json build/validation.json]
-                      [--markdown build/validation.md]
+                      [--reps 7] [--no-callgrind | --counts-only]
+                      [--json build/validation.json] [--markdown build/validation.md]
 
 For every kernel (examples/*.c, validation/*.c):
   1. compile at -O2 -march=native -mno-avx512f (valgrind cannot run AVX-512)
@@ -16,12 +16,19 @@ For every kernel (examples/*.c, validation/*.c):
      with 1 and with 3 timed repetitions; the difference / 2 of the
      instructions executed in the file's own functions is the exact dynamic
      instruction count of one kernel call; compare with the ICC prediction
-     (levels.ICC.counts.instructions) for the same parameters.
+     (levels.ICC.counts.instructions) for the same parameters; and again with
+     the branch probabilities and loop counts measured by component timing
+     (a -fplugin-arg-segtime-instrument build run at the same size,
+     segtime predict --profile): column "ICC instr. with CT profile".
+--counts-only skips 2 and 3 (no timed runs: a deterministic check of the
+instruction counts, usable on a loaded machine).
 Not a test: timings are noisy; it prints numbers (median, spread, errors).
 """
 import argparse, json, os, re, sys, tempfile
 
 from segtime_common import BUILD, CLANG, PLUGIN, ROOT, SEGTIME, extra_params, measured, median, pct, run
+
+RT = os.path.join(BUILD, "lib", "libsegtime-rt.a")
 
 FLAGS = ["-O2", "-march=native", "-mno-avx512f"]
 
@@ -34,9 +41,9 @@ SMALL = {
     "stencil1d": ["1000", "3"], "conv2d": ["40", "5"], "floyd": ["24"], "prefix": ["3000"],
     "poly": ["500", "9"], "histogram": ["5000", "64"],
 }
-def predict(seg_path, kernel, params, extra, machine, levels="all"):
+def predict(seg_path, kernel, params, extra, machine, levels="all", profile=None):
     cmd = [SEGTIME, "predict", seg_path, "--machine", machine, "--function", kernel,
-           "--level", levels, "--json"]
+           "--level", levels, "--json"] + (["--profile", profile] if profile else [])
     for k, v in params.items():
         cmd += ["-p", "%s=%s" % (k, v)]
     r = run(cmd + extra, check=False)
@@ -66,9 +73,13 @@ def main():
     ap.add_argument("--only", default="")
     ap.add_argument("--reps", default="7")
     ap.add_argument("--no-callgrind", action="store_true")
+    ap.add_argument("--counts-only", action="store_true",
+                    help="only the callgrind instruction counts (no timed runs)")
     ap.add_argument("--json", default="")
     ap.add_argument("--markdown", default="")
     a = ap.parse_args()
+    if a.counts_only and a.no_callgrind:
+        ap.error("--counts-only and --no-callgrind exclude each other")
 
     srcs = []
     for folder in ("examples", "validation"):
@@ -91,12 +102,19 @@ def main():
         with open(base + ".seg.json") as f:
             seg = json.load(f)
         extra = extra_params(name, seg)
-        m = measured(run([base], env=dict(os.environ, SEGTIME_REPS=a.reps)).stdout)
+        if a.counts_only:
+            m = measured(run([base] + SMALL.get(name, []),
+                             env=dict(os.environ, SEGTIME_REPS="1")).stdout)
+            pred, err = None, ""
+        else:
+            m = measured(run([base], env=dict(os.environ, SEGTIME_REPS=a.reps)).stdout)
+            pred, err = predict(base + ".seg.json", m["function"], m["params"], extra, a.machine)
         kernel = m["function"]
-        pred, err = predict(base + ".seg.json", kernel, m["params"], extra, a.machine)
-        row = {"kernel": name, "function": kernel, "params": m["params"],
-               "measured_median_s": m["median_s"], "measured_min_s": m["min_s"],
-               "measured_max_s": m["max_s"], "levels": {}, "error": err}
+        row = {"kernel": name, "function": kernel, "params": m["params"], "levels": {},
+               "error": err}
+        if not a.counts_only:
+            row.update({"measured_median_s": m["median_s"], "measured_min_s": m["min_s"],
+                        "measured_max_s": m["max_s"]})
         if pred:
             for lvl, v in pred["levels"].items():
                 row["levels"][lvl] = {"time_s": v["time_s"], "error_pct": pct(v["time_s"], m["median_s"])}
@@ -113,28 +131,54 @@ def main():
                 row["callgrind"].update({"predicted": icc, "error_pct": pct(icc, per_call)})
             else:
                 row["callgrind"]["error"] = err2
+            # The same with measured branch probabilities: an instrumented
+            # build (its own .seg.json is of the instrumented code: not used).
+            ct = base + "-ct"
+            run([CLANG] + FLAGS + ["-fplugin=" + PLUGIN, "-fplugin-arg-segtime-quiet",
+                 "-fplugin-arg-segtime-instrument", "-fplugin-arg-segtime-out=" + ct + ".seg.json",
+                 os.path.join(ROOT, folder, name + ".c"), RT, "-o", ct, "-lm"])
+            run([ct] + SMALL[name], env=dict(os.environ, SEGTIME_REPS="1",
+                                            SEGTIME_CT_FILE=ct + ".ct.json"))
+            pp, err3 = predict(base + ".seg.json", kernel, small["params"], extra, a.machine, "icc",
+                               profile=ct + ".ct.json")
+            if pp:
+                icc = pp["levels"]["ICC"]["counts"].get("instructions", 0)
+                row["callgrind"].update({"profiled": icc, "profiled_error_pct": pct(icc, per_call)})
+            else:
+                row["callgrind"]["profiled_error"] = err3
         rows.append(row)
 
     levels = ["ICC", "INTCC", "HLLC", "POC"]
-    lines = ["| kernel | function | callgrind instr. | ICC instr. | err | measured (spread) | "
-             + " | ".join(levels) + " |",
-             "|---|---|---|---|---|---|" + "---|" * len(levels)]
+    lines = ["| kernel | function | callgrind instr. | ICC instr. | err | ICC instr. with CT profile "
+             "| err | measured (spread) | " + " | ".join(levels) + " |",
+             "|---|---|---|---|---|---|---|---|" + "---|" * len(levels)]
     for r in rows:
         cg = r.get("callgrind", {})
-        spread = 100.0 * (r["measured_max_s"] - r["measured_min_s"]) / r["measured_median_s"]
         cells = ["%+.1f%%" % r["levels"][l]["error_pct"] if l in r["levels"] else "n/a" for l in levels]
-        lines.append("| %s | %s | %s | %s | %s | %.3f ms (%.0f%%) | %s |" % (
+        if "measured_median_s" in r:
+            spread = 100.0 * (r["measured_max_s"] - r["measured_min_s"]) / r["measured_median_s"]
+            time = "%.3f ms (%.0f%%)" % (r["measured_median_s"] * 1e3, spread)
+        else:
+            time = "-"
+        lines.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
             r["kernel"], r["function"],
             "%.0f" % cg["instructions"] if "instructions" in cg else "-",
             "%.0f" % cg["predicted"] if "predicted" in cg else "-",
             "%+.2f%%" % cg["error_pct"] if "error_pct" in cg else "-",
-            r["measured_median_s"] * 1e3, spread, " | ".join(cells)))
+            "%.0f" % cg["profiled"] if "profiled" in cg else "-",
+            "%+.2f%%" % cg["profiled_error_pct"] if "profiled_error_pct" in cg else "-",
+            time, " | ".join(cells)))
     summary = []
     cg_rows = [r["callgrind"] for r in rows if "error_pct" in r.get("callgrind", {})]
     if cg_rows:
         within = sum(1 for c in cg_rows if abs(c["error_pct"]) <= 2.0)
         summary.append("ICC instruction count within 2%% of callgrind: %d of %d kernels"
                        % (within, len(cg_rows)))
+    prof_rows = [r["callgrind"] for r in rows if "profiled_error_pct" in r.get("callgrind", {})]
+    if prof_rows:
+        within = sum(1 for c in prof_rows if abs(c["profiled_error_pct"]) <= 2.0)
+        summary.append("ICC instruction count with the CT profile within 2%% of callgrind: "
+                       "%d of %d kernels" % (within, len(prof_rows)))
     for l in levels:
         errs = sorted(abs(r["levels"][l]["error_pct"]) for r in rows if l in r["levels"])
         if errs:
@@ -145,8 +189,9 @@ def main():
         e = {l: abs(r["levels"][l]["error_pct"]) for l in levels if l in r["levels"]}
         if len(e) == 4 and e["ICC"] <= min(e["INTCC"], e["HLLC"]) and e["POC"] >= max(e["ICC"], e["INTCC"], e["HLLC"]):
             order += 1
-    summary.append("levels ordered as in Warwick-94 Table 7 (ICC best, POC worst): %d of %d kernels"
-                   % (order, len(rows)))
+    if not a.counts_only:
+        summary.append("levels ordered as in Warwick-94 Table 7 (ICC best, POC worst): %d of %d kernels"
+                       % (order, len(rows)))
     print("\n".join(lines))
     print()
     print("\n".join(summary))

@@ -33,10 +33,11 @@ double tri(int n, const double *x) {
 
 // Vectorised: a vector loop of 1 + idiv(VF*idiv(n, VF) - VF, VF) = idiv(n, VF)
 // iterations (0 for n < VF) and a scalar epilogue that runs the remaining
-// n - VF*idiv(n, VF) iterations: its start (a phi of 0 and n.vec) is taken
-// along the path the program takes. The minimum-iterations check and the
+// n - VF*idiv(n, VF) iterations: its start (a phi of 0 and n.vec) is the
+// sum over its incoming edges of [edge taken] x value: 0 if n < VF, else
+// n.vec (the vector loop ran). The minimum-iterations check and the
 // "n is a multiple of VF" test are exact conditions (cmp_lt(a, b) = [a < b]);
 // the alias checks between x and itself are decided by ScalarEvolution.
 // VEC: IR-level SEG (-O2):
 // VEC: Loop @11 ir-loop trip=1 + idiv(-[[VF:[0-9]+]] + [[VF]]*idiv(n, [[VF]]), [[VF]]) index={{.*}} [vectorised] freq=(1 - cmp_lt(n, [[VF]]))*cmp_lt(0, n) <- v2
-// VEC: Loop @11 ir-loop trip=n - [[VF]]*idiv(n, [[VF]]) index={{.*}} freq=(1 - cmp_eq([[VF]]*idiv(n, [[VF]]), n))*(1 - cmp_lt(n, [[VF]]))*cmp_lt(0, n) + cmp_lt(0, n)*cmp_lt(n, [[VF]]) <- v2
+// VEC: Loop @11 ir-loop trip=n + [[VF]]*(-1 + cmp_lt(n, [[VF]]))*idiv(n, [[VF]]) index={{.*}} freq=(1 - cmp_eq([[VF]]*idiv(n, [[VF]]), n))*(1 - cmp_lt(n, [[VF]]))*cmp_lt(0, n) + cmp_lt(0, n)*cmp_lt(n, [[VF]]) <- v2

@@ -11,6 +11,7 @@ double pick(double a, double b) {
 // CHECK: function pick
 // CHECK-NEXT: T_pick(a, b) = t(v1) + P_pick_7·t(v3) + (1 - P_pick_7)·t(v4)
 // CHECK-NEXT: param P_pick_7 default=0.500000 [static: default 0.5] probability that '?:' takes its true arm
+// CHECK-NEXT: param Pir_pick_{{[0-9]+_[0-9]+}} default={{.*}} [BPI] probability that the optimised branch goes to {{.*}}
 // CHECK-NEXT: v1 Stage
 // CHECK-NEXT:   HLLC: f64.cmp=1 if=1 mem.local.read=2{{$}}
 // CHECK-NEXT:   POC: flop=1{{$}}

@@ -16,6 +16,7 @@ int either(double a, double b) {
 // CHECK: function both
 // CHECK-NEXT: T_both(a, b) = t(v1) + P_both_8·t(v3)
 // CHECK-NEXT: param P_both_8 default=0.500000 [static: default 0.5] probability that the right operand of '&&' is evaluated
+// CHECK-NEXT: param Pir_both_{{[0-9]+_[0-9]+}} default={{.*}} [BPI] probability that the optimised branch goes to {{.*}}
 // CHECK-NEXT: v1 Stage
 // CHECK-NEXT:   HLLC: i32.cmp=1 if=1 mem.local.read=1{{$}}
 // CHECK-NEXT: v2 Branch @8
@@ -25,6 +26,7 @@ int either(double a, double b) {
 // CHECK: function either
 // CHECK-NEXT: T_either(a, b) = t(v1) + P_either_12·t(v3)
 // CHECK-NEXT: param P_either_12 default=0.500000 [static: default 0.5] probability that the right operand of '||' is evaluated
+// CHECK-NEXT: param Pir_either_{{[0-9]+_[0-9]+}} default={{.*}} [BPI] probability that the optimised branch goes to {{.*}}
 // CHECK-NEXT: v1 Stage
 // CHECK-NEXT:   HLLC: f64.cmp=1 if=1 mem.local.read=1{{$}}
 // CHECK-NEXT:   POC: flop=1{{$}}

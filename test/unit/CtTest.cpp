@@ -116,6 +116,38 @@ TEST(Ct, MatchAndProfile) {
   EXPECT_DOUBLE_EQ(V[1].Value, 0.4); // 12 of 30, the arm starting at 7:7
 }
 
+/// An IR branch probability of the branch at 6:9 (sample()'s record: arm
+/// 'true' 12 of 30 to 7:7, 'false' 18 to 8:5).
+Parameter irBranch(const std::string &Taken, const std::string &Other) {
+  Parameter P{"Pir_f_6_9", "branch", 0.5, "BPI", "dir/k.c:6:9", "optimised branch"};
+  P.TakenAt = Taken;
+  P.OtherAt = Other;
+  return P;
+}
+
+double irValue(const Parameter &P) {
+  SegFile S = seg();
+  S.Functions[0].Parameters = {P};
+  for (const ProfileValue &V : profileParameters(sample(), S))
+    if (V.Name == P.Name)
+      return V.Value;
+  return -1; // no value
+}
+
+TEST(Ct, IrBranchFromTheRecordAtItsLocation) {
+  // The first successor starts at 7:9 (the 'true' arm's target 7:7 is
+  // nearer than 8:5), the other at 8:3: 12 of 30.
+  EXPECT_DOUBLE_EQ(irValue(irBranch("7:9", "8:3")), 0.4);
+  // Successors swapped (an inverted branch): the 'false' arm, 18 of 30.
+  EXPECT_DOUBLE_EQ(irValue(irBranch("8:3", "7:9")), 0.6);
+  // Both successors equally near to both arms: no value, BPI's stays.
+  EXPECT_EQ(irValue(irBranch("7:7", "7:7")), -1);
+  // No record at the location.
+  Parameter Elsewhere = irBranch("7:9", "8:3");
+  Elsewhere.Where = "k.c:12:9";
+  EXPECT_EQ(irValue(Elsewhere), -1);
+}
+
 TEST(Ct, NoValueForNodesNeverRun) {
   CtFile C = sample();
   C.Functions[0].Nodes[0].Entries = 0;
