@@ -574,12 +574,17 @@ void Instrumenter::function(Function &F, LoopInfo &LI, TargetLibraryInfo &TLI) {
   if (!Untimed)
     FunctionTimer = startTimer(B, FN);
 
-  // Branch counters: executions and counted arms, next to the decision.
+  // Branch counters: executions and counted arms, next to the decision; a
+  // two-way br's true arm on its edge, after everything else (below).
+  auto inc = [&](AllocaInst *A, Value *By) {
+    B.CreateStore(B.CreateAdd(B.CreateLoad(I64, A), By), A);
+  };
+  auto onEdge = [](const Instruction *I) {
+    auto *Br = dyn_cast<BranchInst>(I);
+    return Br && Br->getSuccessor(0) != Br->getSuccessor(1);
+  };
   for (BranchPlan &P : Branches) {
     B.SetInsertPoint(P.I);
-    auto inc = [&](AllocaInst *A, Value *By) {
-      B.CreateStore(B.CreateAdd(B.CreateLoad(I64, A), By), A);
-    };
     if (P.Slots[0])
       inc(P.Slots[0], ConstantInt::get(I64, 1));
     if (auto *Sw = dyn_cast<SwitchInst>(P.I)) {
@@ -587,7 +592,7 @@ void Instrumenter::function(Function &F, LoopInfo &LI, TargetLibraryInfo &TLI) {
       for (auto &Case : Sw->cases())
         inc(P.Slots[K++], B.CreateZExt(B.CreateICmpEQ(Sw->getCondition(), Case.getCaseValue()),
                                        I64));
-    } else {
+    } else if (!onEdge(P.I)) {
       Value *C = isa<BranchInst>(P.I) ? cast<BranchInst>(P.I)->getCondition()
                                       : P.I->getOperand(0);
       inc(P.Slots[1], B.CreateZExt(C, I64));
@@ -707,6 +712,15 @@ void Instrumenter::function(Function &F, LoopInfo &LI, TargetLibraryInfo &TLI) {
     B.SetInsertPoint(&*P.L->getHeader()->getFirstInsertionPt());
     B.CreateStore(B.CreateAdd(B.CreateLoad(I64, P.Cnt), ConstantInt::get(I64, 1)), P.Cnt);
   }
+  // A br's true arm: +1 on its edge, only when taken (one add instead of a
+  // zero-extend and an add at every execution). Last, so that the loops'
+  // edge code is in place: an edge split for it is now the arm's block.
+  for (BranchPlan &P : Branches)
+    if (onEdge(P.I)) {
+      auto *Br = cast<BranchInst>(P.I);
+      B.SetInsertPoint(edgePoint(Br->getParent(), Br->getSuccessor(0)));
+      inc(P.Slots[1], ConstantInt::get(I64, 1));
+    }
 }
 
 void Instrumenter::finish() {
