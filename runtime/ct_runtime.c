@@ -21,7 +21,9 @@
  *   nested cost     ticks a complete timer pair (two reads and the atomic
  *                   counter updates) adds to the timer enclosing it,
  *                   subtracted for every pair run inside a node (callees
- *                   included, at their mean pairs per call).
+ *                   included, at their mean pairs per call). A call timed
+ *                   by its callee's pair (SEGTIME_CT_CALLEE_TIMED) runs no
+ *                   pair of its own.
  *   recursive cost  the same for a pair of a recursive function's node, which
  *                   also saves and restores the thread's child ticks and,
  *                   if reentrant, its depth (segtime_ct.h).

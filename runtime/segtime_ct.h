@@ -17,7 +17,8 @@
  *                       branch: executions of the branch
  *   slot 1  ticks       timed inclusive time, TSC ticks (llvm.readcyclecounter);
  *                       reentrant nodes: outermost activations only; calls
- *                       flagged SEGTIME_CT_CALLEE_TIMED: the callee's pair's
+ *                       flagged SEGTIME_CT_CALLEE_TIMED: the ticks of their
+ *                       callee's function pair
  *   slot 2  timed       reentrant nodes (SEGTIME_CT_REENTRANT): outermost
  *                       activations, the timer pairs that added to ticks;
  *                       other nodes: unused (it equals count)
