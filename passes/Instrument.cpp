@@ -14,6 +14,7 @@
 #include "llvm/Analysis/CFG.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 
+#include "llvm/ADT/DepthFirstIterator.h"
 #include "llvm/ADT/SCCIterator.h"
 #include "llvm/Analysis/CallGraph.h"
 #include "llvm/Analysis/LoopInfo.h"
@@ -28,7 +29,9 @@
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
 
+#include <functional>
 #include <map>
+#include <optional>
 
 using namespace llvm;
 
@@ -37,9 +40,10 @@ namespace {
 
 // runtime/segtime_ct.h
 enum Kind { KFunction = 0, KLoop = 1, KBranch = 2, KCall = 3 };
-constexpr int FixedSlots = 4, Abi = 3;
+constexpr int FixedSlots = 4, Abi = 4;
 constexpr int SlotExclusive = 4; ///< timed nodes of recursive functions
-constexpr int FlagRecursive = 1, FlagNoReturn = 2, FlagUntimed = 4, FlagReentrant = 8;
+constexpr int FlagRecursive = 1, FlagNoReturn = 2, FlagUntimed = 4, FlagReentrant = 8,
+              FlagCalleeTimed = 16;
 
 struct Loc {
   std::string File;
@@ -112,6 +116,11 @@ public:
   std::set<const Function *> Small;
   /// recursiveFunctions(): the cycle of each recursive function.
   std::map<const Function *, int> Recursive;
+  /// Functions instrumented here with a timer pair of their own, not
+  /// recursive: at each return they leave their pair's ticks in the
+  /// thread-local segtime.ct.last, which their call sites in this module
+  /// read instead of timing the call with a second pair (FlagCalleeTimed).
+  std::set<const Function *> Timed;
 
   Instrumenter(Module &M, const InstrumentConfig &C)
       : M(M), Config(C), Ctx(M.getContext()), I64(Type::getInt64Ty(Ctx)),
@@ -126,6 +135,9 @@ public:
     Child = new GlobalVariable(M, I64, false, GlobalValue::InternalLinkage,
                                ConstantInt::get(I64, 0), "segtime.ct.child", nullptr,
                                GlobalValue::GeneralDynamicTLSModel);
+    Last = new GlobalVariable(M, I64, false, GlobalValue::InternalLinkage,
+                              ConstantInt::get(I64, 0), "segtime.ct.last", nullptr,
+                              GlobalValue::GeneralDynamicTLSModel);
     GetBlock = M.getOrInsertFunction("__segtime_ct_thread_block",
                                      FunctionType::get(Ptr, {Ptr}, false));
   }
@@ -179,8 +191,8 @@ private:
   /// also adds 1 to slot 2). In recursive functions also exclusive ticks +=
   /// D minus the ticks its timed children reported (all of D for a call to a
   /// function outside the cycle: its callee's time is the call's own), and
-  /// reports D to the enclosing timer.
-  void stopTimer(IRBuilder<> &B, int N, const Timer &T) {
+  /// reports D to the enclosing timer. Returns D.
+  Value *stopTimer(IRBuilder<> &B, int N, const Timer &T) {
     Value *D = B.CreateSub(cycles(B), T.T0);
     if (T.Saved) {
       Value *Own = D;
@@ -198,6 +210,7 @@ private:
       add(B, N, 1, D);
     }
     add(B, N, 0, ConstantInt::get(I64, 1));
+    return D;
   }
   /// The thread's activation depth of reentrant node N.
   GlobalVariable *depthVar(int N) {
@@ -236,6 +249,7 @@ private:
   StructType *ModTy;
   GlobalVariable *Mod, *Block; ///< the module's table; thread's block pointer
   GlobalVariable *Child;       ///< the thread's child ticks (recursive functions)
+  GlobalVariable *Last;        ///< the ticks of the last return of a Timed function
   std::map<int, GlobalVariable *> Depths;
   FunctionCallee GetBlock;
   Value *Blk = nullptr; ///< the current function's counter block
@@ -324,6 +338,7 @@ void Instrumenter::function(Function &F, LoopInfo &LI, TargetLibraryInfo &TLI) {
     Loop *L;
     int Node;
     AllocaInst *Cnt = nullptr;
+    AllocaInst *Body = nullptr; ///< body entries in this activation, if a branch uses them
     Timer Open; ///< allocas holding the open timer's values
     std::vector<BasicBlock *> Entering;
     const BasicBlock *Control = nullptr; ///< controlBlock(), before the CFG changes
@@ -350,7 +365,7 @@ void Instrumenter::function(Function &F, LoopInfo &LI, TargetLibraryInfo &TLI) {
     D.Flags = (FD.Flags & FlagRecursive) | (Leaf ? FlagUntimed : 0) |
               (Reentrant ? FlagReentrant : 0);
     LoopIndex[L] = static_cast<int>(Loops.size());
-    LoopPlan P{L, addNode(D), nullptr, {}, {}, controlBlock(*L)};
+    LoopPlan P{L, addNode(D), nullptr, nullptr, {}, {}, controlBlock(*L)};
     for (BasicBlock *Pred : predecessors(L->getHeader()))
       if (!L->contains(Pred))
         P.Entering.push_back(Pred);
@@ -379,10 +394,23 @@ void Instrumenter::function(Function &F, LoopInfo &LI, TargetLibraryInfo &TLI) {
     bool NoReturn;
     std::vector<int> EnclosingLoops; ///< innermost first
   };
+  /// Where a branch node's executions (its block's runs) come from: its
+  /// own counter, or flow conservation over counts the function keeps
+  /// anyway (the idea of counting a spanning-tree complement of the CFG's
+  /// edges, Knuth 1973; LLVM's PGO instrumentation, CFGMST.h): a block with
+  /// a single predecessor runs as often as the edge into it, i.e. as the
+  /// predecessor's count (unconditional branch), as one arm of its two-way
+  /// branch (counted arm, or executions minus it), or as the loop body
+  /// (a loop's top test: its iterations); the entry block once per call.
+  struct ExecSource {
+    enum { Own, Same, One, TrueArm, FalseArm, LoopBody } Kind = Own;
+    int Ref = -1; ///< Same, TrueArm, FalseArm: a branch plan; LoopBody: a loop plan
+  };
   struct BranchPlan {
     Instruction *I;
     int Node;
-    std::vector<AllocaInst *> Slots; ///< executions, then counted arms
+    std::vector<AllocaInst *> Slots; ///< executions (null unless Own), then counted arms
+    ExecSource Exec;
   };
   std::vector<CallPlan> Calls;
   std::vector<BranchPlan> Branches;
@@ -402,7 +430,10 @@ void Instrumenter::function(Function &F, LoopInfo &LI, TargetLibraryInfo &TLI) {
         D.Name = Callee ? sourceName(Callee->getName()) : "";
         D.Flags = (FD.Flags & FlagRecursive) | (CB->doesNotReturn() ? FlagNoReturn : 0) |
                   (Callee && Small.count(Callee) ? FlagUntimed : 0) |
-                  (reenters(*CB) ? FlagReentrant : 0);
+                  (reenters(*CB) ? FlagReentrant : 0) |
+                  (!IsRecursive && Callee && Timed.count(Callee) && !CB->doesNotReturn()
+                       ? FlagCalleeTimed
+                       : 0);
         CallPlan P{CB, addNode(D), CB->doesNotReturn(), {}};
         for (const Loop *L = LI.getLoopFor(&B); L; L = L->getParentLoop())
           P.EnclosingLoops.push_back(LoopIndex[L]);
@@ -441,9 +472,54 @@ void Instrumenter::function(Function &F, LoopInfo &LI, TargetLibraryInfo &TLI) {
         D.NArms = static_cast<int>(Arms.size());
         int Counted = D.Name == "switch" ? D.NArms - 1 : 1;
         int N = addNode(D);
-        Branches.push_back({&I, N, std::vector<AllocaInst *>(1 + Counted, nullptr)});
+        Branches.push_back({&I, N, std::vector<AllocaInst *>(1 + Counted, nullptr), {}});
       }
     }
+  // Executions of each branch node (ExecSource): the first node of a block
+  // gets the block's count, the others share it. Only blocks reachable from
+  // the entry: a chain of single predecessors then ends at the entry or a
+  // join, never in a cycle.
+  {
+    std::map<const BasicBlock *, int> TermBranch, FirstInBlock;
+    for (size_t I = 0; I < Branches.size(); ++I)
+      if (isa<BranchInst>(Branches[I].I))
+        TermBranch[Branches[I].I->getParent()] = static_cast<int>(I);
+    SmallPtrSet<const BasicBlock *, 32> Reachable;
+    for (const BasicBlock *BB : depth_first(&F.getEntryBlock()))
+      Reachable.insert(BB);
+    std::function<std::optional<ExecSource>(const BasicBlock *)> derive =
+        [&](const BasicBlock *BB) -> std::optional<ExecSource> {
+      if (BB->isEntryBlock())
+        return ExecSource{ExecSource::One, -1};
+      const BasicBlock *P = BB->getSinglePredecessor();
+      auto *Br = P ? dyn_cast<BranchInst>(P->getTerminator()) : nullptr;
+      if (!Br)
+        return std::nullopt;
+      if (!Br->isConditional())
+        return derive(P);
+      if (Br->getSuccessor(0) == Br->getSuccessor(1))
+        return std::nullopt;
+      const Loop *L = LI.getLoopFor(P);
+      if (L && controlBlock(*L) == P) // not a branch node
+        return L->getHeader() == P && L->contains(BB)
+                   ? std::optional<ExecSource>({ExecSource::LoopBody, LoopIndex[L]})
+                   : std::nullopt;
+      auto It = TermBranch.find(P);
+      if (It == TermBranch.end())
+        return std::nullopt;
+      return ExecSource{Br->getSuccessor(0) == BB ? ExecSource::TrueArm : ExecSource::FalseArm,
+                        It->second};
+    };
+    for (size_t I = 0; I < Branches.size(); ++I) {
+      const BasicBlock *BB = Branches[I].I->getParent();
+      auto [First, New] = FirstInBlock.emplace(BB, static_cast<int>(I));
+      if (!New)
+        Branches[I].Exec = {ExecSource::Same, First->second};
+      else if (Reachable.count(BB))
+        if (auto S = derive(BB))
+          Branches[I].Exec = *S;
+    }
+  }
 
   // ---- emit ---------------------------------------------------------------
   // Entry: our allocas with the others (SROA promotes entry-block allocas
@@ -467,9 +543,13 @@ void Instrumenter::function(Function &F, LoopInfo &LI, TargetLibraryInfo &TLI) {
       P.Open.Depth = Locals.back();
     }
   }
-  for (BranchPlan &P : Branches)
-    for (AllocaInst *&A : P.Slots)
-      A = local("segtime.arm");
+  for (BranchPlan &P : Branches) {
+    for (size_t K = 0; K < P.Slots.size(); ++K)
+      if (K > 0 || P.Exec.Kind == ExecSource::Own)
+        P.Slots[K] = local(K ? "segtime.arm" : "segtime.exec");
+    if (P.Exec.Kind == ExecSource::LoopBody && !Loops[P.Exec.Ref].Body)
+      Loops[P.Exec.Ref].Body = local("segtime.body");
+  }
   Instruction *AfterAllocas = &*Entry.getFirstInsertionPt();
   while (isa<AllocaInst>(AfterAllocas))
     AfterAllocas = AfterAllocas->getNextNode();
@@ -494,19 +574,25 @@ void Instrumenter::function(Function &F, LoopInfo &LI, TargetLibraryInfo &TLI) {
   if (!Untimed)
     FunctionTimer = startTimer(B, FN);
 
-  // Branch counters: executions and counted arms, next to the decision.
+  // Branch counters: executions and counted arms, next to the decision; a
+  // two-way br's true arm on its edge, after everything else (below).
+  auto inc = [&](AllocaInst *A, Value *By) {
+    B.CreateStore(B.CreateAdd(B.CreateLoad(I64, A), By), A);
+  };
+  auto onEdge = [](const Instruction *I) {
+    auto *Br = dyn_cast<BranchInst>(I);
+    return Br && Br->getSuccessor(0) != Br->getSuccessor(1);
+  };
   for (BranchPlan &P : Branches) {
     B.SetInsertPoint(P.I);
-    auto inc = [&](AllocaInst *A, Value *By) {
-      B.CreateStore(B.CreateAdd(B.CreateLoad(I64, A), By), A);
-    };
-    inc(P.Slots[0], ConstantInt::get(I64, 1));
+    if (P.Slots[0])
+      inc(P.Slots[0], ConstantInt::get(I64, 1));
     if (auto *Sw = dyn_cast<SwitchInst>(P.I)) {
       int K = 1;
       for (auto &Case : Sw->cases())
         inc(P.Slots[K++], B.CreateZExt(B.CreateICmpEQ(Sw->getCondition(), Case.getCaseValue()),
                                        I64));
-    } else {
+    } else if (!onEdge(P.I)) {
       Value *C = isa<BranchInst>(P.I) ? cast<BranchInst>(P.I)->getCondition()
                                       : P.I->getOperand(0);
       inc(P.Slots[1], B.CreateZExt(C, I64));
@@ -514,21 +600,47 @@ void Instrumenter::function(Function &F, LoopInfo &LI, TargetLibraryInfo &TLI) {
   }
   // Leaving the function (return, or a call that does not return): flush
   // the branch counters, stop the function's timer, restore the depth.
+  // (The locals are dead after it: no need to zero them.)
   auto leaveFunction = [&](IRBuilder<> &B) {
-    for (BranchPlan &P : Branches) {
-      add(B, P.Node, 0, B.CreateLoad(I64, P.Slots[0]));
+    std::map<int, Value *> Exec; // executions of branch plan i, this activation
+    std::function<Value *(int)> execOf = [&](int I) -> Value * {
+      Value *&V = Exec[I];
+      if (V)
+        return V;
+      const BranchPlan &P = Branches[I];
+      switch (P.Exec.Kind) {
+      case ExecSource::Own:
+        return V = B.CreateLoad(I64, P.Slots[0]);
+      case ExecSource::Same:
+        return V = execOf(P.Exec.Ref);
+      case ExecSource::One:
+        return V = ConstantInt::get(I64, 1);
+      case ExecSource::TrueArm:
+        return V = B.CreateLoad(I64, Branches[P.Exec.Ref].Slots[1]);
+      case ExecSource::FalseArm:
+        return V = B.CreateSub(execOf(P.Exec.Ref),
+                               B.CreateLoad(I64, Branches[P.Exec.Ref].Slots[1]));
+      case ExecSource::LoopBody:
+        return V = B.CreateLoad(I64, Loops[P.Exec.Ref].Body);
+      }
+      llvm_unreachable("ExecSource kind");
+    };
+    for (size_t I = 0; I < Branches.size(); ++I) {
+      BranchPlan &P = Branches[I];
+      add(B, P.Node, 0, execOf(static_cast<int>(I)));
       for (size_t K = 1; K < P.Slots.size(); ++K) {
         // Two-way: arm 0 (true) is slot 4; switch: case k is slot 4 + k.
         int Slot = FixedSlots + (isa<SwitchInst>(P.I) ? static_cast<int>(K) : 0);
         add(B, P.Node, Slot, B.CreateLoad(I64, P.Slots[K]));
       }
-      for (AllocaInst *A : P.Slots)
-        B.CreateStore(ConstantInt::get(I64, 0), A);
     }
-    if (Untimed)
+    if (Untimed) {
       add(B, FN, 0, ConstantInt::get(I64, 1));
-    else
-      stopTimer(B, FN, FunctionTimer);
+      return;
+    }
+    Value *D = stopTimer(B, FN, FunctionTimer);
+    if (Timed.count(&F))
+      B.CreateStore(D, Last);
   };
   // Leaving loop P: entries, iterations (the header runs once more than the
   // body when a top-tested loop leaves from its test), time.
@@ -537,6 +649,8 @@ void Instrumenter::function(Function &F, LoopInfo &LI, TargetLibraryInfo &TLI) {
     if (FromHeader)
       It = B.CreateSub(It, ConstantInt::get(I64, 1));
     add(B, P.Node, 3, It);
+    if (P.Body) // body entries = iterations (the header is its only predecessor)
+      B.CreateStore(B.CreateAdd(B.CreateLoad(I64, P.Body), It), P.Body);
     if (Nodes[P.Node].Flags & FlagUntimed) {
       add(B, P.Node, 0, ConstantInt::get(I64, 1));
       return;
@@ -558,6 +672,12 @@ void Instrumenter::function(Function &F, LoopInfo &LI, TargetLibraryInfo &TLI) {
       continue;
     }
     if (Nodes[P.Node].Flags & FlagUntimed) {
+      add(B, P.Node, 0, ConstantInt::get(I64, 1));
+      continue;
+    }
+    if (Nodes[P.Node].Flags & FlagCalleeTimed) { // the callee's pair times the call
+      B.SetInsertPoint(P.CB->getNextNode());
+      add(B, P.Node, 1, B.CreateLoad(I64, Last));
       add(B, P.Node, 0, ConstantInt::get(I64, 1));
       continue;
     }
@@ -592,6 +712,15 @@ void Instrumenter::function(Function &F, LoopInfo &LI, TargetLibraryInfo &TLI) {
     B.SetInsertPoint(&*P.L->getHeader()->getFirstInsertionPt());
     B.CreateStore(B.CreateAdd(B.CreateLoad(I64, P.Cnt), ConstantInt::get(I64, 1)), P.Cnt);
   }
+  // A br's true arm: +1 on its edge, only when taken (one add instead of a
+  // zero-extend and an add at every execution). Last, so that the loops'
+  // edge code is in place: an edge split for it is now the arm's block.
+  for (BranchPlan &P : Branches)
+    if (onEdge(P.I)) {
+      auto *Br = cast<BranchInst>(P.I);
+      B.SetInsertPoint(edgePoint(Br->getParent(), Br->getSuccessor(0)));
+      inc(P.Slots[1], ConstantInt::get(I64, 1));
+    }
 }
 
 void Instrumenter::finish() {
@@ -599,8 +728,11 @@ void Instrumenter::finish() {
     Mod->eraseFromParent();
     Block->eraseFromParent();
     Child->eraseFromParent();
+    Last->eraseFromParent();
     return;
   }
+  if (Last->use_empty())
+    Last->eraseFromParent();
   if (Child->use_empty()) // no recursive function
     Child->eraseFromParent();
   StructType *NodeTy = StructType::get(
@@ -647,6 +779,9 @@ PreservedAnalyses InstrumentPass::run(Module &M, ModuleAnalysisManager &MAM) {
   for (Function &F : M) // before any function changes
     if (smallFunction(F, FAM))
       I.Small.insert(&F);
+  for (Function *F : Todo)
+    if (!I.Small.count(F) && !I.Recursive.count(F))
+      I.Timed.insert(F);
   for (Function *F : Todo)
     I.function(*F, FAM.getResult<LoopAnalysis>(*F), FAM.getResult<TargetLibraryAnalysis>(*F));
   I.finish();

@@ -21,7 +21,9 @@
  *   nested cost     ticks a complete timer pair (two reads and the atomic
  *                   counter updates) adds to the timer enclosing it,
  *                   subtracted for every pair run inside a node (callees
- *                   included, at their mean pairs per call).
+ *                   included, at their mean pairs per call). A call timed
+ *                   by its callee's pair (SEGTIME_CT_CALLEE_TIMED) runs no
+ *                   pair of its own.
  *   recursive cost  the same for a pair of a recursive function's node, which
  *                   also saves and restores the thread's child ticks and,
  *                   if reentrant, its depth (segtime_ct.h).
@@ -233,8 +235,11 @@ static double timed(const Rec *r) {
     return 0;
   return (r->n->flags & SEGTIME_CT_REENTRANT) ? (double)ld(&r->c[2]) : (double)ld(&r->c[0]);
 }
-/* Ticks one of its pairs adds to an enclosing timer. */
+/* Ticks one of its pairs adds to an enclosing timer (a call timed by its
+ * callee's pair has none of its own: the callee's is in its callee cost). */
 static double pair_cost(const Rec *r) {
+  if (r->n->flags & SEGTIME_CT_CALLEE_TIMED)
+    return 0;
   return (r->n->flags & SEGTIME_CT_RECURSIVE) ? NestedCostRec : NestedCost[r->n->kind];
 }
 
@@ -360,6 +365,8 @@ static double nested_cost(int i) {
   double t = R[i].n->kind == SEGTIME_CT_CALL
                  ? (double)ld(&R[i].c[0]) * cost_per_call(R[i].n->name)
                  : 0;
+  if (R[i].n->flags & SEGTIME_CT_CALLEE_TIMED) /* its ticks are inside the callee's pair */
+    t -= (double)ld(&R[i].c[0]) * NestedCost[SEGTIME_CT_FUNCTION];
   for (int d = 0; d < NR; ++d)
     if (R[d].fn == R[i].fn && inside(d, i))
       t += own_cost(d);

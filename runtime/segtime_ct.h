@@ -16,7 +16,9 @@
  *   slot 0  count       function: calls; loop: entries; call: calls made;
  *                       branch: executions of the branch
  *   slot 1  ticks       timed inclusive time, TSC ticks (llvm.readcyclecounter);
- *                       reentrant nodes: outermost activations only
+ *                       reentrant nodes: outermost activations only; calls
+ *                       flagged SEGTIME_CT_CALLEE_TIMED: the ticks of their
+ *                       callee's function pair
  *   slot 2  timed       reentrant nodes (SEGTIME_CT_REENTRANT): outermost
  *                       activations, the timer pairs that added to ticks;
  *                       other nodes: unused (it equals count)
@@ -46,7 +48,7 @@
 
 #include <stdint.h>
 
-#define SEGTIME_CT_ABI 3
+#define SEGTIME_CT_ABI 4
 #define SEGTIME_CT_SLOTS 4 /* fixed slots per node; branches add one per arm */
 
 enum segtime_ct_kind {
@@ -63,6 +65,11 @@ enum segtime_ct_kind {
 #define SEGTIME_CT_UNTIMED 4   /* innermost loop: counted, not timed */
 #define SEGTIME_CT_REENTRANT 8 /* can be active twice on a stack: slots 1-2
                                   only at its outermost activation */
+#define SEGTIME_CT_CALLEE_TIMED 16 /* call without a pair of its own: slot 1
+                                      adds the ticks of its callee's function
+                                      pair (a non-recursive function of the
+                                      same module, which leaves them in a
+                                      thread-local at each return) */
 
 struct segtime_ct_node {
   int32_t kind;     /* enum segtime_ct_kind */

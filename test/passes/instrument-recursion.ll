@@ -37,8 +37,9 @@ done:
 
 ; One depth counter per reentrant node of @walk (the function, the
 ; recursive call, the loop around it); none for @leaf or the call to it.
-; CHECK: @segtime.ct.module = internal global {{.*}} { i32 3, i32 7, i32 34,
+; CHECK: @segtime.ct.module = internal global {{.*}} { i32 4, i32 7, i32 34,
 ; CHECK: @segtime.ct.child = internal thread_local global i64 0
+; CHECK-NEXT: @segtime.ct.last = internal thread_local global i64 0
 ; CHECK-NEXT: @[[FDEPTH:segtime.ct.depth]] = internal thread_local global i32 0
 ; CHECK-NEXT: @[[CDEPTH:segtime.ct.depth.1]] = internal thread_local global i32 0
 ; CHECK-NEXT: @[[LDEPTH:segtime.ct.depth.2]] = internal thread_local global i32 0

@@ -1,4 +1,4 @@
-//===- CtRuntimeTest.cpp - CT runtime: recursion's overhead correction ----===//
+//===- CtRuntimeTest.cpp - CT runtime: overhead corrections ---------------===//
 ///
 /// \file
 /// Registers a hand-made node table with the CT runtime (runtime/ct_runtime.c),
@@ -12,6 +12,11 @@
 /// (f), 400 (the 2 calls f -> f), 3000 (the 3 calls to g, g's time
 /// included), which add up to 10000 as the instrumented code guarantees.
 ///
+/// A second module: h's timed loop calls k 10 times through a call timed by
+/// k's own pair (SEGTIME_CT_CALLEE_TIMED: no pair at the call site, its
+/// ticks are k's); k has a timed loop. The runtime writes its file once per
+/// process, so both modules are registered and written once for all tests.
+///
 //===----------------------------------------------------------------------===//
 #include "core/Ct.h"
 #include "segtime_ct.h"
@@ -20,13 +25,14 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <stdexcept>
 #include <unistd.h>
 
 using namespace segtime;
 
 namespace {
 
-TEST(CtRuntime, RecursiveExclusiveAndInclusive) {
+void registerRecursive() {
   const int Rec = SEGTIME_CT_RECURSIVE, Reent = SEGTIME_CT_REENTRANT;
   // {kind, parent, line, col, end_line, end_col, base, narms, flags, reserved, name, file, labels}
   static const segtime_ct_node Nodes[] = {
@@ -46,25 +52,61 @@ TEST(CtRuntime, RecursiveExclusiveAndInclusive) {
   C[10] = 3, C[11] = 3000, C[14] = 3000;
   // g: 3 calls, 2900 ticks
   C[15] = 3, C[16] = 2900;
+}
 
-  std::string Path = testing::TempDir() + "ct-runtime-" + std::to_string(getpid()) + ".json";
-  setenv("SEGTIME_CT_FILE", Path.c_str(), 1);
-  ASSERT_EQ(__segtime_ct_write(), 0);
-  std::ifstream In(Path);
-  CtFile Ct = CtFile::fromJSON(json::parse(In));
-  std::remove(Path.c_str());
+void registerCalleeTimed() {
+  // {kind, parent, line, col, end_line, end_col, base, narms, flags, reserved, name, file, labels}
+  static const segtime_ct_node Nodes[] = {
+      {SEGTIME_CT_FUNCTION, -1, 1, 0, 0, 0, 0, 0, 0, 0, "h", "u.c", ""},
+      {SEGTIME_CT_LOOP, 0, 2, 3, 3, 3, 4, 0, 0, 0, "", "u.c", ""},
+      {SEGTIME_CT_CALL, 1, 3, 5, 0, 0, 8, 0, SEGTIME_CT_CALLEE_TIMED, 0, "k", "u.c", ""},
+      {SEGTIME_CT_FUNCTION, -1, 6, 0, 0, 0, 12, 0, 0, 0, "k", "u.c", ""},
+      {SEGTIME_CT_LOOP, 3, 7, 3, 8, 3, 16, 0, 0, 0, "", "u.c", ""},
+  };
+  static segtime_ct_module M = {SEGTIME_CT_ABI, 5, 20, 0, Nodes, "u.c", nullptr, nullptr};
+  __segtime_ct_register(&M);
+  uint64_t *C = __segtime_ct_thread_block(&M);
+  C[0] = 1, C[1] = 50000;            // h: 1 call
+  C[4] = 1, C[5] = 49000, C[7] = 10; // its loop: 1 entry, 10 iterations
+  C[8] = 10, C[9] = 30000;           // the call: 10 calls, k's pairs' ticks
+  C[12] = 10, C[13] = 30000;         // k: the same 10 pairs
+  C[16] = 10, C[17] = 20000, C[19] = 100;
+}
+
+class CtRuntime : public testing::Test {
+protected:
+  static void SetUpTestSuite() {
+    registerRecursive();
+    registerCalleeTimed();
+    std::string Path = testing::TempDir() + "ct-runtime-" + std::to_string(getpid()) + ".json";
+    setenv("SEGTIME_CT_FILE", Path.c_str(), 1);
+    ASSERT_EQ(__segtime_ct_write(), 0);
+    std::ifstream In(Path);
+    Ct = new CtFile(CtFile::fromJSON(json::parse(In)));
+    std::remove(Path.c_str());
+  }
+  static const CtFunction &function(const std::string &Name) {
+    for (const CtFunction &F : Ct->Functions)
+      if (F.Name == Name)
+        return F;
+    throw std::runtime_error("no function " + Name);
+  }
+  static CtFile *Ct;
+};
+CtFile *CtRuntime::Ct = nullptr;
+
+TEST_F(CtRuntime, RecursiveExclusiveAndInclusive) {
+  ASSERT_TRUE(Ct);
 
   // Overheads in ticks, as the runtime measured them (printed to 4 digits).
-  const double Hz = Ct.Timer.Hz, PO = Ct.Timer.PairOverheadS * Hz,
-               NCrec = Ct.Timer.NestedPairS.at("recursive") * Hz,
-               NC = Ct.Timer.NestedPairS.at("function") * Hz;
+  const double Hz = Ct->Timer.Hz, PO = Ct->Timer.PairOverheadS * Hz,
+               NCrec = Ct->Timer.NestedPairS.at("recursive") * Hz,
+               NC = Ct->Timer.NestedPairS.at("function") * Hz;
   ASSERT_GT(PO, 0);
   ASSERT_GT(NCrec, 0);
   const double Tol = 2e-3 * (NCrec + NC + PO) * 8 / Hz; // the printed digits
-  ASSERT_EQ(Ct.Functions.size(), 2u);
-  const CtFunction &G = Ct.Functions[0].Name == "g" ? Ct.Functions[0] : Ct.Functions[1];
-  const CtFunction &F = Ct.Functions[0].Name == "f" ? Ct.Functions[0] : Ct.Functions[1];
-  ASSERT_EQ(F.Name, "f");
+  ASSERT_EQ(Ct->Functions.size(), 4u);
+  const CtFunction &G = function("g"), &F = function("f");
   ASSERT_EQ(F.Nodes.size(), 2u);
 
   // g: its 3 pairs' overhead, nothing nested.
@@ -86,6 +128,30 @@ TEST(CtRuntime, RecursiveExclusiveAndInclusive) {
   EXPECT_NEAR(*F.Nodes[0].InclusiveS, (8000 - PO - Over * 0.8) / Hz, Tol);
   // The call to g (not reentrant): its pairs and g's.
   EXPECT_NEAR(*F.Nodes[1].InclusiveS, (3000 - 3 * PO - 3 * NC) / Hz, Tol);
+}
+
+TEST_F(CtRuntime, CallTimedByItsCallee) {
+  ASSERT_TRUE(Ct);
+  const double Hz = Ct->Timer.Hz, PO = Ct->Timer.PairOverheadS * Hz,
+               NF = Ct->Timer.NestedPairS.at("function") * Hz,
+               NL = Ct->Timer.NestedPairS.at("loop") * Hz;
+  const double Tol = 2e-3 * (NF + NL + PO) * 25 / Hz; // the printed digits
+  const CtFunction &H = function("h"), &K = function("k");
+  ASSERT_EQ(H.Nodes.size(), 2u);
+  ASSERT_EQ(K.Nodes.size(), 1u);
+  // k: its 10 pairs' reads and its loop's 10 nested pairs.
+  const double KIncl = 30000 - 10 * PO - 10 * NL;
+  EXPECT_NEAR(K.InclusiveS, KIncl / Hz, Tol);
+  EXPECT_NEAR(*K.Nodes[0].InclusiveS, (20000 - 10 * PO) / Hz, Tol);
+  // The call has the same ticks and the same correction as k: k's pair's
+  // reads and what is nested in it, not k's pair as a nested pair.
+  EXPECT_NEAR(*H.Nodes[1].InclusiveS, KIncl / Hz, Tol);
+  // h's loop holds 10 of k's pairs (and their nested loops), but no pair of
+  // the call's own; h holds its loop's pair too.
+  const double LIncl = 49000 - PO - 10 * (NF + NL);
+  EXPECT_NEAR(*H.Nodes[0].InclusiveS, LIncl / Hz, Tol);
+  EXPECT_NEAR(H.InclusiveS, (50000 - PO - NL - 10 * (NF + NL)) / Hz, Tol);
+  EXPECT_NEAR(*H.Nodes[0].ExclusiveS, (LIncl - KIncl) / Hz, Tol);
 }
 
 } // namespace
