@@ -666,8 +666,13 @@ private:
         continue;
       }
       MemStream M;
-      if (auto *U = dyn_cast<SCEVUnknown>(R.Base))
-        M.Base = U->getValue()->getName().str();
+      // Its name: the source parameter's for an argument (IR names are
+      // dropped in release builds), else the IR name.
+      if (auto *U = dyn_cast<SCEVUnknown>(R.Base)) {
+        auto *A = dyn_cast<Argument>(U->getValue());
+        M.Base = A && A->getArgNo() < Text.Params.size() ? Text.Params[A->getArgNo()]
+                                                         : U->getValue()->getName().str();
+      }
       (R.Store ? M.Store : M.Load) = true;
       M.Size = R.Size;
       for (Loop *L = R.Inner; L && Top->contains(L); L = L->getParentLoop()) {
