@@ -624,6 +624,21 @@ private:
     return "max(" + *Start + ", " + *Start + " + " + *Step + "*(" + *Trip + "))";
   }
 
+  /// Backedge-taken count of loop L of nest Top in source names (the
+  /// largest over the nest), or, where ScalarEvolution cannot write it so,
+  /// its trip parameter N_<fn>_<line> minus 1 (mergeIR replaces the
+  /// parameter by the source loop's count where it can).
+  std::optional<std::string> btcText(const Loop *L, Loop *Top) {
+    const SCEV *BTC = SE.getBackedgeTakenCount(L);
+    if (!isa<SCEVCouldNotCompute>(BTC))
+      if (auto T = maxOverNest(BTC, Top))
+        return T;
+    auto It = LoopTrip.find(L);
+    if (It != LoopTrip.end() && It->second.rfind("N_", 0) == 0)
+      return "(" + It->second + " - 1)";
+    return std::nullopt;
+  }
+
   /// A load or store of a loop nest for the cache-line model: base pointer,
   /// |step| per loop of the nest, start address (SCEVs are uniqued: equal
   /// steps compare equal), innermost loop, bytes, store or load.
@@ -676,10 +691,7 @@ private:
       (R.Store ? M.Store : M.Load) = true;
       M.Size = R.Size;
       for (Loop *L = R.Inner; L && Top->contains(L); L = L->getParentLoop()) {
-        const SCEV *BTC = SE.getBackedgeTakenCount(L);
-        if (isa<SCEVCouldNotCompute>(BTC))
-          return {};
-        auto Trip = maxOverNest(BTC, Top);
+        auto Trip = btcText(L, Top);
         auto It = R.Steps.find(L);
         auto Stride = It == R.Steps.end() ? std::optional<std::string>("0")
                                           : maxOverNest(It->second, Top);
@@ -740,10 +752,7 @@ private:
           const SCEV *Step = AR->getStepRecurrence(SE);
           if (auto *C = dyn_cast<SCEVConstant>(Step); C && C->getAPInt().isNegative())
             Step = SE.getNegativeSCEV(Step);
-          const SCEV *BTC = SE.getBackedgeTakenCount(AR->getLoop());
-          if (isa<SCEVCouldNotCompute>(BTC))
-            return Fail("btc", I);
-          auto StepS = maxOverNest(Step, Top), TripS = maxOverNest(BTC, Top);
+          auto StepS = maxOverNest(Step, Top), TripS = btcText(AR->getLoop(), Top);
           if (!StepS || !TripS)
             return Fail("text", I);
           Span += " + " + *StepS + "*(" + *TripS + ")";
@@ -793,10 +802,7 @@ private:
       for (const Loop *S : Sweeping)
         Encloses |= S != L && L->contains(S);
       if (!Sweeping.count(L) && Encloses) {
-        const SCEV *BTC = SE.getBackedgeTakenCount(L);
-        std::optional<std::string> T;
-        if (!isa<SCEVCouldNotCompute>(BTC))
-          T = maxOverNest(BTC, Top);
+        std::optional<std::string> T = btcText(L, Top);
         if (!T) {
           Traffic.clear();
           return;
@@ -885,6 +891,7 @@ private:
       N.Label = transformations(SL);
       Text.LoopIndex[SL] = N.Index;
       LoopNodeId[SL] = N.Id;
+      LoopTrip[SL] = N.Trip;
       N.Body = region(SL);
       if (!L) {
         // After region(SL): the edge frequencies that resolve phis are
@@ -907,6 +914,7 @@ private:
   DominatorTree &DT;
   ScevText Text;
   std::map<const Loop *, std::string> LoopNodeId; ///< IR loop -> its SEG node's id
+  std::map<const Loop *, std::string> LoopTrip;   ///< IR loop -> its trip (tripOf)
   IRFunctionSeg &Out;
   std::vector<BasicBlock *> Order;
   std::map<const BasicBlock *, unsigned> Number;

@@ -232,7 +232,7 @@ ex otherLines(const Stream &P, const ex &Lines, const CacheGeometry *C, double L
 }
 } // namespace
 
-ex linesInto(const std::vector<MemStream> &S, const CacheGeometry *C, bool WriteBacks) {
+ex linesInto(const std::vector<MemStream> &S, const CacheGeometry *C) {
   double Line = C ? C->Line : 64;
   std::vector<Stream> Ps;
   for (const MemStream &M : S) {
@@ -264,7 +264,7 @@ ex linesInto(const std::vector<MemStream> &S, const CacheGeometry *C, bool Write
   for (size_t I = 0; I < Ps.size(); ++I) {
     const Stream &P = Ps[I];
     ex L = streamLines(P, P.Loop.size(), C, Line, V).M;
-    Total += (L + otherLines(P, L, C, Line, V)) * (WriteBacks && S[I].Store ? 2 : 1);
+    Total += L + otherLines(P, L, C, Line, V);
     if (C) {
       Touched D = streamLines(P, P.Loop.size(), nullptr, Line, V);
       Distinct += D.M + otherLines(P, D.M, nullptr, Line, V);
@@ -282,15 +282,13 @@ ex MemoryModel::lineTime(const std::vector<MemStream> &S, const ex &V, const ex 
   size_t K = Caches.size() > 1 ? Caches.size() - 1 : 1;
   std::vector<ex> Lines;
   for (size_t I = 0; I < K; ++I)
-    Lines.push_back(linesInto(S, &Caches[I], /*WriteBacks=*/true));
+    Lines.push_back(linesInto(S, &Caches[I]));
   ex L1 = numeric(Caches.front().Line);
-  // Lines moved (in + written back) per line of triad bytes: 4 per 3.
-  ex PerTriad = numeric(3, 4);
-  ex T = max(0, V - L1 * linesInto(S, &Caches.front())) / numeric(SourceBandwidth.front());
+  ex T = max(0, V - L1 * Lines.front()) / numeric(SourceBandwidth.front());
   for (size_t I = 0; I + 1 < K; ++I)
-    T += PerTriad * numeric(Caches[I].Line) * max(0, Lines[I] - Lines[I + 1]) /
+    T += numeric(Caches[I].Line) * max(0, Lines[I] - Lines[I + 1]) /
          numeric(SourceBandwidth[I + 1]);
-  return T + time(PerTriad * numeric(Caches[K - 1].Line) * Lines.back(), F);
+  return T + time(numeric(Caches[K - 1].Line) * Lines.back(), F);
 }
 
 } // namespace segtime

@@ -81,10 +81,7 @@ struct CacheGeometry {
 /// and that many iterations' lines fit; else they count as a stream of
 /// their own. Across executions of the nest (warm caches) nothing is
 /// brought in if the nest's distinct lines fit the cache.
-/// With WriteBacks, the lines of streams that store count twice (brought
-/// in, write-allocate, and written back).
-GiNaC::ex linesInto(const std::vector<MemStream> &S, const CacheGeometry *C,
-                    bool WriteBacks = false);
+GiNaC::ex linesInto(const std::vector<MemStream> &S, const CacheGeometry *C);
 
 class MemoryModel {
 public:
@@ -121,11 +118,15 @@ public:
   /// is smaller than sysfs says: here the triad's bandwidth falls between
   /// 24 and 192 MiB, the L3 is 48 MiB). With L1, L2, L3:
   ///   t = max(0, V - l Lines_1)/B_1 + l max(0, Lines_1 - Lines_2)/B_2 + l Lines_2/B(F).
-  /// Lines moved between levels count write-backs (Lines_k with
-  /// WriteBacks) and are charged 3/4 line each: the triad that measures B_k
-  /// counts 24 B per element (3 lines per 8) and moves 4 lines per 8 (2
-  /// loads, 1 write-allocate, 1 write-back), so a triad predicts itself at
-  /// every level.
+  ///
+  /// Only lines brought in are charged (a store's line is brought in,
+  /// write-allocate), write-backs are not: the triad that measures B_k
+  /// counts 24 B per element, exactly its lines brought in (2 loads and a
+  /// write-allocate per 8 elements), so a triad predicts itself at every
+  /// level; and the copy (2 lines in per 16 B elements) and load (1 per 8 B)
+  /// kernels of `segtime calibrate` run at the triad's bytes/s within 4 % in
+  /// L3 and 14 % in DRAM (local.yaml), which charging write-backs (4, 3 and
+  /// 1 lines moved) would not give.
   GiNaC::ex lineTime(const std::vector<MemStream> &S, const GiNaC::ex &Traffic,
                      const GiNaC::ex &Footprint) const;
 
