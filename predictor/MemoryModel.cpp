@@ -232,7 +232,7 @@ ex otherLines(const Stream &P, const ex &Lines, const CacheGeometry *C, double L
 }
 } // namespace
 
-ex linesInto(const std::vector<MemStream> &S, const CacheGeometry *C) {
+ex linesInto(const std::vector<MemStream> &S, const CacheGeometry *C, bool WriteBacks) {
   double Line = C ? C->Line : 64;
   std::vector<Stream> Ps;
   for (const MemStream &M : S) {
@@ -264,7 +264,7 @@ ex linesInto(const std::vector<MemStream> &S, const CacheGeometry *C) {
   for (size_t I = 0; I < Ps.size(); ++I) {
     const Stream &P = Ps[I];
     ex L = streamLines(P, P.Loop.size(), C, Line, V).M;
-    Total += L + otherLines(P, L, C, Line, V);
+    Total += (L + otherLines(P, L, C, Line, V)) * (WriteBacks && S[I].Store ? 2 : 1);
     if (C) {
       Touched D = streamLines(P, P.Loop.size(), nullptr, Line, V);
       Distinct += D.M + otherLines(P, D.M, nullptr, Line, V);
@@ -281,10 +281,13 @@ ex MemoryModel::lineTime(const std::vector<MemStream> &S, const ex &V, const ex 
   // The last cache level is left to the measured curve (below).
   size_t K = Caches.size() > 1 ? Caches.size() - 1 : 1;
   std::vector<ex> Lines;
+  // Lines charged: brought in, or 3/4 of those moved (in + written back)
+  // if more.
   for (size_t I = 0; I < K; ++I)
-    Lines.push_back(linesInto(S, &Caches[I]));
+    Lines.push_back(max(linesInto(S, &Caches[I]),
+                        numeric(3, 4) * linesInto(S, &Caches[I], /*WriteBacks=*/true)));
   ex L1 = numeric(Caches.front().Line);
-  ex T = max(0, V - L1 * Lines.front()) / numeric(SourceBandwidth.front());
+  ex T = max(0, V - L1 * linesInto(S, &Caches.front())) / numeric(SourceBandwidth.front());
   for (size_t I = 0; I + 1 < K; ++I)
     T += numeric(Caches[I].Line) * max(0, Lines[I] - Lines[I + 1]) /
          numeric(SourceBandwidth[I + 1]);

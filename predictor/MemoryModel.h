@@ -81,7 +81,10 @@ struct CacheGeometry {
 /// and that many iterations' lines fit; else they count as a stream of
 /// their own. Across executions of the nest (warm caches) nothing is
 /// brought in if the nest's distinct lines fit the cache.
-GiNaC::ex linesInto(const std::vector<MemStream> &S, const CacheGeometry *C);
+/// With WriteBacks, the lines of streams that store count twice (brought
+/// in, write-allocate, and written back).
+GiNaC::ex linesInto(const std::vector<MemStream> &S, const CacheGeometry *C,
+                    bool WriteBacks = false);
 
 class MemoryModel {
 public:
@@ -119,14 +122,17 @@ public:
   /// 24 and 192 MiB, the L3 is 48 MiB). With L1, L2, L3:
   ///   t = max(0, V - l Lines_1)/B_1 + l max(0, Lines_1 - Lines_2)/B_2 + l Lines_2/B(F).
   ///
-  /// Only lines brought in are charged (a store's line is brought in,
-  /// write-allocate), write-backs are not: the triad that measures B_k
-  /// counts 24 B per element, exactly its lines brought in (2 loads and a
-  /// write-allocate per 8 elements), so a triad predicts itself at every
-  /// level; and the copy (2 lines in per 16 B elements) and load (1 per 8 B)
-  /// kernels of `segtime calibrate` run at the triad's bytes/s within 4 % in
-  /// L3 and 14 % in DRAM (local.yaml), which charging write-backs (4, 3 and
-  /// 1 lines moved) would not give.
+  /// Lines_k is the larger of the lines brought in and 3/4 of the lines
+  /// moved (brought in + written back: linesInto with WriteBacks). The
+  /// triad that measures B_k counts 24 B per element: its 3 lines in per 8
+  /// elements, which are also 3/4 of its 4 lines moved, so a triad predicts
+  /// itself at every level. Calibrate's other kernels (local.yaml, B/s of
+  /// their own bytes): copy (2 in, 3 moved) is predicted 11 % slower than
+  /// the triad, measured 2-14 % slower at L2, L3, DRAM; load (1 in, 1
+  /// moved) predicted the triad's rate, measured 4-14 % slower. A
+  /// read-modify-write stream (daxpy y += a x: 2 in, 3 moved) is charged
+  /// its write-backs (daxpy n = 2e6: 2.04 ms, 1.82 ms without them;
+  /// measured 2.62 ms quiet, docs/results.md session 3).
   GiNaC::ex lineTime(const std::vector<MemStream> &S, const GiNaC::ex &Traffic,
                      const GiNaC::ex &Footprint) const;
 
