@@ -75,6 +75,8 @@ json Node::toJSON() const {
     J["footprint_B"] = Footprint;
   if (!Traffic.empty())
     J["traffic_B"] = Traffic;
+  for (const MemStream &M : Streams)
+    J["streams"].push_back(M.toJSON());
   if (!Ruvs.empty()) {
     json R = json::object();
     for (auto &[L, V] : Ruvs)
@@ -155,7 +157,32 @@ Node Node::fromJSON(const json &J) {
   N.SourceNode = J.value("source_node", "");
   N.Footprint = J.value("footprint_B", "");
   N.Traffic = J.value("traffic_B", "");
+  if (J.contains("streams"))
+    for (const json &M : J.at("streams"))
+      N.Streams.push_back(MemStream::fromJSON(M));
   return N;
+}
+
+json MemStream::toJSON() const {
+  json J = {{"base", Base}, {"load", Load}, {"store", Store}, {"size_B", Size},
+            {"offsets_B", Offsets}};
+  J["loops"] = json::array();
+  for (const Step &S : Loops)
+    J["loops"].push_back({{"loop", S.Loop}, {"stride_B", S.Stride}, {"trip", S.Trip}});
+  return J;
+}
+
+MemStream MemStream::fromJSON(const json &J) {
+  MemStream M;
+  M.Base = J.value("base", "");
+  M.Load = J.value("load", false);
+  M.Store = J.value("store", false);
+  M.Size = J.at("size_B").get<unsigned>();
+  M.Offsets = J.value("offsets_B", std::vector<std::string>{});
+  for (const json &S : J.at("loops"))
+    M.Loops.push_back({S.at("loop").get<std::string>(), S.at("stride_B").get<std::string>(),
+                       S.at("trip").get<std::string>()});
+  return M;
 }
 
 json Parameter::toJSON() const {

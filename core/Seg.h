@@ -74,6 +74,31 @@ struct Arm {
   NodeList Body;
 };
 
+/// One stream of memory references of an IR loop nest, the input of the
+/// cache-line (layer-condition) memory term (predictor/MemoryModel.h,
+/// docs/models.md "memory term"): the loads and stores with one base
+/// pointer and the same byte strides per loop, whose addresses differ by
+/// Offsets. Expressions are in source names.
+struct MemStream {
+  /// One loop enclosing the references, innermost first, up to the nest's
+  /// outermost loop.
+  struct Step {
+    std::string Loop;   ///< the IR loop node's id ("ir7")
+    std::string Stride; ///< bytes the address moves per iteration (|step|; "0" if it does not)
+    std::string Trip;   ///< iterations (the largest over the enclosing loops)
+  };
+  std::string Base;   ///< the base pointer (IR name; "" if unnamed)
+  bool Load = false, Store = false;
+  unsigned Size = 0;  ///< bytes per reference (the largest of the stream)
+  /// Byte offsets of the other references of the stream from the first one
+  /// (e.g. "8", "-8", "16*n" for a[i+1], a[i-1], a[i+2n]).
+  std::vector<std::string> Offsets;
+  std::vector<Step> Loops;
+
+  json toJSON() const;
+  static MemStream fromJSON(const json &J);
+};
+
 /// A SEG node (design.md §3). Fields are used according to Kind:
 ///  - Stage: Ruvs (per level key, e.g. "HLLC", "POC").
 ///  - Loop: LoopKind, Index, Start, Step, StepKind, Trip, Body (the first
@@ -120,6 +145,9 @@ struct Node {
   /// range once), as expressions in source names; "" if not computable
   /// (non-affine addresses). Used by the ICC memory term (docs/models.md).
   std::string Footprint, Traffic;
+  /// IR-level outermost loops: the reference streams of the nest (empty if
+  /// Footprint is, or the SEG file predates them).
+  std::vector<MemStream> Streams;
 
   json toJSON() const;
   static Node fromJSON(const json &J);

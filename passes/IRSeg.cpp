@@ -880,6 +880,87 @@ private:
     return "max(" + *Start + ", " + *Start + " + " + *Step + "*(" + *Trip + "))";
   }
 
+  /// Backedge-taken count of loop L of nest Top in source names (the
+  /// largest over the nest), or, where ScalarEvolution cannot write it so,
+  /// its trip parameter N_<fn>_<line> minus 1 (mergeIR replaces the
+  /// parameter by the source loop's count where it can).
+  std::optional<std::string> btcText(const Loop *L, Loop *Top) {
+    const SCEV *BTC = SE.getBackedgeTakenCount(L);
+    if (!isa<SCEVCouldNotCompute>(BTC))
+      if (auto T = maxOverNest(BTC, Top))
+        return T;
+    auto It = LoopTrip.find(L);
+    if (It != LoopTrip.end() && It->second.rfind("N_", 0) == 0)
+      return "(" + It->second + " - 1)";
+    return std::nullopt;
+  }
+
+  /// A load or store of a loop nest for the cache-line model: base pointer,
+  /// |step| per loop of the nest, start address (SCEVs are uniqued: equal
+  /// steps compare equal), innermost loop, bytes, store or load.
+  struct MemRef {
+    const SCEV *Base, *Start;
+    std::map<const Loop *, const SCEV *> Steps;
+    Loop *Inner;
+    unsigned Size;
+    bool Store;
+  };
+
+  /// The reference streams of nest Top for the cache-line memory term
+  /// (MemStream): references with one base pointer, the same steps per loop
+  /// and start addresses that differ by an expressible amount form one
+  /// stream. Empty if a trip count or a step cannot be written in source
+  /// names.
+  std::vector<MemStream> streamsOf(Loop *Top, const std::vector<MemRef> &Refs) {
+    std::vector<MemStream> Out;
+    std::vector<const MemRef *> Leader; // first reference of each stream
+    for (const MemRef &R : Refs) {
+      std::optional<std::string> Offset;
+      size_t K = 0;
+      for (; K < Out.size(); ++K) {
+        const MemRef &L = *Leader[K];
+        if (L.Base != R.Base || L.Steps != R.Steps || L.Inner != R.Inner)
+          continue;
+        const SCEV *D = SE.getMinusSCEV(R.Start, L.Start);
+        if (isa<SCEVCouldNotCompute>(D))
+          continue;
+        if ((Offset = Text.str(D)))
+          break;
+      }
+      if (K < Out.size()) {
+        MemStream &M = Out[K];
+        (R.Store ? M.Store : M.Load) = true;
+        M.Size = std::max(M.Size, R.Size);
+        if (*Offset != "0" &&
+            std::find(M.Offsets.begin(), M.Offsets.end(), *Offset) == M.Offsets.end())
+          M.Offsets.push_back(*Offset);
+        continue;
+      }
+      MemStream M;
+      // Its name: the source parameter's for an argument (IR names are
+      // dropped in release builds), else the IR name.
+      if (auto *U = dyn_cast<SCEVUnknown>(R.Base)) {
+        auto *A = dyn_cast<Argument>(U->getValue());
+        M.Base = A && A->getArgNo() < Text.Params.size() ? Text.Params[A->getArgNo()]
+                                                         : U->getValue()->getName().str();
+      }
+      (R.Store ? M.Store : M.Load) = true;
+      M.Size = R.Size;
+      for (Loop *L = R.Inner; L && Top->contains(L); L = L->getParentLoop()) {
+        auto Trip = btcText(L, Top);
+        auto It = R.Steps.find(L);
+        auto Stride = It == R.Steps.end() ? std::optional<std::string>("0")
+                                          : maxOverNest(It->second, Top);
+        if (!Trip || !Stride)
+          return {};
+        M.Loops.push_back({LoopNodeId.at(L), *Stride, "(" + *Trip + ") + 1"});
+      }
+      Out.push_back(std::move(M));
+      Leader.push_back(&R);
+    }
+    return Out;
+  }
+
   /// Footprint and traffic of the outermost loop Top (Node::Footprint,
   /// Node::Traffic): each load and store sweeps |step| x (backedge-taken
   /// count) bytes per loop of the nest plus its own size; ranges of one base
@@ -894,6 +975,7 @@ private:
     const DataLayout &DL = F.getParent()->getDataLayout();
     std::map<std::pair<const SCEV *, bool>, std::set<std::string>> Ranges;
     std::set<const Loop *> Sweeping; // loops some address moves with
+    std::vector<MemRef> Refs;
     for (BasicBlock *B : Top->blocks())
       for (Instruction &I : *B) {
         Value *Ptr = nullptr;
@@ -915,7 +997,9 @@ private:
           continue;
         }
         const SCEV *S = SE.getSCEV(Ptr);
-        std::string Span = std::to_string(DL.getTypeStoreSize(Ty).getFixedValue());
+        unsigned Size = DL.getTypeStoreSize(Ty).getFixedValue();
+        std::string Span = std::to_string(Size);
+        MemRef R{nullptr, nullptr, {}, LI.getLoopFor(B), Size, Store};
         while (auto *AR = dyn_cast<SCEVAddRecExpr>(S)) {
           if (!Top->contains(AR->getLoop()))
             break;
@@ -924,13 +1008,11 @@ private:
           const SCEV *Step = AR->getStepRecurrence(SE);
           if (auto *C = dyn_cast<SCEVConstant>(Step); C && C->getAPInt().isNegative())
             Step = SE.getNegativeSCEV(Step);
-          const SCEV *BTC = SE.getBackedgeTakenCount(AR->getLoop());
-          if (isa<SCEVCouldNotCompute>(BTC))
-            return Fail("btc", I);
-          auto StepS = maxOverNest(Step, Top), TripS = maxOverNest(BTC, Top);
+          auto StepS = maxOverNest(Step, Top), TripS = btcText(AR->getLoop(), Top);
           if (!StepS || !TripS)
             return Fail("text", I);
           Span += " + " + *StepS + "*(" + *TripS + ")";
+          R.Steps[AR->getLoop()] = Step;
           if (!Step->isZero())
             Sweeping.insert(AR->getLoop());
           S = AR->getStart();
@@ -948,6 +1030,9 @@ private:
         if (!isa<SCEVUnknown>(Base))
           return Fail("base", I);
         Ranges[{Base, Store}].insert(Span);
+        R.Base = Base;
+        R.Start = S;
+        Refs.push_back(std::move(R));
       }
     if (Ranges.empty())
       return;
@@ -973,10 +1058,7 @@ private:
       for (const Loop *S : Sweeping)
         Encloses |= S != L && L->contains(S);
       if (!Sweeping.count(L) && Encloses) {
-        const SCEV *BTC = SE.getBackedgeTakenCount(L);
-        std::optional<std::string> T;
-        if (!isa<SCEVCouldNotCompute>(BTC))
-          T = maxOverNest(BTC, Top);
+        std::optional<std::string> T = btcText(L, Top);
         if (!T) {
           Traffic.clear();
           return;
@@ -992,6 +1074,7 @@ private:
       return Fail("repetition trip", *Top->getHeader()->getTerminator());
     N.Traffic = Traffic;
     N.Footprint = Footprint;
+    N.Streams = streamsOf(Top, Refs);
     if (Debug)
       errs() << "memoryOf: " << F.getName() << ": F = " << Footprint << "\n";
   }
@@ -1063,6 +1146,8 @@ private:
       N.Trip = tripOf(SL, Out.Name);
       N.Label = transformations(SL);
       Text.LoopIndex[SL] = N.Index;
+      LoopNodeId[SL] = N.Id;
+      LoopTrip[SL] = N.Trip;
       N.Body = region(SL);
       if (!L) {
         // After region(SL): the edge frequencies that resolve phis are
@@ -1084,6 +1169,8 @@ private:
   BranchProbabilityInfo &BPI;
   DominatorTree &DT;
   ScevText Text;
+  std::map<const Loop *, std::string> LoopNodeId; ///< IR loop -> its SEG node's id
+  std::map<const Loop *, std::string> LoopTrip;   ///< IR loop -> its trip (tripOf)
   IRFunctionSeg &Out;
   std::vector<BasicBlock *> Order;
   std::map<const BasicBlock *, unsigned> Number;

@@ -123,6 +123,7 @@ void mergeIR(SegFile &File, IRCollection &C) {
     });
     std::vector<std::pair<const Node *, std::string>> Enclosing; // source loop, IR index
     std::set<std::string> Used;
+    std::map<std::string, std::string> TripOf; // N_<fn>_<line> -> source count
     // A source-level expression in the IR SEG's names: the indices of
     // enclosing source loops become their IR loops' iteration numbers
     // (i = start + step*k). None if it uses an index with no IR loop.
@@ -176,8 +177,13 @@ void mergeIR(SegFile &File, IRCollection &C) {
                                       simplifyExprText(N.Trip) + " for optimised loop " + N.Id);
           }
           if (Fallback.count(N.Trip) && Src && !Src->Index.empty() && N.Label.empty())
-            if (auto T = inIRNames(Src->Trip))
+            if (auto T = inIRNames(Src->Trip)) {
+              // The memory term's texts use the parameter too; there the
+              // nest's own iteration numbers are not defined.
+              if (T->find("k_") == std::string::npos)
+                TripOf[N.Trip] = *T;
               N.Trip = *T;
+            }
           if (Fallback.count(N.Trip))
             Used.insert(N.Trip);
           N.Trip = simplifyExprText(N.Trip);
@@ -205,6 +211,24 @@ void mergeIR(SegFile &File, IRCollection &C) {
       }
     };
     Walk(Seg);
+    // Trip parameters replaced by source counts, also in the memory terms.
+    auto Replace = [&](std::string &X) {
+      for (auto &[Name, T] : TripOf)
+        X = std::regex_replace(X, std::regex("\\b" + Name + "\\b"), "(" + T + ")");
+    };
+    for (Node &N : Seg) {
+      if (N.Footprint.empty())
+        continue;
+      Replace(N.Footprint);
+      Replace(N.Traffic);
+      for (MemStream &M : N.Streams)
+        for (MemStream::Step &St : M.Loops)
+          Replace(St.Trip);
+      // Those left are parameters of the formula.
+      for (auto &[Name, P] : Fallback)
+        if (std::regex_search(N.Traffic + " " + N.Footprint, std::regex("\\b" + Name + "\\b")))
+          Used.insert(Name);
+    }
     F.LevelSegs["IR"] = std::move(Seg);
     for (auto &[Name, P] : Fallback)
       if ((Used.count(Name) || P.Kind == "branch") &&

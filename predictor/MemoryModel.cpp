@@ -6,10 +6,32 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <numeric>
 
 using namespace GiNaC;
 
 namespace segtime {
+
+/// X as a whole number, if it is one (values substituted by evaluate()
+/// are floating-point numerics).
+static std::optional<long> whole(const ex &X) {
+  if (!is_a<numeric>(X) || !ex_to<numeric>(X).is_real())
+    return std::nullopt;
+  double D = ex_to<numeric>(X).to_double();
+  if (D != std::round(D) || std::fabs(D) > 1e15)
+    return std::nullopt;
+  return static_cast<long>(D);
+}
+
+static ex cacheSetsEval(const ex &Stride, const ex &Sets, const ex &Line) {
+  auto S = whole(Stride), N = whole(Sets), L = whole(Line);
+  if (S && N && L && *N > 0 && *L > 0) {
+    long Span = *N * *L;
+    return numeric(Span / std::max(*L, std::gcd(std::labs(*S), Span)));
+  }
+  return cache_sets(Stride, Sets, Line).hold();
+}
+REGISTER_FUNCTION(cache_sets, eval_func(cacheSetsEval))
 
 std::string memoryCurveKey(size_t Point, const std::string &Field) {
   char Idx[24];
@@ -31,6 +53,23 @@ std::optional<MemoryModel> MemoryModel::fromMachine(const Machine &M, std::strin
           "calibrate`)";
     return std::nullopt;
   }
+  // Cache geometry for the line model: consecutive levels from L1 that
+  // have size, ways, line size and bandwidth.
+  for (const Level &L : R.Levels) {
+    std::string P = "memory." + L.Name + ".";
+    const CostEntry *W = M.param(P + "ways"), *Ln = M.param(P + "line_size");
+    if (!W || !Ln || W->Value < 1 || Ln->Value < 1)
+      break;
+    CacheGeometry G{L.Name, L.Size, W->Value, Ln->Value};
+    if (G.sets() < 1)
+      throw std::runtime_error("machine '" + M.Name + "': " + P + "size " +
+                               std::to_string(L.Size) + " B is less than one set of " + P +
+                               "ways x " + P + "line_size");
+    R.Caches.push_back(G);
+    R.SourceBandwidth.push_back(L.Bandwidth);
+  }
+  if (!R.Caches.empty())
+    R.SourceBandwidth.push_back(D->Value);
   R.Levels.push_back({"DRAM", std::numeric_limits<double>::infinity(), D->Value});
   // The measured curve, when the file has it: one step per point, the
   // bandwidth of the nearest measured working set (thresholds at the
@@ -71,6 +110,188 @@ const MemoryModel::Level &MemoryModel::levelOf(double F) const {
     if (F <= L.Size)
       return L;
   return Levels.back();
+}
+
+} // namespace segtime
+
+namespace segtime {
+
+namespace {
+/// A stream with its expressions parsed.
+struct Stream {
+  std::vector<ex> Offsets, Stride, Trip;
+  std::vector<std::string> Loop;
+  /// The cluster of references that share the first's lines: numeric
+  /// offsets less than a line apart (the lanes of an unrolled vector loop),
+  /// [Lo, Hi + Size) bytes.
+  double Lo = 0, Hi = 0, Size = 8;
+  /// Lines one execution of the cluster touches (at least 1).
+  double lines0(double Line) const { return std::max(1.0, (Hi - Lo + Size) / Line); }
+};
+
+void cluster(Stream &P, double Line) {
+  std::vector<double> Num;
+  for (const ex &D : P.Offsets)
+    if (is_a<numeric>(D))
+      Num.push_back(ex_to<numeric>(D).to_double());
+  for (bool Grew = true; Grew;) {
+    Grew = false;
+    for (double X : Num)
+      if (X >= P.Lo - Line && X <= P.Hi + Line && (X < P.Lo || X > P.Hi)) {
+        P.Lo = std::min(P.Lo, X);
+        P.Hi = std::max(P.Hi, X);
+        Grew = true;
+      }
+  }
+}
+
+/// The lines of a stream touched over some of its loops: M lines in R runs
+/// of E contiguous lines; runs RunStride bytes apart if Runs.
+struct Touched {
+  ex M = 1, R = 1, E = 1, RunStride = 0;
+  bool Runs = false;
+};
+
+/// [the lines of T fit the ways of the sets they map to in C] (1 if they
+/// are contiguous: capacity decides).
+ex setsFit(const Touched &T, const CacheGeometry &C) {
+  if (!T.Runs)
+    return 1;
+  ex Sets = numeric(C.sets());
+  return cmp_le(T.M, numeric(C.Ways) *
+                         min(Sets, cache_sets(T.RunStride, Sets, numeric(C.Line)) * T.E));
+}
+
+/// Lines of stream P touched over its loops [0, Upto) (one iteration of
+/// loop Upto), brought into cache C (null: unlimited, the distinct lines);
+/// V: bytes all streams touch in one iteration of each loop.
+Touched streamLines(const Stream &P, size_t Upto, const CacheGeometry *C, double Line,
+                    const std::map<std::string, ex> &V) {
+  Touched T;
+  T.M = T.E = P.lines0(Line);
+  for (size_t J = 0; J < Upto; ++J) {
+    ex S = P.Stride[J], N = P.Trip[J];
+    ex Fit = C ? cmp_le(V.at(P.Loop[J]), numeric(C->Size)) * setsFit(T, *C) : ex(1);
+    ex Reuse = cmp_le(S, numeric(Line) * T.E) * Fit;
+    ex MSep = N * T.M, RSep = N * T.R;
+    ex MSlide = T.M + (N - 1) * T.R * S / numeric(Line);
+    ex ESlide = T.E + (N - 1) * S / numeric(Line);
+    T.M = MSep + Reuse * (MSlide - MSep);
+    T.R = RSep + Reuse * (T.R - RSep);
+    T.E = T.E + Reuse * (ESlide - T.E);
+    bool Dense = is_a<numeric>(S) && ex_to<numeric>(S) < numeric(Line);
+    if (!T.Runs && !Dense) {
+      T.Runs = true;
+      T.RunStride = S;
+    }
+  }
+  return T;
+}
+
+/// Whole iterations of one of P's loops that a reference Offset bytes from
+/// P's first lies ahead or behind, up to bytes within [Lo - line, Hi +
+/// line] (the cluster of P's references that share its lines): the loop
+/// and the smallest such |m|, if any (|m| <= 8).
+std::optional<std::pair<size_t, long>> aheadBy(const Stream &P, const ex &Offset, double Lo,
+                                               double Hi, double Line) {
+  std::optional<std::pair<size_t, long>> Best;
+  for (size_t J = 0; J < P.Stride.size(); ++J) {
+    if (P.Stride[J].is_zero())
+      continue;
+    for (long M = 1; M <= 8 && (!Best || M < Best->second); ++M)
+      for (long Sign : {1, -1}) {
+        ex R = expand(Offset - Sign * M * P.Stride[J]);
+        if (is_a<numeric>(R) && ex_to<numeric>(R).to_double() >= Lo - Line &&
+            ex_to<numeric>(R).to_double() <= Hi + Line)
+          Best = std::make_pair(J, M);
+      }
+  }
+  return Best;
+}
+
+/// Lines of P's other references (Offsets) that do not share P's lines in
+/// cache C: a reference in the cluster of P's first (numeric offsets less
+/// than a line apart, e.g. the lanes of an unrolled vector loop) shares
+/// them; one that lies m whole iterations of loop J away shares them if m
+/// iterations' lines (m V_J) fit; any other counts Lines (P's own) again.
+ex otherLines(const Stream &P, const ex &Lines, const CacheGeometry *C, double Line,
+              const std::map<std::string, ex> &V) {
+  double Lo = P.Lo, Hi = P.Hi;
+  ex Extra = 0;
+  for (const ex &D : P.Offsets) {
+    if (is_a<numeric>(D) && ex_to<numeric>(D).to_double() >= Lo &&
+        ex_to<numeric>(D).to_double() <= Hi)
+      continue;
+    auto Ahead = aheadBy(P, D, Lo, Hi, Line);
+    if (!Ahead)
+      Extra += Lines;
+    else if (C)
+      Extra += (1 - cmp_le(Ahead->second * V.at(P.Loop[Ahead->first]), numeric(C->Size))) * Lines;
+  }
+  return Extra;
+}
+} // namespace
+
+ex linesInto(const std::vector<MemStream> &S, const CacheGeometry *C, bool WriteBacks) {
+  double Line = C ? C->Line : 64;
+  std::vector<Stream> Ps;
+  for (const MemStream &M : S) {
+    Stream P;
+    for (const std::string &O : M.Offsets)
+      P.Offsets.push_back(parseExpr(O));
+    for (const MemStream::Step &St : M.Loops) {
+      P.Loop.push_back(St.Loop);
+      // (the pass writes |step|; a symbolic stride is kept as it is so that
+      // offsets such as 16*n cancel against it)
+      ex Str = parseExpr(St.Stride);
+      P.Stride.push_back(is_a<numeric>(Str) ? ex(abs(ex_to<numeric>(Str))) : Str);
+      P.Trip.push_back(parseExpr(St.Trip));
+    }
+    if (P.Loop.empty())
+      throw std::runtime_error("memory stream of '" + M.Base + "' has no loops");
+    P.Size = M.Size;
+    cluster(P, Line);
+    Ps.push_back(std::move(P));
+  }
+  // Bytes all streams touch in one iteration of each loop (distinct lines).
+  std::map<std::string, ex> V;
+  for (const Stream &P : Ps)
+    for (size_t J = 0; J < P.Loop.size(); ++J) {
+      ex L = streamLines(P, J, nullptr, Line, V).M;
+      V[P.Loop[J]] += numeric(Line) * (L + otherLines(P, L, nullptr, Line, V));
+    }
+  ex Total = 0, Distinct = 0, Fits = 1;
+  for (size_t I = 0; I < Ps.size(); ++I) {
+    const Stream &P = Ps[I];
+    ex L = streamLines(P, P.Loop.size(), C, Line, V).M;
+    Total += (L + otherLines(P, L, C, Line, V)) * (WriteBacks && S[I].Store ? 2 : 1);
+    if (C) {
+      Touched D = streamLines(P, P.Loop.size(), nullptr, Line, V);
+      Distinct += D.M + otherLines(P, D.M, nullptr, Line, V);
+      Fits *= setsFit(D, *C);
+    }
+  }
+  // Warm caches: a nest whose distinct lines fit brings nothing in again.
+  if (C)
+    Total *= 1 - cmp_le(numeric(Line) * Distinct, numeric(C->Size)) * Fits;
+  return Total;
+}
+
+ex MemoryModel::lineTime(const std::vector<MemStream> &S, const ex &V, const ex &F) const {
+  // The last cache level is left to the measured curve (below).
+  size_t K = Caches.size() > 1 ? Caches.size() - 1 : 1;
+  std::vector<ex> Lines;
+  // Lines charged: brought in, or 3/4 of those moved (in + written back)
+  // if more.
+  for (size_t I = 0; I < K; ++I)
+    Lines.push_back(max(linesInto(S, &Caches[I]),
+                        numeric(3, 4) * linesInto(S, &Caches[I], /*WriteBacks=*/true)));
+  ex L1 = numeric(Caches.front().Line);
+  ex T = max(0, V - L1 * linesInto(S, &Caches.front())) / numeric(SourceBandwidth.front());
+  for (size_t I = 0; I + 1 < K; ++I)
+    T += numeric(Caches[I].Line) * max(0, Lines[I] - Lines[I + 1]) /
+         numeric(SourceBandwidth[I + 1]);
+  return T + time(numeric(Caches[K - 1].Line) * Lines.back(), F);
 }
 
 } // namespace segtime

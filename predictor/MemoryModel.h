@@ -19,10 +19,19 @@
 /// where it fits between executions), no reuse beyond the footprint, the
 /// core and the memory transfers overlap fully (the larger one wins).
 ///
+/// When the machine file describes the caches (memory.<L>.size, .ways,
+/// .line_size) and the nest its reference streams (Node::Streams), the
+/// transfer time counts cache lines instead (lineTime): per cache level,
+/// the lines each stream brings in follow from layer conditions
+/// (Kerncraft's LC model: Hammer et al. 2017; Stengel et al. 2015), and
+/// each line costs the inverse sustained bandwidth of the level it comes
+/// from.
+///
 //===----------------------------------------------------------------------===//
 #ifndef SEGTIME_PREDICTOR_MEMORYMODEL_H
 #define SEGTIME_PREDICTOR_MEMORYMODEL_H
 
+#include "core/Seg.h"
 #include "predictor/Machine.h"
 
 #include <ginac/ginac.h>
@@ -36,6 +45,46 @@ namespace segtime {
 /// measured bandwidth curve: "memory.curve.NN.Field" (written by `segtime
 /// calibrate`, read by MemoryModel::fromMachine).
 std::string memoryCurveKey(size_t Point, const std::string &Field);
+
+/// cache_sets(stride, sets, line): the sets of a cache with `sets` sets of
+/// `line`-byte lines that a long run of references `stride` bytes apart
+/// maps to, sets x line / max(line, gcd(stride, sets x line)) (a 4 KiB
+/// stride in a 64-set cache of 64 B lines uses 1 set); unevaluated until
+/// stride is an integer.
+DECLARE_FUNCTION_3P(cache_sets)
+
+/// The geometry of one cache level.
+struct CacheGeometry {
+  std::string Name;  ///< "L1", "L2", "L3"
+  double Size = 0;   ///< B
+  double Ways = 0;   ///< associativity
+  double Line = 64;  ///< B per line
+  double sets() const { return Size / (Ways * Line); }
+};
+
+/// Lines that the reference streams S of one loop nest bring into cache C
+/// per execution of the nest, by layer conditions (Stengel et al. 2015
+/// §III; Hammer et al. 2017, Kerncraft's LC model), or, with C null, the
+/// distinct lines they touch (the footprint in lines).
+///
+/// Per stream, loops are taken innermost first with M lines in R runs of
+/// E contiguous lines touched by one iteration of the loop (one reference:
+/// M = R = E = 1). A loop of N iterations whose stride s is at most a run
+/// (s <= E x line: the next iteration touches the same or the adjacent
+/// lines, s = 0 the same) reuses them if its layer condition holds: the
+/// lines all streams touch in one of its iterations fit in the cache
+/// (capacity) and this stream's lines fit in the ways of the sets its
+/// runs map to (cache_sets of the stride between runs); then M' = M +
+/// (N - 1) R s / line, else M' = N M (every iteration brings its lines in
+/// again). Other references of a stream (Offsets) share its lines if they
+/// are within a line, or lie whole iterations of one of its loops ahead
+/// and that many iterations' lines fit; else they count as a stream of
+/// their own. Across executions of the nest (warm caches) nothing is
+/// brought in if the nest's distinct lines fit the cache.
+/// With WriteBacks, the lines of streams that store count twice (brought
+/// in, write-allocate, and written back).
+GiNaC::ex linesInto(const std::vector<MemStream> &S, const CacheGeometry *C,
+                    bool WriteBacks = false);
 
 class MemoryModel {
 public:
@@ -55,8 +104,42 @@ public:
   const Level &levelOf(double F) const;
   const std::vector<Level> &levels() const { return Levels; }
 
+  /// True if the machine file gives the caches' geometry (memory.<L>.ways
+  /// and .line_size besides .size) and every level's bandwidth, so that
+  /// lineTime applies.
+  bool hasCaches() const { return !Caches.empty(); }
+  const std::vector<CacheGeometry> &caches() const { return Caches; }
+  /// Bandwidth (B/s) of the level lines come from: 0 = L1, ..., caches()
+  /// .size() = DRAM (memory.<L>.bandwidth, the triad's plateau).
+  double sourceBandwidth(size_t Level) const { return SourceBandwidth.at(Level); }
+  /// Transfer time of one execution of a nest with streams S, traffic V
+  /// (B) and footprint F (B), in seconds. Lines_k = linesInto(S, cache k)
+  /// for the caches but the last; bytes served by L1, max(0, V - line x
+  /// Lines_1), cost 1/B_L1 each, a line that misses cache k and hits k+1
+  /// line/B_{k+1}, and a line that misses the last of them line/B(F), the
+  /// measured curve at the footprint (the last-level cache's share on a VM
+  /// is smaller than sysfs says: here the triad's bandwidth falls between
+  /// 24 and 192 MiB, the L3 is 48 MiB). With L1, L2, L3:
+  ///   t = max(0, V - l Lines_1)/B_1 + l max(0, Lines_1 - Lines_2)/B_2 + l Lines_2/B(F).
+  ///
+  /// Lines_k is the larger of the lines brought in and 3/4 of the lines
+  /// moved (brought in + written back: linesInto with WriteBacks). The
+  /// triad that measures B_k counts 24 B per element: its 3 lines in per 8
+  /// elements, which are also 3/4 of its 4 lines moved, so a triad predicts
+  /// itself at every level. Calibrate's other kernels (local.yaml, B/s of
+  /// their own bytes): copy (2 in, 3 moved) is predicted 11 % slower than
+  /// the triad, measured 2-14 % slower at L2, L3, DRAM; load (1 in, 1
+  /// moved) predicted the triad's rate, measured 4-14 % slower. A
+  /// read-modify-write stream (daxpy y += a x: 2 in, 3 moved) is charged
+  /// its write-backs (daxpy n = 2e6: 2.04 ms, 1.82 ms without them;
+  /// measured 2.62 ms quiet, docs/results.md session 3).
+  GiNaC::ex lineTime(const std::vector<MemStream> &S, const GiNaC::ex &Traffic,
+                     const GiNaC::ex &Footprint) const;
+
 private:
   std::vector<Level> Levels; ///< by increasing size, DRAM last
+  std::vector<CacheGeometry> Caches;   ///< L1, L2, L3 with geometry
+  std::vector<double> SourceBandwidth; ///< per cache, then DRAM (B/s)
 };
 
 } // namespace segtime

@@ -82,6 +82,8 @@ void installLoopModels(FormulaBuilder &FB, const SegFile &S, const Machine &M,
     ex C = Icc->overlap(N, Core, Depth, Rob);
     if (!Mem || N.Footprint.empty())
       return C;
+    if (Mem->hasCaches() && !N.Streams.empty())
+      return max(C, Mem->lineTime(N.Streams, parseExpr(N.Traffic), parseExpr(N.Footprint)));
     return max(C, Mem->time(parseExpr(N.Traffic), parseExpr(N.Footprint)));
   });
 }
@@ -103,8 +105,24 @@ static void memoryNotes(const FunctionSeg &F, const std::optional<MemoryModel> &
       continue;
     double Fp = evaluate(parseExpr(N.Footprint), Values);
     double V = evaluate(parseExpr(N.Traffic), Values);
-    const MemoryModel::Level &L = Mem->levelOf(Fp);
     char Buf[256];
+    if (Mem->hasCaches() && !N.Streams.empty()) {
+      std::string Lines;
+      for (const CacheGeometry &C : Mem->caches()) {
+        std::snprintf(Buf, sizeof Buf, "%s%s %.3g", Lines.empty() ? "" : ", ", C.Name.c_str(),
+                      evaluate(linesInto(N.Streams, &C), Values));
+        Lines += Buf;
+      }
+      std::snprintf(Buf, sizeof Buf,
+                    "ICC memory term, loop nest at line %u: footprint %.3g B, traffic %.3g B, "
+                    "lines brought in (layer conditions): %s; last level at %.3g GB/s (%s); %.3g s",
+                    N.Range.Line, Fp, V, Lines.c_str(), Mem->levelOf(Fp).Bandwidth / 1e9,
+                    Mem->levelOf(Fp).Name.c_str(),
+                    evaluate(Mem->lineTime(N.Streams, parseExpr(N.Traffic), parseExpr(N.Footprint)), Values));
+      Notes.push_back(Buf);
+      continue;
+    }
+    const MemoryModel::Level &L = Mem->levelOf(Fp);
     std::snprintf(Buf, sizeof Buf,
                   "ICC memory term, loop nest at line %u: footprint %.3g B (%s), traffic %.3g B, "
                   "%.3g s at %.3g GB/s",

@@ -256,6 +256,20 @@ void showList(const NodeList &L, int Depth) {
     if (!N.Footprint.empty())
       std::cout << Ind << "    memory: footprint=" << simplifyExprText(N.Footprint)
                 << " B traffic=" << simplifyExprText(N.Traffic) << " B\n";
+    for (const MemStream &M : N.Streams) {
+      // One line per stream: strides per loop, innermost first.
+      std::cout << Ind << "    stream " << (M.Base.empty() ? "?" : M.Base) << ":"
+                << (M.Load ? " load" : "") << (M.Store ? " store" : "") << " " << M.Size
+                << " B, stride B x trip:";
+      for (const MemStream::Step &S : M.Loops)
+        std::cout << " " << simplifyExprText(S.Stride) << " x " << simplifyExprText(S.Trip);
+      if (!M.Offsets.empty()) {
+        std::cout << ", offsets";
+        for (const std::string &O : M.Offsets)
+          std::cout << " " << simplifyExprText(O);
+      }
+      std::cout << "\n";
+    }
     for (auto &[Lv, R] : N.Ruvs) {
       std::cout << Ind << "    " << Lv << ":";
       for (auto &[Op, C] : R.counts())

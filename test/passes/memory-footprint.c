@@ -49,3 +49,31 @@ double gather(int n, const int *idx, const double *x) {
   return s;
 }
 void end(void) {}
+
+// Reference streams for the cache-line model (MemStream): byte stride and
+// trip per loop, innermost first. The inner k loop walks b by columns
+// (8 n bytes apart) and a by rows (8 bytes); the j loop moves b and c by 8
+// bytes and leaves a where it is.
+// CHECK: function matmul_ijk
+// CHECK: Loop @{{[0-9]+}} ir-loop trip=n
+// CHECK: stream a: load 8 B, stride B x trip: 8 x n 0 x n 8*n x n
+// CHECK-NEXT: stream b: load 8 B, stride B x trip: 8*n x n 8 x n 0 x n
+// CHECK-NEXT: stream c: store 8 B, stride B x trip: 8 x n 8*n x n
+void matmul_ijk(int n, const double *a, const double *b, double *c) {
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++) {
+      double s = 0;
+      for (int k = 0; k < n; k++)
+        s += a[i * n + k] * b[k * n + j];
+      c[i * n + j] = s;
+    }
+}
+
+// Neighbours of one base with the same strides are one stream; their
+// offsets from the first reference are kept.
+// CHECK: function stencil3
+// CHECK: stream u: load 8 B, stride B x trip: 8 x n - 2, offsets {{-?[0-9]+}} {{-?[0-9]+}}
+void stencil3(int n, const double *u, double *v) {
+  for (int i = 1; i < n - 1; i++)
+    v[i] = u[i - 1] + u[i] + u[i + 1];
+}

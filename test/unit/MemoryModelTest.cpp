@@ -159,3 +159,112 @@ TEST(ICCModel, OverlapOfIterations) {
   GiNaC::ex Core2 = 16e-9 * sym("t");
   EXPECT_NEAR(At(Icc.overlap(L, Core2, 0, 352), 5), 15e-9, 1e-18);
 }
+
+// --- cache-line memory term (layer conditions) ------------------------------
+
+namespace {
+/// A stream of 8-byte loads of base B; Loops innermost first as
+/// {stride, trip}, loop ids l0, l1, ...
+MemStream stream(const std::string &B, std::vector<std::pair<std::string, std::string>> Loops,
+                 std::vector<std::string> Offsets = {}, bool Store = false) {
+  MemStream S;
+  S.Base = B;
+  (Store ? S.Store : S.Load) = true;
+  S.Size = 8;
+  S.Offsets = std::move(Offsets);
+  for (size_t I = 0; I < Loops.size(); ++I)
+    S.Loops.push_back({"l" + std::to_string(I), Loops[I].first, Loops[I].second});
+  return S;
+}
+double lines(const std::vector<MemStream> &S, const CacheGeometry *C) {
+  return evaluate(linesInto(S, C), {});
+}
+const CacheGeometry IceL1{"L1", 49152, 12, 64}; // this machine's L1d: 64 sets
+const CacheGeometry IceL2{"L2", 1310720, 20, 64}; // 1024 sets
+} // namespace
+
+TEST(CacheLines, SetsAStrideMapsTo) {
+  auto Sets = [](double Stride, double N) {
+    return evaluate(cache_sets(Stride, N, 64), {});
+  };
+  EXPECT_EQ(Sets(4096, 64), 1);    // 4 KiB apart: one set of a 64-set L1
+  EXPECT_EQ(Sets(4096, 1024), 16); // 16 of the L2's 1024 sets
+  EXPECT_EQ(Sets(2048, 64), 2);
+  EXPECT_EQ(Sets(4104, 64), 64); // 513 doubles apart: every set
+  EXPECT_EQ(Sets(8, 64), 64);
+  // Unevaluated until the stride is known, exact once it is.
+  GiNaC::ex E = cache_sets(8 * sym("n"), 64, 64);
+  EXPECT_FALSE(GiNaC::is_a<GiNaC::numeric>(E));
+  EXPECT_EQ(evaluate(E, {{"n", 512}}), 1);
+}
+
+TEST(CacheLines, ColumnWalkCostsALinePerAccess) {
+  // b[k*512 + j], k inner (4096 B apart), j outer (8 B): the 512 lines of a
+  // column map to one L1 set (12 ways) and to 16 L2 sets (320 lines), so no
+  // column survives to the next j: one line per access, 512 x 512.
+  std::vector<MemStream> B = {stream("b", {{"4096", "512"}, {"8", "512"}})};
+  EXPECT_DOUBLE_EQ(lines(B, &IceL1), 512.0 * 512);
+  EXPECT_DOUBLE_EQ(lines(B, &IceL2), 512.0 * 512);
+  // Distinct lines: the first column's 512 lines, then each next column
+  // slides every line by 8 of 64 B: 512 + 511 x 512 x 8/64 = 33216.
+  EXPECT_DOUBLE_EQ(lines(B, nullptr), 33216);
+  // 513 doubles per row (4104 B): the column spreads over all 64 sets
+  // (768 lines) and its 32.8 KiB fit: lines reused, 513 + 511 x 513/8.
+  std::vector<MemStream> B513 = {stream("b", {{"4104", "513"}, {"8", "512"}})};
+  EXPECT_DOUBLE_EQ(lines(B513, &IceL1), 513 + 511.0 * 513 / 8);
+}
+
+TEST(CacheLines, RowWalkCostsAnEighthOfALine) {
+  // a[i*512 + j], j inner: 1 + 511/8 lines per row, rows contiguous:
+  // 64.875 + 511 x 4096/64 = 32768.875 lines for 262144 accesses (1/8).
+  std::vector<MemStream> A = {stream("a", {{"8", "512"}, {"4096", "512"}})};
+  EXPECT_DOUBLE_EQ(lines(A, &IceL1), 32768.875);
+  EXPECT_NEAR(lines(A, &IceL1) / (512.0 * 512), 1.0 / 8, 1e-4);
+}
+
+TEST(CacheLines, NeighboursShareLinesAndWarmCachesKeepData) {
+  // Three-point stencil a[i-1], a[i], a[i+1] over n = 1e5 (800 kB: not in
+  // L1, in L2): one stream, 1 + (n-1)/8 lines into L1, none into L2 (the
+  // nest's lines stay there between executions).
+  std::vector<MemStream> S = {stream("a", {{"8", "100000"}}, {"-8", "8"})};
+  EXPECT_DOUBLE_EQ(lines(S, &IceL1), 1 + 99999.0 / 8);
+  EXPECT_DOUBLE_EQ(lines(S, &IceL2), 0);
+  // Rows j-1 and j+1 of a 2-D stencil lie 2 iterations of j away: 3 rows of
+  // 8 KiB fit L1, so the rows are brought in once, not three times.
+  std::vector<MemStream> R = {
+      stream("a", {{"8", "1024"}, {"8192", "1000"}}, {"-8192", "8192"})};
+  double Once = 1 + 1023.0 / 8 + 999 * 8192.0 / 64;
+  EXPECT_DOUBLE_EQ(lines(R, &IceL1), Once);
+  // A time-step loop (stride 0) over 2 MB: the data does not fit L1 or L2
+  // and is brought in again on each of the 10 steps.
+  std::vector<MemStream> T = {stream("u", {{"8", "262144"}, {"0", "10"}})};
+  EXPECT_DOUBLE_EQ(lines(T, &IceL2), 10 * (1 + 262143.0 / 8));
+}
+
+TEST(CacheLines, TriadPredictsItsOwnBandwidth) {
+  // The triad a[i] = b[i] + s c[i] that measures each level's bandwidth:
+  // 3 streams, 3 (1 + (n-1)/8) lines; from DRAM (n = 1e6, 24 MB) they cost
+  // 64 B / B_DRAM each, i.e. 24 n B / B_DRAM as the bandwidth was measured.
+  Machine M = machine();
+  for (const char *L : {"L1", "L2"}) {
+    M.Params[std::string("memory.") + L + ".ways"] = entry(8, "ways");
+    M.Params[std::string("memory.") + L + ".line_size"] = entry(64, "B");
+  }
+  std::string Why;
+  auto Mem = MemoryModel::fromMachine(M, Why);
+  ASSERT_TRUE(Mem && Mem->hasCaches()) << Why;
+  ASSERT_EQ(Mem->caches().size(), 2u);
+  EXPECT_EQ(Mem->sourceBandwidth(2), 10e9);
+  auto Triad = [](const std::string &N) {
+    return std::vector<MemStream>{stream("a", {{"8", N}}, {}, true), stream("b", {{"8", N}}),
+                                  stream("c", {{"8", N}})};
+  };
+  EXPECT_NEAR(evaluate(Mem->lineTime(Triad("1000000"), 24e6, 24e6), {}),
+              64 * 3 * (1 + 999999.0 / 8) / 10e9, 1e-15);
+  // n = 1e4 (240 kB) lives in L2: lines from L2 at 50 GB/s, none from DRAM.
+  EXPECT_NEAR(evaluate(Mem->lineTime(Triad("10000"), 24e4, 24e4), {}),
+              64 * 3 * (1 + 9999.0 / 8) / 50e9, 1e-15);
+  // Geometry that cannot be: less than one set.
+  M.Params["memory.L1.ways"] = entry(100, "ways");
+  EXPECT_THROW(MemoryModel::fromMachine(M, Why), std::runtime_error);
+}

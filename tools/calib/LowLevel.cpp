@@ -16,6 +16,7 @@
 #include <fstream>
 #include <iostream>
 #include <sstream>
+#include <tuple>
 
 namespace fs = std::filesystem;
 using json = nlohmann::json;
@@ -132,7 +133,17 @@ std::vector<CacheInfo> readCaches() {
     if (!(V > 0) || Mult == 0)
       throw CalibError((D / "size").string() + ": expected a size such as 48K, got '" + Size +
                        "'");
-    R.push_back({"L" + Level, V * Mult, (D / "size").string() + " (" + Size + ", " + Type + ")"});
+    // Geometry for the cache-line memory term (predictor/MemoryModel.h).
+    auto Count = [&](const char *F) {
+      std::string T = Read(F);
+      char *E = nullptr;
+      double X = T.empty() ? 0 : std::strtod(T.c_str(), &E);
+      if (!T.empty() && (!E || *E || !(X >= 1)))
+        throw CalibError((D / F).string() + ": expected a positive number, got '" + T + "'");
+      return X;
+    };
+    R.push_back({"L" + Level, V * Mult, (D / "size").string() + " (" + Size + ", " + Type + ")",
+                 Count("ways_of_associativity"), Count("coherency_line_size"), D.string()});
   }
   if (R.empty())
     throw CalibError("no data cache sizes in " + Base +
@@ -604,6 +615,19 @@ ParamList PolyMemResult::params() const {
     E.Provenance = "datasheet";
     E.Ref = C.Source;
     P.push_back({"memory." + C.Name + ".size", E});
+    for (auto [Key, V, File] : {std::tuple{"ways", C.Ways, "ways_of_associativity"},
+                                std::tuple{"line_size", C.Line, "coherency_line_size"}}) {
+      if (V < 1)
+        continue;
+      CostEntry G;
+      G.Value = V;
+      G.Unit = std::string(Key) == "ways" ? "ways" : "B";
+      G.Provenance = "datasheet";
+      char Text[32];
+      std::snprintf(Text, sizeof Text, "%g", V);
+      G.Ref = "sysfs: " + C.Dir + "/" + File + " (" + Text + ")";
+      P.push_back({"memory." + C.Name + "." + Key, G});
+    }
   }
   // memory.<level>.bandwidth is the triad's; the other kernels get a suffix.
   for (const MemKernel &M : Mem)

@@ -62,6 +62,9 @@ struct CacheInfo {
   std::string Name;   ///< "L1", "L2", "L3"
   double Size = 0;    ///< B
   std::string Source; ///< sysfs path and its text, e.g. ".../index0/size (48K, Data)"
+  double Ways = 0;    ///< associativity (ways_of_associativity; 0 if sysfs has none)
+  double Line = 0;    ///< B per line (coherency_line_size; 0 if sysfs has none)
+  std::string Dir;    ///< the sysfs directory, ".../cache/index0"
 };
 
 /// The data and unified caches of CPU 0 (/sys/devices/system/cpu/cpu0/cache),
