@@ -5,6 +5,7 @@ USAGE:
   scripts/validate.py --machine build/costvectors/local.yaml [--only dot,gemv]
                       [--reps 7] [--no-callgrind] [--json build/validation.json]
                       [--markdown build/validation.md]
+  scripts/validate.py --counts-only [--only poly,conv2d] [--json FILE]
 
 For every kernel (examples/*.c, validation/*.c):
   1. compile at -O2 -march=native -mno-avx512f (valgrind cannot run AVX-512)
@@ -18,6 +19,9 @@ For every kernel (examples/*.c, validation/*.c):
      instruction count of one kernel call; compare with the ICC prediction
      (levels.ICC.counts.instructions) for the same parameters.
 Not a test: timings are noisy; it prints numbers (median, spread, errors).
+--counts-only does steps 1 and 4 alone (no timed runs, no machine file): the
+deterministic check of the ICC instruction counts, a table of kernel, callgrind
+instructions, ICC instructions and error.
 """
 import argparse, json, os, re, sys, tempfile
 
@@ -27,6 +31,10 @@ FLAGS = ["-O2", "-march=native", "-mno-avx512f"]
 
 # argv for the small runs under valgrind (kernel parameters follow from the
 # program's own SEGTIME_MEASURED line).
+# --counts-only: `segtime predict --level icc` needs a machine file with an ICC
+# section; the counts it reports do not depend on the costs in it.
+COUNTS_MACHINE = os.path.join(ROOT, "costvectors", "local.yaml")
+
 SMALL = {
     "matmul": ["48"], "lu": ["48"], "jacobi": ["40", "2"], "nbody": ["150"], "dft": ["96"],
     "integrate": ["2000"], "mergesort": ["10"],
@@ -60,15 +68,51 @@ def callgrind_instructions(binary, args, functions, reps):
     return total
 
 
+def within_2pct(rows):
+    """The summary line of the ICC instruction counts against callgrind."""
+    cg = [r["callgrind"] for r in rows if "error_pct" in r.get("callgrind", {})]
+    within = sum(1 for c in cg if abs(c["error_pct"]) <= 2.0)
+    return "ICC instruction count within 2%% of callgrind: %d of %d kernels" % (within, len(cg))
+
+
+def counts_report(rows, a):
+    """--counts-only: the table of callgrind and ICC instructions per kernel call."""
+    lines = ["| kernel | function | parameters | callgrind instr. | ICC instr. | err |",
+             "|---|---|---|---|---|---|"]
+    for r in rows:
+        cg = r["callgrind"]
+        lines.append("| %s | %s | %s | %.0f | %s | %s |" % (
+            r["kernel"], r["function"], " ".join("%s=%s" % kv for kv in cg["params"].items()),
+            cg["instructions"], "%.0f" % cg["predicted"] if "predicted" in cg else cg.get("error", "-"),
+            "%+.2f%%" % cg["error_pct"] if "error_pct" in cg else "-"))
+    summary = [within_2pct(rows)]
+    print("\n".join(lines) + "\n\n" + summary[0])
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump({"flags": FLAGS, "rows": rows, "summary": summary}, f, indent=1)
+    if a.markdown:
+        with open(a.markdown, "w") as f:
+            f.write("\n".join(lines) + "\n\n- " + summary[0] + "\n")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--machine", required=True)
+    ap.add_argument("--machine", help="machine file (not needed with --counts-only)")
+    ap.add_argument("--counts-only", action="store_true",
+                    help="only the ICC instruction counts against callgrind (deterministic)")
     ap.add_argument("--only", default="")
     ap.add_argument("--reps", default="7")
     ap.add_argument("--no-callgrind", action="store_true")
     ap.add_argument("--json", default="")
     ap.add_argument("--markdown", default="")
     a = ap.parse_args()
+    if a.counts_only and a.no_callgrind:
+        ap.error("--counts-only needs callgrind")
+    if not a.counts_only and not a.machine:
+        ap.error("--machine is required (unless --counts-only)")
+    if a.counts_only and not a.machine and not os.path.exists(COUNTS_MACHINE):
+        ap.error("--counts-only without --machine uses %s (segtime calibrate): not found"
+                 % COUNTS_MACHINE)
 
     srcs = []
     for folder in ("examples", "validation"):
@@ -91,22 +135,30 @@ def main():
         with open(base + ".seg.json") as f:
             seg = json.load(f)
         extra = extra_params(name, seg)
-        m = measured(run([base], env=dict(os.environ, SEGTIME_REPS=a.reps)).stdout)
-        kernel = m["function"]
-        pred, err = predict(base + ".seg.json", kernel, m["params"], extra, a.machine)
-        row = {"kernel": name, "function": kernel, "params": m["params"],
-               "measured_median_s": m["median_s"], "measured_min_s": m["min_s"],
-               "measured_max_s": m["max_s"], "levels": {}, "error": err}
-        if pred:
-            for lvl, v in pred["levels"].items():
-                row["levels"][lvl] = {"time_s": v["time_s"], "error_pct": pct(v["time_s"], m["median_s"])}
-        if not a.no_callgrind and name in SMALL:
+        if a.counts_only:
+            if name not in SMALL:
+                sys.exit("%s: no small size for callgrind (SMALL)" % name)
             small = measured(run([base] + SMALL[name], env=dict(os.environ, SEGTIME_REPS="1")).stdout)
+            row = {"kernel": name, "function": small["function"], "levels": {}}
+        else:
+            m = measured(run([base], env=dict(os.environ, SEGTIME_REPS=a.reps)).stdout)
+            pred, err = predict(base + ".seg.json", m["function"], m["params"], extra, a.machine)
+            row = {"kernel": name, "function": m["function"], "params": m["params"],
+                   "measured_median_s": m["median_s"], "measured_min_s": m["min_s"],
+                   "measured_max_s": m["max_s"], "levels": {}, "error": err}
+            if pred:
+                for lvl, v in pred["levels"].items():
+                    row["levels"][lvl] = {"time_s": v["time_s"], "error_pct": pct(v["time_s"], m["median_s"])}
+        kernel = row["function"]
+        if not a.no_callgrind and name in SMALL:
+            if not a.counts_only:
+                small = measured(run([base] + SMALL[name], env=dict(os.environ, SEGTIME_REPS="1")).stdout)
             funcs = {f["name"] for f in seg["functions"]}
             i1 = callgrind_instructions(base, SMALL[name], funcs, 1)
             i3 = callgrind_instructions(base, SMALL[name], funcs, 3)
             per_call = (i3 - i1) / 2.0
-            sp, err2 = predict(base + ".seg.json", kernel, small["params"], extra, a.machine, "icc")
+            sp, err2 = predict(base + ".seg.json", kernel, small["params"], extra,
+                               a.machine or COUNTS_MACHINE, "icc")
             row["callgrind"] = {"params": small["params"], "instructions": per_call}
             if sp:
                 icc = sp["levels"]["ICC"]["counts"].get("instructions", 0)
@@ -115,6 +167,9 @@ def main():
                 row["callgrind"]["error"] = err2
         rows.append(row)
 
+    if a.counts_only:
+        counts_report(rows, a)
+        return
     levels = ["ICC", "INTCC", "HLLC", "POC"]
     lines = ["| kernel | function | callgrind instr. | ICC instr. | err | measured (spread) | "
              + " | ".join(levels) + " |",
@@ -130,11 +185,8 @@ def main():
             "%+.2f%%" % cg["error_pct"] if "error_pct" in cg else "-",
             r["measured_median_s"] * 1e3, spread, " | ".join(cells)))
     summary = []
-    cg_rows = [r["callgrind"] for r in rows if "error_pct" in r.get("callgrind", {})]
-    if cg_rows:
-        within = sum(1 for c in cg_rows if abs(c["error_pct"]) <= 2.0)
-        summary.append("ICC instruction count within 2%% of callgrind: %d of %d kernels"
-                       % (within, len(cg_rows)))
+    if any("error_pct" in r.get("callgrind", {}) for r in rows):
+        summary.append(within_2pct(rows))
     for l in levels:
         errs = sorted(abs(r["levels"][l]["error_pct"]) for r in rows if l in r["levels"])
         if errs:
