@@ -1145,6 +1145,11 @@ private:
       N.Step = "1";
       N.Trip = tripOf(SL, Out.Name);
       N.Label = transformations(SL);
+      SmallVector<Loop::Edge, 4> Exits; // before its subloops: outermost wins
+      SL->getExitEdges(Exits);
+      for (const Loop::Edge &E : Exits)
+        Out.LoopExits.try_emplace(E, IRFunctionSeg::LoopExit{
+            N.Id, Exits.size() == 1 ? std::optional<std::string>(FreqS) : std::nullopt});
       Text.LoopIndex[SL] = N.Index;
       LoopNodeId[SL] = N.Id;
       LoopTrip[SL] = N.Trip;

@@ -24,6 +24,7 @@
 #include "llvm/IR/PassManager.h"
 
 #include <map>
+#include <optional>
 
 namespace segtime {
 
@@ -37,6 +38,15 @@ struct IRFunctionSeg {
   /// terms of the blocks' Node::Freq ("" = 1): for machine blocks that code
   /// generation puts on an edge.
   std::map<std::pair<const llvm::BasicBlock *, const llvm::BasicBlock *>, std::string> EdgeFreq;
+  /// The CFG edges that leave a loop, with the Loop node of the outermost
+  /// loop they leave: such an edge runs once per execution of that loop
+  /// (Freq = the Loop node's Node::Freq) when it is the loop's only exit
+  /// edge; nullopt when the loop has several (frequency unknown).
+  struct LoopExit {
+    std::string LoopId;
+    std::optional<std::string> Freq;
+  };
+  std::map<std::pair<const llvm::BasicBlock *, const llvm::BasicBlock *>, LoopExit> LoopExits;
   /// Loops whose trip count ScalarEvolution could not compute get a
   /// parameter N_<function>_<line>; listed here.
   std::vector<Parameter> Parameters;

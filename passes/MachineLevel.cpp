@@ -75,6 +75,7 @@
 #include "llvm/IR/LLVMRemarkStreamer.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/ValueMap.h"
+#include "llvm/MC/MCAsmBackend.h"
 #include "llvm/MC/MCAsmInfo.h"
 #include "llvm/MC/MCCodeEmitter.h"
 #include "llvm/MC/MCContext.h"
@@ -88,6 +89,7 @@
 #include "llvm/MC/MCRegisterInfo.h"
 #include "llvm/MC/MCSection.h"
 #include "llvm/MC/MCStreamer.h"
+#include "llvm/MC/MCTargetOptions.h"
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/MCA/Context.h"
@@ -209,6 +211,18 @@ struct BlockRecord {
   unsigned ExitJumpSize = 0;
   bool ExitJumpMoved = false;
   int ExitJumpNumber = -1;   ///< for dumps
+  /// Code alignment of the block's start (MachineBasicBlock::getAlignment;
+  /// loop headers: 16 bytes on x86) and the most padding bytes allowed for
+  /// it (0: no limit), as the AsmPrinter hands them to the assembler.
+  Align Alignment;
+  unsigned AlignMaxBytes = 0;
+  /// Control can reach the next block in the layout without a branch:
+  /// FallsThrough always (no branch at the end), or on the not-taken side
+  /// of a conditional branch (CondFallThrough). The assembler's padding
+  /// before the next block then runs as instructions (multi-byte nops).
+  bool FallsThrough = false;
+  bool CondFallThrough = false;
+  unsigned PaddingNops = 0;  ///< nops of the padding behind it, for dumps
   std::vector<MCInst> Insts; ///< as emitted; dropped once costed
   Ruv Cost;                  ///< the ICC RUV (BlockCoster::cost)
 };
@@ -327,10 +341,11 @@ public:
         IPP = std::make_unique<mca::InstrPostProcess>(STI, MCII);
       IB = std::make_unique<mca::InstrBuilder>(STI, MCII, MRI, MCIA.get(), *IM,
                                                CallLatency);
-      CanonCtx = std::make_unique<MCContext>(TT, TM.getMCAsmInfo(), &MRI, &STI);
-      Emitter.reset(T.createMCCodeEmitter(MCII, *CanonCtx));
-      Disasm.reset(T.createMCDisassembler(STI, *CanonCtx));
     }
+    CanonCtx = std::make_unique<MCContext>(TT, TM.getMCAsmInfo(), &MRI, &STI);
+    Emitter.reset(T.createMCCodeEmitter(MCII, *CanonCtx));
+    Disasm.reset(T.createMCDisassembler(STI, *CanonCtx));
+    Backend.reset(T.createMCAsmBackend(STI, MRI, TM.Options.MCOptions));
     if (IsSparc) // FP registers: those of the register classes named *FP*, FCC*
       for (const MCRegisterClass &RC : MRI.regclasses()) {
         StringRef Name = MRI.getRegClassName(&RC);
@@ -360,6 +375,61 @@ public:
         while (I.getNumOperands() > D.getNumOperands())
           I.erase(I.end() - 1);
     }
+  }
+
+  /// Whether the byte layout of code (addLayoutPadding) can be computed:
+  /// the target has an instruction encoder and an assembler back end.
+  bool hasLayout() const { return Emitter && Backend && Disasm; }
+
+  /// Bytes of I as the assembler encodes it; Fixups receives its fixups.
+  uint64_t encodedSize(const MCInst &I, SmallVectorImpl<MCFixup> &Fixups) const {
+    SmallVector<char, 16> Bytes;
+    Fixups.clear();
+    Emitter->encodeInstruction(I, Bytes, Fixups, STI);
+    return Bytes.size();
+  }
+
+  /// Whether the assembler replaces I by a longer form (a branch whose
+  /// short displacement does not reach): I may need relaxation
+  /// (MCAsmBackend::mayNeedRelaxation) and its fixup's value, Disp = target
+  /// - end of I in bytes, or an unknown target (Disp = nullopt: a symbol
+  /// outside the function, resolved by the linker) needs it.
+  bool needsRelaxation(const MCInst &I, const SmallVectorImpl<MCFixup> &Fixups,
+                       std::optional<int64_t> Disp) const {
+    if (!Backend->mayNeedRelaxation(I, STI) || Fixups.empty())
+      return false;
+    return !Disp || Backend->fixupNeedsRelaxation(Fixups.front(), *Disp);
+  }
+
+  /// I relaxed by the assembler back end (MCAsmBackend::relaxInstruction).
+  MCInst relaxed(MCInst I) const {
+    Backend->relaxInstruction(I, STI);
+    return I;
+  }
+
+  /// The instructions the assembler writes as Bytes bytes of padding in code
+  /// (MCAsmBackend::writeNopData: on x86 nops of up to 15 bytes each, the
+  /// CPU's longest fast nop, X86AsmBackend::getMaximumNopSize), decoded.
+  /// Empty if the target writes no decodable nops.
+  std::vector<MCInst> paddingNops(uint64_t Bytes) const {
+    SmallString<32> Data;
+    raw_svector_ostream OS(Data);
+    if (!Bytes || !Backend->writeNopData(OS, Bytes, &STI))
+      return {};
+    std::vector<MCInst> Nops;
+    ArrayRef<uint8_t> Code(reinterpret_cast<const uint8_t *>(Data.data()),
+                           Data.size());
+    for (uint64_t At = 0; At < Code.size();) {
+      MCInst I;
+      uint64_t Size = 0;
+      if (Disasm->getInstruction(I, Size, Code.slice(At), At, nulls()) !=
+              MCDisassembler::Success ||
+          !Size)
+        return {};
+      Nops.push_back(I);
+      At += Size;
+    }
+    return Nops;
   }
 
   bool isUnconditionalBranch(const MCInst &I) const {
@@ -589,6 +659,9 @@ private:
     if (B.ExitJumpMoved)
       errs() << " (exit jump of " << B.ExitJumpSize << " to bb."
              << B.ExitJumpNumber << ")";
+    if (B.PaddingNops)
+      errs() << (B.EdgeTo ? " (edge: " : " (") << B.PaddingNops
+             << " nops of alignment padding)";
     errs() << ":";
     for (auto &[K, V] : R.counts())
       errs() << " " << K << "=" << format("%g", V);
@@ -618,6 +691,7 @@ private:
   std::unique_ptr<MCContext> CanonCtx; ///< for assembled()
   std::unique_ptr<MCCodeEmitter> Emitter;
   std::unique_ptr<MCDisassembler> Disasm;
+  std::unique_ptr<MCAsmBackend> Backend; ///< code layout: relaxation, nops
   std::unique_ptr<MCInstPrinter> Printer;
 };
 
@@ -663,6 +737,11 @@ public:
       B.OrigFn = OrigFn;
       B.InLoop = MLI.getLoopFor(&MBB) != nullptr;
       B.Number = MBB.getNumber();
+      B.Alignment = MBB.getAlignment();
+      B.AlignMaxBytes = MBB.getMaxBytesForAlignment();
+      B.FallsThrough = MBB.canFallThrough();
+      B.CondFallThrough =
+          B.FallsThrough && MBB.getFirstTerminator() != MBB.end();
       if (const BasicBlock *BB = MBB.getBasicBlock()) {
         auto It = CloneToOrig.find(BB);
         if (It != CloneToOrig.end())
@@ -705,6 +784,9 @@ public:
       if (MBB.pred_size() == 1 && MBB.succ_size() == 1) {
         const BlockRecord &P = R.Blocks[Index[*MBB.pred_begin()]];
         const BlockRecord &S = R.Blocks[Index[*MBB.succ_begin()]];
+        // Also on an edge that leaves a loop (e.g. the restore of
+        // callee-saved registers that shrink-wrapping moved onto the exit):
+        // once per execution of the loop (IRFunctionSeg::LoopExits).
         if (!P.Inherited && !S.Inherited && P.Orig && S.Orig && P.Orig != S.Orig)
           B.EdgeTo = S.Orig;
       }
@@ -754,6 +836,7 @@ public:
   }
 
   bool runOnMachineFunction(MachineFunction &) override {
+    addLayoutPadding();
     moveExitJumps();
     for (unsigned I = R.FunctionBegin; I < R.Blocks.size(); ++I) {
       BlockRecord &B = R.Blocks[I];
@@ -767,20 +850,139 @@ public:
   }
 
 private:
-  /// Moves each loop-exit jump to the front of the block it jumps to, when
-  /// the emitted instructions are as expected (an unconditional branch).
+  /// The padding the assembler puts in front of aligned blocks (loop
+  /// headers, MachineBasicBlock::getAlignment) is code: when the block
+  /// before it falls through, the padding's nops run on that path (callgrind
+  /// counts them; they emit no MCInst in the AsmPrinter's stream). Lays the
+  /// function's code out as the assembler does, from offset 0 (the function
+  /// start, aligned to at least its blocks' alignment): encoded sizes,
+  /// branches relaxed until their targets are in reach (a fixed point, as
+  /// MCAssembler::layout), padding = offsetToAlignment unless it exceeds the
+  /// block's maximum. The padding's nops (MCAsmBackend::writeNopData) are
+  /// added to the block before it when that block always falls through,
+  /// else as a block on the IR edge of the fall-through.
+  void addLayoutPadding() {
+    if (!Coster.hasLayout())
+      return;
+    const unsigned Begin = R.FunctionBegin, End = R.Blocks.size();
+    struct Slot {
+      MCInst I;
+      uint64_t Size = 0, Addr = 0;
+      int Target = -1; ///< block index of a branch target label
+      bool MayRelax = false;
+      SmallVector<MCFixup, 2> Fixups;
+    };
+    std::vector<Slot> Slots;
+    std::vector<unsigned> FirstSlot;
+    for (unsigned B = Begin; B < End; ++B) {
+      FirstSlot.push_back(Slots.size());
+      for (const MCInst &I : R.Blocks[B].Insts) {
+        Slot S{I};
+        S.Size = Coster.encodedSize(I, S.Fixups);
+        S.MayRelax = Coster.needsRelaxation(I, S.Fixups, std::nullopt);
+        for (const MCOperand &Op : I)
+          if (Op.isExpr())
+            if (auto *Ref = dyn_cast<MCSymbolRefExpr>(Op.getExpr())) {
+              auto It = R.BlockOfLabel.find(&Ref->getSymbol());
+              if (It != R.BlockOfLabel.end() && It->second >= Begin &&
+                  It->second < End)
+                S.Target = It->second;
+            }
+        Slots.push_back(std::move(S));
+      }
+    }
+    FirstSlot.push_back(Slots.size());
+    std::vector<uint64_t> Start(End - Begin), Pad(End - Begin);
+    for (unsigned Round = 0;; ++Round) {
+      uint64_t Addr = 0;
+      for (unsigned B = Begin; B < End; ++B) {
+        const BlockRecord &Rec = R.Blocks[B];
+        uint64_t P = offsetToAlignment(Addr, Rec.Alignment);
+        Pad[B - Begin] = Rec.AlignMaxBytes && P > Rec.AlignMaxBytes ? 0 : P;
+        Addr += Pad[B - Begin];
+        Start[B - Begin] = Addr;
+        for (unsigned S = FirstSlot[B - Begin]; S < FirstSlot[B - Begin + 1]; ++S) {
+          Slots[S].Addr = Addr;
+          Addr += Slots[S].Size;
+        }
+      }
+      bool Changed = false;
+      for (Slot &S : Slots) {
+        if (!S.MayRelax)
+          continue;
+        std::optional<int64_t> Disp;
+        if (S.Target >= 0)
+          Disp = int64_t(Start[S.Target - Begin]) - int64_t(S.Addr + S.Size);
+        if (!Coster.needsRelaxation(S.I, S.Fixups, Disp))
+          continue;
+        S.I = Coster.relaxed(S.I);
+        S.Size = Coster.encodedSize(S.I, S.Fixups);
+        S.MayRelax = Coster.needsRelaxation(S.I, S.Fixups, std::nullopt);
+        Changed = true;
+      }
+      if (!Changed || Round == 64) // relaxation only grows: a few rounds
+        break;
+    }
+    std::vector<BlockRecord> EdgeBlocks;
+    for (unsigned B = Begin + 1; B < End; ++B) {
+      BlockRecord &Prev = R.Blocks[B - 1];
+      const BlockRecord &Next = R.Blocks[B];
+      if (!Pad[B - Begin] || !Prev.FallsThrough)
+        continue;
+      std::vector<MCInst> Nops = Coster.paddingNops(Pad[B - Begin]);
+      Prev.PaddingNops = Nops.size();
+      if (Prev.CondFallThrough && Prev.Orig && Next.Orig &&
+          Prev.Orig != Next.Orig && !Prev.EdgeTo) {
+        BlockRecord E;
+        E.Orig = Prev.Orig;
+        E.OrigFn = Prev.OrigFn;
+        E.EdgeTo = Next.Orig;
+        E.InLoop = Prev.InLoop && Next.InLoop;
+        E.Number = Prev.Number;
+        E.OrigNumber = Prev.OrigNumber;
+        E.PaddingNops = Nops.size();
+        E.Insts = std::move(Nops);
+        EdgeBlocks.push_back(std::move(E));
+      } else {
+        // Always falls through (or no IR edge to charge): runs with Prev.
+        Prev.Insts.insert(Prev.Insts.end(), Nops.begin(), Nops.end());
+      }
+    }
+    for (BlockRecord &E : EdgeBlocks)
+      R.Blocks.push_back(std::move(E));
+  }
+
+  /// Takes each loop-exit jump out of its loop block, when the emitted
+  /// instructions are as expected (an unconditional branch): to a block on
+  /// the IR edge it takes (a loop exit: once per execution of the loop,
+  /// IRFunctionSeg::LoopExits) when it jumps to a block of its own, else to
+  /// the front of the block it jumps to.
   void moveExitJumps() {
-    for (unsigned I = R.FunctionBegin; I < R.Blocks.size(); ++I) {
+    const unsigned End = R.Blocks.size();
+    for (unsigned I = R.FunctionBegin; I < End; ++I) {
       BlockRecord &B = R.Blocks[I];
       if (B.ExitJumpTo < 0 || B.ExitJumpSize > B.Insts.size())
         continue;
-      BlockRecord &To = R.Blocks[B.ExitJumpTo];
       auto Jump = B.Insts.end() - B.ExitJumpSize;
+      const BlockRecord &To = R.Blocks[B.ExitJumpTo];
       if (!To.Orig || !Coster.isUnconditionalBranch(*Jump))
         continue;
-      To.Insts.insert(To.Insts.begin(), Jump, B.Insts.end());
+      std::vector<MCInst> Insts(Jump, B.Insts.end());
       B.Insts.erase(Jump, B.Insts.end());
       B.ExitJumpMoved = true;
+      if (To.Inherited || !B.Orig || B.Orig == To.Orig || B.EdgeTo) {
+        BlockRecord &T = R.Blocks[B.ExitJumpTo];
+        T.Insts.insert(T.Insts.begin(), Insts.begin(), Insts.end());
+        continue;
+      }
+      BlockRecord E;
+      E.Orig = B.Orig;
+      E.OrigFn = B.OrigFn;
+      E.EdgeTo = To.Orig;
+      E.Number = B.Number;
+      E.OrigNumber = B.OrigNumber;
+      E.Insts = std::move(Insts);
+      R.Blocks.push_back(std::move(E)); // invalidates B and To
     }
   }
 

@@ -37,26 +37,41 @@ std::optional<TargetSpec> compileTarget(const Module &M) {
 /// IR-level SEG of every defined function, adds the ICC RUVs of each
 /// requested target, then removes the line tables the plugin added.
 /// Machine blocks of code generation's own on IR edges (split critical
-/// edges, skip jumps) of function F: a Stage node after the edge's source
-/// block, run as often as the edge (IRFunctionSeg::EdgeFreq); an edge
-/// whose frequency the IR level does not know is charged to its source
-/// block, as before.
+/// edges, skip jumps, loop-exit jumps and epilogues) of function F: a Stage
+/// node run as often as the edge, after the edge's source block
+/// (IRFunctionSeg::EdgeFreq) or, for an edge that leaves a loop, after that
+/// Loop node, once per execution of the loop (IRFunctionSeg::LoopExits). An
+/// edge whose frequency the IR level does not know is charged to its source
+/// block, a loop-exit edge to its destination block (once per exit, not
+/// once per iteration).
 void attachEdges(IRFunctionSeg &FS, const Function &F, const EdgeRuvs &Edges,
                  const std::string &Key) {
   for (const auto &[Edge, R] : Edges) {
     if (Edge.first->getParent() != &F)
       continue;
     auto Src = FS.StageOf.find(Edge.first);
-    auto Freq = FS.EdgeFreq.find(Edge);
     if (Src == FS.StageOf.end())
       continue;
     auto Dst = FS.StageOf.find(Edge.second);
     std::string Id = Src->second + "e" + (Dst != FS.StageOf.end() ? Dst->second : "x");
+    // The node the edge's Stage follows, and the edge's frequency in that
+    // node's list (nullopt: unknown; the cost goes into node Anchor).
+    std::string Anchor = Src->second;
+    std::optional<std::string> Freq;
+    if (auto It = FS.EdgeFreq.find(Edge); It != FS.EdgeFreq.end())
+      Freq = It->second;
+    if (auto Exit = FS.LoopExits.find(Edge); Exit != FS.LoopExits.end()) {
+      Freq = Exit->second.Freq;
+      if (Freq)
+        Anchor = Exit->second.LoopId;
+      else if (Dst != FS.StageOf.end())
+        Anchor = Dst->second;
+    }
     bool Done = false;
     std::function<void(NodeList &)> Insert = [&](NodeList &L) {
       for (size_t I = 0; I < L.size() && !Done; ++I) {
-        if (L[I].Id == Src->second) {
-          if (Freq == FS.EdgeFreq.end()) { // unknown edge frequency: the source block's
+        if (L[I].Id == Anchor) {
+          if (!Freq) {
             L[I].Ruvs[Key].add(R);
             Done = true;
             return;
@@ -73,7 +88,7 @@ void attachEdges(IRFunctionSeg &FS, const Function &F, const EdgeRuvs &Edges,
             N.Label = "edge";
             N.Range = L[I].Range;
             N.SourceNode = L[I].SourceNode;
-            N.Freq = Freq->second;
+            N.Freq = *Freq;
             N.Ruvs[Key] = R;
             L.insert(L.begin() + J, std::move(N));
           }

@@ -13,9 +13,19 @@ Each compile runs --reps times (interleaved, so slow phases of the VM hit every
 configuration alike); the ratio of medians is per file, and the summary gives the
 median and the total-time ratio over all files.
 
-USAGE: scripts/compile_overhead.py [--reps 5] [--json FILE]
+Beside the time, the noise-free measure: the instructions the compiler process
+(clang -cc1, which runs the plugin) executes, counted once per file by valgrind
+--tool=callgrind (Ir) for plain clang and for the icc configuration (with
+--callgrind-all also ast and ir), as a ratio to plain clang. It does not move
+with the load of the machine; the time ratio does (instructions of the plugin's
+code and of the compiler's do not take the same time each). Under callgrind a
+compile takes 50-100 times as long: about a minute per file and configuration.
+--no-callgrind leaves it out.
+
+USAGE: scripts/compile_overhead.py [--reps 5] [--no-callgrind | --callgrind-all]
+                                   [--only matmul,poly] [--json FILE]
 """
-import argparse, glob, json, os, statistics, subprocess, sys, tempfile, time
+import argparse, glob, json, os, re, shlex, statistics, subprocess, sys, tempfile, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from segtime_common import ROOT, CLANG, PLUGIN  # noqa: E402
@@ -38,15 +48,38 @@ def compile_time(src, extra, out):
     return t
 
 
+def cc1_instructions(src, extra, out, tmp):
+    """Instructions (callgrind Ir) of the clang -cc1 process compiling src."""
+    r = subprocess.run([CLANG, "-###"] + FLAGS + extra + [src, "-o", out],
+                       capture_output=True, text=True)
+    jobs = [l for l in r.stderr.splitlines() if l.startswith(" ") and '"-cc1"' in l]
+    if r.returncode != 0 or len(jobs) != 1:
+        sys.exit("clang -### %s: expected one -cc1 job\n%s" % (src, r.stderr[-2000:]))
+    cg = os.path.join(tmp, "callgrind.out")
+    v = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=" + cg]
+                       + shlex.split(jobs[0]), capture_output=True, text=True)
+    m = re.search(r"Collected\s*:\s*(\d+)", v.stderr)
+    if v.returncode != 0 or not m:
+        sys.exit("valgrind on clang -cc1 failed: %s\n%s" % (src, v.stderr[-2000:]))
+    return int(m.group(1))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--json")
+    ap.add_argument("--no-callgrind", action="store_true",
+                    help="leave out the instruction counts (callgrind)")
+    ap.add_argument("--callgrind-all", action="store_true",
+                    help="instruction counts of the ast and ir configurations too")
+    ap.add_argument("--only", default="", help="comma-separated file names (no .c)")
     a = ap.parse_args()
     if not os.path.exists(PLUGIN):
         sys.exit("no %s: build first (scripts/setup.sh)" % PLUGIN)
     srcs = sorted(glob.glob(os.path.join(ROOT, "examples", "*.c")) +
                   glob.glob(os.path.join(ROOT, "validation", "*.c")))
+    if a.only:
+        srcs = [s for s in srcs if os.path.splitext(os.path.basename(s))[0] in a.only.split(",")]
     rows = []
     with tempfile.TemporaryDirectory() as d:
         for i, src in enumerate(srcs):
@@ -57,23 +90,44 @@ def main():
                 for c, extra in CONFIGS.items():
                     times[c].append(compile_time(src, extra, os.path.join(d, name + "." + c + ".o")))
             med = {c: statistics.median(v) for c, v in times.items()}
-            rows.append({"file": os.path.relpath(src, ROOT), "median_s": med,
-                         "ratio": {c: med[c] / med["plain"] for c in CONFIGS if c != "plain"}})
-    print("| file | clang -O2 (ms) | AST only | + IR levels | + ICC (1 target) |")
-    print("|---|---|---|---|---|")
+            row = {"file": os.path.relpath(src, ROOT), "median_s": med,
+                   "ratio": {c: med[c] / med["plain"] for c in CONFIGS if c != "plain"}}
+            if not a.no_callgrind:
+                counted = CONFIGS if a.callgrind_all else ("plain", "icc")
+                ir = {c: cc1_instructions(src, CONFIGS[c], os.path.join(d, name + "." + c + ".o"), d)
+                      for c in counted}
+                row["instructions"] = ir
+                row["ir_ratio"] = {c: ir[c] / ir["plain"] for c in counted if c != "plain"}
+            rows.append(row)
+    cg = not a.no_callgrind
+    print("| file | clang -O2 (ms) | AST only | + IR levels | + ICC (1 target) |"
+          + (" clang -cc1 (M instr.) | AST only | + IR levels | + ICC |" if cg else ""))
+    print("|---|---|---|---|---|" + ("---|---|---|---|" if cg else ""))
     for r in rows:
-        print("| %s | %.0f | %.2fx | %.2fx | %.2fx |" % (
-            r["file"], 1e3 * r["median_s"]["plain"], r["ratio"]["ast"], r["ratio"]["ir"], r["ratio"]["icc"]))
+        line = "| %s | %.0f | %.2fx | %.2fx | %.2fx |" % (
+            r["file"], 1e3 * r["median_s"]["plain"], r["ratio"]["ast"], r["ratio"]["ir"], r["ratio"]["icc"])
+        if cg:
+            line += " %.0f | %s |" % (r["instructions"]["plain"] / 1e6, " | ".join(
+                "%.2fx" % r["ir_ratio"][c] if c in r["ir_ratio"] else "-" for c in ("ast", "ir", "icc")))
+        print(line)
     summary = {}
     for c in ("ast", "ir", "icc"):
         summary[c] = {"median_ratio": statistics.median(r["ratio"][c] for r in rows),
                       "total_ratio": sum(r["median_s"][c] for r in rows) /
                                      sum(r["median_s"]["plain"] for r in rows)}
+        if cg and c in rows[0]["ir_ratio"]:
+            summary[c]["median_instr_ratio"] = statistics.median(r["ir_ratio"][c] for r in rows)
+            summary[c]["total_instr_ratio"] = (sum(r["instructions"][c] for r in rows) /
+                                               sum(r["instructions"]["plain"] for r in rows))
     print()
     for c, label in (("ast", "AST levels only"), ("ir", "with the IR levels"),
                      ("icc", "all levels, one ICC target")):
-        print("%s: median ratio %.2fx, total %.2fx over %d files" % (
-            label, summary[c]["median_ratio"], summary[c]["total_ratio"], len(rows)))
+        line = "%s: time median ratio %.2fx, total %.2fx" % (
+            label, summary[c]["median_ratio"], summary[c]["total_ratio"])
+        if "median_instr_ratio" in summary[c]:
+            line += "; instructions (callgrind) median %.2fx, total %.2fx" % (
+                summary[c]["median_instr_ratio"], summary[c]["total_instr_ratio"])
+        print(line + " over %d files" % len(rows))
     if a.json:
         with open(a.json, "w") as f:
             json.dump({"rows": rows, "summary": summary, "reps": a.reps}, f, indent=1)

@@ -7,7 +7,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BUILD = os.path.join(ROOT, "build")
 CLANG = "/usr/lib/llvm-19/bin/clang"
 SEGTIME = os.path.join(BUILD, "bin", "segtime")
-PLUGIN = os.path.join(BUILD, "lib", "segtime.so")
+# SEGTIME_PLUGIN: another build of the plugin (e.g. to compare before/after).
+PLUGIN = os.environ.get("SEGTIME_PLUGIN") or os.path.join(BUILD, "lib", "segtime.so")
 
 # Data-dependent parameters that are not loop bounds (Warwick-94 §2: branch
 # probabilities are inputs of the timing formula). Given from the algorithm,

@@ -14,8 +14,9 @@ For every kernel (examples/*.c, validation/*.c):
      parameters and report the error against the median;
   4. unless --no-callgrind: run a small size under valgrind --tool=callgrind
      with 1 and with 3 timed repetitions; the difference / 2 of the
-     instructions executed in the file's own functions is the exact dynamic
-     instruction count of one kernel call; compare with the ICC prediction
+     instructions executed in the file's own functions, except the harness's
+     (main and segtime_*: the timing loop, sorting the samples), is the exact
+     dynamic instruction count of one kernel call; compare with the ICC prediction
      (levels.ICC.counts.instructions) for the same parameters; and again with
      the branch probabilities and loop counts measured by component timing
      (a -fplugin-arg-segtime-instrument build run at the same size,
@@ -120,7 +121,8 @@ def main():
                 row["levels"][lvl] = {"time_s": v["time_s"], "error_pct": pct(v["time_s"], m["median_s"])}
         if not a.no_callgrind and name in SMALL:
             small = measured(run([base] + SMALL[name], env=dict(os.environ, SEGTIME_REPS="1")).stdout)
-            funcs = {f["name"] for f in seg["functions"]}
+            funcs = {f["name"] for f in seg["functions"]
+                     if f["name"] != "main" and not f["name"].startswith("segtime_")}
             i1 = callgrind_instructions(base, SMALL[name], funcs, 1)
             i3 = callgrind_instructions(base, SMALL[name], funcs, 3)
             per_call = (i3 - i1) / 2.0
