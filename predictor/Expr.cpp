@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <regex>
 #include <sstream>
+#include <unordered_map>
 
 using namespace GiNaC;
 
@@ -224,6 +225,11 @@ namespace {
 /// products with '*', powers with '^', sums with ' + ' / ' - '.
 struct HumanPrinter {
   int Digits;
+  /// Text of every subexpression object printed so far, by identity (the ex
+  /// is kept so that the address stays its own): a sum is printed once for
+  /// its sort key and once in place, so without it the work doubles with
+  /// every level of nesting (lu's IR closed forms: 19 s at n = 48).
+  mutable std::unordered_map<const basic *, std::pair<ex, std::string>> Memo;
   static std::string num(const numeric &N, int Digits) {
     if (N.is_integer() || (N.is_rational() && N.denom() < 10000)) {
       std::ostringstream OS;
@@ -297,6 +303,16 @@ struct HumanPrinter {
   }
   std::string str(const ex &E) const {
     if (is_a<numeric>(E)) return num(ex_to<numeric>(E), Digits);
+    if (is_a<symbol>(E)) return ex_to<symbol>(E).get_name();
+    const basic *Key = &ex_to<basic>(E);
+    auto It = Memo.find(Key);
+    if (It != Memo.end())
+      return It->second.second;
+    std::string S = compose(E);
+    Memo.emplace(Key, std::make_pair(E, S));
+    return S;
+  }
+  std::string compose(const ex &E) const {
     if (is_a<symbol>(E)) return ex_to<symbol>(E).get_name();
     if (is_a<add>(E)) {
       // highest-degree terms first: sort by total degree, descending
