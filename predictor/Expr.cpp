@@ -91,7 +91,9 @@ static ex powerSum(int D, const ex &N) {
 }
 
 /// An integer that a double holds exactly (|v| < 2^52).
-static bool exactInt(double V) { return V == std::trunc(V) && std::fabs(V) < 4503599627370496.0; }
+static bool exactInt(double V) {
+  return V == std::trunc(V) && std::fabs(V) < 4503599627370496.0;
+}
 
 namespace {
 /// The body of a numeric seg_sum compiled once into a list of operations
@@ -105,7 +107,9 @@ namespace {
 /// arithmetic takes.
 class TermProgram {
 public:
-  TermProgram(const ex &Body, const symbol &K) : Index(K) { Ok = compile(Body) >= 0; }
+  TermProgram(const ex &Body, const symbol &K) : Index(K) {
+    Ok = compile(Body) >= 0;
+  }
   bool ok() const { return Ok; }
   /// The body at K = KVal; false if a term needs GiNaC's exact arithmetic.
   bool value(double KVal, double &Out) {
@@ -115,25 +119,54 @@ public:
       double B = O.Args.size() > 1 ? Vals[O.Args[1]] : 0;
       double &V = Vals[I];
       switch (O.K) {
-      case Const: V = O.C; break;
-      case Var: V = KVal; break;
-      case Add: V = 0; for (int J : O.Args) V += Vals[J]; break;
-      case Mul: V = 1; for (int J : O.Args) V *= Vals[J]; break;
-      case Pow: V = std::pow(A, O.C); if (!std::isfinite(V)) return false; break;
-      case Min: V = std::min(A, B); break;
-      case Max: V = std::max(A, B); break;
+      case Const:
+        V = O.C;
+        break;
+      case Var:
+        V = KVal;
+        break;
+      case Add:
+        V = 0;
+        for (int J : O.Args)
+          V += Vals[J];
+        break;
+      case Mul:
+        V = 1;
+        for (int J : O.Args)
+          V *= Vals[J];
+        break;
+      case Pow:
+        V = std::pow(A, O.C);
+        if (!std::isfinite(V))
+          return false;
+        break;
+      case Min:
+        V = std::min(A, B);
+        break;
+      case Max:
+        V = std::max(A, B);
+        break;
       default:
         if (!exactInt(A) || !exactInt(B))
           return false;
         switch (O.K) {
-        case CmpEq: V = A == B; break;
-        case CmpLt: V = A < B; break;
-        case CmpLe: V = A <= B; break;
+        case CmpEq:
+          V = A == B;
+          break;
+        case CmpLt:
+          V = A < B;
+          break;
+        case CmpLe:
+          V = A <= B;
+          break;
         default: {
           if (B == 0)
             return false;
           double R = std::fmod(A, B);
-          V = O.K == Idiv ? std::trunc(A / B) : O.K == Imod ? R : R < 0 ? R + B : R;
+          V = O.K == Idiv   ? std::trunc(A / B)
+              : O.K == Imod ? R
+              : R < 0       ? R + B
+                            : R;
         }
         }
       }
@@ -143,7 +176,21 @@ public:
   }
 
 private:
-  enum Kind { Const, Var, Add, Mul, Pow, Min, Max, CmpEq, CmpLt, CmpLe, Idiv, Imod, Umod };
+  enum Kind {
+    Const,
+    Var,
+    Add,
+    Mul,
+    Pow,
+    Min,
+    Max,
+    CmpEq,
+    CmpLt,
+    CmpLe,
+    Idiv,
+    Imod,
+    Umod
+  };
   struct Op {
     Kind K;
     double C = 0;
@@ -172,12 +219,13 @@ private:
       O.K = is_exactly_a<add>(E) ? Add : Mul;
     } else if (is_exactly_a<function>(E) && E.nops() == 2) {
       static const std::vector<std::pair<unsigned, Kind>> Fns = {
-          {min_SERIAL::serial, Min},       {max_SERIAL::serial, Max},
-          {cmp_eq_SERIAL::serial, CmpEq},  {cmp_lt_SERIAL::serial, CmpLt},
-          {cmp_le_SERIAL::serial, CmpLe},  {idiv_SERIAL::serial, Idiv},
-          {imod_SERIAL::serial, Imod},     {umod_SERIAL::serial, Umod}};
+          {min_SERIAL::serial, Min},      {max_SERIAL::serial, Max},
+          {cmp_eq_SERIAL::serial, CmpEq}, {cmp_lt_SERIAL::serial, CmpLt},
+          {cmp_le_SERIAL::serial, CmpLe}, {idiv_SERIAL::serial, Idiv},
+          {imod_SERIAL::serial, Imod},    {umod_SERIAL::serial, Umod}};
       unsigned Serial = ex_to<function>(E).get_serial();
-      auto F = std::find_if(Fns.begin(), Fns.end(), [&](auto &P) { return P.first == Serial; });
+      auto F = std::find_if(Fns.begin(), Fns.end(),
+                            [&](auto &P) { return P.first == Serial; });
       if (F == Fns.end())
         return -1;
       O.K = F->second;
@@ -433,7 +481,8 @@ struct HumanPrinter {
   }
   std::string str(const ex &E) const {
     if (is_a<numeric>(E)) return num(ex_to<numeric>(E), Digits);
-    if (is_a<symbol>(E)) return ex_to<symbol>(E).get_name();
+    if (is_a<symbol>(E))
+      return ex_to<symbol>(E).get_name();
     const basic *Key = &ex_to<basic>(E);
     auto It = Memo.find(Key);
     if (It != Memo.end())
