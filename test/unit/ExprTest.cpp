@@ -84,6 +84,24 @@ TEST(SumOver, NonPolynomialBody) {
   EXPECT_DOUBLE_EQ(evaluate(sumOver(ltrip(1, K, 2), K, N), {{"n", 10}}), 21);
 }
 
+// Numeric sums of bodies with the integer functions (evaluated in double
+// arithmetic per term) and of bodies with non-integer operands of a
+// comparison (those terms take GiNaC's exact arithmetic). Hand sums over
+// k = 0..9.
+TEST(SumOver, NumericBodyWithIntegerFunctions) {
+  auto Sum = [](const ex &Body) {
+    return evaluate(sumOver(Body, K, N), {{"n", 10}});
+  };
+  EXPECT_DOUBLE_EQ(Sum(cmp_lt(K, 4) * (2 * K + 1)), 16); // 1 + 3 + 5 + 7
+  EXPECT_DOUBLE_EQ(Sum(cmp_le(K, 4) + cmp_eq(K, 9)), 6); // k = 0..4, and 9
+  EXPECT_DOUBLE_EQ(Sum(umod(K - 5, 4)), 15);             // 3 0 1 2 3 0 1 2 3 0
+  EXPECT_DOUBLE_EQ(Sum(imod(K - 5, 4)), -1); // -1 0 -3 -2 -1 0 1 2 3 0
+  EXPECT_DOUBLE_EQ(Sum(idiv(K - 5, 2)), -2); // -2 -2 -1 -1 0 0 0 1 1 2
+  EXPECT_DOUBLE_EQ(Sum(min(K, 3) + max(K, 7) - pow(K, 2)), 24 + 73 - 285);
+  EXPECT_DOUBLE_EQ(Sum(cmp_lt(K / 2, 2)), 4);          // k/2 < 2: k = 0..3
+  EXPECT_DOUBLE_EQ(Sum(cmp_lt(K, 4) * pow(2, K)), 15); // 2^k: not compiled
+}
+
 // The index of a seg_sum is bound: it is not a free symbol.
 TEST(FreeSymbols, BoundIndexExcluded) {
   ex S = seg_sum(pow(2, K) * sym("a"), K, 0, N - 1);
