@@ -47,4 +47,5 @@ int main(void) {
 // CHECK: {"kind": "call", {{.*}} "callee": "walk", "count": 2046,
 // CHECK-LABEL: {"name": "work", {{.*}} "calls": 2,
 // CHECK: {"kind": "call", {{.*}} "callee": "walk", "count": 2,
-// SUM: walk: 4094 activations, exclusive sum / inclusive = {{0\.99[0-9]*|1\.00[0-9]*}}
+// Within 5 % (see instrument-recursion.c).
+// SUM: walk: 4094 activations, exclusive sum / inclusive = {{0\.9[5-9][0-9]*|1\.0[0-4][0-9]*}}
