@@ -21,6 +21,10 @@ Machine handMachine() {
   H.Costs["f64.mul"].Value = 3;
   H.Costs["loop"].Value = 1;
   H.Costs["mem.array.read"].Value = 0.5;
+  CostVector &I = M.Levels["ICC"]["any"]; // 0.25 ns per cycle (4 GHz); the rest uncosted
+  I.Unit = "ns";
+  I.Costs["cycles"].Value = 0.25;
+  I.Costs["*"].Value = 0;
   return M;
 }
 
@@ -152,17 +156,6 @@ TEST(CostVectorModel, WildcardLookup) {
 }
 
 namespace {
-/// An ICC cost vector of 0.25 ns per cycle (4 GHz); the rest uncosted.
-Machine iccMachine() {
-  Machine M;
-  M.Name = "icc";
-  CostVector &V = M.Levels["ICC"]["any"];
-  V.Unit = "ns";
-  V.Costs["cycles"].Value = 0.25;
-  V.Costs["*"].Value = 0;
-  return M;
-}
-
 Node branchStage(const std::string &Prob) {
   Node N;
   N.Kind = NodeKind::Stage;
@@ -178,7 +171,7 @@ Node branchStage(const std::string &Prob) {
 // file's measured penalty of 5 ns (20 cycles): P = 0.5 -> 8 x 0.25 + 0.5 x 5
 // = 4.5 ns; P = 0.9 and P = 0.1 -> 2 + 0.1 x 5 = 2.5 ns (symmetric).
 TEST(ICCModel, MispredictionTermMeasuredPenalty) {
-  Machine M = iccMachine();
+  Machine M = handMachine();
   CostEntry &E = M.Levels["ICC"]["any"].Costs["branch.mispredict"];
   E.Value = 5;
   E.Provenance = "measured";
@@ -205,7 +198,7 @@ TEST(ICCModel, MispredictionTermMeasuredPenalty) {
 // No measured penalty: the datasheet's 17 cycles x 0.25 ns = 4.25 ns; P = 0.5
 // -> 8 x 0.25 + 0.5 x 4.25 = 4.125 ns.
 TEST(ICCModel, MispredictionTermDatasheetFallback) {
-  ICCModel I(iccMachine(), "t", "O2");
+  ICCModel I(handMachine(), "t", "O2");
   EXPECT_DOUBLE_EQ(I.mispredictPenalty(), 4.25e-9);
   EXPECT_EQ(I.mispredictProvenance().rfind("datasheet", 0), 0u);
   EXPECT_NEAR(num(I.timeWeight()(branchStage("0.5"))), 4.125e-9, 1e-21);
