@@ -71,6 +71,8 @@ json Node::toJSON() const {
     J["freq"] = Freq;
   if (!SourceNode.empty())
     J["source_node"] = SourceNode;
+  if (!BranchProb.empty())
+    J["branch_prob"] = BranchProb;
   if (!Footprint.empty())
     J["footprint_B"] = Footprint;
   if (!Traffic.empty())
@@ -155,6 +157,7 @@ Node Node::fromJSON(const json &J) {
   }
   N.Freq = J.value("freq", "");
   N.SourceNode = J.value("source_node", "");
+  N.BranchProb = J.value("branch_prob", "");
   N.Footprint = J.value("footprint_B", "");
   N.Traffic = J.value("traffic_B", "");
   if (J.contains("streams"))

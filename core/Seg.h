@@ -139,6 +139,11 @@ struct Node {
   /// IR-level nodes: id of the source-level SEG node this code came from
   /// (through its debug location), "" if unknown.
   std::string SourceNode;
+  /// IR-level stages whose block ends in a data-dependent conditional
+  /// branch: the probability that it takes its first successor (an
+  /// expression, "Pir_f_12_9"), for the ICC misprediction term (RUV key
+  /// "branch.cond.data", docs/models.md); "" otherwise.
+  std::string BranchProb;
   /// IR-level outermost loops: the data the loop nest touches, B (the union
   /// of the address ranges of its loads and stores, per base pointer), and
   /// the bytes it moves through the memory hierarchy, B (each load and store

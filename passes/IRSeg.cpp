@@ -323,6 +323,8 @@ private:
             return !(L && S == L->getHeader()) && unitOf(L, S);
           }))
         Named = branchParameter(Br);
+      if (Named)
+        Out.DataBranch[B] = *Named;
       for (BasicBlock *S : successors(B)) {
         if (L && S == L->getHeader())
           continue; // back edge: counted by the trip count

@@ -47,6 +47,11 @@ struct IRFunctionSeg {
     std::optional<std::string> Freq;
   };
   std::map<std::pair<const llvm::BasicBlock *, const llvm::BasicBlock *>, LoopExit> LoopExits;
+  /// Blocks ending in a data-dependent conditional branch (no exact
+  /// condition, not a loop's back edge or exit), with the probability that
+  /// the branch takes its first successor ("Pir_f_12_9" or "(1 - Pir_...)"):
+  /// the input of the ICC branch-misprediction term (Node::BranchProb).
+  std::map<const llvm::BasicBlock *, std::string> DataBranch;
   /// Loops whose trip count ScalarEvolution could not compute get a
   /// parameter N_<function>_<line>; listed here.
   std::vector<Parameter> Parameters;

@@ -233,6 +233,9 @@ struct Recording {
   std::vector<BlockRecord> Blocks;
   DenseMap<const MCSymbol *, unsigned> BlockOfLabel;
   std::set<const Function *> CompiledFunctions; ///< original functions
+  /// Original blocks whose own machine code leaves the block through a
+  /// conditional jump (not if-converted into a select or cmov).
+  std::set<const BasicBlock *> CondJumps;
   unsigned FunctionBegin = 0; ///< first block of the current function
   int Current = -1;           ///< block the next instruction belongs to
   bool InText = true;         ///< current section holds code
@@ -772,6 +775,21 @@ public:
            I != MBB.instr_end() && I->isInsideBundle(); ++I)
         ++B.ExitJumpSize;
     }
+    // An IR block's branch is still a branch if one of the block's own
+    // machine blocks ends in a conditional jump to another block's code.
+    for (MachineBasicBlock &MBB : MF) {
+      const BlockRecord &B = R.Blocks[Index[&MBB]];
+      if (!B.Orig)
+        continue;
+      bool Cond = llvm::any_of(MBB.terminators(), [](const MachineInstr &MI) {
+        return MI.isConditionalBranch();
+      });
+      bool Leaves = llvm::any_of(MBB.successors(), [&](MachineBasicBlock *S) {
+        return R.Blocks[Index[S]].Orig != B.Orig;
+      });
+      if (Cond && Leaves)
+        R.CondJumps.insert(B.Orig);
+    }
     // Blocks made by code generation (split critical edges, blocks new in
     // the codegen IR passes) belong to their only predecessor, else to the
     // block before them in the layout.
@@ -1227,7 +1245,8 @@ std::optional<TargetSpec> parseTargetSpec(const std::string &S,
 
 bool machineLevelRuvs(const Module &M, const TargetSpec &T,
                       std::map<const BasicBlock *, Ruv> &Out, std::string &Err,
-                      std::map<std::string, std::string> *Info, EdgeRuvs *EdgeOut) {
+                      std::map<std::string, std::string> *Info, EdgeRuvs *EdgeOut,
+                      std::set<const BasicBlock *> *CondJumpsOut) {
   initialiseTargets();
   const Triple TT(Triple::normalize(T.Triple));
   std::string E;
@@ -1333,6 +1352,8 @@ bool machineLevelRuvs(const Module &M, const TargetSpec &T,
         if (Coster.hasCycles())
           R.add("cycles", 0);
       }
+  if (CondJumpsOut)
+    CondJumpsOut->insert(Rec.CondJumps.begin(), Rec.CondJumps.end());
   if (IccDump && Rec.Unattributed)
     errs() << "segtime-icc " << T.CPU << ": " << Rec.Unattributed
            << " instructions outside machine basic blocks\n";

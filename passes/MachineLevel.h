@@ -15,6 +15,7 @@
 
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 
 namespace segtime {
@@ -49,10 +50,14 @@ using EdgeRuvs =
 bool machineLevelRuvs(const llvm::Module &M, const TargetSpec &T,
                       std::map<const llvm::BasicBlock *, Ruv> &Out, std::string &Err,
                       std::map<std::string, std::string> *Info = nullptr,
-                      EdgeRuvs *EdgeOut = nullptr);
+                      EdgeRuvs *EdgeOut = nullptr,
+                      std::set<const llvm::BasicBlock *> *CondJumpsOut = nullptr);
 /// (EdgeOut: if given, machine blocks of code generation's own on an IR edge
 /// -- a split critical edge, a skip jump -- go there instead of into their
-/// predecessor's RUV, so that they can be counted as often as the edge runs.)
+/// predecessor's RUV, so that they can be counted as often as the edge runs.
+/// CondJumpsOut: if given, receives the blocks of M whose own machine code
+/// leaves them through a conditional jump, i.e. whose conditional branch was
+/// not if-converted into a select or cmov.)
 
 } // namespace segtime
 

@@ -130,8 +130,10 @@ struct CollectPass : PassInfoMixin<CollectPass> {
       }
       std::map<const BasicBlock *, Ruv> Ruvs;
       EdgeRuvs Edges;
+      std::set<const BasicBlock *> CondJumps;
       C.TargetInfo[Spec->Name] = {{"triple", Spec->Triple}, {"cpu", Spec->CPU}};
-      if (!machineLevelRuvs(M, *Spec, Ruvs, Err, &C.TargetInfo[Spec->Name], &Edges)) {
+      if (!machineLevelRuvs(M, *Spec, Ruvs, Err, &C.TargetInfo[Spec->Name], &Edges,
+                            &CondJumps)) {
         C.Errors.push_back("ICC " + Spec->Name + ": " + Err);
         C.TargetInfo[Spec->Name]["error"] = Err;
         continue;
@@ -141,17 +143,29 @@ struct CollectPass : PassInfoMixin<CollectPass> {
         if (!F)
           continue;
         std::map<std::string, const Ruv *> ByStage;
+        // Stages ending in a data-dependent branch that is still a
+        // conditional jump in the machine code: one possible misprediction
+        // per execution (docs/models.md "branch mispredictions").
+        std::map<std::string, std::string> DataBranchOf;
         for (BasicBlock &B : *F) {
           auto R = Ruvs.find(&B);
           auto S = FS.StageOf.find(&B);
           if (R != Ruvs.end() && S != FS.StageOf.end())
             ByStage[S->second] = &R->second;
+          auto D = FS.DataBranch.find(&B);
+          if (S != FS.StageOf.end() && D != FS.DataBranch.end() && CondJumps.count(&B))
+            DataBranchOf[S->second] = D->second;
         }
         std::function<void(NodeList &)> Attach = [&](NodeList &L) {
           for (Node &N : L) {
             auto X = ByStage.find(N.Id);
-            if (N.Kind == NodeKind::Stage && X != ByStage.end())
-              N.Ruvs["ICC:" + Spec->Name] = *X->second;
+            if (N.Kind == NodeKind::Stage && X != ByStage.end()) {
+              Ruv &R = N.Ruvs["ICC:" + Spec->Name] = *X->second;
+              if (auto D = DataBranchOf.find(N.Id); D != DataBranchOf.end()) {
+                R.add("branch.cond.data", 1);
+                N.BranchProb = D->second;
+              }
+            }
             Attach(N.Body);
           }
         };

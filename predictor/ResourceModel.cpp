@@ -60,7 +60,8 @@ StageWeight CostVectorModel::timeWeight() const {
       return 0;
     ex T = 0;
     for (auto &[Op, Count] : It->second.counts())
-      T += numeric(Count) * numeric(cost(Op));
+      if (!Uncosted.count(Op))
+        T += numeric(Count) * numeric(cost(Op));
     return T;
   };
 }
@@ -76,6 +77,24 @@ ICCModel::ICCModel(const Machine &M, const std::string &Target, const std::strin
     for (auto &[Op, E] : H.Costs)
       HllcCost[Op] = H.si(Op);
   }
+  Uncosted.insert("branch.cond.data");
+  if (auto P = ICC.Costs.find("branch.mispredict"); P != ICC.Costs.end()) {
+    Penalty = ICC.si("branch.mispredict");
+    PenaltyFrom = P->second.Provenance + ": " + P->second.Ref;
+  } else {
+    Penalty = kDatasheetMispredictCycles * cost("cycles");
+    PenaltyFrom = "datasheet: " + std::to_string(int(kDatasheetMispredictCycles)) +
+                  " cycles (Intel Ice Lake, Agner Fog's microarchitecture guide) x the "
+                  "entry 'cycles'; machine file has no ICC 'branch.mispredict'";
+  }
+}
+
+ex ICCModel::mispredictTime(double Count, const std::string &Prob) const {
+  if (Prob.empty())
+    throw std::runtime_error("ICC RUV key 'branch.cond.data' on a stage without a branch "
+                             "probability (branch_prob)");
+  ex P = parseExpr(Prob);
+  return numeric(Count) * segtime::min(P, 1 - P) * numeric(Penalty);
 }
 
 std::optional<double> ICCModel::libraryCallCost(const std::string &Name) const {
@@ -95,6 +114,9 @@ StageWeight ICCModel::timeWeight() const {
   StageWeight Base = CostVectorModel::timeWeight();
   return [this, Base](const Node &N) -> ex {
     ex T = Base(N);
+    if (auto B = N.Ruvs.find("ICC:" + variant()); B != N.Ruvs.end())
+      if (double Count = B->second.get("branch.cond.data"))
+        T += mispredictTime(Count, N.BranchProb);
     auto It = N.Ruvs.find("INTCC");
     if (It == N.Ruvs.end())
       return T;

@@ -15,6 +15,7 @@
 #include "predictor/Machine.h"
 
 #include <memory>
+#include <set>
 #include <optional>
 
 namespace segtime {
@@ -62,6 +63,10 @@ public:
   /// The variant (optimisation level, or ICC target) of the cost vector.
   const std::string &variant() const { return Variant; }
 
+protected:
+  /// RUV operations the inner product leaves out (a subclass costs them).
+  std::set<std::string> Uncosted;
+
 private:
   std::string MachineName, Level, Variant, RuvKey;
   std::map<std::string, double> Cost; ///< s per operation
@@ -86,6 +91,26 @@ public:
   /// Seconds per call of math-library function Name; nullopt if unknown.
   std::optional<double> libraryCallCost(const std::string &Name) const;
 
+  /// Branch mispredictions (docs/models.md "branch mispredictions"): the
+  /// llvm-mca cycles assume perfect prediction. A stage whose block ends in
+  /// a data-dependent conditional jump (RUV key "branch.cond.data", count
+  /// per execution; probability P = Node::BranchProb) adds
+  /// count x min(P, 1 - P) x penalty: the expected mispredictions of a
+  /// predictor that learns the majority direction of independent outcomes.
+  /// Penalty (s per misprediction): the ICC entry "branch.mispredict" if the
+  /// machine file has one (`segtime calibrate`), else
+  /// kDatasheetMispredictCycles x the entry "cycles" (provenance datasheet).
+  double mispredictPenalty() const { return Penalty; }
+  /// Where the penalty comes from ("measured: ...", "datasheet: ...").
+  const std::string &mispredictProvenance() const { return PenaltyFrom; }
+  /// Misprediction time (s) of one execution of a stage: Count x min(P,
+  /// 1 - P) x Penalty, P the probability expression of its branch.
+  GiNaC::ex mispredictTime(double Count, const std::string &Prob) const;
+  /// Datasheet fallback of the penalty, cycles: Intel Ice Lake / Sunny Cove
+  /// ~17 cycles (Agner Fog, The microarchitecture of Intel, AMD and VIA
+  /// CPUs, "Ice Lake and Tiger Lake: branch misprediction penalty").
+  static constexpr double kDatasheetMispredictCycles = 17;
+
   /// Out-of-order overlap of loop iterations (docs/models.md, "ICC"): the
   /// per-block "cycles" are llvm-mca steady states of the block repeated on
   /// its own, which serialise on the block's register dependences. Where
@@ -102,6 +127,8 @@ public:
                     double MicroOpBuffer) const;
 
 private:
+  double Penalty = 0;      ///< s per misprediction
+  std::string PenaltyFrom; ///< provenance of Penalty
   std::map<std::string, double> CallCost; ///< ICC "call.<name>" entries, s per call
   std::map<std::string, double> HllcCost; ///< HLLC construct -> s, same -O variant
 };

@@ -101,7 +101,8 @@ const char *Usage =
     "                   hllc, poc  the HLLC constructs and the POC flop rate\n"
     "                   intcc  the same benchmarks counted on the optimised IR,\n"
     "                          one cost per opcode class (load.*, fadd.*, call.exp)\n"
-    "                   icc    the core clock (a chain of dependent adds)\n"
+    "                   icc    the core clock (a chain of dependent adds) and the\n"
+    "                          branch-misprediction penalty (random vs sorted data)\n"
     "                   all    everything\n"
     "  --opt LIST     optimisation levels of hllc/poc/intcc, one variant each\n"
     "                 (default O0,O2)\n"
@@ -621,13 +622,50 @@ struct RunInfo {
   bool Virtual = false;
 };
 
+/// The branch-misprediction penalty, for the ICC level's misprediction term
+/// (docs/models.md "branch mispredictions").
+struct MispredictResult {
+  std::vector<double> Ns; ///< one sample per repetition, ns per misprediction
+  double Value = 0;       ///< median, ns
+  std::optional<double> Spread;
+  long Elements = 0;      ///< bytes per pass
+};
+
 /// The core clock, for the ICC level: the cost of one scheduling-model cycle.
 struct ClockResult {
   std::vector<double> GHz; ///< one sample per repetition
   int Batches = 0;         ///< measureClock calls the samples came from
   double Value = 0;        ///< GHz, by the --stat statistic
   std::optional<double> Spread;
+  std::optional<MispredictResult> Mispredict; ///< measureMispredict, if run
 };
+
+/// Compiles the C program Source as Dir/Name (once per run directory) with
+/// -O2, runs it with Args and returns the numbers it prints, one sample each.
+std::vector<double> runSampleProgram(const fs::path &Dir, const std::string &Name,
+                                     const char *Source, const std::vector<std::string> &Args) {
+  fs::path Src = Dir / (Name + ".c"), Bin = Dir / Name;
+  if (!fs::exists(Bin)) {
+    std::ofstream(Src) << Source;
+    RunResult C = runProgram({SEGTIME_CLANG, "-O2", Src.string(), "-o", Bin.string()}, Dir,
+                             "compile_" + Name, 120);
+    if (!C.ok())
+      throw CalibError("compiling the " + Name + " benchmark failed (" + C.status() + "):\n" +
+                       tail(C.Err));
+  }
+  std::vector<std::string> Argv{Bin.string()};
+  Argv.insert(Argv.end(), Args.begin(), Args.end());
+  RunResult R = runProgram(Argv, Dir, "run_" + Name, 120);
+  if (!R.ok())
+    throw CalibError("the " + Name + " benchmark failed (" + R.status() + "):\n" + tail(R.Err));
+  std::istringstream In(R.Out);
+  std::vector<double> Samples;
+  for (double V; In >> V;)
+    Samples.push_back(V);
+  if (Samples.empty())
+    throw CalibError("the " + Name + " benchmark printed nothing");
+  return Samples;
+}
 
 /// Measures the core clock with a chain of dependent integer additions (one
 /// cycle of latency each on every out-of-order x86 core; a compiler barrier
@@ -638,9 +676,7 @@ struct ClockResult {
 /// whichever phase of a shared VM was least disturbed (one batch of 0.5 s
 /// can fall wholly in a slow phase: 1.7 vs 2.4 GHz in two runs).
 void measureClock(const fs::path &Dir, const Options &O, int Reps, ClockResult &CR) {
-  fs::path Src = Dir / "clock.c", Bin = Dir / "clock";
-  if (!fs::exists(Bin)) {
-  std::ofstream(Src) << R"(#include <stdio.h>
+  static const char *Source = R"(#include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 static double now(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t); return t.tv_sec + 1e-9 * t.tv_nsec; }
@@ -659,26 +695,79 @@ int main(int argc, char **argv) {
   return 0;
 }
 )";
-  RunResult C = runProgram({SEGTIME_CLANG, "-O2", Src.string(), "-o", Bin.string()}, Dir,
-                           "compile_clock", 120);
-  if (!C.ok())
-    throw CalibError("compiling the clock benchmark failed (" + C.status() + "):\n" + tail(C.Err));
-  }
   long N = O.Quick ? 1000000 : 8000000; // 16 adds each: ~40 ms at 3 GHz
-  RunResult R = runProgram({Bin.string(), std::to_string(Reps), std::to_string(N)}, Dir,
-                           "run_clock", 120);
-  if (!R.ok())
-    throw CalibError("the clock benchmark failed (" + R.status() + "):\n" + tail(R.Err));
-  std::istringstream In(R.Out);
-  size_t Before = CR.GHz.size();
-  for (double G; In >> G;)
-    CR.GHz.push_back(G);
-  if (CR.GHz.size() == Before)
-    throw CalibError("the clock benchmark printed nothing");
+  std::vector<double> G =
+      runSampleProgram(Dir, "clock", Source, {std::to_string(Reps), std::to_string(N)});
+  CR.GHz.insert(CR.GHz.end(), G.begin(), G.end());
   ++CR.Batches;
   // the fastest sample is the undisturbed one
   CR.Value = O.Stat == "min" ? *std::max_element(CR.GHz.begin(), CR.GHz.end()) : median(CR.GHz);
   CR.Spread = relSpread(CR.GHz);
+}
+
+/// Measures the branch-misprediction penalty: one loop with one
+/// data-dependent branch per byte (taken if the byte is < 128; inline asm in
+/// the taken arm keeps it a conditional jump, neither a cmov nor a vector
+/// loop) over the same 1 MiB of random bytes, once in random order (taken
+/// with P = 1/2: min(P, 1 - P) = 1/2 mispredictions per byte, the model's
+/// count) and once sorted (one misprediction per pass). Per repetition the
+/// fastest of 3 passes of each; penalty = (t_random - t_sorted) / (n / 2).
+/// 1 MiB (in L2 on current x86 cores) is too long a pattern for the
+/// predictor's history to learn across passes. The value is the median
+/// over Reps repetitions (spread (max - min) / median); about 0.1 s.
+void measureMispredict(const fs::path &Dir, const Options &O, ClockResult &CR) {
+  static const char *Source = R"(#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+static double now(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t); return t.tv_sec + 1e-9 * t.tv_nsec; }
+static int cmp(const void *x, const void *y) { return *(const unsigned char *)x - *(const unsigned char *)y; }
+__attribute__((noinline)) static long pass(const unsigned char *a, long n) {
+  long c = 0;
+  for (long i = 0; i < n; i++)
+    if (a[i] < 128) {
+      c += a[i];
+      __asm__ volatile("" : "+r"(c));
+    }
+  return c;
+}
+static double fastest(const unsigned char *a, long n, int passes, long *sink) {
+  double best = 1e30;
+  for (int p = 0; p < passes; p++) {
+    double t0 = now();
+    *sink += pass(a, n);
+    double t = now() - t0;
+    if (t < best) best = t;
+  }
+  return best;
+}
+int main(int argc, char **argv) {
+  int reps = atoi(argv[1]); long n = atol(argv[2]);
+  unsigned char *r = malloc(n), *s = malloc(n);
+  unsigned long long x = 88172645463325252ull; /* xorshift64 */
+  for (long i = 0; i < n; i++) {
+    x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+    r[i] = s[i] = (unsigned char)(x >> 56);
+  }
+  qsort(s, n, 1, cmp);
+  long sink = 0;
+  for (int k = 0; k < reps; k++) {
+    double ts = fastest(s, n, 3, &sink), tr = fastest(r, n, 3, &sink);
+    printf("%.6f\n", (tr - ts) / (0.5 * n) * 1e9);
+  }
+  if (sink == 42) puts("");
+  return 0;
+}
+)";
+  MispredictResult M;
+  M.Elements = O.Quick ? 262144 : 1048576;
+  M.Ns = runSampleProgram(Dir, "mispredict", Source,
+                          {std::to_string(O.Reps), std::to_string(M.Elements)});
+  M.Value = median(M.Ns);
+  M.Spread = relSpread(M.Ns);
+  if (M.Value <= 0)
+    throw CalibError("the misprediction benchmark measured no penalty (median " +
+                     num(M.Value, 3) + " ns): random data ran as fast as sorted");
+  CR.Mispredict = M;
 }
 
 /// Level key -> variant -> the YAML text of that variant in the `levels`
@@ -765,8 +854,16 @@ LevelTexts measuredLevels(const Options &O, const RunInfo &I, const std::vector<
             std::to_string(Clock->GHz.size()) + " reps in " + std::to_string(Clock->Batches) +
             " batches over the run, " + (O.Stat == "min" ? "fastest" : "median") + ": core clock " +
             num(Clock->Value, 4) + " GHz")
-      << (Clock->Spread ? ", spread: " + num(*Clock->Spread, 3) : "") << "}\n"
-      << "          \"*\": {value: 0, provenance: derived, ref: "
+      << (Clock->Spread ? ", spread: " + num(*Clock->Spread, 3) : "") << "}\n";
+    if (const auto &M = Clock->Mispredict)
+      Y << "          branch.mispredict: {value: " << num(M->Value)
+        << ", provenance: measured, ref: "
+        << yq(Ref0 + "one data-dependent branch per byte over " + std::to_string(M->Elements) +
+              " random vs sorted bytes, (t_random - t_sorted) / (n/2), median of " +
+              std::to_string(M->Ns.size()) + " reps: " + num(M->Value * Clock->Value, 3) +
+              " cycles at the measured clock (docs/calibrate.md)")
+        << (M->Spread ? ", spread: " + num(*M->Spread, 3) : "") << "}\n";
+    Y << "          \"*\": {value: 0, provenance: derived, ref: "
       << yq("out-of-order model: time is cycles x t_cyc; instructions, uops and memory "
             "operations are reported, not costed")
       << "}\n";
@@ -1349,6 +1446,9 @@ int calibrateMain(int Argc, char **Argv) {
     if (Clock) {
       std::cerr << "calibrate: ICC: core clock, second batch" << ellipsis() << "\n";
       measureClock(Dir, O, ClockReps, *Clock);
+      std::cerr << "calibrate: ICC: branch-misprediction penalty (random vs sorted data)"
+                << ellipsis() << "\n";
+      measureMispredict(Dir, O, *Clock);
     }
     // The low-level parts (PARKBENCH-93 §3.2), in the order of the paper.
     LowLevelOptions LO;

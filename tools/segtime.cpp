@@ -252,6 +252,8 @@ void showList(const NodeList &L, int Depth) {
       std::cout << " " << N.CommOp << " " << N.Pattern << " bytes=" << N.Bytes
                 << (N.Peer.empty() ? "" : " peer=" + N.Peer)
                 << (N.Root.empty() ? "" : " root=" + N.Root);
+    if (!N.BranchProb.empty())
+      std::cout << " branch_prob=" << N.BranchProb;
     std::cout << "\n";
     if (!N.Footprint.empty())
       std::cout << Ind << "    memory: footprint=" << simplifyExprText(N.Footprint)

@@ -21,6 +21,10 @@ Machine handMachine() {
   H.Costs["f64.mul"].Value = 3;
   H.Costs["loop"].Value = 1;
   H.Costs["mem.array.read"].Value = 0.5;
+  CostVector &I = M.Levels["ICC"]["any"]; // 0.25 ns per cycle (4 GHz); the rest uncosted
+  I.Unit = "ns";
+  I.Costs["cycles"].Value = 0.25;
+  I.Costs["*"].Value = 0;
   return M;
 }
 
@@ -149,4 +153,53 @@ TEST(CostVectorModel, WildcardLookup) {
     EXPECT_NE(std::string(E.what()).find("'load.i32'"), std::string::npos);
     EXPECT_NE(std::string(E.what()).find("INTCC"), std::string::npos);
   }
+}
+
+namespace {
+Node branchStage(const std::string &Prob) {
+  Node N;
+  N.Kind = NodeKind::Stage;
+  N.Id = "ir3";
+  N.Ruvs["ICC:t"].add("cycles", 8);
+  N.Ruvs["ICC:t"].add("branch.cond.data", 1);
+  N.BranchProb = Prob;
+  return N;
+}
+} // namespace
+
+// Misprediction term: count x min(P, 1 - P) x penalty. With the machine
+// file's measured penalty of 5 ns (20 cycles): P = 0.5 -> 8 x 0.25 + 0.5 x 5
+// = 4.5 ns; P = 0.9 and P = 0.1 -> 2 + 0.1 x 5 = 2.5 ns (symmetric).
+TEST(ICCModel, MispredictionTermMeasuredPenalty) {
+  Machine M = handMachine();
+  CostEntry &E = M.Levels["ICC"]["any"].Costs["branch.mispredict"];
+  E.Value = 5;
+  E.Provenance = "measured";
+  E.Ref = "hand";
+  ICCModel I(M, "t", "O2");
+  EXPECT_DOUBLE_EQ(I.mispredictPenalty(), 5e-9);
+  EXPECT_EQ(I.mispredictProvenance(), "measured: hand");
+  EXPECT_NEAR(num(I.timeWeight()(branchStage("0.5"))), 4.5e-9, 1e-21);
+  EXPECT_NEAR(num(I.timeWeight()(branchStage("0.9"))), 2.5e-9, 1e-21);
+  EXPECT_NEAR(num(I.timeWeight()(branchStage("1 - 0.9"))), 2.5e-9, 1e-21);
+  // Symbolic probability: the formula keeps it (predict --profile sets it).
+  ex T = I.timeWeight()(branchStage("Pir_f_3_7"));
+  EXPECT_NEAR(evaluate(T, {{"Pir_f_3_7", 0.5}}), 4.5e-9, 1e-21);
+  EXPECT_NEAR(evaluate(T, {{"Pir_f_3_7", 1}}), 2e-9, 1e-21);
+  // A block without the key (a vectorised latch) gets no term.
+  Node Latch = branchStage("");
+  Latch.Ruvs["ICC:t"] = Ruv();
+  Latch.Ruvs["ICC:t"].add("cycles", 8);
+  EXPECT_NEAR(num(I.timeWeight()(Latch)), 2e-9, 1e-21);
+  // The key without a probability is an error, not a silent zero.
+  EXPECT_THROW(num(I.timeWeight()(branchStage(""))), std::runtime_error);
+}
+
+// No measured penalty: the datasheet's 17 cycles x 0.25 ns = 4.25 ns; P = 0.5
+// -> 8 x 0.25 + 0.5 x 4.25 = 4.125 ns.
+TEST(ICCModel, MispredictionTermDatasheetFallback) {
+  ICCModel I(handMachine(), "t", "O2");
+  EXPECT_DOUBLE_EQ(I.mispredictPenalty(), 4.25e-9);
+  EXPECT_EQ(I.mispredictProvenance().rfind("datasheet", 0), 0u);
+  EXPECT_NEAR(num(I.timeWeight()(branchStage("0.5"))), 4.125e-9, 1e-21);
 }
