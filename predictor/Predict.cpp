@@ -67,6 +67,15 @@ static std::string ruvKey(const std::string &Level, const std::string &Target) {
   return Level == "ICC" ? "ICC:" + Target : Level;
 }
 
+std::set<std::string> knownOutcomes(const PredictOptions &O) {
+  std::set<std::string> Names;
+  for (auto &[Name, V] : O.Values)
+    Names.insert(Name);
+  for (auto &[Name, V] : O.ProfileValues)
+    Names.insert(Name);
+  return Names;
+}
+
 void installLoopModels(FormulaBuilder &FB, const SegFile &S, const Machine &M,
                        const std::string &Target, const ResourceModel &Model,
                        std::optional<MemoryModel> &Mem, std::string &MemWhy) {
@@ -143,6 +152,8 @@ Prediction predict(const SegFile &S, const Machine &M, const PredictOptions &O) 
     if (L == "ICC")
       P.Target = chooseTarget(S, M, O.Target);
     Models.push_back(makeModel(L, M, S.OptLevel, P.Target));
+    if (auto *Icc = dynamic_cast<ICCModel *>(Models.back().get()))
+      Icc->setKnownOutcomes(knownOutcomes(O));
   }
   // ICC loops: overlap of iterations and the memory term.
   std::string MemWhy;

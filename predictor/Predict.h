@@ -83,6 +83,10 @@ struct Prediction {
 class FormulaBuilder;
 class ResourceModel;
 class MemoryModel;
+/// The parameters whose values O gives (-p) or measures (--profile): the
+/// branch probabilities ICCModel's misprediction term may use.
+std::set<std::string> knownOutcomes(const PredictOptions &O);
+
 /// Installs the loop models of Model's level in FB (for the closed forms of
 /// weight key "time:ICC"): the out-of-order overlap of iterations
 /// (ICCModel::overlap, with the target's micro-op buffer from the SEG file)

@@ -94,6 +94,9 @@ ex ICCModel::mispredictTime(double Count, const std::string &Prob) const {
     throw std::runtime_error("ICC RUV key 'branch.cond.data' on a stage without a branch "
                              "probability (branch_prob)");
   ex P = parseExpr(Prob);
+  for (const std::string &X : freeSymbols(P))
+    if (!KnownOutcomes.count(X))
+      return 0;
   return numeric(Count) * segtime::min(P, 1 - P) * numeric(Penalty);
 }
 

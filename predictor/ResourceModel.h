@@ -104,8 +104,16 @@ public:
   /// Where the penalty comes from ("measured: ...", "datasheet: ...").
   const std::string &mispredictProvenance() const { return PenaltyFrom; }
   /// Misprediction time (s) of one execution of a stage: Count x min(P,
-  /// 1 - P) x Penalty, P the probability expression of its branch.
+  /// 1 - P) x Penalty, P the probability expression of its branch -- when
+  /// every parameter of P is a measured or given outcome (setKnownOutcomes),
+  /// else 0: BranchProbabilityInfo's static guesses (50 % for a
+  /// floating-point compare) are not outcome frequencies, and min(P, 1 - P)
+  /// of a guess charged floyd's rarely taken `if` half a misprediction per
+  /// execution (+546 %; docs/models.md "branch mispredictions").
   GiNaC::ex mispredictTime(double Count, const std::string &Prob) const;
+  /// Parameters whose values are measured (CT profile) or given by the
+  /// user: the branch probabilities the misprediction term may use.
+  void setKnownOutcomes(std::set<std::string> Names) { KnownOutcomes = std::move(Names); }
   /// Datasheet fallback of the penalty, cycles: Intel Ice Lake / Sunny Cove
   /// ~17 cycles (Agner Fog, The microarchitecture of Intel, AMD and VIA
   /// CPUs, "Ice Lake and Tiger Lake: branch misprediction penalty").
@@ -128,6 +136,7 @@ public:
 
 private:
   double Penalty = 0;      ///< s per misprediction
+  std::set<std::string> KnownOutcomes; ///< see setKnownOutcomes
   std::string PenaltyFrom; ///< provenance of Penalty
   std::map<std::string, double> CallCost; ///< ICC "call.<name>" entries, s per call
   std::map<std::string, double> HllcCost; ///< HLLC construct -> s, same -O variant

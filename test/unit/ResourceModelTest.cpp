@@ -182,7 +182,12 @@ TEST(ICCModel, MispredictionTermMeasuredPenalty) {
   EXPECT_NEAR(num(I.timeWeight()(branchStage("0.5"))), 4.5e-9, 1e-21);
   EXPECT_NEAR(num(I.timeWeight()(branchStage("0.9"))), 2.5e-9, 1e-21);
   EXPECT_NEAR(num(I.timeWeight()(branchStage("1 - 0.9"))), 2.5e-9, 1e-21);
-  // Symbolic probability: the formula keeps it (predict --profile sets it).
+  // Symbolic probability, neither measured nor given (BPI's guess is its
+  // default): no term, the block's cycles alone.
+  EXPECT_NEAR(evaluate(I.timeWeight()(branchStage("Pir_f_3_7")), {{"Pir_f_3_7", 0.5}}),
+              2e-9, 1e-21);
+  // Measured (predict --profile) or given (-p): the formula keeps it.
+  I.setKnownOutcomes({"Pir_f_3_7"});
   ex T = I.timeWeight()(branchStage("Pir_f_3_7"));
   EXPECT_NEAR(evaluate(T, {{"Pir_f_3_7", 0.5}}), 4.5e-9, 1e-21);
   EXPECT_NEAR(evaluate(T, {{"Pir_f_3_7", 1}}), 2e-9, 1e-21);
