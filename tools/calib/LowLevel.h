@@ -2,7 +2,7 @@
 ///
 /// \file
 /// The low-level parts of `segtime calibrate` (PARKBENCH-93 §3.2), each
-/// runnable alone (`--level tick`, `rinf1`, `poly`):
+/// runnable alone (`--level tick`, `rinf1`, `poly`, `strided`):
 ///
 ///  - tick:  TICK1, the timer's resolution (the smallest non-zero difference
 ///           of successive reads, §3.2.1), and TICK2, a check that the timer
@@ -11,6 +11,7 @@
 ///           process CPU-time clock, §3.2.2);
 ///  - rinf1: (r_inf, n_1/2) of vector loops by least squares on
 ///           t = q (n + n_1/2) / r_inf (eqs. 3.1-3.2);
+///  - strided: the line rate of a 4 KiB-stride walk (StridedResult);
 ///  - poly:  POLY1 (in L1) and POLY2 (arrays 4x the last-level cache):
 ///           (r̂_inf, f_1/2) of Horner polynomials of order 1..64 (eq. 3.3),
 ///           and the bandwidth of each cache level and of memory from a
@@ -162,6 +163,27 @@ struct PolyMemResult {
   void print(std::ostream &OS) const;
 };
 
+/// The line rate of a strided walk that defeats the hardware prefetchers
+/// (`--level strided`): rows of 4 KiB, one access per 64 B line, consecutive
+/// accesses a row apart (the column walk of a row-major matrix), independent
+/// loads, over footprints from a quarter of L2 to 4x the last-level cache;
+/// B/s = 64 B x lines / time. Curve "strided" is one process alone;
+/// "strided_shared2" the same while a second process on the next CPU walks
+/// its own buffer of the same size (two ranks sharing the L3 and memory).
+struct StridedResult {
+  std::vector<MemKernel> Curves; ///< "strided", "strided_shared2" (Bw: B/s of lines)
+  std::vector<double> ProbeGHz;  ///< fastest core-clock probe per curve
+  std::string Date, Stat;
+  int Reps = 0;
+  double TargetS = 0;
+
+  /// memory.strided.NN.working_set (B) / .bandwidth (B/s of lines), and the
+  /// same under memory.strided_shared2 (memoryCurveKey).
+  ParamList params() const;
+  nlohmann::json toJson() const;
+  void print(std::ostream &OS) const;
+};
+
 /// Compiles the low-level program once (in Dir) and runs its parts.
 class LowLevelBench {
 public:
@@ -170,6 +192,8 @@ public:
   TickResult runTick();
   RinfResult runRinf1();
   PolyMemResult runPoly();
+  /// With Shared, also the two-process curve.
+  StridedResult runStrided(bool Shared = true);
   /// The compiler command line used (for the machine file's comments).
   static std::string compileFlags() { return "-O2 -march=native -fno-builtin"; }
 
