@@ -338,10 +338,7 @@ void TickResult::print(std::ostream &OS) const {
 
 RinfResult LowLevelBench::runRinf1() {
   RinfResult R;
-  R.Date = O.Date;
-  R.Stat = O.Stat;
-  R.Reps = O.Reps;
-  R.TargetS = O.TargetS;
+  R.stamp(O);
   std::vector<CacheInfo> Caches = readCaches();
   // Three vectors in half of L1: in cache, the start-up and the pipelines only.
   long NMax = std::max(64L, static_cast<long>(Caches.front().Size / 2 / 24));
@@ -446,10 +443,7 @@ void RinfResult::print(std::ostream &OS) const {
 
 PolyMemResult LowLevelBench::runPoly() {
   PolyMemResult R;
-  R.Date = O.Date;
-  R.Stat = O.Stat;
-  R.Reps = O.Reps;
-  R.TargetS = O.TargetS;
+  R.stamp(O);
   R.Caches = readCaches();
   const CacheInfo &L1 = R.Caches.front(), &Llc = R.Caches.back();
 
@@ -759,10 +753,7 @@ void PolyMemResult::print(std::ostream &OS) const {
 
 StridedResult LowLevelBench::runStrided(bool Shared) {
   StridedResult R;
-  R.Date = O.Date;
-  R.Stat = O.Stat;
-  R.Reps = O.Reps;
-  R.TargetS = O.TargetS;
+  R.stamp(O);
   std::vector<CacheInfo> Caches = readCaches();
   // From a quarter of L2 (lines from L2) to 4x the last-level cache (DRAM).
   double MinB = std::max(65536.0, Caches.size() > 1 ? Caches[1].Size / 4 : Caches[0].Size);

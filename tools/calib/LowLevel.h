@@ -72,6 +72,21 @@ struct CacheInfo {
 /// smallest first. Throws CalibError if sysfs gives none.
 std::vector<CacheInfo> readCaches();
 
+/// How a part's samples were taken (for the refs): date, statistic,
+/// samples per point and minimum sample duration.
+struct Sampled {
+  std::string Date, Stat;
+  int Reps = 0;
+  double TargetS = 0; ///< s
+  /// Copies the fields from the options O.
+  void stamp(const LowLevelOptions &O) {
+    Date = O.Date;
+    Stat = O.Stat;
+    Reps = O.Reps;
+    TargetS = O.TargetS;
+  }
+};
+
 /// TICK1 and TICK2 (PARKBENCH-93 §3.2.1-3.2.2).
 struct TickResult {
   std::vector<double> Tick1PerRep; ///< s: smallest non-zero difference of successive reads
@@ -93,7 +108,7 @@ struct TickResult {
 };
 
 /// RINF1 (PARKBENCH-93 §3.2.3): one Hockney fit per kernel.
-struct RinfResult {
+struct RinfResult : Sampled {
   struct Kernel {
     RinfKernel K;
     std::vector<double> N;                 ///< vector lengths, elements
@@ -103,9 +118,6 @@ struct RinfResult {
     std::vector<double> RInfRep, NHalfRep;  ///< one fit per repetition (Mflop/s, elements)
   };
   std::vector<Kernel> Kernels;
-  std::string Date, Stat;
-  int Reps = 0;
-  double TargetS = 0;
   double ProbeGHz = 0; ///< fastest core-clock probe during the part (LowLevelBench::runChecked)
 
   ParamList params() const; ///< parkbench.RINF1.<kernel>.r_inf (Mflop/s), .n_half (elements)
@@ -146,14 +158,11 @@ struct MemKernel {
 };
 
 /// POLY1, POLY2 and the memory hierarchy.
-struct PolyMemResult {
+struct PolyMemResult : Sampled {
   std::vector<CacheInfo> Caches;
   PolyResult Poly1, Poly2;
   std::vector<MemKernel> Mem; ///< load, copy, triad (the `bandwidth` of each level)
   double MemProbeGHz = 0;     ///< fastest core-clock probe during the memory sweep
-  std::string Date, Stat;
-  int Reps = 0;
-  double TargetS = 0;
 
   /// parkbench.POLY1/POLY2.r_inf (Mflop/s) / .f_half (flop/mref);
   /// memory.<level>.size (B) / .bandwidth (B/s, triad) / .bandwidth_load /
@@ -170,12 +179,9 @@ struct PolyMemResult {
 /// B/s = 64 B x lines / time. Curve "strided" is one process alone;
 /// "strided_shared2" the same while a second process on the next CPU walks
 /// its own buffer of the same size (two ranks sharing the L3 and memory).
-struct StridedResult {
+struct StridedResult : Sampled {
   std::vector<MemKernel> Curves; ///< "strided", "strided_shared2" (Bw: B/s of lines)
   std::vector<double> ProbeGHz;  ///< fastest core-clock probe per curve
-  std::string Date, Stat;
-  int Reps = 0;
-  double TargetS = 0;
 
   /// memory.strided.NN.working_set (B) / .bandwidth (B/s of lines), and the
   /// same under memory.strided_shared2 (memoryCurveKey).
