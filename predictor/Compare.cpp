@@ -212,7 +212,7 @@ CompareRun compareRun(const SegFile &S, CtFile &Ct, const Machine &M, const Comp
   std::string Why;
   std::optional<MemoryModel> Mem;
   for (auto &[L, Model] : Models)
-    installLoopModels(FB, S, M, P.Target, *Model, Mem, Why);
+    installLoopModels(FB, S, M, P.Target, *Model, Mem, Why, Values);
 
   std::vector<const Node *> Nodes;
   std::vector<int> Depths;

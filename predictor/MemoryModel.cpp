@@ -33,10 +33,10 @@ static ex cacheSetsEval(const ex &Stride, const ex &Sets, const ex &Line) {
 }
 REGISTER_FUNCTION(cache_sets, eval_func(cacheSetsEval))
 
-std::string memoryCurveKey(size_t Point, const std::string &Field) {
+std::string memoryCurveKey(size_t Point, const std::string &Field, const std::string &Curve) {
   char Idx[24];
   std::snprintf(Idx, sizeof Idx, "%02zu", Point);
-  return "memory.curve." + std::string(Idx) + "." + Field;
+  return "memory." + Curve + "." + std::string(Idx) + "." + Field;
 }
 
 std::optional<MemoryModel> MemoryModel::fromMachine(const Machine &M, std::string &Why) {
@@ -71,38 +71,70 @@ std::optional<MemoryModel> MemoryModel::fromMachine(const Machine &M, std::strin
   if (!R.Caches.empty())
     R.SourceBandwidth.push_back(D->Value);
   R.Levels.push_back({"DRAM", std::numeric_limits<double>::infinity(), D->Value});
-  // The measured curve, when the file has it: one step per point, the
+  // The measured curves, when the file has them: one step per point, the
   // bandwidth of the nearest measured working set (thresholds at the
   // geometric means of neighbouring points), named after the cache level.
-  std::vector<std::pair<double, double>> Curve;
-  for (size_t I = 0;; ++I) {
-    const CostEntry *W = M.param(memoryCurveKey(I, "working_set"));
-    const CostEntry *B = M.param(memoryCurveKey(I, "bandwidth"));
-    if (!W || !B)
-      break;
-    if (W->Value > 0 && B->Value > 0)
-      Curve.push_back({W->Value, B->Value});
-  }
-  std::sort(Curve.begin(), Curve.end());
-  if (Curve.size() >= 2) {
-    std::vector<Level> Steps;
-    for (size_t I = 0; I < Curve.size(); ++I) {
-      double Upto = I + 1 < Curve.size() ? std::sqrt(Curve[I].first * Curve[I + 1].first)
-                                         : std::numeric_limits<double>::infinity();
-      Steps.push_back({R.levelOf(Curve[I].first).Name, Upto, Curve[I].second});
-    }
-    R.Levels = std::move(Steps);
-  }
+  if (auto Steps = R.readCurve(M, "curve"))
+    R.Levels = std::move(*Steps);
+  if (auto Steps = R.readCurve(M, "strided"))
+    R.Strided = std::move(*Steps);
+  if (auto Steps = R.readCurve(M, "strided_shared2"))
+    R.StridedShared = std::move(*Steps);
   return R;
 }
 
-ex MemoryModel::time(const ex &V, const ex &F) const {
-  // 1/B(F) = 1/B_1 + sum_k (1/B_{k+1} - 1/B_k) [size_k < F]
+std::optional<std::vector<MemoryModel::Level>>
+MemoryModel::readCurve(const Machine &M, const std::string &Name) const {
+  std::vector<std::pair<double, double>> Curve;
+  for (size_t I = 0;; ++I) {
+    const CostEntry *W = M.param(memoryCurveKey(I, "working_set", Name));
+    const CostEntry *B = M.param(memoryCurveKey(I, "bandwidth", Name));
+    if (!W || !B)
+      break;
+    if (!(W->Value > 0 && B->Value > 0))
+      throw std::runtime_error("machine '" + M.Name + "': " +
+                               memoryCurveKey(I, "working_set", Name) + " and .bandwidth must "
+                               "be positive");
+    Curve.push_back({W->Value, B->Value});
+  }
+  if (Curve.size() < 2)
+    return std::nullopt;
+  std::sort(Curve.begin(), Curve.end());
+  std::vector<Level> Steps;
+  for (size_t I = 0; I < Curve.size(); ++I) {
+    double Upto = I + 1 < Curve.size() ? std::sqrt(Curve[I].first * Curve[I + 1].first)
+                                       : std::numeric_limits<double>::infinity();
+    Steps.push_back({levelOf(Curve[I].first).Name, Upto, Curve[I].second});
+  }
+  return Steps;
+}
+
+/// V / B(F) with B the step function Levels of the footprint:
+/// 1/B(F) = 1/B_1 + sum_k (1/B_{k+1} - 1/B_k) [size_k < F].
+static ex stepTime(const std::vector<MemoryModel::Level> &Levels, const ex &V, const ex &F) {
   ex InvB = numeric(1 / Levels.front().Bandwidth);
   for (size_t K = 0; K + 1 < Levels.size(); ++K)
     InvB += numeric(1 / Levels[K + 1].Bandwidth - 1 / Levels[K].Bandwidth) *
             cmp_lt(numeric(Levels[K].Size), F);
   return V * InvB;
+}
+
+ex MemoryModel::time(const ex &V, const ex &F) const { return stepTime(Levels, V, F); }
+
+const std::vector<MemoryModel::Level> *MemoryModel::stridedCurve() const {
+  if (Ranks >= 2 && !StridedShared.empty())
+    return &StridedShared;
+  return Strided.empty() ? nullptr : &Strided;
+}
+
+std::string MemoryModel::stridedCurveName() const {
+  const std::vector<Level> *C = stridedCurve();
+  return !C ? "" : C == &StridedShared ? "strided_shared2" : "strided";
+}
+
+ex MemoryModel::stridedTime(const ex &V, const ex &F) const {
+  const std::vector<Level> *C = stridedCurve();
+  return C ? stepTime(*C, V, F) : time(V, F);
 }
 
 const MemoryModel::Level &MemoryModel::levelOf(double F) const {
@@ -232,7 +264,8 @@ ex otherLines(const Stream &P, const ex &Lines, const CacheGeometry *C, double L
 }
 } // namespace
 
-ex linesInto(const std::vector<MemStream> &S, const CacheGeometry *C, bool WriteBacks) {
+std::vector<ex> linesIntoEach(const std::vector<MemStream> &S, const CacheGeometry *C,
+                              bool WriteBacks) {
   double Line = C ? C->Line : 64;
   std::vector<Stream> Ps;
   for (const MemStream &M : S) {
@@ -260,11 +293,12 @@ ex linesInto(const std::vector<MemStream> &S, const CacheGeometry *C, bool Write
       ex L = streamLines(P, J, nullptr, Line, V).M;
       V[P.Loop[J]] += numeric(Line) * (L + otherLines(P, L, nullptr, Line, V));
     }
-  ex Total = 0, Distinct = 0, Fits = 1;
+  std::vector<ex> Each;
+  ex Distinct = 0, Fits = 1;
   for (size_t I = 0; I < Ps.size(); ++I) {
     const Stream &P = Ps[I];
     ex L = streamLines(P, P.Loop.size(), C, Line, V).M;
-    Total += (L + otherLines(P, L, C, Line, V)) * (WriteBacks && S[I].Store ? 2 : 1);
+    Each.push_back((L + otherLines(P, L, C, Line, V)) * (WriteBacks && S[I].Store ? 2 : 1));
     if (C) {
       Touched D = streamLines(P, P.Loop.size(), nullptr, Line, V);
       Distinct += D.M + otherLines(P, D.M, nullptr, Line, V);
@@ -273,8 +307,28 @@ ex linesInto(const std::vector<MemStream> &S, const CacheGeometry *C, bool Write
   }
   // Warm caches: a nest whose distinct lines fit brings nothing in again.
   if (C)
-    Total *= 1 - cmp_le(numeric(Line) * Distinct, numeric(C->Size)) * Fits;
+    for (ex &E : Each)
+      E *= 1 - cmp_le(numeric(Line) * Distinct, numeric(C->Size)) * Fits;
+  return Each;
+}
+
+ex linesInto(const std::vector<MemStream> &S, const CacheGeometry *C, bool WriteBacks) {
+  ex Total = 0;
+  for (const ex &E : linesIntoEach(S, C, WriteBacks))
+    Total += E;
   return Total;
+}
+
+ex pageStrided(const MemStream &M) {
+  for (const MemStream::Step &St : M.Loops) {
+    ex S = parseExpr(St.Stride);
+    if (S.is_zero())
+      continue;
+    if (is_a<numeric>(S))
+      S = abs(ex_to<numeric>(S));
+    return cmp_le(numeric(PrefetchPage), S);
+  }
+  return 0;
 }
 
 ex MemoryModel::lineTime(const std::vector<MemStream> &S, const ex &V, const ex &F) const {
@@ -291,7 +345,23 @@ ex MemoryModel::lineTime(const std::vector<MemStream> &S, const ex &V, const ex 
   for (size_t I = 0; I + 1 < K; ++I)
     T += numeric(Caches[I].Line) * max(0, Lines[I] - Lines[I + 1]) /
          numeric(SourceBandwidth[I + 1]);
-  return T + time(numeric(Caches[K - 1].Line) * Lines.back(), F);
+  ex Line = numeric(Caches[K - 1].Line);
+  if (!stridedCurve())
+    return T + time(Line * Lines.back(), F);
+  // Lines from beyond cache K-1: page-strided streams' at the strided walk's
+  // rate, the others' at the triad's (each part: in, or 3/4 of moved).
+  std::vector<ex> In = linesIntoEach(S, &Caches[K - 1]),
+                  Moved = linesIntoEach(S, &Caches[K - 1], /*WriteBacks=*/true);
+  ex SeqIn = 0, SeqMoved = 0, StrIn = 0, StrMoved = 0;
+  for (size_t I = 0; I < S.size(); ++I) {
+    ex P = pageStrided(S[I]);
+    StrIn += P * In[I];
+    StrMoved += P * Moved[I];
+    SeqIn += (1 - P) * In[I];
+    SeqMoved += (1 - P) * Moved[I];
+  }
+  return T + time(Line * max(SeqIn, numeric(3, 4) * SeqMoved), F) +
+         stridedTime(Line * max(StrIn, numeric(3, 4) * StrMoved), F);
 }
 
 } // namespace segtime

@@ -41,10 +41,13 @@
 
 namespace segtime {
 
-/// Key of field Field ("working_set", "bandwidth") of point Point of the
-/// measured bandwidth curve: "memory.curve.NN.Field" (written by `segtime
-/// calibrate`, read by MemoryModel::fromMachine).
-std::string memoryCurveKey(size_t Point, const std::string &Field);
+/// Key of field Field ("working_set", "bandwidth") of point Point of a
+/// measured bandwidth curve: "memory.<Curve>.NN.Field" (written by `segtime
+/// calibrate`, read by MemoryModel::fromMachine). Curves: "curve" (the
+/// triad), "strided" and "strided_shared2" (a prefetch-defeating 4 KiB-stride
+/// walk, alone and beside a second process).
+std::string memoryCurveKey(size_t Point, const std::string &Field,
+                           const std::string &Curve = "curve");
 
 /// cache_sets(stride, sets, line): the sets of a cache with `sets` sets of
 /// `line`-byte lines that a long run of references `stride` bytes apart
@@ -85,6 +88,23 @@ struct CacheGeometry {
 /// in, write-allocate, and written back).
 GiNaC::ex linesInto(const std::vector<MemStream> &S, const CacheGeometry *C,
                     bool WriteBacks = false);
+/// linesInto per stream, in the order of S (their sum is linesInto).
+std::vector<GiNaC::ex> linesIntoEach(const std::vector<MemStream> &S, const CacheGeometry *C,
+                                     bool WriteBacks = false);
+
+/// Bytes within which the hardware prefetchers work: they do not cross a
+/// 4 KiB page (Intel 64 and IA-32 Architectures Optimization Reference
+/// Manual, "Data Prefetching": the L2 streamer and the L1 IP-stride
+/// prefetcher stay within a 4 KiB page).
+constexpr double PrefetchPage = 4096;
+
+/// [M is a page-strided stream]: 1 if the stride of its innermost loop that
+/// moves it (the first non-zero Step stride) is at least PrefetchPage bytes,
+/// so that every reference is in another 4 KiB page and no prefetcher
+/// follows it (the column walk of a row-major matrix with rows >= 4 KiB); 0
+/// if it is smaller or the stream never moves. Unevaluated (cmp_le) while the
+/// stride is symbolic (8*n).
+GiNaC::ex pageStrided(const MemStream &M);
 
 class MemoryModel {
 public:
@@ -133,10 +153,39 @@ public:
   /// read-modify-write stream (daxpy y += a x: 2 in, 3 moved) is charged
   /// its write-backs (daxpy n = 2e6: 2.04 ms, 1.82 ms without them;
   /// measured 2.62 ms quiet, docs/results.md session 3).
+  ///
+  /// With a strided curve in the machine file (memory.strided, `segtime
+  /// calibrate --level strided`), the last term splits: the lines of
+  /// page-strided streams (pageStrided) cost line / Bs(F), Bs the strided
+  /// walk's line rate at the footprint (the curve's nearest point, as for
+  /// the triad), the other streams' lines line / B(F). A walk whose every
+  /// access is in another page gets no prefetch: each line costs the
+  /// latency over the misses the core keeps in flight, plus a TLB lookup,
+  /// which the triad's prefetched rate does not include. With ranksSharing
+  /// >= 2 the two-process curve (memory.strided_shared2) is used if present.
   GiNaC::ex lineTime(const std::vector<MemStream> &S, const GiNaC::ex &Traffic,
                      const GiNaC::ex &Footprint) const;
 
+  /// V / Bs(F) in seconds: V bytes of lines of page-strided streams at the
+  /// strided walk's measured rate at footprint F (the shared curve when
+  /// ranksSharing() >= 2 and the file has one); the triad's time(V, F) if
+  /// the machine file has no strided curve.
+  GiNaC::ex stridedTime(const GiNaC::ex &V, const GiNaC::ex &F) const;
+  /// The strided curve in use (null: none in the machine file).
+  const std::vector<Level> *stridedCurve() const;
+  /// Its name: "strided", "strided_shared2", or "" (none).
+  std::string stridedCurveName() const;
+  /// Processes of the program that share one socket's L3 and memory (MPI
+  /// ranks on one node; 1 by default): >= 2 selects memory.strided_shared2.
+  void setRanksSharing(double R) { Ranks = R; }
+  double ranksSharing() const { return Ranks; }
+
 private:
+  /// The steps of measured curve memory.<Name>.NN (nullopt if it has fewer
+  /// than 2 points); throws on a non-positive value.
+  std::optional<std::vector<Level>> readCurve(const Machine &M, const std::string &Name) const;
+  std::vector<Level> Strided, StridedShared; ///< steps of memory.strided(_shared2)
+  double Ranks = 1;
   std::vector<Level> Levels; ///< by increasing size, DRAM last
   std::vector<CacheGeometry> Caches;   ///< L1, L2, L3 with geometry
   std::vector<double> SourceBandwidth; ///< per cache, then DRAM (B/s)

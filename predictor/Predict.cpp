@@ -78,11 +78,14 @@ std::set<std::string> knownOutcomes(const PredictOptions &O) {
 
 void installLoopModels(FormulaBuilder &FB, const SegFile &S, const Machine &M,
                        const std::string &Target, const ResourceModel &Model,
-                       std::optional<MemoryModel> &Mem, std::string &MemWhy) {
+                       std::optional<MemoryModel> &Mem, std::string &MemWhy,
+                       const std::map<std::string, double> &Values) {
   auto *Icc = dynamic_cast<const ICCModel *>(&Model);
   if (!Icc)
     return;
   Mem = MemoryModel::fromMachine(M, MemWhy);
+  if (auto P = Values.find("p"); Mem && P != Values.end())
+    Mem->setRanksSharing(P->second);
   double Rob = 0;
   auto T = S.Targets.find(Target);
   if (T != S.Targets.end() && T->second.count("micro_op_buffer"))
@@ -128,7 +131,29 @@ static void memoryNotes(const FunctionSeg &F, const std::optional<MemoryModel> &
                     N.Range.Line, Fp, V, Lines.c_str(), Mem->levelOf(Fp).Bandwidth / 1e9,
                     Mem->levelOf(Fp).Name.c_str(),
                     evaluate(Mem->lineTime(N.Streams, parseExpr(N.Traffic), parseExpr(N.Footprint)), Values));
-      Notes.push_back(Buf);
+      std::string Note = Buf;
+      if (const auto *Sc = Mem->stridedCurve()) {
+        std::string Str;
+        for (const MemStream &St : N.Streams)
+          if (evaluate(pageStrided(St), Values) > 0.5) {
+            std::string B = St.Base.empty() ? std::string("?") : St.Base;
+            if (("," + Str + ",").find(", " + B + ",") == std::string::npos &&
+                Str.rfind(B + ",", 0) != 0 && Str != B)
+              Str += (Str.empty() ? "" : ", ") + B;
+          }
+        if (!Str.empty()) {
+          const MemoryModel::Level *At = &Sc->back();
+          for (const MemoryModel::Level &L : *Sc)
+            if (Fp <= L.Size) {
+              At = &L;
+              break;
+            }
+          std::snprintf(Buf, sizeof Buf, "; page-strided streams (%s) at %.3g GB/s (memory.%s)",
+                        Str.c_str(), At->Bandwidth / 1e9, Mem->stridedCurveName().c_str());
+          Note += Buf;
+        }
+      }
+      Notes.push_back(Note);
       continue;
     }
     const MemoryModel::Level &L = Mem->levelOf(Fp);
@@ -159,7 +184,7 @@ Prediction predict(const SegFile &S, const Machine &M, const PredictOptions &O) 
   std::string MemWhy;
   std::optional<MemoryModel> Mem;
   for (auto &Model : Models)
-    installLoopModels(FB, S, M, P.Target, *Model, Mem, MemWhy);
+    installLoopModels(FB, S, M, P.Target, *Model, Mem, MemWhy, O.Values);
 
   std::vector<std::string> Names = O.Functions;
   if (Names.empty())

@@ -92,10 +92,13 @@ std::set<std::string> knownOutcomes(const PredictOptions &O);
 /// (ICCModel::overlap, with the target's micro-op buffer from the SEG file)
 /// and the memory term max(t_core, V / B(F)) (MemoryModel, read from M into
 /// Mem; MemWhy says why not when M has no memory numbers). Other levels:
-/// nothing. Mem must outlive FB's use.
+/// nothing. Mem must outlive FB's use. Values: the parameter values; an
+/// MPI process count p >= 2 (--np) means ranks sharing one node's L3 and
+/// memory (MemoryModel::setRanksSharing: all ranks on one node assumed).
 void installLoopModels(FormulaBuilder &FB, const SegFile &S, const Machine &M,
                        const std::string &Target, const ResourceModel &Model,
-                       std::optional<MemoryModel> &Mem, std::string &MemWhy);
+                       std::optional<MemoryModel> &Mem, std::string &MemWhy,
+                       const std::map<std::string, double> &Values);
 
 /// The ICC target to predict for: Wanted if the SEG file has it, else the
 /// first target of the SEG file (whose code generation succeeded) that M has

@@ -62,6 +62,7 @@
 #include <Eigen/Dense>
 
 #include <algorithm>
+#include <functional>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -97,6 +98,9 @@ const char *Usage =
     "                   rinf1  (r_inf, n_1/2) of vector loops, eq. 3.1\n"
     "                   poly   POLY1/POLY2 (r_hat_inf, f_1/2), eq. 3.3, and the\n"
     "                          bandwidth of each cache level and of memory\n"
+    "                   strided  line rate of a 4 KiB-stride walk (no prefetch)\n"
+    "                          against footprint, one process and two sharing\n"
+    "                          the L3 (memory.strided, memory.strided_shared2)\n"
     "                   parkbench = tick,rinf1,poly\n"
     "                   hllc, poc  the HLLC constructs and the POC flop rate\n"
     "                   intcc  the same benchmarks counted on the optimised IR,\n"
@@ -133,7 +137,7 @@ const char *Usage =
 struct Options {
   std::vector<std::string> Levels{"HLLC", "POC", "INTCC", "ICC"};
   /// Low-level parts (PARKBENCH-93 §3.2): tick, rinf1, poly.
-  std::vector<std::string> Parts{"tick", "rinf1", "poly"};
+  std::vector<std::string> Parts{"tick", "rinf1", "poly", "strided"};
   std::string Plot; ///< --plot DIR
   std::vector<std::string> Compare; ///< --compare A B: two machine files
   double Tolerance = 0.10;          ///< --tolerance: agreement asked of --compare
@@ -996,6 +1000,8 @@ std::vector<std::string> ownedPrefixes(const std::string &Part) {
     return {"parkbench.RINF1."};
   if (Part == "poly")
     return {"parkbench.POLY1.", "parkbench.POLY2."};
+  if (Part == "strided")
+    return {"memory.strided.", "memory.strided_shared2."};
   return {};
 }
 
@@ -1044,7 +1050,8 @@ void writeMachine(const std::string &Path, const Options &O, const RunInfo &I,
       {"parkbench", "PARKBENCH-93 §3.2 low-level benchmarks: `segtime calibrate --level "
                     "tick,rinf1,poly` (docs/calibrate.md)"},
       {"memory", "Cache sizes (sysfs) and sustained bandwidths (B/s loaded + stored): `segtime "
-                 "calibrate --level poly` (docs/calibrate.md)"}};
+                 "calibrate --level poly`; strided-walk line rates: `--level strided` "
+                 "(docs/calibrate.md)"}};
   for (const auto &[Section, Comment] : SectionComment) {
     std::string Prefix = Section + ".";
     std::map<std::string, CostEntry> Merged;
@@ -1268,7 +1275,7 @@ Options parseArgs(int Argc, char **Argv, std::string &Command) {
           C = static_cast<char>(std::tolower(static_cast<unsigned char>(C)));
         if (Lower == "all") {
           O.Levels = {"HLLC", "POC", "INTCC", "ICC"};
-          O.Parts = {"tick", "rinf1", "poly"};
+          O.Parts = {"tick", "rinf1", "poly", "strided"};
           continue;
         }
         if (Lower == "parkbench") {
@@ -1277,14 +1284,14 @@ Options parseArgs(int Argc, char **Argv, std::string &Command) {
               O.Parts.push_back(P);
           continue;
         }
-        if (Lower == "tick" || Lower == "rinf1" || Lower == "poly") {
+        if (Lower == "tick" || Lower == "rinf1" || Lower == "poly" || Lower == "strided") {
           if (!O.hasPart(Lower))
             O.Parts.push_back(Lower);
           continue;
         }
         if (!parseLevel(X, L) || L == Level::CT || L == Level::DBC)
           usageError("--level: '" + X +
-                     "' is not one of tick, rinf1, poly, parkbench, hllc, poc, intcc, icc, all");
+                     "' is not one of tick, rinf1, poly, strided, parkbench, hllc, poc, intcc, icc, all");
         if (!O.has(levelKey(L)))
           O.Levels.push_back(levelKey(L));
       }
@@ -1462,11 +1469,12 @@ int calibrateMain(int Argc, char **Argv) {
     std::optional<TickResult> Tick;
     std::optional<RinfResult> Rinf;
     std::optional<PolyMemResult> Poly;
+    std::optional<StridedResult> Strided;
     ParamList Params;
     // Runs one part, collects its parameters, says how long it took.
     auto Part = [&](const char *Name, auto &Result, auto Run) {
       auto T0 = std::chrono::steady_clock::now();
-      Result = (LB.*Run)();
+      Result = std::invoke(Run, LB);
       for (auto &P : Result->params())
         Params.push_back(P);
       std::cerr << "calibrate: " << Name << ": done ("
@@ -1481,6 +1489,8 @@ int calibrateMain(int Argc, char **Argv) {
       Part("rinf1", Rinf, &LowLevelBench::runRinf1);
     if (O.hasPart("poly"))
       Part("poly", Poly, &LowLevelBench::runPoly);
+    if (O.hasPart("strided"))
+      Part("strided", Strided, [](LowLevelBench &B) { return B.runStrided(); });
     if (Clock) {
       measureClock(Dir, O, ClockReps, *Clock);
       std::cerr << "calibrate: ICC: core clock " << num(Clock->Value, 4) << " GHz (fastest of "
@@ -1504,6 +1514,8 @@ int calibrateMain(int Argc, char **Argv) {
         P.erase("memory");
         J["parkbench"].update(P);
       }
+      if (Strided)
+        J["memory"]["strided"] = Strided->toJson();
       if (!Plots.empty())
         J["plots"] = Plots;
       std::cout << J.dump(2) << "\n";
@@ -1515,6 +1527,8 @@ int calibrateMain(int Argc, char **Argv) {
         Rinf->print(std::cout);
       if (Poly)
         Poly->print(std::cout);
+      if (Strided)
+        Strided->print(std::cout);
       for (const std::string &P : Plots)
         std::cout << "plot: " << P << "\n";
     }

@@ -268,3 +268,78 @@ TEST(CacheLines, TriadPredictsItsOwnBandwidth) {
   M.Params["memory.L1.ways"] = entry(100, "ways");
   EXPECT_THROW(MemoryModel::fromMachine(M, Why), std::runtime_error);
 }
+
+TEST(CacheLines, PageStridedStreamsUseTheStridedRate) {
+  // L1 and L2 of this machine (lines that miss L1 are charged by the curve
+  // at the footprint), a triad curve of 80 GB/s up to 1 MB and 20 GB/s
+  // beyond (steps at sqrt(1e4 x 1e8) = 1e6 B), and a strided-walk curve of
+  // 40 / 8 GB/s (one process) and 30 / 5 GB/s (two).
+  Machine M = machine();
+  for (const CacheGeometry &C : {IceL1, IceL2}) {
+    std::string P = "memory." + C.Name + ".";
+    M.Params[P + "size"] = entry(C.Size, "B");
+    M.Params[P + "ways"] = entry(C.Ways, "ways");
+    M.Params[P + "line_size"] = entry(C.Line, "B");
+  }
+  auto Curve = [&](const std::string &Name, double Small, double Large) {
+    M.Params[memoryCurveKey(0, "working_set", Name)] = entry(1e4, "B");
+    M.Params[memoryCurveKey(0, "bandwidth", Name)] = entry(Small, "B/s");
+    M.Params[memoryCurveKey(1, "working_set", Name)] = entry(1e8, "B");
+    M.Params[memoryCurveKey(1, "bandwidth", Name)] = entry(Large, "B/s");
+  };
+  Curve("curve", 80e9, 20e9);
+  std::string Why;
+  auto Triad = MemoryModel::fromMachine(M, Why);
+  ASSERT_TRUE(Triad && Triad->hasCaches()) << Why;
+  EXPECT_EQ(Triad->stridedCurve(), nullptr);
+  Curve("strided", 40e9, 8e9);
+  Curve("strided_shared2", 30e9, 5e9);
+  auto Mem = MemoryModel::fromMachine(M, Why);
+  ASSERT_TRUE(Mem) << Why;
+  EXPECT_EQ(Mem->stridedCurveName(), "strided");
+
+  // Column walk b[k*512 + j] (k inner, 4096 B apart): 512 x 512 lines miss
+  // L1 (ColumnWalkCostsALinePerAccess), V = 8 x 512^2 B is less than the
+  // bytes of those lines, so L1 adds nothing; footprint 2.1 MB: the second
+  // step. 64 x 262144 B = 16777216 B at 8 GB/s = 2.097152 ms (the triad's
+  // 20 GB/s would give 0.8388608 ms).
+  std::vector<MemStream> Col = {stream("b", {{"4096", "512"}, {"8", "512"}})};
+  EXPECT_EQ(evaluate(pageStrided(Col[0]), {}), 1);
+  double V = 8.0 * 512 * 512, F = 2.1e6;
+  EXPECT_NEAR(evaluate(Mem->lineTime(Col, V, F), {}), 16777216 / 8e9, 1e-12);
+  EXPECT_NEAR(evaluate(Triad->lineTime(Col, V, F), {}), 16777216 / 20e9, 1e-12);
+  // Two ranks on the node: the two-process curve, 5 GB/s: 3.3554432 ms.
+  Mem->setRanksSharing(2);
+  EXPECT_EQ(Mem->stridedCurveName(), "strided_shared2");
+  EXPECT_NEAR(evaluate(Mem->lineTime(Col, V, F), {}), 16777216 / 5e9, 1e-12);
+  Mem->setRanksSharing(1);
+
+  // Row walk a[i*512 + j] (j inner, 8 B): sequential, the triad's rate:
+  // 32768.875 lines x 64 B = 2097208 B at 20 GB/s = 0.1048604 ms.
+  std::vector<MemStream> Row = {stream("a", {{"8", "512"}, {"4096", "512"}})};
+  EXPECT_EQ(evaluate(pageStrided(Row[0]), {}), 0);
+  EXPECT_NEAR(evaluate(Mem->lineTime(Row, V, F), {}), 2097208 / 20e9, 1e-12);
+
+  // Both in one nest (loops l0, l1 shared): one iteration of l1 touches
+  // 64.875 + 512 lines (36.9 KiB, fits L1), so each stream keeps its count
+  // and is charged at its own rate: 0.1048604 + 2.097152 ms.
+  std::vector<MemStream> Both = {Row[0], Col[0]};
+  std::vector<GiNaC::ex> Each = linesIntoEach(Both, &IceL1);
+  ASSERT_EQ(Each.size(), 2u);
+  EXPECT_DOUBLE_EQ(evaluate(Each[0], {}), 32768.875);
+  EXPECT_DOUBLE_EQ(evaluate(Each[1], {}), 512.0 * 512);
+  EXPECT_NEAR(evaluate(Mem->lineTime(Both, 2 * V, F), {}), 2097208 / 20e9 + 16777216 / 8e9,
+              1e-12);
+
+  // A symbolic stride (8 n B) decides once n is known: n = 512 is a page,
+  // n = 100 (800 B) is not.
+  MemStream Sym = stream("b", {{"8*n", "n"}, {"8", "n"}});
+  EXPECT_EQ(evaluate(pageStrided(Sym), {{"n", 512}}), 1);
+  EXPECT_EQ(evaluate(pageStrided(Sym), {{"n", 100}}), 0);
+  // A stream that stands still in its inner loop is judged by the next.
+  EXPECT_EQ(evaluate(pageStrided(stream("c", {{"0", "512"}, {"8", "512"}})), {}), 0);
+
+  // A curve point that is not positive is an error, not skipped.
+  M.Params[memoryCurveKey(1, "bandwidth", "strided")] = entry(0, "B/s");
+  EXPECT_THROW(MemoryModel::fromMachine(M, Why), std::runtime_error);
+}

@@ -338,10 +338,7 @@ void TickResult::print(std::ostream &OS) const {
 
 RinfResult LowLevelBench::runRinf1() {
   RinfResult R;
-  R.Date = O.Date;
-  R.Stat = O.Stat;
-  R.Reps = O.Reps;
-  R.TargetS = O.TargetS;
+  R.stamp(O);
   std::vector<CacheInfo> Caches = readCaches();
   // Three vectors in half of L1: in cache, the start-up and the pipelines only.
   long NMax = std::max(64L, static_cast<long>(Caches.front().Size / 2 / 24));
@@ -446,10 +443,7 @@ void RinfResult::print(std::ostream &OS) const {
 
 PolyMemResult LowLevelBench::runPoly() {
   PolyMemResult R;
-  R.Date = O.Date;
-  R.Stat = O.Stat;
-  R.Reps = O.Reps;
-  R.TargetS = O.TargetS;
+  R.stamp(O);
   R.Caches = readCaches();
   const CacheInfo &L1 = R.Caches.front(), &Llc = R.Caches.back();
 
@@ -574,6 +568,26 @@ PolyMemResult LowLevelBench::runPoly() {
   return R;
 }
 
+/// Appends the points of curve M as memory.<Curve>.NN.working_set (B, as
+/// chosen by the benchmark) and .bandwidth (B/s, measured, Ref; spread over
+/// the repetitions' rates).
+static void curveParams(ParamList &P, const MemKernel &M, const std::string &Curve,
+                        const std::string &Ref) {
+  for (size_t I = 0; I < M.W.size() && I < M.Bw.size(); ++I) {
+    P.push_back({memoryCurveKey(I, "working_set", Curve),
+                 CostEntry::of(M.W[I], "B", "derived",
+                               "working set of point " + std::to_string(I) + " of the " +
+                                   M.Name + " sweep (chosen by the benchmark)")});
+    std::vector<double> Rates; // per repetition, 1/time: the spread is a ratio
+    if (I < M.Times.size())
+      for (double T : M.Times[I])
+        if (T > 0)
+          Rates.push_back(1 / T);
+    P.push_back({memoryCurveKey(I, "bandwidth", Curve),
+                 measured(M.Bw[I], "B/s", relSpread(Rates), Ref)});
+  }
+}
+
 ParamList PolyMemResult::params() const {
   ParamList P;
   for (const PolyResult *Pr : {&Poly1, &Poly2}) {
@@ -649,26 +663,12 @@ ParamList PolyMemResult::params() const {
   // The triad's whole curve, for the ICC memory term's bandwidth at a given
   // footprint (predictor/MemoryModel.h): a VM's share of a large L3 can be
   // well below the plateau found inside the datasheet size.
-  for (const MemKernel &M : Mem) {
-    if (M.Name != "triad")
-      continue;
-    for (size_t I = 0; I < M.W.size() && I < M.Bw.size(); ++I) {
-      P.push_back({memoryCurveKey(I, "working_set"),
-                   CostEntry::of(M.W[I], "B", "derived",
-                                 "working set of point " + std::to_string(I) +
-                                     " of the triad sweep (chosen by the benchmark)")});
-      std::vector<double> Rates; // per repetition, 1/time: the spread is a ratio
-      if (I < M.Times.size())
-        for (double T : M.Times[I])
-          if (T > 0)
-            Rates.push_back(1 / T);
-      P.push_back({memoryCurveKey(I, "bandwidth"),
-                   measured(M.Bw[I], "B/s", relSpread(Rates),
-                            "segtime calibrate " + Date + ": triad kernel " + M.What +
-                                ", bytes loaded + stored / time at this working set, " +
-                                sampling(Stat, Reps, TargetS))});
-    }
-  }
+  for (const MemKernel &M : Mem)
+    if (M.Name == "triad")
+      curveParams(P, M, "curve",
+                  "segtime calibrate " + Date + ": triad kernel " + M.What +
+                      ", bytes loaded + stored / time at this working set, " +
+                      sampling(Stat, Reps, TargetS));
   return P;
 }
 
@@ -745,6 +745,99 @@ void PolyMemResult::print(std::ostream &OS) const {
     OS << pad(Lv, 6, true) << pad(Size, 11);
     for (const MemKernel &M : Mem)
       OS << pad(fmt(M.Plateaus[L].Bandwidth / 1e9, 3), 9) << pad(pct(relSpread(M.PlateauRep[L])), 8);
+    OS << "\n";
+  }
+}
+
+// --- strided walk ----------------------------------------------------------------------
+
+StridedResult LowLevelBench::runStrided(bool Shared) {
+  StridedResult R;
+  R.stamp(O);
+  std::vector<CacheInfo> Caches = readCaches();
+  // From a quarter of L2 (lines from L2) to 4x the last-level cache (DRAM).
+  double MinB = std::max(65536.0, Caches.size() > 1 ? Caches[1].Size / 4 : Caches[0].Size);
+  double MaxB = 4 * Caches.back().Size;
+  binary();
+  for (const char *Mode : {"strided", "strided2"}) {
+    bool Two = std::string(Mode) == "strided2";
+    if (Two && !Shared)
+      break;
+    MemKernel M;
+    M.Name = Two ? "strided_shared2" : "strided";
+    M.What = std::string("s += a[r][c] over 4 KiB rows r, one access per 64 B line, columns c "
+                         "of lines even ones first") +
+             (Two ? ", while a second process on the next CPU walks its own buffer" : "");
+    std::cerr << "calibrate: strided: line rate of a 4 KiB-stride walk over " << bytes(MinB)
+              << ".." << bytes(MaxB) << (Two ? ", two processes" : ", one process")
+              << ellipsis() << "\n";
+    double Probe = 0;
+    json J = runChecked(Mode, {fmt(O.TargetS, 3), fmt(MinB, 12), fmt(MaxB, 12)}, 900,
+                        M.Name, Probe);
+    R.ProbeGHz.push_back(Probe);
+    const json &Arr = J.at(Mode);
+    if (Arr.size() != 1)
+      throw CalibError(std::string(Mode) + ": expected one kernel in the output");
+    M.BytesPerElement = Arr[0].at("bytes_per_element").get<int>();
+    for (const json &P : Arr[0].at("points")) {
+      double W = P.at("n").get<double>() * M.BytesPerElement;
+      M.W.push_back(W);
+      M.Times.push_back(timesOf(P, O.Reps, M.Name, Samples, Disturbed));
+      M.Bw.push_back(W / stat(M.Times.back(), O.Stat));
+    }
+    if (M.W.empty())
+      throw CalibError(std::string(Mode) + ": no points measured");
+    reportDisturbed(M.Name);
+    R.Curves.push_back(std::move(M));
+  }
+  return R;
+}
+
+ParamList StridedResult::params() const {
+  ParamList P;
+  for (size_t K = 0; K < Curves.size(); ++K) {
+    const MemKernel &M = Curves[K];
+    curveParams(P, M, M.Name,
+                "segtime calibrate " + Date + ": " + M.What + ", " +
+                    LowLevelBench::compileFlags() +
+                    ", 64 B x lines / time at this footprint (every access a new line, "
+                    "no prefetch across 4 KiB pages), " +
+                    sampling(Stat, Reps, TargetS) + " (core clock probe " +
+                    fmt(K < ProbeGHz.size() ? ProbeGHz[K] : 0, 3) + " GHz)");
+  }
+  return P;
+}
+
+json StridedResult::toJson() const {
+  json J;
+  for (size_t K = 0; K < Curves.size(); ++K) {
+    const MemKernel &M = Curves[K];
+    json Curve = json::array();
+    for (size_t I = 0; I < M.W.size(); ++I)
+      Curve.push_back({{"bytes", M.W[I]}, {"bandwidth_Bps", M.Bw[I]}, {"samples_s", M.Times[I]}});
+    J[M.Name] = {{"loop", M.What},
+                 {"core_clock_probe_ghz", K < ProbeGHz.size() ? ProbeGHz[K] : 0},
+                 {"curve", Curve}};
+  }
+  return J;
+}
+
+void StridedResult::print(std::ostream &OS) const {
+  OS << "\nStrided walk (4 KiB stride, one access per line), GB/s of lines (" << Stat
+     << " of " << Reps << " samples; spread over repetitions)\n"
+     << pad("footprint", 11, true);
+  for (const MemKernel &M : Curves)
+    OS << pad(M.Name, 17) << pad("spread", 8);
+  OS << "\n";
+  for (size_t I = 0; I < Curves.front().W.size(); ++I) {
+    OS << pad(bytes(Curves.front().W[I]), 11, true);
+    for (const MemKernel &M : Curves) {
+      std::vector<double> Rates;
+      for (double T : M.Times[I])
+        if (T > 0)
+          Rates.push_back(1 / T);
+      OS << pad(I < M.Bw.size() ? fmt(M.Bw[I] / 1e9, 3) : "-", 17) << pad(pct(relSpread(Rates)), 8);
+    }
     OS << "\n";
   }
 }

@@ -2,7 +2,7 @@
 ///
 /// \file
 /// The low-level parts of `segtime calibrate` (PARKBENCH-93 §3.2), each
-/// runnable alone (`--level tick`, `rinf1`, `poly`):
+/// runnable alone (`--level tick`, `rinf1`, `poly`, `strided`):
 ///
 ///  - tick:  TICK1, the timer's resolution (the smallest non-zero difference
 ///           of successive reads, §3.2.1), and TICK2, a check that the timer
@@ -11,6 +11,7 @@
 ///           process CPU-time clock, §3.2.2);
 ///  - rinf1: (r_inf, n_1/2) of vector loops by least squares on
 ///           t = q (n + n_1/2) / r_inf (eqs. 3.1-3.2);
+///  - strided: the line rate of a 4 KiB-stride walk (StridedResult);
 ///  - poly:  POLY1 (in L1) and POLY2 (arrays 4x the last-level cache):
 ///           (r̂_inf, f_1/2) of Horner polynomials of order 1..64 (eq. 3.3),
 ///           and the bandwidth of each cache level and of memory from a
@@ -71,6 +72,21 @@ struct CacheInfo {
 /// smallest first. Throws CalibError if sysfs gives none.
 std::vector<CacheInfo> readCaches();
 
+/// How a part's samples were taken (for the refs): date, statistic,
+/// samples per point and minimum sample duration.
+struct Sampled {
+  std::string Date, Stat;
+  int Reps = 0;
+  double TargetS = 0; ///< s
+  /// Copies the fields from the options O.
+  void stamp(const LowLevelOptions &O) {
+    Date = O.Date;
+    Stat = O.Stat;
+    Reps = O.Reps;
+    TargetS = O.TargetS;
+  }
+};
+
 /// TICK1 and TICK2 (PARKBENCH-93 §3.2.1-3.2.2).
 struct TickResult {
   std::vector<double> Tick1PerRep; ///< s: smallest non-zero difference of successive reads
@@ -92,7 +108,7 @@ struct TickResult {
 };
 
 /// RINF1 (PARKBENCH-93 §3.2.3): one Hockney fit per kernel.
-struct RinfResult {
+struct RinfResult : Sampled {
   struct Kernel {
     RinfKernel K;
     std::vector<double> N;                 ///< vector lengths, elements
@@ -102,9 +118,6 @@ struct RinfResult {
     std::vector<double> RInfRep, NHalfRep;  ///< one fit per repetition (Mflop/s, elements)
   };
   std::vector<Kernel> Kernels;
-  std::string Date, Stat;
-  int Reps = 0;
-  double TargetS = 0;
   double ProbeGHz = 0; ///< fastest core-clock probe during the part (LowLevelBench::runChecked)
 
   ParamList params() const; ///< parkbench.RINF1.<kernel>.r_inf (Mflop/s), .n_half (elements)
@@ -145,18 +158,33 @@ struct MemKernel {
 };
 
 /// POLY1, POLY2 and the memory hierarchy.
-struct PolyMemResult {
+struct PolyMemResult : Sampled {
   std::vector<CacheInfo> Caches;
   PolyResult Poly1, Poly2;
   std::vector<MemKernel> Mem; ///< load, copy, triad (the `bandwidth` of each level)
   double MemProbeGHz = 0;     ///< fastest core-clock probe during the memory sweep
-  std::string Date, Stat;
-  int Reps = 0;
-  double TargetS = 0;
 
   /// parkbench.POLY1/POLY2.r_inf (Mflop/s) / .f_half (flop/mref);
   /// memory.<level>.size (B) / .bandwidth (B/s, triad) / .bandwidth_load /
   /// .bandwidth_copy.
+  ParamList params() const;
+  nlohmann::json toJson() const;
+  void print(std::ostream &OS) const;
+};
+
+/// The line rate of a strided walk that defeats the hardware prefetchers
+/// (`--level strided`): rows of 4 KiB, one access per 64 B line, consecutive
+/// accesses a row apart (the column walk of a row-major matrix), independent
+/// loads, over footprints from a quarter of L2 to 4x the last-level cache;
+/// B/s = 64 B x lines / time. Curve "strided" is one process alone;
+/// "strided_shared2" the same while a second process on the next CPU walks
+/// its own buffer of the same size (two ranks sharing the L3 and memory).
+struct StridedResult : Sampled {
+  std::vector<MemKernel> Curves; ///< "strided", "strided_shared2" (Bw: B/s of lines)
+  std::vector<double> ProbeGHz;  ///< fastest core-clock probe per curve
+
+  /// memory.strided.NN.working_set (B) / .bandwidth (B/s of lines), and the
+  /// same under memory.strided_shared2 (memoryCurveKey).
   ParamList params() const;
   nlohmann::json toJson() const;
   void print(std::ostream &OS) const;
@@ -170,6 +198,8 @@ public:
   TickResult runTick();
   RinfResult runRinf1();
   PolyMemResult runPoly();
+  /// With Shared, also the two-process curve.
+  StridedResult runStrided(bool Shared = true);
   /// The compiler command line used (for the machine file's comments).
   static std::string compileFlags() { return "-O2 -march=native -fno-builtin"; }
 

@@ -47,7 +47,10 @@ const char *Head = R"C(/* segtime calibrate: PARKBENCH-93 low-level benchmarks (
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 static double now(void) {
   struct timespec t;
@@ -100,12 +103,36 @@ __attribute__((noinline)) static double m_load(long n, const double *restrict a)
 KERNEL m_copy(long n, double *restrict b, const double *restrict a) {
   for (long i = 0; i < n; i++) b[i] = a[i];
 }
+/* Strided walk (the column walk of a row-major matrix): a buffer of n longs
+   seen as rows of 4 KiB, one access per 64 B line, consecutive accesses one
+   row (4 KiB, a page) apart, so that the hardware prefetchers, which work
+   within a 4 KiB page, cannot help; the loads are independent (an integer
+   sum). Columns of lines are taken even ones first, then odd ones, so that
+   the adjacent-line prefetcher's buddy line is needed 32 columns later. */
+#define ROW 512 /* longs per row: 4 KiB */
+__attribute__((noinline)) static long s_walk(long n, const long *restrict a) {
+  long rows = n / ROW, s = 0;
+  for (long k = 0; k < ROW / 8; k++) {
+    const long *p = a + 8 * (k < ROW / 16 ? 2 * k : 2 * (k - ROW / 16) + 1);
+#pragma clang loop vectorize(disable)
+    for (long r = 0; r < rows; r++)
+      s += p[r * ROW];
+  }
+  return s;
+}
 )C";
 
 const char *Tail = R"C(
-enum { ID_MEM = 10, ID_POLY = 100 };
+enum { ID_MEM = 10, ID_STRIDED = 20, ID_POLY = 100 };
+static long *SW;               /* the strided walk's buffer */
+static volatile long *Partner; /* strided2: the walk the partner process runs (0 idle, -1 stop) */
 static void call(int id, long n) {
   switch (id) {
+  case ID_STRIDED:
+    if (Partner)
+      *Partner = n;
+    Sink += (double)s_walk(n, SW);
+    break;
   case 0: r_add(n, A, B, C); break;
   case 1: r_mul(n, A, B, C); break;
   case 2: r_triad(n, A, B, C, Scalar); break;
@@ -202,6 +229,8 @@ static void measureAll(int reps, double target) {
     P[i].t = malloc((size_t)reps * sizeof(double));
   }
   for (int k = 0; k < reps; k++) {
+    if (Partner)
+      *Partner = 0; /* the partner idles during the clock probes */
     double g = probe(), g2 = probe(); /* the faster of two: one may be preempted */
     if (NProbe < 64)
       Probe[NProbe++] = g > g2 ? g : g2;
@@ -267,7 +296,7 @@ static int cmp64(const void *a, const void *b) {
 
 int main(int argc, char **argv) {
   if (argc < 3) {
-    fprintf(stderr, "usage: park tick1|tick2|rinf1|poly1|poly2|mem REPS ...\n");
+    fprintf(stderr, "usage: park tick1|tick2|rinf1|poly1|poly2|mem|strided|strided2 REPS ...\n");
     return 2;
   }
   const char *mode = argv[1];
@@ -388,6 +417,74 @@ int main(int argc, char **argv) {
       printf("}");
     }
     printf("]}\n");
+    return 0;
+  }
+  if (!strcmp(mode, "strided") || !strcmp(mode, "strided2")) { /* line rate of a strided walk */
+    double target = arg3, minb = arg4, maxb = argc > 5 ? atof(argv[5]) : 0;
+    if (minb < 4096 || maxb < minb) {
+      fprintf(stderr, "park: strided: need 4096 <= MIN <= MAX bytes\n");
+      return 2;
+    }
+    long nmax = ((long)(maxb / 8) + ROW - 1) / ROW * ROW;
+    pid_t child = 0;
+    if (!strcmp(mode, "strided2")) {
+      /* A second process on the next CPU walks its own buffer of the same
+         size whenever the measuring one does (shared L3 and DRAM). */
+      Partner = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+      if (Partner == MAP_FAILED) {
+        fprintf(stderr, "park: strided2: mmap failed\n");
+        return 3;
+      }
+      *Partner = 0;
+      fflush(stdout);
+      child = fork();
+      if (child < 0) {
+        fprintf(stderr, "park: strided2: fork failed\n");
+        return 3;
+      }
+      if (child == 0) {
+        long ncpu = sysconf(_SC_NPROCESSORS_ONLN), cpu = sched_getcpu();
+        if (ncpu > 1 && cpu >= 0) {
+          cpu_set_t s;
+          CPU_ZERO(&s);
+          CPU_SET((int)((cpu + 1) % ncpu), &s);
+          sched_setaffinity(0, sizeof s, &s);
+        }
+        long *mine = aligned_alloc(4096, (size_t)nmax * sizeof(long));
+        if (!mine)
+          _exit(3);
+        for (long i = 0; i < nmax; i++) mine[i] = i;
+        long s = 0;
+        for (;;) {
+          long n = *Partner;
+          if (n < 0)
+            break;
+          if (n > 0)
+            s += s_walk(n, mine);
+          else
+            __asm__ volatile("pause");
+        }
+        _exit((int)(s & 1) * 0);
+      }
+    }
+    SW = aligned_alloc(4096, (size_t)nmax * sizeof(long));
+    if (!SW) {
+      fprintf(stderr, "park: cannot allocate %ld longs\n", nmax);
+      return 3;
+    }
+    for (long i = 0; i < nmax; i++) SW[i] = i;
+    for (double w = minb; w <= maxb * 1.0001; w *= 1.414213562) /* 2^(1/2) */
+      addPoint(ID_STRIDED, ((long)(w / 8) + ROW - 1) / ROW * ROW);
+    measureAll(reps, target);
+    if (Partner) {
+      *Partner = -1;
+      waitpid(child, NULL, 0);
+    }
+    printf("{");
+    printProbes();
+    printf("\"%s\": [{\"kernel\": 0, \"bytes_per_element\": 8, \"points\": ", mode);
+    printPoints(0, NP, reps);
+    printf("}]}\n");
     return 0;
   }
   fprintf(stderr, "park: unknown mode '%s'\n", mode);
