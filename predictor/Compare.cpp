@@ -204,11 +204,8 @@ CompareRun compareRun(const SegFile &S, CtFile &Ct, const Machine &M, const Comp
   // memory term as predict()).
   FormulaBuilder FB(S);
   std::map<std::string, std::unique_ptr<ResourceModel>> Models;
-  for (auto &[L, LP] : FP.Levels) {
-    Models[L] = makeModel(L, M, S.OptLevel, P.Target);
-    if (auto *Icc = dynamic_cast<ICCModel *>(Models[L].get()))
-      Icc->setKnownOutcomes(knownOutcomes(PO));
-  }
+  for (auto &[L, LP] : FP.Levels)
+    Models[L] = makeModel(L, M, S.OptLevel, P.Target, knownOutcomes(PO));
   std::string Why;
   std::optional<MemoryModel> Mem;
   for (auto &[L, Model] : Models)

@@ -137,11 +137,19 @@ ex MemoryModel::stridedTime(const ex &V, const ex &F) const {
   return C ? stepTime(*C, V, F) : time(V, F);
 }
 
-const MemoryModel::Level &MemoryModel::levelOf(double F) const {
-  for (const Level &L : Levels)
+/// The first level of Steps (by increasing size) that holds F, else the last.
+static const MemoryModel::Level &stepOf(const std::vector<MemoryModel::Level> &Steps, double F) {
+  for (const MemoryModel::Level &L : Steps)
     if (F <= L.Size)
       return L;
-  return Levels.back();
+  return Steps.back();
+}
+
+const MemoryModel::Level &MemoryModel::levelOf(double F) const { return stepOf(Levels, F); }
+
+const MemoryModel::Level *MemoryModel::stridedLevelOf(double F) const {
+  const std::vector<Level> *C = stridedCurve();
+  return C ? &stepOf(*C, F) : nullptr;
 }
 
 } // namespace segtime

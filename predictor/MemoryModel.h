@@ -173,6 +173,9 @@ public:
   GiNaC::ex stridedTime(const GiNaC::ex &V, const GiNaC::ex &F) const;
   /// The strided curve in use (null: none in the machine file).
   const std::vector<Level> *stridedCurve() const;
+  /// The strided curve's step a footprint of F bytes falls in (the rate
+  /// stridedTime charges at F); nullptr without a strided curve.
+  const Level *stridedLevelOf(double F) const;
   /// Its name: "strided", "strided_shared2", or "" (none).
   std::string stridedCurveName() const;
   /// Processes of the program that share one socket's L3 and memory (MPI

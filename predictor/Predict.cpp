@@ -5,6 +5,7 @@
 #include "predictor/Formula.h"
 #include "predictor/ResourceModel.h"
 
+#include <algorithm>
 #include <cmath>
 #include <iomanip>
 #include <memory>
@@ -119,6 +120,7 @@ static void memoryNotes(const FunctionSeg &F, const std::optional<MemoryModel> &
     double V = evaluate(parseExpr(N.Traffic), Values);
     char Buf[256];
     if (Mem->hasCaches() && !N.Streams.empty()) {
+      const MemoryModel::Level &Last = Mem->levelOf(Fp);
       std::string Lines;
       for (const CacheGeometry &C : Mem->caches()) {
         std::snprintf(Buf, sizeof Buf, "%s%s %.3g", Lines.empty() ? "" : ", ", C.Name.c_str(),
@@ -128,26 +130,21 @@ static void memoryNotes(const FunctionSeg &F, const std::optional<MemoryModel> &
       std::snprintf(Buf, sizeof Buf,
                     "ICC memory term, loop nest at line %u: footprint %.3g B, traffic %.3g B, "
                     "lines brought in (layer conditions): %s; last level at %.3g GB/s (%s); %.3g s",
-                    N.Range.Line, Fp, V, Lines.c_str(), Mem->levelOf(Fp).Bandwidth / 1e9,
-                    Mem->levelOf(Fp).Name.c_str(),
+                    N.Range.Line, Fp, V, Lines.c_str(), Last.Bandwidth / 1e9, Last.Name.c_str(),
                     evaluate(Mem->lineTime(N.Streams, parseExpr(N.Traffic), parseExpr(N.Footprint)), Values));
       std::string Note = Buf;
-      if (const auto *Sc = Mem->stridedCurve()) {
-        std::string Str;
+      if (const MemoryModel::Level *At = Mem->stridedLevelOf(Fp)) {
+        std::vector<std::string> Bases; // page-strided streams' bases, once each
         for (const MemStream &St : N.Streams)
           if (evaluate(pageStrided(St), Values) > 0.5) {
             std::string B = St.Base.empty() ? std::string("?") : St.Base;
-            if (("," + Str + ",").find(", " + B + ",") == std::string::npos &&
-                Str.rfind(B + ",", 0) != 0 && Str != B)
-              Str += (Str.empty() ? "" : ", ") + B;
+            if (std::find(Bases.begin(), Bases.end(), B) == Bases.end())
+              Bases.push_back(B);
           }
-        if (!Str.empty()) {
-          const MemoryModel::Level *At = &Sc->back();
-          for (const MemoryModel::Level &L : *Sc)
-            if (Fp <= L.Size) {
-              At = &L;
-              break;
-            }
+        if (!Bases.empty()) {
+          std::string Str;
+          for (const std::string &B : Bases)
+            Str += (Str.empty() ? "" : ", ") + B;
           std::snprintf(Buf, sizeof Buf, "; page-strided streams (%s) at %.3g GB/s (memory.%s)",
                         Str.c_str(), At->Bandwidth / 1e9, Mem->stridedCurveName().c_str());
           Note += Buf;
@@ -176,9 +173,7 @@ Prediction predict(const SegFile &S, const Machine &M, const PredictOptions &O) 
   for (const std::string &L : O.Levels) {
     if (L == "ICC")
       P.Target = chooseTarget(S, M, O.Target);
-    Models.push_back(makeModel(L, M, S.OptLevel, P.Target));
-    if (auto *Icc = dynamic_cast<ICCModel *>(Models.back().get()))
-      Icc->setKnownOutcomes(knownOutcomes(O));
+    Models.push_back(makeModel(L, M, S.OptLevel, P.Target, knownOutcomes(O)));
   }
   // ICC loops: overlap of iterations and the memory term.
   std::string MemWhy;

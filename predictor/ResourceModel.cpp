@@ -115,9 +115,9 @@ std::optional<double> ICCModel::libraryCallCost(const std::string &Name) const {
 
 StageWeight ICCModel::timeWeight() const {
   StageWeight Base = CostVectorModel::timeWeight();
-  return [this, Base](const Node &N) -> ex {
+  return [this, Base, Key = "ICC:" + variant()](const Node &N) -> ex {
     ex T = Base(N);
-    if (auto B = N.Ruvs.find("ICC:" + variant()); B != N.Ruvs.end())
+    if (auto B = N.Ruvs.find(Key); B != N.Ruvs.end())
       if (double Count = B->second.get("branch.cond.data"))
         T += mispredictTime(Count, N.BranchProb);
     auto It = N.Ruvs.find("INTCC");
@@ -164,7 +164,8 @@ ex ICCModel::overlap(const Node &L, const ex &Core, int Depth, double Rob) const
 }
 
 std::unique_ptr<ResourceModel> makeModel(const std::string &Level, const Machine &M,
-                                         const std::string &Opt, const std::string &Target) {
+                                         const std::string &Opt, const std::string &Target,
+                                         std::set<std::string> KnownOutcomes) {
   if (Level == "POC")
     return std::make_unique<POCModel>(M, Opt);
   if (Level == "HLLC")
@@ -174,7 +175,9 @@ std::unique_ptr<ResourceModel> makeModel(const std::string &Level, const Machine
   if (Level == "ICC") {
     if (Target.empty())
       throw std::invalid_argument("level ICC needs a target");
-    return std::make_unique<ICCModel>(M, Target, Opt);
+    auto I = std::make_unique<ICCModel>(M, Target, Opt);
+    I->setKnownOutcomes(std::move(KnownOutcomes));
+    return I;
   }
   throw std::invalid_argument("no resource model for level " + Level +
                               " (available: POC, HLLC, INTCC, ICC)");

@@ -143,11 +143,14 @@ private:
 };
 
 /// Model for a level key ("POC", "HLLC", "INTCC", "ICC"); Opt is the SEG's
-/// optimisation level, Target the ICC target. Throws std::invalid_argument
-/// for other levels, std::runtime_error for missing machine data.
+/// optimisation level, Target the ICC target, KnownOutcomes the parameters
+/// whose values are measured or given (ICCModel::setKnownOutcomes). Throws
+/// std::invalid_argument for other levels, std::runtime_error for missing
+/// machine data.
 std::unique_ptr<ResourceModel> makeModel(const std::string &Level, const Machine &M,
                                          const std::string &Opt,
-                                         const std::string &Target = "");
+                                         const std::string &Target = "",
+                                         std::set<std::string> KnownOutcomes = {});
 
 } // namespace segtime
 
