@@ -44,7 +44,8 @@ asserted (noise on this machine).
 """
 import argparse, json, os, sys, tempfile
 
-from segtime_common import BUILD, CLANG, PLUGIN, ROOT, SEGTIME, extra_params, measured, median, pct, run
+from segtime_common import (BUILD, CLANG, PLUGIN, ROOT, SEGTIME, example_names, extra_params,
+                            measured, median, pct, run)
 
 RT = os.path.join(BUILD, "lib", "libsegtime-rt.a")
 
@@ -83,9 +84,7 @@ def main():
     ap.add_argument("--instructions", action="store_true",
                     help="also count the kernel's instructions under callgrind")
     a = ap.parse_args()
-    names = sorted(f[:-2] for f in os.listdir(os.path.join(ROOT, "examples")) if f.endswith(".c"))
-    if a.only:
-        names = [n for n in names if n in a.only.split(",")]
+    names = example_names(a.only)
     work = os.path.join(BUILD, "ct-check")
     os.makedirs(work, exist_ok=True)
     rows, bad = [], 0

@@ -16,7 +16,8 @@ HLLC, POC) and print the error (predicted - measured) / measured in percent.
 """
 import argparse, json, os, sys
 
-from segtime_common import BUILD, CLANG, PLUGIN, ROOT, SEGTIME, extra_params, measured, median, pct, run
+from segtime_common import (BUILD, CLANG, PLUGIN, ROOT, SEGTIME, example_names, extra_params,
+                            measured, median, pct, run)
 
 
 LEVELS = ("ICC", "INTCC", "HLLC", "POC")
@@ -36,9 +37,7 @@ def main():
     ap.add_argument("--quiet", action="store_true", help="do not print the formulas")
     a = ap.parse_args()
 
-    names = sorted(f[:-2] for f in os.listdir(os.path.join(ROOT, "examples")) if f.endswith(".c"))
-    if a.only:
-        names = [n for n in names if n in a.only.split(",")]
+    names = example_names(a.only)
     work = os.path.join(BUILD, "examples")
     os.makedirs(work, exist_ok=True)
     env = dict(os.environ, SEGTIME_REPS=a.reps)

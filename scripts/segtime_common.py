@@ -20,6 +20,13 @@ PLUGIN = os.environ.get("SEGTIME_PLUGIN") or os.path.join(BUILD, "lib", "segtime
 EXTRA = {"mergesort": {"merge": {"'||'": 1.0, "'&&'": 1.0, "'if' condition": 0.5}}}
 
 
+def example_names(only=""):
+    """Names of the examples (examples/*.c without .c), sorted; only: a comma
+    list to keep (empty: all)."""
+    names = sorted(f[:-2] for f in os.listdir(os.path.join(ROOT, "examples")) if f.endswith(".c"))
+    return [n for n in names if n in only.split(",")] if only else names
+
+
 def run(cmd, env=None, check=True):
     """Runs cmd, capturing its output; exits with its output if it fails and check."""
     r = subprocess.run(cmd, capture_output=True, text=True, env=env)
