@@ -1,5 +1,7 @@
 //===- MemoryModel.cpp - The ICC memory term ------------------------------===//
 #include "predictor/MemoryModel.h"
+
+#include "predictor/Overlap.h"
 #include "predictor/Expr.h"
 
 #include <algorithm>
@@ -80,21 +82,29 @@ std::optional<MemoryModel> MemoryModel::fromMachine(const Machine &M, std::strin
     R.Strided = std::move(*Steps);
   if (auto Steps = R.readCurve(M, "strided_shared2"))
     R.StridedShared = std::move(*Steps);
+  if (auto Steps = R.readCurve(M, "overlap", "exponent")) {
+    for (const Level &L : *Steps)
+      if (L.Bandwidth < 1)
+        throw std::runtime_error("machine '" + M.Name + "': memory.overlap exponents must be "
+                                 ">= 1 (1 = no overlap)");
+    R.Overlap = std::move(*Steps);
+  }
   return R;
 }
 
 std::optional<std::vector<MemoryModel::Level>>
-MemoryModel::readCurve(const Machine &M, const std::string &Name) const {
+MemoryModel::readCurve(const Machine &M, const std::string &Name,
+                       const std::string &Field) const {
   std::vector<std::pair<double, double>> Curve;
   for (size_t I = 0;; ++I) {
     const CostEntry *W = M.param(memoryCurveKey(I, "working_set", Name));
-    const CostEntry *B = M.param(memoryCurveKey(I, "bandwidth", Name));
+    const CostEntry *B = M.param(memoryCurveKey(I, Field, Name));
     if (!W || !B)
       break;
     if (!(W->Value > 0 && B->Value > 0))
       throw std::runtime_error("machine '" + M.Name + "': " +
-                               memoryCurveKey(I, "working_set", Name) + " and .bandwidth must "
-                               "be positive");
+                               memoryCurveKey(I, "working_set", Name) + " and ." + Field +
+                               " must be positive");
     Curve.push_back({W->Value, B->Value});
   }
   if (Curve.size() < 2)
@@ -146,6 +156,28 @@ static const MemoryModel::Level &stepOf(const std::vector<MemoryModel::Level> &S
 }
 
 const MemoryModel::Level &MemoryModel::levelOf(double F) const { return stepOf(Levels, F); }
+
+std::optional<double> MemoryModel::overlapExponent(double F) const {
+  if (Overlap.empty())
+    return std::nullopt;
+  return stepOf(Overlap, F).Bandwidth;
+}
+
+ex MemoryModel::combine(const ex &Core, const ex &Mem, const ex &F) const {
+  if (Overlap.empty())
+    return max(Core, Mem);
+  if (is_a<numeric>(F))
+    return overlapTime(Core, Mem, *overlapExponent(ex_to<numeric>(F).to_double()));
+  // Step K applies for size_{K-1} < F <= size_K.
+  ex T = 0;
+  for (size_t K = 0; K < Overlap.size(); ++K) {
+    ex In = K + 1 < Overlap.size() ? 1 - cmp_lt(numeric(Overlap[K].Size), F) : ex(1);
+    if (K > 0)
+      In *= cmp_lt(numeric(Overlap[K - 1].Size), F);
+    T += In * overlapTime(Core, Mem, Overlap[K].Bandwidth);
+  }
+  return T;
+}
 
 const MemoryModel::Level *MemoryModel::stridedLevelOf(double F) const {
   const std::vector<Level> *C = stridedCurve();

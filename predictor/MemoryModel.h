@@ -17,7 +17,8 @@
 /// bandwidth-versus-working-set curve (memory.curve.NN.working_set,
 /// .bandwidth), the bandwidth measured at the working set nearest F. Assumptions: warm caches (the nest's data stays
 /// where it fits between executions), no reuse beyond the footprint, the
-/// core and the memory transfers overlap fully (the larger one wins).
+/// core and the memory transfers overlap fully (the larger one wins), or as
+/// far as the measured overlap exponent says (combine, predictor/Overlap.h).
 ///
 /// When the machine file describes the caches (memory.<L>.size, .ways,
 /// .line_size) and the nest its reference streams (Node::Streams), the
@@ -178,6 +179,16 @@ public:
   const Level *stridedLevelOf(double F) const;
   /// Its name: "strided", "strided_shared2", or "" (none).
   std::string stridedCurveName() const;
+  /// The loop nest's time from its core time Core and transfer time Mem (s)
+  /// at footprint F (B): overlapTime(Core, Mem, p(F)) (predictor/Overlap.h),
+  /// p the exponent of the measured overlap curve memory.overlap.NN at the
+  /// point nearest F (steps as for the bandwidth curve, selected with
+  /// cmp_lt while F is symbolic); max(Core, Mem) (full overlap) if the
+  /// machine file has no overlap curve.
+  GiNaC::ex combine(const GiNaC::ex &Core, const GiNaC::ex &Mem, const GiNaC::ex &F) const;
+  /// The overlap exponent at footprint F; nullopt without an overlap curve.
+  std::optional<double> overlapExponent(double F) const;
+
   /// Processes of the program that share one socket's L3 and memory (MPI
   /// ranks on one node; 1 by default): >= 2 selects memory.strided_shared2.
   void setRanksSharing(double R) { Ranks = R; }
@@ -186,8 +197,12 @@ public:
 private:
   /// The steps of measured curve memory.<Name>.NN (nullopt if it has fewer
   /// than 2 points); throws on a non-positive value.
-  std::optional<std::vector<Level>> readCurve(const Machine &M, const std::string &Name) const;
+  /// Field is the curve's value ("bandwidth"; "exponent" for the overlap
+  /// curve, which the steps' Bandwidth member then holds).
+  std::optional<std::vector<Level>> readCurve(const Machine &M, const std::string &Name,
+                                              const std::string &Field = "bandwidth") const;
   std::vector<Level> Strided, StridedShared; ///< steps of memory.strided(_shared2)
+  std::vector<Level> Overlap; ///< steps of memory.overlap (Bandwidth = exponent p)
   double Ranks = 1;
   std::vector<Level> Levels; ///< by increasing size, DRAM last
   std::vector<CacheGeometry> Caches;   ///< L1, L2, L3 with geometry

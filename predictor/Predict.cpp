@@ -95,10 +95,25 @@ void installLoopModels(FormulaBuilder &FB, const SegFile &S, const Machine &M,
     ex C = Icc->overlap(N, Core, Depth, Rob);
     if (!Mem || N.Footprint.empty())
       return C;
+    ex F = parseExpr(N.Footprint);
     if (Mem->hasCaches() && !N.Streams.empty())
-      return max(C, Mem->lineTime(N.Streams, parseExpr(N.Traffic), parseExpr(N.Footprint)));
-    return max(C, Mem->time(parseExpr(N.Traffic), parseExpr(N.Footprint)));
+      return Mem->combine(C, Mem->lineTime(N.Streams, parseExpr(N.Traffic), F), F);
+    return Mem->combine(C, Mem->time(parseExpr(N.Traffic), F), F);
   });
+}
+
+/// How the memory note's transfer time combines with the core time.
+static std::string overlapNote(const MemoryModel &Mem, double Fp) {
+  std::optional<double> P = Mem.overlapExponent(Fp);
+  if (!P)
+    return "; combined with the core time as max (full overlap: the machine file has no "
+           "memory.overlap curve)";
+  char Buf[160];
+  std::snprintf(Buf, sizeof Buf,
+                "; combined with the core time as (t_core^p + t_mem^p)^(1/p), p = %.3g "
+                "(memory.overlap)",
+                *P);
+  return Buf;
 }
 
 /// Notes on the ICC memory term of each loop nest of F: footprint, the
@@ -150,7 +165,7 @@ static void memoryNotes(const FunctionSeg &F, const std::optional<MemoryModel> &
           Note += Buf;
         }
       }
-      Notes.push_back(Note);
+      Notes.push_back(Note + overlapNote(*Mem, Fp));
       continue;
     }
     const MemoryModel::Level &L = Mem->levelOf(Fp);
@@ -158,7 +173,7 @@ static void memoryNotes(const FunctionSeg &F, const std::optional<MemoryModel> &
                   "ICC memory term, loop nest at line %u: footprint %.3g B (%s), traffic %.3g B, "
                   "%.3g s at %.3g GB/s",
                   N.Range.Line, Fp, L.Name.c_str(), V, V / L.Bandwidth, L.Bandwidth / 1e9);
-    Notes.push_back(Buf);
+    Notes.push_back(Buf + overlapNote(*Mem, Fp));
   }
 }
 

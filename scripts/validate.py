@@ -3,15 +3,25 @@
 
 USAGE:
   scripts/validate.py --machine build/costvectors/local.yaml [--only dot,gemv]
-                      [--reps 7] [--no-callgrind | --counts-only]
+                      [--reps 7] [--rounds 3] [--no-callgrind | --counts-only]
                       [--json build/validation.json] [--markdown build/validation.md]
 
 For every kernel (examples/*.c, validation/*.c):
   1. compile at -O2 -march=native -mno-avx512f (valgrind cannot run AVX-512)
      with the plugin and ICC target "compile" (the code being compiled);
-  2. run it at its default size: measured median of SEGTIME_REPS calls;
+  2. run it at its default size, --rounds times, the rounds interleaved
+     over the kernels (the VM has slow phases of seconds to minutes in which
+     the same code runs up to 2x slower; a round of one kernel lasts well
+     under a second): each round's median of SEGTIME_REPS calls; "measured"
+     is the median of the rounds' medians, the spread (max - min) / median
+     of all calls;
   3. predict the time at every level (POC, HLLC, INTCC, ICC) for the same
-     parameters and report the error against the median;
+     parameters and report the error against the measured median; and the
+     ICC time again with the branch probabilities and loop counts that
+     component timing measured at the same size (an instrumented build,
+     segtime predict --profile): column "ICC with CT profile" (the
+     Warwick-94 method takes data-dependent branch probabilities as
+     measured or given, not guessed);
   4. unless --no-callgrind: run a small size under valgrind --tool=callgrind
      with 1 and with 3 timed repetitions; the difference / 2 of the
      instructions executed in the file's own functions, except the harness's
@@ -72,7 +82,9 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--machine", required=True)
     ap.add_argument("--only", default="")
-    ap.add_argument("--reps", default="7")
+    ap.add_argument("--reps", default="7", help="timed calls per round (SEGTIME_REPS)")
+    ap.add_argument("--rounds", type=int, default=3,
+                    help="timing rounds, interleaved over the kernels (default 3)")
     ap.add_argument("--no-callgrind", action="store_true")
     ap.add_argument("--counts-only", action="store_true",
                     help="only the callgrind instruction counts (no timed runs)")
@@ -92,14 +104,32 @@ def main():
     work = os.path.join(BUILD, "validation")
     os.makedirs(work, exist_ok=True)
     rows = []
+    built = []
     for folder, name in srcs:
-        print("== %s/%s" % (folder, name), file=sys.stderr, flush=True)
+        print("== %s/%s: compile" % (folder, name), file=sys.stderr, flush=True)
         base = os.path.join(work, name)
         run([CLANG] + FLAGS + ["-fplugin=" + PLUGIN,
              "-fplugin-arg-segtime-quiet", "-fplugin-arg-segtime-targets=compile",
              "-fplugin-arg-segtime-out=" + base + ".seg.json",
              "-c", os.path.join(ROOT, folder, name + ".c"), "-o", base + ".o"])
         run([CLANG, base + ".o", "-o", base, "-lm"])
+        # The instrumented build (component timing): measured branch
+        # probabilities and loop counts (its own .seg.json is of the
+        # instrumented code: not used).
+        ct = base + "-ct"
+        run([CLANG] + FLAGS + ["-fplugin=" + PLUGIN, "-fplugin-arg-segtime-quiet",
+             "-fplugin-arg-segtime-instrument", "-fplugin-arg-segtime-out=" + ct + ".seg.json",
+             os.path.join(ROOT, folder, name + ".c"), RT, "-o", ct, "-lm"])
+        built.append((folder, name, base, ct))
+    # Timing rounds, interleaved over the kernels.
+    rounds = {}
+    if not a.counts_only:
+        for r in range(a.rounds):
+            for folder, name, base, ct in built:
+                print("== round %d/%d: %s" % (r + 1, a.rounds, name), file=sys.stderr, flush=True)
+                rounds.setdefault(name, []).append(
+                    measured(run([base], env=dict(os.environ, SEGTIME_REPS=a.reps)).stdout))
+    for folder, name, base, ct in built:
         with open(base + ".seg.json") as f:
             seg = json.load(f)
         extra = extra_params(name, seg)
@@ -108,14 +138,27 @@ def main():
                              env=dict(os.environ, SEGTIME_REPS="1")).stdout)
             pred, err = None, ""
         else:
-            m = measured(run([base], env=dict(os.environ, SEGTIME_REPS=a.reps)).stdout)
+            ms = rounds[name]
+            m = dict(ms[0])
+            m["median_s"] = median([x["median_s"] for x in ms])
+            m["min_s"] = min(x["min_s"] for x in ms)
+            m["max_s"] = max(x["max_s"] for x in ms)
             pred, err = predict(base + ".seg.json", m["function"], m["params"], extra, a.machine)
+            # ICC with the branch probabilities and loop counts measured by CT
+            # at the timed size (argv: the parameters the program reported).
+            run([ct], env=dict(os.environ, SEGTIME_REPS="1", SEGTIME_CT_FILE=ct + "-big.ct.json"))
+            pt, _ = predict(base + ".seg.json", m["function"], m["params"], extra, a.machine,
+                            "icc", profile=ct + "-big.ct.json")
         kernel = m["function"]
         row = {"kernel": name, "function": kernel, "params": m["params"], "levels": {},
                "error": err}
         if not a.counts_only:
             row.update({"measured_median_s": m["median_s"], "measured_min_s": m["min_s"],
-                        "measured_max_s": m["max_s"]})
+                        "measured_max_s": m["max_s"],
+                        "round_medians_s": [x["median_s"] for x in rounds[name]]})
+            if pt:
+                t = pt["levels"]["ICC"]["time_s"]
+                row["icc_profiled"] = {"time_s": t, "error_pct": pct(t, m["median_s"])}
         if pred:
             for lvl, v in pred["levels"].items():
                 row["levels"][lvl] = {"time_s": v["time_s"], "error_pct": pct(v["time_s"], m["median_s"])}
@@ -133,12 +176,7 @@ def main():
                 row["callgrind"].update({"predicted": icc, "error_pct": pct(icc, per_call)})
             else:
                 row["callgrind"]["error"] = err2
-            # The same with measured branch probabilities: an instrumented
-            # build (its own .seg.json is of the instrumented code: not used).
-            ct = base + "-ct"
-            run([CLANG] + FLAGS + ["-fplugin=" + PLUGIN, "-fplugin-arg-segtime-quiet",
-                 "-fplugin-arg-segtime-instrument", "-fplugin-arg-segtime-out=" + ct + ".seg.json",
-                 os.path.join(ROOT, folder, name + ".c"), RT, "-o", ct, "-lm"])
+            # The same with measured branch probabilities (the instrumented build).
             run([ct] + SMALL[name], env=dict(os.environ, SEGTIME_REPS="1",
                                             SEGTIME_CT_FILE=ct + ".ct.json"))
             pp, err3 = predict(base + ".seg.json", kernel, small["params"], extra, a.machine, "icc",
@@ -152,8 +190,8 @@ def main():
 
     levels = ["ICC", "INTCC", "HLLC", "POC"]
     lines = ["| kernel | function | callgrind instr. | ICC instr. | err | ICC instr. with CT profile "
-             "| err | measured (spread) | " + " | ".join(levels) + " |",
-             "|---|---|---|---|---|---|---|---|" + "---|" * len(levels)]
+             "| err | measured (spread) | " + " | ".join(levels) + " | ICC with CT profile |",
+             "|---|---|---|---|---|---|---|---|" + "---|" * (len(levels) + 1)]
     for r in rows:
         cg = r.get("callgrind", {})
         cells = ["%+.1f%%" % r["levels"][l]["error_pct"] if l in r["levels"] else "n/a" for l in levels]
@@ -162,6 +200,8 @@ def main():
             time = "%.3f ms (%.0f%%)" % (r["measured_median_s"] * 1e3, spread)
         else:
             time = "-"
+        prof = r.get("icc_profiled")
+        cells.append("%+.1f%%" % prof["error_pct"] if prof else "n/a")
         lines.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
             r["kernel"], r["function"],
             "%.0f" % cg["instructions"] if "instructions" in cg else "-",
@@ -186,6 +226,14 @@ def main():
         if errs:
             summary.append("%s: median |error| %.1f%%, max %.1f%% over %d kernels"
                            % (l, median(errs), errs[-1], len(errs)))
+    errs = sorted(abs(r["icc_profiled"]["error_pct"]) for r in rows if "icc_profiled" in r)
+    if errs:
+        summary.append("ICC with the CT profile: median |error| %.1f%%, max %.1f%% over %d kernels"
+                       % (median(errs), errs[-1], len(errs)))
+    for l in ["ICC"]:
+        within = sum(1 for r in rows if l in r["levels"] and abs(r["levels"][l]["error_pct"]) <= 15)
+        if not a.counts_only:
+            summary.append("%s within 15%%: %d of %d kernels" % (l, within, len(rows)))
     order = 0
     for r in rows:
         e = {l: abs(r["levels"][l]["error_pct"]) for l in levels if l in r["levels"]}

@@ -101,6 +101,9 @@ const char *Usage =
     "                   strided  line rate of a 4 KiB-stride walk (no prefetch)\n"
     "                          against footprint, one process and two sharing\n"
     "                          the L3 (memory.strided, memory.strided_shared2)\n"
+    "                   overlap  how far memory transfers hide under a chain of\n"
+    "                          dependent multiply-adds: exponent p of t = (t_core^p\n"
+    "                          + t_mem^p)^(1/p) per footprint (memory.overlap)\n"
     "                   parkbench = tick,rinf1,poly\n"
     "                   hllc, poc  the HLLC constructs and the POC flop rate\n"
     "                   intcc  the same benchmarks counted on the optimised IR,\n"
@@ -137,7 +140,7 @@ const char *Usage =
 struct Options {
   std::vector<std::string> Levels{"HLLC", "POC", "INTCC", "ICC"};
   /// Low-level parts (PARKBENCH-93 §3.2): tick, rinf1, poly.
-  std::vector<std::string> Parts{"tick", "rinf1", "poly", "strided"};
+  std::vector<std::string> Parts{"tick", "rinf1", "poly", "strided", "overlap"};
   std::string Plot; ///< --plot DIR
   std::vector<std::string> Compare; ///< --compare A B: two machine files
   double Tolerance = 0.10;          ///< --tolerance: agreement asked of --compare
@@ -1002,6 +1005,8 @@ std::vector<std::string> ownedPrefixes(const std::string &Part) {
     return {"parkbench.POLY1.", "parkbench.POLY2."};
   if (Part == "strided")
     return {"memory.strided.", "memory.strided_shared2."};
+  if (Part == "overlap")
+    return {"memory.overlap."};
   return {};
 }
 
@@ -1050,7 +1055,8 @@ void writeMachine(const std::string &Path, const Options &O, const RunInfo &I,
       {"parkbench", "PARKBENCH-93 §3.2 low-level benchmarks: `segtime calibrate --level "
                     "tick,rinf1,poly` (docs/calibrate.md)"},
       {"memory", "Cache sizes (sysfs) and sustained bandwidths (B/s loaded + stored): `segtime "
-                 "calibrate --level poly`; strided-walk line rates: `--level strided` "
+                 "calibrate --level poly`; strided-walk line rates: `--level strided`; "
+                 "core/memory overlap: `--level overlap` "
                  "(docs/calibrate.md)"}};
   for (const auto &[Section, Comment] : SectionComment) {
     std::string Prefix = Section + ".";
@@ -1275,7 +1281,7 @@ Options parseArgs(int Argc, char **Argv, std::string &Command) {
           C = static_cast<char>(std::tolower(static_cast<unsigned char>(C)));
         if (Lower == "all") {
           O.Levels = {"HLLC", "POC", "INTCC", "ICC"};
-          O.Parts = {"tick", "rinf1", "poly", "strided"};
+          O.Parts = {"tick", "rinf1", "poly", "strided", "overlap"};
           continue;
         }
         if (Lower == "parkbench") {
@@ -1284,14 +1290,16 @@ Options parseArgs(int Argc, char **Argv, std::string &Command) {
               O.Parts.push_back(P);
           continue;
         }
-        if (Lower == "tick" || Lower == "rinf1" || Lower == "poly" || Lower == "strided") {
+        if (Lower == "tick" || Lower == "rinf1" || Lower == "poly" || Lower == "strided" ||
+            Lower == "overlap") {
           if (!O.hasPart(Lower))
             O.Parts.push_back(Lower);
           continue;
         }
         if (!parseLevel(X, L) || L == Level::CT || L == Level::DBC)
           usageError("--level: '" + X +
-                     "' is not one of tick, rinf1, poly, strided, parkbench, hllc, poc, intcc, icc, all");
+                     "' is not one of tick, rinf1, poly, strided, overlap, parkbench, hllc, poc, "
+                     "intcc, icc, all");
         if (!O.has(levelKey(L)))
           O.Levels.push_back(levelKey(L));
       }
@@ -1470,6 +1478,7 @@ int calibrateMain(int Argc, char **Argv) {
     std::optional<RinfResult> Rinf;
     std::optional<PolyMemResult> Poly;
     std::optional<StridedResult> Strided;
+    std::optional<OverlapResult> Overlap;
     ParamList Params;
     // Runs one part, collects its parameters, says how long it took.
     auto Part = [&](const char *Name, auto &Result, auto Run) {
@@ -1491,6 +1500,8 @@ int calibrateMain(int Argc, char **Argv) {
       Part("poly", Poly, &LowLevelBench::runPoly);
     if (O.hasPart("strided"))
       Part("strided", Strided, [](LowLevelBench &B) { return B.runStrided(); });
+    if (O.hasPart("overlap"))
+      Part("overlap", Overlap, &LowLevelBench::runOverlap);
     if (Clock) {
       measureClock(Dir, O, ClockReps, *Clock);
       std::cerr << "calibrate: ICC: core clock " << num(Clock->Value, 4) << " GHz (fastest of "
@@ -1516,6 +1527,8 @@ int calibrateMain(int Argc, char **Argv) {
       }
       if (Strided)
         J["memory"]["strided"] = Strided->toJson();
+      if (Overlap)
+        J["memory"]["overlap"] = Overlap->toJson();
       if (!Plots.empty())
         J["plots"] = Plots;
       std::cout << J.dump(2) << "\n";
@@ -1529,6 +1542,8 @@ int calibrateMain(int Argc, char **Argv) {
         Poly->print(std::cout);
       if (Strided)
         Strided->print(std::cout);
+      if (Overlap)
+        Overlap->print(std::cout);
       for (const std::string &P : Plots)
         std::cout << "plot: " << P << "\n";
     }

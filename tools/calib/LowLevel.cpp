@@ -842,6 +842,137 @@ void StridedResult::print(std::ostream &OS) const {
   }
 }
 
+// --- overlap of core and memory ---------------------------------------------------------
+
+OverlapResult LowLevelBench::runOverlap() {
+  OverlapResult R;
+  R.stamp(O);
+  std::vector<CacheInfo> Caches = readCaches();
+  double L1 = Caches.front().Size, L2 = Caches.size() > 1 ? Caches[1].Size : 4 * L1;
+  double Last = Caches.back().Size;
+  R.W = {L1 / 4, L2 / 2, 2 * L2};
+  if (Caches.size() > 2)
+    R.W.push_back(Last / 4);
+  R.W.push_back(4 * Last);
+  binary();
+  std::vector<std::string> Args{fmt(O.TargetS, 3)};
+  for (double W : R.W)
+    Args.push_back(fmt(W, 12));
+  std::cerr << "calibrate: overlap: chains of 1, 2, 4 multiply-adds per element over 1 and 2 "
+               "streams at "
+            << R.W.size() << " footprints, " << bytes(R.W.front()) << ".." << bytes(R.W.back())
+            << ellipsis() << "\n";
+  json J = runChecked("overlap", Args, 900, "overlap", R.ProbeGHz);
+  for (const json &K : J.at("overlap")) {
+    OverlapResult::Kernel Kn;
+    Kn.Streams = K.at("streams").get<int>();
+    Kn.Chain = K.at("chain").get<int>();
+    const json &Pts = K.at("points");
+    if (Pts.size() != R.W.size())
+      throw CalibError("overlap: " + std::to_string(Pts.size()) + " footprints, expected " +
+                       std::to_string(R.W.size()));
+    for (const json &P : Pts) {
+      Kn.N.push_back(P.at("n").get<double>());
+      Kn.Times.push_back(timesOf(P, O.Reps, "overlap", Samples, Disturbed));
+    }
+    R.Kernels.push_back(std::move(Kn));
+  }
+  reportDisturbed("overlap");
+  for (size_t J2 = 1; J2 < R.W.size(); ++J2) {
+    std::vector<double> Tc, Tm, T;
+    R.points(J2, -1, Tc, Tm, T);
+    R.Fits.push_back(fitOverlap(Tc, Tm, T));
+    std::vector<double> Ps;
+    for (int Rep = 0; Rep < O.Reps; ++Rep) {
+      R.points(J2, Rep, Tc, Tm, T);
+      Ps.push_back(fitOverlap(Tc, Tm, T).P);
+    }
+    R.PRep.push_back(std::move(Ps));
+  }
+  return R;
+}
+
+void OverlapResult::points(size_t J, int Rep, std::vector<double> &Tc, std::vector<double> &Tm,
+                           std::vector<double> &T) const {
+  Tc.clear(), Tm.clear(), T.clear();
+  auto At = [&](const Kernel &K, size_t I) {
+    return Rep >= 0 ? K.Times[I][static_cast<size_t>(Rep)] : stat(K.Times[I], Stat);
+  };
+  for (const Kernel &K : Kernels) {
+    if (K.Chain == 0)
+      continue;
+    const Kernel *Ref = nullptr;
+    for (const Kernel &X : Kernels)
+      if (X.Chain == 0 && X.Streams == K.Streams)
+        Ref = &X;
+    if (!Ref)
+      throw CalibError("overlap: no reference kernel over " + std::to_string(K.Streams) +
+                       " streams");
+    Tc.push_back(At(K, 0) / K.N[0] * K.N[J]);
+    Tm.push_back(At(*Ref, J) / Ref->N[J] * K.N[J]);
+    T.push_back(At(K, J));
+  }
+}
+
+ParamList OverlapResult::params() const {
+  ParamList P;
+  for (size_t I = 0; I < Fits.size(); ++I) {
+    const OverlapFit &F = Fits[I];
+    P.push_back({memoryCurveKey(I, "working_set", "overlap"),
+                 CostEntry::of(W[I + 1], "B", "derived",
+                               "footprint of point " + std::to_string(I) +
+                                   " of the overlap benchmark (chosen by the benchmark)")});
+    P.push_back({memoryCurveKey(I, "exponent", "overlap"),
+                 measured(F.P, "1", relSpread(PRep[I]),
+                          "segtime calibrate " + Date +
+                              ": p of t = (t_core^p + t_mem^p)^(1/p) (predictor/Overlap.h) "
+                              "by least squares on ln t over chains of 1, 2, 4 dependent "
+                              "multiply-adds per element over 1 and 2 streams at this "
+                              "footprint; t_core their time per element at " +
+                              bytes(W[0]) + " (in L1), t_mem the same streams into 8 "
+                              "independent sums; " +
+                              LowLevelBench::compileFlags() + ", " +
+                              sampling(Stat, Reps, TargetS) + " (core clock probe " +
+                              fmt(ProbeGHz, 3) + " GHz); rms residual " + pct(F.RmsRel) +
+                              " (max, full overlap: " + pct(F.RmsMax) + "; sum, none: " +
+                              pct(F.RmsSum) + ")" + rangeText(PRep[I]))});
+  }
+  return P;
+}
+
+json OverlapResult::toJson() const {
+  json Pts = json::array();
+  for (size_t I = 0; I < Fits.size(); ++I) {
+    std::vector<double> Tc, Tm, T;
+    points(I + 1, -1, Tc, Tm, T);
+    json Ks = json::array();
+    size_t C = 0;
+    for (const Kernel &K : Kernels)
+      if (K.Chain > 0) {
+        Ks.push_back({{"streams", K.Streams}, {"chain", K.Chain}, {"n", K.N[I + 1]},
+                      {"t_core_s", Tc[C]}, {"t_mem_s", Tm[C]}, {"measured_s", T[C]},
+                      {"residual", Fits[I].Residuals[C]}});
+        ++C;
+      }
+    Pts.push_back({{"working_set_bytes", W[I + 1]}, {"exponent", Fits[I].P},
+                   {"exponent_per_rep", PRep[I]}, {"rms_residual", Fits[I].RmsRel},
+                   {"rms_residual_max", Fits[I].RmsMax}, {"rms_residual_sum", Fits[I].RmsSum},
+                   {"kernels", Ks}});
+  }
+  return {{"core_clock_probe_ghz", ProbeGHz}, {"in_l1_bytes", W.front()}, {"points", Pts}};
+}
+
+void OverlapResult::print(std::ostream &OS) const {
+  OS << "\nOverlap of core and memory time, t = (t_core^p + t_mem^p)^(1/p) (" << Stat << " of "
+     << Reps << " samples)\n"
+     << pad("footprint", 11, true) << pad("p", 8) << pad("spread", 8) << pad("rms resid", 11)
+     << pad("max", 8) << pad("sum", 8) << "\n";
+  for (size_t I = 0; I < Fits.size(); ++I)
+    OS << pad(bytes(W[I + 1]), 11, true) << pad(fmt(Fits[I].P, 3), 8)
+       << pad(pct(relSpread(PRep[I])), 8) << pad(pct(Fits[I].RmsRel), 11)
+       << pad(pct(Fits[I].RmsMax), 8) << pad(pct(Fits[I].RmsSum), 8) << "\n";
+}
+
 // --- plots ---------------------------------------------------------------------------------
 
 namespace {

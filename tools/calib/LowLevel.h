@@ -2,7 +2,7 @@
 ///
 /// \file
 /// The low-level parts of `segtime calibrate` (PARKBENCH-93 §3.2), each
-/// runnable alone (`--level tick`, `rinf1`, `poly`, `strided`):
+/// runnable alone (`--level tick`, `rinf1`, `poly`, `strided`, `overlap`):
 ///
 ///  - tick:  TICK1, the timer's resolution (the smallest non-zero difference
 ///           of successive reads, §3.2.1), and TICK2, a check that the timer
@@ -12,6 +12,8 @@
 ///  - rinf1: (r_inf, n_1/2) of vector loops by least squares on
 ///           t = q (n + n_1/2) / r_inf (eqs. 3.1-3.2);
 ///  - strided: the line rate of a 4 KiB-stride walk (StridedResult);
+///  - overlap: how far memory transfers hide under a latency-bound core
+///           (OverlapResult, predictor/Overlap.h);
 ///  - poly:  POLY1 (in L1) and POLY2 (arrays 4x the last-level cache):
 ///           (r̂_inf, f_1/2) of Horner polynomials of order 1..64 (eq. 3.3),
 ///           and the bandwidth of each cache level and of memory from a
@@ -33,6 +35,7 @@
 #define SEGTIME_TOOLS_CALIB_LOWLEVEL_H
 
 #include "predictor/Machine.h"
+#include "predictor/Overlap.h"
 #include "predictor/Parkbench.h"
 #include "tools/calib/LowLevelSource.h"
 
@@ -190,6 +193,37 @@ struct StridedResult : Sampled {
   void print(std::ostream &OS) const;
 };
 
+/// The overlap of core and memory time (`--level overlap`,
+/// predictor/Overlap.h): chains of 1, 2 and 4 dependent multiply-adds per
+/// element over 1 and 2 streams of doubles, and each stream set summed into
+/// 8 independent accumulators (the transfer time alone), at an in-L1
+/// footprint W[0] (where a chain's time is its core time) and at footprints
+/// W[1..] from half the L2 to 4x the last-level cache. Per footprint, the
+/// exponent p of t = (t_core^p + t_mem^p)^(1/p) is fitted (fitOverlap) to
+/// the six chains: t_core = the chain's time per element at W[0] x elements,
+/// t_mem = the reference's time over the same streams.
+struct OverlapResult : Sampled {
+  struct Kernel {
+    int Streams = 0, Chain = 0;               ///< Chain 0: the reference
+    std::vector<double> N;                   ///< elements per footprint
+    std::vector<std::vector<double>> Times;  ///< s per call: [footprint][rep]
+  };
+  std::vector<double> W;       ///< footprints, B (W[0] in L1)
+  std::vector<Kernel> Kernels; ///< in the program's order
+  std::vector<OverlapFit> Fits;          ///< per footprint W[1..]
+  std::vector<std::vector<double>> PRep; ///< per footprint W[1..]: p per repetition
+  double ProbeGHz = 0;
+
+  /// The points of footprint J >= 1 (statistic of the samples, or
+  /// repetition Rep if >= 0): core, memory and measured times, s.
+  void points(size_t J, int Rep, std::vector<double> &Tc, std::vector<double> &Tm,
+              std::vector<double> &T) const;
+  /// memory.overlap.NN.working_set (B) and .exponent (1) for W[1..].
+  ParamList params() const;
+  nlohmann::json toJson() const;
+  void print(std::ostream &OS) const;
+};
+
 /// Compiles the low-level program once (in Dir) and runs its parts.
 class LowLevelBench {
 public:
@@ -200,6 +234,7 @@ public:
   PolyMemResult runPoly();
   /// With Shared, also the two-process curve.
   StridedResult runStrided(bool Shared = true);
+  OverlapResult runOverlap();
   /// The compiler command line used (for the machine file's comments).
   static std::string compileFlags() { return "-O2 -march=native -fno-builtin"; }
 

@@ -109,6 +109,40 @@ KERNEL m_copy(long n, double *restrict b, const double *restrict a) {
    within a 4 KiB page, cannot help; the loads are independent (an integer
    sum). Columns of lines are taken even ones first, then odd ones, so that
    the adjacent-line prefetcher's buddy line is needed 32 columns later. */
+/* Core/memory overlap (`--level overlap`): a chain of M dependent
+   multiply-adds per element over one stream (s = s * c + x[i]) or two
+   (s = s * c + x[i] * y[i], the product off the chain), and the same streams
+   summed into 8 independent accumulators (the memory-bound reference). Strict
+   FP order: the chains are not vectorised or reassociated. */
+#define REP1(S) S
+#define REP2(S) S S
+#define REP4(S) S S S S
+#define OCHAIN(M, NS, V)                                                            \
+  __attribute__((noinline)) static double o_c##M##_##NS(long n, const double *restrict x,   \
+                                                       const double *restrict y, double c) { \
+    double s = 0;                                                                   \
+    for (long i = 0; i < n; i++) {                                                  \
+      double v = V;                                                                 \
+      REP##M(s = s * c + v;)                                                        \
+    }                                                                               \
+    return s;                                                                       \
+  }
+OCHAIN(1, 1, x[i]) OCHAIN(2, 1, x[i]) OCHAIN(4, 1, x[i])
+OCHAIN(1, 2, x[i] * y[i]) OCHAIN(2, 2, x[i] * y[i]) OCHAIN(4, 2, x[i] * y[i])
+#define OREF(NS, V)                                                                 \
+  __attribute__((noinline)) static double o_r_##NS(long n, const double *restrict x,         \
+                                                   const double *restrict y, double c) {     \
+    double s[8] = {0, 0, 0, 0, 0, 0, 0, c};                                         \
+    for (long i = 0; i + 7 < n; i += 8)                                             \
+      for (int k = 0; k < 8; k++)                                                   \
+        s[k] += V;                                                                  \
+    return s[0] + s[1] + s[2] + s[3] + s[4] + s[5] + s[6] + s[7];                   \
+  }
+OREF(1, x[i + k]) OREF(2, x[i + k] * y[i + k])
+typedef double (*okernel_t)(long, const double *restrict, const double *restrict, double);
+/* Order of the "overlap" output: streams, chain (0 = the reference). */
+static const okernel_t OKernel[8] = {o_r_1, o_c1_1, o_c2_1, o_c4_1, o_r_2, o_c1_2, o_c2_2, o_c4_2};
+static const int OStreams[8] = {1, 1, 1, 1, 2, 2, 2, 2}, OChain[8] = {0, 1, 2, 4, 0, 1, 2, 4};
 #define ROW 512 /* longs per row: 4 KiB */
 __attribute__((noinline)) static long s_walk(long n, const long *restrict a) {
   long rows = n / ROW, s = 0;
@@ -123,7 +157,7 @@ __attribute__((noinline)) static long s_walk(long n, const long *restrict a) {
 )C";
 
 const char *Tail = R"C(
-enum { ID_MEM = 10, ID_STRIDED = 20, ID_POLY = 100 };
+enum { ID_MEM = 10, ID_STRIDED = 20, ID_OVERLAP = 30, ID_POLY = 100 };
 static long *SW;               /* the strided walk's buffer */
 static volatile long *Partner; /* strided2: the walk the partner process runs (0 idle, -1 stop) */
 static void call(int id, long n) {
@@ -140,7 +174,12 @@ static void call(int id, long n) {
   case ID_MEM + 0: Sink += m_load(n, A); break;
   case ID_MEM + 1: m_copy(n, B, A); break;
   case ID_MEM + 2: r_triad(n, A, B, C, Scalar); break;
-  default: Poly[id - ID_POLY](n, B, A); break; /* y = B, x = A */
+  default:
+    if (id >= ID_OVERLAP && id < ID_OVERLAP + 8)
+      Sink += OKernel[id - ID_OVERLAP](n, A, B, 0.999999);
+    else
+      Poly[id - ID_POLY](n, B, A); /* y = B, x = A */
+    break;
   }
 }
 
@@ -296,7 +335,7 @@ static int cmp64(const void *a, const void *b) {
 
 int main(int argc, char **argv) {
   if (argc < 3) {
-    fprintf(stderr, "usage: park tick1|tick2|rinf1|poly1|poly2|mem|strided|strided2 REPS ...\n");
+    fprintf(stderr, "usage: park tick1|tick2|rinf1|poly1|poly2|mem|strided|strided2|overlap REPS ...\n");
     return 2;
   }
   const char *mode = argv[1];
@@ -485,6 +524,35 @@ int main(int argc, char **argv) {
     printf("\"%s\": [{\"kernel\": 0, \"bytes_per_element\": 8, \"points\": ", mode);
     printPoints(0, NP, reps);
     printf("}]}\n");
+    return 0;
+  }
+  if (!strcmp(mode, "overlap")) { /* core/memory overlap: OKernel at footprints */
+    double target = arg3;
+    int nw = argc - 4;
+    if (nw < 1) {
+      fprintf(stderr, "park: overlap: need TARGET_S and at least one footprint in bytes\n");
+      return 2;
+    }
+    double maxb = 0;
+    for (int j = 0; j < nw; j++)
+      if (atof(argv[4 + j]) > maxb)
+        maxb = atof(argv[4 + j]);
+    A = alignedArray((long)(maxb / 8), 0);
+    B = alignedArray((long)(maxb / 8), 3);
+    for (int k = 0; k < 8; k++)
+      for (int j = 0; j < nw; j++) /* n: the kernel's own footprint is the size */
+        addPoint(ID_OVERLAP + k, ((long)(atof(argv[4 + j]) / (8.0 * OStreams[k])) + 7) / 8 * 8);
+    measureAll(reps, target);
+    printf("{");
+    printProbes();
+    printf("\"overlap\": [");
+    for (int k = 0; k < 8; k++) {
+      printf("%s{\"kernel\": %d, \"streams\": %d, \"chain\": %d, \"bytes_per_element\": %d, "
+             "\"points\": ", k ? ", " : "", k, OStreams[k], OChain[k], 8 * OStreams[k]);
+      printPoints(k * nw, (k + 1) * nw, reps);
+      printf("}");
+    }
+    printf("]}\n");
     return 0;
   }
   fprintf(stderr, "park: unknown mode '%s'\n", mode);

@@ -16,6 +16,10 @@
 ///   ./park poly1 REPS TARGET_S N       POLY1: orders polyOrders(), in cache
 ///   ./park poly2 REPS N                POLY2: the same, one sweep each
 ///   ./park mem REPS TARGET_S MAXBYTES  load/copy/triad over working sets
+///   ./park strided REPS TARGET_S MIN MAX  strided walk (strided2: two processes)
+///   ./park overlap REPS TARGET_S W...  chains of dependent multiply-adds over 1
+///                                      and 2 streams, and the streams alone,
+///                                      at footprints W B (core/memory overlap)
 /// Times are s per call of a kernel (the minimum-statistics choice is the
 /// caller's); TARGET_S is the minimum duration of one timed sample.
 ///
