@@ -126,9 +126,12 @@ void mergeIR(SegFile &File, IRCollection &C) {
     std::map<std::string, std::string> TripOf; // N_<fn>_<line> -> source count
     // A source-level expression in the IR SEG's names: the indices of
     // enclosing source loops become their IR loops' iteration numbers
-    // (i = start + step*k). None if it uses an index with no IR loop.
+    // (i = start + step*k), innermost first, so that an outer index in an
+    // inner loop's start or step (lo += 2*w) is replaced too. None if it
+    // uses an index with no IR loop.
     auto inIRNames = [&](std::string T) -> std::optional<std::string> {
-      for (auto &[Outer, K] : Enclosing) {
+      for (auto It = Enclosing.rbegin(); It != Enclosing.rend(); ++It) {
+        auto &[Outer, K] = *It;
         if (Outer->Index.empty())
           continue;
         std::string V = Outer->StepKind == "mul"

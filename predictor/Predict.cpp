@@ -403,8 +403,16 @@ Prediction predict(const SegFile &S, const Machine &M, const PredictOptions &O) 
       LP.CommS = CommE.is_zero() ? 0 : evaluate(CommE, V);
       std::string Key = ruvKey(L, P.Target);
       for (const std::string &Op : opsOf(S, Key)) {
-        double C = evaluate(
-            FB.closedForm(Name, countWeight(Key, Op), "count:" + Key + ":" + Op, L), V);
+        ex CountE = FB.closedForm(Name, countWeight(Key, Op), "count:" + Key + ":" + Op, L);
+        // A count may use a parameter the time does not (a branch
+        // probability of stages that cost no time): its default.
+        std::map<std::string, double> VC = V;
+        for (const std::string &X : freeSymbols(CountE)) {
+          auto D = Declared.find(X);
+          if (!VC.count(X) && D != Declared.end() && D->second.Default)
+            VC[X] = *D->second.Default;
+        }
+        double C = evaluate(CountE, VC);
         if (C != 0 || L == "POC")
           LP.Counts[Op] = C;
       }
