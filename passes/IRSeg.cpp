@@ -333,6 +333,11 @@ private:
           continue; // leaves the region
         double P = BPI.getEdgeProbability(B, S).getNumerator() /
                    double(BranchProbability::getDenominator());
+        // The exit test of a top-tested loop (-O0: the header is the only
+        // exiting block): its in-loop edge is taken on every iteration the
+        // trip count counts, the exit once per execution of the loop.
+        if (L && B == L->getHeader() && L->getExitingBlock() == B && !Exact)
+          P = 1;
         if (Guarded)
           P = (US == Guarded || DT.dominates(S, static_cast<const Loop *>(Guarded)->getHeader()))
                   ? 1
@@ -1156,6 +1161,32 @@ private:
       LoopNodeId[SL] = N.Id;
       LoopTrip[SL] = N.Trip;
       N.Body = region(SL);
+      // A top-tested loop (the header is its only exiting block and also
+      // branches into the loop, -O0) runs its header once more per
+      // execution than the trip count: the final test that leaves.
+      std::optional<Node> FinalTest;
+      BasicBlock *H = SL->getHeader();
+      if (SL->getExitingBlock() == H && Out.StageOf.count(H) &&
+          llvm::any_of(successors(H), [&](BasicBlock *S) { return S != H && SL->contains(S); })) {
+        std::function<const Node *(const NodeList &)> Find = [&](const NodeList &Ns) -> const Node * {
+          for (const Node &X : Ns) {
+            if (X.Id == Out.StageOf[H])
+              return &X;
+            if (const Node *Y = Find(X.Body))
+              return Y;
+          }
+          return nullptr;
+        };
+        if (const Node *HS = Find(N.Body)) {
+          Node T = *HS;
+          T.Id = HS->Id + "t";
+          T.Label = "final loop test";
+          T.Freq = FreqS;
+          T.BranchProb.clear();
+          Out.CopyOf[T.Id] = HS->Id;
+          FinalTest = std::move(T);
+        }
+      }
       if (!L) {
         // After region(SL): the edge frequencies that resolve phis are
         // known. The nest's own loops are summed over, not indexed.
@@ -1166,6 +1197,8 @@ private:
         Text.LoopIndex = std::move(Saved);
       }
       List.push_back(std::move(N));
+      if (FinalTest)
+        List.push_back(std::move(*FinalTest));
     }
     return List;
   }

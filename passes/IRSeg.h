@@ -47,6 +47,11 @@ struct IRFunctionSeg {
     std::optional<std::string> Freq;
   };
   std::map<std::pair<const llvm::BasicBlock *, const llvm::BasicBlock *>, LoopExit> LoopExits;
+  /// Stages that repeat another stage's block (id -> that stage's id): the
+  /// final, failing test of a top-tested loop (-O0), run once per execution
+  /// of the loop after its trip-count iterations; the machine level gives
+  /// them the block's ICC RUV too.
+  std::map<std::string, std::string> CopyOf;
   /// Blocks ending in a data-dependent conditional branch (no exact
   /// condition, not a loop's back edge or exit), with the probability that
   /// the branch takes its first successor ("Pir_f_12_9" or "(1 - Pir_...)"):

@@ -158,10 +158,11 @@ struct CollectPass : PassInfoMixin<CollectPass> {
         }
         std::function<void(NodeList &)> Attach = [&](NodeList &L) {
           for (Node &N : L) {
-            auto X = ByStage.find(N.Id);
+            auto C = FS.CopyOf.find(N.Id);
+            auto X = ByStage.find(C != FS.CopyOf.end() ? C->second : N.Id);
             if (N.Kind == NodeKind::Stage && X != ByStage.end()) {
               Ruv &R = N.Ruvs["ICC:" + Spec->Name] = *X->second;
-              if (auto D = DataBranchOf.find(N.Id); D != DataBranchOf.end()) {
+              if (auto D = DataBranchOf.find(N.Id); D != DataBranchOf.end() && C == FS.CopyOf.end()) {
                 R.add("branch.cond.data", 1);
                 N.BranchProb = D->second;
               }

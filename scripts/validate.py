@@ -7,7 +7,7 @@ USAGE:
                       [--json build/validation.json] [--markdown build/validation.md]
 
 For every kernel (examples/*.c, validation/*.c):
-  1. compile at -O2 -march=native -mno-avx512f (valgrind cannot run AVX-512)
+  1. compile at -O2 (--opt) -march=native -mno-avx512f (valgrind cannot run AVX-512)
      with the plugin and ICC target "compile" (the code being compiled);
   2. run it at its default size, --rounds times, the rounds interleaved
      over the kernels (the VM has slow phases of seconds to minutes in which
@@ -88,9 +88,12 @@ def main():
     ap.add_argument("--no-callgrind", action="store_true")
     ap.add_argument("--counts-only", action="store_true",
                     help="only the callgrind instruction counts (no timed runs)")
+    ap.add_argument("--opt", default="O2", choices=["O0", "O1", "O2", "O3"],
+                    help="optimisation level of the kernels (default O2)")
     ap.add_argument("--json", default="")
     ap.add_argument("--markdown", default="")
     a = ap.parse_args()
+    FLAGS[0] = "-" + a.opt
     if a.counts_only and a.no_callgrind:
         ap.error("--counts-only and --no-callgrind exclude each other")
 
@@ -101,7 +104,7 @@ def main():
             srcs += [(folder, f[:-2]) for f in sorted(os.listdir(d)) if f.endswith(".c")]
     if a.only:
         srcs = [s for s in srcs if s[1] in a.only.split(",")]
-    work = os.path.join(BUILD, "validation")
+    work = os.path.join(BUILD, "validation" if a.opt == "O2" else "validation-" + a.opt)
     os.makedirs(work, exist_ok=True)
     rows = []
     built = []
