@@ -95,6 +95,22 @@ protected:
 };
 CtFile *CtRuntime::Ct = nullptr;
 
+// The measured overheads (runtime measure_overheads: minima over rounds at
+// start-up and exit): a call's pair is a function's; a nested pair (two reads
+// and counter updates) costs more than the gap between two reads; a pair
+// costs tens of ticks, not thousands (a preempted round would).
+TEST_F(CtRuntime, MeasuredOverheads) {
+  ASSERT_TRUE(Ct);
+  const double Hz = Ct->Timer.Hz, PO = Ct->Timer.PairOverheadS * Hz;
+  const auto &N = Ct->Timer.NestedPairS;
+  EXPECT_EQ(N.at("call"), N.at("function"));
+  for (const char *K : {"function", "loop", "recursive"}) {
+    EXPECT_GT(N.at(K) * Hz, PO) << K;
+    EXPECT_LT(N.at(K) * Hz, 1000) << K;
+  }
+  EXPECT_GT(PO, 0);
+}
+
 TEST_F(CtRuntime, RecursiveExclusiveAndInclusive) {
   ASSERT_TRUE(Ct);
 
