@@ -75,6 +75,7 @@ static double StartS;
 static double PairOverhead;    /* ticks */
 static double NestedCost[4];   /* ticks, per enum segtime_ct_kind */
 static double NestedCostRec;   /* ticks, a recursive function's node */
+uint64_t __segtime_ct_short_ticks; /* segtime_ct.h */
 
 static int cmp_u64(const void *a, const void *b) {
   uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -179,6 +180,8 @@ static void start(void) {
   StartS = now_s();
   StartTicks = ticks();
   measure_overheads();
+  /* A pair would add over 5 % to a shorter call (segtime_ct.h). */
+  __segtime_ct_short_ticks = (uint64_t)(20 * NestedCost[SEGTIME_CT_FUNCTION]);
   atexit(write_at_exit);
   __atomic_store_n(&Started, 2, __ATOMIC_RELEASE);
 }
@@ -240,9 +243,15 @@ static int is_timed_kind(const Rec *r) {
   return r->n->kind != SEGTIME_CT_BRANCH &&
          !(r->n->flags & (SEGTIME_CT_NORETURN | SEGTIME_CT_UNTIMED));
 }
-/* Timer pairs the node ran (all activations). */
-static double pairs(const Rec *r) { return is_timed_kind(r) ? (double)ld(&r->c[0]) : 0; }
-/* Pairs that added to its ticks. */
+/* Timer pairs the node ran (all activations; a function that skips its pair
+ * after short calls: slot 2). */
+static double pairs(const Rec *r) {
+  if (!is_timed_kind(r))
+    return 0;
+  return (r->n->flags & SEGTIME_CT_SAMPLED) ? (double)ld(&r->c[2]) : (double)ld(&r->c[0]);
+}
+/* Pairs whose ticks its ticks hold (a call not timed is given a timed one's
+ * ticks, which hold one pair's reads: all calls). */
 static double timed(const Rec *r) {
   if (!is_timed_kind(r))
     return 0;
@@ -374,12 +383,17 @@ static double nested_cost(int i) {
   if (R[i].n->flags & SEGTIME_CT_REENTRANT)
     return reentrant_nested_cost(i);
   if (R[i].n->kind == SEGTIME_CT_FUNCTION)
-    return total_cost(i) - timed(&R[i]) * pair_cost(&R[i]);
+    return total_cost(i) - pairs(&R[i]) * pair_cost(&R[i]);
   double t = R[i].n->kind == SEGTIME_CT_CALL
                  ? (double)ld(&R[i].c[0]) * cost_per_call(R[i].n->name)
                  : 0;
-  if (R[i].n->flags & SEGTIME_CT_CALLEE_TIMED) /* its ticks are inside the callee's pair */
-    t -= (double)ld(&R[i].c[0]) * NestedCost[SEGTIME_CT_FUNCTION];
+  if (R[i].n->flags & SEGTIME_CT_CALLEE_TIMED) { /* its ticks are inside the callee's pair */
+    int g = find_function(R[i].n->name);
+    double share = 1; /* the callee's pairs per call */
+    if (g >= 0 && ld(&R[g].c[0]) > 0)
+      share = pairs(&R[g]) / (double)ld(&R[g].c[0]);
+    t -= (double)ld(&R[i].c[0]) * share * NestedCost[SEGTIME_CT_FUNCTION];
+  }
   for (int d = 0; d < NR; ++d)
     if (R[d].fn == R[i].fn && inside(d, i))
       t += own_cost(d);
@@ -562,12 +576,14 @@ int __segtime_ct_write(void) {
     fprintf(f, ", \"file\": ");
     json_str(f, F->n->file);
     fprintf(f, ", \"line\": %d, \"col\": %d, \"recursive\": %s, \"calls\": %llu, "
-               "\"inclusive_s\": %.9g, \"exclusive_s\": %.9g, \"raw_inclusive_s\": %.9g,\n"
-               "   \"nodes\": [",
+               "\"inclusive_s\": %.9g, \"exclusive_s\": %.9g, \"raw_inclusive_s\": %.9g",
             F->n->line, F->n->col, (F->n->flags & SEGTIME_CT_RECURSIVE) ? "true" : "false",
             (unsigned long long)ld(&F->c[0]), F->incl / hz,
             (rec ? F->excl : F->incl - childF > 0 ? F->incl - childF : 0) / hz,
             (double)ld(&F->c[1]) / hz);
+    if (F->n->flags & SEGTIME_CT_SAMPLED)
+      fprintf(f, ", \"timed_calls\": %llu", (unsigned long long)ld(&F->c[2]));
+    fprintf(f, ",\n   \"nodes\": [");
     /* Nodes of this function, numbered from 0 in table order. */
     int k = 0, firstN = 1;
     for (int i = fi + 1; i < NR && R[i].fn == fi; ++i, ++k) {
