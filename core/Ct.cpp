@@ -95,11 +95,14 @@ json CtFunction::toJSON() const {
   json Ns = json::array();
   for (const CtNode &N : Nodes)
     Ns.push_back(N.toJSON());
-  return {{"name", Name},           {"file", File},
-          {"line", Line},           {"col", Col},
-          {"recursive", Recursive}, {"calls", Calls},
-          {"inclusive_s", InclusiveS}, {"exclusive_s", ExclusiveS},
-          {"raw_inclusive_s", RawInclusiveS}, {"nodes", Ns}};
+  json J = {{"name", Name},           {"file", File},
+            {"line", Line},           {"col", Col},
+            {"recursive", Recursive}, {"calls", Calls},
+            {"inclusive_s", InclusiveS}, {"exclusive_s", ExclusiveS},
+            {"raw_inclusive_s", RawInclusiveS}, {"nodes", Ns}};
+  if (TimedCalls)
+    J["timed_calls"] = *TimedCalls;
+  return J;
 }
 
 CtFunction CtFunction::fromJSON(const json &J) {
@@ -114,6 +117,8 @@ CtFunction CtFunction::fromJSON(const json &J) {
     F.InclusiveS = need<double>(J, "inclusive_s", "a number of seconds");
     F.ExclusiveS = need<double>(J, "exclusive_s", "a number of seconds");
     F.RawInclusiveS = J.value("raw_inclusive_s", F.InclusiveS);
+    if (J.contains("timed_calls"))
+      F.TimedCalls = need<uint64_t>(J, "timed_calls", "a count");
     size_t I = 0;
     for (const json &N : need<json>(J, "nodes", "a list of nodes")) {
       try {

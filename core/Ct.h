@@ -63,6 +63,10 @@ struct CtFunction {
   bool Recursive = false; ///< timed only in its outermost activation
   uint64_t Calls = 0;
   double InclusiveS = 0, ExclusiveS = 0, RawInclusiveS = 0; ///< s, all calls
+  /// Calls that ran a timer pair, for a function that skips it after short
+  /// calls (the others were given a timed call's time: estimated); unset:
+  /// every call was timed.
+  std::optional<uint64_t> TimedCalls;
   std::vector<CtNode> Nodes;
   json toJSON() const;
   static CtFunction fromJSON(const json &J);

@@ -2,7 +2,7 @@
 ///
 /// \file
 /// See Instrument.h. The node table and counter layout are the contract of
-/// runtime/segtime_ct.h (ABI 3): per node four counter slots (count, ticks,
+/// runtime/segtime_ct.h (ABI 5): per node four counter slots (count, ticks,
 /// timed, iterations), for branches one slot per counted arm, for timed
 /// nodes of recursive functions one more (exclusive ticks), in a
 /// per-thread block that each function fetches from a thread-local pointer
@@ -22,6 +22,7 @@
 #include "llvm/IR/DebugInfo.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
@@ -40,10 +41,16 @@ namespace {
 
 // runtime/segtime_ct.h
 enum Kind { KFunction = 0, KLoop = 1, KBranch = 2, KCall = 3 };
-constexpr int FixedSlots = 4, Abi = 4;
+constexpr int FixedSlots = 4, Abi = 5;
 constexpr int SlotExclusive = 4; ///< timed nodes of recursive functions
+/// Function nodes flagged FlagSampled: slot 2 pairs run, slot 3 calls still
+/// to skip, slot 4 the last timed call's ticks.
+constexpr int SlotPairs = 2, SlotSkip = 3, SlotLastTimed = 4;
+/// After a timed call shorter than __segtime_ct_short_ticks, this many calls
+/// are not timed (segtime_ct.h).
+constexpr int SkipAfterShort = 7;
 constexpr int FlagRecursive = 1, FlagNoReturn = 2, FlagUntimed = 4, FlagReentrant = 8,
-              FlagCalleeTimed = 16;
+              FlagCalleeTimed = 16, FlagSampled = 32;
 
 struct Loc {
   std::string File;
@@ -141,6 +148,13 @@ public:
     GetBlock = M.getOrInsertFunction("__segtime_ct_thread_block",
                                      FunctionType::get(Ptr, {Ptr}, false));
   }
+  /// The runtime's threshold for short calls (ticks), declared on first use.
+  GlobalVariable *shortTicks() {
+    if (!ShortTicks)
+      ShortTicks = new GlobalVariable(M, I64, false, GlobalValue::ExternalLinkage, nullptr,
+                                      "__segtime_ct_short_ticks");
+    return ShortTicks;
+  }
 
   void function(Function &F, LoopInfo &LI, TargetLibraryInfo &TLI);
   void finish();
@@ -163,6 +177,9 @@ private:
     B.CreateStore(B.CreateAdd(B.CreateLoad(I64, P), V), P);
   }
   Value *cycles(IRBuilder<> &B) {
+    if (Config.NoClock) // InstrumentConfig::NoClock: an opaque zero
+      return B.CreateCall(InlineAsm::get(FunctionType::get(I64, false), "xorl ${0:k}, ${0:k}",
+                                         "=r", /*hasSideEffects=*/true));
     return B.CreateIntrinsic(Intrinsic::readcyclecounter, {}, {});
   }
   /// An open timer: its start and, in recursive functions, the enclosing
@@ -225,8 +242,9 @@ private:
   /// more, their exclusive ticks.
   static int slotsOf(const NodeDesc &D) {
     return FixedSlots + D.NArms +
-           ((D.Flags & FlagRecursive) && D.Kind != KBranch &&
-                    !(D.Flags & (FlagUntimed | FlagNoReturn))
+           (((D.Flags & FlagRecursive) && D.Kind != KBranch &&
+             !(D.Flags & (FlagUntimed | FlagNoReturn))) ||
+                    (D.Flags & FlagSampled)
                 ? 1
                 : 0);
   }
@@ -250,6 +268,7 @@ private:
   GlobalVariable *Mod, *Block; ///< the module's table; thread's block pointer
   GlobalVariable *Child;       ///< the thread's child ticks (recursive functions)
   GlobalVariable *Last;        ///< the ticks of the last return of a Timed function
+  GlobalVariable *ShortTicks = nullptr; ///< shortTicks()
   std::map<int, GlobalVariable *> Depths;
   FunctionCallee GetBlock;
   Value *Blk = nullptr; ///< the current function's counter block
@@ -332,6 +351,11 @@ void Instrumenter::function(Function &F, LoopInfo &LI, TargetLibraryInfo &TLI) {
   const bool Untimed = Small.count(&F) && !IsRecursive;
   if (Untimed)
     FD.Flags |= FlagUntimed;
+  // Timed functions (non-recursive, not small) skip the timer after short
+  // calls (segtime_ct.h, FlagSampled).
+  const bool Sampled = Timed.count(&F) != 0;
+  if (Sampled)
+    FD.Flags |= FlagSampled;
   int FN = addNode(FD);
 
   struct LoopPlan {
@@ -571,8 +595,31 @@ void Instrumenter::function(Function &F, LoopInfo &LI, TargetLibraryInfo &TLI) {
   for (AllocaInst *A : Locals)
     B.CreateStore(Constant::getNullValue(A->getAllocatedType()), A);
   Timer FunctionTimer;
-  if (!Untimed)
+  Value *Sample = nullptr; ///< Sampled: this call is timed
+  if (Sampled) {
+    // Timed unless calls are still to be skipped (slot 3 > 0: count down).
+    Value *SkipP = B.CreateConstInBoundsGEP1_64(I64, Blk, Nodes[FN].Base + SlotSkip);
+    Value *Skip = B.CreateLoad(I64, SkipP);
+    Sample = B.CreateICmpEQ(Skip, ConstantInt::get(I64, 0));
+    B.CreateStore(B.CreateSelect(Sample, Skip, B.CreateSub(Skip, ConstantInt::get(I64, 1))),
+                  SkipP);
+    BasicBlock *Head = B.GetInsertBlock();
+    Instruction *Then = SplitBlockAndInsertIfThen(Sample, &*B.GetInsertPoint(), false);
+    BasicBlock *Tail = Then->getSuccessor(0);
+    B.SetInsertPoint(Then);
+    Value *T0 = cycles(B);
+    B.SetInsertPoint(Tail, Tail->getFirstInsertionPt());
+    PHINode *T0Phi = B.CreatePHI(I64, 2);
+    T0Phi->addIncoming(T0, Then->getParent());
+    T0Phi->addIncoming(ConstantInt::get(I64, 0), Head);
+    FunctionTimer.T0 = T0Phi;
+    for (LoopPlan &P : Loops) // the entry's code and terminator moved again
+      for (BasicBlock *&Pred : P.Entering)
+        if (Pred == Head)
+          Pred = Tail;
+  } else if (!Untimed) {
     FunctionTimer = startTimer(B, FN);
+  }
 
   // Branch counters: executions and counted arms, next to the decision; a
   // two-way br's true arm on its edge, after everything else (below).
@@ -636,6 +683,31 @@ void Instrumenter::function(Function &F, LoopInfo &LI, TargetLibraryInfo &TLI) {
     }
     if (Untimed) {
       add(B, FN, 0, ConstantInt::get(I64, 1));
+      return;
+    }
+    if (Sampled) {
+      // A timed call: its pair's ticks; after a short one, skip the next
+      // SkipAfterShort calls. A call not timed: the last timed call's ticks.
+      Instruction *At = &*B.GetInsertPoint();
+      Value *Imputed = B.CreateLoad(
+          I64, B.CreateConstInBoundsGEP1_64(I64, Blk, Nodes[FN].Base + SlotLastTimed));
+      BasicBlock *Head = B.GetInsertBlock();
+      Instruction *Then = SplitBlockAndInsertIfThen(Sample, At, false);
+      B.SetInsertPoint(Then);
+      Value *D = B.CreateSub(cycles(B), FunctionTimer.T0);
+      add(B, FN, SlotPairs, ConstantInt::get(I64, 1));
+      B.CreateStore(D, B.CreateConstInBoundsGEP1_64(I64, Blk, Nodes[FN].Base + SlotLastTimed));
+      Value *Short = B.CreateICmpULT(D, B.CreateLoad(I64, shortTicks()));
+      B.CreateStore(B.CreateSelect(Short, ConstantInt::get(I64, SkipAfterShort),
+                                   ConstantInt::get(I64, 0)),
+                    B.CreateConstInBoundsGEP1_64(I64, Blk, Nodes[FN].Base + SlotSkip));
+      B.SetInsertPoint(At);
+      PHINode *V = B.CreatePHI(I64, 2);
+      V->addIncoming(D, Then->getParent());
+      V->addIncoming(Imputed, Head);
+      add(B, FN, 1, V);
+      add(B, FN, 0, ConstantInt::get(I64, 1));
+      B.CreateStore(V, Last);
       return;
     }
     Value *D = stopTimer(B, FN, FunctionTimer);

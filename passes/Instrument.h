@@ -52,6 +52,12 @@ struct InstrumentConfig {
   bool StripDebugInfo = false;
   /// Also time innermost loops (by default they are counted only).
   bool TimeInnermostLoops = false;
+  /// A measurement aid (instrument=no-clock): every timer read is an opaque
+  /// zero (one register clear) instead of rdtsc, the rest of the code
+  /// unchanged; the difference of a program's time built with and without
+  /// it is what the reads cost where they run (scripts/ct_overhead.py
+  /// --example). The CT file's times are then all 0.
+  bool NoClock = false;
 };
 
 /// Module pass "segtime-instrument". Fails (reports a fatal usage error)

@@ -22,6 +22,8 @@
 ///                    every SEG node (passes/Instrument.h); link
 ///                    build/lib/libsegtime-rt.a, run: <program>.ct.json
 ///   instrument=all   also time innermost loops (counted only by default)
+///   instrument=no-clock  the same instrumentation with every timer read an
+///                    opaque zero: a measurement aid (what the reads cost)
 ///   help             list the options
 ///
 //===----------------------------------------------------------------------===//
@@ -59,6 +61,7 @@ struct PluginOptions {
   std::vector<std::string> Targets; ///< ICC targets; empty: none
   bool Instrument = false; ///< component timing (CT)
   bool TimeInnermostLoops = false; ///< instrument=all
+  bool NoClock = false;            ///< instrument=no-clock
 };
 
 /// The innermost source-level SEG node whose range contains Line:Col, for
@@ -446,6 +449,7 @@ protected:
       C.Targets = Opts.Targets;
       C.Instrument.Enabled = Opts.Instrument;
       C.Instrument.TimeInnermostLoops = Opts.TimeInnermostLoops;
+      C.Instrument.NoClock = Opts.NoClock;
       C.Instrument.Functions.emplace(); // filled by HandleTopLevelDecl
       // Line tables let the IR levels attribute optimised code to source;
       // if the user did not ask for debug info, the collection pass strips
@@ -475,9 +479,10 @@ protected:
         Opts.Out = Val.str();
       } else if (Key == "no-ir" && !HasVal) {
         Opts.IR = false;
-      } else if (Key == "instrument" && (!HasVal || Val == "all")) {
+      } else if (Key == "instrument" && (!HasVal || Val == "all" || Val == "no-clock")) {
         Opts.Instrument = true;
-        Opts.TimeInnermostLoops = HasVal;
+        Opts.TimeInnermostLoops = Val == "all";
+        Opts.NoClock = Val == "no-clock";
       } else if (Key == "targets" && HasVal) {
         Opts.Targets.clear();
         llvm::SmallVector<llvm::StringRef> Parts;
@@ -497,12 +502,15 @@ protected:
                         "                 build/lib/libsegtime-rt.a; the program writes\n"
                         "                 <program>.ct.json (or $SEGTIME_CT_FILE) at exit;\n"
                         "                 innermost loops are counted, not timed\n"
-                        "  instrument=all also time innermost loops (perturbs short loops)\n";
+                        "  instrument=all also time innermost loops (perturbs short loops)\n"
+                        "  instrument=no-clock\n"
+                        "                 the same code with every timer read an opaque 0\n"
+                        "                 (measures what the reads cost: ct_overhead.py)\n";
       } else {
         unsigned ID = D.getCustomDiagID(
             DiagnosticsEngine::Error,
             "segtime: bad plugin argument '%0' (expected quiet, machine=NAME, out=PATH, "
-            "targets=CPU,..., no-ir, instrument[=all], help)");
+            "targets=CPU,..., no-ir, instrument[=all|no-clock], help)");
         D.Report(ID) << A;
         return false;
       }

@@ -31,6 +31,19 @@
  *                       activations (every depth) minus the ticks of their
  *                       timed children in the same cycle.
  *
+ * Short calls (SEGTIME_CT_SAMPLED: the function node of a non-recursive
+ * timed function, whose calls in its module are SEGTIME_CT_CALLEE_TIMED):
+ * a timer pair costs ~50 ticks wherever it runs (scripts/ct_overhead.py
+ * --example), a large share of a short call (merge sort: 131 071 merge calls
+ * of ~300 ticks on average, half of them merging 2 elements). After a timed
+ * call shorter than __segtime_ct_short_ticks (20 pairs' cost: the pair
+ * would add over 5 %), the next 7 calls run without a pair and are given
+ * the ticks of that timed call (imputed); a long call is always timed, so
+ * every call after it too. Slot 1 adds the timed and the imputed ticks,
+ * slot 2 counts the pairs run, slot 3 the calls still to skip, slot 4 holds
+ * the last timed call's ticks; the call sites add the same value (timed or
+ * imputed) to theirs.
+ *
  * Recursion (functions in a cycle of the module's call graph, flag
  * SEGTIME_CT_RECURSIVE on all their nodes): every activation is timed. A
  * timed node's timer saves the thread's child ticks (a thread-local in the
@@ -48,7 +61,7 @@
 
 #include <stdint.h>
 
-#define SEGTIME_CT_ABI 4
+#define SEGTIME_CT_ABI 5
 #define SEGTIME_CT_SLOTS 4 /* fixed slots per node; branches add one per arm */
 
 enum segtime_ct_kind {
@@ -70,6 +83,8 @@ enum segtime_ct_kind {
                                       pair (a non-recursive function of the
                                       same module, which leaves them in a
                                       thread-local at each return) */
+#define SEGTIME_CT_SAMPLED 32 /* function that skips its pair after short
+                                 calls: slot 2 pairs run, slot 4 (above) */
 
 struct segtime_ct_node {
   int32_t kind;     /* enum segtime_ct_kind */
@@ -113,6 +128,10 @@ void __segtime_ct_register(struct segtime_ct_module *m);
  * code keeps it in a thread-local pointer). Thread-safe; never NULL (exits
  * with a message if memory runs out). */
 uint64_t *__segtime_ct_thread_block(struct segtime_ct_module *m);
+/* Calls of a SEGTIME_CT_SAMPLED function shorter than this (ticks) let the
+ * next 7 run untimed: 20 times a nested function pair's cost, set at
+ * start-up (0 before: every call timed). */
+extern uint64_t __segtime_ct_short_ticks;
 /* Writes the CT file now (also done once at exit); returns 0 on success. */
 int __segtime_ct_write(void);
 #ifdef __cplusplus

@@ -37,27 +37,29 @@ done:
 
 ; One depth counter per reentrant node of @walk (the function, the
 ; recursive call, the loop around it); none for @leaf or the call to it.
-; CHECK: @segtime.ct.module = internal global {{.*}} { i32 4, i32 7, i32 34,
+; CHECK: @segtime.ct.module = internal global {{.*}} { i32 5, i32 7, i32 35,
 ; CHECK: @segtime.ct.child = internal thread_local global i64 0
 ; CHECK-NEXT: @segtime.ct.last = internal thread_local global i64 0
+; CHECK-NEXT: @__segtime_ct_short_ticks = external global i64
 ; CHECK-NEXT: @[[FDEPTH:segtime.ct.depth]] = internal thread_local global i32 0
 ; CHECK-NEXT: @[[CDEPTH:segtime.ct.depth.1]] = internal thread_local global i32 0
 ; CHECK-NEXT: @[[LDEPTH:segtime.ct.depth.2]] = internal thread_local global i32 0
 ; CHECK-NOT: @segtime.ct.depth
-; Node table {kind, parent, ..., base, narms, flags}: leaf (base 0) and its
-; call to @ext (base 4) have 4 slots each and no flags; walk's timed nodes
+; Node table {kind, parent, ..., base, narms, flags}: leaf (base 0, flags
+; 32 = skips its pair after short calls, 5 slots: slot 4 its last timed
+; call's ticks) and its call to @ext (base 5, 4 slots, no flags); walk's timed nodes
 ; have 5 (slot 4: exclusive ticks): the function (flags 9 = recursive |
-; reentrant, base 8), the loop (base 13, flags 9), its branch (base 18, 4 +
-; 2 arms, flags 0), the recursive call (base 24, flags 9), the call to
-; @leaf (base 29, flags 1 = recursive: outside the cycle, not reentrant).
+; reentrant, base 9), the loop (base 14, flags 9), its branch (base 19, 4 +
+; 2 arms, flags 0), the recursive call (base 25, flags 9), the call to
+; @leaf (base 30, flags 1 = recursive: outside the cycle, not reentrant).
 ; CHECK: @segtime.ct.nodes = private constant
-; CHECK-SAME: { i32 0, i32 -1, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0,
-; CHECK-SAME: { i32 3, i32 0, i32 0, i32 0, i32 0, i32 0, i32 4, i32 0, i32 0,
-; CHECK-SAME: { i32 0, i32 -1, i32 0, i32 0, i32 0, i32 0, i32 8, i32 0, i32 9,
-; CHECK-SAME: { i32 1, i32 2, i32 0, i32 0, i32 0, i32 0, i32 13, i32 0, i32 9,
-; CHECK-SAME: { i32 2, i32 2, i32 0, i32 0, i32 0, i32 0, i32 18, i32 2, i32 0,
-; CHECK-SAME: { i32 3, i32 3, i32 0, i32 0, i32 0, i32 0, i32 24, i32 0, i32 9,
-; CHECK-SAME: { i32 3, i32 2, i32 0, i32 0, i32 0, i32 0, i32 29, i32 0, i32 1,
+; CHECK-SAME: { i32 0, i32 -1, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 32,
+; CHECK-SAME: { i32 3, i32 0, i32 0, i32 0, i32 0, i32 0, i32 5, i32 0, i32 0,
+; CHECK-SAME: { i32 0, i32 -1, i32 0, i32 0, i32 0, i32 0, i32 9, i32 0, i32 9,
+; CHECK-SAME: { i32 1, i32 2, i32 0, i32 0, i32 0, i32 0, i32 14, i32 0, i32 9,
+; CHECK-SAME: { i32 2, i32 2, i32 0, i32 0, i32 0, i32 0, i32 19, i32 2, i32 0,
+; CHECK-SAME: { i32 3, i32 3, i32 0, i32 0, i32 0, i32 0, i32 25, i32 0, i32 9,
+; CHECK-SAME: { i32 3, i32 2, i32 0, i32 0, i32 0, i32 0, i32 30, i32 0, i32 1,
 
 ; CHECK-LABEL: define void @leaf(
 ; CHECK-NOT: segtime.ct.child
@@ -78,9 +80,9 @@ done:
 ; CHECK: store i64 0, ptr @segtime.ct.child
 ; CHECK-NEXT: %[[LT0:.*]] = call i64 @llvm.readcyclecounter()
 ; CHECK-NEXT: store i64 %[[LT0]], ptr %segtime.t0
-; The recursive call: exclusive ticks (slot 28) = D - the callee's D; the
-; caller's timer gets saved + D; ticks (slot 25) and outermost activations
-; (slot 26) only at depth 0.
+; The recursive call: exclusive ticks (slot 29) = D - the callee's D; the
+; caller's timer gets saved + D; ticks (slot 26) and outermost activations
+; (slot 27) only at depth 0.
 ; CHECK: loop:
 ; CHECK: %[[CD0:.*]] = load i32, ptr @[[CDEPTH]]
 ; CHECK: %[[CSAVED:.*]] = load i64, ptr @segtime.ct.child
@@ -91,37 +93,37 @@ done:
 ; CHECK-NEXT: %[[CD:.*]] = sub i64 %[[CT1]], %[[CT0]]
 ; CHECK-NEXT: %[[CH:.*]] = load i64, ptr @segtime.ct.child
 ; CHECK-NEXT: %[[CEX:.*]] = sub i64 %[[CD]], %[[CH]]
-; CHECK-NEXT: getelementptr inbounds i64, ptr %{{.*}}, i64 28
+; CHECK-NEXT: getelementptr inbounds i64, ptr %{{.*}}, i64 29
 ; CHECK: add i64 %{{.*}}, %[[CEX]]
 ; CHECK: %[[REP:.*]] = add i64 %[[CSAVED]], %[[CD]]
 ; CHECK-NEXT: store i64 %[[REP]], ptr @segtime.ct.child
 ; CHECK-NEXT: %[[OUT:.*]] = icmp eq i32 %[[CD0]], 0
 ; CHECK-NEXT: select i1 %[[OUT]], i64 %[[CD]], i64 0
-; CHECK-NEXT: getelementptr inbounds i64, ptr %{{.*}}, i64 25
-; CHECK: getelementptr inbounds i64, ptr %{{.*}}, i64 26
+; CHECK-NEXT: getelementptr inbounds i64, ptr %{{.*}}, i64 26
+; CHECK: getelementptr inbounds i64, ptr %{{.*}}, i64 27
 ; CHECK: store i32 %[[CD0]], ptr @[[CDEPTH]]
-; Loop exit: exclusive ticks at slot 17, depth restored.
+; Loop exit: exclusive ticks at slot 18, depth restored.
 ; CHECK: after:
-; CHECK: getelementptr inbounds i64, ptr %{{.*}}, i64 17
+; CHECK: getelementptr inbounds i64, ptr %{{.*}}, i64 18
 ; CHECK: store i32 %{{.*}}, ptr @[[LDEPTH]]
-; The call to @leaf: no depth; its whole D is its exclusive time (slot 33).
+; The call to @leaf: no depth; its whole D is its exclusive time (slot 34).
 ; CHECK-NOT: @segtime.ct.depth
 ; CHECK: call i64 @llvm.readcyclecounter()
 ; CHECK-NEXT: call void @leaf(
 ; CHECK-NEXT: %[[LT1:.*]] = call i64 @llvm.readcyclecounter()
 ; CHECK-NEXT: %[[LD:.*]] = sub i64 %[[LT1]],
-; CHECK-NEXT: getelementptr inbounds i64, ptr %{{.*}}, i64 33
+; CHECK-NEXT: getelementptr inbounds i64, ptr %{{.*}}, i64 34
 ; CHECK-NEXT: %[[LX:.*]] = load i64
 ; CHECK-NEXT: add i64 %[[LX]], %[[LD]]
-; Return: exclusive ticks (slot 12), saved + D to the caller's timer,
-; outermost-only ticks (slot 9), depth restored.
+; Return: exclusive ticks (slot 13), saved + D to the caller's timer,
+; outermost-only ticks (slot 10), depth restored.
 ; CHECK: done:
 ; CHECK: %[[FD:.*]] = sub i64 %{{.*}}, %[[T0]]
 ; CHECK-NEXT: %[[FCH:.*]] = load i64, ptr @segtime.ct.child
 ; CHECK-NEXT: sub i64 %[[FD]], %[[FCH]]
-; CHECK-NEXT: getelementptr inbounds i64, ptr %{{.*}}, i64 12
+; CHECK-NEXT: getelementptr inbounds i64, ptr %{{.*}}, i64 13
 ; CHECK: add i64 %[[SAVED]], %[[FD]]
 ; CHECK: icmp eq i32 %[[D]], 0
-; CHECK: getelementptr inbounds i64, ptr %{{.*}}, i64 9
+; CHECK: getelementptr inbounds i64, ptr %{{.*}}, i64 10
 ; CHECK: store i32 %[[D]], ptr @[[FDEPTH]]
 ; CHECK: ret void

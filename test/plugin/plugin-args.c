@@ -16,7 +16,7 @@
 
 int f(int x) { return x + 1; }
 
-// BOGUS: error: segtime: bad plugin argument 'bogus' (expected quiet, machine=NAME, out=PATH, targets=CPU,..., no-ir, instrument[=all], help)
+// BOGUS: error: segtime: bad plugin argument 'bogus' (expected quiet, machine=NAME, out=PATH, targets=CPU,..., no-ir, instrument[=all|no-clock], help)
 // QUIETVAL: error: segtime: bad plugin argument 'quiet=1'
 // OUTEMPTY: error: segtime: bad plugin argument 'out='
 // MACHINE: error: segtime: bad plugin argument 'machine'
@@ -27,3 +27,4 @@ int f(int x) { return x + 1; }
 // HELP: out=PATH
 // HELP: instrument
 // HELP: instrument=all
+// HELP: instrument=no-clock

@@ -14,7 +14,11 @@
 ///
 /// A second module: h's timed loop calls k 10 times through a call timed by
 /// k's own pair (SEGTIME_CT_CALLEE_TIMED: no pair at the call site, its
-/// ticks are k's); k has a timed loop. The runtime writes its file once per
+/// ticks are k's); k has a timed loop.
+///
+/// A third: p's timed loop calls s 16 times the same way; s skips its pair
+/// after short calls (SEGTIME_CT_SAMPLED): 4 pairs ran, the other 12 calls
+/// were given a timed call's ticks. The runtime writes its file once per
 /// process, so both modules are registered and written once for all tests.
 ///
 //===----------------------------------------------------------------------===//
@@ -73,11 +77,29 @@ void registerCalleeTimed() {
   C[16] = 10, C[17] = 20000, C[19] = 100;
 }
 
+void registerSampled() {
+  // {kind, parent, line, col, end_line, end_col, base, narms, flags, reserved, name, file, labels}
+  static const segtime_ct_node Nodes[] = {
+      {SEGTIME_CT_FUNCTION, -1, 1, 0, 0, 0, 0, 0, 0, 0, "p", "v.c", ""},
+      {SEGTIME_CT_LOOP, 0, 2, 3, 3, 3, 4, 0, 0, 0, "", "v.c", ""},
+      {SEGTIME_CT_CALL, 1, 3, 5, 0, 0, 8, 0, SEGTIME_CT_CALLEE_TIMED, 0, "s", "v.c", ""},
+      {SEGTIME_CT_FUNCTION, -1, 6, 0, 0, 0, 12, 0, SEGTIME_CT_SAMPLED, 0, "s", "v.c", ""},
+  };
+  static segtime_ct_module M = {SEGTIME_CT_ABI, 4, 17, 0, Nodes, "v.c", nullptr, nullptr};
+  __segtime_ct_register(&M);
+  uint64_t *C = __segtime_ct_thread_block(&M);
+  C[0] = 1, C[1] = 20000;            // p: 1 call
+  C[4] = 1, C[5] = 19000, C[7] = 16; // its loop: 1 entry, 16 iterations
+  C[8] = 16, C[9] = 16000;           // the call: 16 calls, timed or imputed ticks
+  C[12] = 16, C[13] = 16000, C[14] = 4; // s: 16 calls, 4 pairs run
+}
+
 class CtRuntime : public testing::Test {
 protected:
   static void SetUpTestSuite() {
     registerRecursive();
     registerCalleeTimed();
+    registerSampled();
     std::string Path = testing::TempDir() + "ct-runtime-" + std::to_string(getpid()) + ".json";
     setenv("SEGTIME_CT_FILE", Path.c_str(), 1);
     ASSERT_EQ(__segtime_ct_write(), 0);
@@ -95,6 +117,22 @@ protected:
 };
 CtFile *CtRuntime::Ct = nullptr;
 
+// The measured overheads (runtime measure_overheads: minima over rounds at
+// start-up and exit): a call's pair is a function's; a nested pair (two reads
+// and counter updates) costs more than the gap between two reads; a pair
+// costs tens of ticks, not thousands (a preempted round would).
+TEST_F(CtRuntime, MeasuredOverheads) {
+  ASSERT_TRUE(Ct);
+  const double Hz = Ct->Timer.Hz, PO = Ct->Timer.PairOverheadS * Hz;
+  const auto &N = Ct->Timer.NestedPairS;
+  EXPECT_EQ(N.at("call"), N.at("function"));
+  for (const char *K : {"function", "loop", "recursive"}) {
+    EXPECT_GT(N.at(K) * Hz, PO) << K;
+    EXPECT_LT(N.at(K) * Hz, 1000) << K;
+  }
+  EXPECT_GT(PO, 0);
+}
+
 TEST_F(CtRuntime, RecursiveExclusiveAndInclusive) {
   ASSERT_TRUE(Ct);
 
@@ -105,7 +143,7 @@ TEST_F(CtRuntime, RecursiveExclusiveAndInclusive) {
   ASSERT_GT(PO, 0);
   ASSERT_GT(NCrec, 0);
   const double Tol = 2e-3 * (NCrec + NC + PO) * 8 / Hz; // the printed digits
-  ASSERT_EQ(Ct->Functions.size(), 4u);
+  ASSERT_EQ(Ct->Functions.size(), 6u); // f, g, h, k, p, s
   const CtFunction &G = function("g"), &F = function("f");
   ASSERT_EQ(F.Nodes.size(), 2u);
 
@@ -152,6 +190,26 @@ TEST_F(CtRuntime, CallTimedByItsCallee) {
   EXPECT_NEAR(*H.Nodes[0].InclusiveS, LIncl / Hz, Tol);
   EXPECT_NEAR(H.InclusiveS, (50000 - PO - NL - 10 * (NF + NL)) / Hz, Tol);
   EXPECT_NEAR(*H.Nodes[0].ExclusiveS, (LIncl - KIncl) / Hz, Tol);
+}
+
+// A function that skipped its pair after short calls: its ticks (timed and
+// imputed) hold one pair's reads per call; only the 4 pairs that ran cost
+// its caller's loop anything.
+TEST_F(CtRuntime, SkippedPairsAfterShortCalls) {
+  ASSERT_TRUE(Ct);
+  const double Hz = Ct->Timer.Hz, PO = Ct->Timer.PairOverheadS * Hz,
+               NF = Ct->Timer.NestedPairS.at("function") * Hz,
+               NL = Ct->Timer.NestedPairS.at("loop") * Hz;
+  const double Tol = 2e-3 * (NF + NL + PO) * 25 / Hz; // the printed digits
+  const CtFunction &P = function("p"), &S = function("s");
+  EXPECT_EQ(S.Calls, 16u);
+  ASSERT_TRUE(S.TimedCalls);
+  EXPECT_EQ(*S.TimedCalls, 4u);
+  EXPECT_FALSE(P.TimedCalls); // every call timed
+  EXPECT_NEAR(S.InclusiveS, (16000 - 16 * PO) / Hz, Tol);
+  EXPECT_NEAR(*P.Nodes[1].InclusiveS, (16000 - 16 * PO) / Hz, Tol);
+  EXPECT_NEAR(*P.Nodes[0].InclusiveS, (19000 - PO - 4 * NF) / Hz, Tol);
+  EXPECT_NEAR(P.InclusiveS, (20000 - PO - NL - 4 * NF) / Hz, Tol);
 }
 
 } // namespace
