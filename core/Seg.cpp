@@ -191,7 +191,7 @@ MemStream MemStream::fromJSON(const json &J) {
 json Parameter::toJSON() const {
   json J = {{"name", Name}, {"kind", Kind}, {"source", Source}, {"where", Where},
             {"meaning", Meaning}};
-  J["default"] = Default ? json(*Default) : json(nullptr);
+  J["default"] = Default ? json(*Default) : !DefaultExpr.empty() ? json(DefaultExpr) : json(nullptr);
   if (!TakenAt.empty()) {
     J["taken_at"] = TakenAt;
     J["other_at"] = OtherAt;
@@ -199,11 +199,19 @@ json Parameter::toJSON() const {
   return J;
 }
 
+std::string Parameter::defaultText() const {
+  if (Default)
+    return std::to_string(*Default);
+  return DefaultExpr.empty() ? "none" : DefaultExpr;
+}
+
 Parameter Parameter::fromJSON(const json &J) {
   Parameter P;
   P.Name = J.at("name").get<std::string>();
   P.Kind = J.value("kind", "");
-  if (J.contains("default") && !J["default"].is_null())
+  if (J.contains("default") && J["default"].is_string())
+    P.DefaultExpr = J["default"].get<std::string>();
+  else if (J.contains("default") && !J["default"].is_null())
     P.Default = J["default"].get<double>();
   P.Source = J.value("source", "");
   P.Where = J.value("where", "");

@@ -9,7 +9,7 @@
 ///
 /// Expressions (trip counts, probabilities, call arguments) are strings in the
 /// syntax of the predictor's expression parser: + - * / ^, parentheses, numbers,
-/// source names, and the functions idiv(a,b) (C integer division),
+/// source names, and the functions log(a) (natural logarithm), idiv(a,b) (C integer division),
 /// imod(a,b) (C remainder), umod(a,b) (a mod b in [0, b): unsigned
 /// wrap-around), min(a,b), max(a,b), ltrip(a,b,c) (iterations of
 /// for(i=a;i<b;i*=c)), cmp_eq(a,b), cmp_lt(a,b), cmp_le(a,b) (1 if a == b,
@@ -162,7 +162,7 @@ struct Node {
 struct Parameter {
   std::string Name; ///< N_<function>_<line>, P_<function>_<line>[_<arm>], or a source name
   std::string Kind; ///< "loop", "branch", "source"
-  std::optional<double> Default;
+  std::optional<double> Default; ///< the default value, if it is a number
   std::string Source;  ///< where the default comes from ("static: 1/arms", ...)
   std::string Where;   ///< file:line
   std::string Meaning; ///< one line for humans
@@ -171,6 +171,15 @@ struct Parameter {
   /// of the successor it is the probability of, and of the other one; a
   /// component-timing profile matches them to the measured branch's arms.
   std::string TakenAt, OtherAt;
+  /// A default that depends on other names: an expression in source names
+  /// (the min-update idiom's "(log(n) + 0.57721566 + 1/(2*(n)))/(n)",
+  /// docs/models.md), evaluated with their values (predictor's
+  /// defaultValue); "" if the default is Default or there is none. In JSON
+  /// both are "default": a number or an expression string.
+  std::string DefaultExpr;
+  bool hasDefault() const { return Default || !DefaultExpr.empty(); }
+  /// The default for humans: "0.500000", the expression, or "none".
+  std::string defaultText() const;
   json toJSON() const;
   static Parameter fromJSON(const json &J);
 };

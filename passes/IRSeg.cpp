@@ -450,10 +450,340 @@ private:
                     std::to_string(DL.getCol()),
                 "probability that the optimised branch goes to " + Taken +
                     " (BranchProbabilityInfo's estimate)"};
+    if (auto R = recordTest(Br))
+      if (auto N = recordTestCount(*R, Br)) {
+        // H_N ~ ln N + gamma + 1/(2N) - 1/(12N^2) (Knuth TAOCP vol. 1
+        // 1.2.7 eq. 3; 0.994 at N = 1, so the probability stays <= 1).
+        std::string M = "max(" + *N + ", 1)";
+        std::string Rec = "(log(" + M + ") + 0.5772156649 + 1/(2*" + M + ") - 1/(12*" + M +
+                          "^2))/" + M;
+        P.Default.reset();
+        P.DefaultExpr = R->RecordSucc == 0 ? Rec : "1 - " + Rec;
+        P.Source = "static: min-update idiom, H_N/N with N = " + *N;
+        P.Meaning = "probability that the optimised branch goes to " + Taken +
+                    " (a min/max update of a location tested N times: H_N/N records)";
+      }
     P.TakenAt = Taken;
     P.OtherAt = Other;
     Out.Parameters.push_back(P);
     return Name;
+  }
+
+  /// A min/max-update (record) test: a conditional branch comparing a value
+  /// v with the current content m of a location, whose successor RecordSucc
+  /// updates the location with v.
+  struct RecordTest {
+    const SCEV *Addr = nullptr; ///< memory form: the location's address
+    PHINode *Phi = nullptr;     ///< or the loop-carried phi holding m
+    unsigned RecordSucc = 0;
+  };
+
+  /// Br as a record test: its condition is an ordering comparison (<, <=,
+  /// >, >=) of v with m, where m is a load from address A and the successor
+  /// reached only on one outcome (an if-then arm) first writes v (the same
+  /// value, or the same expression recomputed) to A; or m is a phi in Br's
+  /// loop (the running value: recordChain checks that it is carried around
+  /// the loop) and a phi after Br takes v from one outcome's side and m from
+  /// the other's (joinOf). nullopt otherwise.
+  std::optional<RecordTest> recordTest(BranchInst *Br) {
+    auto *C = dyn_cast<CmpInst>(Br->getCondition());
+    if (!C || !isOrdering(*C) || Br->getSuccessor(0) == Br->getSuccessor(1))
+      return std::nullopt;
+    BasicBlock *B = Br->getParent();
+    for (unsigned I = 0; I < 2; ++I) {
+      BasicBlock *S = Br->getSuccessor(I);
+      if (S->getSinglePredecessor() != B || S->getSingleSuccessor() != Br->getSuccessor(1 - I))
+        continue;
+      StoreInst *St = nullptr;
+      for (Instruction &In : *S)
+        if (In.mayWriteToMemory()) {
+          St = dyn_cast<StoreInst>(&In);
+          break;
+        }
+      if (!St || !St->isSimple())
+        continue;
+      const SCEV *A = SE.getSCEV(St->getPointerOperand());
+      for (unsigned K = 0; K < 2; ++K) {
+        auto *Ld = dyn_cast<LoadInst>(C->getOperand(K));
+        if (Ld && Ld->isSimple() && SE.getSCEV(Ld->getPointerOperand()) == A &&
+            sameValue(C->getOperand(1 - K), St->getValueOperand()))
+          return RecordTest{A, nullptr, I};
+      }
+    }
+    Loop *L = LI.getLoopFor(B);
+    for (unsigned K = 0; K < 2 && L; ++K) {
+      auto *M = dyn_cast<PHINode>(C->getOperand(K));
+      unsigned Side;
+      if (M && L->contains(M) && joinOf(Br, M, C->getOperand(1 - K), Side))
+        return RecordTest{nullptr, M, Side};
+    }
+    return std::nullopt;
+  }
+
+  /// Phi form: the phi Q after branch Br that takes V (or V recomputed) on
+  /// the side of one outcome (RecordSucc) and M on the other's; nullptr if
+  /// none.
+  PHINode *joinOf(BranchInst *Br, PHINode *M, Value *V, unsigned &RecordSucc) {
+    for (User *U : M->users()) {
+      auto *Q = dyn_cast<PHINode>(U);
+      if (!Q || Q == M || LI.isLoopHeader(Q->getParent()))
+        continue;
+      std::optional<unsigned> New, Kept; // the sides V and M come from
+      bool Ok = true;
+      for (unsigned J = 0; J < Q->getNumIncomingValues() && Ok; ++J) {
+        auto Side = sideOf(Br, Q->getIncomingBlock(J), Q->getParent());
+        Value *In = Q->getIncomingValue(J);
+        auto &Into = In == M ? Kept : New;
+        Ok = Side && (In == M || sameValue(In, V)) && (!Into || *Into == *Side);
+        if (Ok)
+          Into = Side;
+      }
+      if (Ok && New && Kept && *New != *Kept) {
+        RecordSucc = *New;
+        return Q;
+      }
+    }
+    return nullptr;
+  }
+
+  /// Phi form: the record tests of a running value in loop L, from header
+  /// phi H through each test's join phi back to H's back-edge value (one
+  /// per unrolled copy); empty if H's back-edge value is not reached so.
+  std::vector<BranchInst *> recordChain(PHINode *H, Loop *L) {
+    std::vector<BranchInst *> Chain;
+    BasicBlock *Latch = L->getLoopLatch();
+    if (!Latch || H->getParent() != L->getHeader())
+      return {};
+    Value *End = H->getIncomingValueForBlock(Latch);
+    for (PHINode *Cur = H; Chain.size() < 64;) {
+      PHINode *Next = nullptr;
+      for (User *U : Cur->users()) {
+        auto *C = dyn_cast<CmpInst>(U);
+        if (!C || !isOrdering(*C))
+          continue;
+        for (User *UC : C->users()) {
+          auto *Br = dyn_cast<BranchInst>(UC);
+          unsigned Side;
+          if (Br && Br->isConditional() && Br->getCondition() == C && L->contains(Br) &&
+              (Next = joinOf(Br, Cur, C->getOperand(C->getOperand(0) == Cur ? 1 : 0), Side))) {
+            Chain.push_back(Br);
+            break;
+          }
+        }
+        if (Next)
+          break;
+      }
+      if (!Next)
+        return {};
+      if (Next == End)
+        return Chain;
+      Cur = Next;
+    }
+    return {};
+  }
+
+  static bool isOrdering(const CmpInst &C) {
+    if (auto *IC = dyn_cast<ICmpInst>(&C))
+      return IC->isRelational();
+    switch (C.getPredicate()) {
+    case CmpInst::FCMP_OLT: case CmpInst::FCMP_OLE: case CmpInst::FCMP_OGT:
+    case CmpInst::FCMP_OGE: case CmpInst::FCMP_ULT: case CmpInst::FCMP_ULE:
+    case CmpInst::FCMP_UGT: case CmpInst::FCMP_UGE:
+      return true;
+    default:
+      return false;
+    }
+  }
+
+  /// The successor of Br whose outcome edge In -> Join is reached by (In
+  /// is Br's block, or dominated by the edge to that successor); nullopt if
+  /// neither.
+  std::optional<unsigned> sideOf(BranchInst *Br, BasicBlock *In, BasicBlock *Join) {
+    BasicBlock *B = Br->getParent();
+    for (unsigned I = 0; I < 2; ++I)
+      if (In == B ? Br->getSuccessor(I) == Join
+                  : DT.dominates(BasicBlockEdge(B, Br->getSuccessor(I)), In))
+        return I;
+    return std::nullopt;
+  }
+
+  /// Whether A and B compute the same value: the same SSA value, or the same
+  /// operation on the same operands, loads from the same address (by
+  /// ScalarEvolution): the source's expression recomputed.
+  bool sameValue(Value *A, Value *B, int Depth = 0) {
+    if (A == B)
+      return true;
+    auto *IA = dyn_cast<Instruction>(A), *IB = dyn_cast<Instruction>(B);
+    if (!IA || !IB || Depth > 6 || !IA->isSameOperationAs(IB) || isa<PHINode>(IA))
+      return false;
+    if (auto *LA = dyn_cast<LoadInst>(IA))
+      return LA->isSimple() &&
+             SE.getSCEV(LA->getPointerOperand()) ==
+                 SE.getSCEV(cast<LoadInst>(IB)->getPointerOperand());
+    if (IA->mayHaveSideEffects())
+      return false;
+    for (unsigned I = 0; I < IA->getNumOperands(); ++I)
+      if (!sameValue(IA->getOperand(I), IB->getOperand(I), Depth + 1))
+        return false;
+    return true;
+  }
+
+  /// N, the number of tests of record test R's location (Br one of them)
+  /// whose outcomes form one sequence, in source names: for a phi, the trip
+  /// count of its loop; for an address A, the tests of A (record tests with
+  /// the same address, unrolled copies included) in one iteration of the
+  /// innermost loop enclosing Br in which A varies (one call if none) times
+  /// the trip counts of the loops around that one in which A is invariant.
+  /// nullopt if a count is not expressible in source names, a test does not
+  /// run once per iteration of its loops, or A is tested only once.
+  std::optional<std::string> recordTestCount(const RecordTest &R, BranchInst *Br) {
+    std::vector<std::string> Factors;
+    auto Trip = [&](Loop *L) -> bool {
+      auto T = tripText(L);
+      if (T)
+        Factors.push_back(*T);
+      return T.has_value();
+    };
+    if (R.Phi) {
+      // The chains of this source test (unrolled copies share its
+      // location) in Br's loop and its sibling loops (a remainder loop
+      // continues the unrolled loop's running value).
+      Loop *L = LI.getLoopFor(Br->getParent());
+      const DebugLoc &DL = Br->getDebugLoc();
+      auto SameTest = [&](BranchInst *B2) {
+        const DebugLoc &D2 = B2->getDebugLoc();
+        return D2 && DL && D2.getLine() == DL.getLine() && D2.getCol() == DL.getCol();
+      };
+      std::vector<Loop *> Siblings;
+      if (Loop *P = L->getParentLoop())
+        Siblings.assign(P->begin(), P->end());
+      else
+        Siblings.assign(LI.begin(), LI.end());
+      std::vector<std::string> Terms;
+      bool Found = false;
+      for (Loop *S : Siblings)
+        for (PHINode &H : S->getHeader()->phis()) {
+          std::vector<BranchInst *> Chain = recordChain(&H, S);
+          if (Chain.empty() || !llvm::all_of(Chain, SameTest))
+            continue;
+          auto T = tripText(S);
+          if (!T || !llvm::all_of(Chain, [&](BranchInst *B2) {
+                return oncePerIteration(B2->getParent(), S);
+              }))
+            return std::nullopt;
+          Found |= llvm::is_contained(Chain, Br);
+          Terms.push_back(product(
+              Chain.size() == 1 ? std::vector<std::string>{*T}
+                                : std::vector<std::string>{std::to_string(Chain.size()), *T}));
+        }
+      if (!Found)
+        return std::nullopt;
+      std::string Sum;
+      for (const std::string &T : Terms)
+        Sum += (Sum.empty() ? "" : " + ") + T;
+      Factors.push_back(Sum);
+    } else {
+      Loop *V = LI.getLoopFor(Br->getParent());
+      while (V && !varies(R.Addr, V))
+        V = V->getParentLoop();
+      std::vector<std::string> Terms; // per iteration of V
+      for (BasicBlock &BB : F) {
+        auto *Br2 = dyn_cast<BranchInst>(BB.getTerminator());
+        if ((V && !V->contains(&BB)) || !Br2 || !Br2->isConditional())
+          continue;
+        auto R2 = Br2 == Br ? std::optional<RecordTest>(R) : recordTest(Br2);
+        if (!R2 || R2->Addr != R.Addr)
+          continue;
+        std::vector<std::string> Term;
+        for (Loop *L = LI.getLoopFor(&BB); L != V; L = L->getParentLoop()) {
+          auto T = tripText(L);
+          if (!T || !oncePerIteration(&BB, L))
+            return std::nullopt;
+          Term.push_back(*T);
+        }
+        if (V && !oncePerIteration(&BB, V))
+          return std::nullopt;
+        Terms.push_back(product(Term));
+      }
+      if (Terms.size() > 1) {
+        std::string Sum;
+        for (const std::string &T : Terms)
+          Sum += (Sum.empty() ? "" : " + ") + T;
+        Factors.push_back(Sum);
+      } else if (Terms.size() == 1 && Terms[0] != "1")
+        Factors.push_back(Terms[0]);
+      for (Loop *L = V ? V->getParentLoop() : nullptr; L; L = L->getParentLoop())
+        if (!varies(R.Addr, L) && !Trip(L))
+          return std::nullopt;
+    }
+    static const std::regex Index("k_[A-Za-z0-9_.$]*?_ir[0-9]+");
+    std::string N = product(Factors);
+    if (Factors.empty() || std::regex_search(N, Index))
+      return std::nullopt; // tested once, or a count that changes with a loop index
+    return N;
+  }
+
+  /// Whether the value of S changes from one iteration of L to the next
+  /// (at the same iterations of the loops inside L): S has an AddRec of L,
+  /// or a value computed in L other than a (non-header) phi choosing among
+  /// values that do not change with L — the start of a scalar loop after a
+  /// vector loop, 0 or n.vec, makes a[j] no different location per
+  /// iteration of an outer loop.
+  bool varies(const SCEV *S, Loop *L, int Depth = 0) {
+    return SCEVExprContains(S, [&](const SCEV *X) {
+      if (auto *AR = dyn_cast<SCEVAddRecExpr>(X))
+        return AR->getLoop() == L;
+      auto *U = dyn_cast<SCEVUnknown>(X);
+      auto *I = U ? dyn_cast<Instruction>(U->getValue()) : nullptr;
+      if (!I || !L->contains(I))
+        return false;
+      auto *P = dyn_cast<PHINode>(I);
+      if (!P || LI.isLoopHeader(P->getParent()) || Depth >= 4)
+        return true;
+      return llvm::any_of(P->incoming_values(),
+                          [&](Value *In) { return varies(SE.getSCEV(In), L, Depth + 1); });
+    });
+  }
+
+  /// Whether B runs once per iteration of L (it dominates L's latch).
+  bool oncePerIteration(BasicBlock *B, Loop *L) {
+    BasicBlock *Latch = L->getLoopLatch();
+    return Latch && DT.dominates(B, Latch);
+  }
+
+  /// The trip count of L in source names (tripOf's text, without adding a
+  /// parameter); nullopt if ScalarEvolution cannot express it.
+  std::optional<std::string> tripText(Loop *L) {
+    auto It = LoopTrip.find(L);
+    std::string T;
+    if (It != LoopTrip.end())
+      T = It->second;
+    else if (const SCEV *BTC = SE.getBackedgeTakenCount(L); !isa<SCEVCouldNotCompute>(BTC)) {
+      auto S = Text.str(BTC);
+      if (!S)
+        return std::nullopt;
+      T = "(" + *S + ") + 1";
+    } else
+      return std::nullopt;
+    // "(-1 + n) + 1" -> "n", "((-2 + n)) + 1" -> "-1 + n"
+    static const std::regex PlusOne("\\(+-([0-9]+) \\+ ([A-Za-z0-9_.]+)\\)+ \\+ 1");
+    std::smatch M;
+    if (!std::regex_match(T, M, PlusOne))
+      return T;
+    long C = std::stol(M[1].str()) - 1;
+    return C ? "-" + std::to_string(C) + " + " + M[2].str() : M[2].str();
+  }
+
+  /// "a*b*c" with each factor parenthesised unless it is a name or number;
+  /// "1" for none.
+  static std::string product(const std::vector<std::string> &Fs) {
+    static const std::regex Atom("[A-Za-z0-9_.]+");
+    if (Fs.size() == 1)
+      return Fs[0];
+    std::string P;
+    for (const std::string &F : Fs)
+      P += (P.empty() ? "" : "*") + (std::regex_match(F, Atom) ? F : "(" + F + ")");
+    return P.empty() ? "1" : P;
   }
 
   /// A phi in the header of an enclosing loop L that is multiplied by a

@@ -296,4 +296,17 @@ std::map<std::string, Parameter> FormulaBuilder::declaredParameters() const {
   return M;
 }
 
+std::optional<double> defaultValue(const Parameter &P,
+                                   const std::map<std::string, double> &Values) {
+  if (P.Default)
+    return P.Default;
+  if (P.DefaultExpr.empty())
+    return std::nullopt;
+  try {
+    return evaluate(parseExpr(P.DefaultExpr), Values);
+  } catch (const std::exception &E) {
+    throw std::runtime_error("default of " + P.Name + " (" + P.DefaultExpr + "): " + E.what());
+  }
+}
+
 } // namespace segtime

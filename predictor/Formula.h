@@ -19,6 +19,7 @@
 
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -109,6 +110,13 @@ private:
 /// Substitution applied to a loop body: the loop index as a function of the
 /// iteration number k (i = start + k*step, or start*step^k).
 GiNaC::ex loopIndexValue(const Node &Loop, const GiNaC::symbol &K);
+
+/// The default value of parameter P: its number (Parameter::Default), or
+/// its expression (Parameter::DefaultExpr, e.g. the min-update idiom's
+/// H_N/N) evaluated with Values (source names -> numbers); nullopt if P has
+/// no default. Throws std::runtime_error "default of P (EXPR): no value for
+/// X" if the expression needs a name Values lacks, or names P's syntax error.
+std::optional<double> defaultValue(const Parameter &P, const std::map<std::string, double> &Values);
 
 } // namespace segtime
 

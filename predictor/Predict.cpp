@@ -278,13 +278,13 @@ Prediction predict(const SegFile &S, const Machine &M, const PredictOptions &O) 
     auto Known0 = [&](const std::string &X) {
       auto D = Declared.find(X);
       return O.Values.count(X) || O.ProfileValues.count(X) ||
-             (D != Declared.end() && D->second.Default);
+             (D != Declared.end() && D->second.hasDefault());
     };
     auto Known = [&](const std::string &X) {
       auto D = Declared.find(X);
       if (X == "rank" && Known0("p"))
         return true; // every rank is evaluated
-      return O.Values.count(X) || (D != Declared.end() && D->second.Default);
+      return O.Values.count(X) || (D != Declared.end() && D->second.hasDefault());
     };
     std::vector<ResourceModel *> Kept;
     bool RankScan = false;
@@ -304,6 +304,7 @@ Prediction predict(const SegFile &S, const Machine &M, const PredictOptions &O) 
     // Resolve parameter values: user, then profile (CT), then SEG defaults.
     std::map<std::string, double> Values;
     std::vector<std::string> Missing;
+    std::vector<const Parameter *> ByExpr;
     for (const std::string &F : Free) {
       if (F == "rank" && !O.Values.count(F) && Known0("p")) {
         RankScan = true; // evaluated for every rank below
@@ -327,7 +328,37 @@ Prediction predict(const SegFile &S, const Machine &M, const PredictOptions &O) 
         FP.Params.push_back({F, *D->second.Default, D->second.Source});
         continue;
       }
+      if (D != Declared.end() && !D->second.DefaultExpr.empty()) {
+        ByExpr.push_back(&D->second); // once the names it uses have values
+        continue;
+      }
       Missing.push_back(F);
+    }
+    // Defaults that are expressions (the min-update idiom's H_N/N) in the
+    // values just resolved; a name only they use resolves the same way.
+    for (const Parameter *D : ByExpr) {
+      bool Complete = true;
+      for (const std::string &X : freeSymbols(parseExpr(D->DefaultExpr))) {
+        Used.insert(X);
+        if (Values.count(X))
+          continue;
+        auto DX = Declared.find(X);
+        if (O.Values.count(X))
+          Values[X] = O.Values.at(X);
+        else if (O.ProfileValues.count(X))
+          Values[X] = O.ProfileValues.at(X);
+        else if (DX != Declared.end() && DX->second.Default)
+          Values[X] = *DX->second.Default;
+        else {
+          Missing.push_back(X + " (for the default of " + D->Name + ")");
+          Complete = false;
+        }
+      }
+      if (!Complete)
+        continue;
+      double V = *defaultValue(*D, Values);
+      Values[D->Name] = V;
+      FP.Params.push_back({D->Name, V, D->Source});
     }
     for (const std::string &U : FB.unresolved())
       if (U.compare(0, Name.size() + 1, Name + ":") == 0)

@@ -67,7 +67,7 @@ def ltrip(a, b, c):
 FUNCS = {"idiv": idiv, "imod": imod, "min": min, "max": max, "ltrip": ltrip,
          "cmp_eq": lambda a, b: 1.0 if a == b else 0.0, "cmp_lt": lambda a, b: 1.0 if a < b else 0.0,
          "cmp_le": lambda a, b: 1.0 if a <= b else 0.0, "umod": lambda a, b: a % b,
-         "sqrt": math.sqrt, "log2": math.log2, "floor": math.floor, "ceil": math.ceil}
+         "sqrt": math.sqrt, "log": math.log, "log2": math.log2, "floor": math.floor, "ceil": math.ceil}
 NAME = re.compile(r"[A-Za-z_][A-Za-z_0-9.]*")
 _compiled = {}
 
@@ -181,11 +181,15 @@ def main():
         raise SystemExit("icc_count: function '%s' has no IR-level SEG" % a.function)
     env = {}
     for p in fn.get("parameters", []):
-        if p.get("default") is not None:
+        if isinstance(p.get("default"), (int, float)):
             env[p["name"]] = p["default"]
     for kv in a.p:
         k, _, v = kv.partition("=")
         env[k] = float(v) if re.search(r"[.eE]", v) else int(v)
+    # Defaults that are expressions (the min-update idiom's H_N/N) use the values above.
+    for p in fn.get("parameters", []):
+        if isinstance(p.get("default"), str) and p["name"] not in env:
+            env[p["name"]] = evaluate(p["default"], env)
     w = Walker(a.key, a.op, a.missing_ok, a.by_node)
     total = w.walk(seg, env, 1.0)
     if a.by_node:

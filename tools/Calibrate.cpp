@@ -385,6 +385,13 @@ double countPerCall(FormulaBuilder &FB, const FunctionSeg &F, const std::string 
   for (const Parameter &P : F.Parameters)
     if (P.Default)
       V[P.Name] = *P.Default;
+  for (const Parameter &P : F.Parameters) // expression defaults use the numbers
+    if (!P.DefaultExpr.empty())
+      try {
+        V[P.Name] = *defaultValue(P, V);
+      } catch (const std::exception &E) {
+        throw CalibError("benchmark " + F.Name + ": " + E.what());
+      }
   for (const std::string &S : freeSymbols(E))
     if (!V.count(S))
       throw CalibError("benchmark " + F.Name + ": the count of " + Op +

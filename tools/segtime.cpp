@@ -312,7 +312,7 @@ int showMain(int Argc, char **Argv) {
       std::cout << "  " << FB.structural(F.Name) << "\n";
       for (const Parameter &P : F.Parameters)
         std::cout << "  param " << P.Name << " default="
-                  << (P.Default ? std::to_string(*P.Default) : "none") << " [" << P.Source
+                  << P.defaultText() << " [" << P.Source
                   << "] " << P.Meaning << "\n";
       showList(F.Body, 1);
       auto IRSeg = F.LevelSegs.find("IR");

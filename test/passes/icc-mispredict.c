@@ -23,7 +23,8 @@ void daxpy(int n, double a, const double *x, double *y) {
 }
 
 // CHECK-LABEL: function floyd
-// CHECK: param Pir_floyd_15_13 default={{.*}} [BPI]
+// Its default is the min-update idiom's H_N/N (d[i*n+j] is tested once per k).
+// CHECK: param Pir_floyd_15_13 default={{.*}} [static: min-update idiom, H_N/N with N = n]
 // The vector loop (masked stores: the 'if' became a select) has no term.
 // CHECK: ir8 Loop @14 ir-loop {{.*}}[vectorised]
 // CHECK-NOT: branch.cond.data

@@ -1,6 +1,7 @@
 //===- ExprTest.cpp - Formula algebra: sums, integer functions, parsing ---===//
 #include "predictor/Expr.h"
 
+#include <cmath>
 #include <gtest/gtest.h>
 
 using namespace segtime;
@@ -150,6 +151,24 @@ TEST(ParseExpr, Arithmetic) {
   EXPECT_TRUE(parseExpr("n").is_equal(N));
   // Parameter names with digits and underscores.
   EXPECT_EQ(eval("N_f_12*P_f_13", {{"N_f_12", 4}, {"P_f_13", 0.25}}), 1);
+}
+
+// log is the natural logarithm (GiNaC's): the min-update idiom's H_N/N
+// (docs/models.md) is (log(N) + gamma + 1/(2N) - 1/(12N^2))/N.
+TEST(ParseExpr, NaturalLogarithm) {
+  EXPECT_DOUBLE_EQ(eval("log(1)"), 0);
+  EXPECT_NEAR(eval("log(8)"), 2.0794415416798357, 1e-15);
+  EXPECT_NEAR(eval("log(n)*2", {{"n", 10}}), 4.605170185988091, 1e-14);
+  // H_24 = 1 + 1/2 + ... + 1/24 = 3.7759581778..., H_200 = 5.8780309481...
+  const char *HN = "(log(max(n, 1)) + 0.5772156649 + 1/(2*max(n, 1)) - 1/(12*max(n, 1)^2))/max(n, 1)";
+  EXPECT_NEAR(eval(HN, {{"n", 24}}), 3.7759581778 / 24, 1e-8);
+  EXPECT_NEAR(eval(HN, {{"n", 200}}), 5.8780309481 / 200, 1e-8);
+  EXPECT_NEAR(eval(HN, {{"n", 1}}), 0.9939, 1e-4); // H_1 = 1: still a probability
+  // Printed back in a form the parser reads.
+  ex E = parseExpr("log(n)/n");
+  EXPECT_NEAR(evaluate(parseExpr(toString(E, 17)), {{"n", 5}}), std::log(5.0) / 5, 1e-14);
+  // log(0) is an error, not a number.
+  EXPECT_ANY_THROW(eval("log(n)", {{"n", 0}}));
 }
 
 TEST(ParseExpr, ErrorsThrowNamingTheExpression) {

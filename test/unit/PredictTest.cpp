@@ -1,5 +1,6 @@
 //===- PredictTest.cpp - predict(): values, defaults and errors -----------===//
 #include "predictor/Predict.h"
+#include "predictor/Formula.h"
 
 #include <gtest/gtest.h>
 
@@ -116,6 +117,49 @@ TEST(Predict, UserOverridesDefault) {
   Prediction P = predict(file(), machine(), O);
   EXPECT_DOUBLE_EQ(P.Functions[0].Levels.at("POC").Counts.at("flop"), 8);
   EXPECT_EQ(P.Functions[0].Levels.count("HLLC"), 0u);
+}
+
+// A default that is an expression (the min-update idiom's H_N/N) is
+// evaluated with the values of the names it uses; -p and the profile
+// override it like a numeric default.
+TEST(Predict, ExpressionDefault) {
+  SegFile S = file();
+  Parameter &P = S.Functions[0].Parameters[0];
+  P.Default.reset();
+  P.DefaultExpr = "1/n";
+  P.Source = "static: test";
+  PredictOptions O;
+  O.Functions = {"f"};
+  O.Levels = {"POC"};
+  O.Values = {{"n", 8}};
+  Prediction R = predict(S, machine(), O);
+  ASSERT_EQ(R.Functions[0].Error, "");
+  EXPECT_DOUBLE_EQ(R.Functions[0].Levels.at("POC").Counts.at("flop"), 1); // 8 * 1/8
+  std::map<std::string, std::pair<double, std::string>> Got;
+  for (const ParamValue &V : R.Functions[0].Params)
+    Got[V.Name] = {V.Value, V.Source};
+  EXPECT_EQ(Got["P_f_3"], std::make_pair(0.125, std::string("static: test")));
+  O.ProfileValues = {{"P_f_3", 0.5}};
+  EXPECT_DOUBLE_EQ(predict(S, machine(), O).Functions[0].Levels.at("POC").Counts.at("flop"), 4);
+  O.Values["P_f_3"] = 0.25;
+  EXPECT_DOUBLE_EQ(predict(S, machine(), O).Functions[0].Levels.at("POC").Counts.at("flop"), 2);
+  // A name the expression needs and nobody gives: a function error naming it.
+  P.DefaultExpr = "1/q";
+  O.Values.erase("P_f_3");
+  O.ProfileValues.clear();
+  const FunctionPrediction &F = predict(S, machine(), O).Functions[0];
+  EXPECT_NE(F.Error.find("q (for the default of P_f_3)"), std::string::npos) << F.Error;
+}
+
+// defaultValue: a number, an expression, none, and an expression missing a value.
+TEST(Predict, DefaultValue) {
+  Parameter P{"P", "branch", 0.5, "BPI", "", ""};
+  EXPECT_EQ(defaultValue(P, {}), 0.5);
+  P.Default.reset();
+  EXPECT_EQ(defaultValue(P, {}), std::nullopt);
+  P.DefaultExpr = "2/n";
+  EXPECT_DOUBLE_EQ(*defaultValue(P, {{"n", 8}}), 0.25);
+  EXPECT_THROW(defaultValue(P, {}), std::runtime_error);
 }
 
 TEST(Predict, MissingParameterIsAFunctionError) {

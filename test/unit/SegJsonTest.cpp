@@ -34,6 +34,10 @@ SegFile sample() {
   F.InMainFile = true;
   F.Parameters.push_back({"N_f_4", "loop", std::nullopt, "none", "k.c:4", "iterations"});
   F.Parameters.push_back({"P_f_5", "branch", 0.5, "static: default 0.5", "k.c:5", "if"});
+  Parameter Rec{"Pir_f_6_9", "branch", std::nullopt, "static: min-update idiom, H_N/N with N = n",
+                "k.c:6:9", "optimised branch"};
+  Rec.DefaultExpr = "(log(n) + 0.5772156649)/n";
+  F.Parameters.push_back(Rec);
 
   Node S1;
   S1.Kind = NodeKind::Stage;
@@ -119,6 +123,15 @@ TEST(SegJson, RoundTrip) {
   const FunctionSeg &F = Back.Functions[0];
   EXPECT_EQ(F.Parameters[0].Default, std::nullopt);
   EXPECT_EQ(F.Parameters[1].Default, 0.5);
+  EXPECT_EQ(F.Parameters[1].DefaultExpr, "");
+  // An expression default is the JSON string "default", not a number.
+  EXPECT_EQ(J1["functions"][0]["parameters"][2]["default"], "(log(n) + 0.5772156649)/n");
+  EXPECT_EQ(F.Parameters[2].Default, std::nullopt);
+  EXPECT_EQ(F.Parameters[2].DefaultExpr, "(log(n) + 0.5772156649)/n");
+  EXPECT_TRUE(F.Parameters[2].hasDefault());
+  EXPECT_FALSE(F.Parameters[0].hasDefault());
+  EXPECT_EQ(F.Parameters[0].defaultText(), "none");
+  EXPECT_EQ(F.Parameters[2].defaultText(), "(log(n) + 0.5772156649)/n");
   ASSERT_EQ(F.Body.size(), 5u);
   EXPECT_EQ(F.Body[1].StepKind, "mul");
   EXPECT_EQ(F.Body[1].Body[1].Body[0].Arms[1].Prob, "1 - P_f_5");
