@@ -234,9 +234,10 @@ bool hasIndex(const Stream &P, const ex &E) {
 /// Triangular nests: where what one iteration of loop J touches depends on
 /// its counter k (an inner trip count k, or V through another stream's), the
 /// loop sums per iteration instead of multiplying, M' = seg_sum(M(k) +
-/// [k > 0] Reuse(k) (R(k) s / line - M(k)), k, 0, N - 1) (the first
+/// [k > 0] Reuse (min(R(k) s / line, M(k)) - M(k)), k, 0, N - 1) (the first
 /// iteration brings its M lines in, a later one with reuse only the R s /
-/// line lines its runs slide onto), R' likewise, E' the largest over k; a
+/// line lines its runs slide onto, at most its own: the short rows of a
+/// triangle), R' likewise, E' the largest over k; a
 /// loop whose trip depends on an outer counter touches nothing when it
 /// runs 0 times. The layer conditions (capacity, sets) of a triangular
 /// nest are tested once, with its largest iteration (largest): a sound
@@ -260,7 +261,7 @@ Touched streamLines(const Stream &P, size_t Upto, const CacheGeometry *C, double
     if (Tri) {
       ex Later = (1 - cmp_eq(K, 0)) * Reuse;
       ex E = T.E + Reuse * (N - 1) * S / numeric(Line);
-      T.M = seg_sum(T.M + Later * (T.R * S / numeric(Line) - T.M), K, 0, N - 1);
+      T.M = seg_sum(T.M + Later * (min(T.R * S / numeric(Line), T.M) - T.M), K, 0, N - 1);
       T.R = seg_sum(T.R - Later * T.R, K, 0, N - 1);
       T.E = max(E.subs(K == 0), E.subs(K == N - 1));
     } else {
