@@ -219,13 +219,6 @@ ex largest(ex E, const Counters &Ks) {
   return E;
 }
 
-/// Does E depend on the counter of a triangular loop of P?
-bool hasIndex(const Stream &P, const ex &E) {
-  for (const ex &K : P.Index)
-    if (is_a<symbol>(K) && E.has(K))
-      return true;
-  return false;
-}
 
 /// Lines of stream P touched over its loops [0, Upto) (one iteration of
 /// loop Upto), brought into cache C (null: unlimited, the distinct lines);
@@ -237,9 +230,11 @@ bool hasIndex(const Stream &P, const ex &E) {
 /// [k > 0] Reuse (min(R(k) s / line, M(k)) - M(k)), k, 0, N - 1) (the first
 /// iteration brings its M lines in, a later one with reuse only the R s /
 /// line lines its runs slide onto, at most its own: the short rows of a
-/// triangle), R' likewise, E' the largest over k; a
-/// loop whose trip depends on an outer counter touches nothing when it
-/// runs 0 times. The layer conditions (capacity, sets) of a triangular
+/// triangle), R' likewise, E' the largest over k. A loop whose trip is
+/// symbolic touches nothing when it runs 0 times (a triangular loop's
+/// first row; a vector loop's remainder loop when the vector width
+/// divides n: before, its slide M + (N - 1) R s / line counted 7/8 of a
+/// line for N = 0). The layer conditions (capacity, sets) of a triangular
 /// nest are tested once, with its largest iteration (largest): a sound
 /// choice for reuse (a condition that holds for the largest holds for
 /// all), and it keeps the sums' bodies free of them.
@@ -272,7 +267,7 @@ Touched streamLines(const Stream &P, size_t Upto, const CacheGeometry *C, double
     T.R = RSep + Reuse * (T.R - RSep);
     T.E = T.E + Reuse * (ESlide - T.E);
     }
-    if (hasIndex(P, N)) { // (a triangular loop may run 0 times)
+    if (!is_a<numeric>(N)) { // (a triangular or remainder loop may run 0 times)
       T.M *= cmp_le(1, N);
       T.R *= cmp_le(1, N);
     }
@@ -381,13 +376,15 @@ std::vector<ex> linesIntoEach(const std::vector<MemStream> &S, const CacheGeomet
     if (C) {
       Touched D = streamLines(P, P.Loop.size(), nullptr, Line, V, Ks);
       Distinct += D.M + otherLines(P, D.M, nullptr, Line, V, Ks);
-      if (Footprint && !Ks.empty())
-        D.M = min(D.M, *Footprint / numeric(Line));
       Fits *= setsFit(D, *C);
     }
   }
-  if (C && Footprint && !Ks.empty())
+  // A triangular nest's sums count the lines its iterations share again
+  // (LU's submatrices): its footprint decides, without the sets test.
+  if (C && Footprint && !Ks.empty()) {
     Distinct = min(Distinct, *Footprint / numeric(Line));
+    Fits = 1;
+  }
   // Warm caches: a nest whose distinct lines fit brings nothing in again.
   if (C)
     for (ex &E : Each)

@@ -90,10 +90,11 @@ struct CacheGeometry {
 /// Triangular nests (a MemStream::Step with an Index: an inner trip depends
 /// on that loop's counter) sum per iteration (exact for polynomial trips,
 /// numerically otherwise) and test the layer conditions with their largest
-/// iteration; their distinct lines for the warm-cache test are at most
-/// Footprint / line when Footprint (B, Node::Footprint) is given: the
-/// per-iteration sums count lines again that a later iteration touches
-/// again (LU's shrinking trailing submatrices all lie in one matrix).
+/// iteration; for the warm-cache test their distinct lines are at most
+/// Footprint / line when Footprint (B, Node::Footprint) is given, and the
+/// sets test is left out: the per-iteration sums count lines again that a
+/// later iteration touches again (LU's shrinking trailing submatrices all
+/// lie in one matrix).
 GiNaC::ex linesInto(const std::vector<MemStream> &S, const CacheGeometry *C,
                     bool WriteBacks = false, const GiNaC::ex *Footprint = nullptr);
 /// linesInto per stream, in the order of S (their sum is linesInto).
