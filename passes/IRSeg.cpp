@@ -925,9 +925,8 @@ private:
 
   /// Backedge-taken count of loop L of nest Top in source names: in a
   /// Triangular nest, a count that depends on an enclosing loop of the nest
-  /// in that loop's counter (indexedText: trisolve's j < i runs k_i times,
-  /// LU's rows n - 1 - k_k), else the largest over the nest (or, where that
-  /// cannot be written, in the counters all the same),
+  /// is written in that loop's counter (indexedText: trisolve's j < i runs
+  /// k_i times, LU's rows n - 1 - k_k); otherwise the largest over the nest,
   /// or, where ScalarEvolution cannot write it so, its trip parameter
   /// N_<fn>_<line> minus 1 (mergeIR replaces the parameter by the source
   /// loop's count where it can).
@@ -938,10 +937,6 @@ private:
         if (auto T = indexedText(BTC))
           return T;
       if (auto T = maxOverNest(BTC, Top))
-        return T;
-      // A triangular loop: its count depends on an enclosing loop of the
-      // nest (trisolve's j < i), written in that loop's counter k_...
-      if (auto T = indexedText(BTC))
         return T;
     }
     auto It = LoopTrip.find(L);
@@ -969,12 +964,6 @@ private:
   /// non-affine AddRec of the nest.
   const SCEV *peel(const SCEV *S, Loop *Top, std::map<const Loop *, const SCEV *> &Steps,
                    bool &Ok) {
-    auto InNest = [&](const SCEV *X) {
-      return SCEVExprContains(X, [&](const SCEV *Y) {
-        auto *AR = dyn_cast<SCEVAddRecExpr>(Y);
-        return AR && Top->contains(AR->getLoop());
-      });
-    };
     auto Add = [&](const Loop *L, const SCEV *Step) {
       const SCEV *&Slot = Steps[L];
       Slot = Slot ? SE.getAddExpr(Slot, Step) : Step;
@@ -987,7 +976,7 @@ private:
       Add(AR->getLoop(), AR->getStepRecurrence(SE));
       return peel(AR->getStart(), Top, Steps, Ok);
     }
-    if (!InNest(S))
+    if (!dependsOnNest(S, Top))
       return S;
     if (auto *A = dyn_cast<SCEVAddExpr>(S)) {
       SmallVector<const SCEV *, 4> Rest;
