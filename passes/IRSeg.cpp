@@ -938,6 +938,10 @@ private:
           return T;
       if (auto T = maxOverNest(BTC, Top))
         return T;
+      // (a count that depends on the nest through a phi's value: the start
+      // of LU's scalar remainder loop after the vector loop of row k)
+      if (auto T = indexedText(BTC))
+        return T;
     }
     auto It = LoopTrip.find(L);
     if (It != LoopTrip.end() && It->second.rfind("N_", 0) == 0)
@@ -1183,8 +1187,11 @@ private:
     // A triangular nest: a loop's count depends on an enclosing loop's
     // counter (spanOf bounds the bytes touched apart from the range).
     Triangular = false;
-    for (auto &[L, K] : NestIndex)
-      Triangular |= dependsOnNest(SE.getBackedgeTakenCount(L), Top);
+    for (auto &[L, K] : NestIndex) {
+      const SCEV *B = SE.getBackedgeTakenCount(L);
+      if (!isa<SCEVCouldNotCompute>(B))
+        Triangular |= dependsOnNest(B, Top) || (!maxOverNest(B, Top) && indexedText(B));
+    }
     for (BasicBlock *B : Top->blocks())
       for (Instruction &I : *B) {
         Value *Ptr = nullptr;
