@@ -79,6 +79,14 @@ void histogram_global(int n, const int *data) {
 // LUNOTE: note: ICC memory term, loop nest at line {{[0-9]+}}: footprint 8e+04 B, traffic 1.6e+05 B
 // RUN: %segtime predict %t.json --machine %inputs/machine-strided.yaml --level icc \
 // RUN:   --function lu -p n=100 2>&1 | FileCheck --check-prefix=LUNOTE %s
+// Vectorised, the remainder loop of row k starts where the vector loop
+// stopped (a phi): its count depends on k through the phi, and the nest
+// keeps its memory term, with the same footprint.
+// RUN: %clang -target x86_64-linux-gnu -O2 -march=icelake-server -fplugin=%segtime_plugin \
+// RUN:   -fplugin-arg-segtime-quiet -fplugin-arg-segtime-targets=compile \
+// RUN:   -fplugin-arg-segtime-out=%t.vec.json -c %s -o %t.vec.o
+// RUN: %segtime predict %t.vec.json --machine %inputs/machine-strided.yaml --level icc \
+// RUN:   --function lu -p n=100 2>&1 | FileCheck --check-prefix=LUNOTE %s
 void lu(int n, double *a) {
   for (int k = 0; k < n; k++)
     for (int i = k + 1; i < n; i++) {
