@@ -79,6 +79,8 @@ json Node::toJSON() const {
     J["traffic_B"] = Traffic;
   for (const MemStream &M : Streams)
     J["streams"].push_back(M.toJSON());
+  if (!MemoryNotes.empty())
+    J["memory_notes"] = MemoryNotes;
   if (!Ruvs.empty()) {
     json R = json::object();
     for (auto &[L, V] : Ruvs)
@@ -163,6 +165,7 @@ Node Node::fromJSON(const json &J) {
   if (J.contains("streams"))
     for (const json &M : J.at("streams"))
       N.Streams.push_back(MemStream::fromJSON(M));
+  N.MemoryNotes = J.value("memory_notes", std::vector<std::string>{});
   return N;
 }
 
@@ -170,8 +173,12 @@ json MemStream::toJSON() const {
   json J = {{"base", Base}, {"load", Load}, {"store", Store}, {"size_B", Size},
             {"offsets_B", Offsets}};
   J["loops"] = json::array();
-  for (const Step &S : Loops)
-    J["loops"].push_back({{"loop", S.Loop}, {"stride_B", S.Stride}, {"trip", S.Trip}});
+  for (const Step &S : Loops) {
+    json L = {{"loop", S.Loop}, {"stride_B", S.Stride}, {"trip", S.Trip}};
+    if (!S.Index.empty())
+      L["index"] = S.Index;
+    J["loops"].push_back(L);
+  }
   return J;
 }
 
@@ -184,7 +191,7 @@ MemStream MemStream::fromJSON(const json &J) {
   M.Offsets = J.value("offsets_B", std::vector<std::string>{});
   for (const json &S : J.at("loops"))
     M.Loops.push_back({S.at("loop").get<std::string>(), S.at("stride_B").get<std::string>(),
-                       S.at("trip").get<std::string>()});
+                       S.at("trip").get<std::string>(), S.value("index", "")});
   return M;
 }
 

@@ -85,7 +85,12 @@ struct MemStream {
   struct Step {
     std::string Loop;   ///< the IR loop node's id ("ir7")
     std::string Stride; ///< bytes the address moves per iteration (|step|; "0" if it does not)
-    std::string Trip;   ///< iterations (the largest over the enclosing loops)
+    /// iterations: the largest over the enclosing loops, or, for a
+    /// triangular loop, an expression in an enclosing loop's Index
+    std::string Trip;
+    /// the loop's iteration counter ("k_f_ir7", 0 .. Trip-1) when an inner
+    /// loop's Trip depends on it (the line model sums over it), else ""
+    std::string Index;
   };
   std::string Base;   ///< the base pointer (IR name; "" if unnamed)
   bool Load = false, Store = false;
@@ -153,6 +158,10 @@ struct Node {
   /// IR-level outermost loops: the reference streams of the nest (empty if
   /// Footprint is, or the SEG file predates them).
   std::vector<MemStream> Streams;
+  /// IR-level outermost loops: references the memory term bounds or leaves
+  /// out, one line each ("hist: indirect store, object size unknown: left
+  /// out of the footprint and traffic"); predictions print them as notes.
+  std::vector<std::string> MemoryNotes;
 
   json toJSON() const;
   static Node fromJSON(const json &J);

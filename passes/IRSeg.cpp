@@ -1217,15 +1217,67 @@ private:
     return "max(" + *Start + ", " + *Start + " + " + *Step + "*(" + *Trip + "))";
   }
 
-  /// Backedge-taken count of loop L of nest Top in source names (the
-  /// largest over the nest), or, where ScalarEvolution cannot write it so,
-  /// its trip parameter N_<fn>_<line> minus 1 (mergeIR replaces the
-  /// parameter by the source loop's count where it can).
+  /// S in source names with the loops of the nest being measured written
+  /// as their iteration counters k_<fn>_irN (NestIndex); nullopt if not
+  /// expressible.
+  std::optional<std::string> indexedText(const SCEV *S) {
+    auto Saved = Text.LoopIndex;
+    for (auto &[L, K] : NestIndex)
+      Text.LoopIndex[L] = K;
+    auto R = Text.str(S);
+    Text.LoopIndex = std::move(Saved);
+    return R;
+  }
+
+  /// Does S vary with a loop of nest Top (contain one of its AddRecs)?
+  static bool dependsOnNest(const SCEV *S, Loop *Top) {
+    return SCEVExprContains(S, [&](const SCEV *Y) {
+      auto *AR = dyn_cast<SCEVAddRecExpr>(Y);
+      return AR && Top->contains(AR->getLoop());
+    });
+  }
+
+  /// Does expression text E mention the identifier Name?
+  static bool mentions(const std::string &E, const std::string &Name) {
+    return substitute(E, Name, "") != E;
+  }
+  /// E with the identifier Name (whole words only) replaced by (Value).
+  static std::string substitute(const std::string &E, const std::string &Name,
+                                const std::string &Value) {
+    auto IdChar = [](char C) { return std::isalnum(static_cast<unsigned char>(C)) || C == '_'; };
+    std::string R;
+    for (size_t I = 0; I < E.size();) {
+      if (E.compare(I, Name.size(), Name) == 0 && (I == 0 || !IdChar(E[I - 1])) &&
+          (I + Name.size() == E.size() || !IdChar(E[I + Name.size()]))) {
+        R += Value.empty() ? "" : "(" + Value + ")";
+        I += Name.size();
+      } else {
+        R += E[I++];
+      }
+    }
+    return R;
+  }
+
+  /// Backedge-taken count of loop L of nest Top in source names: in a
+  /// Triangular nest, a count that depends on an enclosing loop of the nest
+  /// is written in that loop's counter (indexedText: trisolve's j < i runs
+  /// k_i times, LU's rows n - 1 - k_k); otherwise the largest over the nest,
+  /// or, where ScalarEvolution cannot write it so, its trip parameter
+  /// N_<fn>_<line> minus 1 (mergeIR replaces the parameter by the source
+  /// loop's count where it can).
   std::optional<std::string> btcText(const Loop *L, Loop *Top) {
     const SCEV *BTC = SE.getBackedgeTakenCount(L);
-    if (!isa<SCEVCouldNotCompute>(BTC))
+    if (!isa<SCEVCouldNotCompute>(BTC)) {
+      if (Triangular && dependsOnNest(BTC, Top))
+        if (auto T = indexedText(BTC))
+          return T;
       if (auto T = maxOverNest(BTC, Top))
         return T;
+      // (a count that depends on the nest through a phi's value: the start
+      // of LU's scalar remainder loop after the vector loop of row k)
+      if (auto T = indexedText(BTC))
+        return T;
+    }
     auto It = LoopTrip.find(L);
     if (It != LoopTrip.end() && It->second.rfind("N_", 0) == 0)
       return "(" + It->second + " - 1)";
@@ -1242,6 +1294,157 @@ private:
     unsigned Size;
     bool Store;
   };
+
+  /// Splits address S into its steps per loop of nest Top (added to Steps)
+  /// and the rest (returned): AddRecs {a,+,s}<L> anywhere in sums, constant
+  /// multiples and integer casts (the row offset zext(8*{0,+,n}<i>) of a
+  /// 32-bit i*n, which ScalarEvolution cannot prove free of wrapping: like
+  /// ScevText, the values are assumed not to wrap). Sets Ok to false for a
+  /// non-affine AddRec of the nest.
+  const SCEV *peel(const SCEV *S, Loop *Top, std::map<const Loop *, const SCEV *> &Steps,
+                   bool &Ok) {
+    auto Add = [&](const Loop *L, const SCEV *Step) {
+      const SCEV *&Slot = Steps[L];
+      Slot = Slot ? SE.getAddExpr(Slot, Step) : Step;
+    };
+    if (auto *AR = dyn_cast<SCEVAddRecExpr>(S); AR && Top->contains(AR->getLoop())) {
+      if (!AR->isAffine()) {
+        Ok = false;
+        return S;
+      }
+      Add(AR->getLoop(), AR->getStepRecurrence(SE));
+      return peel(AR->getStart(), Top, Steps, Ok);
+    }
+    if (!dependsOnNest(S, Top))
+      return S;
+    if (auto *A = dyn_cast<SCEVAddExpr>(S)) {
+      SmallVector<const SCEV *, 4> Rest;
+      for (const SCEV *Op : A->operands())
+        Rest.push_back(peel(Op, Top, Steps, Ok));
+      return SE.getAddExpr(Rest);
+    }
+    std::map<const Loop *, const SCEV *> Sub;
+    if (auto *M = dyn_cast<SCEVMulExpr>(S);
+        M && M->getNumOperands() == 2 && isa<SCEVConstant>(M->getOperand(0))) {
+      const SCEV *Rest = peel(M->getOperand(1), Top, Sub, Ok);
+      for (auto &[L, St] : Sub)
+        Add(L, SE.getMulExpr(M->getOperand(0), St));
+      return SE.getMulExpr(M->getOperand(0), Rest);
+    }
+    if (auto *C = dyn_cast<SCEVZeroExtendExpr>(S)) {
+      const SCEV *Rest = peel(C->getOperand(), Top, Sub, Ok);
+      for (auto &[L, St] : Sub)
+        Add(L, SE.getZeroExtendExpr(St, C->getType()));
+      return SE.getZeroExtendExpr(Rest, C->getType());
+    }
+    if (auto *C = dyn_cast<SCEVSignExtendExpr>(S)) {
+      const SCEV *Rest = peel(C->getOperand(), Top, Sub, Ok);
+      for (auto &[L, St] : Sub)
+        Add(L, SE.getSignExtendExpr(St, C->getType()));
+      return SE.getSignExtendExpr(Rest, C->getType());
+    }
+    return S; // (an AddRec under a division or a product of two: not followed)
+  }
+
+  /// The bytes reference R touches in one execution of nest Top, as text.
+  /// Per loop from R's innermost outwards, a loop that moves the address by
+  /// s bytes per iteration over b + 1 iterations (b the backedge-taken
+  /// count) extends the range swept so far by s x b (the span of the
+  /// address range: exact for dense walks, rows that fill a matrix).
+  ///
+  /// In a triangular nest (Triangular: an inner loop's count depends on an
+  /// enclosing loop's counter k, trisolve's j < i, LU's trailing rows), the
+  /// range alone counts the whole rectangle, so the bytes touched are
+  /// bounded apart from the range: per loop, touched' = min(range',
+  /// per-iteration sum), both upper bounds of the union. The range' is the
+  /// larger of range(0) and s x b + range(b) (the rows move on as they
+  /// shrink or grow; 0 where a loop runs no iteration); the per-iteration
+  /// sum is the exact symbolic sum seg_sum(max(0, touched(k)), k, 0, b) when
+  /// touched depends on k (the lower triangle: sum_i 8 i B), else (b + 1) x
+  /// max(touched, 64) (one 64 B line at least per iteration: a diagonal
+  /// walk a[i*n + i] touches n lines, not its 8 n^2 B range); a loop that
+  /// does not move the address takes the largest touched(k). "Largest" over
+  /// k is the larger of the values at k = 0 and k = b: exact for values
+  /// monotone in k (linear counts), an assumption otherwise. Dense steps (a
+  /// number of at most 64 B) keep touched = range. nullopt if a step or
+  /// count cannot be written.
+  std::optional<std::string> spanOf(const MemRef &R, Loop *Top) {
+    std::string Range = std::to_string(R.Size), Touched = Range;
+    std::set<const Loop *> Done;
+    // (Step null: the loop does not move the address)
+    auto Extend = [&](const Loop *L, const SCEV *Step) -> bool {
+      auto StepS = Step ? maxOverNest(Step, Top) : std::optional<std::string>("0");
+      auto TripS = btcText(L, Top);
+      if (!StepS || !TripS)
+        return false;
+      Done.insert(L);
+      std::string Moved = *StepS + "*(" + *TripS + ")";
+      if (!Triangular) {
+        Range += " + " + Moved;
+        Touched = Range;
+        return true;
+      }
+      const std::string &K = NestIndex.at(L);
+      bool Moves = Step && !Step->isZero();
+      if (!mentions(Range, K) && !mentions(Touched, K)) {
+        auto *C = Step ? dyn_cast<SCEVConstant>(Step) : nullptr;
+        bool Dense = C && C->getAPInt().abs().ule(64);
+        bool Same = Touched == Range;
+        Range += " + " + Moved;
+        Touched = Same && Dense ? Range
+                                : "min(" + Range + ", (" + *TripS + " + 1)*max(" + Touched +
+                                      ", 64))";
+        return true;
+      }
+      auto At = [&](const std::string &E, const std::string &V) {
+        return "max(0, " + substitute(E, K, V) + ")";
+      };
+      Range = "max(" + At(Range, "0") + ", " + (Moves ? Moved + " + " : "") +
+              At(Range, *TripS) + ")";
+      std::string Each = Moves ? "seg_sum(max(0, " + Touched + "), " + K + ", 0, " + *TripS + ")"
+                               : "max(" + At(Touched, "0") + ", " + At(Touched, *TripS) + ")";
+      Touched = "min(" + Range + ", " + Each + ")";
+      return true;
+    };
+    for (Loop *L = R.Inner; L && Top->contains(L); L = L->getParentLoop()) {
+      auto It = R.Steps.find(L);
+      if (It != R.Steps.end() || mentions(Range, NestIndex.at(L)) ||
+          mentions(Touched, NestIndex.at(L)))
+        if (!Extend(L, It != R.Steps.end() ? It->second : nullptr))
+          return std::nullopt;
+    }
+    for (auto &[L, Step] : R.Steps) // (an address that moves with a loop it is not in)
+      if (!Done.count(L) && !Extend(L, Step))
+        return std::nullopt;
+    return Touched;
+  }
+
+  /// The name of base pointer Base: the source parameter's for an argument
+  /// (IR names are dropped in release builds), else the IR name.
+  std::string baseName(const SCEV *Base) {
+    auto *U = dyn_cast<SCEVUnknown>(Base);
+    if (!U)
+      return "";
+    auto *A = dyn_cast<Argument>(U->getValue());
+    return A && A->getArgNo() < Text.Params.size() ? Text.Params[A->getArgNo()]
+                                                   : U->getValue()->getName().str();
+  }
+
+  /// Bytes of the object Base points to when they are known (a global or
+  /// a fixed-size local array), as text; nullopt otherwise (a pointer
+  /// argument).
+  std::optional<std::string> extentOf(const SCEV *Base) {
+    auto *U = dyn_cast<SCEVUnknown>(Base);
+    if (!U)
+      return std::nullopt;
+    const DataLayout &DL = F.getParent()->getDataLayout();
+    if (auto *G = dyn_cast<GlobalVariable>(U->getValue()))
+      return std::to_string(DL.getTypeAllocSize(G->getValueType()).getFixedValue());
+    if (auto *A = dyn_cast<AllocaInst>(U->getValue()))
+      if (auto Size = A->getAllocationSize(DL); Size && !Size->isScalable())
+        return std::to_string(Size->getFixedValue());
+    return std::nullopt;
+  }
 
   /// The reference streams of nest Top for the cache-line memory term
   /// (MemStream): references with one base pointer, the same steps per loop
@@ -1274,13 +1477,7 @@ private:
         continue;
       }
       MemStream M;
-      // Its name: the source parameter's for an argument (IR names are
-      // dropped in release builds), else the IR name.
-      if (auto *U = dyn_cast<SCEVUnknown>(R.Base)) {
-        auto *A = dyn_cast<Argument>(U->getValue());
-        M.Base = A && A->getArgNo() < Text.Params.size() ? Text.Params[A->getArgNo()]
-                                                         : U->getValue()->getName().str();
-      }
+      M.Base = baseName(R.Base);
       (R.Store ? M.Store : M.Load) = true;
       M.Size = R.Size;
       for (Loop *L = R.Inner; L && Top->contains(L); L = L->getParentLoop()) {
@@ -1290,7 +1487,12 @@ private:
                                           : maxOverNest(It->second, Top);
         if (!Trip || !Stride)
           return {};
-        M.Loops.push_back({LoopNodeId.at(L), *Stride, "(" + *Trip + ") + 1"});
+        M.Loops.push_back({LoopNodeId.at(L), *Stride, "(" + *Trip + ") + 1", ""});
+        // A loop whose counter an inner loop's count depends on (triangular)
+        // names it, for the line model to sum over.
+        for (size_t J = 0; J + 1 < M.Loops.size(); ++J)
+          if (mentions(M.Loops[J].Trip, NestIndex.at(L)))
+            M.Loops.back().Index = NestIndex.at(L);
       }
       Out.push_back(std::move(M));
       Leader.push_back(&R);
@@ -1302,8 +1504,11 @@ private:
   /// Node::Traffic): each load and store sweeps |step| x (backedge-taken
   /// count) bytes per loop of the nest plus its own size; ranges of one base
   /// pointer are merged (largest), loads and stores counted apart for the
-  /// traffic. Left empty when an address is not an affine function of the
-  /// nest's loops or a call in the nest may touch memory.
+  /// traffic (spanOf: triangular loops sum their rows). An indirect
+  /// reference (an address that varies with data) is bounded by its
+  /// object's extent when known, else left out; either way a MemoryNotes
+  /// entry says so. Left empty when an address is not an affine function of
+  /// the nest's loops otherwise, or a call in the nest may touch memory.
   void memoryOf(Loop *Top, Node &N) {
     static bool Debug = getenv("SEGTIME_DEBUG_MEM");
     auto Fail = [&](const char *Why, Instruction &I) {
@@ -1313,6 +1518,15 @@ private:
     std::map<std::pair<const SCEV *, bool>, std::set<std::string>> Ranges;
     std::set<const Loop *> Sweeping; // loops some address moves with
     std::vector<MemRef> Refs;
+    std::set<std::string> Notes; // references left out or bounded (indirect)
+    // A triangular nest: a loop's count depends on an enclosing loop's
+    // counter (spanOf bounds the bytes touched apart from the range).
+    Triangular = false;
+    for (auto &[L, K] : NestIndex) {
+      const SCEV *B = SE.getBackedgeTakenCount(L);
+      if (!isa<SCEVCouldNotCompute>(B))
+        Triangular |= dependsOnNest(B, Top) || (!maxOverNest(B, Top) && indexedText(B));
+    }
     for (BasicBlock *B : Top->blocks())
       for (Instruction &I : *B) {
         Value *Ptr = nullptr;
@@ -1333,27 +1547,12 @@ private:
         } else {
           continue;
         }
-        const SCEV *S = SE.getSCEV(Ptr);
         unsigned Size = DL.getTypeStoreSize(Ty).getFixedValue();
-        std::string Span = std::to_string(Size);
         MemRef R{nullptr, nullptr, {}, LI.getLoopFor(B), Size, Store};
-        while (auto *AR = dyn_cast<SCEVAddRecExpr>(S)) {
-          if (!Top->contains(AR->getLoop()))
-            break;
-          if (!AR->isAffine())
-            return Fail("non-affine", I);
-          const SCEV *Step = AR->getStepRecurrence(SE);
-          if (auto *C = dyn_cast<SCEVConstant>(Step); C && C->getAPInt().isNegative())
-            Step = SE.getNegativeSCEV(Step);
-          auto StepS = maxOverNest(Step, Top), TripS = btcText(AR->getLoop(), Top);
-          if (!StepS || !TripS)
-            return Fail("text", I);
-          Span += " + " + *StepS + "*(" + *TripS + ")";
-          R.Steps[AR->getLoop()] = Step;
-          if (!Step->isZero())
-            Sweeping.insert(AR->getLoop());
-          S = AR->getStart();
-        }
+        bool Affine = true;
+        const SCEV *S = peel(SE.getSCEV(Ptr), Top, R.Steps, Affine);
+        if (!Affine)
+          return Fail("non-affine", I);
         // What is left must not vary with data inside the nest (x[idx[i]]);
         // a phi (the start of an epilogue loop) is a resume value.
         bool Varies = SCEVExprContains(S, [&](const SCEV *Y) {
@@ -1361,16 +1560,39 @@ private:
           auto *In = U ? dyn_cast<Instruction>(U->getValue()) : nullptr;
           return In && Top->contains(In) && !isa<PHINode>(In);
         });
-        if (Varies)
-          return Fail("address varies but not affinely", I);
         const SCEV *Base = SE.getPointerBase(S);
         if (!isa<SCEVUnknown>(Base))
-          return Fail("base", I);
-        Ranges[{Base, Store}].insert(Span);
+          return Fail(Varies ? "address varies but not affinely" : "base", I);
+        if (Varies) {
+          // An indirect reference (hist[data[i]]): its object's extent
+          // bounds the bytes it touches if known; else it is left out of
+          // the footprint, and the nest says so (MemoryNotes). Not a stream.
+          std::string Name = baseName(Base), Access = Store ? "store" : "load";
+          if (auto Extent = extentOf(Base)) {
+            Ranges[{Base, Store}].insert(*Extent);
+            Notes.insert(Name + ": indirect " + Access + ", bounded by its object's " +
+                         *Extent + " B; not a stream of the cache-line model");
+          } else {
+            Notes.insert(Name + ": indirect " + Access +
+                         ", object size unknown: left out of the footprint and traffic");
+          }
+          continue;
+        }
+        for (auto &[L, Step] : R.Steps) {
+          if (auto *C = dyn_cast<SCEVConstant>(Step); C && C->getAPInt().isNegative())
+            Step = SE.getNegativeSCEV(Step);
+          if (!Step->isZero())
+            Sweeping.insert(L);
+        }
+        auto Span = spanOf(R, Top);
+        if (!Span)
+          return Fail("text", I);
+        Ranges[{Base, Store}].insert(*Span);
         R.Base = Base;
         R.Start = S;
         Refs.push_back(std::move(R));
       }
+    N.MemoryNotes.assign(Notes.begin(), Notes.end());
     if (Ranges.empty())
       return;
     auto Largest = [](const std::set<std::string> &Spans) {
@@ -1521,8 +1743,14 @@ private:
         // After region(SL): the edge frequencies that resolve phis are
         // known. The nest's own loops are summed over, not indexed.
         auto Saved = Text.LoopIndex;
+        NestIndex.clear();
         for (auto It = Text.LoopIndex.begin(); It != Text.LoopIndex.end();)
-          It = SL->contains(It->first) ? Text.LoopIndex.erase(It) : std::next(It);
+          if (SL->contains(It->first)) {
+            NestIndex.insert(*It);
+            It = Text.LoopIndex.erase(It);
+          } else {
+            ++It;
+          }
         memoryOf(SL, N);
         Text.LoopIndex = std::move(Saved);
       }
@@ -1541,6 +1769,12 @@ private:
   ScevText Text;
   std::map<const Loop *, std::string> LoopNodeId; ///< IR loop -> its SEG node's id
   std::map<const Loop *, std::string> LoopTrip;   ///< IR loop -> its trip (tripOf)
+  /// The loops of the nest memoryOf measures -> their counters (k_<fn>_irN).
+  std::map<const Loop *, std::string> NestIndex;
+  /// That nest is triangular: a loop's count depends on an enclosing loop
+  /// of the nest (btcText then writes such counts in its counter, exactly,
+  /// rather than their largest value).
+  bool Triangular = false;
   IRFunctionSeg &Out;
   std::vector<BasicBlock *> Order;
   std::map<const BasicBlock *, unsigned> Number;

@@ -271,6 +271,14 @@ static ex segSumEval(const ex &Body, const ex &K, const ex &Lo, const ex &Hi) {
     return R;
   }
   if (isNum(Lo) && isNum(N) && dbl(N) <= 5e6) {
+    // The same numeric sum recurs in one prediction (a memory term's line
+    // counts appear in several terms of a nest's transfer time): once.
+    static std::unordered_map<ex, numeric, std::hash<ex>, ex_is_equal> Memo;
+    ex Key = lst{Body, K, Lo, Hi};
+    if (auto It = Memo.find(Key); It != Memo.end())
+      return It->second;
+    if (Memo.size() > 100000)
+      Memo.clear();
     auto Free = freeSymbols(Body);
     if (Free.size() == 1 && *Free.begin() == S.get_name()) {
       double Acc = 0;
@@ -289,7 +297,7 @@ static ex segSumEval(const ex &Body, const ex &K, const ex &Lo, const ex &Hi) {
           return seg_sum(Body, K, Lo, Hi).hold();
         Acc += dbl(V);
       }
-      return numeric(Acc);
+      return Memo[Key] = numeric(Acc);
     }
   }
   return seg_sum(Body, K, Lo, Hi).hold();
@@ -352,7 +360,15 @@ ex sumOver(const ex &Body, const symbol &K, const ex &N) {
   return seg_sum(Body, K, 0, N - 1);
 }
 
-static void collect(const ex &E, std::set<std::string> &Out, std::set<std::string> &Bound) {
+/// (Seen: subexpressions already walked with the same bound indices: a
+/// large expression shares its subexpressions, e.g. a memory term's line
+/// counts, and walking them once keeps the walk linear in the DAG.)
+static void collect(const ex &E, std::set<std::string> &Out, std::set<std::string> &Bound,
+                    std::map<std::pair<const basic *, std::set<std::string>>, ex> &Seen) {
+  // (the map holds E: op() of a product may return a fresh object whose
+  // address a later one would otherwise reuse)
+  if (E.nops() > 0 && !Seen.emplace(std::make_pair(&ex_to<basic>(E), Bound), E).second)
+    return;
   if (is_a<symbol>(E)) {
     const std::string &N = ex_to<symbol>(E).get_name();
     if (!Bound.count(N))
@@ -363,20 +379,21 @@ static void collect(const ex &E, std::set<std::string> &Out, std::set<std::strin
     std::string K = ex_to<symbol>(E.op(1)).get_name();
     bool Was = Bound.count(K);
     Bound.insert(K);
-    collect(E.op(0), Out, Bound);
+    collect(E.op(0), Out, Bound, Seen);
     if (!Was)
       Bound.erase(K);
-    collect(E.op(2), Out, Bound);
-    collect(E.op(3), Out, Bound);
+    collect(E.op(2), Out, Bound, Seen);
+    collect(E.op(3), Out, Bound, Seen);
     return;
   }
   for (size_t I = 0; I < E.nops(); ++I)
-    collect(E.op(I), Out, Bound);
+    collect(E.op(I), Out, Bound, Seen);
 }
 
 std::set<std::string> freeSymbols(const ex &E) {
   std::set<std::string> Out, Bound;
-  collect(E, Out, Bound);
+  std::map<std::pair<const basic *, std::set<std::string>>, ex> Seen;
+  collect(E, Out, Bound, Seen);
   return Out;
 }
 

@@ -191,7 +191,9 @@ namespace segtime {
 namespace {
 /// A stream with its expressions parsed.
 struct Stream {
-  std::vector<ex> Offsets, Stride, Trip;
+  /// Index: each loop's counter symbol where an inner loop's trip depends
+  /// on it (a triangular nest), else 0.
+  std::vector<ex> Offsets, Stride, Trip, Index;
   std::vector<std::string> Loop;
   /// The cluster of references that share the first's lines: numeric
   /// offsets less than a line apart (the lanes of an unrolled vector loop),
@@ -234,23 +236,73 @@ ex setsFit(const Touched &T, const CacheGeometry &C) {
                          min(Sets, cache_sets(T.RunStride, Sets, numeric(C.Line)) * T.E));
 }
 
+/// Counters of the triangular loops of a nest -> their trips.
+using Counters = std::vector<std::pair<ex, ex>>;
+
+/// The larger of E at the first and the last iteration of every
+/// triangular loop whose counter E depends on (exact when E is monotone in
+/// the counter, as linear counts are): what an iteration of the largest
+/// extent touches, for the capacity tests.
+ex largest(ex E, const Counters &Ks) {
+  for (size_t Pass = 0; Pass <= Ks.size(); ++Pass) // (a trip may hold an outer counter)
+    for (auto &[K, N] : Ks)
+      if (E.has(K))
+        E = max(E.subs(K == 0), E.subs(K == N - 1));
+  return E;
+}
+
+
 /// Lines of stream P touched over its loops [0, Upto) (one iteration of
 /// loop Upto), brought into cache C (null: unlimited, the distinct lines);
 /// V: bytes all streams touch in one iteration of each loop.
+///
+/// Triangular nests: where what one iteration of loop J touches depends on
+/// its counter k (an inner trip count k, or V through another stream's), the
+/// loop sums per iteration instead of multiplying, M' = seg_sum(M(k) +
+/// [k > 0] Reuse (min(R(k) s / line, M(k)) - M(k)), k, 0, N - 1) (the first
+/// iteration brings its M lines in, a later one with reuse only the R s /
+/// line lines its runs slide onto, at most its own: the short rows of a
+/// triangle), R' likewise, E' the largest over k. A loop whose trip is
+/// symbolic touches nothing when it runs 0 times (a triangular loop's
+/// first row; a vector loop's remainder loop when the vector width
+/// divides n: before, its slide M + (N - 1) R s / line counted 7/8 of a
+/// line for N = 0). The layer conditions (capacity, sets) of a triangular
+/// nest are tested once, with its largest iteration (largest): a sound
+/// choice for reuse (a condition that holds for the largest holds for
+/// all), and it keeps the sums' bodies free of them.
 Touched streamLines(const Stream &P, size_t Upto, const CacheGeometry *C, double Line,
-                    const std::map<std::string, ex> &V) {
+                    const std::map<std::string, ex> &V, const Counters &Ks) {
   Touched T;
   T.M = T.E = P.lines0(Line);
   for (size_t J = 0; J < Upto; ++J) {
-    ex S = P.Stride[J], N = P.Trip[J];
-    ex Fit = C ? cmp_le(V.at(P.Loop[J]), numeric(C->Size)) * setsFit(T, *C) : ex(1);
-    ex Reuse = cmp_le(S, numeric(Line) * T.E) * Fit;
+    ex S = P.Stride[J], N = P.Trip[J], K = P.Index[J];
+    bool Tri = is_a<symbol>(K) && (T.M.has(K) || T.R.has(K) || T.E.has(K));
+    Touched Big = T; // (the largest iteration: the reuse test is one for all)
+    Big.E = largest(T.E, Ks);
+    ex Fit = 1;
+    if (C) {
+      Big.M = largest(T.M, Ks);
+      Fit = cmp_le(largest(V.at(P.Loop[J]), Ks), numeric(C->Size)) * setsFit(Big, *C);
+    }
+    ex Reuse = cmp_le(S, numeric(Line) * Big.E) * Fit;
+    if (Tri) {
+      ex Later = (1 - cmp_eq(K, 0)) * Reuse;
+      ex E = T.E + Reuse * (N - 1) * S / numeric(Line);
+      T.M = seg_sum(T.M + Later * (min(T.R * S / numeric(Line), T.M) - T.M), K, 0, N - 1);
+      T.R = seg_sum(T.R - Later * T.R, K, 0, N - 1);
+      T.E = max(E.subs(K == 0), E.subs(K == N - 1));
+    } else {
     ex MSep = N * T.M, RSep = N * T.R;
     ex MSlide = T.M + (N - 1) * T.R * S / numeric(Line);
     ex ESlide = T.E + (N - 1) * S / numeric(Line);
     T.M = MSep + Reuse * (MSlide - MSep);
     T.R = RSep + Reuse * (T.R - RSep);
     T.E = T.E + Reuse * (ESlide - T.E);
+    }
+    if (!is_a<numeric>(N)) { // (a triangular or remainder loop may run 0 times)
+      T.M *= cmp_le(1, N);
+      T.R *= cmp_le(1, N);
+    }
     bool Dense = is_a<numeric>(S) && ex_to<numeric>(S) < numeric(Line);
     if (!T.Runs && !Dense) {
       T.Runs = true;
@@ -287,7 +339,7 @@ std::optional<std::pair<size_t, long>> aheadBy(const Stream &P, const ex &Offset
 /// them; one that lies m whole iterations of loop J away shares them if m
 /// iterations' lines (m V_J) fit; any other counts Lines (P's own) again.
 ex otherLines(const Stream &P, const ex &Lines, const CacheGeometry *C, double Line,
-              const std::map<std::string, ex> &V) {
+              const std::map<std::string, ex> &V, const Counters &Ks) {
   double Lo = P.Lo, Hi = P.Hi;
   ex Extra = 0;
   for (const ex &D : P.Offsets) {
@@ -298,16 +350,28 @@ ex otherLines(const Stream &P, const ex &Lines, const CacheGeometry *C, double L
     if (!Ahead)
       Extra += Lines;
     else if (C)
-      Extra += (1 - cmp_le(Ahead->second * V.at(P.Loop[Ahead->first]), numeric(C->Size))) * Lines;
+      Extra += (1 - cmp_le(Ahead->second * largest(V.at(P.Loop[Ahead->first]), Ks),
+                           numeric(C->Size))) *
+               Lines;
   }
   return Extra;
 }
 } // namespace
 
 std::vector<ex> linesIntoEach(const std::vector<MemStream> &S, const CacheGeometry *C,
-                              bool WriteBacks) {
+                              bool WriteBacks, const ex *Footprint) {
   double Line = C ? C->Line : 64;
   std::vector<Stream> Ps;
+  // The counters of triangular loops, by loop: one loop's counter bounds
+  // the sums of every stream that iterates it (V mixes them).
+  std::map<std::string, ex> IndexOf;
+  Counters Ks;
+  for (const MemStream &M : S)
+    for (const MemStream::Step &St : M.Loops)
+      if (!St.Index.empty() && !IndexOf.count(St.Loop)) {
+        IndexOf[St.Loop] = sym(St.Index);
+        Ks.push_back({sym(St.Index), parseExpr(St.Trip)});
+      }
   for (const MemStream &M : S) {
     Stream P;
     for (const std::string &O : M.Offsets)
@@ -319,6 +383,8 @@ std::vector<ex> linesIntoEach(const std::vector<MemStream> &S, const CacheGeomet
       ex Str = parseExpr(St.Stride);
       P.Stride.push_back(is_a<numeric>(Str) ? ex(abs(ex_to<numeric>(Str))) : Str);
       P.Trip.push_back(parseExpr(St.Trip));
+      auto K = IndexOf.find(St.Loop);
+      P.Index.push_back(K == IndexOf.end() ? ex(0) : K->second);
     }
     if (P.Loop.empty())
       throw std::runtime_error("memory stream of '" + M.Base + "' has no loops");
@@ -330,20 +396,26 @@ std::vector<ex> linesIntoEach(const std::vector<MemStream> &S, const CacheGeomet
   std::map<std::string, ex> V;
   for (const Stream &P : Ps)
     for (size_t J = 0; J < P.Loop.size(); ++J) {
-      ex L = streamLines(P, J, nullptr, Line, V).M;
-      V[P.Loop[J]] += numeric(Line) * (L + otherLines(P, L, nullptr, Line, V));
+      ex L = streamLines(P, J, nullptr, Line, V, Ks).M;
+      V[P.Loop[J]] += numeric(Line) * (L + otherLines(P, L, nullptr, Line, V, Ks));
     }
   std::vector<ex> Each;
   ex Distinct = 0, Fits = 1;
   for (size_t I = 0; I < Ps.size(); ++I) {
     const Stream &P = Ps[I];
-    ex L = streamLines(P, P.Loop.size(), C, Line, V).M;
-    Each.push_back((L + otherLines(P, L, C, Line, V)) * (WriteBacks && S[I].Store ? 2 : 1));
+    ex L = streamLines(P, P.Loop.size(), C, Line, V, Ks).M;
+    Each.push_back((L + otherLines(P, L, C, Line, V, Ks)) * (WriteBacks && S[I].Store ? 2 : 1));
     if (C) {
-      Touched D = streamLines(P, P.Loop.size(), nullptr, Line, V);
-      Distinct += D.M + otherLines(P, D.M, nullptr, Line, V);
+      Touched D = streamLines(P, P.Loop.size(), nullptr, Line, V, Ks);
+      Distinct += D.M + otherLines(P, D.M, nullptr, Line, V, Ks);
       Fits *= setsFit(D, *C);
     }
+  }
+  // A triangular nest's sums count the lines its iterations share again
+  // (LU's submatrices): its footprint decides, without the sets test.
+  if (C && Footprint && !Ks.empty()) {
+    Distinct = min(Distinct, *Footprint / numeric(Line));
+    Fits = 1;
   }
   // Warm caches: a nest whose distinct lines fit brings nothing in again.
   if (C)
@@ -352,9 +424,10 @@ std::vector<ex> linesIntoEach(const std::vector<MemStream> &S, const CacheGeomet
   return Each;
 }
 
-ex linesInto(const std::vector<MemStream> &S, const CacheGeometry *C, bool WriteBacks) {
+ex linesInto(const std::vector<MemStream> &S, const CacheGeometry *C, bool WriteBacks,
+             const ex *Footprint) {
   ex Total = 0;
-  for (const ex &E : linesIntoEach(S, C, WriteBacks))
+  for (const ex &E : linesIntoEach(S, C, WriteBacks, Footprint))
     Total += E;
   return Total;
 }
@@ -378,10 +451,11 @@ ex MemoryModel::lineTime(const std::vector<MemStream> &S, const ex &V, const ex 
   // Lines charged: brought in, or 3/4 of those moved (in + written back)
   // if more.
   for (size_t I = 0; I < K; ++I)
-    Lines.push_back(max(linesInto(S, &Caches[I]),
-                        numeric(3, 4) * linesInto(S, &Caches[I], /*WriteBacks=*/true)));
+    Lines.push_back(max(linesInto(S, &Caches[I], false, &F),
+                        numeric(3, 4) * linesInto(S, &Caches[I], /*WriteBacks=*/true, &F)));
   ex L1 = numeric(Caches.front().Line);
-  ex T = max(0, V - L1 * linesInto(S, &Caches.front())) / numeric(SourceBandwidth.front());
+  ex T = max(0, V - L1 * linesInto(S, &Caches.front(), false, &F)) /
+         numeric(SourceBandwidth.front());
   for (size_t I = 0; I + 1 < K; ++I)
     T += numeric(Caches[I].Line) * max(0, Lines[I] - Lines[I + 1]) /
          numeric(SourceBandwidth[I + 1]);
@@ -390,8 +464,8 @@ ex MemoryModel::lineTime(const std::vector<MemStream> &S, const ex &V, const ex 
     return T + time(Line * Lines.back(), F);
   // Lines from beyond cache K-1: page-strided streams' at the strided walk's
   // rate, the others' at the triad's (each part: in, or 3/4 of moved).
-  std::vector<ex> In = linesIntoEach(S, &Caches[K - 1]),
-                  Moved = linesIntoEach(S, &Caches[K - 1], /*WriteBacks=*/true);
+  std::vector<ex> In = linesIntoEach(S, &Caches[K - 1], false, &F),
+                  Moved = linesIntoEach(S, &Caches[K - 1], /*WriteBacks=*/true, &F);
   ex SeqIn = 0, SeqMoved = 0, StrIn = 0, StrMoved = 0;
   for (size_t I = 0; I < S.size(); ++I) {
     ex P = pageStrided(S[I]);

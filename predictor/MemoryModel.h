@@ -87,11 +87,21 @@ struct CacheGeometry {
 /// brought in if the nest's distinct lines fit the cache.
 /// With WriteBacks, the lines of streams that store count twice (brought
 /// in, write-allocate, and written back).
+///
+/// Triangular nests (a MemStream::Step with an Index: an inner trip depends
+/// on that loop's counter) sum per iteration (exact for polynomial trips,
+/// numerically otherwise) and test the layer conditions with their largest
+/// iteration; for the warm-cache test their distinct lines are at most
+/// Footprint / line when Footprint (B, Node::Footprint) is given, and the
+/// sets test is left out: the per-iteration sums count lines again that a
+/// later iteration touches again (LU's shrinking trailing submatrices all
+/// lie in one matrix).
 GiNaC::ex linesInto(const std::vector<MemStream> &S, const CacheGeometry *C,
-                    bool WriteBacks = false);
+                    bool WriteBacks = false, const GiNaC::ex *Footprint = nullptr);
 /// linesInto per stream, in the order of S (their sum is linesInto).
 std::vector<GiNaC::ex> linesIntoEach(const std::vector<MemStream> &S, const CacheGeometry *C,
-                                     bool WriteBacks = false);
+                                     bool WriteBacks = false,
+                                     const GiNaC::ex *Footprint = nullptr);
 
 /// Bytes within which the hardware prefetchers work: they do not cross a
 /// 4 KiB page (Intel 64 and IA-32 Architectures Optimization Reference

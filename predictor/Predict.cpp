@@ -117,7 +117,8 @@ static std::string overlapNote(const MemoryModel &Mem, double Fp) {
 }
 
 /// Notes on the ICC memory term of each loop nest of F: footprint, the
-/// level it lives in, traffic and transfer time.
+/// level it lives in, traffic and transfer time, and the references it
+/// bounds or leaves out (Node::MemoryNotes).
 static void memoryNotes(const FunctionSeg &F, const std::optional<MemoryModel> &Mem,
                         const std::string &Why, const std::map<std::string, double> &Values,
                         std::vector<std::string> &Notes) {
@@ -129,7 +130,13 @@ static void memoryNotes(const FunctionSeg &F, const std::optional<MemoryModel> &
     return;
   }
   for (const Node &N : It->second) {
-    if (N.Kind != NodeKind::Loop || N.Footprint.empty())
+    if (N.Kind != NodeKind::Loop)
+      continue;
+    // References the pass bounded or left out (indirect ones), never silently.
+    for (const std::string &M : N.MemoryNotes)
+      Notes.push_back("ICC memory term, loop nest at line " + std::to_string(N.Range.Line) +
+                      ": " + M);
+    if (N.Footprint.empty())
       continue;
     double Fp = evaluate(parseExpr(N.Footprint), Values);
     double V = evaluate(parseExpr(N.Traffic), Values);
@@ -137,9 +144,10 @@ static void memoryNotes(const FunctionSeg &F, const std::optional<MemoryModel> &
     if (Mem->hasCaches() && !N.Streams.empty()) {
       const MemoryModel::Level &Last = Mem->levelOf(Fp);
       std::string Lines;
+      ex F = parseExpr(N.Footprint);
       for (const CacheGeometry &C : Mem->caches()) {
         std::snprintf(Buf, sizeof Buf, "%s%s %.3g", Lines.empty() ? "" : ", ", C.Name.c_str(),
-                      evaluate(linesInto(N.Streams, &C), Values));
+                      evaluate(linesInto(N.Streams, &C, false, &F), Values));
         Lines += Buf;
       }
       std::snprintf(Buf, sizeof Buf,

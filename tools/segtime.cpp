@@ -264,7 +264,8 @@ void showList(const NodeList &L, int Depth) {
                 << (M.Load ? " load" : "") << (M.Store ? " store" : "") << " " << M.Size
                 << " B, stride B x trip:";
       for (const MemStream::Step &S : M.Loops)
-        std::cout << " " << simplifyExprText(S.Stride) << " x " << simplifyExprText(S.Trip);
+        std::cout << " " << simplifyExprText(S.Stride) << " x " << simplifyExprText(S.Trip)
+                  << (S.Index.empty() ? "" : " [" + S.Index + "]");
       if (!M.Offsets.empty()) {
         std::cout << ", offsets";
         for (const std::string &O : M.Offsets)
@@ -272,6 +273,8 @@ void showList(const NodeList &L, int Depth) {
       }
       std::cout << "\n";
     }
+    for (const std::string &M : N.MemoryNotes)
+      std::cout << Ind << "    memory note: " << M << "\n";
     for (auto &[Lv, R] : N.Ruvs) {
       std::cout << Ind << "    " << Lv << ":";
       for (auto &[Op, C] : R.counts())

@@ -37,10 +37,14 @@ void gemv(int m, int n, const double *a, const double *x, double *y) {
   }
 }
 
-// An address that is not affine (indirect) leaves the nest without a memory term.
+// An indirect address (x[idx[i]], x of unknown size) is left out of the
+// memory term with a note; the affine stream of idx stays (more in
+// memory-triangular.c).
 // CHECK: function gather
 // CHECK: Loop @{{[0-9]+}} ir-loop
-// CHECK-NOT: memory:
+// CHECK-NEXT: memory: footprint=4*n B traffic=4*n B
+// CHECK-NEXT: stream idx: load 4 B, stride B x trip: 4 x n
+// CHECK-NEXT: memory note: x: indirect load, object size unknown: left out of the footprint and traffic
 // CHECK: function
 double gather(int n, const int *idx, const double *x) {
   double s = 0;

@@ -222,6 +222,31 @@ TEST(CacheLines, RowWalkCostsAnEighthOfALine) {
   EXPECT_NEAR(lines(A, &IceL1) / (512.0 * 512), 1.0 / 8, 1e-4);
 }
 
+TEST(CacheLines, TriangularRowsSumPerRow) {
+  // Forward substitution's rows: l[i*64 + j], j < i (j inner, 8 B, i
+  // iterations; i outer, 512 B, 64 iterations): row k brings 1 + (k-1)/8
+  // lines (none for k = 0), at most the 8 lines of a row stride (the outer
+  // loop's layer condition holds: its largest row, 8.75 lines, covers the
+  // 512 B stride). Sum over k = 1..63 of 1 + (k-1)/8 is 63 + 1953/8 =
+  // 307.125; rows 58..63 are capped at 8: minus 2.625 = 304.5.
+  MemStream L = stream("l", {{"8", "k"}, {"512", "64"}});
+  L.Loops[1].Index = "k";
+  EXPECT_DOUBLE_EQ(lines({L}, nullptr), 304.5);
+  // 32 KiB of rows: they fit the 48 KiB L1 (warm: nothing brought in again),
+  // not with 256 rows of 2 KiB (512 KiB): each row's 1 + (k-1)/8 lines, sum
+  // 255 + 32385/8 = 4303.125, rows 250..255 capped at a row stride's 32
+  // lines: minus 2.625.
+  EXPECT_DOUBLE_EQ(lines({L}, &IceL1), 0);
+  MemStream Big = stream("l", {{"8", "k"}, {"2048", "256"}});
+  Big.Loops[1].Index = "k";
+  EXPECT_DOUBLE_EQ(lines({Big}, &IceL1), 255 + 32385.0 / 8 - 2.625);
+  // The same rows with a count that is not triangular (every row 255 long)
+  // are a rectangle that slides: 32.75 + 255 x 32 = 8192.75 lines, twice
+  // the triangle's.
+  MemStream Rect = stream("l", {{"8", "255"}, {"2048", "256"}});
+  EXPECT_DOUBLE_EQ(lines({Rect}, &IceL1), 32.75 + 255 * 32.0);
+}
+
 TEST(CacheLines, NeighboursShareLinesAndWarmCachesKeepData) {
   // Three-point stencil a[i-1], a[i], a[i+1] over n = 1e5 (800 kB: not in
   // L1, in L2): one stream, 1 + (n-1)/8 lines into L1, none into L2 (the
