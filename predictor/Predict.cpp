@@ -77,6 +77,44 @@ std::set<std::string> knownOutcomes(const PredictOptions &O) {
   return Names;
 }
 
+/// The reference streams of nest N for the memory term: with the values
+/// Values substituted when a stream has a triangular loop (a trip in an
+/// enclosing loop's counter), whose per-row line sums are otherwise
+/// symbolic expressions of millions of characters (LU: 33 M, 25 s); as
+/// they are otherwise. Sets Bound if it substituted.
+static std::vector<MemStream> streamsFor(const Node &N, const std::map<std::string, double> &Values,
+                                         bool *Bound = nullptr) {
+  bool Tri = false;
+  for (const MemStream &St : N.Streams)
+    for (const MemStream::Step &L : St.Loops)
+      Tri |= !L.Index.empty();
+  if (Bound)
+    *Bound = Tri && !Values.empty();
+  if (!Tri || Values.empty())
+    return N.Streams;
+  GiNaC::exmap M;
+  for (auto &[K, V] : Values)
+    M[sym(K)] = numeric(V) == numeric(static_cast<long>(V)) ? numeric(static_cast<long>(V))
+                                                           : numeric(V);
+  auto Bind = [&](std::string &X) {
+    if (X.empty())
+      return;
+    std::ostringstream OS;
+    OS << parseExpr(X).subs(M);
+    X = OS.str();
+  };
+  std::vector<MemStream> R = N.Streams;
+  for (MemStream &St : R) {
+    for (std::string &O : St.Offsets)
+      Bind(O);
+    for (MemStream::Step &L : St.Loops) {
+      Bind(L.Stride);
+      Bind(L.Trip);
+    }
+  }
+  return R;
+}
+
 void installLoopModels(FormulaBuilder &FB, const SegFile &S, const Machine &M,
                        const std::string &Target, const ResourceModel &Model,
                        std::optional<MemoryModel> &Mem, std::string &MemWhy,
@@ -91,13 +129,14 @@ void installLoopModels(FormulaBuilder &FB, const SegFile &S, const Machine &M,
   auto T = S.Targets.find(Target);
   if (T != S.Targets.end() && T->second.count("micro_op_buffer"))
     Rob = std::stod(T->second.at("micro_op_buffer"));
-  FB.setLoopBound("time:ICC", [Icc, Rob, &Mem](const Node &N, const ex &Core, int Depth) -> ex {
+  FB.setLoopBound("time:ICC", [Icc, Rob, &Mem, Values](const Node &N, const ex &Core,
+                                                        int Depth) -> ex {
     ex C = Icc->overlap(N, Core, Depth, Rob);
     if (!Mem || N.Footprint.empty())
       return C;
     ex F = parseExpr(N.Footprint);
     if (Mem->hasCaches() && !N.Streams.empty())
-      return Mem->combine(C, Mem->lineTime(N.Streams, parseExpr(N.Traffic), F), F);
+      return Mem->combine(C, Mem->lineTime(streamsFor(N, Values), parseExpr(N.Traffic), F), F);
     return Mem->combine(C, Mem->time(parseExpr(N.Traffic), F), F);
   });
 }
@@ -142,20 +181,25 @@ static void memoryNotes(const FunctionSeg &F, const std::optional<MemoryModel> &
     double V = evaluate(parseExpr(N.Traffic), Values);
     char Buf[256];
     if (Mem->hasCaches() && !N.Streams.empty()) {
+      bool Bound = false;
+      std::vector<MemStream> Streams = streamsFor(N, Values, &Bound);
       const MemoryModel::Level &Last = Mem->levelOf(Fp);
       std::string Lines;
       ex F = parseExpr(N.Footprint);
       for (const CacheGeometry &C : Mem->caches()) {
         std::snprintf(Buf, sizeof Buf, "%s%s %.3g", Lines.empty() ? "" : ", ", C.Name.c_str(),
-                      evaluate(linesInto(N.Streams, &C, false, &F), Values));
+                      evaluate(linesInto(Streams, &C, false, &F), Values));
         Lines += Buf;
       }
       std::snprintf(Buf, sizeof Buf,
                     "ICC memory term, loop nest at line %u: footprint %.3g B, traffic %.3g B, "
                     "lines brought in (layer conditions): %s; last level at %.3g GB/s (%s); %.3g s",
                     N.Range.Line, Fp, V, Lines.c_str(), Last.Bandwidth / 1e9, Last.Name.c_str(),
-                    evaluate(Mem->lineTime(N.Streams, parseExpr(N.Traffic), parseExpr(N.Footprint)), Values));
+                    evaluate(Mem->lineTime(Streams, parseExpr(N.Traffic), parseExpr(N.Footprint)), Values));
       std::string Note = Buf;
+      if (Bound)
+        Note += "; triangular streams: the line count is built for the given parameter "
+                "values (numbers in the closed form)";
       if (const MemoryModel::Level *At = Mem->stridedLevelOf(Fp)) {
         std::vector<std::string> Bases; // page-strided streams' bases, once each
         for (const MemStream &St : N.Streams)

@@ -858,15 +858,15 @@ OverlapResult LowLevelBench::runOverlap() {
   std::vector<std::string> Args{fmt(O.TargetS, 3)};
   for (double W : R.W)
     Args.push_back(fmt(W, 12));
-  std::cerr << "calibrate: overlap: chains of 1, 2, 4 multiply-adds per element over 1 and 2 "
-               "streams at "
+  std::cerr << "calibrate: overlap: chains of 1/4, 1, 2, 4 multiply-adds per element over 1 "
+               "and 2 streams at "
             << R.W.size() << " footprints, " << bytes(R.W.front()) << ".." << bytes(R.W.back())
             << ellipsis() << "\n";
   json J = runChecked("overlap", Args, 900, "overlap", R.ProbeGHz);
   for (const json &K : J.at("overlap")) {
     OverlapResult::Kernel Kn;
     Kn.Streams = K.at("streams").get<int>();
-    Kn.Chain = K.at("chain").get<int>();
+    Kn.Chain = K.at("chain").get<double>();
     const json &Pts = K.at("points");
     if (Pts.size() != R.W.size())
       throw CalibError("overlap: " + std::to_string(Pts.size()) + " footprints, expected " +
@@ -926,7 +926,7 @@ ParamList OverlapResult::params() const {
                  measured(F.P, "1", relSpread(PRep[I]),
                           "segtime calibrate " + Date +
                               ": p of t = (t_core^p + t_mem^p)^(1/p) (predictor/Overlap.h) "
-                              "by least squares on ln t over chains of 1, 2, 4 dependent "
+                              "by least squares on ln t over chains of 1/4, 1, 2, 4 dependent "
                               "multiply-adds per element over 1 and 2 streams at this "
                               "footprint; t_core their time per element at " +
                               bytes(W[0]) + " (in L1), t_mem the same streams into 8 "

@@ -194,17 +194,18 @@ struct StridedResult : Sampled {
 };
 
 /// The overlap of core and memory time (`--level overlap`,
-/// predictor/Overlap.h): chains of 1, 2 and 4 dependent multiply-adds per
-/// element over 1 and 2 streams of doubles, and each stream set summed into
+/// predictor/Overlap.h): chains of 1/4, 1, 2 and 4 dependent multiply-adds
+/// per element over 1 and 2 streams of doubles, and each stream set summed into
 /// 8 independent accumulators (the transfer time alone), at an in-L1
 /// footprint W[0] (where a chain's time is its core time) and at footprints
 /// W[1..] from half the L2 to 4x the last-level cache. Per footprint, the
 /// exponent p of t = (t_core^p + t_mem^p)^(1/p) is fitted (fitOverlap) to
-/// the six chains: t_core = the chain's time per element at W[0] x elements,
+/// the eight chains: t_core = the chain's time per element at W[0] x elements,
 /// t_mem = the reference's time over the same streams.
 struct OverlapResult : Sampled {
   struct Kernel {
-    int Streams = 0, Chain = 0;               ///< Chain 0: the reference
+    int Streams = 0;
+    double Chain = 0; ///< multiply-adds on the chain per element; 0: the reference
     std::vector<double> N;                   ///< elements per footprint
     std::vector<std::vector<double>> Times;  ///< s per call: [footprint][rep]
   };

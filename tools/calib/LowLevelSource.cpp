@@ -110,7 +110,7 @@ KERNEL m_copy(long n, double *restrict b, const double *restrict a) {
    sum). Columns of lines are taken even ones first, then odd ones, so that
    the adjacent-line prefetcher's buddy line is needed 32 columns later. */
 /* Core/memory overlap (`--level overlap`): a chain of M dependent
-   multiply-adds per element over one stream (s = s * c + x[i]) or two
+   multiply-adds per element (M = 1, 2, 4, and 1/4 below) over one stream (s = s * c + x[i]) or two
    (s = s * c + x[i] * y[i], the product off the chain), and the same streams
    summed into 8 independent accumulators (the memory-bound reference). Strict
    FP order: the chains are not vectorised or reassociated. */
@@ -139,10 +139,28 @@ OCHAIN(1, 2, x[i] * y[i]) OCHAIN(2, 2, x[i] * y[i]) OCHAIN(4, 2, x[i] * y[i])
     return s[0] + s[1] + s[2] + s[3] + s[4] + s[5] + s[6] + s[7];                   \
   }
 OREF(1, x[i + k]) OREF(2, x[i + k] * y[i + k])
+/* One chained multiply-add per 4 elements (the 4 summed off the chain): a
+   core time near the transfer time in L2 and L3, where the chains above are
+   several times slower than their streams. */
+#define OQUARTER(NS, V)                                                             \
+  __attribute__((noinline)) static double o_q_##NS(long n, const double *restrict x,         \
+                                                   const double *restrict y, double c) {     \
+    double s = 0;                                                                   \
+    for (long i = 0; i + 3 < n; i += 4)                                             \
+      s = s * c + ((V(i) + V(i + 1)) + (V(i + 2) + V(i + 3)));                      \
+    return s;                                                                       \
+  }
+#define OX1(i) x[i]
+#define OX2(i) (x[i] * y[i])
+OQUARTER(1, OX1) OQUARTER(2, OX2)
 typedef double (*okernel_t)(long, const double *restrict, const double *restrict, double);
-/* Order of the "overlap" output: streams, chain (0 = the reference). */
-static const okernel_t OKernel[8] = {o_r_1, o_c1_1, o_c2_1, o_c4_1, o_r_2, o_c1_2, o_c2_2, o_c4_2};
-static const int OStreams[8] = {1, 1, 1, 1, 2, 2, 2, 2}, OChain[8] = {0, 1, 2, 4, 0, 1, 2, 4};
+/* Order of the "overlap" output: streams, multiply-adds on the chain per
+   element (0 = the reference). */
+#define NOK 10
+static const okernel_t OKernel[NOK] = {o_r_1, o_q_1, o_c1_1, o_c2_1, o_c4_1,
+                                       o_r_2, o_q_2, o_c1_2, o_c2_2, o_c4_2};
+static const int OStreams[NOK] = {1, 1, 1, 1, 1, 2, 2, 2, 2, 2};
+static const double OChain[NOK] = {0, 0.25, 1, 2, 4, 0, 0.25, 1, 2, 4};
 #define ROW 512 /* longs per row: 4 KiB */
 __attribute__((noinline)) static long s_walk(long n, const long *restrict a) {
   long rows = n / ROW, s = 0;
@@ -175,7 +193,7 @@ static void call(int id, long n) {
   case ID_MEM + 1: m_copy(n, B, A); break;
   case ID_MEM + 2: r_triad(n, A, B, C, Scalar); break;
   default:
-    if (id >= ID_OVERLAP && id < ID_OVERLAP + 8)
+    if (id >= ID_OVERLAP && id < ID_OVERLAP + NOK)
       Sink += OKernel[id - ID_OVERLAP](n, A, B, 0.999999);
     else
       Poly[id - ID_POLY](n, B, A); /* y = B, x = A */
@@ -539,15 +557,15 @@ int main(int argc, char **argv) {
         maxb = atof(argv[4 + j]);
     A = alignedArray((long)(maxb / 8), 0);
     B = alignedArray((long)(maxb / 8), 3);
-    for (int k = 0; k < 8; k++)
+    for (int k = 0; k < NOK; k++)
       for (int j = 0; j < nw; j++) /* n: the kernel's own footprint is the size */
         addPoint(ID_OVERLAP + k, ((long)(atof(argv[4 + j]) / (8.0 * OStreams[k])) + 7) / 8 * 8);
     measureAll(reps, target);
     printf("{");
     printProbes();
     printf("\"overlap\": [");
-    for (int k = 0; k < 8; k++) {
-      printf("%s{\"kernel\": %d, \"streams\": %d, \"chain\": %d, \"bytes_per_element\": %d, "
+    for (int k = 0; k < NOK; k++) {
+      printf("%s{\"kernel\": %d, \"streams\": %d, \"chain\": %g, \"bytes_per_element\": %d, "
              "\"points\": ", k ? ", " : "", k, OStreams[k], OChain[k], 8 * OStreams[k]);
       printPoints(k * nw, (k + 1) * nw, reps);
       printf("}");
