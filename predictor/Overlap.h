@@ -14,7 +14,7 @@
 /// the ECM model's overlapping part, Stengel et al. 2015). The exponent is a
 /// property of the machine measured by `segtime calibrate --level overlap`
 /// (memory.overlap.NN.exponent at memory.overlap.NN.working_set): chains of
-/// 1, 2 and 4 dependent multiply-adds per element over 1 and 2 streams,
+/// 1/4, 1, 2 and 4 dependent multiply-adds per element over 1 and 2 streams,
 /// against their own in-L1 time (t_core) and the same streams summed into
 /// independent accumulators (t_mem). On the Ice Lake VM of docs/results.md a
 /// chain of 4 cycles per element over two DRAM streams of 4.5 cycles per
