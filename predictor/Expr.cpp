@@ -515,7 +515,9 @@ struct HumanPrinter {
       std::vector<ex> Terms(E.begin(), E.end());
       auto Deg = [](const ex &T) {
         int D = 0;
-        for (const std::string &S : freeSymbols(T)) D += T.degree(sym(S));
+        for (const std::string &S : freeSymbols(T))
+          if (T.is_polynomial(sym(S))) // not with a real exponent (the overlap's p-norm)
+            D += T.degree(sym(S));
         return D;
       };
       // GiNaC orders terms by hash values that change between runs: sort by

@@ -234,9 +234,9 @@ def main():
         cells = ["%+.1f%%" % r["levels"][l]["error_pct"] if l in r["levels"] else "n/a" for l in levels]
         if "measured_median_s" in r:
             spread = 100.0 * (r["measured_max_s"] - r["measured_min_s"]) / r["measured_median_s"]
-            time = "%.3f ms (%.0f%%)" % (r["measured_median_s"] * 1e3, spread)
+            timed = "%.3f ms (%.0f%%)" % (r["measured_median_s"] * 1e3, spread)
         else:
-            time = "-"
+            timed = "-"
         prof = r.get("icc_profiled")
         cells.append("%+.1f%%" % prof["error_pct"] if prof else "n/a")
         lines.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
@@ -246,7 +246,7 @@ def main():
             "%+.2f%%" % cg["error_pct"] if "error_pct" in cg else "-",
             "%.0f" % cg["profiled"] if "profiled" in cg else "-",
             "%+.2f%%" % cg["profiled_error_pct"] if "profiled_error_pct" in cg else "-",
-            time, " | ".join(cells)))
+            timed, " | ".join(cells)))
     summary = []
     cg_rows = [r["callgrind"] for r in rows if "error_pct" in r.get("callgrind", {})]
     if cg_rows:

@@ -28,6 +28,11 @@ TEST(Overlap, PNormByHand) {
   // The expression evaluates to the same; at the largest exponent it is max.
   EXPECT_NEAR(num(overlapTime(GiNaC::ex(3), GiNaC::ex(4), 2)), 5.0, 1e-12);
   EXPECT_NEAR(num(overlapTime(GiNaC::ex(3), GiNaC::ex(4), MaxOverlapExponent)), 4.0, 0);
+  // A symbolic p-norm prints (the printer's term order must not ask a real
+  // power for its degree) and evaluates.
+  GiNaC::ex E = overlapTime(parseExpr("n"), parseExpr("2*n + 1"), 2.1) + parseExpr("n^2");
+  EXPECT_NO_THROW(toString(E));
+  EXPECT_NEAR(evaluate(E, {{"n", 1}}), 1 + overlapTime(1.0, 3.0, 2.1), 1e-12);
 }
 
 TEST(Overlap, FitRecoversAKnownExponent) {
