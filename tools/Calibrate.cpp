@@ -1424,6 +1424,16 @@ int calibrateMain(int Argc, char **Argv) {
     Info.Compiler = clangVersion(Dir);
     Info.Command = Command;
 
+    // The low-level benchmark program also gives the phase probe that every
+    // part and level waits on (LowLevelBench::waitForFastPhase).
+    LowLevelOptions LO;
+    LO.Reps = O.Reps;
+    LO.TargetS = O.Quick ? 0.5e-3 : 1e-3;
+    LO.Quick = O.Quick;
+    LO.Stat = O.Stat;
+    LO.Date = Info.Date;
+    LO.NominalGHz = Info.ClockHz / 1e9;
+    LowLevelBench LB(Dir, LO);
     // The ICC clock: three batches of samples, at the start, after the levels
     // and at the end (measureClock).
     std::optional<ClockResult> Clock;
@@ -1439,6 +1449,7 @@ int calibrateMain(int Argc, char **Argv) {
                                       ? O.Opts
                                       : std::vector<std::string>{}) {
       fs::path Seg;
+      LB.waitForFastPhase(Opt + " benchmarks");
       std::vector<Measured> Ms = compileAndRun(Opt, Dir, Src, Benches, O, Seg);
       OptResult R;
       R.Opt = Opt;
@@ -1473,14 +1484,6 @@ int calibrateMain(int Argc, char **Argv) {
       measureMispredict(Dir, O, *Clock);
     }
     // The low-level parts (PARKBENCH-93 §3.2), in the order of the paper.
-    LowLevelOptions LO;
-    LO.Reps = O.Reps;
-    LO.TargetS = O.Quick ? 0.5e-3 : 1e-3;
-    LO.Quick = O.Quick;
-    LO.Stat = O.Stat;
-    LO.Date = Info.Date;
-    LO.NominalGHz = Info.ClockHz / 1e9;
-    LowLevelBench LB(Dir, LO);
     std::optional<TickResult> Tick;
     std::optional<RinfResult> Rinf;
     std::optional<PolyMemResult> Poly;
@@ -1489,6 +1492,7 @@ int calibrateMain(int Argc, char **Argv) {
     ParamList Params;
     // Runs one part, collects its parameters, says how long it took.
     auto Part = [&](const char *Name, auto &Result, auto Run) {
+      LB.waitForFastPhase(Name);
       auto T0 = std::chrono::steady_clock::now();
       Result = std::invoke(Run, LB);
       for (auto &P : Result->params())

@@ -6,16 +6,21 @@
 ///
 //===----------------------------------------------------------------------===//
 #include "tools/calib/LowLevel.h"
+
+#include <chrono>
+#include <thread>
 #include "predictor/MemoryModel.h"
 
 #include "tools/calib/Process.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <sstream>
+#include <thread>
 #include <tuple>
 
 namespace fs = std::filesystem;
@@ -223,6 +228,44 @@ json LowLevelBench::runChecked(const std::string &Part, const std::vector<std::s
   }
   ProbeGHz = BestProbe;
   return Best;
+}
+
+double LowLevelBench::phaseProbe() {
+  std::vector<std::string> Argv = {binary(), "phase", "15"};
+  RunResult R = runProgram(Argv, Dir, "run_phase", 30);
+  if (!R.ok())
+    throw CalibError("phase probe: the benchmark program failed (" + R.status() + ")\n  " +
+                     commandLine(Argv) + "\n" + tail(R.Err));
+  try {
+    return json::parse(R.Out).at("phase_s_per_point").get<double>();
+  } catch (const std::exception &E) {
+    throw CalibError(std::string("phase probe: cannot parse its output: ") + E.what());
+  }
+}
+
+double LowLevelBench::waitForFastPhase(const std::string &Before, double MaxWaitS) {
+  if (BestPhase <= 0) // a reference from probes a second apart
+    for (int K = 0; K < 4; ++K) {
+      double P = phaseProbe();
+      BestPhase = BestPhase > 0 ? std::min(BestPhase, P) : P;
+      std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    }
+  double P = phaseProbe(), Waited = 0;
+  BestPhase = std::min(BestPhase, P);
+  if (P > 1.25 * BestPhase)
+    std::cerr << "calibrate: " << Before << ": the machine is in a slow phase (probe "
+              << fmt(P * 1e9, 3) << " ns per point against " << fmt(BestPhase * 1e9, 3)
+              << "): waiting up to " << fmt(MaxWaitS, 3) << " s" << ellipsis() << "\n";
+  while (P > 1.25 * BestPhase && Waited < MaxWaitS) {
+    std::this_thread::sleep_for(std::chrono::seconds(3));
+    Waited += 3;
+    P = phaseProbe();
+    BestPhase = std::min(BestPhase, P);
+  }
+  if (P > 1.25 * BestPhase)
+    std::cerr << "calibrate: " << Before << ": still slow after " << fmt(Waited, 3)
+              << " s; measuring anyway (the minimum over repetitions keeps the fast samples)\n";
+  return P;
 }
 
 // --- TICK1 / TICK2 ------------------------------------------------------------------

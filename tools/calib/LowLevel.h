@@ -236,6 +236,13 @@ public:
   /// With Shared, also the two-process curve.
   StridedResult runStrided(bool Shared = true);
   OverlapResult runOverlap();
+  /// Waits, at most MaxWaitS s, until the phase probe (Horner's rule with
+  /// loads, in L1: `park phase`) is within 25 % of the fastest value seen,
+  /// saying so on stderr; the VM's slow phases slow code with loads down to
+  /// half speed while the core-clock probe of runChecked does not notice.
+  /// Called before each part and each level's benchmark run. Returns the
+  /// probe's last value (s per point).
+  double waitForFastPhase(const std::string &Before, double MaxWaitS = 60);
   /// The compiler command line used (for the machine file's comments).
   static std::string compileFlags() { return "-O2 -march=native -fno-builtin"; }
 
@@ -258,6 +265,8 @@ private:
   std::string Bin;
   int Samples = 0, Disturbed = 0;
   double BestGHz = 0; ///< fastest clock probe of all parts so far
+  double BestPhase = 0; ///< fastest phase probe so far, s per point (0: none yet)
+  double phaseProbe();
 };
 
 /// Writes gnuplot plots (PNG and SVG, with their .dat and .gp) of the RINF1

@@ -161,6 +161,19 @@ static const okernel_t OKernel[NOK] = {o_r_1, o_q_1, o_c1_1, o_c2_1, o_c4_1,
                                        o_r_2, o_q_2, o_c1_2, o_c2_2, o_c4_2};
 static const int OStreams[NOK] = {1, 1, 1, 1, 1, 2, 2, 2, 2, 2};
 static const double OChain[NOK] = {0, 0.25, 1, 2, 4, 0, 0.25, 1, 2, 4};
+/* The phase probe: Horner's rule of degree 16 with its coefficients loaded
+   (they may alias y), scalar, over points in L1. In the VM's slow phases code
+   with loads runs up to 2x slower while a register-only chain (probe()
+   below) does not. */
+__attribute__((noinline)) static void ph_horner(long n, const double *restrict x,
+                                                const double *c, double *y) {
+  for (long i = 0; i < n; i++) {
+    double s = c[16];
+    for (int j = 1; j <= 16; j++)
+      s = s * x[i] + c[16 - j];
+    y[i] = s;
+  }
+}
 #define ROW 512 /* longs per row: 4 KiB */
 __attribute__((noinline)) static long s_walk(long n, const long *restrict a) {
   long rows = n / ROW, s = 0;
@@ -353,7 +366,7 @@ static int cmp64(const void *a, const void *b) {
 
 int main(int argc, char **argv) {
   if (argc < 3) {
-    fprintf(stderr, "usage: park tick1|tick2|rinf1|poly1|poly2|mem|strided|strided2|overlap REPS ...\n");
+    fprintf(stderr, "usage: park tick1|tick2|rinf1|poly1|poly2|mem|strided|strided2|overlap|phase REPS ...\n");
     return 2;
   }
   const char *mode = argv[1];
@@ -542,6 +555,22 @@ int main(int argc, char **argv) {
     printf("\"%s\": [{\"kernel\": 0, \"bytes_per_element\": 8, \"points\": ", mode);
     printPoints(0, NP, reps);
     printf("}]}\n");
+    return 0;
+  }
+  if (!strcmp(mode, "phase")) { /* the phase probe: s per point, fastest of REPS */
+    static double x[2000], y[2000], c[17];
+    for (int i = 0; i < 2000; i++) x[i] = 0.5 + 1e-4 * i;
+    for (int j = 0; j <= 16; j++) c[j] = 0.9 - 0.01 * j;
+    double best = 1e30;
+    ph_horner(2000, x, c, y);
+    for (int k = 0; k < reps; k++) {
+      double t0 = now();
+      ph_horner(2000, x, c, y);
+      double t = now() - t0;
+      if (t < best) best = t;
+      Sink += y[k % 2000];
+    }
+    printf("{\"phase_s_per_point\": %.6e}\n", best / 2000);
     return 0;
   }
   if (!strcmp(mode, "overlap")) { /* core/memory overlap: OKernel at footprints */
