@@ -236,13 +236,14 @@ public:
   /// With Shared, also the two-process curve.
   StridedResult runStrided(bool Shared = true);
   OverlapResult runOverlap();
-  /// Waits, at most MaxWaitS s, until the phase probe (Horner's rule with
+  /// Waits, at most MaxWaitS s (20 s: with nine parts and levels calibrate
+  /// stays under 5 minutes), until the phase probe (Horner's rule with
   /// loads, in L1: `park phase`) is within 25 % of the fastest value seen,
   /// saying so on stderr; the VM's slow phases slow code with loads down to
   /// half speed while the core-clock probe of runChecked does not notice.
   /// Called before each part and each level's benchmark run. Returns the
   /// probe's last value (s per point).
-  double waitForFastPhase(const std::string &Before, double MaxWaitS = 60);
+  double waitForFastPhase(const std::string &Before, double MaxWaitS = 20);
   /// The compiler command line used (for the machine file's comments).
   static std::string compileFlags() { return "-O2 -march=native -fno-builtin"; }
 
