@@ -44,8 +44,8 @@ asserted (noise on this machine).
 """
 import argparse, json, os, sys, tempfile
 
-from segtime_common import (BUILD, CLANG, PLUGIN, ROOT, SEGTIME, example_names, extra_params,
-                            measured, median, pct, run)
+from segtime_common import (BUILD, CLANG, PLUGIN, ROOT, SEGTIME, ct_reachable, example_names,
+                            extra_params, measured, median, pct, run)
 
 RT = os.path.join(BUILD, "lib", "libsegtime-rt.a")
 
@@ -129,14 +129,7 @@ def main():
                 corr.append(excls[-1] * calls / fn["raw_inclusive_s"])
             # Loop iterations of the kernel and of every function it calls
             # (transitively): the SEG's loop count includes its callees'.
-            byname = {f["name"]: f for f in ct["functions"]}
-            reach, todo = set(), [kernel]
-            while todo:
-                f = todo.pop()
-                if f in reach or f not in byname:
-                    continue
-                reach.add(f)
-                todo += [n.get("callee", "") for n in byname[f]["nodes"] if n["kind"] == "call"]
+            reach, byname = ct_reachable(ct, kernel)
             iters = sum(n["iterations"] for f in reach for n in byname[f]["nodes"]
                         if n["kind"] == "loop") / calls
             with open(base + ".seg.json") as f:

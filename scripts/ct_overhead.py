@@ -36,7 +36,7 @@ function that skipped its pair after short calls: its timed_calls).
 """
 import argparse, json, os, subprocess, tempfile
 
-from segtime_common import BUILD, CLANG, PLUGIN, ROOT, measured, median, run
+from segtime_common import BUILD, CLANG, PLUGIN, ROOT, ct_reachable, measured, median, run
 
 CALLS = 100000
 SRC = os.path.join(ROOT, "scripts", "ct_overhead.c")
@@ -52,14 +52,7 @@ def min_ticks(binary, n, reps, env=None):
 def kernel_pairs(ct, kernel):
     """Timer pairs run per kernel call: timed nodes of the kernel and of the
     functions it calls (transitively), by their counts."""
-    byname = {f["name"]: f for f in ct["functions"]}
-    reach, todo = set(), [kernel]
-    while todo:
-        f = todo.pop()
-        if f in reach or f not in byname:
-            continue
-        reach.add(f)
-        todo += [n.get("callee", "") for n in byname[f]["nodes"] if n["kind"] == "call"]
+    reach, byname = ct_reachable(ct, kernel)
     pairs = 0
     for f in reach:
         fn = byname[f]

@@ -67,3 +67,17 @@ def median(values):
 def pct(predicted, measured_value):
     """(predicted - measured) / measured in percent."""
     return 100.0 * (predicted - measured_value) / measured_value if measured_value else float("nan")
+
+
+def ct_reachable(ct, kernel):
+    """Names of the functions of a .ct.json that kernel reaches by calls
+    (itself included, transitively), and the functions by name."""
+    byname = {f["name"]: f for f in ct["functions"]}
+    reach, todo = set(), [kernel]
+    while todo:
+        f = todo.pop()
+        if f in reach or f not in byname:
+            continue
+        reach.add(f)
+        todo += [n.get("callee", "") for n in byname[f]["nodes"] if n["kind"] == "call"]
+    return reach, byname
