@@ -515,9 +515,13 @@ struct HumanPrinter {
       std::vector<ex> Terms(E.begin(), E.end());
       auto Deg = [](const ex &T) {
         int D = 0;
-        for (const std::string &S : freeSymbols(T))
-          if (T.is_polynomial(sym(S))) // not with a real exponent (the overlap's p-norm)
+        for (const std::string &S : freeSymbols(T)) {
+          try {
             D += T.degree(sym(S));
+          } catch (const std::runtime_error &) {
+            // a real exponent (the overlap's p-norm) has no degree: 0
+          }
+        }
         return D;
       };
       // GiNaC orders terms by hash values that change between runs: sort by
