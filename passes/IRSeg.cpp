@@ -1568,6 +1568,8 @@ private:
           // bounds the bytes it touches if known; else it is left out of
           // the footprint, and the nest says so (MemoryNotes). Not a stream.
           std::string Name = baseName(Base), Access = Store ? "store" : "load";
+          if (Name.empty())
+            Name = "a pointer loaded from memory"; // -O0: the argument's stack slot
           if (auto Extent = extentOf(Base)) {
             Ranges[{Base, Store}].insert(*Extent);
             Notes.insert(Name + ": indirect " + Access + ", bounded by its object's " +

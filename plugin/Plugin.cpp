@@ -152,6 +152,9 @@ void mergeIR(SegFile &File, IRCollection &C) {
     // Source-level calls by line and callee, for arguments SCEV could not
     // express (at -O0 they are loads).
     std::map<std::pair<unsigned, std::string>, std::vector<const Node *>> AstCalls;
+    // Trip parameters replaced by a count in an enclosing IR loop's
+    // iteration number, with the loop's line.
+    std::map<std::string, unsigned> PerIteration;
     forEachNode(F.Body, [&](const Node &N) {
       if (N.Kind == NodeKind::Call)
         AstCalls[{N.Range.Line, N.Callee}].push_back(&N);
@@ -188,6 +191,8 @@ void mergeIR(SegFile &File, IRCollection &C) {
               // nest's own iteration numbers are not defined.
               if (T->find("k_") == std::string::npos)
                 TripOf[N.Trip] = *T;
+              else
+                PerIteration[N.Trip] = N.Range.Line;
               N.Trip = *T;
             }
           if (Fallback.count(N.Trip))
@@ -230,6 +235,25 @@ void mergeIR(SegFile &File, IRCollection &C) {
       for (MemStream &M : N.Streams)
         for (MemStream::Step &St : M.Loops)
           Replace(St.Trip);
+      // A trip count known only per iteration of an enclosing loop (from
+      // the source, -O0: i = k+1 .. n-1) is not defined in the memory
+      // texts: no memory term for this nest rather than a parameter nobody
+      // can give (the note says so).
+      std::string Texts = N.Footprint + " " + N.Traffic;
+      for (const MemStream &M : N.Streams)
+        for (const MemStream::Step &St : M.Loops)
+          Texts += " " + St.Trip;
+      for (auto &[Name, Line] : PerIteration)
+        if (std::regex_search(Texts, std::regex("\\b" + Name + "\\b"))) {
+          N.Footprint.clear();
+          N.Traffic.clear();
+          N.Streams.clear();
+          N.MemoryNotes.push_back("memory term left out: the trip count of the loop at line " +
+                                  std::to_string(Line) +
+                                  " is known only per iteration of an enclosing loop (from "
+                                  "the source loop; ScalarEvolution could not count it)");
+          break;
+        }
       // Those left are parameters of the formula.
       for (auto &[Name, P] : Fallback)
         if (std::regex_search(N.Traffic + " " + N.Footprint, std::regex("\\b" + Name + "\\b")))

@@ -28,7 +28,22 @@
 // n = 0: the test runs once.
 // N0: "icmp.i32": 1
 
+// A triangular nest at -O0: the inner trip (n - k - 1, from the source loop)
+// is known only per iteration of k, so the nest has no memory term (a note
+// says so) instead of asking for a trip parameter.
+// RUN: %segtime predict %t.json --machine %inputs/icc-machine.yaml --function tri --level icc \
+// RUN:   -p n=10 2>&1 | FileCheck %s --check-prefix=TRI
+// TRI: ICC
+// TRI-NOT: missing parameter
+// TRI: memory term left out: the trip count of the loop at line [[#]] is known only per iteration of an enclosing loop
+
 void scale(int n, double *a) {
   for (int i = 0; i < n; i++)
     a[i] = 2 * a[i];
+}
+
+void tri(int n, double *a) {
+  for (int k = 0; k < n; k++)
+    for (int i = k + 1; i < n; i++)
+      a[i] += a[k];
 }
