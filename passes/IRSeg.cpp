@@ -32,6 +32,16 @@ using namespace llvm;
 
 namespace segtime {
 
+/// A top-tested loop (-O0): its header is its only exiting block and also
+/// branches into the loop, so it runs once more per execution of the loop
+/// than the body: the final test that leaves.
+static bool topTested(const Loop *L) {
+  const BasicBlock *H = L->getHeader();
+  return L->getExitingBlock() == H && llvm::any_of(successors(H), [&](const BasicBlock *S) {
+           return S != H && L->contains(S);
+         });
+}
+
 static std::string typeKey(Type *T) {
   if (auto *VT = dyn_cast<FixedVectorType>(T))
     return "v" + std::to_string(VT->getNumElements()) + typeKey(VT->getElementType());
@@ -336,7 +346,7 @@ private:
         // The exit test of a top-tested loop (-O0: the header is the only
         // exiting block): its in-loop edge is taken on every iteration the
         // trip count counts, the exit once per execution of the loop.
-        if (L && B == L->getHeader() && L->getExitingBlock() == B && !Exact)
+        if (L && B == L->getHeader() && topTested(L) && !Exact)
           P = 1;
         if (Guarded)
           P = (US == Guarded || DT.dominates(S, static_cast<const Loop *>(Guarded)->getHeader()))
@@ -1715,13 +1725,11 @@ private:
       LoopNodeId[SL] = N.Id;
       LoopTrip[SL] = N.Trip;
       N.Body = region(SL);
-      // A top-tested loop (the header is its only exiting block and also
-      // branches into the loop, -O0) runs its header once more per
-      // execution than the trip count: the final test that leaves.
+      // A top-tested loop runs its header once more per execution than the
+      // trip count: the final test that leaves.
       std::optional<Node> FinalTest;
       BasicBlock *H = SL->getHeader();
-      if (SL->getExitingBlock() == H && Out.StageOf.count(H) &&
-          llvm::any_of(successors(H), [&](BasicBlock *S) { return S != H && SL->contains(S); })) {
+      if (topTested(SL) && Out.StageOf.count(H)) {
         std::function<const Node *(const NodeList &)> Find = [&](const NodeList &Ns) -> const Node * {
           for (const Node &X : Ns) {
             if (X.Id == Out.StageOf[H])

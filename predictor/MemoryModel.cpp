@@ -251,7 +251,6 @@ ex largest(ex E, const Counters &Ks) {
   return E;
 }
 
-
 /// Lines of stream P touched over its loops [0, Upto) (one iteration of
 /// loop Upto), brought into cache C (null: unlimited, the distinct lines);
 /// V: bytes all streams touch in one iteration of each loop.
@@ -292,12 +291,12 @@ Touched streamLines(const Stream &P, size_t Upto, const CacheGeometry *C, double
       T.R = seg_sum(T.R - Later * T.R, K, 0, N - 1);
       T.E = max(E.subs(K == 0), E.subs(K == N - 1));
     } else {
-    ex MSep = N * T.M, RSep = N * T.R;
-    ex MSlide = T.M + (N - 1) * T.R * S / numeric(Line);
-    ex ESlide = T.E + (N - 1) * S / numeric(Line);
-    T.M = MSep + Reuse * (MSlide - MSep);
-    T.R = RSep + Reuse * (T.R - RSep);
-    T.E = T.E + Reuse * (ESlide - T.E);
+      ex MSep = N * T.M, RSep = N * T.R;
+      ex MSlide = T.M + (N - 1) * T.R * S / numeric(Line);
+      ex ESlide = T.E + (N - 1) * S / numeric(Line);
+      T.M = MSep + Reuse * (MSlide - MSep);
+      T.R = RSep + Reuse * (T.R - RSep);
+      T.E = T.E + Reuse * (ESlide - T.E);
     }
     if (!is_a<numeric>(N)) { // (a triangular or remainder loop may run 0 times)
       T.M *= cmp_le(1, N);

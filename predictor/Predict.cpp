@@ -354,6 +354,21 @@ Prediction predict(const SegFile &S, const Machine &M, const PredictOptions &O) 
         Free.insert(X);
     }
     // Resolve parameter values: user, then profile (CT), then SEG defaults.
+    // (A numeric default here; an expression default below, once the names
+    // it uses have values.)
+    struct Given {
+      double Value;
+      std::string Source;
+    };
+    auto given = [&](const std::string &X) -> std::optional<Given> {
+      if (auto U = O.Values.find(X); U != O.Values.end())
+        return Given{U->second, "user"};
+      if (auto P = O.ProfileValues.find(X); P != O.ProfileValues.end())
+        return Given{P->second, "profile"};
+      if (auto D = Declared.find(X); D != Declared.end() && D->second.Default)
+        return Given{*D->second.Default, D->second.Source};
+      return std::nullopt;
+    };
     std::map<std::string, double> Values;
     std::vector<std::string> Missing;
     std::vector<const Parameter *> ByExpr;
@@ -362,26 +377,14 @@ Prediction predict(const SegFile &S, const Machine &M, const PredictOptions &O) 
         RankScan = true; // evaluated for every rank below
         continue;
       }
-      auto U = O.Values.find(F);
-      if (U != O.Values.end()) {
-        Values[F] = U->second;
-        FP.Params.push_back({F, U->second, "user"});
-        continue;
-      }
-      auto Prof = O.ProfileValues.find(F);
-      if (Prof != O.ProfileValues.end()) {
-        Values[F] = Prof->second;
-        FP.Params.push_back({F, Prof->second, "profile"});
+      if (auto G = given(F)) {
+        Values[F] = G->Value;
+        FP.Params.push_back({F, G->Value, G->Source});
         continue;
       }
       auto D = Declared.find(F);
-      if (D != Declared.end() && D->second.Default) {
-        Values[F] = *D->second.Default;
-        FP.Params.push_back({F, *D->second.Default, D->second.Source});
-        continue;
-      }
       if (D != Declared.end() && !D->second.DefaultExpr.empty()) {
-        ByExpr.push_back(&D->second); // once the names it uses have values
+        ByExpr.push_back(&D->second);
         continue;
       }
       Missing.push_back(F);
@@ -394,14 +397,9 @@ Prediction predict(const SegFile &S, const Machine &M, const PredictOptions &O) 
         Used.insert(X);
         if (Values.count(X))
           continue;
-        auto DX = Declared.find(X);
-        if (O.Values.count(X))
-          Values[X] = O.Values.at(X);
-        else if (O.ProfileValues.count(X))
-          Values[X] = O.ProfileValues.at(X);
-        else if (DX != Declared.end() && DX->second.Default)
-          Values[X] = *DX->second.Default;
-        else {
+        if (auto G = given(X)) {
+          Values[X] = G->Value;
+        } else {
           Missing.push_back(X + " (for the default of " + D->Name + ")");
           Complete = false;
         }
@@ -492,8 +490,9 @@ Prediction predict(const SegFile &S, const Machine &M, const PredictOptions &O) 
         std::map<std::string, double> VC = V;
         for (const std::string &X : freeSymbols(CountE)) {
           auto D = Declared.find(X);
-          if (!VC.count(X) && D != Declared.end() && D->second.Default)
-            VC[X] = *D->second.Default;
+          if (!VC.count(X) && D != Declared.end())
+            if (std::optional<double> Def = defaultValue(D->second, VC))
+              VC[X] = *Def;
         }
         double C = evaluate(CountE, VC);
         if (C != 0 || L == "POC")

@@ -137,7 +137,7 @@ def main():
     probes = {}
     if not a.counts_only:
         probe_bin = next((b for f, n, b, c in built if n == "poly"), None)
-        best = [float("inf")]
+        best = float("inf")
 
         def probe():
             """Seconds per point of Horner's rule of degree 16 on 2000 points in L1."""
@@ -149,7 +149,7 @@ def main():
         # The fastest probe value seen: first from a few probes a second
         # apart, so that the first run does not set it in a slow phase.
         for _ in range(5 if probe_bin else 0):
-            best[0] = min(best[0], probe())
+            best = min(best, probe())
             time.sleep(1)
         for r in range(a.rounds):
             for folder, name, base, ct in built:
@@ -158,12 +158,12 @@ def main():
                 # (docs/results.md session 4): wait up to --phase-wait s for the
                 # probe to come within 25 % of its fastest value.
                 p, waited = probe(), 0
-                best[0] = min(best[0], p)
-                while p > 1.25 * best[0] and waited < a.phase_wait:
+                best = min(best, p)
+                while p > 1.25 * best and waited < a.phase_wait:
                     time.sleep(3)
                     waited += 3
                     p = probe()
-                    best[0] = min(best[0], p)
+                    best = min(best, p)
                 print("== round %d/%d: %s (phase probe %.1f ns/point%s)"
                       % (r + 1, a.rounds, name, p * 1e9,
                          ", waited %d s" % waited if waited else ""), file=sys.stderr, flush=True)
@@ -272,10 +272,9 @@ def main():
     if errs:
         summary.append("ICC with the CT profile: median |error| %.1f%%, max %.1f%% over %d kernels"
                        % (median(errs), errs[-1], len(errs)))
-    for l in ["ICC"]:
-        within = sum(1 for r in rows if l in r["levels"] and abs(r["levels"][l]["error_pct"]) <= 15)
-        if not a.counts_only:
-            summary.append("%s within 15%%: %d of %d kernels" % (l, within, len(rows)))
+    if not a.counts_only:
+        within = sum(1 for r in rows if "ICC" in r["levels"] and abs(r["levels"]["ICC"]["error_pct"]) <= 15)
+        summary.append("ICC within 15%%: %d of %d kernels" % (within, len(rows)))
     order = 0
     for r in rows:
         e = {l: abs(r["levels"][l]["error_pct"]) for l in levels if l in r["levels"]}

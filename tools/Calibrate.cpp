@@ -136,11 +136,15 @@ const char *Usage =
     "Exit status: 0 ok, 2 usage error or a failed compile, run or solve (the\n"
     "message includes the compiler's output).\n";
 
+/// The low-level parts (PARKBENCH-93 §3.2 and the memory curves), in the
+/// order they run: the default and `--level all`.
+const std::vector<std::string> LowLevelParts{"tick", "rinf1", "poly", "strided", "overlap"};
+
 /// Command-line options (see Usage).
 struct Options {
   std::vector<std::string> Levels{"HLLC", "POC", "INTCC", "ICC"};
   /// Low-level parts (PARKBENCH-93 §3.2): tick, rinf1, poly.
-  std::vector<std::string> Parts{"tick", "rinf1", "poly", "strided", "overlap"};
+  std::vector<std::string> Parts = LowLevelParts;
   std::string Plot; ///< --plot DIR
   std::vector<std::string> Compare; ///< --compare A B: two machine files
   double Tolerance = 0.10;          ///< --tolerance: agreement asked of --compare
@@ -1288,7 +1292,7 @@ Options parseArgs(int Argc, char **Argv, std::string &Command) {
           C = static_cast<char>(std::tolower(static_cast<unsigned char>(C)));
         if (Lower == "all") {
           O.Levels = {"HLLC", "POC", "INTCC", "ICC"};
-          O.Parts = {"tick", "rinf1", "poly", "strided", "overlap"};
+          O.Parts = LowLevelParts;
           continue;
         }
         if (Lower == "parkbench") {
@@ -1297,8 +1301,7 @@ Options parseArgs(int Argc, char **Argv, std::string &Command) {
               O.Parts.push_back(P);
           continue;
         }
-        if (Lower == "tick" || Lower == "rinf1" || Lower == "poly" || Lower == "strided" ||
-            Lower == "overlap") {
+        if (std::find(LowLevelParts.begin(), LowLevelParts.end(), Lower) != LowLevelParts.end()) {
           if (!O.hasPart(Lower))
             O.Parts.push_back(Lower);
           continue;

@@ -189,8 +189,8 @@ void LowLevelBench::reportDisturbed(const std::string &Part) {
 }
 
 json LowLevelBench::run(const std::string &Part, const std::vector<std::string> &Args,
-                        double TimeoutS) {
-  std::vector<std::string> Argv = {binary(), Part, std::to_string(O.Reps)};
+                        double TimeoutS, int Reps) {
+  std::vector<std::string> Argv = {binary(), Part, std::to_string(Reps > 0 ? Reps : O.Reps)};
   Argv.insert(Argv.end(), Args.begin(), Args.end());
   RunResult R = runProgram(Argv, Dir, "run_" + Part, TimeoutS);
   if (!R.ok())
@@ -231,16 +231,10 @@ json LowLevelBench::runChecked(const std::string &Part, const std::vector<std::s
 }
 
 double LowLevelBench::phaseProbe() {
-  std::vector<std::string> Argv = {binary(), "phase", "15"};
-  RunResult R = runProgram(Argv, Dir, "run_phase", 30);
-  if (!R.ok())
-    throw CalibError("phase probe: the benchmark program failed (" + R.status() + ")\n  " +
-                     commandLine(Argv) + "\n" + tail(R.Err));
-  try {
-    return json::parse(R.Out).at("phase_s_per_point").get<double>();
-  } catch (const std::exception &E) {
-    throw CalibError(std::string("phase probe: cannot parse its output: ") + E.what());
-  }
+  json J = run("phase", {}, 30, /*Reps=*/15);
+  if (!J.contains("phase_s_per_point") || !J["phase_s_per_point"].is_number())
+    throw CalibError("phase: no \"phase_s_per_point\" in the benchmark program's output");
+  return J["phase_s_per_point"].get<double>();
 }
 
 double LowLevelBench::waitForFastPhase(const std::string &Before, double MaxWaitS) {

@@ -249,8 +249,10 @@ public:
 
 private:
   std::string binary();
+  /// Runs `park Part REPS Args...` (REPS: Reps, or the options' if 0) and
+  /// parses its JSON; throws CalibError naming Part.
   nlohmann::json run(const std::string &Part, const std::vector<std::string> &Args,
-                     double TimeoutS);
+                     double TimeoutS, int Reps = 0);
   /// run(), guarded against the slow phases of a shared VM (the whole machine
   /// 1.5-2x slower for tens of seconds, longer than a part): if the fastest
   /// core-clock probe of the run is below 80 % of the reference (the fastest
