@@ -81,6 +81,8 @@ json Node::toJSON() const {
     J["streams"].push_back(M.toJSON());
   if (!MemoryNotes.empty())
     J["memory_notes"] = MemoryNotes;
+  if (!Chain.empty())
+    J["chain"] = Chain;
   if (!Ruvs.empty()) {
     json R = json::object();
     for (auto &[L, V] : Ruvs)
@@ -166,6 +168,7 @@ Node Node::fromJSON(const json &J) {
     for (const json &M : J.at("streams"))
       N.Streams.push_back(MemStream::fromJSON(M));
   N.MemoryNotes = J.value("memory_notes", std::vector<std::string>{});
+  N.Chain = J.value("chain", "");
   return N;
 }
 

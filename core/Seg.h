@@ -162,6 +162,12 @@ struct Node {
   /// out, one line each ("hist: indirect store, object size unknown: left
   /// out of the footprint and traffic"); predictions print them as notes.
   std::vector<std::string> MemoryNotes;
+  /// IR-level loops: the floating-point recurrences of the loop (the
+  /// dependence chains the ICC overlap of iterations looks at,
+  /// docs/models.md "ICC"): "" none, "own" (a chain that starts afresh in
+  /// each execution of the loop), "continued" (a chain that goes on from
+  /// the enclosing loop's iteration into this loop and out of it).
+  std::string Chain;
 
   json toJSON() const;
   static Node fromJSON(const json &J);

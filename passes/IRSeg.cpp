@@ -42,6 +42,50 @@ static bool topTested(const Loop *L) {
          });
 }
 
+/// Whether V depends, within loop P but outside loop L, on a floating-point
+/// phi (a recurrence of P, or the value a loop before L in P's iteration
+/// left: the LCSSA phi of an unrolled loop's main part).
+static bool dependsOnFPPhi(const Value *V, const Loop *P, const Loop *L) {
+  SmallPtrSet<const Value *, 16> Seen;
+  SmallVector<const Value *, 16> Work{V};
+  while (!Work.empty()) {
+    auto *I = dyn_cast<Instruction>(Work.pop_back_val());
+    if (!I || !P->contains(I) || L->contains(I) || !Seen.insert(I).second)
+      continue;
+    if (isa<PHINode>(I)) {
+      if (I->getType()->isFPOrFPVectorTy())
+        return true;
+      continue; // an integer phi (a counter) carries no floating-point chain
+    }
+    for (const Use &U : I->operands())
+      Work.push_back(U.get());
+  }
+  return false;
+}
+
+/// The floating-point recurrences of loop L (Node::Chain, docs/models.md
+/// "ICC", overlap of iterations): "" none; "own" a header phi of
+/// floating-point (or floating-point vector) type whose start value is new
+/// in each execution of L (a dot product's sum starting at 0 or b[i]);
+/// "continued" one whose start value depends on another floating-point phi
+/// of the enclosing loop's iteration (its own recurrence, or the value an
+/// earlier loop of the same iteration left), so the chain runs on across
+/// executions of L (conv2d's inner loop over one kernel row, an unrolled
+/// loop's remainder).
+static std::string chainOf(const Loop *L) {
+  std::string Kind;
+  const Loop *P = L->getParentLoop();
+  for (const PHINode &Phi : L->getHeader()->phis()) {
+    if (!Phi.getType()->isFPOrFPVectorTy())
+      continue;
+    Kind = "own";
+    for (unsigned I = 0; P && I < Phi.getNumIncomingValues(); ++I)
+      if (!L->contains(Phi.getIncomingBlock(I)) && dependsOnFPPhi(Phi.getIncomingValue(I), P, L))
+        return "continued";
+  }
+  return Kind;
+}
+
 static std::string typeKey(Type *T) {
   if (auto *VT = dyn_cast<FixedVectorType>(T))
     return "v" + std::to_string(VT->getNumElements()) + typeKey(VT->getElementType());
@@ -1716,6 +1760,7 @@ private:
       N.Step = "1";
       N.Trip = tripOf(SL, Out.Name);
       N.Label = transformations(SL);
+      N.Chain = chainOf(SL);
       SmallVector<Loop::Edge, 4> Exits; // before its subloops: outermost wins
       SL->getExitEdges(Exits);
       for (const Loop::Edge &E : Exits)

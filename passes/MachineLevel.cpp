@@ -107,6 +107,7 @@
 #include "llvm/TargetParser/Triple.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 
+#include <regex>
 #include <fcntl.h>
 #include <mutex>
 #include <set>
@@ -331,6 +332,7 @@ public:
         MRI(*TM.getMCRegisterInfo()), SM(STI.getSchedModel()),
         Itins(STI.getInstrItineraryForCPU(TM.getTargetCPU())) {
     const Triple &TT = TM.getTargetTriple();
+    IsX86 = TT.isX86();
     IsSparc = TT.getArch() == Triple::sparc ||
               TT.getArch() == Triple::sparcv9 ||
               TT.getArch() == Triple::sparcel;
@@ -466,6 +468,8 @@ public:
       if (IsSparc && isFP(I))
         R.add("fp");
     }
+    if (IsX86 && macroFused(B))
+      R.add("uops.macro_fused");
     if (IB)
       costWithMca(B, R);
     else
@@ -504,6 +508,28 @@ private:
         Size != Bytes.size() || D.getOpcode() == I.getOpcode())
       return I;
     return D;
+  }
+
+  /// Whether B ends in an x86 macro-fused pair: a conditional jump after an
+  /// integer CMP, TEST, ADD, SUB, AND, INC or DEC that does not have both a
+  /// memory operand and an immediate, which the decoders of Intel cores
+  /// since Sandy Bridge make one micro-op (Intel 64 and IA-32 Architectures
+  /// Optimization Reference Manual, "Macro-Fusion"). llvm-mca counts two;
+  /// the ICC window (ICCModel::window) counts the reorder buffer's micro-ops
+  /// as uops - uops.macro_fused.
+  bool macroFused(const BlockRecord &B) const {
+    size_t N = B.Insts.size(); // the conditional jump, before a final jmp if any
+    if (N >= 2 && MCII.get(B.Insts[N - 1].getOpcode()).isUnconditionalBranch())
+      --N;
+    if (N < 2 || !MCII.get(B.Insts[N - 1].getOpcode()).isConditionalBranch())
+      return false;
+    static const std::regex Fusible("(CMP|TEST|ADD|SUB|AND|INC|DEC)(8|16|32|64)([a-z0-9_]*)");
+    std::smatch M;
+    std::string Name = MCII.getName(B.Insts[N - 2].getOpcode()).str();
+    if (!std::regex_match(Name, M, Fusible))
+      return false;
+    std::string Forms = M[3];
+    return !(Forms.find('m') != std::string::npos && Forms.find('i') != std::string::npos);
   }
 
   bool isFP(const MCInst &I) const {
@@ -686,6 +712,7 @@ private:
   const MCSchedModel &SM;
   InstrItineraryData Itins;
   bool IsSparc = false;
+  bool IsX86 = false;
   std::set<unsigned> FPRegs;
   std::unique_ptr<MCInstrAnalysis> MCIA;
   std::unique_ptr<mca::InstrumentManager> IM;

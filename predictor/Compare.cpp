@@ -205,7 +205,7 @@ CompareRun compareRun(const SegFile &S, CtFile &Ct, const Machine &M, const Comp
   FormulaBuilder FB(S);
   std::map<std::string, std::unique_ptr<ResourceModel>> Models;
   for (auto &[L, LP] : FP.Levels)
-    Models[L] = makeModel(L, M, S.OptLevel, P.Target, knownOutcomes(PO));
+    Models[L] = makeModel(L, M, S.OptLevel, P.Target, knownOutcomes(PO, S));
   std::string Why;
   std::optional<MemoryModel> Mem;
   for (auto &[L, Model] : Models)

@@ -76,7 +76,7 @@ std::optional<MemoryModel> MemoryModel::fromMachine(const Machine &M, std::strin
   // The measured curves, when the file has them: one step per point, the
   // bandwidth of the nearest measured working set (thresholds at the
   // geometric means of neighbouring points), named after the cache level.
-  if (auto Steps = R.readCurve(M, "curve"))
+  if (auto Steps = R.readCurve(M, "curve", "bandwidth", &R.Points))
     R.Levels = std::move(*Steps);
   if (auto Steps = R.readCurve(M, "strided"))
     R.Strided = std::move(*Steps);
@@ -93,8 +93,8 @@ std::optional<MemoryModel> MemoryModel::fromMachine(const Machine &M, std::strin
 }
 
 std::optional<std::vector<MemoryModel::Level>>
-MemoryModel::readCurve(const Machine &M, const std::string &Name,
-                       const std::string &Field) const {
+MemoryModel::readCurve(const Machine &M, const std::string &Name, const std::string &Field,
+                       std::vector<std::pair<double, double>> *Points) const {
   std::vector<std::pair<double, double>> Curve;
   for (size_t I = 0;; ++I) {
     const CostEntry *W = M.param(memoryCurveKey(I, "working_set", Name));
@@ -110,6 +110,8 @@ MemoryModel::readCurve(const Machine &M, const std::string &Name,
   if (Curve.size() < 2)
     return std::nullopt;
   std::sort(Curve.begin(), Curve.end());
+  if (Points)
+    *Points = Curve;
   std::vector<Level> Steps;
   for (size_t I = 0; I < Curve.size(); ++I) {
     double Upto = I + 1 < Curve.size() ? std::sqrt(Curve[I].first * Curve[I + 1].first)
@@ -129,7 +131,28 @@ static ex stepTime(const std::vector<MemoryModel::Level> &Levels, const ex &V, c
   return V * InvB;
 }
 
-ex MemoryModel::time(const ex &V, const ex &F) const { return stepTime(Levels, V, F); }
+/// V / B(F) with 1/B linear in F between the measured points (F_i, B_i)
+/// and constant outside them: 1/B(F) = 1/B_0 + sum_i (1/B_{i+1} - 1/B_i) x
+/// clamp((F - F_i) / (F_{i+1} - F_i), 0, 1).
+static ex interpolatedTime(const std::vector<std::pair<double, double>> &P, const ex &V,
+                           const ex &F) {
+  ex InvB = numeric(1 / P.front().second);
+  for (size_t I = 0; I + 1 < P.size(); ++I) {
+    ex X = (F - numeric(P[I].first)) / numeric(P[I + 1].first - P[I].first);
+    InvB += numeric(1 / P[I + 1].second - 1 / P[I].second) * min(1, max(0, X));
+  }
+  return V * InvB;
+}
+
+ex MemoryModel::time(const ex &V, const ex &F) const {
+  return Points.size() >= 2 ? interpolatedTime(Points, V, F) : stepTime(Levels, V, F);
+}
+
+double MemoryModel::bandwidthAt(double F) const {
+  if (Points.size() < 2)
+    return levelOf(F).Bandwidth;
+  return 1 / evaluate(interpolatedTime(Points, 1, numeric(F)), {});
+}
 
 const std::vector<MemoryModel::Level> *MemoryModel::stridedCurve() const {
   if (Ranks >= 2 && !StridedShared.empty())

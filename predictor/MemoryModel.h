@@ -128,9 +128,16 @@ public:
   /// memory.DRAM.bandwidth; cache levels without both numbers are skipped).
   /// Returns nullopt and sets Why if M has no DRAM bandwidth.
   static std::optional<MemoryModel> fromMachine(const Machine &M, std::string &Why);
-  /// V / B(F) in seconds, as an expression (cmp_lt(size, F) selects the
-  /// level; numeric when V and F are).
+  /// V / B(F) in seconds, as an expression (numeric when V and F are).
+  /// With the measured curve (memory.curve.NN), 1/B is interpolated
+  /// linearly in F between its points (constant beyond them): the curve
+  /// falls steeply where F passes a cache's size (here 1.05-1.76 MiB: 90 to
+  /// 37 GB/s), and the nearest point's step was off by up to 40 % there
+  /// (stencil1d, n = 1e5: F = 1.6 MB, step 52.4 GB/s, interpolated 44.8).
+  /// Without the curve, cmp_lt(size, F) selects the level's bandwidth.
   GiNaC::ex time(const GiNaC::ex &Traffic, const GiNaC::ex &Footprint) const;
+  /// B(F) in B/s, the bandwidth time() charges at footprint F (B).
+  double bandwidthAt(double F) const;
   /// The level a footprint of F bytes lives in.
   const Level &levelOf(double F) const;
   const std::vector<Level> &levels() const { return Levels; }
@@ -209,12 +216,19 @@ private:
   /// than 2 points); throws on a non-positive value.
   /// Field is the curve's value ("bandwidth"; "exponent" for the overlap
   /// curve, which the steps' Bandwidth member then holds).
+  /// Points, if given, receives the curve's (working set B, value) pairs
+  /// by increasing working set.
   std::optional<std::vector<Level>> readCurve(const Machine &M, const std::string &Name,
-                                              const std::string &Field = "bandwidth") const;
+                                              const std::string &Field = "bandwidth",
+                                              std::vector<std::pair<double, double>> *Points =
+                                                  nullptr) const;
   std::vector<Level> Strided, StridedShared; ///< steps of memory.strided(_shared2)
   std::vector<Level> Overlap; ///< steps of memory.overlap (Bandwidth = exponent p)
   double Ranks = 1;
   std::vector<Level> Levels; ///< by increasing size, DRAM last
+  /// memory.curve's points (working set B, bandwidth B/s), increasing;
+  /// empty without the curve
+  std::vector<std::pair<double, double>> Points;
   std::vector<CacheGeometry> Caches;   ///< L1, L2, L3 with geometry
   std::vector<double> SourceBandwidth; ///< per cache, then DRAM (B/s)
 };

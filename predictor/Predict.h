@@ -83,9 +83,11 @@ struct Prediction {
 class FormulaBuilder;
 class ResourceModel;
 class MemoryModel;
-/// The parameters whose values O gives (-p) or measures (--profile): the
-/// branch probabilities ICCModel's misprediction term may use.
-std::set<std::string> knownOutcomes(const PredictOptions &O);
+/// The parameters whose values O gives (-p) or measures (--profile), and
+/// those whose default is an outcome frequency derived from a model (the
+/// min-update idiom's H_N/N, Parameter::DefaultExpr): the branch
+/// probabilities ICCModel's misprediction term may use.
+std::set<std::string> knownOutcomes(const PredictOptions &O, const SegFile &S);
 
 /// Installs the loop models of Model's level in FB (for the closed forms of
 /// weight key "time:ICC"): the out-of-order overlap of iterations

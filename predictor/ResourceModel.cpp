@@ -2,6 +2,7 @@
 #include "predictor/ResourceModel.h"
 #include "core/Vocabulary.h"
 #include "predictor/Expr.h"
+#include "predictor/Overlap.h"
 
 using namespace GiNaC;
 
@@ -131,6 +132,80 @@ StageWeight ICCModel::timeWeight() const {
   };
 }
 
+/// Per execution of List: the sum over its stages of Freq x RUV[Key][Op],
+/// nested loops times their trip; nullopt if List calls a function (its
+/// micro-ops are not in the SEG) or the sum depends on a loop index (it
+/// would need index sums: triangular nests).
+static std::optional<ex> perExecution(const NodeList &List, const std::string &Key,
+                                      const std::string &Op) {
+  ex Sum = 0;
+  for (const Node &S : List) {
+    ex F = S.Freq.empty() ? ex(1) : parseExpr(S.Freq);
+    if (S.Kind == NodeKind::Stage) {
+      if (auto It = S.Ruvs.find(Key); It != S.Ruvs.end())
+        Sum += F * It->second.get(Op);
+    } else if (S.Kind == NodeKind::Loop) {
+      std::optional<ex> In = perExecution(S.Body, Key, Op);
+      if (!In)
+        return std::nullopt;
+      Sum += F * parseExpr(S.Trip) * *In;
+    } else {
+      return std::nullopt;
+    }
+  }
+  for (const std::string &X : freeSymbols(Sum))
+    if (X.rfind("k_", 0) == 0)
+      return std::nullopt;
+  return Sum;
+}
+
+/// Cycles per execution of List on its floating-point chains: the loops
+/// with a recurrence (Node::Chain), each trip x (its one block's cycles, or
+/// the chains of its inner loops); nullopt if the sum depends on a loop
+/// index.
+static std::optional<ex> chainCycles(const NodeList &List, const std::string &Key) {
+  ex Sum = 0;
+  for (const Node &S : List) {
+    if (S.Kind != NodeKind::Loop || S.Chain.empty())
+      continue;
+    ex PerIt = 0;
+    bool OneBlock = S.Body.size() == 1 && S.Body[0].Kind == NodeKind::Stage;
+    if (OneBlock) {
+      if (auto It = S.Body[0].Ruvs.find(Key); It != S.Body[0].Ruvs.end())
+        PerIt = It->second.get("cycles");
+    } else if (std::optional<ex> In = chainCycles(S.Body, Key)) {
+      PerIt = *In;
+    } else {
+      return std::nullopt;
+    }
+    Sum += (S.Freq.empty() ? ex(1) : parseExpr(S.Freq)) * parseExpr(S.Trip) * PerIt;
+  }
+  for (const std::string &X : freeSymbols(Sum))
+    if (X.rfind("k_", 0) == 0)
+      return std::nullopt;
+  return Sum;
+}
+
+ex ICCModel::window(const Node &L, const ex &Core, const ex &Trip, double Rob) const {
+  std::string Key = "ICC:" + variant();
+  std::optional<ex> Chain = chainCycles(L.Body, Key);
+  if (!Chain || Chain->is_zero())
+    return Core;
+  std::optional<ex> U = perExecution(L.Body, Key, "uops");
+  std::optional<ex> Fused = perExecution(L.Body, Key, "uops.macro_fused");
+  std::optional<ex> R = perExecution(L.Body, Key, "rthroughput");
+  if (!U || !Fused || !R)
+    return Core;
+  ex TCyc = numeric(cost("cycles"));
+  ex Rob_ = *U - *Fused; // the reorder buffer's micro-ops per iteration
+  ex Resource = TCyc * Trip * *R;
+  ex Little = TCyc * Trip * *Chain * Rob_ / numeric(Rob);
+  // An iteration larger than the window: no whole iteration overlaps the
+  // next; the nested loops' own overlap (rule (b)) stands.
+  ex Fits = 1 - cmp_lt(numeric(Rob), Rob_);
+  return Fits * overlapTime(Resource, Little, WindowExponent) + (1 - Fits) * Core;
+}
+
 ex ICCModel::overlap(const Node &L, const ex &Core, int Depth, double Rob) const {
   if (Rob <= 0)
     return Core;
@@ -156,9 +231,11 @@ ex ICCModel::overlap(const Node &L, const ex &Core, int Depth, double Rob) const
     Uops += F * It->second.get("uops");
   }
   ex Trip = parseExpr(L.Trip);
-  if (Nested || Blocks > 1)
-    return Core - numeric(TCyc) * Trip * (Cyc - Thr);
-  if (Depth == 0 || Uops.is_zero())
+  if (Nested || Blocks > 1) {
+    ex C = Core - numeric(TCyc) * Trip * (Cyc - Thr);
+    return Nested && L.Chain.empty() ? window(L, C, Trip, Rob) : C;
+  }
+  if (Depth == 0 || Uops.is_zero() || L.Chain == "continued")
     return Core;
   return Core - numeric(TCyc) * (Cyc - Thr) * min(Trip, numeric(Rob) / Uops);
 }

@@ -127,12 +127,35 @@ public:
   ///  - a loop whose body has several blocks (or inner loops): its blocks
   ///    cost rthroughput (a block's dependences are not a loop-carried
   ///    chain of the real loop);
-  ///  - a single-block loop nested in another loop: its chain overlaps with
-  ///    the next execution for W = MicroOpBuffer / uops iterations, saving
-  ///    (cycles - rthroughput) x min(trip, W) cycles per execution.
-  /// Returns Core minus that saving (s). MicroOpBuffer <= 0: Core.
+  ///  - a loop with inner loops and no floating-point recurrence of its own
+  ///    (Node::Chain empty: its iterations are independent) overlaps its
+  ///    iterations in the window (ICCModel::window);
+  ///  - a single-block loop nested in another loop: it overlaps with the
+  ///    next execution for W = MicroOpBuffer / uops iterations, saving
+  ///    (cycles - rthroughput) x min(trip, W) cycles per execution; not if
+  ///    its floating-point chain goes on into the next execution (Node::Chain
+  ///    "continued").
+  /// Returns the adjusted Core (s). MicroOpBuffer <= 0: Core.
   GiNaC::ex overlap(const Node &Loop, const GiNaC::ex &Core, int Depth,
                     double MicroOpBuffer) const;
+  /// Overlap of independent iterations that contain dependence chains
+  /// (Little's law, docs/models.md "ICC"): each iteration of Loop carries
+  /// chains of C cycles (the loops with a floating-point recurrence in its
+  /// body, Node::Chain: trip x their block's cycles); the window holds
+  /// W = MicroOpBuffer / U iterations (U the reorder buffer's micro-ops per
+  /// iteration: uops - uops.macro_fused), so the chains bound the execution
+  /// to trip x C x U / MicroOpBuffer x t_cyc (Little's law: latency over
+  /// iterations in flight), the ports to trip x rthroughput x t_cyc. Near
+  /// the window's limit the two bounds do not overlap perfectly: they
+  /// combine as a p-norm with exponent WindowExponent (the form of core and
+  /// memory, predictor/Overlap.h); this replaces Core (s), in which the
+  /// nested loops' own overlap assumed all their executions overlap. Core
+  /// if an iteration does not fit the window (U > MicroOpBuffer), the body
+  /// has no chain, calls a function or its sums depend on a loop index.
+  GiNaC::ex window(const Node &Loop, const GiNaC::ex &Core, const GiNaC::ex &Trip,
+                   double MicroOpBuffer) const;
+  /// Exponent of the window's p-norm (see window).
+  double WindowExponent = 2;
 
 private:
   double Penalty = 0;      ///< s per misprediction

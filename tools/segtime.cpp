@@ -254,6 +254,8 @@ void showList(const NodeList &L, int Depth) {
                 << (N.Root.empty() ? "" : " root=" + N.Root);
     if (!N.BranchProb.empty())
       std::cout << " branch_prob=" << N.BranchProb;
+    if (!N.Chain.empty())
+      std::cout << " chain=" << N.Chain;
     std::cout << "\n";
     if (!N.Footprint.empty())
       std::cout << Ind << "    memory: footprint=" << simplifyExprText(N.Footprint)

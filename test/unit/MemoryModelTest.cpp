@@ -4,6 +4,7 @@
 #include "predictor/Predict.h"
 #include "predictor/ResourceModel.h"
 
+#include <cmath>
 #include <gtest/gtest.h>
 
 using namespace segtime;
@@ -160,6 +161,51 @@ TEST(ICCModel, OverlapOfIterations) {
   EXPECT_NEAR(At(Icc.overlap(L, Core2, 0, 352), 5), 15e-9, 1e-18);
 }
 
+TEST(ICCModel, ChainsAcrossLoopsAndTheWindow) {
+  Machine M = machine(false);
+  ICCModel Icc(M, "x", "O2");
+  auto At = [](const GiNaC::ex &E, double T) { return evaluate(E, {{"t", T}}); };
+  // Inner loop: 16 iterations of one block with a floating-point chain (4
+  // cycles each, 0.5 by resources, 3 uops).
+  Node In;
+  In.Kind = NodeKind::Loop;
+  In.Trip = "16";
+  In.Body.push_back(iccStage("b", 4, 0.5, 3));
+  GiNaC::ex CoreIn = GiNaC::ex(64e-9);
+  // Its chain starts afresh in each execution ("own"): it overlaps with the
+  // next execution (16 x 3 uops fit the window): its resource bound, 8 cycles.
+  In.Chain = "own";
+  EXPECT_NEAR(evaluate(Icc.overlap(In, CoreIn, 1, 352), {}), 8e-9, 1e-18);
+  // A chain that goes on into the next execution is left whole.
+  In.Chain = "continued";
+  EXPECT_NEAR(evaluate(Icc.overlap(In, CoreIn, 1, 352), {}), 64e-9, 1e-18);
+  In.Chain = "own";
+
+  // Outer loop of t independent iterations: a block (2 cycles, 1 by
+  // resources, 3 uops of which a macro-fused pair: 2 in the reorder buffer)
+  // and the inner loop. Core = t (2 + 64) ns, the iterations back to back
+  // (what the builder would pass without the inner loop's own overlap);
+  // its own block at its resource bound: C = 65 t. Per iteration: a chain
+  // of 16 x 4 = 64 cycles, U = 2 + 16 x 3 = 50 micro-ops, R = 1 + 16 x 0.5
+  // = 9 cycles. Little's law: 64 x 50 / 352 = 9.09 cycles; p-norm with the
+  // ports' 9: 12.79 cycles.
+  Node Out;
+  Out.Kind = NodeKind::Loop;
+  Out.Trip = "t";
+  Out.Body.push_back(iccStage("h", 2, 1, 3));
+  Out.Body.back().Ruvs["ICC:x"].add("uops.macro_fused", 1);
+  Out.Body.push_back(In);
+  GiNaC::ex Core = 66e-9 * sym("t");
+  double Want = std::hypot(9.0, 64.0 * 50 / 352) * 1e-9;
+  EXPECT_NEAR(At(Icc.overlap(Out, Core, 0, 352), 100), 100 * Want, 1e-15);
+  // With a recurrence of its own the iterations are chained: no window.
+  Out.Chain = "own";
+  EXPECT_NEAR(At(Icc.overlap(Out, Core, 0, 352), 100), 6500e-9, 1e-15);
+  // A window of 40 micro-ops, smaller than an iteration: no window; C.
+  Out.Chain = "";
+  EXPECT_NEAR(At(Icc.overlap(Out, Core, 0, 40), 100), 6500e-9, 1e-15);
+}
+
 // --- cache-line memory term (layer conditions) ------------------------------
 
 namespace {
@@ -294,11 +340,32 @@ TEST(CacheLines, TriadPredictsItsOwnBandwidth) {
   EXPECT_THROW(MemoryModel::fromMachine(M, Why), std::runtime_error);
 }
 
+TEST(MemoryModel, CurveIsInterpolatedBetweenItsPoints) {
+  // 1/B linear in the footprint between measured points, constant outside:
+  // 100 GB/s at 1 MB, 50 GB/s at 2 MB; at 1.5 MB 1/B = (1/100 + 1/50)/2 per
+  // GB/s: 66.67 GB/s.
+  Machine M = machine();
+  M.Params[memoryCurveKey(0, "working_set")] = entry(1e6, "B");
+  M.Params[memoryCurveKey(0, "bandwidth")] = entry(100e9, "B/s");
+  M.Params[memoryCurveKey(1, "working_set")] = entry(2e6, "B");
+  M.Params[memoryCurveKey(1, "bandwidth")] = entry(50e9, "B/s");
+  std::string Why;
+  auto Mem = MemoryModel::fromMachine(M, Why);
+  ASSERT_TRUE(Mem) << Why;
+  EXPECT_NEAR(Mem->bandwidthAt(1.5e6), 200e9 / 3, 1e3);
+  EXPECT_NEAR(evaluate(Mem->time(1e9, 1.5e6), {}), 1.5e-2, 1e-12);
+  EXPECT_NEAR(Mem->bandwidthAt(1e5), 100e9, 1e3);  // below the first point
+  EXPECT_NEAR(Mem->bandwidthAt(1e9), 50e9, 1e3);   // beyond the last
+  EXPECT_NEAR(Mem->bandwidthAt(2e6), 50e9, 1e3);   // at a point: its value
+  // A symbolic footprint evaluates to the same.
+  EXPECT_NEAR(evaluate(Mem->time(1e9, GiNaC::ex(sym("F"))), {{"F", 1.5e6}}), 1.5e-2, 1e-12);
+}
+
 TEST(CacheLines, PageStridedStreamsUseTheStridedRate) {
   // L1 and L2 of this machine (lines that miss L1 are charged by the curve
-  // at the footprint), a triad curve of 80 GB/s up to 1 MB and 20 GB/s
-  // beyond (steps at sqrt(1e4 x 1e8) = 1e6 B), and a strided-walk curve of
-  // 40 / 8 GB/s (one process) and 30 / 5 GB/s (two).
+  // at the footprint), a triad curve of 80 GB/s at 10 kB and 20 GB/s from
+  // 2 MB on (interpolated between), and a strided-walk curve of 40 / 8 GB/s
+  // (one process) and 30 / 5 GB/s (two), steps at sqrt(1e4 x 2e6) = 1.4e5 B.
   Machine M = machine();
   for (const CacheGeometry &C : {IceL1, IceL2}) {
     std::string P = "memory." + C.Name + ".";
@@ -309,7 +376,7 @@ TEST(CacheLines, PageStridedStreamsUseTheStridedRate) {
   auto Curve = [&](const std::string &Name, double Small, double Large) {
     M.Params[memoryCurveKey(0, "working_set", Name)] = entry(1e4, "B");
     M.Params[memoryCurveKey(0, "bandwidth", Name)] = entry(Small, "B/s");
-    M.Params[memoryCurveKey(1, "working_set", Name)] = entry(1e8, "B");
+    M.Params[memoryCurveKey(1, "working_set", Name)] = entry(2e6, "B");
     M.Params[memoryCurveKey(1, "bandwidth", Name)] = entry(Large, "B/s");
   };
   Curve("curve", 80e9, 20e9);

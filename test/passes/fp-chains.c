@@ -1,0 +1,55 @@
+// Floating-point recurrences of IR loops (Node::Chain, docs/models.md "ICC",
+// overlap of iterations): "own" when the loop's chain starts afresh in each
+// execution, "continued" when its start value comes from another
+// floating-point phi of the enclosing iteration (the chain goes on across
+// executions), none for loops without one. x86 blocks that end in a
+// macro-fused compare and jump get uops.macro_fused=1.
+// RUN: %clang -target x86_64-linux-gnu -O2 -fno-unroll-loops -fno-vectorize \
+// RUN:   -fplugin=%segtime_plugin -fplugin-arg-segtime-quiet \
+// RUN:   -fplugin-arg-segtime-targets=skylake \
+// RUN:   -fplugin-arg-segtime-out=%t.json -c %s -o %t.o
+// RUN: %segtime show %t.json --ir --function conv | FileCheck --check-prefix=CONV %s
+// RUN: %segtime show %t.json --ir --function horner | FileCheck --check-prefix=HORNER %s
+// RUN: %segtime show %t.json --ir --function scale | FileCheck --check-prefix=SCALE %s
+// RUN: FileCheck --check-prefix=JSON %s < %t.json
+
+// One sum per output point through two loops: the row loop's sum starts at 0
+// (own), the column loop's continues it (continued); the point loop has none.
+void conv(int n, int k, const double *img, const double *ker, double *out) {
+  for (int j = 0; j < n; j++) {
+    double s = 0.0;
+    for (int p = 0; p < k; p++)
+      for (int q = 0; q < k; q++)
+        s += img[p * n + j + q] * ker[p * k + q];
+    out[j] = s;
+  }
+}
+// CONV: Loop @[[#@LINE-8]] ir-loop trip=n
+// CONV-NOT: chain=
+// CONV: Loop @[[#@LINE-8]] ir-loop trip=k {{.*}} chain=own
+// CONV: Loop @[[#@LINE-8]] ir-loop trip=k {{.*}} chain=continued
+// CONV: uops.macro_fused=1
+
+// Horner's rule per point: the chain starts at c[d] in each execution.
+void horner(int n, int d, const double *c, const double *x, double *y) {
+  for (int i = 0; i < n; i++) {
+    double s = c[d];
+    for (int j = 1; j <= d; j++)
+      s = s * x[i] + c[d - j];
+    y[i] = s;
+  }
+}
+// HORNER: Loop @[[#@LINE-7]] ir-loop trip=n
+// HORNER-NOT: chain=continued
+// HORNER: Loop @[[#@LINE-7]] ir-loop trip=d {{.*}} chain=own
+
+// No recurrence.
+void scale(int n, double a, double *x) {
+  for (int i = 0; i < n; i++)
+    x[i] *= a;
+}
+// SCALE: Loop @[[#@LINE-3]] ir-loop trip=n
+// SCALE-NOT: chain=
+
+// JSON-DAG: "chain": "own"
+// JSON-DAG: "chain": "continued"
