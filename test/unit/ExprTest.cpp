@@ -326,3 +326,17 @@ TEST(FormulaText, CutForText) {
             "a + \u2026 (9 characters and 2 definitions, _s1 .. _s2; the whole closed form "
             "is in --json)");
 }
+
+// A DAG whose tree has 2^40 leaves (each level uses the one below twice)
+// prints in a few lines and evaluates: both work once per shared object.
+TEST(FormulaText, DeepSharingPrintsAndEvaluatesOncePerObject) {
+  ex X = sym("alpha") + sym("beta");
+  for (int I = 0; I < 40; ++I)
+    X = X * N + X * sym("m");
+  std::map<std::string, double> V = {{"alpha", 1}, {"beta", 2}, {"n", 0.5}, {"m", 0.75}};
+  EXPECT_NEAR(evaluate(X, V), 3 * std::pow(1.25, 40), 1e-9 * 3 * std::pow(1.25, 40));
+  FormulaText T = toFormulaText(X, 17);
+  EXPECT_GE(T.Defs.size(), 10u);
+  EXPECT_LT(T.Formula.size() + T.Defs.size() * 200, 20000u);
+  EXPECT_NEAR(evalText(T, V), evaluate(X, V), 1e-9 * evaluate(X, V));
+}
