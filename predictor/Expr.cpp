@@ -8,7 +8,6 @@
 #include <regex>
 #include <sstream>
 #include <unordered_map>
-#include <unordered_set>
 
 using namespace GiNaC;
 
@@ -655,10 +654,12 @@ private:
   std::unordered_map<ex, int, std::hash<ex>, ex_is_equal> Index;
   std::unordered_map<const basic *, int> ByAddr; // the objects Nodes keep
   std::set<std::string> Indices, Names;          // seg_sum indices; every symbol
-  std::unordered_set<const basic *> Seen;        // findIndices (E keeps them)
+  /// findIndices' walk; it keeps each object (op() of a sum or product may
+  /// return a fresh one, whose address a later one would otherwise reuse).
+  std::unordered_map<const basic *, ex> Seen;
 
   void findIndices(const ex &E) {
-    if (E.nops() == 0 || !Seen.insert(&ex_to<basic>(E)).second)
+    if (E.nops() == 0 || !Seen.emplace(&ex_to<basic>(E), E).second)
       return;
     if (is_ex_the_function(E, seg_sum) && is_a<symbol>(E.op(1)))
       Indices.insert(ex_to<symbol>(E.op(1)).get_name());
