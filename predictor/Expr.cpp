@@ -336,6 +336,12 @@ ex parseExpr(const std::string &Src) {
   const prototype_table &Table = get_default_reader();
   symtab Syms;
   static const std::regex Ident("[A-Za-z_][A-Za-z0-9_]*");
+  // GiNaC's lexer reads no name that starts with '_' (a C identifier may;
+  // FormulaText's names do): such a name is read as a token of letters and
+  // digits that no name of Src is, bound to the symbol of the real name.
+  std::string Text;
+  size_t Copied = 0;
+  std::map<std::string, std::string> TokenOf;
   for (auto It = std::sregex_iterator(Src.begin(), Src.end(), Ident);
        It != std::sregex_iterator(); ++It) {
     size_t End = It->position() + It->length();
@@ -344,11 +350,24 @@ ex parseExpr(const std::string &Src) {
       ++P;
     if (P < Src.size() && Src[P] == '(')
       continue; // a function name
-    Syms[It->str()] = sym(It->str());
+    std::string Name = It->str(), Token = Name;
+    if (Name[0] == '_') {
+      auto [T, New] = TokenOf.emplace(Name, "");
+      if (New) {
+        T->second = "U" + std::to_string(TokenOf.size());
+        while (std::regex_search(Src, std::regex("\\b" + T->second + "\\b")))
+          T->second = "U" + T->second;
+      }
+      Token = T->second;
+      Text += Src.substr(Copied, It->position() - Copied) + Token;
+      Copied = End;
+    }
+    Syms[Token] = sym(Name);
   }
+  Text += Src.substr(Copied);
   try {
     parser Parse(Syms, true, Table);
-    ex E = Parse(Src);
+    ex E = Parse(Text);
     Parsed.emplace(Src, E);
     return E;
   } catch (const std::exception &E) {
@@ -397,6 +416,32 @@ std::set<std::string> freeSymbols(const ex &E) {
   return Out;
 }
 
+namespace {
+/// Substitutes for symbols once per subexpression object: GiNaC's subs
+/// walks the expression as a tree, so a shared object (a memory term's line
+/// counts) is substituted again at every use (conv2d's ICC closed form: 50 s).
+struct SubsOnce : map_function {
+  const exmap &M;
+  std::unordered_map<const basic *, std::pair<ex, ex>> Memo; // (object kept, result)
+  explicit SubsOnce(const exmap &M) : M(M) {}
+  ex operator()(const ex &E) override {
+    if (is_a<symbol>(E)) {
+      auto It = M.find(E);
+      return It == M.end() ? E : It->second;
+    }
+    if (E.nops() == 0)
+      return E;
+    const basic *Key = &ex_to<basic>(E);
+    auto It = Memo.find(Key);
+    if (It != Memo.end())
+      return It->second.second;
+    ex R = E.map(*this);
+    Memo.emplace(Key, std::make_pair(E, R));
+    return R;
+  }
+};
+} // namespace
+
 double evaluate(const ex &E, const std::map<std::string, double> &Values) {
   exmap M;
   for (const std::string &S : freeSymbols(E)) {
@@ -404,7 +449,8 @@ double evaluate(const ex &E, const std::map<std::string, double> &Values) {
     if (It != Values.end())
       M[sym(S)] = numeric(It->second);
   }
-  ex V = E.subs(M).evalf();
+  SubsOnce Subs(M);
+  ex V = Subs(E).evalf();
   if (!isNum(V)) {
     std::string Missing;
     for (const std::string &S : freeSymbols(V))
@@ -567,6 +613,227 @@ struct HumanPrinter {
 } // namespace
 
 std::string toString(const ex &E, int Digits) { return HumanPrinter{Digits}.str(E); }
+
+namespace {
+/// Common-subexpression naming for toFormulaText. The structurally distinct
+/// subexpressions of E that have operands (GiNaC's shared objects, and the
+/// fresh ones op() makes for the terms of a sum and the factors of a
+/// product), in post-order, each with how often its text is written.
+class SubexprNamer {
+public:
+  SubexprNamer(const ex &E, int Digits, size_t MinChars)
+      : Printer{Digits}, MinChars(MinChars) {
+    findIndices(E);
+    int Root = visit(E);
+    if (Root < 0)
+      return;
+    countUses(Root);
+    decide(Root);
+    Out.Formula = Printer.str(finalForm(Root));
+  }
+  FormulaText take() { return std::move(Out); }
+
+private:
+  struct Node {
+    ex E;
+    std::vector<int> Kids; ///< operands that are nodes, one per occurrence
+    /// seg_sum indices free in E: such a node's value depends on the term.
+    std::set<std::string> FreeIdx;
+    int Uses = 0;       ///< times its text is written, saturating at 2
+    bool Named = false; ///< printed once, as a definition
+    int Height = 0;     ///< named: 1 + the largest Height of the named ones inside
+    int Below = 0;      ///< the largest Height of the named nodes inside
+    ex Placeholder;     ///< E with named nodes as placeholders (decide)
+    ex Final;           ///< E with named nodes as their names (finalForm)
+    bool HasFinal = false;
+  };
+  HumanPrinter Printer; // one memo for the placeholder and the final forms
+  size_t MinChars;
+  FormulaText Out;
+  std::vector<Node> Nodes;
+  std::unordered_map<ex, int, std::hash<ex>, ex_is_equal> Index;
+  std::unordered_map<const basic *, int> ByAddr; // the objects Nodes keep
+  std::set<std::string> Indices, Names;          // seg_sum indices; every symbol
+  /// findIndices' walk; it keeps each object (op() of a sum or product may
+  /// return a fresh one, whose address a later one would otherwise reuse).
+  std::unordered_map<const basic *, ex> Seen;
+
+  void findIndices(const ex &E) {
+    if (E.nops() == 0 || !Seen.emplace(&ex_to<basic>(E), E).second)
+      return;
+    if (is_ex_the_function(E, seg_sum) && is_a<symbol>(E.op(1)))
+      Indices.insert(ex_to<symbol>(E.op(1)).get_name());
+    for (size_t I = 0; I < E.nops(); ++I)
+      findIndices(E.op(I));
+  }
+
+  int find(const ex &E) const {
+    auto A = ByAddr.find(&ex_to<basic>(E));
+    if (A != ByAddr.end())
+      return A->second;
+    auto S = Index.find(E);
+    return S == Index.end() ? -1 : S->second;
+  }
+
+  /// Index of E's node (operands first), -1 for a number or symbol.
+  int visit(const ex &E) {
+    if (E.nops() == 0) {
+      if (is_a<symbol>(E))
+        Names.insert(ex_to<symbol>(E).get_name());
+      return -1;
+    }
+    if (int Known = find(E); Known >= 0)
+      return Known;
+    bool Sum = is_ex_the_function(E, seg_sum) && is_a<symbol>(E.op(1));
+    std::vector<int> Kids;
+    std::set<std::string> Free;
+    for (size_t I = 0; I < E.nops(); ++I) {
+      ex O = E.op(I);
+      if (Sum && I == 1)
+        continue; // the index itself
+      if (O.nops() == 0) {
+        visit(O);
+        if (is_a<symbol>(O) && Indices.count(ex_to<symbol>(O).get_name()))
+          Free.insert(ex_to<symbol>(O).get_name());
+        continue;
+      }
+      int K = visit(O);
+      Kids.push_back(K);
+      for (const std::string &X : Nodes[K].FreeIdx)
+        if (!(Sum && I == 0 && X == ex_to<symbol>(E.op(1)).get_name()))
+          Free.insert(X);
+    }
+    Node N;
+    N.E = E;
+    N.Kids = std::move(Kids);
+    N.FreeIdx = std::move(Free);
+    Nodes.push_back(std::move(N));
+    int Id = static_cast<int>(Nodes.size()) - 1;
+    Index.emplace(E, Id);
+    ByAddr.emplace(&ex_to<basic>(E), Id);
+    return Id;
+  }
+
+  /// Uses: a node is written once per use in a named or nameable parent,
+  /// and as often as the parent in one whose value depends on a seg_sum
+  /// index (which is written wherever it is used).
+  void countUses(int Root) {
+    Nodes[Root].Uses = 1;
+    for (int I = Root; I >= 0; --I) { // post-order reversed: users first
+      const Node &N = Nodes[I];
+      int Each = N.FreeIdx.empty() ? 1 : N.Uses;
+      for (int K : N.Kids)
+        Nodes[K].Uses = std::min(2, Nodes[K].Uses + Each);
+    }
+  }
+
+  /// N.E with each operand node K replaced by Nodes[K].*Form.
+  ex rebuild(const Node &N, ex Node::*Form) {
+    bool Same = std::all_of(N.Kids.begin(), N.Kids.end(), [&](int K) {
+      return are_ex_trivially_equal(Nodes[K].*Form, Nodes[K].E);
+    });
+    if (Same)
+      return N.E;
+    struct Subst : map_function {
+      SubexprNamer &S;
+      ex Node::*Form;
+      Subst(SubexprNamer &S, ex Node::*Form) : S(S), Form(Form) {}
+      ex operator()(const ex &O) override {
+        int K = O.nops() ? S.find(O) : -1;
+        return K < 0 ? O : S.Nodes[K].*Form;
+      }
+    } F(*this, Form);
+    return N.E.map(F);
+  }
+
+  /// Operands first: a node written more than once whose text (named ones
+  /// inside as 3-character placeholders) is longer than MinChars is named.
+  void decide(int Root) {
+    for (int I = 0; I <= Root; ++I) {
+      Node &N = Nodes[I];
+      N.Placeholder = rebuild(N, &Node::Placeholder);
+      for (int K : N.Kids)
+        N.Below = std::max(N.Below, Nodes[K].Named ? Nodes[K].Height : Nodes[K].Below);
+      if (I == Root || N.Uses < 2 || !N.FreeIdx.empty() ||
+          Printer.str(N.Placeholder).size() <= MinChars)
+        continue;
+      N.Named = true;
+      N.Height = N.Below + 1;
+      N.Placeholder = symbol("_sN"); // a fresh symbol: distinct from the others
+    }
+  }
+
+  /// Node I's final form; the named nodes inside have their names already.
+  const ex &finalOf(int I) {
+    Node &N = Nodes[I];
+    if (!N.HasFinal) {
+      for (int K : N.Kids)
+        finalOf(K);
+      N.Final = rebuild(N, &Node::Final);
+      N.HasFinal = true;
+    }
+    return N.Final;
+  }
+
+  /// Names by height (so each definition uses only earlier ones), then text.
+  const ex &finalForm(int Root) {
+    std::string Prefix = "_s";
+    auto Clash = [&] {
+      return std::any_of(Names.begin(), Names.end(), [&](const std::string &X) {
+        return X.size() > Prefix.size() && X.compare(0, Prefix.size(), Prefix) == 0 &&
+               X.find_first_not_of("0123456789", Prefix.size()) == std::string::npos;
+      });
+    };
+    while (Clash())
+      Prefix += "_";
+    std::map<int, std::vector<int>> ByHeight;
+    for (size_t I = 0; I < Nodes.size(); ++I)
+      if (Nodes[I].Named)
+        ByHeight[Nodes[I].Height].push_back(static_cast<int>(I));
+    for (auto &[H, Group] : ByHeight) {
+      std::vector<std::pair<std::string, int>> Texts;
+      for (int I : Group) {
+        for (int K : Nodes[I].Kids)
+          finalOf(K);
+        Texts.push_back({Printer.str(rebuild(Nodes[I], &Node::Final)), I});
+      }
+      std::sort(Texts.begin(), Texts.end());
+      for (auto &[Text, I] : Texts) {
+        std::string Name = Prefix + std::to_string(Out.Defs.size() + 1);
+        Nodes[I].Final = sym(Name);
+        Nodes[I].HasFinal = true;
+        Out.Defs.push_back({Name, Text});
+      }
+    }
+    return finalOf(Root);
+  }
+};
+} // namespace
+
+FormulaText toFormulaText(const ex &E, int Digits, size_t MinChars) {
+  if (E.nops() == 0)
+    return {toString(E, Digits), {}};
+  return SubexprNamer(E, Digits, MinChars).take();
+}
+
+std::string cutFormula(const FormulaText &F, size_t Max, const std::string &Where) {
+  const std::string &S = F.Formula;
+  std::string Defs;
+  if (!F.Defs.empty())
+    Defs = F.Defs.size() == 1 ? "1 definition, " + F.Defs[0].Name
+                              : std::to_string(F.Defs.size()) + " definitions, " +
+                                    F.Defs.front().Name + " .. " + F.Defs.back().Name;
+  if (S.size() <= Max)
+    return Defs.empty() ? S : S + " (" + Defs + ", " + Where + ")";
+  size_t Cut = S.rfind(" + ", Max);
+  size_t Cut2 = S.rfind(" - ", Max);
+  if (Cut == std::string::npos || (Cut2 != std::string::npos && Cut2 > Cut))
+    Cut = Cut2;
+  if (Cut == std::string::npos)
+    Cut = Max;
+  return S.substr(0, Cut) + " + \u2026 (" + std::to_string(S.size()) + " characters" +
+         (Defs.empty() ? "" : " and " + Defs) + "; the whole closed form is " + Where + ")";
+}
 
 std::string simplifyExprText(const std::string &S) {
   if (S.empty())

@@ -13,11 +13,14 @@
 #ifndef SEGTIME_PREDICTOR_EXPR_H
 #define SEGTIME_PREDICTOR_EXPR_H
 
+#include "predictor/ExprText.h"
+
 #include <ginac/ginac.h>
 #include <map>
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace segtime {
 
@@ -39,7 +42,8 @@ DECLARE_FUNCTION_2P(cmp_le)
 /// all of segtime takes them from this registry).
 GiNaC::symbol sym(const std::string &Name);
 
-/// Parses an expression string (see core/Seg.h for the syntax).
+/// Parses an expression string (see core/Seg.h for the syntax). Names may
+/// start with '_' (C identifiers; the names of FormulaText::Defs).
 /// Throws std::invalid_argument naming the expression on a syntax error.
 GiNaC::ex parseExpr(const std::string &S);
 
@@ -55,7 +59,22 @@ std::set<std::string> freeSymbols(const GiNaC::ex &E);
 double evaluate(const GiNaC::ex &E, const std::map<std::string, double> &Values);
 
 /// Human form: "2.1e-09*n^3 + 4e-09*n^2" with Cs numbers rounded to Digits.
+/// Repeats a shared subexpression at every use (see toFormulaText).
 std::string toString(const GiNaC::ex &E, int Digits = 4);
+
+/// Prints E (as toString does) with every subexpression that is written
+/// more than once and is longer than MinChars characters (a name counted as
+/// 3) printed once as a definition. Subexpressions are the same when they
+/// are structurally equal (GiNaC is_equal), which includes the objects a
+/// GiNaC DAG shares. A subexpression in which the index of an enclosing
+/// seg_sum is free is not named (its value differs per term). Names are
+/// "_s1", "_s2", ... (another prefix when E has a symbol of that form),
+/// numbered by nesting depth, then text, so output is reproducible. Without
+/// such a subexpression, Formula == toString(E, Digits) and Defs is empty.
+/// The work is linear in the size of E's DAG plus the size of the output
+/// (toString's is linear in the printed text, which can be exponentially
+/// longer).
+FormulaText toFormulaText(const GiNaC::ex &E, int Digits = 4, size_t MinChars = 60);
 
 } // namespace segtime
 

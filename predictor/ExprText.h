@@ -2,7 +2,9 @@
 ///
 /// \file
 /// For code that cannot include GiNaC (the clang plugin is built without
-/// RTTI): simplifies an expression string, e.g. "i - 0 + 1" -> "i + 1".
+/// RTTI): simplifies an expression string, e.g. "i - 0 + 1" -> "i + 1";
+/// closed forms printed with named subexpressions (toFormulaText in
+/// predictor/Expr.h) and their cut form for text tables.
 ///
 //===----------------------------------------------------------------------===//
 #ifndef SEGTIME_PREDICTOR_EXPRTEXT_H
@@ -10,8 +12,30 @@
 
 #include <map>
 #include <string>
+#include <vector>
 
 namespace segtime {
+/// One named subexpression of a FormulaText: Name = Expr.
+struct FormulaDef {
+  std::string Name; ///< "_s1", "_s2", ...
+  std::string Expr; ///< in the syntax of toString; uses only earlier names
+};
+
+/// A closed form printed with its repeated subexpressions named: Formula and
+/// each Defs[i].Expr may use the names of Defs[0..i-1]. Parsing the
+/// definitions in order (parseExpr) and substituting them gives the printed
+/// expression back, up to the rounding of its numbers to the printed digits.
+struct FormulaText {
+  std::string Formula;
+  std::vector<FormulaDef> Defs; ///< empty when nothing is repeated
+};
+
+/// F for a text table: F.Formula cut at a term boundary before Max
+/// characters when longer, with a note giving its length, the number of
+/// definitions and Where (where the whole form is, e.g. "in --json").
+/// The definitions themselves are not printed.
+std::string cutFormula(const FormulaText &F, size_t Max, const std::string &Where);
+
 /// Expanded, simplified form of S in the same syntax; S itself if it cannot
 /// be parsed.
 std::string simplifyExprText(const std::string &S);

@@ -316,7 +316,7 @@ Prediction predict(const SegFile &S, const Machine &M, const PredictOptions &O) 
     // Communication time from the source-level SEG's Comm nodes.
     ex CommE = FB.closedForm(Name, commWeight(), "comm", "");
     if (!CommE.is_zero()) {
-      FP.CommFormula = toString(CommE);
+      FP.CommFormula = toFormulaText(CommE);
       if (!needComm()) {
         FP.Error = Name + " communicates (MPI calls) but: " + CommError;
         P.Functions.push_back(FP);
@@ -468,7 +468,7 @@ Prediction predict(const SegFile &S, const Machine &M, const PredictOptions &O) 
       if (L == "ICC")
         memoryNotes(*FS, Mem, MemWhy, Values, FP.Notes);
       LevelPrediction LP;
-      LP.Formula = toString(Closed[L]);
+      LP.Formula = toFormulaText(Closed[L]);
       // The given rank, or the slowest of the p ranks.
       std::map<std::string, double> V = Values;
       if (RankScan) {
@@ -518,6 +518,18 @@ Prediction predict(const SegFile &S, const Machine &M, const PredictOptions &O) 
   return P;
 }
 
+/// J[Key] = F's formula and, when it names subexpressions, J[Key + "_defs"] =
+/// [{"name", "expr"}, ...] (docs/cli.md).
+static void putFormula(json &J, const std::string &Key, const FormulaText &F) {
+  J[Key] = F.Formula;
+  if (F.Defs.empty())
+    return;
+  json Defs = json::array();
+  for (const FormulaDef &D : F.Defs)
+    Defs.push_back({{"name", D.Name}, {"expr", D.Expr}});
+  J[Key + "_defs"] = Defs;
+}
+
 json Prediction::toJSON() const {
   json Fs = json::array();
   for (const FunctionPrediction &F : Functions) {
@@ -528,8 +540,10 @@ json Prediction::toJSON() const {
     J["parameters"] = Ps;
     json Ls = json::object();
     for (auto &[L, LP] : F.Levels) {
-      Ls[L] = {{"time_s", LP.TimeS}, {"formula", LP.Formula}, {"counts", LP.Counts}};
-      if (!F.CommFormula.empty())
+      Ls[L] = {{"time_s", LP.TimeS}};
+      putFormula(Ls[L], "formula", LP.Formula);
+      Ls[L]["counts"] = LP.Counts;
+      if (!F.CommFormula.Formula.empty())
         Ls[L]["comm_s"] = LP.CommS;
       if (LP.Rank >= 0)
         Ls[L]["rank"] = LP.Rank;
@@ -537,8 +551,8 @@ json Prediction::toJSON() const {
     if (Ls.contains("ICC"))
       Ls["ICC"]["target"] = Target;
     J["levels"] = Ls;
-    if (!F.CommFormula.empty())
-      J["comm_formula"] = F.CommFormula;
+    if (!F.CommFormula.Formula.empty())
+      putFormula(J, "comm_formula", F.CommFormula);
     J["unresolved"] = F.Unresolved;
     if (!F.Notes.empty())
       J["notes"] = F.Notes;
@@ -565,23 +579,6 @@ static std::string fmtTime(double S) {
   return OS.str();
 }
 
-/// Formula F for the human table: closed forms of optimised code (exact
-/// branch conditions of every remainder loop) can run to pages; those are
-/// cut, and --json has them whole.
-static std::string shortFormula(const std::string &F) {
-  const size_t Max = 400;
-  if (F.size() <= Max)
-    return F;
-  size_t Cut = F.rfind(" + ", Max);
-  size_t Cut2 = F.rfind(" - ", Max);
-  if (Cut == std::string::npos || (Cut2 != std::string::npos && Cut2 > Cut))
-    Cut = Cut2;
-  if (Cut == std::string::npos)
-    Cut = Max;
-  return F.substr(0, Cut) + " + \u2026 (" + std::to_string(F.size()) +
-         " characters; the whole closed form is in --json)";
-}
-
 void Prediction::printText(std::ostream &OS) const {
   OS << "machine: " << MachineName << " (" << MachinePath << "), code compiled at -" << OptLevel
      << "\n";
@@ -599,12 +596,13 @@ void Prediction::printText(std::ostream &OS) const {
         OS << " " << V.Name << "=" << V.Value << " [" << V.Source << "]";
       OS << "\n";
     }
-    if (!F.CommFormula.empty())
-      OS << "  comm  t = " << F.CommFormula << " s (included in every level below)\n";
+    if (!F.CommFormula.Formula.empty())
+      OS << "  comm  t = " << cutFormula(F.CommFormula, 400, "in --json")
+         << " s (included in every level below)\n";
     for (auto &[L, LP] : F.Levels) {
-      OS << "  " << std::left << std::setw(5) << L << " t = " << shortFormula(LP.Formula) << " s\n"
+      OS << "  " << std::left << std::setw(5) << L << " t = " << cutFormula(LP.Formula, 400, "in --json") << " s\n"
          << "        = " << fmtTime(LP.TimeS);
-      if (!F.CommFormula.empty())
+      if (!F.CommFormula.Formula.empty())
         OS << "   (comm " << fmtTime(LP.CommS) << ")";
       if (LP.Rank >= 0)
         OS << "   [rank " << LP.Rank << "]";
@@ -629,18 +627,6 @@ void Prediction::printText(std::ostream &OS) const {
 } // namespace segtime
 
 namespace segtime {
-/// Long closed forms (a whole main()) are cut for the compile-time summary.
-static std::string abbreviate(const std::string &S) {
-  const size_t Max = 240;
-  if (S.size() <= Max)
-    return S;
-  size_t Terms = 1;
-  for (size_t P = 0; (P = S.find(" + ", P)) != std::string::npos; P += 3)
-    ++Terms;
-  return S.substr(0, Max) + " ... (" + std::to_string(Terms) +
-         "+ terms; segtime predict prints it whole)";
-}
-
 std::string compileTimeSummary(const SegFile &File, const std::string &MachineName) {
   std::ostringstream OS;
   std::unique_ptr<Machine> M;
@@ -651,6 +637,8 @@ std::string compileTimeSummary(const SegFile &File, const std::string &MachineNa
     MachineNote = E.what();
   }
   FormulaBuilder FB(File);
+  // Long closed forms (a whole main()) are cut.
+  const std::string Whole = "in segtime predict --json";
   for (const FunctionSeg &F : File.Functions) {
     if (!F.InMainFile)
       continue;
@@ -659,16 +647,16 @@ std::string compileTimeSummary(const SegFile &File, const std::string &MachineNa
     OS << "  " << FB.structural(F.Name) << "\n";
     try {
       ex Flop = FB.closedForm(F.Name, countWeight("POC", "flop"), "count:POC:flop");
-      OS << "  POC   flop = " << abbreviate(toString(Flop)) << "\n";
+      OS << "  POC   flop = " << cutFormula(toFormulaText(Flop), 240, Whole) << "\n";
       ex C = FB.closedForm(F.Name, commWeight(), "comm");
       if (!C.is_zero())
-        OS << "  COMM  t = " << abbreviate(toString(C)) << " s (docs/mpi.md)\n";
+        OS << "  COMM  t = " << cutFormula(toFormulaText(C), 240, Whole) << " s (docs/mpi.md)\n";
       if (M)
         for (const char *L : {"POC", "HLLC"}) {
           auto Model = makeModel(L, *M, File.OptLevel);
           ex T = FB.closedForm(F.Name, Model->timeWeight(), std::string("time:") + L);
           OS << "  " << std::left << std::setw(5) << L << " t on " << M->Name << " = "
-             << abbreviate(toString(T)) << " s\n";
+             << cutFormula(toFormulaText(T), 240, Whole) << " s\n";
         }
     } catch (const std::exception &E) {
       OS << "  (no closed form: " << E.what() << ")\n";

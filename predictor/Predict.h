@@ -12,6 +12,7 @@
 #define SEGTIME_PREDICTOR_PREDICT_H
 
 #include "core/Seg.h"
+#include "predictor/ExprText.h"
 #include "predictor/Machine.h"
 
 #include <optional>
@@ -32,7 +33,7 @@ struct LevelPrediction {
   /// MPI rank the time is for: the given --rank, else the slowest of the p
   /// ranks; -1 if the formula does not depend on the rank.
   int Rank = -1;
-  std::string Formula;                  ///< closed form in seconds (comm terms included)
+  FormulaText Formula;                  ///< closed form in seconds (comm terms included)
   std::map<std::string, double> Counts; ///< dynamic totals
 };
 
@@ -47,7 +48,7 @@ struct FunctionPrediction {
   /// Communication time of the Comm nodes, in t_<pattern>(bytes, p) terms
   /// (predictor/Collectives.h); "" if the function does not communicate.
   /// The same at every level: it is built from the source-level SEG.
-  std::string CommFormula;
+  FormulaText CommFormula;
 };
 
 struct PredictOptions {

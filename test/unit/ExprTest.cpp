@@ -207,3 +207,136 @@ TEST(ToString, HumanForm) {
   EXPECT_EQ(toString(parseExpr("idiv(n, 2)")), "idiv(n, 2)");
   EXPECT_EQ(toString(numeric(1.5e-6) * N), "1.5e-06*n");
 }
+
+namespace {
+/// Value of T: its definitions evaluated in order, each parsed back.
+double evalText(const FormulaText &T, std::map<std::string, double> V) {
+  for (const FormulaDef &D : T.Defs)
+    V[D.Name] = evaluate(parseExpr(D.Expr), V);
+  return evaluate(parseExpr(T.Formula), V);
+}
+
+/// A sum of 6 products: 63 characters printed ("alpha*beta + ...").
+ex longSum() {
+  return sym("alpha") * sym("beta") + sym("gamma") * sym("delta") +
+         sym("epsilon") * sym("zeta") + sym("eta") * sym("theta") + sym("iota") * sym("kappa") +
+         sym("lambda") * sym("mu");
+}
+} // namespace
+
+// A subexpression written twice and longer than 60 characters is printed
+// once, as _s1; the formula refers to it.
+TEST(FormulaText, SharedSubexpressionIsOneDefinition) {
+  ex X = longSum();
+  ASSERT_EQ(toString(X), "alpha*beta + delta*gamma + epsilon*zeta + eta*theta + iota*kappa + "
+                         "lambda*mu");
+  ex E = N * X + pow(X, 2) * sym("m");
+  FormulaText T = toFormulaText(E);
+  ASSERT_EQ(T.Defs.size(), 1u);
+  EXPECT_EQ(T.Defs[0].Name, "_s1");
+  EXPECT_EQ(T.Defs[0].Expr, toString(X));
+  EXPECT_EQ(T.Formula, "_s1^2*m + _s1*n");
+  // Parsed back, the definitions and the formula give E's value.
+  std::map<std::string, double> V;
+  int I = 1;
+  for (const std::string &S : freeSymbols(E))
+    V[S] = 0.5 + I++;
+  FormulaText T17 = toFormulaText(E, 17);
+  EXPECT_DOUBLE_EQ(evalText(T17, V), evaluate(E, V));
+}
+
+// Without a repeated long subexpression the text is toString's, byte for
+// byte: nothing shared, shared but short (n + 1, 5 characters), or long but
+// written once.
+TEST(FormulaText, NoSharingPrintsAsBefore) {
+  ex Short = N + 1;
+  for (const ex &E : {parseExpr("1.17e-06*n^2 + 1.85e-06*n + 4e-08"),
+                      parseExpr("idiv(n, 2)*m - 3*min(n, m)/q"), pow(Short, 2) * K + Short * sym("m"),
+                      N * longSum() + 1, ex(numeric(3, 2)), ex(N)}) {
+    FormulaText T = toFormulaText(E);
+    EXPECT_EQ(T.Formula, toString(E));
+    EXPECT_TRUE(T.Defs.empty()) << T.Formula;
+  }
+}
+
+// A shared subexpression inside another: the inner one is defined first and
+// the outer definition uses its name; each is written once.
+TEST(FormulaText, NestedDefinitionsComeInOrder) {
+  ex X = longSum();
+  ex Y = max(X * N, sym("m") + sym("q") * sym("r") + sym("s") * sym("u") + sym("v") * sym("w") +
+                        sym("x") * sym("y") + sym("aa") * sym("bb") + sym("cc") * sym("dd")) +
+         X * sym("m");
+  ex E = sym("p") * Y + pow(Y, 3);
+  FormulaText T = toFormulaText(E);
+  ASSERT_EQ(T.Defs.size(), 2u);
+  EXPECT_EQ(T.Defs[0].Name, "_s1");
+  EXPECT_EQ(T.Defs[0].Expr, toString(X));
+  EXPECT_EQ(T.Defs[1].Name, "_s2");
+  EXPECT_EQ(T.Defs[1].Expr, "_s1*m + max(_s1*n, aa*bb + cc*dd + q*r + s*u + v*w + x*y + m)");
+  EXPECT_EQ(T.Formula, "_s2^3 + _s2*p");
+  std::map<std::string, double> V;
+  int I = 1;
+  for (const std::string &S : freeSymbols(E))
+    V[S] = 0.25 * I++;
+  EXPECT_DOUBLE_EQ(evalText(toFormulaText(E, 17), V), evaluate(E, V));
+}
+
+// Inside seg_sum(body, k, lo, hi) a subexpression with k free has a value
+// per term: it is not named, though written twice; the whole sum (k bound)
+// may be.
+TEST(FormulaText, SumIndexIsNotNamedOutsideItsSum) {
+  ex Y = 0;
+  for (const char *C : {"alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta"})
+    Y += sym(C) * K;
+  ex S = seg_sum(min(Y, N) + max(Y, N), K, 0, N - 1).hold();
+  FormulaText One = toFormulaText(S);
+  EXPECT_TRUE(One.Defs.empty()) << One.Defs[0].Expr;
+  EXPECT_EQ(One.Formula, toString(S));
+  FormulaText T = toFormulaText(S * sym("m") + S * sym("q"));
+  ASSERT_EQ(T.Defs.size(), 1u);
+  EXPECT_EQ(T.Defs[0].Expr, toString(S));
+  EXPECT_EQ(T.Formula, "_s1*m + _s1*q");
+}
+
+// A parameter named like a definition: the names take another prefix.
+TEST(FormulaText, NamesDoNotClashWithSymbols) {
+  ex X = longSum();
+  FormulaText T = toFormulaText(sym("_s1") * X + N * X);
+  ASSERT_EQ(T.Defs.size(), 1u);
+  EXPECT_EQ(T.Defs[0].Name, "_s_1");
+  EXPECT_EQ(T.Formula, "_s1*_s_1 + _s_1*n");
+}
+
+// Names starting with '_' parse (GiNaC's own parser reads none).
+TEST(ParseExpr, LeadingUnderscore) {
+  EXPECT_EQ(eval("_s1*2 + _x - U1", {{"_s1", 3}, {"_x", 1}, {"U1", 4}}), 3);
+  EXPECT_TRUE(parseExpr("_n").is_equal(sym("_n")));
+}
+
+// The text table's cut form: at a term boundary, with the definitions'
+// count; a short formula with definitions says so.
+TEST(FormulaText, CutForText) {
+  FormulaText T{"a + b + c", {}};
+  EXPECT_EQ(cutFormula(T, 100, "in --json"), "a + b + c");
+  EXPECT_EQ(cutFormula(T, 6, "in --json"),
+            "a + b + \u2026 (9 characters; the whole closed form is in --json)");
+  T.Defs = {{"_s1", "x + y"}, {"_s2", "_s1^2"}};
+  EXPECT_EQ(cutFormula(T, 100, "in --json"), "a + b + c (2 definitions, _s1 .. _s2, in --json)");
+  EXPECT_EQ(cutFormula(T, 4, "in --json"),
+            "a + \u2026 (9 characters and 2 definitions, _s1 .. _s2; the whole closed form "
+            "is in --json)");
+}
+
+// A DAG whose tree has 2^40 leaves (each level uses the one below twice)
+// prints in a few lines and evaluates: both work once per shared object.
+TEST(FormulaText, DeepSharingPrintsAndEvaluatesOncePerObject) {
+  ex X = sym("alpha") + sym("beta");
+  for (int I = 0; I < 40; ++I)
+    X = X * N + X * sym("m");
+  std::map<std::string, double> V = {{"alpha", 1}, {"beta", 2}, {"n", 0.5}, {"m", 0.75}};
+  EXPECT_NEAR(evaluate(X, V), 3 * std::pow(1.25, 40), 1e-9 * 3 * std::pow(1.25, 40));
+  FormulaText T = toFormulaText(X, 17);
+  EXPECT_GE(T.Defs.size(), 10u);
+  EXPECT_LT(T.Formula.size() + T.Defs.size() * 200, 20000u);
+  EXPECT_NEAR(evalText(T, V), evaluate(X, V), 1e-9 * evaluate(X, V));
+}
