@@ -132,6 +132,17 @@ StageWeight ICCModel::timeWeight() const {
   };
 }
 
+/// A node's executions per execution of its list (Node::Freq, "" = 1).
+static ex freqOf(const Node &N) { return N.Freq.empty() ? ex(1) : parseExpr(N.Freq); }
+
+/// Whether E depends on an IR loop's iteration counter (k_<fn>_irN).
+static bool dependsOnLoopIndex(const ex &E) {
+  for (const std::string &X : freeSymbols(E))
+    if (X.rfind("k_", 0) == 0)
+      return true;
+  return false;
+}
+
 /// Per execution of List: the sum over its stages of Freq x RUV[Key][Op],
 /// nested loops times their trip; nullopt if List calls a function (its
 /// micro-ops are not in the SEG) or the sum depends on a loop index (it
@@ -140,7 +151,7 @@ static std::optional<ex> perExecution(const NodeList &List, const std::string &K
                                       const std::string &Op) {
   ex Sum = 0;
   for (const Node &S : List) {
-    ex F = S.Freq.empty() ? ex(1) : parseExpr(S.Freq);
+    ex F = freqOf(S);
     if (S.Kind == NodeKind::Stage) {
       if (auto It = S.Ruvs.find(Key); It != S.Ruvs.end())
         Sum += F * It->second.get(Op);
@@ -153,9 +164,8 @@ static std::optional<ex> perExecution(const NodeList &List, const std::string &K
       return std::nullopt;
     }
   }
-  for (const std::string &X : freeSymbols(Sum))
-    if (X.rfind("k_", 0) == 0)
-      return std::nullopt;
+  if (dependsOnLoopIndex(Sum))
+    return std::nullopt;
   return Sum;
 }
 
@@ -178,11 +188,10 @@ static std::optional<ex> chainCycles(const NodeList &List, const std::string &Ke
     } else {
       return std::nullopt;
     }
-    Sum += (S.Freq.empty() ? ex(1) : parseExpr(S.Freq)) * parseExpr(S.Trip) * PerIt;
+    Sum += freqOf(S) * parseExpr(S.Trip) * PerIt;
   }
-  for (const std::string &X : freeSymbols(Sum))
-    if (X.rfind("k_", 0) == 0)
-      return std::nullopt;
+  if (dependsOnLoopIndex(Sum))
+    return std::nullopt;
   return Sum;
 }
 
@@ -197,12 +206,12 @@ ex ICCModel::window(const Node &L, const ex &Core, const ex &Trip, double Rob) c
   if (!U || !Fused || !R)
     return Core;
   ex TCyc = numeric(cost("cycles"));
-  ex Rob_ = *U - *Fused; // the reorder buffer's micro-ops per iteration
+  ex InBuffer = *U - *Fused; // the reorder buffer's micro-ops per iteration
   ex Resource = TCyc * Trip * *R;
-  ex Little = TCyc * Trip * *Chain * Rob_ / numeric(Rob);
+  ex Little = TCyc * Trip * *Chain * InBuffer / numeric(Rob);
   // An iteration larger than the window: no whole iteration overlaps the
   // next; the nested loops' own overlap (rule (b)) stands.
-  ex Fits = 1 - cmp_lt(numeric(Rob), Rob_);
+  ex Fits = 1 - cmp_lt(numeric(Rob), InBuffer);
   return Fits * overlapTime(Resource, Little, WindowExponent) + (1 - Fits) * Core;
 }
 
@@ -222,7 +231,7 @@ ex ICCModel::overlap(const Node &L, const ex &Core, int Depth, double Rob) const
     auto It = S.Ruvs.find(Key);
     if (S.Kind != NodeKind::Stage || It == S.Ruvs.end())
       continue;
-    ex F = S.Freq.empty() ? ex(1) : parseExpr(S.Freq);
+    ex F = freqOf(S);
     if (!L.Index.empty() && F.has(sym(L.Index)))
       return Core;
     ++Blocks;
