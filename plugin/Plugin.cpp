@@ -24,10 +24,12 @@
 ///   instrument=all   also time innermost loops (counted only by default)
 ///   instrument=no-clock  the same instrumentation with every timer read an
 ///                    opaque zero: a measurement aid (what the reads cost)
+///   timing           print the plugin's own phase times (passes/Timing.h)
 ///   help             list the options
 ///
 //===----------------------------------------------------------------------===//
 #include "passes/Register.h"
+#include "passes/Timing.h"
 #include "plugin/SegBuilder.h"
 #include "predictor/ExprText.h"
 #include "predictor/Predict.h"
@@ -62,6 +64,7 @@ struct PluginOptions {
   bool Instrument = false; ///< component timing (CT)
   bool TimeInnermostLoops = false; ///< instrument=all
   bool NoClock = false;            ///< instrument=no-clock
+  bool Timing = false;             ///< print the plugin's phase times
 };
 
 /// The innermost source-level SEG node whose range contains Line:Col, for
@@ -365,6 +368,7 @@ public:
     if (D.hasErrorOccurred())
       return;
     SourceManager &SM = Ctx.getSourceManager();
+    std::optional<llvm::TimeRegion> AstTime(phaseTimer("ast-seg", "AST SEG (POC, HLLC)"));
     FunctionCollector FC(SM);
     FC.TraverseDecl(Ctx.getTranslationUnitDecl());
 
@@ -421,11 +425,19 @@ public:
       File.Warnings.push_back(Msg);
     }
 
-    if (Opts.IR)
+    AstTime.reset();
+    if (Opts.IR) {
+      llvm::TimeRegion T(phaseTimer("merge-ir", "IR levels merged into the SEG"));
       mergeIR(File, irCollection());
-    writeFile(File);
+    }
+    {
+      llvm::TimeRegion T(phaseTimer("write-json", ".seg.json written"));
+      writeFile(File);
+    }
     if (!Opts.Quiet)
       print(File);
+    if (Opts.Timing)
+      printPhaseTimes(llvm::errs());
   }
 
 private:
@@ -466,6 +478,7 @@ class SegtimeAction : public PluginASTAction {
 protected:
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
                                                  llvm::StringRef InFile) override {
+    enablePhaseTimers(Opts.Timing);
     if (Opts.IR || Opts.Instrument) {
       IRCollection &C = irCollection();
       C = IRCollection();
@@ -513,6 +526,8 @@ protected:
         Val.split(Parts, ',', -1, false);
         for (llvm::StringRef P : Parts)
           Opts.Targets.push_back(P.str());
+      } else if (Key == "timing" && !HasVal) {
+        Opts.Timing = true;
       } else if (Key == "help") {
         llvm::errs() << "segtime plugin options (-fplugin-arg-segtime-KEY[=VALUE]):\n"
                         "  quiet          print nothing; still write the .seg.json\n"
@@ -529,12 +544,14 @@ protected:
                         "  instrument=all also time innermost loops (perturbs short loops)\n"
                         "  instrument=no-clock\n"
                         "                 the same code with every timer read an opaque 0\n"
-                        "                 (measures what the reads cost: ct_overhead.py)\n";
+                        "                 (measures what the reads cost: ct_overhead.py)\n"
+                        "  timing         print the plugin's own phase times (AST SEG, IR SEG,\n"
+                        "                 ICC clone, code generation, block costing, JSON)\n";
       } else {
         unsigned ID = D.getCustomDiagID(
             DiagnosticsEngine::Error,
             "segtime: bad plugin argument '%0' (expected quiet, machine=NAME, out=PATH, "
-            "targets=CPU,..., no-ir, instrument[=all|no-clock], help)");
+            "targets=CPU,..., no-ir, instrument[=all|no-clock], timing, help)");
         D.Report(ID) << A;
         return false;
       }
