@@ -93,6 +93,51 @@ const Node *sourceNodeAt(const NodeList &L, unsigned Line, unsigned Col, bool Wa
   return Best;
 }
 
+/// Whether the std::regex \bName\b matches exactly the whole-word
+/// occurrences of Name as a literal: Name is a non-empty run of word
+/// characters ([A-Za-z0-9_], ECMAScript's \w).
+bool isWord(const std::string &Name) {
+  return !Name.empty() && llvm::all_of(Name, [](char C) { return llvm::isAlnum(C) || C == '_'; });
+}
+
+/// Position of the first whole-word occurrence of word Name in Text at or
+/// after From, or npos.
+size_t findWord(const std::string &Text, const std::string &Name, size_t From = 0) {
+  auto WordChar = [](char C) { return llvm::isAlnum(C) || C == '_'; };
+  for (size_t At = Text.find(Name, From); At != std::string::npos; At = Text.find(Name, At + 1))
+    if ((At == 0 || !WordChar(Text[At - 1])) &&
+        (At + Name.size() == Text.size() || !WordChar(Text[At + Name.size()])))
+      return At;
+  return std::string::npos;
+}
+
+/// std::regex_search(Text, std::regex("\\b" + Name + "\\b")), without
+/// building and running a regex where Name is a word (mergeIR asks this for
+/// every parameter and memory text).
+bool containsWord(const std::string &Text, const std::string &Name) {
+  if (!isWord(Name))
+    return std::regex_search(Text, std::regex("\\b" + Name + "\\b"));
+  return findWord(Text, Name) != std::string::npos;
+}
+
+/// std::regex_replace(Text, std::regex("\\b" + Name + "\\b"), By), the
+/// same way (By without '$', which the regex would read as a group).
+std::string replaceWord(const std::string &Text, const std::string &Name,
+                        const std::string &By) {
+  if (!isWord(Name) || By.find('$') != std::string::npos)
+    return std::regex_replace(Text, std::regex("\\b" + Name + "\\b"), By);
+  std::string R;
+  size_t From = 0;
+  for (size_t At = findWord(Text, Name); At != std::string::npos;
+       At = findWord(Text, Name, From)) {
+    R.append(Text, From, At - From);
+    R += By;
+    From = At + Name.size();
+  }
+  R.append(Text, From, std::string::npos);
+  return R;
+}
+
 /// Source-level loops by the line they start on.
 void loopsByLine(const NodeList &L, std::map<unsigned, std::vector<const Node *>> &Out) {
   forEachNode(L, [&](const Node &N) {
@@ -143,12 +188,12 @@ void mergeIR(SegFile &File, IRCollection &C) {
         std::string V = Outer->StepKind == "mul"
                             ? "((" + Outer->Start + ")*(" + Outer->Step + ")^" + K + ")"
                             : "((" + Outer->Start + ") + (" + Outer->Step + ")*" + K + ")";
-        T = std::regex_replace(T, std::regex("\\b" + Outer->Index + "\\b"), V);
+        T = replaceWord(T, Outer->Index, V);
       }
       for (auto &[Line, Ns] : AstLoops)
         for (const Node *Other : Ns)
           if (!Other->Index.empty() &&
-              std::regex_search(T, std::regex("\\b" + Other->Index + "\\b")))
+              containsWord(T, Other->Index))
             return std::nullopt;
       return T;
     };
@@ -228,7 +273,7 @@ void mergeIR(SegFile &File, IRCollection &C) {
     // Trip parameters replaced by source counts, also in the memory terms.
     auto Replace = [&](std::string &X) {
       for (auto &[Name, T] : TripOf)
-        X = std::regex_replace(X, std::regex("\\b" + Name + "\\b"), "(" + T + ")");
+        X = replaceWord(X, Name, "(" + T + ")");
     };
     for (Node &N : Seg) {
       if (N.Footprint.empty())
@@ -247,7 +292,7 @@ void mergeIR(SegFile &File, IRCollection &C) {
         for (const MemStream::Step &St : M.Loops)
           Texts += " " + St.Trip;
       for (auto &[Name, Line] : PerIteration)
-        if (std::regex_search(Texts, std::regex("\\b" + Name + "\\b"))) {
+        if (containsWord(Texts, Name)) {
           N.Footprint.clear();
           N.Traffic.clear();
           N.Streams.clear();
@@ -259,7 +304,7 @@ void mergeIR(SegFile &File, IRCollection &C) {
         }
       // Those left are parameters of the formula.
       for (auto &[Name, P] : Fallback)
-        if (std::regex_search(N.Traffic + " " + N.Footprint, std::regex("\\b" + Name + "\\b")))
+        if (containsWord(N.Traffic + " " + N.Footprint, Name))
           Used.insert(Name);
     }
     F.LevelSegs["IR"] = std::move(Seg);
