@@ -25,7 +25,6 @@
 #include <optional>
 #include <regex>
 #include <set>
-#include <sstream>
 #include <algorithm>
 
 using namespace llvm;
@@ -819,13 +818,25 @@ private:
            K->second;
   }
 
+  /// The factors of a monomial of a Poly, in order: the pieces between its
+  /// '\x1f' separators (as std::getline reads them: none for "", no empty
+  /// piece after a trailing separator).
+  static std::vector<std::string> factorList(const std::string &M) {
+    std::vector<std::string> Fs;
+    for (size_t From = 0; From < M.size();) {
+      size_t End = M.find('\x1f', From);
+      if (End == std::string::npos)
+        End = M.size();
+      Fs.emplace_back(M, From, End - From);
+      From = End + 1;
+    }
+    return Fs;
+  }
+
   /// The factors of a monomial of a Poly.
   static std::set<std::string> factors(const std::string &M) {
-    std::set<std::string> Fs;
-    std::stringstream SS(M);
-    for (std::string X; std::getline(SS, X, '\x1f');)
-      Fs.insert(X);
-    return Fs;
+    std::vector<std::string> Fs = factorList(M);
+    return std::set<std::string>(Fs.begin(), Fs.end());
   }
 
   /// Does expression E name only iteration numbers of loops that Text can
@@ -869,10 +880,7 @@ private:
     for (bool Merged = true; Merged;) {
       Merged = false;
       for (auto &[M, C] : P) {
-        std::vector<std::string> Fs;
-        std::stringstream SS(M);
-        for (std::string X; std::getline(SS, X, '\x1f');)
-          Fs.push_back(X);
+        std::vector<std::string> Fs = factorList(M);
         for (size_t I = 0; I < Fs.size() && !Merged; ++I) {
           auto X = negated(Fs[I]);
           if (!X)
