@@ -404,10 +404,7 @@ private:
         std::set<std::string> Fs = factors(M);
         for (const std::string &F : *Common)
           Fs.erase(F);
-        std::string Key;
-        for (const std::string &F : Fs)
-          Key += (Key.empty() ? "" : "\x1f") + F;
-        W[Key] += C;
+        W[monomial(Fs)] += C;
       }
       auto R = render(W);
       if (!R || !inScope(*R))
@@ -853,23 +850,36 @@ private:
     return true;
   }
 
+  /// The monomial of a Poly with factors Fs: their texts joined by '\x1f'.
+  /// Every monomial of a Poly has its factors sorted and distinct (as a
+  /// std::set lists them), which addScaled and render rely on.
+  template <typename Range> static std::string monomial(const Range &Fs) {
+    std::string K;
+    for (const std::string &X : Fs)
+      K += (K.empty() ? "" : "\x1f") + X;
+    return K;
+  }
+
   /// To += From * Scale * Factor (Factor: an expression, "" for 1, "0").
   /// Conditions are 0/1 indicators: a factor already in a monomial is not
   /// repeated (c*c = c), and c*(1 - c) = 0.
   static void addScaled(Poly &To, const Poly &From, double Scale, const std::string &Factor) {
     if (Scale == 0 || Factor == "0")
       return;
+    if (Factor.empty() || Factor == "1") {
+      for (auto &[M, C] : From)
+        To[M] += C * Scale; // M's factors are sorted and distinct already
+      return;
+    }
+    const std::string Neg = negation(Factor);
     for (auto &[M, C] : From) {
-      std::set<std::string> Fs = factors(M);
-      if (!Factor.empty() && Factor != "1") {
-        if (Fs.count(negation(Factor)))
-          continue;
-        Fs.insert(Factor);
-      }
-      std::string Key;
-      for (const std::string &X : Fs)
-        Key += (Key.empty() ? "" : "\x1f") + X;
-      To[Key] += C * Scale;
+      std::vector<std::string> Fs = factorList(M); // sorted, distinct
+      if (std::binary_search(Fs.begin(), Fs.end(), Neg))
+        continue;
+      auto At = std::lower_bound(Fs.begin(), Fs.end(), Factor);
+      if (At == Fs.end() || *At != Factor)
+        Fs.insert(At, Factor);
+      To[monomial(Fs)] += C * Scale;
     }
   }
 
@@ -889,16 +899,10 @@ private:
           Rest.erase(Rest.begin() + I);
           Pos[I] = *X;
           std::sort(Pos.begin(), Pos.end());
-          auto Join = [](const std::vector<std::string> &V) {
-            std::string K;
-            for (const std::string &X : V)
-              K += (K.empty() ? "" : "\x1f") + X;
-            return K;
-          };
-          auto Other = P.find(Join(Pos));
+          auto Other = P.find(monomial(Pos));
           if (Other == P.end() || std::fabs(Other->second - C) > 1e-12 * std::fabs(C))
             continue;
-          std::string Key = Join(Rest), Self = M;
+          std::string Key = monomial(Rest), Self = M;
           double Coef = C;
           P.erase(Other);
           P.erase(Self);
