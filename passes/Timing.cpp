@@ -2,7 +2,6 @@
 #include "passes/Timing.h"
 
 #include "llvm/ADT/StringMap.h"
-#include "llvm/Support/CommandLine.h"
 
 #include <memory>
 
@@ -11,10 +10,6 @@ using namespace llvm;
 namespace segtime {
 
 namespace {
-
-cl::opt<bool> TimingOpt("segtime-timing", cl::Hidden,
-                        cl::desc("segtime: time the plugin's phases and print "
-                                 "them to stderr (-fplugin-arg-segtime-timing)"));
 
 struct PhaseTimers {
   bool On = false;
@@ -33,7 +28,7 @@ void enablePhaseTimers(bool On) { timers().On = On; }
 
 Timer *phaseTimer(StringRef Name, StringRef Description) {
   PhaseTimers &T = timers();
-  if (!T.On && !TimingOpt)
+  if (!T.On)
     return nullptr;
   std::unique_ptr<Timer> &P = T.Timers[Name];
   if (!P)

@@ -1,7 +1,7 @@
 //===- Timing.h - The plugin's own phase times ------------------*- C++ -*-===//
 ///
 /// \file
-/// `-fplugin-arg-segtime-timing` (or `opt -segtime-timing`) times the
+/// `-fplugin-arg-segtime-timing` times the
 /// plugin's phases: the AST SEG, the IR SEG (IntCC), and per ICC target the
 /// clone, its code generation and the costing of its blocks (llvm-mca,
 /// itineraries, code layout), the merge of the levels and the writing of the
