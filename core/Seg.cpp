@@ -4,6 +4,7 @@
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+#include <utility>
 
 namespace segtime {
 
@@ -87,7 +88,7 @@ json Node::toJSON() const {
     json R = json::object();
     for (auto &[L, V] : Ruvs)
       R[L] = V.toJSON();
-    J["ruv"] = R;
+    J["ruv"] = std::move(R);
   }
   switch (Kind) {
   case NodeKind::Loop:
@@ -103,7 +104,7 @@ json Node::toJSON() const {
     json A = json::array();
     for (const Arm &X : Arms)
       A.push_back({{"label", X.Label}, {"prob", X.Prob}, {"body", listToJSON(X.Body)}});
-    J["arms"] = A;
+    J["arms"] = std::move(A);
     break;
   }
   case NodeKind::Call:
@@ -180,7 +181,7 @@ json MemStream::toJSON() const {
     json L = {{"loop", S.Loop}, {"stride_B", S.Stride}, {"trip", S.Trip}};
     if (!S.Index.empty())
       L["index"] = S.Index;
-    J["loops"].push_back(L);
+    J["loops"].push_back(std::move(L));
   }
   return J;
 }
@@ -236,7 +237,7 @@ json FunctionSeg::toJSON() const {
   for (const Parameter &P : Parameters)
     Ps.push_back(P.toJSON());
   json J = {{"name", Name},         {"range", Range.toJSON()},
-            {"params", Params},     {"parameters", Ps},
+            {"params", Params},     {"parameters", std::move(Ps)},
             {"in_main_file", InMainFile}, {"seg", listToJSON(Body)}};
   for (auto &[K, L] : LevelSegs)
     J["level_segs"][K] = listToJSON(L);
@@ -274,7 +275,7 @@ json SegFile::toJSON() const {
   for (const FunctionSeg &F : Functions)
     Fs.push_back(F.toJSON());
   json J = {{"schema", Schema}, {"source", SourceFile}, {"opt_level", OptLevel},
-            {"functions", Fs},  {"warnings", Warnings}};
+            {"functions", std::move(Fs)},  {"warnings", Warnings}};
   if (!Targets.empty())
     J["targets"] = Targets;
   return J;

@@ -25,7 +25,6 @@
 #include <optional>
 #include <regex>
 #include <set>
-#include <sstream>
 #include <algorithm>
 
 using namespace llvm;
@@ -449,10 +448,7 @@ private:
         std::set<std::string> Fs = factors(M);
         for (const std::string &F : *Common)
           Fs.erase(F);
-        std::string Key;
-        for (const std::string &F : Fs)
-          Key += (Key.empty() ? "" : "\x1f") + F;
-        W[Key] += C;
+        W[monomial(Fs)] += C;
       }
       auto R = render(W);
       if (!R || !inScope(*R))
@@ -863,13 +859,25 @@ private:
            K->second;
   }
 
+  /// The factors of a monomial of a Poly, in order: the pieces between its
+  /// '\x1f' separators (as std::getline reads them: none for "", no empty
+  /// piece after a trailing separator).
+  static std::vector<std::string> factorList(const std::string &M) {
+    std::vector<std::string> Fs;
+    for (size_t From = 0; From < M.size();) {
+      size_t End = M.find('\x1f', From);
+      if (End == std::string::npos)
+        End = M.size();
+      Fs.emplace_back(M, From, End - From);
+      From = End + 1;
+    }
+    return Fs;
+  }
+
   /// The factors of a monomial of a Poly.
   static std::set<std::string> factors(const std::string &M) {
-    std::set<std::string> Fs;
-    std::stringstream SS(M);
-    for (std::string X; std::getline(SS, X, '\x1f');)
-      Fs.insert(X);
-    return Fs;
+    std::vector<std::string> Fs = factorList(M);
+    return std::set<std::string>(Fs.begin(), Fs.end());
   }
 
   /// Does expression E name only iteration numbers of loops that Text can
@@ -886,23 +894,36 @@ private:
     return true;
   }
 
+  /// The monomial of a Poly with factors Fs: their texts joined by '\x1f'.
+  /// Every monomial of a Poly has its factors sorted and distinct (as a
+  /// std::set lists them), which addScaled and render rely on.
+  template <typename Range> static std::string monomial(const Range &Fs) {
+    std::string K;
+    for (const std::string &X : Fs)
+      K += (K.empty() ? "" : "\x1f") + X;
+    return K;
+  }
+
   /// To += From * Scale * Factor (Factor: an expression, "" for 1, "0").
   /// Conditions are 0/1 indicators: a factor already in a monomial is not
   /// repeated (c*c = c), and c*(1 - c) = 0.
   static void addScaled(Poly &To, const Poly &From, double Scale, const std::string &Factor) {
     if (Scale == 0 || Factor == "0")
       return;
+    if (Factor.empty() || Factor == "1") {
+      for (auto &[M, C] : From)
+        To[M] += C * Scale; // M's factors are sorted and distinct already
+      return;
+    }
+    const std::string Neg = negation(Factor);
     for (auto &[M, C] : From) {
-      std::set<std::string> Fs = factors(M);
-      if (!Factor.empty() && Factor != "1") {
-        if (Fs.count(negation(Factor)))
-          continue;
-        Fs.insert(Factor);
-      }
-      std::string Key;
-      for (const std::string &X : Fs)
-        Key += (Key.empty() ? "" : "\x1f") + X;
-      To[Key] += C * Scale;
+      std::vector<std::string> Fs = factorList(M); // sorted, distinct
+      if (std::binary_search(Fs.begin(), Fs.end(), Neg))
+        continue;
+      auto At = std::lower_bound(Fs.begin(), Fs.end(), Factor);
+      if (At == Fs.end() || *At != Factor)
+        Fs.insert(At, Factor);
+      To[monomial(Fs)] += C * Scale;
     }
   }
 
@@ -913,10 +934,7 @@ private:
     for (bool Merged = true; Merged;) {
       Merged = false;
       for (auto &[M, C] : P) {
-        std::vector<std::string> Fs;
-        std::stringstream SS(M);
-        for (std::string X; std::getline(SS, X, '\x1f');)
-          Fs.push_back(X);
+        std::vector<std::string> Fs = factorList(M);
         for (size_t I = 0; I < Fs.size() && !Merged; ++I) {
           auto X = negated(Fs[I]);
           if (!X)
@@ -925,16 +943,10 @@ private:
           Rest.erase(Rest.begin() + I);
           Pos[I] = *X;
           std::sort(Pos.begin(), Pos.end());
-          auto Join = [](const std::vector<std::string> &V) {
-            std::string K;
-            for (const std::string &X : V)
-              K += (K.empty() ? "" : "\x1f") + X;
-            return K;
-          };
-          auto Other = P.find(Join(Pos));
+          auto Other = P.find(monomial(Pos));
           if (Other == P.end() || std::fabs(Other->second - C) > 1e-12 * std::fabs(C))
             continue;
-          std::string Key = Join(Rest), Self = M;
+          std::string Key = monomial(Rest), Self = M;
           double Coef = C;
           P.erase(Other);
           P.erase(Self);

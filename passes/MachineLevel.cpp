@@ -58,6 +58,7 @@
 ///
 //===----------------------------------------------------------------------===//
 #include "passes/MachineLevel.h"
+#include "passes/Timing.h"
 
 #include "llvm/CodeGen/AsmPrinter.h"
 #include "llvm/CodeGen/MachineFunctionPass.h"
@@ -487,6 +488,29 @@ private:
   /// the pipeline; 24 - 8 iterations cost a third of llvm-mca's default 100).
   static constexpr unsigned LoopIterations = 24, ShortIterations = 8;
 
+  /// Total cycles of a run of Iterations iterations of Seq (llvm-mca's
+  /// "Total Cycles"); nullopt if the pipeline fails.
+  std::optional<unsigned>
+  runMca(const SmallVectorImpl<mca::SourceMgr::UniqueInst> &Seq,
+         unsigned Iterations) {
+    mca::CircularSourceMgr Source(Seq, Iterations);
+    std::unique_ptr<mca::CustomBehaviour> CB(
+        T.createCustomBehaviour(STI, Source, MCII));
+    if (!CB)
+      CB = std::make_unique<mca::CustomBehaviour>(STI, Source, MCII);
+    mca::Context Ctx(MRI, STI);
+    // llvm-mca's defaults: widths and queue sizes from the model.
+    mca::PipelineOptions PO(0, 0, 0, 0, 0, 0, /*AssumeNoAlias=*/true);
+    std::unique_ptr<mca::Pipeline> P =
+        SM.isOutOfOrder() ? Ctx.createDefaultPipeline(PO, Source, *CB)
+                          : Ctx.createInOrderPipeline(PO, Source, *CB);
+    Expected<unsigned> Total = P->run();
+    if (Total)
+      return *Total;
+    consumeError(Total.takeError());
+    return std::nullopt;
+  }
+
   /// I as the assembler would build it from its text, as llvm-mca sees it:
   /// code generation uses codegen-only twins of some instructions (e.g.
   /// X86's VMOVSDrm_alt for VMOVSDrm, same encoding) whose scheduling class
@@ -586,30 +610,12 @@ private:
     R.add("rthroughput", blockRThroughput(Seq));
     double Cycles = 0;
     if (!Seq.empty()) {
-      // Total cycles of a run of Iterations iterations of the block.
-      auto Run = [&](unsigned Iterations) -> std::optional<unsigned> {
-        mca::CircularSourceMgr Source(Seq, Iterations);
-        std::unique_ptr<mca::CustomBehaviour> CB(
-            T.createCustomBehaviour(STI, Source, MCII));
-        if (!CB)
-          CB = std::make_unique<mca::CustomBehaviour>(STI, Source, MCII);
-        mca::Context Ctx(MRI, STI);
-        // llvm-mca's defaults: widths and queue sizes from the model.
-        mca::PipelineOptions PO(0, 0, 0, 0, 0, 0, /*AssumeNoAlias=*/true);
-        std::unique_ptr<mca::Pipeline> P =
-            SM.isOutOfOrder() ? Ctx.createDefaultPipeline(PO, Source, *CB)
-                              : Ctx.createInOrderPipeline(PO, Source, *CB);
-        Expected<unsigned> Total = P->run();
-        if (Total)
-          return *Total;
-        consumeError(Total.takeError());
-        return std::nullopt;
-      };
-      // In a loop: the steady state, the slope between a short and a
-      // longer run (the pipeline's fill and drain cancel); outside loops:
-      // one execution.
-      std::optional<unsigned> Long = Run(B.InLoop ? LoopIterations : 1);
-      std::optional<unsigned> Short = B.InLoop ? Run(ShortIterations) : std::optional<unsigned>(0);
+      // In a loop: the steady state, the slope between a short and a longer
+      // run (the pipeline's fill and drain cancel); outside loops: one
+      // execution.
+      std::optional<unsigned> Long = runMca(Seq, B.InLoop ? LoopIterations : 1);
+      std::optional<unsigned> Short =
+          B.InLoop ? runMca(Seq, ShortIterations) : std::optional<unsigned>(0);
       if (Long && Short)
         Cycles = B.InLoop ? double(*Long - *Short) / (LoopIterations - ShortIterations) : *Long;
       else
@@ -863,6 +869,9 @@ private:
 
 char BlockCollector::ID = 0;
 
+/// The phase timer of the side compile's code generation (Timing.h).
+Timer *codegenTimer() { return phaseTimer("icc-codegen", "ICC code generation"); }
+
 /// Runs right after the AsmPrinter on each machine function: costs the
 /// blocks of the function just printed while the MCContext that owns their
 /// instructions' symbols and expressions is alive (it is reset when the pass
@@ -881,6 +890,8 @@ public:
   }
 
   bool runOnMachineFunction(MachineFunction &) override {
+    NestedPhaseRegion Time(codegenTimer(),
+                           phaseTimer("icc-costing", "ICC block costing (llvm-mca, layout)"));
     addLayoutPadding();
     moveExitJumps();
     for (unsigned I = R.FunctionBegin; I < R.Blocks.size(); ++I) {
@@ -1299,6 +1310,7 @@ bool machineLevelRuvs(const Module &M, const TargetSpec &T,
   auto &LTM = static_cast<LLVMTargetMachine &>(*TM);
 
   // The clone, and the way back from its blocks to M's.
+  std::optional<TimeRegion> CloneTime(phaseTimer("icc-clone", "ICC clone of the module"));
   ValueToValueMapTy VMap;
   std::unique_ptr<Module> Clone = CloneModule(M, VMap);
   BlockMap CloneToOrig;
@@ -1315,6 +1327,7 @@ bool machineLevelRuvs(const Module &M, const TargetSpec &T,
   copyUseListOrder(M, VMap);
   bool Foreign = Triple(M.getTargetTriple()).getArch() != TT.getArch();
   prepareClone(*Clone, *TM, Foreign);
+  CloneTime.reset();
 
   // The pipeline of LLVMTargetMachine::addPassesToEmitFile, with our
   // collector before the AsmPrinter and a recording streamer behind it.
@@ -1357,6 +1370,7 @@ bool machineLevelRuvs(const Module &M, const TargetSpec &T,
   std::string FirstError;
   {
     ScopedQuietContext Quiet(Clone->getContext(), FirstError);
+    TimeRegion Time(codegenTimer());
     PM.run(*Clone);
   }
   if (!FirstError.empty()) {

@@ -1,6 +1,7 @@
 //===- Register.cpp - Registration of segtime's LLVM passes ---------------===//
 #include "passes/Register.h"
 #include "passes/MachineLevel.h"
+#include "passes/Timing.h"
 
 #include "llvm/IR/DebugInfo.h"
 
@@ -108,6 +109,7 @@ struct CollectPass : PassInfoMixin<CollectPass> {
     if (!C.Enabled)
       return PreservedAnalyses::all();
     auto &FAM = MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
+    std::optional<TimeRegion> IRTime(phaseTimer("ir-seg", "IR SEG (IntCC)"));
     for (Function &F : M) {
       if (F.isDeclaration())
         continue;
@@ -120,6 +122,7 @@ struct CollectPass : PassInfoMixin<CollectPass> {
                      FAM.getResult<BranchProbabilityAnalysis>(F),
                      FAM.getResult<DominatorTreeAnalysis>(F), Params);
     }
+    IRTime.reset();
     for (const std::string &T : C.Targets) {
       std::string Err;
       std::optional<TargetSpec> Spec =
@@ -138,6 +141,7 @@ struct CollectPass : PassInfoMixin<CollectPass> {
         C.TargetInfo[Spec->Name]["error"] = Err;
         continue;
       }
+      TimeRegion AttachTime(phaseTimer("icc-attach", "ICC RUVs onto the IR SEG"));
       for (auto &[Name, FS] : C.Functions) {
         Function *F = M.getFunction(Name);
         if (!F)
@@ -174,8 +178,10 @@ struct CollectPass : PassInfoMixin<CollectPass> {
         attachEdges(FS, *F, Edges, "ICC:" + Spec->Name);
       }
     }
-    if (C.StripDebugInfo)
+    if (C.StripDebugInfo) {
+      TimeRegion StripTime(phaseTimer("strip-debug", "line tables stripped"));
       llvm::StripDebugInfo(M);
+    }
     return PreservedAnalyses::none();
   }
 };

@@ -24,10 +24,12 @@
 ///   instrument=all   also time innermost loops (counted only by default)
 ///   instrument=no-clock  the same instrumentation with every timer read an
 ///                    opaque zero: a measurement aid (what the reads cost)
+///   timing           print the plugin's own phase times (passes/Timing.h)
 ///   help             list the options
 ///
 //===----------------------------------------------------------------------===//
 #include "passes/Register.h"
+#include "passes/Timing.h"
 #include "plugin/SegBuilder.h"
 #include "predictor/ExprText.h"
 #include "predictor/Predict.h"
@@ -62,6 +64,7 @@ struct PluginOptions {
   bool Instrument = false; ///< component timing (CT)
   bool TimeInnermostLoops = false; ///< instrument=all
   bool NoClock = false;            ///< instrument=no-clock
+  bool Timing = false;             ///< print the plugin's phase times
 };
 
 /// The innermost source-level SEG node whose range contains Line:Col, for
@@ -88,6 +91,51 @@ const Node *sourceNodeAt(const NodeList &L, unsigned Line, unsigned Col, bool Wa
     }
   }
   return Best;
+}
+
+/// Whether the std::regex \bName\b matches exactly the whole-word
+/// occurrences of Name as a literal: Name is a non-empty run of word
+/// characters ([A-Za-z0-9_], ECMAScript's \w).
+bool isWord(const std::string &Name) {
+  return !Name.empty() && llvm::all_of(Name, [](char C) { return llvm::isAlnum(C) || C == '_'; });
+}
+
+/// Position of the first whole-word occurrence of word Name in Text at or
+/// after From, or npos.
+size_t findWord(const std::string &Text, const std::string &Name, size_t From = 0) {
+  auto WordChar = [](char C) { return llvm::isAlnum(C) || C == '_'; };
+  for (size_t At = Text.find(Name, From); At != std::string::npos; At = Text.find(Name, At + 1))
+    if ((At == 0 || !WordChar(Text[At - 1])) &&
+        (At + Name.size() == Text.size() || !WordChar(Text[At + Name.size()])))
+      return At;
+  return std::string::npos;
+}
+
+/// std::regex_search(Text, std::regex("\\b" + Name + "\\b")), without
+/// building and running a regex where Name is a word (mergeIR asks this for
+/// every parameter and memory text).
+bool containsWord(const std::string &Text, const std::string &Name) {
+  if (!isWord(Name))
+    return std::regex_search(Text, std::regex("\\b" + Name + "\\b"));
+  return findWord(Text, Name) != std::string::npos;
+}
+
+/// std::regex_replace(Text, std::regex("\\b" + Name + "\\b"), By), the
+/// same way (By without '$', which the regex would read as a group).
+std::string replaceWord(const std::string &Text, const std::string &Name,
+                        const std::string &By) {
+  if (!isWord(Name) || By.find('$') != std::string::npos)
+    return std::regex_replace(Text, std::regex("\\b" + Name + "\\b"), By);
+  std::string R;
+  size_t From = 0;
+  for (size_t At = findWord(Text, Name); At != std::string::npos;
+       At = findWord(Text, Name, From)) {
+    R.append(Text, From, At - From);
+    R += By;
+    From = At + Name.size();
+  }
+  R.append(Text, From, std::string::npos);
+  return R;
 }
 
 /// Source-level loops by the line they start on.
@@ -140,12 +188,12 @@ void mergeIR(SegFile &File, IRCollection &C) {
         std::string V = Outer->StepKind == "mul"
                             ? "((" + Outer->Start + ")*(" + Outer->Step + ")^" + K + ")"
                             : "((" + Outer->Start + ") + (" + Outer->Step + ")*" + K + ")";
-        T = std::regex_replace(T, std::regex("\\b" + Outer->Index + "\\b"), V);
+        T = replaceWord(T, Outer->Index, V);
       }
       for (auto &[Line, Ns] : AstLoops)
         for (const Node *Other : Ns)
           if (!Other->Index.empty() &&
-              std::regex_search(T, std::regex("\\b" + Other->Index + "\\b")))
+              containsWord(T, Other->Index))
             return std::nullopt;
       return T;
     };
@@ -225,7 +273,7 @@ void mergeIR(SegFile &File, IRCollection &C) {
     // Trip parameters replaced by source counts, also in the memory terms.
     auto Replace = [&](std::string &X) {
       for (auto &[Name, T] : TripOf)
-        X = std::regex_replace(X, std::regex("\\b" + Name + "\\b"), "(" + T + ")");
+        X = replaceWord(X, Name, "(" + T + ")");
     };
     for (Node &N : Seg) {
       if (N.Footprint.empty())
@@ -244,7 +292,7 @@ void mergeIR(SegFile &File, IRCollection &C) {
         for (const MemStream::Step &St : M.Loops)
           Texts += " " + St.Trip;
       for (auto &[Name, Line] : PerIteration)
-        if (std::regex_search(Texts, std::regex("\\b" + Name + "\\b"))) {
+        if (containsWord(Texts, Name)) {
           N.Footprint.clear();
           N.Traffic.clear();
           N.Streams.clear();
@@ -256,7 +304,7 @@ void mergeIR(SegFile &File, IRCollection &C) {
         }
       // Those left are parameters of the formula.
       for (auto &[Name, P] : Fallback)
-        if (std::regex_search(N.Traffic + " " + N.Footprint, std::regex("\\b" + Name + "\\b")))
+        if (containsWord(N.Traffic + " " + N.Footprint, Name))
           Used.insert(Name);
     }
     F.LevelSegs["IR"] = std::move(Seg);
@@ -365,6 +413,7 @@ public:
     if (D.hasErrorOccurred())
       return;
     SourceManager &SM = Ctx.getSourceManager();
+    std::optional<llvm::TimeRegion> AstTime(phaseTimer("ast-seg", "AST SEG (POC, HLLC)"));
     FunctionCollector FC(SM);
     FC.TraverseDecl(Ctx.getTranslationUnitDecl());
 
@@ -421,11 +470,19 @@ public:
       File.Warnings.push_back(Msg);
     }
 
-    if (Opts.IR)
+    AstTime.reset();
+    if (Opts.IR) {
+      llvm::TimeRegion T(phaseTimer("merge-ir", "IR levels merged into the SEG"));
       mergeIR(File, irCollection());
-    writeFile(File);
+    }
+    {
+      llvm::TimeRegion T(phaseTimer("write-json", ".seg.json written"));
+      writeFile(File);
+    }
     if (!Opts.Quiet)
       print(File);
+    if (Opts.Timing)
+      printPhaseTimes(llvm::errs());
   }
 
 private:
@@ -466,6 +523,7 @@ class SegtimeAction : public PluginASTAction {
 protected:
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
                                                  llvm::StringRef InFile) override {
+    enablePhaseTimers(Opts.Timing);
     if (Opts.IR || Opts.Instrument) {
       IRCollection &C = irCollection();
       C = IRCollection();
@@ -513,6 +571,8 @@ protected:
         Val.split(Parts, ',', -1, false);
         for (llvm::StringRef P : Parts)
           Opts.Targets.push_back(P.str());
+      } else if (Key == "timing" && !HasVal) {
+        Opts.Timing = true;
       } else if (Key == "help") {
         llvm::errs() << "segtime plugin options (-fplugin-arg-segtime-KEY[=VALUE]):\n"
                         "  quiet          print nothing; still write the .seg.json\n"
@@ -529,12 +589,14 @@ protected:
                         "  instrument=all also time innermost loops (perturbs short loops)\n"
                         "  instrument=no-clock\n"
                         "                 the same code with every timer read an opaque 0\n"
-                        "                 (measures what the reads cost: ct_overhead.py)\n";
+                        "                 (measures what the reads cost: ct_overhead.py)\n"
+                        "  timing         print the plugin's own phase times (AST SEG, IR SEG,\n"
+                        "                 ICC clone, code generation, block costing, JSON)\n";
       } else {
         unsigned ID = D.getCustomDiagID(
             DiagnosticsEngine::Error,
             "segtime: bad plugin argument '%0' (expected quiet, machine=NAME, out=PATH, "
-            "targets=CPU,..., no-ir, instrument[=all|no-clock], help)");
+            "targets=CPU,..., no-ir, instrument[=all|no-clock], timing, help)");
         D.Report(ID) << A;
         return false;
       }

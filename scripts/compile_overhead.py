@@ -22,8 +22,17 @@ code and of the compiler's do not take the same time each). Under callgrind a
 compile takes 50-100 times as long: about a minute per file and configuration.
 --no-callgrind leaves it out.
 
+--phases splits the icc configuration's extra instructions by the plugin's
+phases (the inclusive Ir of the plugin functions that run them, from
+callgrind_annotate), each as a fraction of plain clang's instructions:
+loading the plugin (dlopen: segtime.so, GiNaC, CLN, yaml-cpp), the AST SEG,
+the IR SEG, the ICC side compile's code generation and its block costing
+(llvm-mca, layout), merging the levels, writing the .seg.json, and the rest
+(line tables in the front end and the pipeline, analyses). For the plugin's
+own wall-clock phase times of one compile, see -fplugin-arg-segtime-timing.
+
 USAGE: scripts/compile_overhead.py [--reps 5] [--no-callgrind | --callgrind-all]
-                                   [--only matmul,poly] [--json FILE]
+                                   [--phases] [--only matmul,poly] [--json FILE]
 """
 import argparse, glob, json, os, re, shlex, statistics, subprocess, sys, tempfile, time
 
@@ -48,14 +57,56 @@ def compile_time(src, extra, out):
     return t
 
 
-def cc1_instructions(src, extra, out, tmp):
-    """Instructions (callgrind Ir) of the clang -cc1 process compiling src."""
+# Phases of the plugin: (name, function whose inclusive Ir counts it). The
+# AST SEG is the AST consumer's HandleTranslationUnit less merge and write; ICC
+# code generation is machineLevelRuvs less the block costing that runs in it.
+PHASE_FUNCTIONS = {
+    "load": "dlopen@@",
+    "consumer": "SegConsumer::HandleTranslationUnit(",
+    "ir_seg": "segtime::buildIRSeg(",
+    "icc": "segtime::machineLevelRuvs(",
+    "icc_costing": "BlockCosting::runOnMachineFunction(",
+    "merge": "mergeIR(",
+    "json": "SegConsumer::writeFile(",
+}
+PHASES = (("load", "plugin load"), ("ast_seg", "AST SEG"), ("ir_seg", "IR SEG"),
+          ("icc_codegen", "ICC codegen"), ("icc_costing", "ICC costing"),
+          ("merge", "merge"), ("json", "JSON"), ("rest", "rest"))
+
+
+def phase_instructions(cg_file, total, plain):
+    """Instructions per plugin phase (PHASES) in callgrind output cg_file of a
+    compile with the plugin that executed total instructions; plain: those of
+    plain clang. The largest inclusive Ir of a function that is not a
+    recursive cycle ('2) is its count; 0 if it did not run."""
+    r = subprocess.run(["callgrind_annotate", "--inclusive=yes", "--threshold=100", cg_file],
+                       capture_output=True, text=True)
+    if r.returncode != 0:
+        sys.exit("callgrind_annotate %s failed:\n%s" % (cg_file, r.stderr[-2000:]))
+    ir = {k: 0 for k in PHASE_FUNCTIONS}
+    for line in r.stdout.splitlines():
+        m = re.match(r"\s*([\d,]+) \(", line)
+        if not m or "'2" in line:
+            continue
+        for k, fn in PHASE_FUNCTIONS.items():
+            if fn in line:
+                ir[k] = max(ir[k], int(m.group(1).replace(",", "")))
+    out = {"load": ir["load"], "ir_seg": ir["ir_seg"], "icc_costing": ir["icc_costing"],
+           "icc_codegen": ir["icc"] - ir["icc_costing"], "merge": ir["merge"], "json": ir["json"],
+           "ast_seg": ir["consumer"] - ir["merge"] - ir["json"]}
+    out["rest"] = total - plain - sum(out.values())
+    return out
+
+
+def cc1_instructions(src, extra, out, tmp, keep=None):
+    """Instructions (callgrind Ir) of the clang -cc1 process compiling src;
+    keep: a path to keep callgrind's output at."""
     r = subprocess.run([CLANG, "-###"] + FLAGS + extra + [src, "-o", out],
                        capture_output=True, text=True)
     jobs = [l for l in r.stderr.splitlines() if l.startswith(" ") and '"-cc1"' in l]
     if r.returncode != 0 or len(jobs) != 1:
         sys.exit("clang -### %s: expected one -cc1 job\n%s" % (src, r.stderr[-2000:]))
-    cg = os.path.join(tmp, "callgrind.out")
+    cg = keep or os.path.join(tmp, "callgrind.out")
     v = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=" + cg]
                        + shlex.split(jobs[0]), capture_output=True, text=True)
     m = re.search(r"Collected\s*:\s*(\d+)", v.stderr)
@@ -72,8 +123,12 @@ def main():
                     help="leave out the instruction counts (callgrind)")
     ap.add_argument("--callgrind-all", action="store_true",
                     help="instruction counts of the ast and ir configurations too")
+    ap.add_argument("--phases", action="store_true",
+                    help="split the icc configuration's instructions by plugin phase")
     ap.add_argument("--only", default="", help="comma-separated file names (no .c)")
     a = ap.parse_args()
+    if a.phases and a.no_callgrind:
+        sys.exit("--phases needs callgrind (leave out --no-callgrind)")
     if not os.path.exists(PLUGIN):
         sys.exit("no %s: build first (scripts/setup.sh)" % PLUGIN)
     srcs = sorted(glob.glob(os.path.join(ROOT, "examples", "*.c")) +
@@ -94,10 +149,14 @@ def main():
                    "ratio": {c: med[c] / med["plain"] for c in CONFIGS if c != "plain"}}
             if not a.no_callgrind:
                 counted = CONFIGS if a.callgrind_all else ("plain", "icc")
-                ir = {c: cc1_instructions(src, CONFIGS[c], os.path.join(d, name + "." + c + ".o"), d)
+                keep = os.path.join(d, name + ".icc.callgrind")
+                ir = {c: cc1_instructions(src, CONFIGS[c], os.path.join(d, name + "." + c + ".o"), d,
+                                          keep if c == "icc" else None)
                       for c in counted}
                 row["instructions"] = ir
                 row["ir_ratio"] = {c: ir[c] / ir["plain"] for c in counted if c != "plain"}
+                if a.phases:
+                    row["phase_instructions"] = phase_instructions(keep, ir["icc"], ir["plain"])
             rows.append(row)
     cg = not a.no_callgrind
     print("| file | clang -O2 (ms) | AST only | + IR levels | + ICC (1 target) |"
@@ -128,6 +187,16 @@ def main():
             line += "; instructions (callgrind) median %.2fx, total %.2fx" % (
                 summary[c]["median_instr_ratio"], summary[c]["total_instr_ratio"])
         print(line + " over %d files" % len(rows))
+    if a.phases:
+        print()
+        print("Extra instructions of the icc configuration by plugin phase, in % of plain clang's:")
+        print("| file | " + " | ".join(l for _, l in PHASES) + " | total |")
+        print("|---|" + "---|" * (len(PHASES) + 1))
+        for r in rows:
+            ph, plain = r["phase_instructions"], r["instructions"]["plain"]
+            print("| %s | %s | %.0f%% |" % (r["file"], " | ".join(
+                "%.1f%%" % (100.0 * ph[k] / plain) for k, _ in PHASES),
+                100.0 * (r["instructions"]["icc"] - plain) / plain))
     if a.json:
         with open(a.json, "w") as f:
             json.dump({"rows": rows, "summary": summary, "reps": a.reps}, f, indent=1)
