@@ -9,15 +9,16 @@ USAGE:
 For every example in examples/*.c and every optimisation level: compile with
 -fplugin=build/lib/segtime.so (the plugin prints the formulas and writes the
 .seg.json), link and run it (the program times its kernel function SEGTIME_REPS
-times and prints one SEGTIME_MEASURED line), then run
+times and prints one SEGTIME_MEASURED line; the run waits for a fast phase of the
+VM and is repeated if the phase turned slow meanwhile: PhaseProbe), then run
 `segtime predict --json --function KERNEL -p <kernel parameters>` for every
 level (ICC for this machine's core, `-fplugin-arg-segtime-targets=native`; INTCC,
 HLLC, POC) and print the error (predicted - measured) / measured in percent.
 """
 import argparse, json, os, sys
 
-from segtime_common import (BUILD, CLANG, PLUGIN, ROOT, SEGTIME, example_names, extra_params,
-                            measured, median, pct, run)
+from segtime_common import (BUILD, CLANG, PLUGIN, ROOT, SEGTIME, PhaseProbe, example_names,
+                            extra_params, measured, median, pct, run)
 
 
 LEVELS = ("ICC", "INTCC", "HLLC", "POC")
@@ -33,6 +34,12 @@ def main():
     ap.add_argument("--opt", default="O0,O2")
     ap.add_argument("--only", default="", help="comma list of example names")
     ap.add_argument("--reps", default="7", help="SEGTIME_REPS for the examples")
+    ap.add_argument("--phase-wait", type=float, default=20,
+                    help="seconds to wait, per run, for the VM's phase probe to come within 25%% "
+                         "of its fastest value (default 20; 0: do not wait)")
+    ap.add_argument("--retries", type=int, default=2,
+                    help="runs again, at most this often, a run after which the phase probe is "
+                         "slow (default 2)")
     ap.add_argument("--json", default="", help="write all results to this file")
     ap.add_argument("--quiet", action="store_true", help="do not print the formulas")
     a = ap.parse_args()
@@ -41,6 +48,8 @@ def main():
     work = os.path.join(BUILD, "examples")
     os.makedirs(work, exist_ok=True)
     env = dict(os.environ, SEGTIME_REPS=a.reps)
+    probe = PhaseProbe(work, wait=a.phase_wait,
+                       log=lambda line: print("   " + line, file=sys.stderr, flush=True))
     rows = []
     for opt in a.opt.split(","):
         for name in names:
@@ -54,7 +63,8 @@ def main():
                         "-fplugin-arg-segtime-targets=native",
                         "-c", src, "-o", base + ".o"])
             run([CLANG, base + ".o", "-o", base, "-lm"])
-            m = measured(run([base], env=env).stdout)
+            m, _, _, _ = probe.measure(lambda: measured(run([base], env=env).stdout),
+                                       a.retries, "run")
             kernel = m["function"]
             if not a.quiet and opt == a.opt.split(",")[0]:
                 # the plugin's printout for the kernel function
@@ -86,7 +96,8 @@ def main():
             rows.append(row)
 
     print()
-    print("Predicted vs measured on %s (measured: median of %s runs, spread = (max-min)/median)"
+    print("Predicted vs measured on %s (measured: median of %s calls, run behind the phase probe"
+          " (scripts/segtime_common.py PhaseProbe); spread = (max-min)/median)"
           % (os.path.basename(a.machine), a.reps))
     print("%-10s %-13s %-4s %11s %7s" % ("example", "function", "opt", "measured", "spread")
           + "".join(" %11s %8s" % (l, "err") for l in LEVELS))

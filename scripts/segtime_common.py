@@ -1,7 +1,7 @@
 """segtime_common.py - what scripts/run_examples.py and scripts/validate.py share:
 paths, running commands, the SEGTIME_MEASURED line of the example harness, the
 data-dependent parameters the examples give, and small statistics."""
-import json, os, subprocess, sys
+import json, os, subprocess, sys, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BUILD = os.path.join(ROOT, "build")
@@ -81,3 +81,65 @@ def ct_reachable(ct, kernel):
         reach.add(f)
         todo += [n.get("callee", "") for n in byname[f]["nodes"] if n["kind"] == "call"]
     return reach, byname
+
+
+class PhaseProbe:
+    """The VM's slow phases (docs/results.md, sessions 4 and 5): for seconds to
+    minutes code with loads runs up to 2x slower while a register-only chain
+    does not, so a clock probe cannot see them. The probe: Horner's rule of
+    degree 16 on 2000 points in L1 (validation/poly.c, built once with plain
+    clang -O2 -march=native), s per point (minimum of 15 calls).
+
+    measure(run_once) waits (at most `wait` s, probing every 3 s) until the
+    probe is within `limit` of its fastest value, runs, probes again, and if
+    the phase turned slow meanwhile sets the run aside and runs again (at most
+    `retries` times). `log` receives one line per run."""
+
+    def __init__(self, workdir, wait=60.0, limit=1.25, log=None):
+        self.binary = os.path.join(workdir, "phase-probe")
+        run([CLANG, "-O2", "-march=native", os.path.join(ROOT, "validation", "poly.c"),
+             "-o", self.binary, "-lm"])
+        self.wait, self.limit, self.log = wait, limit, log or (lambda line: None)
+        self.best = float("inf")
+        # The fastest value: first from a few probes a second apart, so that
+        # the first run does not set it in a slow phase.
+        for _ in range(5):
+            self.probe()
+            time.sleep(1)
+
+    def probe(self):
+        """Seconds per point of the probe; updates the fastest value."""
+        m = measured(run([self.binary, "2000", "16"],
+                         env=dict(os.environ, SEGTIME_REPS="15")).stdout)
+        p = m["min_s"] / 2000
+        self.best = min(self.best, p)
+        return p
+
+    def slow(self, p):
+        return p > self.limit * self.best
+
+    def wait_fast(self):
+        """Probes until the phase is fast (or `wait` s passed): (probe, s waited)."""
+        p, waited = self.probe(), 0
+        while self.slow(p) and waited < self.wait:
+            time.sleep(3)
+            waited += 3
+            p = self.probe()
+        return p, waited
+
+    def measure(self, run_once, retries=2, what=""):
+        """run_once() behind the probe: (its result, probe before, probe after,
+        results of the runs set aside)."""
+        aside = []
+        for attempt in range(retries + 1):
+            before, waited = self.wait_fast()
+            m = run_once()
+            after = self.probe()
+            again = self.slow(after) and attempt < retries
+            self.log("%s (phase probe %.1f ns/point before, %.1f after%s%s)"
+                     % (what, before * 1e9, after * 1e9,
+                        ", waited %d s" % waited if waited else "",
+                        ", slow phase: run again" if again else ""))
+            if not again:
+                return m, before, after, aside
+            aside.append(m)

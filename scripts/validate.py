@@ -43,9 +43,10 @@ For every kernel (examples/*.c, validation/*.c):
 instruction counts, usable on a loaded machine).
 Not a test: timings are noisy; it prints numbers (median, spread, errors).
 """
-import argparse, json, os, re, sys, tempfile, time
+import argparse, json, os, re, sys, tempfile
 
-from segtime_common import BUILD, CLANG, PLUGIN, ROOT, SEGTIME, extra_params, measured, median, pct, run
+from segtime_common import (BUILD, CLANG, PLUGIN, ROOT, SEGTIME, PhaseProbe, extra_params, measured,
+                            median, pct, run)
 
 RT = os.path.join(BUILD, "lib", "libsegtime-rt.a")
 
@@ -151,61 +152,20 @@ def main():
     probes_after = {}
     set_aside = {}
     if not a.counts_only and not earlier:
-        probe_bin = next((b for f, n, b, c in built if n == "poly"), None)
-        best = float("inf")
-
-        def probe():
-            """Seconds per point of Horner's rule of degree 16 on 2000 points in L1."""
-            if not probe_bin:
-                return float("nan")
-            m = measured(run([probe_bin, "2000", "16"], env=dict(os.environ, SEGTIME_REPS="15")).stdout)
-            return m["min_s"] / 2000
-
-        # The fastest probe value seen: first from a few probes a second
-        # apart, so that the first run does not set it in a slow phase.
-        for _ in range(5 if probe_bin else 0):
-            best = min(best, probe())
-            time.sleep(1)
-        def wait_fast():
-            """Probes until the probe is within 25 % of its fastest value (at
-            most --phase-wait s); returns (probe, seconds waited)."""
-            nonlocal best
-            p, waited = probe(), 0
-            best = min(best, p)
-            while p > 1.25 * best and waited < a.phase_wait:
-                time.sleep(3)
-                waited += 3
-                p = probe()
-                best = min(best, p)
-            return p, waited
-
+        # The VM has slow phases (seconds to minutes) in which code with loads
+        # runs up to 2x slower while register-only code does not (docs/results.md
+        # sessions 4, 5): each run behind the phase probe (segtime_common.PhaseProbe).
+        probe = PhaseProbe(work, wait=a.phase_wait,
+                           log=lambda line: print("== " + line, file=sys.stderr, flush=True))
         for r in range(a.rounds):
             for folder, name, base, ct in built:
-                # The VM has slow phases (seconds to minutes) in which code with
-                # loads runs up to 2x slower while register-only code does not
-                # (docs/results.md session 4): wait up to --phase-wait s for the
-                # probe to come within 25 % of its fastest value; probe again
-                # after the run, and if the phase turned slow meanwhile, set the
-                # run aside (kept in the JSON) and run again, at most --retries
-                # times.
-                for attempt in range(a.retries + 1):
-                    p, waited = wait_fast()
-                    m = measured(run([base], env=dict(os.environ, SEGTIME_REPS=a.reps)).stdout)
-                    after = probe()
-                    best = min(best, after)
-                    slow = after > 1.25 * best
-                    print("== round %d/%d: %s (phase probe %.1f ns/point before, %.1f after%s%s)"
-                          % (r + 1, a.rounds, name, p * 1e9, after * 1e9,
-                             ", waited %d s" % waited if waited else "",
-                             ", slow phase: run again" if slow and attempt < a.retries else ""),
-                          file=sys.stderr, flush=True)
-                    if slow and attempt < a.retries:
-                        set_aside.setdefault(name, []).append(m["median_s"])
-                        continue
-                    probes.setdefault(name, []).append(p)
-                    probes_after.setdefault(name, []).append(after)
-                    rounds.setdefault(name, []).append(m)
-                    break
+                m, before, after, aside = probe.measure(
+                    lambda: measured(run([base], env=dict(os.environ, SEGTIME_REPS=a.reps)).stdout),
+                    a.retries, "round %d/%d: %s" % (r + 1, a.rounds, name))
+                set_aside.setdefault(name, []).extend(x["median_s"] for x in aside)
+                probes.setdefault(name, []).append(before)
+                probes_after.setdefault(name, []).append(after)
+                rounds.setdefault(name, []).append(m)
     for folder, name, base, ct in built:
         with open(base + ".seg.json") as f:
             seg = json.load(f)
