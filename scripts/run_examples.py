@@ -17,8 +17,8 @@ HLLC, POC) and print the error (predicted - measured) / measured in percent.
 """
 import argparse, json, os, sys
 
-from segtime_common import (BUILD, CLANG, PLUGIN, ROOT, SEGTIME, PhaseProbe, example_names,
-                            extra_params, measured, median, pct, run)
+from segtime_common import (BUILD, CLANG, PLUGIN, ROOT, SEGTIME, PhaseProbe, add_phase_arguments,
+                            example_names, extra_params, measured, median, pct, run)
 
 
 LEVELS = ("ICC", "INTCC", "HLLC", "POC")
@@ -34,12 +34,7 @@ def main():
     ap.add_argument("--opt", default="O0,O2")
     ap.add_argument("--only", default="", help="comma list of example names")
     ap.add_argument("--reps", default="7", help="SEGTIME_REPS for the examples")
-    ap.add_argument("--phase-wait", type=float, default=20,
-                    help="seconds to wait, per run, for the VM's phase probe to come within 25%% "
-                         "of its fastest value (default 20; 0: do not wait)")
-    ap.add_argument("--retries", type=int, default=2,
-                    help="runs again, at most this often, a run after which the phase probe is "
-                         "slow (default 2)")
+    add_phase_arguments(ap, 20)
     ap.add_argument("--json", default="", help="write all results to this file")
     ap.add_argument("--quiet", action="store_true", help="do not print the formulas")
     a = ap.parse_args()

@@ -83,6 +83,17 @@ def ct_reachable(ct, kernel):
     return reach, byname
 
 
+def add_phase_arguments(ap, wait):
+    """--phase-wait (default wait s) and --retries for a script that runs behind
+    PhaseProbe."""
+    ap.add_argument("--phase-wait", type=float, default=wait,
+                    help="seconds to wait, per timed run, for the phase probe to come within "
+                         "25%% of its fastest value (default " + "%g" % wait + "; 0: do not wait)")
+    ap.add_argument("--retries", type=int, default=2,
+                    help="runs again, at most this often, a run after which the phase probe is "
+                         "more than 25%% slower than its fastest value (default 2)")
+
+
 class PhaseProbe:
     """The VM's slow phases (docs/results.md, sessions 4 and 5): for seconds to
     minutes code with loads runs up to 2x slower while a register-only chain

@@ -45,8 +45,8 @@ Not a test: timings are noisy; it prints numbers (median, spread, errors).
 """
 import argparse, json, os, re, sys, tempfile
 
-from segtime_common import (BUILD, CLANG, PLUGIN, ROOT, SEGTIME, PhaseProbe, extra_params, measured,
-                            median, pct, run)
+from segtime_common import (BUILD, CLANG, PLUGIN, ROOT, SEGTIME, PhaseProbe, add_phase_arguments,
+                            extra_params, measured, median, pct, run)
 
 RT = os.path.join(BUILD, "lib", "libsegtime-rt.a")
 
@@ -94,12 +94,7 @@ def main():
     ap.add_argument("--reps", default="7", help="timed calls per round (SEGTIME_REPS)")
     ap.add_argument("--rounds", type=int, default=3,
                     help="timing rounds, interleaved over the kernels (default 3)")
-    ap.add_argument("--phase-wait", type=float, default=60,
-                    help="seconds to wait, per timed run, for the phase probe to come within "
-                         "25%% of its fastest value (default 60; 0: do not wait)")
-    ap.add_argument("--retries", type=int, default=2,
-                    help="runs again, at most this often per round, a run after which the phase "
-                         "probe is more than 25%% slower than its fastest value (default 2)")
+    add_phase_arguments(ap, 60)
     ap.add_argument("--no-callgrind", action="store_true")
     ap.add_argument("--counts-only", action="store_true",
                     help="only the callgrind instruction counts (no timed runs)")
