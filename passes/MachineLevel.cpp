@@ -60,6 +60,7 @@
 #include "passes/MachineLevel.h"
 #include "passes/Timing.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/CodeGen/AsmPrinter.h"
 #include "llvm/CodeGen/MachineFunctionPass.h"
 #include "llvm/CodeGen/MachineLoopInfo.h"
@@ -108,7 +109,6 @@
 #include "llvm/TargetParser/Triple.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 
-#include <regex>
 #include <fcntl.h>
 #include <mutex>
 #include <set>
@@ -547,13 +547,16 @@ private:
       --N;
     if (N < 2 || !MCII.get(B.Insts[N - 1].getOpcode()).isConditionalBranch())
       return false;
-    static const std::regex Fusible("(CMP|TEST|ADD|SUB|AND|INC|DEC)(8|16|32|64)([a-z0-9_]*)");
-    std::smatch M;
-    std::string Name = MCII.getName(B.Insts[N - 2].getOpcode()).str();
-    if (!std::regex_match(Name, M, Fusible))
+    // The opcode's name: operation, operand width, forms (r, m, i, ...).
+    StringRef Forms = MCII.getName(B.Insts[N - 2].getOpcode());
+    if (!llvm::any_of(std::initializer_list<StringRef>{"CMP", "TEST", "ADD", "SUB", "AND", "INC",
+                                                       "DEC"},
+                      [&](StringRef Op) { return Forms.consume_front(Op); }) ||
+        !llvm::any_of(std::initializer_list<StringRef>{"8", "16", "32", "64"},
+                      [&](StringRef W) { return Forms.consume_front(W); }) ||
+        !llvm::all_of(Forms, [](char C) { return isLower(C) || isDigit(C) || C == '_'; }))
       return false;
-    std::string Forms = M[3];
-    return !(Forms.find('m') != std::string::npos && Forms.find('i') != std::string::npos);
+    return !(Forms.contains('m') && Forms.contains('i'));
   }
 
   bool isFP(const MCInst &I) const {

@@ -204,8 +204,9 @@ CompareRun compareRun(const SegFile &S, CtFile &Ct, const Machine &M, const Comp
   // memory term as predict()).
   FormulaBuilder FB(S);
   std::map<std::string, std::unique_ptr<ResourceModel>> Models;
+  std::set<std::string> Known = knownOutcomes(PO, FB.declaredParameters());
   for (auto &[L, LP] : FP.Levels)
-    Models[L] = makeModel(L, M, S.OptLevel, P.Target, knownOutcomes(PO, S));
+    Models[L] = makeModel(L, M, S.OptLevel, P.Target, Known);
   std::string Why;
   std::optional<MemoryModel> Mem;
   for (auto &[L, Model] : Models)

@@ -68,11 +68,12 @@ static std::string ruvKey(const std::string &Level, const std::string &Target) {
   return Level == "ICC" ? "ICC:" + Target : Level;
 }
 
-std::set<std::string> knownOutcomes(const PredictOptions &O, const SegFile &S) {
+std::set<std::string> knownOutcomes(const PredictOptions &O,
+                                    const std::map<std::string, Parameter> &Declared) {
   std::set<std::string> Names;
   // The min-update idiom's H_N/N is the frequency of the outcome itself
   // (records of a sequence in random order), not a guess of the branch.
-  for (auto &[Name, P] : FormulaBuilder(S).declaredParameters())
+  for (auto &[Name, P] : Declared)
     if (!P.DefaultExpr.empty())
       Names.insert(Name);
   for (auto &[Name, V] : O.Values)
@@ -200,7 +201,7 @@ static void memoryNotes(const FunctionSeg &F, const std::optional<MemoryModel> &
                     "ICC memory term, loop nest at line %u: footprint %.3g B, traffic %.3g B, "
                     "lines brought in (layer conditions): %s; last level at %.3g GB/s (%s); %.3g s",
                     N.Range.Line, Fp, V, Lines.c_str(), Mem->bandwidthAt(Fp) / 1e9, Last.Name.c_str(),
-                    evaluate(Mem->lineTime(Streams, parseExpr(N.Traffic), parseExpr(N.Footprint)), Values));
+                    evaluate(Mem->lineTime(Streams, parseExpr(N.Traffic), F), Values));
       std::string Note = Buf;
       if (Bound)
         Note += "; triangular streams: the line count is built for the given parameter "
@@ -226,11 +227,11 @@ static void memoryNotes(const FunctionSeg &F, const std::optional<MemoryModel> &
       continue;
     }
     const MemoryModel::Level &L = Mem->levelOf(Fp);
+    double B = Mem->bandwidthAt(Fp);
     std::snprintf(Buf, sizeof Buf,
                   "ICC memory term, loop nest at line %u: footprint %.3g B (%s), traffic %.3g B, "
                   "%.3g s at %.3g GB/s",
-                  N.Range.Line, Fp, L.Name.c_str(), V, V / Mem->bandwidthAt(Fp),
-                  Mem->bandwidthAt(Fp) / 1e9);
+                  N.Range.Line, Fp, L.Name.c_str(), V, V / B, B / 1e9);
     Notes.push_back(Buf + overlapNote(*Mem, Fp));
   }
 }
@@ -243,10 +244,11 @@ Prediction predict(const SegFile &S, const Machine &M, const PredictOptions &O) 
   FormulaBuilder FB(S);
   auto Declared = FB.declaredParameters();
   std::vector<std::unique_ptr<ResourceModel>> Models;
+  std::set<std::string> Known = knownOutcomes(O, Declared);
   for (const std::string &L : O.Levels) {
     if (L == "ICC")
       P.Target = chooseTarget(S, M, O.Target);
-    Models.push_back(makeModel(L, M, S.OptLevel, P.Target, knownOutcomes(O, S)));
+    Models.push_back(makeModel(L, M, S.OptLevel, P.Target, Known));
   }
   // ICC loops: overlap of iterations and the memory term.
   std::string MemWhy;

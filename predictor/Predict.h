@@ -87,8 +87,10 @@ class MemoryModel;
 /// The parameters whose values O gives (-p) or measures (--profile), and
 /// those whose default is an outcome frequency derived from a model (the
 /// min-update idiom's H_N/N, Parameter::DefaultExpr): the branch
-/// probabilities ICCModel's misprediction term may use.
-std::set<std::string> knownOutcomes(const PredictOptions &O, const SegFile &S);
+/// probabilities ICCModel's misprediction term may use. Declared: the SEG
+/// file's parameters (FormulaBuilder::declaredParameters).
+std::set<std::string> knownOutcomes(const PredictOptions &O,
+                                    const std::map<std::string, Parameter> &Declared);
 
 /// Installs the loop models of Model's level in FB (for the closed forms of
 /// weight key "time:ICC"): the out-of-order overlap of iterations

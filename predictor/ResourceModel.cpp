@@ -212,7 +212,7 @@ ex ICCModel::window(const Node &L, const ex &Core, const ex &Trip, double Rob) c
   // An iteration larger than the window: no whole iteration overlaps the
   // next; the nested loops' own overlap (rule (b)) stands.
   ex Fits = 1 - cmp_lt(numeric(Rob), InBuffer);
-  return Fits * overlapTime(Resource, Little, WindowExponent) + (1 - Fits) * Core;
+  return Fits * overlapTime(Resource, Little, kWindowExponent) + (1 - Fits) * Core;
 }
 
 ex ICCModel::overlap(const Node &L, const ex &Core, int Depth, double Rob) const {

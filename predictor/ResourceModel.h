@@ -147,15 +147,15 @@ public:
   /// to trip x C x U / MicroOpBuffer x t_cyc (Little's law: latency over
   /// iterations in flight), the ports to trip x rthroughput x t_cyc. Near
   /// the window's limit the two bounds do not overlap perfectly: they
-  /// combine as a p-norm with exponent WindowExponent (the form of core and
+  /// combine as a p-norm with exponent kWindowExponent (the form of core and
   /// memory, predictor/Overlap.h); this replaces Core (s), in which the
   /// nested loops' own overlap assumed all their executions overlap. Core
   /// if an iteration does not fit the window (U > MicroOpBuffer), the body
   /// has no chain, calls a function or its sums depend on a loop index.
   GiNaC::ex window(const Node &Loop, const GiNaC::ex &Core, const GiNaC::ex &Trip,
                    double MicroOpBuffer) const;
-  /// Exponent of the window's p-norm (see window).
-  double WindowExponent = 2;
+  /// Exponent of the window's p-norm (see window): assumed, not measured.
+  static constexpr double kWindowExponent = 2;
 
 private:
   double Penalty = 0;      ///< s per misprediction
