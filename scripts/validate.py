@@ -177,6 +177,8 @@ def main():
             e = earlier[name]
             rounds[name] = [{"median_s": x} for x in e["round_medians_s"]]
             probes[name] = e.get("phase_probe_s_per_point", [])
+            probes_after[name] = e.get("phase_probe_after_s_per_point", [])
+            set_aside[name] = e.get("set_aside_round_medians_s", [])
             m = {"function": e["function"], "params": e["params"], "median_s": e["measured_median_s"],
                  "min_s": e["measured_min_s"], "max_s": e["measured_max_s"]}
         else:
