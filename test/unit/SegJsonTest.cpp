@@ -58,6 +58,7 @@ SegFile sample() {
   L.Step = "2";
   L.StepKind = "mul";
   L.Trip = "ltrip(1, n, 2)";
+  L.Chain = "own";
   Node Ctl;
   Ctl.Id = "v3";
   Ctl.Ruvs["HLLC"].add("loop");
@@ -134,6 +135,9 @@ TEST(SegJson, RoundTrip) {
   EXPECT_EQ(F.Parameters[2].defaultText(), "(log(n) + 0.5772156649)/n");
   ASSERT_EQ(F.Body.size(), 5u);
   EXPECT_EQ(F.Body[1].StepKind, "mul");
+  EXPECT_EQ(F.Body[1].Chain, "own"); // an IR loop's floating-point recurrence
+  EXPECT_EQ(J1["functions"][0]["seg"][1]["chain"], "own");
+  EXPECT_EQ(F.Body[2].Chain, "");
   EXPECT_EQ(F.Body[1].Body[1].Body[0].Arms[1].Prob, "1 - P_f_5");
   EXPECT_EQ(F.Body[2].Args, (std::vector<std::string>{"2*n", ""}));
   EXPECT_EQ(F.Body[3].Kind, NodeKind::Unknown);
