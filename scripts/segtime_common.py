@@ -94,6 +94,12 @@ def add_phase_arguments(ap, wait):
                          "more than 25%% slower than its fastest value (default 2)")
 
 
+def fast_rounds(values, before, after, best, limit=1.25):
+    """The values (one per run) of the runs with the phase probe (s per point)
+    within `limit` of `best` both before and after the run (PhaseProbe)."""
+    return [v for v, b, f in zip(values, before, after) if max(b, f) <= limit * best]
+
+
 class PhaseProbe:
     """The VM's slow phases (docs/results.md, sessions 4 and 5): for seconds to
     minutes code with loads runs up to 2x slower while a register-only chain
@@ -104,7 +110,8 @@ class PhaseProbe:
     measure(run_once) waits (at most `wait` s, probing every 3 s) until the
     probe is within `limit` of its fastest value, runs, probes again, and if
     the phase turned slow meanwhile sets the run aside and runs again (at most
-    `retries` times). `log` receives one line per run."""
+    `retries` times); a run that started in a slow phase (the wait ran out)
+    is run again the same way. `log` receives one line per run."""
 
     def __init__(self, workdir, wait=60.0, limit=1.25, log=None):
         self.binary = os.path.join(workdir, "phase-probe")
@@ -129,6 +136,10 @@ class PhaseProbe:
     def slow(self, p):
         return p > self.limit * self.best
 
+    def fast_rounds(self, values, before, after):
+        """fast_rounds() against the fastest probe value seen so far."""
+        return fast_rounds(values, before, after, self.best, self.limit)
+
     def wait_fast(self):
         """Probes until the phase is fast (or `wait` s passed): (probe, s waited)."""
         p, waited = self.probe(), 0
@@ -146,7 +157,7 @@ class PhaseProbe:
             before, waited = self.wait_fast()
             m = run_once()
             after = self.probe()
-            again = self.slow(after) and attempt < retries
+            again = (self.slow(before) or self.slow(after)) and attempt < retries
             self.log("%s (phase probe %.1f ns/point before, %.1f after%s%s)"
                      % (what, before * 1e9, after * 1e9,
                         ", waited %d s" % waited if waited else "",
