@@ -37,22 +37,21 @@ CostVectorModel::CostVectorModel(const Machine &M, const std::string &L, const s
     Cost[Op] = CV.si(Op);
 }
 
-double CostVectorModel::cost(const std::string &Op) const {
-  auto C = Cost.find(Op);
-  if (C == Cost.end()) {
-    size_t Dot = Op.find('.');
-    if (Dot != std::string::npos)
-      C = Cost.find(Op.substr(0, Dot) + ".*");
-  }
-  if (C == Cost.end())
-    C = Cost.find("*");
-  if (C == Cost.end())
-    throw std::runtime_error("machine '" + MachineName + "', level " + Level + " (" +
-                             (Level == "ICC" ? "target " + Variant : "-" + Variant) +
-                             "): no cost for " + (Level == "HLLC" ? "construct" : "operation") +
-                             " '" + Op + "'");
-  return C->second;
+std::string CostVectorModel::costKey(const std::string &Op) const {
+  if (Cost.count(Op))
+    return Op;
+  size_t Dot = Op.find('.');
+  if (Dot != std::string::npos && Cost.count(Op.substr(0, Dot) + ".*"))
+    return Op.substr(0, Dot) + ".*";
+  if (Cost.count("*"))
+    return "*";
+  throw std::runtime_error("machine '" + MachineName + "', level " + Level + " (" +
+                           (Level == "ICC" ? "target " + Variant : "-" + Variant) +
+                           "): no cost for " + (Level == "HLLC" ? "construct" : "operation") +
+                           " '" + Op + "'");
 }
+
+double CostVectorModel::cost(const std::string &Op) const { return Cost.at(costKey(Op)); }
 
 StageWeight CostVectorModel::timeWeight() const {
   return [this](const Node &N) -> ex {

@@ -60,6 +60,8 @@ public:
   StageWeight timeWeight() const override;
   /// Seconds per operation Op (see the class comment for the lookup).
   double cost(const std::string &Op) const;
+  /// The entry cost(Op) uses: Op, "<opcode>.*" or "*". Throws like cost.
+  std::string costKey(const std::string &Op) const;
   /// The variant (optimisation level, or ICC target) of the cost vector.
   const std::string &variant() const { return Variant; }
 

@@ -18,6 +18,15 @@
 ///    the least-squares system A c = t (rows: benchmarks, columns:
 ///    constructs), rows weighted by 1/t_i so residuals are relative. Costs
 ///    that come out negative (noise) are fixed at 0 and the rest re-solved.
+///  - training-set fit (HLLC and INTCC, unless --no-train): the construct
+///    benchmarks repeat one operation in a dependent chain, so a construct
+///    costs its latency, while real kernels overlap independent operations
+///    (and -O2 vectorises and unrolls). The costs c0 above are kept and one
+///    multiplier s_g >= 0 per group of keys (predictor/CostFit.h costGroups)
+///    is fitted on 34 training kernels (tools/calib/TrainingSource.h, not the
+///    validation kernels): t_j ~ sum_g s_g sum_{k in g} c0_k f_jk, weights
+///    1/t_j; the costs written are s_g c0_k, with c0, s_g and the fit's
+///    residuals in each ref; leave-one-out errors per kernel are reported.
 ///  - POC (Warwick-94 §3.3.2, eq. 6 t = flop / R_fpu): R_fpu (Mflop/s) is the
 ///    total McMahon flop (plugin count) over the total time of four in-cache
 ///    kernels, dot product, daxpy, Horner polynomial and a rational function
@@ -39,7 +48,7 @@
 ///   segtime calibrate [--level tick,rinf1,poly,hllc,poc,intcc,icc] [--opt O0,O2]
 ///                     [--out FILE.yaml] [--reps K] [--name NAME] [--quick] [--json]
 ///                     [--plot DIR] [--time MS] [--unroll U] [--stat median|min]
-///                     [--keep DIR]
+///                     [--keep DIR] [--no-train]
 ///   segtime calibrate --out costvectors/local.yaml
 ///   segtime calibrate --level poly --out costvectors/local.yaml --plot plots/
 ///   segtime calibrate --compare run1.yaml run2.yaml [--tolerance 0.1] [--json]
@@ -50,14 +59,17 @@
 //===----------------------------------------------------------------------===//
 #include "core/Seg.h"
 #include "core/Vocabulary.h"
+#include "predictor/CostFit.h"
 #include "predictor/Expr.h"
 #include "predictor/Formula.h"
 #include "predictor/Machine.h"
 #include "predictor/Parkbench.h"
+#include "predictor/ResourceModel.h"
 #include "tools/calib/BenchSource.h"
 #include "tools/calib/Compare.h"
 #include "tools/calib/LowLevel.h"
 #include "tools/calib/Process.h"
+#include "tools/calib/TrainingSource.h"
 
 #include <Eigen/Dense>
 
@@ -121,6 +133,13 @@ const char *Usage =
     "                 with --quick); low-level samples last >= 1 ms\n"
     "  --unroll U     constructs per loop iteration in a benchmark (default 16)\n"
     "  --quick        short calls and 3 reps: a smoke test, not a calibration\n"
+    "  --no-train     hllc/intcc: write the construct-benchmark costs c0 alone; by\n"
+    "                 default one multiplier s_g >= 0 per group of constructs or IR\n"
+    "                 classes (fp, div, math, int, mem/load/store, control/other) is\n"
+    "                 fitted on 34 training kernels (reductions, stencils, sorting,\n"
+    "                 hashing, math calls, ...) and the costs written are s_g c0_k;\n"
+    "                 the table and --json show s_g, the residuals and the\n"
+    "                 leave-one-out errors per kernel (docs/calibrate.md)\n"
     "  --json         print the results (fits with their residuals) as JSON\n"
     "  --plot DIR     gnuplot PNG + SVG of the RINF1 fits and of bandwidth\n"
     "                 against working set (with their .dat and .gp files)\n"
@@ -158,6 +177,9 @@ struct Options {
   double TargetMs = 10;
   unsigned Unroll = 16;
   bool Quick = false, Json = false;
+  /// Fit one multiplier per group of HLLC constructs / INTCC classes on the
+  /// training kernels (--no-train: the construct-benchmark costs alone).
+  bool Train = true;
   bool has(const std::string &L) const {
     return std::find(Levels.begin(), Levels.end(), L) != Levels.end();
   }
@@ -195,6 +217,25 @@ struct HllcResult {
   double Cond = 0;
   double RmsRel = 0;
   std::vector<std::string> Unfitted; ///< INTCC classes the benchmarks cannot determine
+  /// Construct-benchmark cost c0 per construct, ns (the least-squares fit
+  /// above); CostNs = s_g c0 after a training fit, else CostNs = BaseNs.
+  std::vector<double> BaseNs;
+  /// INTCC fallback "*" for operations the benchmarks do not repeat: the
+  /// median of the fitted classes' c0 (StarBaseNs), times s_other (StarNs).
+  std::optional<double> StarBaseNs, StarNs;
+  /// The training-set fit (fitTraining), if run.
+  struct Training {
+    GroupFit Fit;
+    std::vector<std::string> Kernels, What; ///< train_* functions and descriptions
+    std::vector<double> Times;              ///< s per call
+    std::vector<std::string> Group;         ///< group of each construct (Constructs order)
+  };
+  std::optional<Training> Train;
+  /// Index of group G in Train->Fit.Groups.
+  size_t groupIndex(const std::string &G) const {
+    const auto &Gs = Train->Fit.Groups;
+    return static_cast<size_t>(std::find(Gs.begin(), Gs.end(), G) - Gs.begin());
+  }
 };
 
 /// The POC result for one optimisation level.
@@ -299,21 +340,26 @@ std::vector<Measured> compileAndRun(const std::string &Opt, const fs::path &Dir,
                      "); compiler output:\n" + tail(C.Err + C.Out));
 
   int Mask = (O.has("HLLC") || O.has("INTCC") ? MaskHllc : 0) | (O.has("POC") ? MaskPoc : 0);
+  if ((O.has("HLLC") || O.has("INTCC")) && O.Train)
+    Mask |= MaskTrain;
   // The HLLC kernels double as a check of the HLLC fit, so run them with it.
   if (Mask & MaskHllc)
     Mask |= MaskPoc;
-  size_t NH = 0, NP = 0;
+  size_t NH = 0, NP = 0, NT = 0;
   for (const BenchInfo &B : Benches)
-    (B.Poc ? NP : NH) += 1;
+    (B.Poc ? NP : B.Train ? NT : NH) += 1;
   NH = Mask & MaskHllc ? NH : 0;
   NP = Mask & MaskPoc ? NP : 0;
+  NT = Mask & MaskTrain ? NT : 0;
   double Target = O.TargetMs / 1000;
-  double Expect = (NH + NP) * (O.Reps + 1.3) * Target;
+  double Expect = (NH + NP + NT) * (O.Reps + 1.3) * Target;
   std::cerr << "calibrate: " << Opt << ": running ";
   if (NH)
-    std::cerr << NH << " benchmarks" << (NP ? " + " : "");
+    std::cerr << NH << " benchmarks" << (NP || NT ? " + " : "");
   if (NP)
-    std::cerr << NP << " POC kernels";
+    std::cerr << NP << " POC kernels" << (NT ? " + " : "");
+  if (NT)
+    std::cerr << NT << " training kernels";
   std::cerr << " (about " << static_cast<int>(std::ceil(Expect)) << " s)" << ellipsis()
             << "\n";
   std::vector<std::string> Run = {Bin, std::to_string(Target), std::to_string(O.Reps),
@@ -382,9 +428,13 @@ StageWeight classWeight(const std::string &Level, const std::string &Class) {
   };
 }
 
-double countPerCall(FormulaBuilder &FB, const FunctionSeg &F, const std::string &Level,
-                    const std::string &Op, long R) {
-  GiNaC::ex E = FB.closedForm(F.Name, classWeight(Level, Op), Level + ":" + Op, Level);
+/// Value of the closed form of weight W (cache key Key) over F's SEG at
+/// Level in one call with loop bound R, the other parameters at their
+/// defaults. Throws CalibError if the form depends on anything else.
+double perCall(FormulaBuilder &FB, const FunctionSeg &F, const StageWeight &W,
+               const std::string &Key, const std::string &Level, long R) {
+  const std::string &Op = Key;
+  GiNaC::ex E = FB.closedForm(F.Name, W, Key, Level);
   std::map<std::string, double> V{{"R", static_cast<double>(R)}};
   for (const Parameter &P : F.Parameters)
     if (P.Default)
@@ -403,43 +453,22 @@ double countPerCall(FormulaBuilder &FB, const FunctionSeg &F, const std::string 
   return evaluate(E, V);
 }
 
-/// Weighted least squares on the columns in Free: minimises
-/// sum_i ((A c - t)_i / t_i)^2. Returns c (0 outside Free), s per construct.
-Eigen::VectorXd solveLs(const Eigen::MatrixXd &A, const Eigen::VectorXd &T,
-                        const std::vector<int> &Free, const std::vector<std::string> &Names,
-                        bool MinimumNorm = false) {
-  Eigen::Index M = A.rows(), N = static_cast<Eigen::Index>(Free.size());
-  Eigen::MatrixXd Aw(M, N);
-  Eigen::VectorXd B = Eigen::VectorXd::Ones(M);
-  for (Eigen::Index I = 0; I < M; ++I)
-    for (Eigen::Index J = 0; J < N; ++J)
-      Aw(I, J) = A(I, Free[J]) / T(I);
-  Eigen::VectorXd Scale(N);
-  for (Eigen::Index J = 0; J < N; ++J) {
-    Scale(J) = Aw.col(J).norm();
-    if (Scale(J) == 0)
-      throw CalibError("construct " + Names[Free[J]] + " occurs in no benchmark");
-    Aw.col(J) /= Scale(J);
-  }
-  if (MinimumNorm) {
-    // Collinear columns (IR classes that always occur together): the
-    // minimum-norm least-squares solution shares their cost between them.
-    Eigen::VectorXd Y = Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd>(Aw).solve(B);
-    Eigen::VectorXd C = Eigen::VectorXd::Zero(A.cols());
-    for (Eigen::Index J = 0; J < N; ++J)
-      C(Free[J]) = Y(J) / Scale(J);
-    return C;
-  }
-  Eigen::ColPivHouseholderQR<Eigen::MatrixXd> QR(Aw);
-  if (QR.rank() < N)
-    throw CalibError("the benchmark design is rank deficient (rank " +
-                     std::to_string(QR.rank()) + " < " + std::to_string(N) +
-                     " constructs): some construct is not isolated");
-  Eigen::VectorXd Y = QR.solve(B);
-  Eigen::VectorXd C = Eigen::VectorXd::Zero(A.cols());
-  for (Eigen::Index J = 0; J < N; ++J)
-    C(Free[J]) = Y(J) / Scale(J);
-  return C;
+double countPerCall(FormulaBuilder &FB, const FunctionSeg &F, const std::string &Level,
+                    const std::string &Op, long R) {
+  return perCall(FB, F, classWeight(Level, Op), Level + ":" + Op, Level, R);
+}
+
+/// A as rows, for predictor/CostFit.h.
+DenseRows toRows(const Eigen::MatrixXd &A) {
+  DenseRows R(static_cast<size_t>(A.rows()), std::vector<double>(static_cast<size_t>(A.cols())));
+  for (Eigen::Index I = 0; I < A.rows(); ++I)
+    for (Eigen::Index J = 0; J < A.cols(); ++J)
+      R[I][J] = A(I, J);
+  return R;
+}
+
+std::vector<double> toVector(const Eigen::VectorXd &V) {
+  return std::vector<double>(V.data(), V.data() + V.size());
 }
 
 /// Least-squares cost vector of Level (HLLC: the constructs; INTCC: the
@@ -479,7 +508,8 @@ HllcResult solveCosts(const std::vector<Measured> &Ms, const SegFile &Seg, int R
   };
   std::vector<const Measured *> Rows, Checks;
   for (const Measured &X : Ms)
-    (X.Info.Poc ? Checks : Rows).push_back(&X);
+    if (!X.Info.Train)
+      (X.Info.Poc ? Checks : Rows).push_back(&X);
   Eigen::Index M = static_cast<Eigen::Index>(Rows.size());
   Eigen::MatrixXd A(M, NC);
   Eigen::VectorXd T(M);
@@ -530,43 +560,41 @@ HllcResult solveCosts(const std::vector<Measured> &Ms, const SegFile &Seg, int R
     H.Cond = Sv(Sv.size() - 1) > 0 ? Sv(0) / Sv(Sv.size() - 1) : INFINITY;
   }
   // Solve; fix the most negative cost at 0 and re-solve until none is negative.
-  std::vector<int> Free;
-  for (Eigen::Index J = 0; J < NC; ++J)
-    Free.push_back(static_cast<int>(J));
-  H.Fixed.assign(NC, false);
-  H.LsNs.assign(NC, 0);
-  Eigen::VectorXd C;
-  for (bool First = true;; First = false) {
-    C = solveLs(A, T, Free, Names, Level == "INTCC");
-    if (First)
-      for (Eigen::Index J = 0; J < NC; ++J)
-        H.LsNs[J] = C(J) * 1e9;
-    int Worst = -1;
-    for (int J : Free)
-      if (C(J) < 0 && (Worst < 0 || C(J) < C(Worst)))
-        Worst = J;
-    if (Worst < 0)
-      break;
-    if (!First)
-      H.LsNs[Worst] = C(Worst) * 1e9;
-    H.Fixed[Worst] = true;
-    Free.erase(std::find(Free.begin(), Free.end(), Worst));
+  DenseRows Ad = toRows(A);
+  NonNegativeLs Nn;
+  try {
+    Nn = relativeNnls(Ad, toVector(T), Names, Level == "INTCC");
+  } catch (const std::runtime_error &E) {
+    throw CalibError(E.what());
   }
-  for (Eigen::Index J = 0; J < NC; ++J)
+  H.Fixed = Nn.Fixed;
+  Eigen::VectorXd C = Eigen::Map<const Eigen::VectorXd>(Nn.X.data(), NC);
+  for (Eigen::Index J = 0; J < NC; ++J) {
+    H.LsNs.push_back(Nn.Ls[J] * 1e9);
     H.CostNs.push_back(C(J) * 1e9);
+  }
+  H.BaseNs = H.CostNs;
   // Spread: one solve per repetition, same free set.
   std::vector<std::vector<double>> PerRep(NC);
   for (int K = 0; K < Reps && Reps > 1; ++K) {
-    Eigen::VectorXd Tk(M);
+    std::vector<double> Tk(M);
     for (Eigen::Index I = 0; I < M; ++I)
-      Tk(I) = Rows[I]->Times[K];
-    Eigen::VectorXd Ck = solveLs(A, Tk, Free, Names, Level == "INTCC");
+      Tk[I] = Rows[I]->Times[K];
+    std::vector<double> Ck = relativeLs(Ad, Tk, Nn.Free, Names, Level == "INTCC");
     for (Eigen::Index J = 0; J < NC; ++J)
-      PerRep[J].push_back(Ck(J));
+      PerRep[J].push_back(Ck[J]);
   }
   for (Eigen::Index J = 0; J < NC; ++J)
     H.Spread.push_back(H.Fixed[J] ? std::nullopt : relSpread(PerRep[J]));
-  // Residuals with the written costs, and the isolating benchmark per construct.
+  if (Level == "INTCC") {
+    std::vector<double> Fitted;
+    for (Eigen::Index J = 0; J < NC; ++J)
+      if (!H.Fixed[J])
+        Fitted.push_back(H.CostNs[J]);
+    if (!Fitted.empty())
+      H.StarBaseNs = H.StarNs = median(Fitted);
+  }
+  // Residuals with the construct costs c0, and the isolating benchmark per construct.
   Eigen::VectorXd Pred = A * C;
   double Sum2 = 0;
   for (Eigen::Index I = 0; I < M; ++I) {
@@ -587,6 +615,91 @@ HllcResult solveCosts(const std::vector<Measured> &Ms, const SegFile &Seg, int R
     H.Checks.push_back({X->Info.Function, "", (P - X->Time) / X->Time});
   }
   return H;
+}
+
+/// The training-set fit of Level's costs (predictor/CostFit.h,
+/// docs/calibrate.md "Training-set fit"): keeps the construct-benchmark costs
+/// c0 of H and fits one multiplier s_g >= 0 per group of keys (costGroups) on
+/// the training kernels' times, t_j ~ sum_g s_g G_jg with G_jg the time of
+/// kernel j's keys of group g at the costs c0 (Warwick-94 eq. 4 with
+/// c = diag(s) c0), rows weighted by 1/t_j. G is computed exactly as
+/// `segtime predict` computes the level's time (CostVectorModel, the same
+/// key lookup "op", "opcode.*", "*"), one closed form per kernel and group.
+/// Sets H.Train and scales H.CostNs (and the INTCC "*") by the multipliers.
+/// Throws CalibError if fewer than 2 training kernels were run.
+void fitTraining(HllcResult &H, const std::vector<Measured> &Ms, const SegFile &Seg,
+                 const std::string &Level, const std::string &Opt) {
+  std::vector<const Measured *> Rows;
+  for (const Measured &X : Ms)
+    if (X.Info.Train)
+      Rows.push_back(&X);
+  if (Rows.size() < 2)
+    throw CalibError(Level + " " + Opt + ": the training fit needs at least 2 training kernels, " +
+                     std::to_string(Rows.size()) + " were run");
+  // c0 as a machine file in memory, read by the predictor's own cost model.
+  Machine M;
+  M.Name = "construct benchmarks";
+  CostVector CV;
+  CV.Unit = "ns";
+  for (size_t J = 0; J < H.Constructs.size(); ++J)
+    CV.Costs[H.Constructs[J]].Value = H.BaseNs[J];
+  if (H.StarBaseNs)
+    CV.Costs["*"].Value = *H.StarBaseNs;
+  M.Levels[Level][Opt] = CV;
+  CostVectorModel Model(M, Level, Opt, Level);
+  const std::vector<std::string> &Groups = costGroups(Level);
+  FormulaBuilder FB(Seg);
+  DenseRows G;
+  std::vector<double> T;
+  HllcResult::Training Tr;
+  for (const Measured *X : Rows) {
+    const FunctionSeg *F = Seg.find(X->Info.Function);
+    if (!F)
+      throw CalibError("the SEG file has no function '" + X->Info.Function + "'");
+    std::vector<double> Row;
+    for (const std::string &Gr : Groups) {
+      StageWeight W = [&Model, &Level, Gr](const Node &N) -> GiNaC::ex {
+        auto It = N.Ruvs.find(Level);
+        if (It == N.Ruvs.end())
+          return 0;
+        double S = 0;
+        for (auto &[Op, K] : It->second.counts())
+          if (costGroup(Level, Model.costKey(Op)) == Gr)
+            S += K * Model.cost(Op);
+        return GiNaC::numeric(S);
+      };
+      Row.push_back(perCall(FB, *F, W, "train:" + Level + ":" + Gr, Level, X->R));
+    }
+    G.push_back(Row);
+    T.push_back(X->Time);
+    Tr.Kernels.push_back(X->Info.Function);
+    Tr.What.push_back(X->Info.What);
+    Tr.Times.push_back(X->Time);
+  }
+  if (!FB.unresolved().empty()) {
+    std::string U;
+    for (const std::string &S : FB.unresolved())
+      U += "\n  " + S;
+    throw CalibError("the plugin could not count everything in the training kernels:" + U);
+  }
+  DenseRows ByRep;
+  for (size_t K = 0; K < Rows.front()->Times.size() && Rows.front()->Times.size() > 1; ++K) {
+    ByRep.emplace_back();
+    for (const Measured *X : Rows)
+      ByRep.back().push_back(X->Times[K]);
+  }
+  try {
+    Tr.Fit = fitGroupMultipliers(G, T, Groups, ByRep);
+  } catch (const std::runtime_error &E) {
+    throw CalibError(Level + " " + Opt + ": training fit: " + E.what());
+  }
+  H.Train = Tr;
+  for (size_t J = 0; J < H.Constructs.size(); ++J) {
+    H.Train->Group.push_back(costGroup(Level, H.Constructs[J]));
+    H.CostNs[J] = H.BaseNs[J] * H.Train->Fit.S[H.groupIndex(H.Train->Group.back())];
+  }
+  if (H.StarBaseNs)
+    H.StarNs = *H.StarBaseNs * H.Train->Fit.S[H.groupIndex(costGroup(Level, "*"))];
 }
 
 /// R_fpu = total flop / total time of the POC kernels (PARKBENCH-93 style).
@@ -788,6 +901,23 @@ int main(int argc, char **argv) {
   CR.Mispredict = M;
 }
 
+/// The provenance of a cost scaled by the training fit: "; c0 = X ns
+/// (construct benchmarks) x s_group = Y (training fit: N kernels, ...)".
+std::string trainingRef(const HllcResult &H, size_t G, double BaseNs) {
+  const GroupFit &F = H.Train->Fit;
+  std::string R = "; construct-benchmark cost " + num(BaseNs, 4) + " ns x multiplier s_" +
+                  F.Groups[G] + " = " + num(F.S[G], 4);
+  if (!F.Determined[G])
+    return R + " (group " + F.Groups[G] + " carries < 1 % of every training kernel's time: "
+               "not fitted)";
+  if (F.Fixed[G])
+    R += " (least-squares value " + num(F.LsS[G], 3) + " < 0, fixed at 0)";
+  return R + " (training fit of group " + F.Groups[G] + " over " +
+         std::to_string(F.Rel.size()) + " kernels, weights 1/t: rms residual " +
+         num(F.RmsRel * 100, 3) + " %, leave-one-out rms " + num(F.RmsLoo * 100, 3) +
+         " %; docs/calibrate.md)";
+}
+
 /// Level key -> variant -> the YAML text of that variant in the `levels`
 /// section (its key line and body).
 using LevelTexts = std::map<std::string, std::map<std::string, std::string>>;
@@ -812,6 +942,22 @@ LevelTexts measuredLevels(const Options &O, const RunInfo &I, const std::vector<
         << (P.Spread ? ", spread: " + num(*P.Spread, 3) : "") << "}\n";
       L["POC"][R.Opt] = Y.str();
     }
+  // One cost entry of HLLC or INTCC: the construct-benchmark cost c0 and,
+  // after a training fit, its group's multiplier (trainingRef).
+  auto Entry = [&](const HllcResult &H, size_t J, std::string Ref, const char *Why) {
+    if (H.Fixed[J])
+      Ref += "; least-squares value " + num(H.LsNs[J], 3) + " ns < 0 (" + Why +
+             "): written as 0, no spread";
+    std::optional<double> Spread = H.Spread[J];
+    if (H.Train) {
+      size_t G = H.groupIndex(H.Train->Group[J]);
+      Ref += trainingRef(H, G, H.BaseNs[J]);
+      if (Spread && H.Train->Fit.Spread[G])
+        Spread = *Spread + *H.Train->Fit.Spread[G];
+    }
+    return std::string(", provenance: measured, ref: ") + yq(Ref) +
+           (Spread ? ", spread: " + num(*Spread, 3) : "") + "}\n";
+  };
   if (O.has("HLLC"))
     for (const OptResult &R : Res) {
       std::ostringstream Y;
@@ -826,12 +972,8 @@ LevelTexts measuredLevels(const Options &O, const RunInfo &I, const std::vector<
         std::string Ref = Ref0 + "benchmark " + H.Bench[J] + ", " + Reps;
         if (H.Constructs[J] == "loop")
           Ref += " (with bench_baseline)";
-        if (H.Fixed[J])
-          Ref += "; least-squares value " + num(H.LsNs[J], 3) +
-                 " ns < 0 (noise): written as 0, no spread";
         Y << "          " << H.Constructs[J] << ": {value: " << num(H.CostNs[J])
-          << ", provenance: measured, ref: " << yq(Ref)
-          << (H.Spread[J] ? ", spread: " + num(*H.Spread[J], 3) : "") << "}\n";
+          << Entry(H, J, Ref, "noise");
       }
       L["HLLC"][R.Opt] = Y.str();
     }
@@ -840,28 +982,23 @@ LevelTexts measuredLevels(const Options &O, const RunInfo &I, const std::vector<
       std::ostringstream Y;
       const HllcResult &H = *R.Intcc;
       Y << "      " << R.Opt << ":\n        unit: ns\n        costs:\n";
-      std::vector<double> Fitted;
       for (size_t J = 0; J < H.Constructs.size(); ++J) {
         std::string Ref = Ref0 + "least squares over " + std::to_string(H.Rows.size()) +
                           " benchmarks, " + Reps;
-        if (H.Fixed[J])
-          Ref += "; least-squares value " + num(H.LsNs[J], 3) +
-                 " ns < 0 (noise or collinear): written as 0, no spread";
-        else
-          Fitted.push_back(H.CostNs[J]);
         Y << "          " << yq(H.Constructs[J]) << ": {value: " << num(H.CostNs[J])
-          << ", provenance: measured, ref: " << yq(Ref)
-          << (H.Spread[J] ? ", spread: " + num(*H.Spread[J], 3) : "") << "}\n";
+          << Entry(H, J, Ref, "noise or collinear");
       }
       std::string Unf;
       for (const std::string &U : H.Unfitted)
         Unf += (Unf.empty() ? "" : ", ") + U;
-      if (!Fitted.empty())
-        Y << "          \"*\": {value: " << num(median(Fitted))
-          << ", provenance: derived, ref: "
-          << yq("median of the fitted classes, for operations the benchmarks do not repeat" +
-                (Unf.empty() ? std::string() : " (" + Unf + ")"))
-          << "}\n";
+      if (H.StarNs) {
+        std::string Ref = "median of the fitted classes, for operations the benchmarks do not "
+                          "repeat" + (Unf.empty() ? std::string() : " (" + Unf + ")");
+        if (H.Train)
+          Ref += trainingRef(H, H.groupIndex(costGroup("INTCC", "*")), *H.StarBaseNs);
+        Y << "          \"*\": {value: " << num(*H.StarNs) << ", provenance: derived, ref: "
+          << yq(Ref) << "}\n";
+      }
       L["INTCC"][R.Opt] = Y.str();
     }
   if (Clock) {
@@ -943,7 +1080,8 @@ std::string levelsSection(const LevelTexts &New, const Machine *Old,
     Body << "  " << L << ":\n";
     if (std::string(L) == "INTCC")
       Body << "    # IR operation classes (opcode.*, calls by callee), least squares over every\n"
-           << "    # benchmark's IR-level counts (docs/models.md).\n";
+           << "    # benchmark's IR-level counts, times a group multiplier fitted on training\n"
+           << "    # kernels where the ref says so (docs/models.md, docs/calibrate.md).\n";
     if (std::string(L) == "ICC")
       Body << "    # Out-of-order model: t = scheduling-model cycles x t_cyc (docs/models.md);\n"
            << "    # valid for the ICC targets of this machine's architecture.\n";
@@ -988,6 +1126,9 @@ std::vector<std::string> levelComments(const Options &O, const RunInfo &I,
     C.push_back("  from the segtime plugin, t the " + statName(O) + " of " +
                 std::to_string(O.Reps) + " calls of >= " + num(O.TargetMs, 3) + " ms.");
   }
+  if ((O.has("HLLC") || O.has("INTCC")) && O.Train)
+    C.push_back("HLLC, INTCC: each cost = construct-benchmark cost c0 x its group's multiplier "
+                "s_g, fitted on the training kernels (docs/calibrate.md \"Training-set fit\").");
   if (O.has("POC")) {
     C.push_back("POC: R_fpu in Mflop/s, Warwick-94 eq. 6: total McMahon flop / total time of "
                 "in-cache kernels");
@@ -1130,24 +1271,90 @@ void verifyMachine(const std::string &Path, const Options &O, const std::vector<
   }
 }
 
+/// S padded with blanks to width W (right-aligned unless Left).
+std::string pad(const std::string &S, size_t W, bool Left = false) {
+  if (S.size() >= W)
+    return S;
+  return Left ? S + std::string(W - S.size(), ' ') : std::string(W - S.size(), ' ') + S;
+}
+
+/// The training-set fit of Level (HLLC or INTCC) at every variant: the
+/// multipliers with their spread, then per kernel the relative error of its
+/// time with the construct costs c0, with the fit, and left out of the fit.
+void printTraining(std::ostream &OS, const std::string &Level,
+                   const std::vector<const HllcResult *> &Hs, const std::vector<std::string> &Opts) {
+  if (Hs.empty() || !Hs.front()->Train)
+    return;
+  const auto &F0 = Hs.front()->Train->Fit;
+  OS << "\n" << Level << " training-set fit: cost of key k = s_g c0_k (Warwick-94 eq. 4 with "
+     << "c = diag(s) c0),\nc0 from the construct benchmarks, one multiplier s_g per group fitted "
+     << "on " << F0.Rel.size() << " training kernels\n(weights 1/t; * = carries < 1 % of every "
+        "kernel's time: not fitted, s = 1)\n";
+  OS << pad("group", 22, true);
+  for (const std::string &Op : Opts)
+    OS << pad(Op + " s_g", 10) << pad("spread", 8);
+  OS << "\n";
+  for (size_t G = 0; G < F0.Groups.size(); ++G) {
+    OS << pad(F0.Groups[G], 22, true);
+    for (const HllcResult *H : Hs) {
+      const GroupFit &F = H->Train->Fit;
+      OS << pad(num(F.S[G], 3) + (F.Determined[G] ? "" : "*"), 10) << pad(pct(F.Spread[G]), 8);
+    }
+    OS << "\n";
+  }
+  OS << "relative error of the kernel's time: c0 = construct costs alone, fit = with s_g, LOO =\n"
+        "with s_g fitted without the kernel (leave-one-out cross-validation)\n";
+  OS << pad("kernel", 22, true);
+  for (const std::string &Op : Opts)
+    OS << pad(Op + " c0", 9) << pad("fit", 8) << pad("LOO", 8);
+  OS << "\n";
+  const auto &Ks = Hs.front()->Train->Kernels;
+  for (size_t K = 0; K < Ks.size(); ++K) {
+    OS << pad(Ks[K], 22, true);
+    for (const HllcResult *H : Hs) {
+      const GroupFit &F = H->Train->Fit;
+      OS << pad(pct(F.Rel0[K], true), 9) << pad(pct(F.Rel[K], true), 8)
+         << pad(pct(F.LooRel[K], true), 8);
+    }
+    OS << "\n";
+  }
+  OS << pad("rms", 22, true);
+  for (const HllcResult *H : Hs) {
+    const GroupFit &F = H->Train->Fit;
+    OS << pad(pct(F.RmsRel0), 9) << pad(pct(F.RmsRel), 8) << pad(pct(F.RmsLoo), 8);
+  }
+  OS << "\n" << pad("median |error|", 22, true);
+  for (const HllcResult *H : Hs) {
+    const GroupFit &F = H->Train->Fit;
+    OS << pad(pct(F.MedianAbsRel0), 9) << pad(pct(F.MedianAbsRel), 8)
+       << pad(pct(F.MedianAbsLoo), 8);
+  }
+  OS << "\n";
+}
+
 void printTable(std::ostream &OS, const Options &O, const RunInfo &I,
                 const std::vector<OptResult> &Res) {
   OS << "segtime calibrate: " << O.Name << " (" << I.Cpu << "), " << O.Reps << " reps";
   if (!O.Levels.empty())
     OS << " of >= " << num(O.TargetMs, 3) << " ms per benchmark";
   OS << (O.Quick ? " [--quick]" : "") << "\n";
-  auto Pad = [](const std::string &S, size_t W, bool Left = false) {
-    if (S.size() >= W)
-      return S;
-    return Left ? S + std::string(W - S.size(), ' ') : std::string(W - S.size(), ' ') + S;
-  };
+  auto Pad = [](const std::string &S, size_t W, bool Left = false) { return pad(S, W, Left); };
   if (O.has("HLLC")) {
+    bool Trained = Res.front().Hllc->Train.has_value();
     OS << "\nHLLC cost vector, ns per construct (Warwick-94 eq. 4); spread over reps; "
           "resid = relative\nresidual of the construct's benchmark; 0* = negative in the "
-          "fit (noise), written as 0\n";
+          "fit (noise), written as 0"
+       << (Trained ? ";\nc0 = construct-benchmark cost, written = s_g c0 (training-set fit, "
+                     "below)"
+                   : "")
+       << "\n";
     OS << Pad("construct", 18, true);
-    for (const OptResult &R : Res)
-      OS << Pad(R.Opt + " ns", 11) << Pad("spread", 8) << Pad("resid", 8);
+    for (const OptResult &R : Res) {
+      OS << Pad(R.Opt + (Trained ? " c0 ns" : " ns"), 11) << Pad("spread", 8)
+         << Pad("resid", 8);
+      if (Trained)
+        OS << Pad("written", 9);
+    }
     OS << "\n";
     const HllcResult &H0 = *Res.front().Hllc;
     for (size_t J = 0; J < H0.Constructs.size(); ++J) {
@@ -1158,8 +1365,10 @@ void printTable(std::ostream &OS, const Options &O, const RunInfo &I,
         for (const Row &Rw : H.Rows)
           if (Rw.Function == H.Bench[J])
             Resid = Rw.Rel;
-        OS << Pad(H.Fixed[J] ? "0*" : num(H.CostNs[J], 3), 11) << Pad(pct(H.Spread[J]), 8)
+        OS << Pad(H.Fixed[J] ? "0*" : num(H.BaseNs[J], 3), 11) << Pad(pct(H.Spread[J]), 8)
            << Pad(pct(Resid, true), 8);
+        if (Trained)
+          OS << Pad(num(H.CostNs[J], 3), 9);
       }
       OS << "\n";
     }
@@ -1182,6 +1391,28 @@ void printTable(std::ostream &OS, const Options &O, const RunInfo &I,
       OS << "\n";
     }
   }
+  std::vector<std::string> Opts;
+  std::vector<const HllcResult *> Hllcs, Intccs;
+  for (const OptResult &R : Res) {
+    Opts.push_back(R.Opt);
+    if (R.Hllc)
+      Hllcs.push_back(&*R.Hllc);
+    if (R.Intcc)
+      Intccs.push_back(&*R.Intcc);
+  }
+  printTraining(OS, "HLLC", Hllcs, Opts);
+  if (!Intccs.empty()) {
+    OS << "\nINTCC cost vector, ns per IR operation class (Warwick-94 eq. 4), least squares over "
+          "the construct\nbenchmarks' IR counts (costs in the machine file; --json lists them)\n";
+    for (size_t K = 0; K < Intccs.size(); ++K) {
+      const HllcResult &H = *Intccs[K];
+      size_t Fixed = static_cast<size_t>(std::count(H.Fixed.begin(), H.Fixed.end(), true));
+      OS << "  " << Opts[K] << ": " << H.Rows.size() << " benchmarks, " << H.Constructs.size()
+         << " classes (" << Fixed << " fixed at 0), condition number " << num(H.Cond, 3)
+         << ", rms residual " << pct(H.RmsRel) << "\n";
+    }
+  }
+  printTraining(OS, "INTCC", Intccs, Opts);
   if (O.has("POC")) {
     OS << "\nPOC flop rate R_fpu, Mflop/s (Warwick-94 eq. 6; McMahon flop / time)\n";
     for (const OptResult &R : Res) {
@@ -1213,23 +1444,58 @@ json toJson(const Options &O, const RunInfo &I, const std::vector<OptResult> &Re
                                               {"seconds", X.Time},
                                               {"times_s", X.Times},
                                               {"disturbed", X.Disturbed}};
-    if (R.Hllc) {
-      const HllcResult &H = *R.Hllc;
+    using LevelResult = std::pair<const char *, const std::optional<HllcResult> *>;
+    for (const LevelResult &LR : {LevelResult{"HLLC", &R.Hllc}, LevelResult{"INTCC", &R.Intcc}}) {
+      const char *Level = LR.first;
+      if (!*LR.second)
+        continue;
+      const HllcResult &H = **LR.second;
       json V;
       V["unit"] = "ns";
-      for (size_t J2 = 0; J2 < H.Constructs.size(); ++J2)
-        V["costs"][H.Constructs[J2]] = {{"value", H.CostNs[J2]},
-                                        {"least_squares", H.LsNs[J2]},
-                                        {"fixed_at_zero", static_cast<bool>(H.Fixed[J2])},
-                                        {"spread", Opt(H.Spread[J2])},
-                                        {"benchmark", H.Bench[J2]}};
+      for (size_t J2 = 0; J2 < H.Constructs.size(); ++J2) {
+        json C = {{"value", H.CostNs[J2]},
+                  {"construct_benchmark_cost", H.BaseNs[J2]},
+                  {"least_squares", H.LsNs[J2]},
+                  {"fixed_at_zero", static_cast<bool>(H.Fixed[J2])},
+                  {"spread", Opt(H.Spread[J2])}};
+        if (J2 < H.Bench.size() && !H.Bench[J2].empty())
+          C["benchmark"] = H.Bench[J2];
+        if (H.Train)
+          C["group"] = H.Train->Group[J2];
+        V["costs"][H.Constructs[J2]] = C;
+      }
+      if (H.StarNs)
+        V["costs"]["*"] = {{"value", *H.StarNs}, {"construct_benchmark_cost", *H.StarBaseNs}};
       for (const Row &Rw : H.Rows)
         V["residuals"][Rw.Function] = Rw.Rel;
       for (const Row &C : H.Checks)
         V["checks"][C.Function] = C.Rel;
+      if (!H.Unfitted.empty())
+        V["unfitted"] = H.Unfitted;
       V["condition_number"] = H.Cond;
       V["rms_residual"] = H.RmsRel;
-      J["levels"]["HLLC"][R.Opt] = V;
+      if (H.Train) {
+        const GroupFit &F = H.Train->Fit;
+        json T;
+        for (size_t G = 0; G < F.Groups.size(); ++G)
+          T["multipliers"][F.Groups[G]] = {{"value", F.S[G]},
+                                           {"least_squares", F.LsS[G]},
+                                           {"fixed_at_zero", static_cast<bool>(F.Fixed[G])},
+                                           {"determined", static_cast<bool>(F.Determined[G])},
+                                           {"spread", Opt(F.Spread[G])}};
+        for (size_t K = 0; K < H.Train->Kernels.size(); ++K)
+          T["kernels"][H.Train->Kernels[K]] = {{"what", H.Train->What[K]},
+                                               {"seconds", H.Train->Times[K]},
+                                               {"rel_error_construct_costs", F.Rel0[K]},
+                                               {"rel_error_fit", F.Rel[K]},
+                                               {"rel_error_leave_one_out", F.LooRel[K]}};
+        T["rms"] = {{"construct_costs", F.RmsRel0}, {"fit", F.RmsRel},
+                    {"leave_one_out", F.RmsLoo}};
+        T["median_abs"] = {{"construct_costs", F.MedianAbsRel0}, {"fit", F.MedianAbsRel},
+                           {"leave_one_out", F.MedianAbsLoo}};
+        V["training_fit"] = T;
+      }
+      J["levels"][Level][R.Opt] = V;
     }
     if (R.Poc) {
       const PocResult &P = *R.Poc;
@@ -1356,6 +1622,8 @@ Options parseArgs(int Argc, char **Argv, std::string &Command) {
       O.Quick = true;
     } else if (A == "--json") {
       O.Json = true;
+    } else if (A == "--no-train") {
+      O.Train = false;
     } else {
       usageError("unknown argument '" + A + "'");
     }
@@ -1474,6 +1742,13 @@ int calibrateMain(int Argc, char **Argv) {
         R.Hllc = solveCosts(Ms, S, O.Reps, "HLLC");
       if (O.has("INTCC"))
         R.Intcc = solveCosts(Ms, S, O.Reps, "INTCC");
+      if (O.Train) {
+        std::cerr << "calibrate: " << Opt << ": training-set fit" << ellipsis() << "\n";
+        if (R.Hllc)
+          fitTraining(*R.Hllc, Ms, S, "HLLC", Opt);
+        if (R.Intcc)
+          fitTraining(*R.Intcc, Ms, S, "INTCC", Opt);
+      }
       if (O.has("POC"))
         R.Poc = solvePoc(Ms, S, O.Reps);
       R.Timings = std::move(Ms);

@@ -6,13 +6,14 @@
 /// (Warwick-94 §4.2.2), a baseline that isolates the loop overhead
 /// (Saavedra-Barrera's method, Warwick-94 §3.3.3), a few in-cache
 /// floating-point kernels for the POC flop rate (PARKBENCH-93 RINF1 style,
-/// Warwick-94 eq. 6), and a `main` that times them.
+/// Warwick-94 eq. 6), the training kernels of the group-multiplier fit
+/// (TrainingSource.h), and a `main` that times them.
 ///
 /// USAGE:
 ///   std::vector<BenchInfo> Benches;
 ///   std::string C = generateBenchSource(/*Unroll=*/16, Benches);
 ///   // write C to bench.c; compile with -fplugin=.../segtime.so; run
-///   //   ./bench TARGET_SECONDS REPS MASK     (MASK: 1 HLLC, 2 POC, 3 both)
+///   //   ./bench TARGET_SECONDS REPS MASK     (MASK bits: 1 HLLC, 2 POC, 4 training)
 ///   // which prints {"benchmarks": [{"name", "R", "disturbed", "retries",
 ///   //                               "times": [s, ...]}, ...]}
 ///   // (times: wall-clock s per call, CLOCK_MONOTONIC. The program pins itself
@@ -45,10 +46,13 @@ struct BenchInfo {
   std::string Construct; ///< HLLC construct it isolates ("loop" for the baseline, "" for POC)
   bool Poc = false;      ///< a POC flop-rate kernel (not a row of the HLLC system)
   std::string What;      ///< one line: the C statement(s) it repeats
+  /// A training kernel of the group-multiplier fit (TrainingSource.h): not a
+  /// row of the construct system.
+  bool Train = false;
 };
 
 /// Bit in the benchmark program's MASK argument.
-enum BenchMask { MaskHllc = 1, MaskPoc = 2 };
+enum BenchMask { MaskHllc = 1, MaskPoc = 2, MaskTrain = 4 };
 
 /// The C source of the benchmark program (see the file comment). Fills
 /// Benches with the functions in the order the program reports them.
