@@ -4,12 +4,13 @@
 USAGE:
   scripts/seg_deterministic.py [--plugin build/lib/segtime.so] [--runs 4]
                                [--targets compile] [--only dot,lu] [--jobs 2]
+                               [--cflags "-O0 -target x86_64-linux-gnu"]
                                [--keep DIR] [--json]
 
 Compiles every example and validation kernel (examples/*.c, validation/*.c,
 and examples/mpi/*.c when `mpicc --showme:compile` finds an mpi.h) with the
-plugin (-O2, x86-64 pinned: -target x86_64-linux-gnu -march=x86-64-v3, ICC
-targets --targets) --runs times, each run in another environment, so that
+plugin (--cflags, default -O2 with x86-64 pinned: -target x86_64-linux-gnu
+-march=x86-64-v3; ICC targets --targets) --runs times, each run in another environment, so that
 anything that depends on object addresses (maps keyed by pointers, GiNaC's
 hash order) shows up as a difference:
   run 1  the environment as given;
@@ -103,6 +104,8 @@ def main():
                     help="-fplugin-arg-segtime-targets= (default compile; '' for none)")
     ap.add_argument("--only", default="", help="comma list of kernels (mpi_farm for examples/mpi/farm.c)")
     ap.add_argument("--jobs", type=int, default=2, help="compiles at a time (default 2)")
+    ap.add_argument("--cflags", default=" ".join(FLAGS),
+                    help="compiler flags (default '%(default)s')")
     ap.add_argument("--keep", default="", help="write the runs' files into this directory and keep them")
     ap.add_argument("--json", action="store_true", help="print the result as JSON")
     a = ap.parse_args()
@@ -127,7 +130,7 @@ def main():
         _, prefix, env = runs[r]
         base = os.path.join(dirs[r], name)
         targets = ["-fplugin-arg-segtime-targets=" + a.targets] if a.targets else []
-        cmd = (prefix + [CLANG] + FLAGS + extra + ["-fplugin=" + a.plugin, "-fplugin-arg-segtime-quiet"] +
+        cmd = (prefix + [CLANG] + a.cflags.split() + extra + ["-fplugin=" + a.plugin, "-fplugin-arg-segtime-quiet"] +
                targets + ["-fplugin-arg-segtime-out=" + base + ".seg.json", "-c", path, "-o", base + ".o"])
         r = run(cmd, env=env, check=False)
         if r.returncode != 0:
