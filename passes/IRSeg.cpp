@@ -1479,8 +1479,11 @@ private:
         if (!Extend(L, It != R.Steps.end() ? It->second : nullptr))
           return std::nullopt;
     }
-    for (auto &[L, Step] : R.Steps) // (an address that moves with a loop it is not in)
-      if (!Done.count(L) && !Extend(L, Step))
+    // (an address that moves with a loop it is not in; in the nest's
+    // preorder, not by Loop address, so that the text is reproducible)
+    for (const Loop *L : Top->getLoopsInPreorder())
+      if (auto It = R.Steps.find(L); It != R.Steps.end() && !Done.count(L) &&
+                                     !Extend(L, It->second))
         return std::nullopt;
     return Touched;
   }
@@ -1581,7 +1584,14 @@ private:
       if (Debug) { errs() << "memoryOf: " << Why << ": " << I << "\n"; }
     };
     const DataLayout &DL = F.getParent()->getDataLayout();
-    std::map<std::pair<const SCEV *, bool>, std::set<std::string>> Ranges;
+    // Base pointers numbered in the order the nest's instructions first use
+    // them: the footprint and traffic texts list bases in that order (not by
+    // SCEV address, which changes from run to run).
+    std::map<const SCEV *, unsigned> BaseNo;
+    auto NumberOf = [&](const SCEV *Base) {
+      return BaseNo.emplace(Base, static_cast<unsigned>(BaseNo.size())).first->second;
+    };
+    std::map<std::pair<unsigned, bool>, std::set<std::string>> Ranges; // (base no., store)
     std::set<const Loop *> Sweeping; // loops some address moves with
     std::vector<MemRef> Refs;
     std::set<std::string> Notes; // references left out or bounded (indirect)
@@ -1637,7 +1647,7 @@ private:
           if (Name.empty())
             Name = "a pointer loaded from memory"; // -O0: the argument's stack slot
           if (auto Extent = extentOf(Base)) {
-            Ranges[{Base, Store}].insert(*Extent);
+            Ranges[{NumberOf(Base), Store}].insert(*Extent);
             Notes.insert(Name + ": indirect " + Access + ", bounded by its object's " +
                          *Extent + " B; not a stream of the cache-line model");
           } else {
@@ -1655,7 +1665,7 @@ private:
         auto Span = spanOf(R, Top);
         if (!Span)
           return Fail("text", I);
-        Ranges[{Base, Store}].insert(*Span);
+        Ranges[{NumberOf(Base), Store}].insert(*Span);
         R.Base = Base;
         R.Start = S;
         Refs.push_back(std::move(R));
@@ -1669,7 +1679,7 @@ private:
         R = R.empty() ? "(" + X + ")" : "max(" + R + ", " + X + ")";
       return R;
     };
-    std::map<const SCEV *, std::set<std::string>> ByBase;
+    std::map<unsigned, std::set<std::string>> ByBase; // by base number
     std::string Traffic, Footprint;
     for (auto &[Key, Spans] : Ranges) {
       Traffic += (Traffic.empty() ? "" : " + ") + Largest(Spans);

@@ -47,9 +47,26 @@ std::optional<TargetSpec> compileTarget(const Module &M) {
 /// once per iteration).
 void attachEdges(IRFunctionSeg &FS, const Function &F, const EdgeRuvs &Edges,
                  const std::string &Key) {
-  for (const auto &[Edge, R] : Edges) {
-    if (Edge.first->getParent() != &F)
-      continue;
+  // F's edges by (source, destination) block position in F: Edges is keyed
+  // by block addresses, whose order changes from run to run, and the order
+  // decides where edge Stages of one source go in the node list.
+  std::map<const BasicBlock *, unsigned> Pos;
+  for (const BasicBlock &B : F)
+    Pos.emplace(&B, static_cast<unsigned>(Pos.size()));
+  auto PosOf = [&](const BasicBlock *B) {
+    auto It = Pos.find(B);
+    return It == Pos.end() ? ~0u : It->second;
+  };
+  std::vector<const EdgeRuvs::value_type *> Ordered;
+  for (const auto &E : Edges)
+    if (E.first.first->getParent() == &F)
+      Ordered.push_back(&E);
+  llvm::sort(Ordered, [&](const auto *A, const auto *B) {
+    return std::make_pair(PosOf(A->first.first), PosOf(A->first.second)) <
+           std::make_pair(PosOf(B->first.first), PosOf(B->first.second));
+  });
+  for (const auto *E : Ordered) {
+    const auto &[Edge, R] = *E;
     auto Src = FS.StageOf.find(Edge.first);
     if (Src == FS.StageOf.end())
       continue;

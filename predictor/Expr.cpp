@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <regex>
 #include <sstream>
+#include <tuple>
 #include <unordered_map>
 
 using namespace GiNaC;
@@ -471,6 +472,9 @@ struct HumanPrinter {
   /// its sort key and once in place, so without it the work doubles with
   /// every level of nesting (lu's IR closed forms: 19 s at n = 48).
   mutable std::unordered_map<const basic *, std::pair<ex, std::string>> Memo;
+  /// signedSum's choice for every sum factor printed so far, by identity
+  /// (the sum and its negation kept alive).
+  mutable std::unordered_map<const basic *, std::pair<ex, std::pair<std::string, bool>>> SumMemo;
   static std::string num(const numeric &N, int Digits) {
     if (N.is_integer() || (N.is_rational() && N.denom() < 10000)) {
       std::ostringstream OS;
@@ -495,52 +499,88 @@ struct HumanPrinter {
     std::string S = str(E);
     return prec(E) < Min ? "(" + S + ")" : S;
   }
-  /// Splits a term into (numeric coefficient, rest).
-  static std::pair<numeric, ex> split(const ex &T) {
-    if (is_a<numeric>(T)) return {ex_to<numeric>(T), 1};
-    if (is_a<mul>(T)) {
-      numeric C = 1;
-      ex Rest = 1;
-      for (size_t I = 0; I < T.nops(); ++I)
-        if (is_a<numeric>(T.op(I))) C *= ex_to<numeric>(T.op(I));
-        else Rest *= T.op(I);
-      return {C, Rest};
-    }
-    return {numeric(1), T};
+  /// The text of sum S with the sign that writes it first: of S and -S,
+  /// the one whose text does not start with '-', else the smaller text;
+  /// Flip says -S was taken. GiNaC takes the sign of a sum factor from the
+  /// term it happens to list first (mul::eval strips the "unit part",
+  /// choosing a main variable by hash order, which changes from run to run:
+  /// (a - b)*(c - d) one run, (b - a)*(d - c) the next): printing the sum
+  /// factors of a product this way makes the text independent of that.
+  std::pair<std::string, bool> signedSum(const ex &S) const {
+    auto It = SumMemo.find(&ex_to<basic>(S));
+    if (It != SumMemo.end())
+      return It->second.second;
+    ex Neg = -S; // an add again (GiNaC distributes a number over a sum)
+    std::string P = str(S), N = str(Neg);
+    auto Key = [](const std::string &X) { return std::make_pair(!X.empty() && X[0] == '-', X); };
+    std::pair<std::string, bool> R = Key(N) < Key(P) ? std::make_pair(N, true)
+                                                     : std::make_pair(P, false);
+    SumMemo.emplace(&ex_to<basic>(S), std::make_pair(lst{S, Neg}, R));
+    return R;
   }
-  /// Factors with negative exponents go below a '/': a*b^(-1)*c^(-2) -> a/(b*c^2).
-  std::string product(const ex &Rest) const {
-    std::vector<ex> Num, Den;
+  /// Factor B^E of a product at precedence Min (E = 1: B alone); a sum
+  /// raised to an integer power is written with signedSum's sign, and C
+  /// takes (-1)^E if that flipped it.
+  std::string factor(const ex &B, const ex &E, numeric &C, int Min) const {
+    std::string BT;
+    bool One = E.is_equal(1);
+    if (is_a<add>(B) && is_a<numeric>(E) && ex_to<numeric>(E).is_integer()) {
+      auto [T, Flip] = signedSum(B);
+      if (Flip && ex_to<numeric>(E).is_odd())
+        C = -C;
+      BT = "(" + T + ")";
+    } else {
+      BT = wrap(B, One ? Min : 4);
+    }
+    if (One)
+      return BT;
+    std::string S = BT + "^" + wrap(E, 4);
+    return Min > 3 ? "(" + S + ")" : S;
+  }
+  /// A term as its numeric coefficient (signs of sum factors included, see
+  /// signedSum) and the text of its other factors ("" for none). Factors
+  /// with negative exponents go below a '/': a*b^(-1)*c^(-2) -> a/(b*c^2);
+  /// factors are sorted by text on each side.
+  std::pair<numeric, std::string> termParts(const ex &T) const {
+    if (is_a<numeric>(T))
+      return {ex_to<numeric>(T), ""};
+    numeric C = 1;
+    std::vector<std::pair<ex, ex>> Num, Den; // (base, exponent > 0)
     auto Add = [&](const ex &F) {
-      if (is_a<power>(F) && is_a<numeric>(F.op(1)) && ex_to<numeric>(F.op(1)).is_negative())
-        Den.push_back(pow(F.op(0), -F.op(1)));
+      if (is_a<numeric>(F))
+        C *= ex_to<numeric>(F);
+      else if (is_a<power>(F) && is_a<numeric>(F.op(1)) && ex_to<numeric>(F.op(1)).is_negative())
+        Den.push_back({F.op(0), -F.op(1)});
+      else if (is_a<power>(F))
+        Num.push_back({F.op(0), F.op(1)});
       else
-        Num.push_back(F);
+        Num.push_back({F, 1});
     };
-    if (is_a<mul>(Rest))
-      for (size_t I = 0; I < Rest.nops(); ++I)
-        Add(Rest.op(I));
+    if (is_a<mul>(T))
+      for (size_t I = 0; I < T.nops(); ++I)
+        Add(T.op(I));
     else
-      Add(Rest);
-    auto Join = [&](const std::vector<ex> &V) {
+      Add(T);
+    auto Join = [&](const std::vector<std::pair<ex, ex>> &V, int Min) {
       std::vector<std::string> Parts;
-      for (const ex &F : V)
-        Parts.push_back(wrap(F, 3));
+      for (auto &[B, E] : V)
+        Parts.push_back(factor(B, E, C, Min));
       std::sort(Parts.begin(), Parts.end()); // reproducible order
       std::string S;
       for (const std::string &P : Parts)
         S += (S.empty() ? "" : "*") + P;
       return S;
     };
-    std::string S = Num.empty() ? "1" : Join(Num);
+    std::string S = Num.empty() ? "" : Join(Num, 3);
     if (!Den.empty())
-      S += "/" + (Den.size() == 1 ? wrap(Den[0], 4) : "(" + Join(Den) + ")");
-    return S;
+      S = (S.empty() ? "1" : S) + "/" + (Den.size() == 1 ? Join(Den, 4) : "(" + Join(Den, 3) + ")");
+    return {C, S};
   }
-  std::string term(const numeric &C, const ex &Rest) const {
-    if (Rest.is_equal(1)) return num(C, Digits);
-    if (C.is_equal(1)) return product(Rest);
-    return num(C, Digits) + "*" + product(Rest);
+  /// Coefficient C (>= 0) times the factors' text P.
+  std::string term(const numeric &C, const std::string &P) const {
+    if (P.empty()) return num(C, Digits);
+    if (C.is_equal(1)) return P;
+    return num(C, Digits) + "*" + P;
   }
   std::string str(const ex &E) const {
     if (is_a<numeric>(E)) return num(ex_to<numeric>(E), Digits);
@@ -579,26 +619,25 @@ struct HumanPrinter {
       for (size_t I = 0; I < Idx.size(); ++I)
         Idx[I] = I;
       std::sort(Idx.begin(), Idx.end(), [&](size_t A, size_t B) { return Keys[A] < Keys[B]; });
-      std::vector<ex> Sorted;
-      for (size_t I : Idx)
-        Sorted.push_back(Terms[I]);
-      Terms = Sorted;
       std::string S;
-      for (const ex &T : Terms) {
-        auto [C, Rest] = split(T);
+      for (size_t I : Idx) {
+        auto [C, P] = termParts(Terms[I]);
         bool Neg = C.is_negative();
-        std::string X = term(Neg ? numeric(-C) : C, Rest);
+        std::string X = term(Neg ? numeric(-C) : C, P);
         S += S.empty() ? (Neg ? "-" + X : X) : (Neg ? " - " : " + ") + X;
       }
       return S;
     }
     if (is_a<mul>(E)) {
-      auto [C, Rest] = split(E);
-      if (C.is_negative()) return "-" + term(numeric(-C), Rest);
-      return term(C, Rest);
+      auto [C, P] = termParts(E);
+      if (C.is_negative()) return "-" + term(numeric(-C), P);
+      return term(C, P);
     }
-    if (is_a<power>(E))
-      return wrap(E.op(0), 4) + "^" + wrap(E.op(1), 4);
+    if (is_a<power>(E)) {
+      numeric C = 1;
+      std::string P = factor(E.op(0), E.op(1), C, 0);
+      return C.is_negative() ? "-" + P : P;
+    }
     if (is_a<function>(E)) {
       std::string S = ex_to<function>(E).get_name() + "(";
       for (size_t I = 0; I < E.nops(); ++I)
@@ -754,8 +793,11 @@ private:
       N.Placeholder = rebuild(N, &Node::Placeholder);
       for (int K : N.Kids)
         N.Below = std::max(N.Below, Nodes[K].Named ? Nodes[K].Height : Nodes[K].Below);
+      // (a sum's length with the sign it is written with: signedSum)
       if (I == Root || N.Uses < 2 || !N.FreeIdx.empty() ||
-          Printer.str(N.Placeholder).size() <= MinChars)
+          (is_a<add>(N.Placeholder) ? Printer.signedSum(N.Placeholder).first
+                                    : Printer.str(N.Placeholder))
+                  .size() <= MinChars)
         continue;
       N.Named = true;
       N.Height = N.Below + 1;
@@ -791,16 +833,25 @@ private:
       if (Nodes[I].Named)
         ByHeight[Nodes[I].Height].push_back(static_cast<int>(I));
     for (auto &[H, Group] : ByHeight) {
-      std::vector<std::pair<std::string, int>> Texts;
+      // (text, negated, node): a sum is defined with the sign HumanPrinter
+      // gives a sum factor (signedSum: GiNaC's sign changes from run to
+      // run), its uses then being -name.
+      std::vector<std::tuple<std::string, bool, int>> Texts;
       for (int I : Group) {
         for (int K : Nodes[I].Kids)
           finalOf(K);
-        Texts.push_back({Printer.str(rebuild(Nodes[I], &Node::Final)), I});
+        ex R = rebuild(Nodes[I], &Node::Final);
+        if (is_a<add>(R)) {
+          auto [Text, Flip] = Printer.signedSum(R);
+          Texts.push_back({Text, Flip, I});
+        } else {
+          Texts.push_back({Printer.str(R), false, I});
+        }
       }
       std::sort(Texts.begin(), Texts.end());
-      for (auto &[Text, I] : Texts) {
+      for (auto &[Text, Flip, I] : Texts) {
         std::string Name = Prefix + std::to_string(Out.Defs.size() + 1);
-        Nodes[I].Final = sym(Name);
+        Nodes[I].Final = Flip ? ex(-sym(Name)) : ex(sym(Name));
         Nodes[I].HasFinal = true;
         Out.Defs.push_back({Name, Text});
       }

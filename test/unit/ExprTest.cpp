@@ -209,6 +209,51 @@ TEST(ToString, HumanForm) {
 }
 
 namespace {
+/// A product as GiNaC leaves it, without mul::eval: eval strips the sign of
+/// each sum factor by the term it happens to list first (hash order, which
+/// changes between runs), so (a - b)*(c - d) may be held as either of
+/// these. Factors with coefficient C.
+ex heldProduct(const ex &A, const ex &B, const ex &C = 1) {
+  return (new mul(A, B, C))->setflag(status_flags::dynallocated | status_flags::evaluated);
+}
+} // namespace
+
+// The sign of a sum factor is chosen by its text, not by GiNaC: the four
+// ways of writing (a - b)*(c - d) print alike. Of a - b ("-b + a": terms of
+// one degree by text) and b - a ("-a + b"), both start with '-', so the
+// smaller text "-a + b" is written; likewise "-c + d"; the coefficient
+// takes (-1)^(flips).
+TEST(ToString, SignOfSumFactorsIsCanonical) {
+  symbol A = sym("a"), B = sym("b"), C = sym("c"), D = sym("d");
+  const std::string Want = "(-a + b)*(-c + d)";
+  EXPECT_EQ(toString(heldProduct(A - B, C - D)), Want);
+  EXPECT_EQ(toString(heldProduct(B - A, D - C)), Want);
+  EXPECT_EQ(toString(heldProduct(A - B, D - C, -1)), Want);
+  EXPECT_EQ(toString(heldProduct(B - A, C - D, -1)), Want);
+  EXPECT_EQ(toString(heldProduct(A - B, D - C)), "-" + Want);
+  EXPECT_EQ(toString(heldProduct(B - A, C - D, 3)), "-3*" + Want);
+  // A sum that can be written without a leading '-' is: n - 1, not -n + 1
+  // (factors in text order: '-' before 'n').
+  EXPECT_EQ(toString(heldProduct(1 - N, C - D)), "(-c + d)*(n - 1)");
+  EXPECT_EQ(toString(heldProduct(N - 1, D - C)), "(-c + d)*(n - 1)");
+  // In a sum the flipped sign is the term's: n + (1 - n)*(d - c) =
+  // n - (d - c)*(n - 1), the degree-2 term first.
+  ex P = heldProduct(1 - N, D - C);
+  EXPECT_EQ(toString((new add(N, P))->setflag(status_flags::dynallocated | status_flags::evaluated)),
+            "-(-c + d)*(n - 1) + n");
+  // Integer powers: an odd one takes the sign, an even one does not;
+  // below a '/' too.
+  ex Cube = (new power(A - B, 3))->setflag(status_flags::dynallocated | status_flags::evaluated);
+  EXPECT_EQ(toString(Cube), "-(-a + b)^3");
+  EXPECT_EQ(toString(heldProduct(pow(A - B, 2), C)), "(-a + b)^2*c");
+  EXPECT_EQ(toString(heldProduct(pow(A - B, -1), C)), "-c/(-a + b)");
+  // The text parses back to the value.
+  std::map<std::string, double> V{{"a", 2}, {"b", 7}, {"c", 3}, {"d", 11}, {"n", 5}};
+  for (const ex &E : {heldProduct(A - B, D - C), heldProduct(pow(A - B, -1), C), Cube})
+    EXPECT_DOUBLE_EQ(evaluate(parseExpr(toString(E, 17)), V), evaluate(E, V)) << toString(E);
+}
+
+namespace {
 /// Value of T: its definitions evaluated in order, each parsed back.
 double evalText(const FormulaText &T, std::map<std::string, double> V) {
   for (const FormulaDef &D : T.Defs)
@@ -243,6 +288,23 @@ TEST(FormulaText, SharedSubexpressionIsOneDefinition) {
     V[S] = 0.5 + I++;
   FormulaText T17 = toFormulaText(E, 17);
   EXPECT_DOUBLE_EQ(evalText(T17, V), evaluate(E, V));
+}
+
+// A named sum is defined with the sign a sum factor is printed with (no
+// leading '-' if possible): -(alpha*beta + ...) is _s1 = alpha*beta + ...,
+// used as -_s1; the value is unchanged.
+TEST(FormulaText, NamedSumTakesTheCanonicalSign) {
+  ex X = -longSum();
+  ex E = N * X + pow(X, 2) * sym("m");
+  FormulaText T = toFormulaText(E);
+  ASSERT_EQ(T.Defs.size(), 1u);
+  EXPECT_EQ(T.Defs[0].Expr, toString(longSum()));
+  EXPECT_EQ(T.Formula, "_s1^2*m - _s1*n");
+  std::map<std::string, double> V;
+  int I = 1;
+  for (const std::string &S : freeSymbols(E))
+    V[S] = 0.5 + I++;
+  EXPECT_DOUBLE_EQ(evalText(toFormulaText(E, 17), V), evaluate(E, V));
 }
 
 // Without a repeated long subexpression the text is toString's, byte for
