@@ -121,29 +121,86 @@ static std::vector<MemStream> streamsFor(const Node &N, const std::map<std::stri
   return R;
 }
 
+/// Memory time (s) of one execution of IR loop nest N (its Footprint,
+/// Traffic and Streams; MemoryModel::lineTime, or time without streams).
+static ex nestMemoryTime(const MemoryModel &Mem, const Node &N, const ex &F,
+                         const std::map<std::string, double> &Values) {
+  if (Mem.hasCaches() && !N.Streams.empty())
+    return Mem.lineTime(streamsFor(N, Values), parseExpr(N.Traffic), F);
+  return Mem.time(parseExpr(N.Traffic), F);
+}
+
+/// The source-level loops that IR loop nests with a memory term are
+/// attributed to (Node::SourceNode), each with those nests: the outermost
+/// IR loops with a Footprint, at the top of the function's IR-level SEG (a
+/// nest inside an IR loop or branch is left to ICC and INTCC only: its
+/// frequency is not per execution of the source loop).
+static std::map<const Node *, std::vector<const Node *>> nestsBySourceLoop(const SegFile &S) {
+  std::map<const Node *, std::vector<const Node *>> R;
+  for (const FunctionSeg &F : S.Functions) {
+    auto IR = F.LevelSegs.find("IR");
+    if (IR == F.LevelSegs.end())
+      continue;
+    std::map<std::string, const Node *> Loops;
+    forEachNode(F.Body, [&](const Node &N) {
+      if (N.Kind == NodeKind::Loop)
+        Loops[N.Id] = &N;
+    });
+    for (const Node &X : IR->second)
+      if (X.Kind == NodeKind::Loop && !X.Footprint.empty())
+        if (auto L = Loops.find(X.SourceNode); L != Loops.end())
+          R[L->second].push_back(&X);
+  }
+  return R;
+}
+
 void installLoopModels(FormulaBuilder &FB, const SegFile &S, const Machine &M,
                        const std::string &Target, const ResourceModel &Model,
                        std::optional<MemoryModel> &Mem, std::string &MemWhy,
                        const std::map<std::string, double> &Values) {
   auto *Icc = dynamic_cast<const ICCModel *>(&Model);
-  if (!Icc)
+  if (!Icc && Model.level() != "INTCC" && Model.level() != "HLLC")
     return;
-  Mem = MemoryModel::fromMachine(M, MemWhy);
-  if (auto P = Values.find("p"); Mem && P != Values.end())
-    Mem->setRanksSharing(P->second);
+  if (!Mem) {
+    Mem = MemoryModel::fromMachine(M, MemWhy);
+    if (auto P = Values.find("p"); Mem && P != Values.end())
+      Mem->setRanksSharing(P->second);
+  }
+  if (Model.level() == "HLLC") {
+    // A source loop costs its constructs and the memory time of the IR
+    // nests attributed to it, each as often as it runs (its frequency per
+    // call), combined as ICC combines them.
+    auto Nests = std::make_shared<std::map<const Node *, std::vector<const Node *>>>(
+        nestsBySourceLoop(S));
+    FB.setLoopBound("time:HLLC", [Nests, &Mem, Values](const Node &N, const ex &Core,
+                                                       int) -> ex {
+      auto It = Nests->find(&N);
+      if (!Mem || It == Nests->end())
+        return Core;
+      // The overlap exponent of the largest footprint (a vectorised loop's,
+      // not its epilogue's).
+      ex T = 0, F = parseExpr(It->second.front()->Footprint);
+      for (const Node *X : It->second) {
+        ex Fx = parseExpr(X->Footprint);
+        T += (X->Freq.empty() ? ex(1) : parseExpr(X->Freq)) * nestMemoryTime(*Mem, *X, Fx, Values);
+        if (X != It->second.front())
+          F = max(F, Fx);
+      }
+      return Mem->combine(Core, T, F);
+    });
+    return;
+  }
   double Rob = 0;
   auto T = S.Targets.find(Target);
-  if (T != S.Targets.end() && T->second.count("micro_op_buffer"))
+  if (Icc && T != S.Targets.end() && T->second.count("micro_op_buffer"))
     Rob = std::stod(T->second.at("micro_op_buffer"));
-  FB.setLoopBound("time:ICC", [Icc, Rob, &Mem, Values](const Node &N, const ex &Core,
-                                                        int Depth) -> ex {
-    ex C = Icc->overlap(N, Core, Depth, Rob);
+  FB.setLoopBound("time:" + Model.level(), [Icc, Rob, &Mem, Values](const Node &N, const ex &Core,
+                                                                    int Depth) -> ex {
+    ex C = Icc ? Icc->overlap(N, Core, Depth, Rob) : Core;
     if (!Mem || N.Footprint.empty())
       return C;
     ex F = parseExpr(N.Footprint);
-    if (Mem->hasCaches() && !N.Streams.empty())
-      return Mem->combine(C, Mem->lineTime(streamsFor(N, Values), parseExpr(N.Traffic), F), F);
-    return Mem->combine(C, Mem->time(parseExpr(N.Traffic), F), F);
+    return Mem->combine(C, nestMemoryTime(*Mem, N, F, Values), F);
   });
 }
 

@@ -93,11 +93,14 @@ std::set<std::string> knownOutcomes(const PredictOptions &O,
                                     const std::map<std::string, Parameter> &Declared);
 
 /// Installs the loop models of Model's level in FB (for the closed forms of
-/// weight key "time:ICC"): the out-of-order overlap of iterations
+/// weight key "time:<level>"): ICC the out-of-order overlap of iterations
 /// (ICCModel::overlap, with the target's micro-op buffer from the SEG file)
-/// and the memory term max(t_core, V / B(F)) (MemoryModel, read from M into
-/// Mem; MemWhy says why not when M has no memory numbers). Other levels:
-/// nothing. Mem must outlive FB's use. Values: the parameter values; an
+/// and the memory term (t_core^p + t_mem^p)^(1/p) per IR loop nest
+/// (MemoryModel, read from M into Mem; MemWhy says why not when M has no
+/// memory numbers); INTCC the same memory term on its cᵀf; HLLC the memory
+/// term of the outermost IR nests on the source loop they are attributed
+/// to (docs/models.md "Memory term of HLLC and INTCC"). POC: nothing. Mem
+/// must outlive FB's use. Values: the parameter values; an
 /// MPI process count p >= 2 (--np) means ranks sharing one node's L3 and
 /// memory (MemoryModel::setRanksSharing: all ranks on one node assumed).
 void installLoopModels(FormulaBuilder &FB, const SegFile &S, const Machine &M,

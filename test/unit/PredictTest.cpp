@@ -219,3 +219,48 @@ TEST(Predict, UnknownFunctionAndLevelThrow) {
   L.Levels = {"ICC"};
   EXPECT_ANY_THROW(predict(file(), machine(), L));
 }
+
+// The memory term of HLLC and INTCC (docs/models.md "Memory term of HLLC and
+// INTCC"): f's source loop v1 is the IR loop ir1 (source_node v1) with a
+// footprint and traffic of 8n B. Machine: DRAM 1 GB/s, no overlap curve
+// (combine = max), no caches (time = traffic / bandwidth). n = 8:
+// memory 64 B / 1e9 B/s = 64 ns per call.
+//  - HLLC: constructs 20 ns (as above) against 64 ns -> 64 ns;
+//  - INTCC: 8 x 1 ns fadd = 8 ns against 64 ns -> 64 ns;
+//  - n = 8 with a bandwidth of 1e12 B/s: the memory time (0.064 ns) is
+//    below both, so HLLC 20 ns and INTCC 8 ns as without the term.
+TEST(Predict, HllcAndIntccTakeTheIRNestsMemoryTerm) {
+  SegFile S = file();
+  FunctionSeg &F = S.Functions[0];
+  Node L;
+  L.Kind = NodeKind::Loop;
+  L.Id = "ir1";
+  L.Index = "k";
+  L.Start = "0";
+  L.Step = "1";
+  L.Trip = "n";
+  L.SourceNode = "v1";
+  L.Footprint = "8*n";
+  L.Traffic = "8*n";
+  Node St;
+  St.Id = "ir2";
+  St.Ruvs["INTCC"].add("fadd.double", 1);
+  L.Body = {St};
+  F.LevelSegs["IR"] = {L};
+  for (double Bw : {1e9, 1e12}) {
+    Machine M = machine();
+    M.Levels["INTCC"]["any"].Unit = "ns";
+    M.Levels["INTCC"]["any"].Costs["fadd.double"].Value = 1;
+    M.Params["memory.DRAM.bandwidth"] = CostEntry::of(Bw, "B/s", "estimated", "test");
+    PredictOptions O;
+    O.Functions = {"f"};
+    O.Levels = {"HLLC", "INTCC", "POC"};
+    O.Values = {{"n", 8}};
+    Prediction P = predict(S, M, O);
+    ASSERT_EQ(P.Functions[0].Error, "");
+    const auto &Lv = P.Functions[0].Levels;
+    EXPECT_NEAR(Lv.at("HLLC").TimeS, Bw == 1e9 ? 64e-9 : 20e-9, 1e-18) << Bw;
+    EXPECT_NEAR(Lv.at("INTCC").TimeS, Bw == 1e9 ? 64e-9 : 8e-9, 1e-18) << Bw;
+    EXPECT_DOUBLE_EQ(Lv.at("POC").TimeS, 0.5e-6); // POC has no memory term
+  }
+}

@@ -31,9 +31,6 @@ double mx[TQ][TQ], my[TQ][TQ], mz[TQ][TQ], tL[TQ][TQ], tS[TQ][TQ];
 int tI[TM][TM];
 double tV3[TV][TV][TV], tW3[TV][TV][TV];
 double thc[8];
-/* In memory (3 x 16 MiB, beyond the L3): the streaming kernels train_mem_*. */
-#define TBIG (1L << 21)
-double bx[TBIG], by[TBIG], bz[TBIG];
 
 __attribute__((constructor)) static void train_init(void) {
   unsigned x = 2463534242u; /* xorshift32 */
@@ -70,11 +67,6 @@ __attribute__((constructor)) static void train_init(void) {
         tV3[i][j][k] = 1.0 + 0.001 * (i * 7 + j * 3 + k);
   for (int k = 0; k < 8; k++)
     thc[k] = 1.0 / (k + 2);
-  for (long i = 0; i < TBIG; i++) {
-    bx[i] = 0.5 + 0.001 * (i % 101);
-    by[i] = 1.0 + 0.002 * (i % 37);
-    bz[i] = 0;
-  }
 }
 
 /* train_sum_f64: sum of 2048 doubles (one add chain) */
@@ -445,49 +437,6 @@ void train_colsum_i32(long R) {
         s += tI[i][j];
       tk[j] = s;
     }
-    CLOBBER();
-  }
-}
-
-/* train_mem_sum_f64: sum of 2 Mi doubles (16 MiB, from memory) */
-void train_mem_sum_f64(long R) {
-  for (long r = 0; r < R; r++) {
-    double s = 0;
-    for (long i = 0; i < TBIG; i++)
-      s += bx[i];
-    BF(s);
-    CLOBBER();
-  }
-}
-
-/* train_mem_triad: z = x + q y over 2 Mi doubles (48 MiB, from memory) */
-void train_mem_triad(long R) {
-  double q = 0.5;
-  BF(q);
-  for (long r = 0; r < R; r++) {
-    for (long i = 0; i < TBIG; i++)
-      bz[i] = bx[i] + q * by[i];
-    CLOBBER();
-  }
-}
-
-/* train_mem_scale: y = 1.5 x over 2 Mi doubles (32 MiB, from memory) */
-void train_mem_scale(long R) {
-  for (long r = 0; r < R; r++) {
-    for (long i = 0; i < TBIG; i++)
-      by[i] = 1.5 * bx[i];
-    CLOBBER();
-  }
-}
-
-/* train_mem_stencil5: 2-D 5-point stencil, 1024 x 2048 doubles (32 MiB, from memory) */
-void train_mem_stencil5(long R) {
-  for (long r = 0; r < R; r++) {
-    for (long i = 1; i < 1023; i++)
-      for (long j = 1; j < 2047; j++)
-        bz[i * 2048 + j] = 0.2 * (bx[i * 2048 + j] + bx[(i - 1) * 2048 + j] +
-                                  bx[(i + 1) * 2048 + j] + bx[i * 2048 + j - 1] +
-                                  bx[i * 2048 + j + 1]);
     CLOBBER();
   }
 }

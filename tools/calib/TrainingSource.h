@@ -2,15 +2,15 @@
 ///
 /// \file
 /// The training set of the HLLC and INTCC group-multiplier fit
-/// (predictor/CostFit.h, docs/calibrate.md "Training-set fit"): 34 small
+/// (predictor/CostFit.h, docs/calibrate.md "Training-set fit"): 30 small
 /// typical HPC and C kernels (reductions, element-wise loops, 2-D and 3-D
 /// nests, triangular factorisation, integer and bit work, sorting and
 /// searching, math-library calls, divisions, branches, recurrences, sparse
 /// matrix-vector product). None is one of the 17 validation kernels
-/// (examples/, validation/); some are of the same classes. Working sets of
-/// 30 fit in L1 or L2 (16 KiB arrays, 64 x 64 matrices); 4 (train_mem_*)
-/// stream 16-48 MiB from memory, since HLLC and INTCC have no memory term
-/// and half the validation kernels run from memory (docs/calibrate.md).
+/// (examples/, validation/); some are of the same classes. Working sets
+/// fit in L1 or L2 (16 KiB arrays, 64 x 64 matrices): the fit is of the
+/// levels' core costs; HLLC and INTCC take the time of memory traffic from
+/// the memory term of the IR level's loop nests, as ICC does (docs/models.md).
 ///
 /// Each kernel is `void train_NAME(long R)`, R repetitions of the kernel
 /// separated by a compiler barrier (CLOBBER, BenchSource.h), timed by the
