@@ -122,14 +122,18 @@ std::vector<int> determined(const DenseRows &G, const std::vector<double> &T, si
   return D;
 }
 
-/// The multipliers fitted on rows G, T: 1 for the undetermined groups,
-/// whose time (< 1 % of each kernel's per group) moves to the right-hand
-/// side, t_j - sum_{g undetermined} G_jg, which also weights the rows.
+/// The multipliers fitted on rows G, T: 1 for the undetermined groups and
+/// those held at 1 (heldAtOne), whose time moves to the right-hand side,
+/// t_j - sum_{g undetermined} G_jg, which also weights the rows; rows where
+/// that is <= 5 % of t_j are left out of the solve.
 /// Collinear groups share (minimum-norm solution) rather than fail.
 NonNegativeLs fitRows(const DenseRows &G, const std::vector<double> &T,
                       const std::vector<std::string> &Groups, std::vector<bool> *Det = nullptr) {
   size_t NG = Groups.size();
-  std::vector<int> Free = determined(G, T, NG);
+  std::vector<int> Free;
+  for (int J : determined(G, T, NG))
+    if (!heldAtOne(Groups[J]))
+      Free.push_back(J);
   std::vector<bool> IsDet(NG, false);
   for (int J : Free)
     IsDet[J] = true;
@@ -142,12 +146,24 @@ NonNegativeLs fitRows(const DenseRows &G, const std::vector<double> &T,
     R.Fixed.assign(NG, false);
     return R;
   }
-  std::vector<double> Rhs = T;
-  for (size_t I = 0; I < G.size(); ++I)
+  // A kernel whose time the groups held at 1 take (almost) wholly says
+  // nothing about the others; it is left out of the solve (its residual is
+  // still reported).
+  DenseRows Rows;
+  std::vector<double> Rhs;
+  for (size_t I = 0; I < G.size(); ++I) {
+    double R0 = T[I];
     for (size_t J = 0; J < NG; ++J)
       if (!IsDet[J])
-        Rhs[I] -= G[I][J];
-  R = relativeNnls(G, Rhs, Groups, /*MinimumNorm=*/true, Free);
+        R0 -= G[I][J];
+    if (R0 > 0.05 * T[I]) {
+      Rows.push_back(G[I]);
+      Rhs.push_back(R0);
+    }
+  }
+  if (Rows.empty())
+    throw std::runtime_error("group fit: the groups held at 1 take every kernel's time");
+  R = relativeNnls(Rows, Rhs, Groups, /*MinimumNorm=*/true, Free);
   for (size_t J = 0; J < NG; ++J)
     if (!IsDet[J])
       R.X[J] = R.Ls[J] = 1.0;
@@ -221,6 +237,8 @@ GroupFit fitGroupMultipliers(const DenseRows &G, const std::vector<double> &T,
   F.MedianAbsLoo = medianAbs(F.LooRel);
   return F;
 }
+
+bool heldAtOne(const std::string &Group) { return Group == "math"; }
 
 const std::vector<std::string> &costGroups(const std::string &Level) {
   static const std::vector<std::string> Hllc{"fp", "div", "math", "int", "mem", "control"};

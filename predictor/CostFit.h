@@ -65,8 +65,8 @@ struct GroupFit {
   std::vector<double> LsS;   ///< least-squares value before fixing at 0
   std::vector<bool> Fixed;   ///< negative in the solve: written as 0
   /// The group carries >= 1 % of some kernel's time with the construct costs
-  /// (G_jg / t_j >= 0.01); otherwise the training set cannot determine it
-  /// and its multiplier stays 1.
+  /// (G_jg / t_j >= 0.01) and is not held at 1 (heldAtOne); otherwise its
+  /// multiplier stays 1.
   std::vector<bool> Determined;
   std::vector<std::optional<double>> Spread; ///< (max-min)/median of s over repetitions
   std::vector<double> Rel0;  ///< per kernel: (sum_g G_jg - t_j) / t_j, construct costs alone
@@ -86,6 +86,12 @@ struct GroupFit {
 GroupFit fitGroupMultipliers(const DenseRows &G, const std::vector<double> &T,
                              const std::vector<std::string> &Groups,
                              const DenseRows &TimesByRep = {});
+
+/// True for a group whose multiplier is held at 1, not fitted: "math", the
+/// calls of math-library functions, whose construct benchmarks time the
+/// library's own code directly (the same code at every level: ICC costs its
+/// library calls with these costs, ICCModel::libraryCallCost).
+bool heldAtOne(const std::string &Group);
 
 /// Groups of cost keys fitted by one multiplier each, in order:
 ///   HLLC  fp (f32/f64 add, sub, mul, cmp, abs), div (div, rem, sqrt), math

@@ -907,6 +907,9 @@ std::string trainingRef(const HllcResult &H, size_t G, double BaseNs) {
   const GroupFit &F = H.Train->Fit;
   std::string R = "; construct-benchmark cost " + num(BaseNs, 4) + " ns x multiplier s_" +
                   F.Groups[G] + " = " + num(F.S[G], 4);
+  if (heldAtOne(F.Groups[G]))
+    return R + " (group " + F.Groups[G] + " held at 1: library calls are timed directly by "
+               "their construct benchmarks)";
   if (!F.Determined[G])
     return R + " (group " + F.Groups[G] + " carries < 1 % of every training kernel's time: "
                "not fitted)";
@@ -1288,8 +1291,9 @@ void printTraining(std::ostream &OS, const std::string &Level,
   const auto &F0 = Hs.front()->Train->Fit;
   OS << "\n" << Level << " training-set fit: cost of key k = s_g c0_k (Warwick-94 eq. 4 with "
      << "c = diag(s) c0),\nc0 from the construct benchmarks, one multiplier s_g per group fitted "
-     << "on " << F0.Rel.size() << " training kernels\n(weights 1/t; * = carries < 1 % of every "
-        "kernel's time: not fitted, s = 1)\n";
+     << "on " << F0.Rel.size() << " training kernels\n(weights 1/t; * = not fitted, s = 1: "
+        "group math (library calls, timed directly) or one that carries < 1 % of every "
+        "kernel's time)\n";
   OS << pad("group", 22, true);
   for (const std::string &Op : Opts)
     OS << pad(Op + " s_g", 10) << pad("spread", 8);

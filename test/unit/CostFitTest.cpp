@@ -125,3 +125,19 @@ TEST(CostFit, Groups) {
   for (auto [K, G] : Intcc)
     EXPECT_EQ(costGroup("INTCC", K), G) << K;
 }
+
+TEST(CostFit, MathGroupIsHeldAtOne) {
+  // t = 2 G_fp + 1 G_math: with math held at 1 its time moves to the
+  // right-hand side and fp alone is fitted (exactly 2); a free math group
+  // would be fitted too, but library calls are timed directly.
+  DenseRows G{{1e-3, 1e-3}, {2e-3, 0.5e-3}, {1e-3, 3e-3}};
+  std::vector<double> T{3e-3, 4.5e-3, 5e-3};
+  GroupFit F = fitGroupMultipliers(G, T, {"fp", "math"});
+  EXPECT_TRUE(heldAtOne("math"));
+  EXPECT_FALSE(heldAtOne("fp"));
+  EXPECT_NEAR(F.S[0], 2.0, 1e-12);
+  EXPECT_DOUBLE_EQ(F.S[1], 1.0);
+  EXPECT_FALSE(F.Determined[1]);
+  for (double R : F.Rel)
+    EXPECT_NEAR(R, 0, 1e-12);
+}
