@@ -90,8 +90,8 @@ def add_phase_arguments(ap, wait):
                     help="seconds to wait, per timed run, for the phase probe to come within "
                          "25%% of its fastest value (default " + "%g" % wait + "; 0: do not wait)")
     ap.add_argument("--retries", type=int, default=2,
-                    help="runs again, at most this often, a run after which the phase probe is "
-                         "more than 25%% slower than its fastest value (default 2)")
+                    help="runs again, at most this often, a run before or after which the phase "
+                         "probe is more than 25%% slower than its fastest value (default 2)")
 
 
 def fast_rounds(values, before, after, best, limit=1.25):
@@ -135,10 +135,6 @@ class PhaseProbe:
 
     def slow(self, p):
         return p > self.limit * self.best
-
-    def fast_rounds(self, values, before, after):
-        """fast_rounds() against the fastest probe value seen so far."""
-        return fast_rounds(values, before, after, self.best, self.limit)
 
     def wait_fast(self):
         """Probes until the phase is fast (or `wait` s passed): (probe, s waited)."""

@@ -186,30 +186,28 @@ def main():
             probes[name] = e.get("phase_probe_s_per_point", [])
             probes_after[name] = e.get("phase_probe_after_s_per_point", [])
             set_aside[name] = e.get("set_aside_round_medians_s", [])
-            # The same choice of rounds as a live run, against the fastest
-            # probe value of the earlier run (runs from before the choice was
-            # made keep their median when no probe was stored).
-            vals = e["round_medians_s"]
-            fast = fast_rounds(vals, probes[name], probes_after[name], earlier_best)
-            all_rounds[name] = median(vals)
-            if probes[name] and probes_after[name]:
-                slow_rounds[name] = len(vals) - len(fast)
-                e["measured_median_s"] = median(fast or vals)
             m = {"function": e["function"], "params": e["params"], "median_s": e["measured_median_s"],
                  "min_s": e["measured_min_s"], "max_s": e["measured_max_s"]}
+            # The same choice of rounds as a live run, against the fastest
+            # probe value of the earlier run (runs from before the choice was
+            # made keep their median: no probe was stored after them).
+            best = earlier_best if probes[name] and probes_after[name] else None
         else:
             ms = rounds[name]
+            m = dict(ms[0])
+            m["min_s"] = min(x["min_s"] for x in ms)
+            m["max_s"] = max(x["max_s"] for x in ms)
+            best = probe.best
+        if not a.counts_only:
             # The median over the rounds run in a fast phase (the probe within
             # 25 % of its fastest value before and after, judged against the
             # fastest value of the whole run); all rounds if none was.
-            fast = probe.fast_rounds(ms, probes[name], probes_after[name])
-            slow_rounds[name] = len(ms) - len(fast)
-            all_rounds[name] = median([x["median_s"] for x in ms])
-            m = dict(ms[0])
-            m["median_s"] = median([x["median_s"] for x in (fast or ms)])
-            m["min_s"] = min(x["min_s"] for x in ms)
-            m["max_s"] = max(x["max_s"] for x in ms)
-        if not a.counts_only:
+            vals = [x["median_s"] for x in rounds[name]]
+            all_rounds[name] = median(vals)
+            if best is not None:
+                fast = fast_rounds(vals, probes[name], probes_after[name], best)
+                slow_rounds[name] = len(vals) - len(fast)
+                m["median_s"] = median(fast or vals)
             pred, err = predict(base + ".seg.json", m["function"], m["params"], extra, a.machine)
             # ICC with the branch probabilities and loop counts measured by CT
             # at the timed size (argv: the parameters the program reported).
