@@ -29,6 +29,10 @@ namespace segtime {
 /// t(v) = c^T f (Warwick-94 eq. 4) or the count of one operation.
 using StageWeight = std::function<GiNaC::ex(const Node &)>;
 
+/// A node's executions per execution of the list it is in (Node::Freq, an
+/// expression; "" = 1).
+inline GiNaC::ex frequencyOf(const Node &N) { return N.Freq.empty() ? GiNaC::ex(1) : parseExpr(N.Freq); }
+
 /// Stage weight that reads Ruvs[LevelKey][Op] (a count of one operation).
 StageWeight countWeight(const std::string &LevelKey, const std::string &Op);
 

@@ -179,14 +179,14 @@ void installLoopModels(FormulaBuilder &FB, const SegFile &S, const Machine &M,
         return Core;
       // The overlap exponent of the largest footprint (a vectorised loop's,
       // not its epilogue's).
-      ex T = 0, F = parseExpr(It->second.front()->Footprint);
+      ex T = 0;
+      std::optional<ex> F;
       for (const Node *X : It->second) {
         ex Fx = parseExpr(X->Footprint);
-        T += (X->Freq.empty() ? ex(1) : parseExpr(X->Freq)) * nestMemoryTime(*Mem, *X, Fx, Values);
-        if (X != It->second.front())
-          F = max(F, Fx);
+        T += frequencyOf(*X) * nestMemoryTime(*Mem, *X, Fx, Values);
+        F = F ? max(*F, Fx) : Fx;
       }
-      return Mem->combine(Core, T, F);
+      return Mem->combine(Core, T, *F);
     });
     return;
   }
@@ -218,7 +218,7 @@ static std::string overlapNote(const MemoryModel &Mem, double Fp) {
   return Buf;
 }
 
-/// Notes on the ICC memory term of each loop nest of F: footprint, the
+/// Notes on the memory term (ICC, INTCC, HLLC) of each loop nest of F: footprint, the
 /// level it lives in, traffic and transfer time, and the references it
 /// bounds or leaves out (Node::MemoryNotes).
 static void memoryNotes(const FunctionSeg &F, const std::optional<MemoryModel> &Mem,
@@ -228,7 +228,7 @@ static void memoryNotes(const FunctionSeg &F, const std::optional<MemoryModel> &
   if (It == F.LevelSegs.end())
     return;
   if (!Mem) {
-    Notes.push_back("ICC memory term not applied: " + Why);
+    Notes.push_back("memory term not applied: " + Why);
     return;
   }
   for (const Node &N : It->second) {
@@ -236,7 +236,7 @@ static void memoryNotes(const FunctionSeg &F, const std::optional<MemoryModel> &
       continue;
     // References the pass bounded or left out (indirect ones), never silently.
     for (const std::string &M : N.MemoryNotes)
-      Notes.push_back("ICC memory term, loop nest at line " + std::to_string(N.Range.Line) +
+      Notes.push_back("memory term, loop nest at line " + std::to_string(N.Range.Line) +
                       ": " + M);
     if (N.Footprint.empty())
       continue;
@@ -255,7 +255,7 @@ static void memoryNotes(const FunctionSeg &F, const std::optional<MemoryModel> &
         Lines += Buf;
       }
       std::snprintf(Buf, sizeof Buf,
-                    "ICC memory term, loop nest at line %u: footprint %.3g B, traffic %.3g B, "
+                    "memory term, loop nest at line %u: footprint %.3g B, traffic %.3g B, "
                     "lines brought in (layer conditions): %s; last level at %.3g GB/s (%s); %.3g s",
                     N.Range.Line, Fp, V, Lines.c_str(), Mem->bandwidthAt(Fp) / 1e9, Last.Name.c_str(),
                     evaluate(Mem->lineTime(Streams, parseExpr(N.Traffic), F), Values));
@@ -286,7 +286,7 @@ static void memoryNotes(const FunctionSeg &F, const std::optional<MemoryModel> &
     const MemoryModel::Level &L = Mem->levelOf(Fp);
     double B = Mem->bandwidthAt(Fp);
     std::snprintf(Buf, sizeof Buf,
-                  "ICC memory term, loop nest at line %u: footprint %.3g B (%s), traffic %.3g B, "
+                  "memory term, loop nest at line %u: footprint %.3g B (%s), traffic %.3g B, "
                   "%.3g s at %.3g GB/s",
                   N.Range.Line, Fp, L.Name.c_str(), V, V / B, B / 1e9);
     Notes.push_back(Buf + overlapNote(*Mem, Fp));
@@ -522,10 +522,16 @@ Prediction predict(const SegFile &S, const Machine &M, const PredictOptions &O) 
       }
       NumRanks = static_cast<int>(Pv);
     }
+    // The memory term's notes, once: ICC, INTCC and HLLC use it. Without
+    // memory numbers only ICC says so (the term is part of its model; HLLC
+    // and INTCC, as on the T800, are then their cost vectors alone).
+    bool Icc = false, Other = false;
+    for (const ResourceModel *Model : Kept)
+      (Model->level() == "ICC" ? Icc : Other) |= Model->level() != "POC";
+    if (Icc || (Other && Mem))
+      memoryNotes(*FS, Mem, MemWhy, Values, FP.Notes);
     for (ResourceModel *Model : Kept) {
       const std::string L = Model->level();
-      if (L == "ICC")
-        memoryNotes(*FS, Mem, MemWhy, Values, FP.Notes);
       LevelPrediction LP;
       LP.Formula = toFormulaText(Closed[L]);
       // The given rank, or the slowest of the p ranks.

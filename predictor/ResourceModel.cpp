@@ -131,9 +131,6 @@ StageWeight ICCModel::timeWeight() const {
   };
 }
 
-/// A node's executions per execution of its list (Node::Freq, "" = 1).
-static ex freqOf(const Node &N) { return N.Freq.empty() ? ex(1) : parseExpr(N.Freq); }
-
 /// Whether E depends on an IR loop's iteration counter (k_<fn>_irN).
 static bool dependsOnLoopIndex(const ex &E) {
   for (const std::string &X : freeSymbols(E))
@@ -150,7 +147,7 @@ static std::optional<ex> perExecution(const NodeList &List, const std::string &K
                                       const std::string &Op) {
   ex Sum = 0;
   for (const Node &S : List) {
-    ex F = freqOf(S);
+    ex F = frequencyOf(S);
     if (S.Kind == NodeKind::Stage) {
       if (auto It = S.Ruvs.find(Key); It != S.Ruvs.end())
         Sum += F * It->second.get(Op);
@@ -187,7 +184,7 @@ static std::optional<ex> chainCycles(const NodeList &List, const std::string &Ke
     } else {
       return std::nullopt;
     }
-    Sum += freqOf(S) * parseExpr(S.Trip) * PerIt;
+    Sum += frequencyOf(S) * parseExpr(S.Trip) * PerIt;
   }
   if (dependsOnLoopIndex(Sum))
     return std::nullopt;
@@ -230,7 +227,7 @@ ex ICCModel::overlap(const Node &L, const ex &Core, int Depth, double Rob) const
     auto It = S.Ruvs.find(Key);
     if (S.Kind != NodeKind::Stage || It == S.Ruvs.end())
       continue;
-    ex F = freqOf(S);
+    ex F = frequencyOf(S);
     if (!L.Index.empty() && F.has(sym(L.Index)))
       return Core;
     ++Blocks;

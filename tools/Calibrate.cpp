@@ -23,7 +23,7 @@
 ///    costs its latency, while real kernels overlap independent operations
 ///    (and -O2 vectorises and unrolls). The costs c0 above are kept and one
 ///    multiplier s_g >= 0 per group of keys (predictor/CostFit.h costGroups)
-///    is fitted on 34 training kernels (tools/calib/TrainingSource.h, not the
+///    is fitted on the training kernels (tools/calib/TrainingSource.h, not the
 ///    validation kernels): t_j ~ sum_g s_g sum_{k in g} c0_k f_jk, weights
 ///    1/t_j; the costs written are s_g c0_k, with c0, s_g and the fit's
 ///    residuals in each ref; leave-one-out errors per kernel are reported.
@@ -136,7 +136,7 @@ const char *Usage =
     "  --no-train     hllc/intcc: write the construct-benchmark costs c0 alone; by\n"
     "                 default one multiplier s_g >= 0 per group of constructs or IR\n"
     "                 classes (fp, div, math, int, mem/load/store, control/other) is\n"
-    "                 fitted on 34 training kernels (reductions, stencils, sorting,\n"
+    "                 fitted on the training kernels (reductions, stencils, sorting,\n"
     "                 hashing, math calls, ...) and the costs written are s_g c0_k;\n"
     "                 the table and --json show s_g, the residuals and the\n"
     "                 leave-one-out errors per kernel (docs/calibrate.md)\n"
@@ -433,7 +433,6 @@ StageWeight classWeight(const std::string &Level, const std::string &Class) {
 /// defaults. Throws CalibError if the form depends on anything else.
 double perCall(FormulaBuilder &FB, const FunctionSeg &F, const StageWeight &W,
                const std::string &Key, const std::string &Level, long R) {
-  const std::string &Op = Key;
   GiNaC::ex E = FB.closedForm(F.Name, W, Key, Level);
   std::map<std::string, double> V{{"R", static_cast<double>(R)}};
   for (const Parameter &P : F.Parameters)
@@ -448,7 +447,7 @@ double perCall(FormulaBuilder &FB, const FunctionSeg &F, const StageWeight &W,
       }
   for (const std::string &S : freeSymbols(E))
     if (!V.count(S))
-      throw CalibError("benchmark " + F.Name + ": the count of " + Op +
+      throw CalibError("benchmark " + F.Name + ": the count of " + Key +
                        " depends on '" + S + "', which has no value");
   return evaluate(E, V);
 }

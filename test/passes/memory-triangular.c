@@ -30,7 +30,7 @@
 // 1 + (k - 1) / 8 lines, at most the 25 of a row stride (sum 2659), b and the
 // store of x 25.875 each, the diagonal one per row (200): 2910.75. Not
 // counted: the loads of x grow by a line every 8 rows (25 lines).
-// TRI: note: ICC memory term, loop nest at line {{[0-9]+}}: footprint 1.62e+05 B, traffic 1.64e+05 B, lines brought in (layer conditions): L1 2.91e+03, L2 0;
+// TRI: note: memory term, loop nest at line {{[0-9]+}}: footprint 1.62e+05 B, traffic 1.64e+05 B, lines brought in (layer conditions): L1 2.91e+03, L2 0;
 void trisolve(int n, const double *l, const double *b, double *x) {
   for (int i = 0; i < n; i++) {
     double s = b[i];
@@ -49,8 +49,8 @@ void trisolve(int n, const double *l, const double *b, double *x) {
 // CHECK-NEXT: stream data: load 4 B, stride B x trip: 4 x n
 // CHECK-NEXT: memory note: hist: indirect load, object size unknown: left out of the footprint and traffic
 // CHECK-NEXT: memory note: hist: indirect store, object size unknown: left out of the footprint and traffic
-// HIST: note: ICC memory term, loop nest at line {{[0-9]+}}: hist: indirect load, object size unknown: left out of the footprint and traffic
-// HIST: note: ICC memory term, loop nest at line {{[0-9]+}}: footprint 800 B, traffic 800 B
+// HIST: note: memory term, loop nest at line {{[0-9]+}}: hist: indirect load, object size unknown: left out of the footprint and traffic
+// HIST: note: memory term, loop nest at line {{[0-9]+}}: footprint 800 B, traffic 800 B
 void histogram(int n, const int *data, int *hist) {
   for (int i = 0; i < n; i++)
     hist[data[i]]++;
@@ -63,7 +63,7 @@ void histogram(int n, const int *data, int *hist) {
 // CHECK-NEXT: memory: footprint=4*n + 1024 B traffic=4*n + 2048 B
 // CHECK-NEXT: stream data: load 4 B, stride B x trip: 4 x n
 // CHECK-NEXT: memory note: bins: indirect load, bounded by its object's 1024 B; not a stream of the cache-line model
-// GLOB: note: ICC memory term, loop nest at line {{[0-9]+}}: footprint 1.82e+03 B, traffic 2.85e+03 B
+// GLOB: note: memory term, loop nest at line {{[0-9]+}}: footprint 1.82e+03 B, traffic 2.85e+03 B
 int bins[256];
 void histogram_global(int n, const int *data) {
   for (int i = 0; i < n; i++)
@@ -76,7 +76,7 @@ void histogram_global(int n, const int *data) {
 // CHECK: function lu
 // CHECK: Loop @{{[0-9]+}} ir-loop trip=n index=[[KL:k_lu_ir[0-9]+]]
 // CHECK-NEXT: memory: footprint={{.*}}seg_sum{{.*}} B traffic=
-// LUNOTE: note: ICC memory term, loop nest at line {{[0-9]+}}: footprint 8e+04 B, traffic 1.6e+05 B
+// LUNOTE: note: memory term, loop nest at line {{[0-9]+}}: footprint 8e+04 B, traffic 1.6e+05 B
 // RUN: %segtime predict %t.json --machine %inputs/machine-strided.yaml --level icc \
 // RUN:   --function lu -p n=100 2>&1 | FileCheck --check-prefix=LUNOTE %s
 // Vectorised, the remainder loop of row k starts where the vector loop

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 using namespace segtime;
 
 namespace {
@@ -262,5 +264,10 @@ TEST(Predict, HllcAndIntccTakeTheIRNestsMemoryTerm) {
     EXPECT_NEAR(Lv.at("HLLC").TimeS, Bw == 1e9 ? 64e-9 : 20e-9, 1e-18) << Bw;
     EXPECT_NEAR(Lv.at("INTCC").TimeS, Bw == 1e9 ? 64e-9 : 8e-9, 1e-18) << Bw;
     EXPECT_DOUBLE_EQ(Lv.at("POC").TimeS, 0.5e-6); // POC has no memory term
+    // The nest's memory note is printed for HLLC and INTCC too (no ICC here).
+    const auto &Notes = P.Functions[0].Notes;
+    EXPECT_TRUE(std::any_of(Notes.begin(), Notes.end(), [](const std::string &N) {
+      return N.rfind("memory term, loop nest at line ", 0) == 0;
+    }));
   }
 }
