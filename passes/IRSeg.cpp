@@ -235,8 +235,9 @@ struct ScevText {
 class Builder {
 public:
   Builder(Function &F, LoopInfo &LI, ScalarEvolution &SE, BranchProbabilityInfo &BPI,
-          DominatorTree &DT, const std::vector<std::string> &Params, IRFunctionSeg &Out)
-      : F(F), LI(LI), SE(SE), BPI(BPI), DT(DT), Text{Params, {}}, Out(Out) {
+          DominatorTree &DT, const std::vector<std::string> &Params, uint64_t Budget,
+          IRFunctionSeg &Out)
+      : F(F), LI(LI), SE(SE), BPI(BPI), DT(DT), Text{Params, {}}, Out(Out), Budget(Budget) {
     for (BasicBlock *B : ReversePostOrderTraversal<Function *>(&F))
       Order.push_back(B);
     unsigned N = 0;
@@ -276,7 +277,20 @@ public:
     };
   }
 
-  void run() { Out.Seg = region(nullptr); }
+  void run() {
+    Out.Seg = region(nullptr);
+    if (CappedFrequencies)
+      Out.Notes.push_back(std::to_string(CappedFrequencies) +
+                          " block frequencies have more than " + std::to_string(MaxTerms) +
+                          " terms in exact conditions: BranchProbabilityInfo's estimates used");
+    if (overBudget()) {
+      Out.BudgetExceeded = true;
+      Out.Notes.push_back("analysis budget exceeded (" + std::to_string(Work) +
+                          " units of symbolic work, budget " + std::to_string(Budget) +
+                          "): the rest of the function's frequencies are "
+                          "BranchProbabilityInfo's estimates");
+    }
+  }
 
 private:
   /// The member of region L (nullptr: the function body) that contains B:
@@ -336,6 +350,10 @@ private:
       const void *U = unitOf(L, B);
       if (!U)
         continue;
+      // All of U's edges in the region are in (reverse post-order): its
+      // frequency is complete, and simplified before it is passed on.
+      if (U == B || B == static_cast<const Loop *>(U)->getHeader())
+        settle(Freq[U], SymFreq[U]);
       if (U != B) { // a subloop: propagate from its header to its exits
         Loop *SL = const_cast<Loop *>(static_cast<const Loop *>(U));
         if (B != SL->getHeader())
@@ -906,10 +924,12 @@ private:
 
   /// To += From * Scale * Factor (Factor: an expression, "" for 1, "0").
   /// Conditions are 0/1 indicators: a factor already in a monomial is not
-  /// repeated (c*c = c), and c*(1 - c) = 0.
-  static void addScaled(Poly &To, const Poly &From, double Scale, const std::string &Factor) {
+  /// repeated (c*c = c), and c*(1 - c) = 0. Each monomial of From is one
+  /// unit of the function's symbolic work (spend).
+  void addScaled(Poly &To, const Poly &From, double Scale, const std::string &Factor) {
     if (Scale == 0 || Factor == "0")
       return;
+    spend(From.size());
     if (Factor.empty() || Factor == "1") {
       for (auto &[M, C] : From)
         To[M] += C * Scale; // M's factors are sorted and distinct already
@@ -927,12 +947,13 @@ private:
     }
   }
 
-  /// P as an expression ("" for 1), or nullopt if too large to be useful
-  /// (the numeric frequency is used then).
-  static std::optional<std::string> render(Poly P) {
-    // M*c + M*(1 - c) = M (the two sides of one exact condition rejoin).
+  /// M*c + M*(1 - c) = M in P (the two sides of one exact condition
+  /// rejoin), until no two monomials merge. Each monomial looked at per
+  /// merge is one unit of symbolic work.
+  void simplify(Poly &P) {
     for (bool Merged = true; Merged;) {
       Merged = false;
+      spend(P.size());
       for (auto &[M, C] : P) {
         std::vector<std::string> Fs = factorList(M);
         for (size_t I = 0; I < Fs.size() && !Merged; ++I) {
@@ -957,6 +978,31 @@ private:
           break;
       }
     }
+  }
+
+  /// Most monomials a block frequency keeps: beyond, its block takes the
+  /// numeric frequency (conditions that do not rejoin, such as a chain of
+  /// short-circuit tests, multiply the monomials of the blocks after them).
+  static constexpr size_t MaxTerms = 64;
+
+  /// Completes the frequency P of a region member (all its incoming edges
+  /// added): simplified; the numeric estimate Numeric instead if it has
+  /// more than MaxTerms monomials or the function's symbolic work has
+  /// passed its budget (each counted in Out.Notes).
+  void settle(double Numeric, Poly &P) {
+    simplify(P);
+    bool Large = P.size() > MaxTerms;
+    if (!Large && !overBudget())
+      return;
+    if (Large)
+      ++CappedFrequencies;
+    P = Poly{{"", Numeric}};
+  }
+
+  /// P as an expression ("" for 1), or nullopt if too large to be useful
+  /// (the numeric frequency is used then).
+  std::optional<std::string> render(Poly P) {
+    simplify(P);
     std::string R;
     for (auto &[M, C] : P) {
       if (C == 0)
@@ -1860,16 +1906,24 @@ private:
   std::map<std::pair<const BasicBlock *, const BasicBlock *>, Poly> SymEdge;
   unsigned NextId = 1;
   int PhiDepth = 0;
+  /// Units of symbolic work done for the function so far (monomials built
+  /// and compared, SCEV nodes written as text), and the most allowed.
+  uint64_t Work = 0, Budget;
+  /// Block frequencies that kept the numeric estimate (settle).
+  unsigned CappedFrequencies = 0;
+
+  void spend(uint64_t Units) { Work += Units; }
+  bool overBudget() const { return Work > Budget; }
 };
 
 } // namespace
 
 IRFunctionSeg buildIRSeg(Function &F, LoopInfo &LI, ScalarEvolution &SE,
                          BranchProbabilityInfo &BPI, DominatorTree &DT,
-                         const std::vector<std::string> &Params) {
+                         const std::vector<std::string> &Params, uint64_t Budget) {
   IRFunctionSeg R;
   R.Name = F.getName().str();
-  Builder(F, LI, SE, BPI, DT, Params, R).run();
+  Builder(F, LI, SE, BPI, DT, Params, Budget, R).run();
   return R;
 }
 

@@ -60,7 +60,18 @@ struct IRFunctionSeg {
   /// Loops whose trip count ScalarEvolution could not compute get a
   /// parameter N_<function>_<line>; listed here.
   std::vector<Parameter> Parameters;
+  /// What the analysis simplified or gave up on (a budget exceeded, a
+  /// frequency too large to keep in exact conditions), one line each.
+  std::vector<std::string> Notes;
+  /// The function's symbolic work passed the budget (buildIRSeg).
+  bool BudgetExceeded = false;
 };
+
+/// Default of buildIRSeg's Budget (-fplugin-arg-segtime-budget): units of
+/// symbolic work per function, a unit being one monomial of a block
+/// frequency built or compared, or one ScalarEvolution node written as
+/// text. The examples and validation kernels use at most a few thousand.
+constexpr uint64_t DefaultAnalysisBudget = 1000000;
 
 /// IntCC vocabulary key of one instruction ("fadd.f64", "load.i32",
 /// "call.sqrt", "br.cond"), "" for instructions that cost nothing
@@ -69,9 +80,14 @@ std::string intccKey(const llvm::Instruction &I);
 
 /// Builds the IR-level SEG of F. ParamNames are the source names of F's
 /// parameters in order (from the AST; IR argument names are not kept).
+/// Budget: units of symbolic work (DefaultAnalysisBudget) after which the
+/// rest of F's block frequencies are numeric estimates, formulas that are
+/// still to be written are given up, and the result's BudgetExceeded is
+/// set; the SEG is complete either way.
 IRFunctionSeg buildIRSeg(llvm::Function &F, llvm::LoopInfo &LI, llvm::ScalarEvolution &SE,
                          llvm::BranchProbabilityInfo &BPI, llvm::DominatorTree &DT,
-                         const std::vector<std::string> &ParamNames);
+                         const std::vector<std::string> &ParamNames,
+                         uint64_t Budget = DefaultAnalysisBudget);
 
 /// Analysis: the IR-level SEG of a function (parameter names from the
 /// function's debug info if present, else arg0, arg1, ...).

@@ -4,6 +4,7 @@
 #include "passes/Timing.h"
 
 #include "llvm/IR/DebugInfo.h"
+#include "llvm/IR/DiagnosticInfo.h"
 
 using namespace llvm;
 
@@ -134,10 +135,18 @@ struct CollectPass : PassInfoMixin<CollectPass> {
       auto It = C.ParamNames.find(F.getName().str());
       if (It != C.ParamNames.end())
         Params = It->second;
-      C.Functions[F.getName().str()] =
+      IRFunctionSeg &FS = C.Functions[F.getName().str()] =
           buildIRSeg(F, FAM.getResult<LoopAnalysis>(F), FAM.getResult<ScalarEvolutionAnalysis>(F),
                      FAM.getResult<BranchProbabilityAnalysis>(F),
-                     FAM.getResult<DominatorTreeAnalysis>(F), Params);
+                     FAM.getResult<DominatorTreeAnalysis>(F), Params, C.Budget);
+      for (const std::string &N : FS.Notes)
+        C.Errors.push_back("IR level of '" + FS.Name + "': " + N);
+      if (FS.BudgetExceeded) // (a warning: the compile goes on)
+        M.getContext().diagnose(DiagnosticInfoUnsupported(
+            F,
+            "segtime: IR level of '" + FS.Name + "': " + FS.Notes.back() +
+                " (-fplugin-arg-segtime-budget=N raises the budget)",
+            F.getSubprogram(), DS_Warning));
     }
     IRTime.reset();
     for (const std::string &T : C.Targets) {

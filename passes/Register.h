@@ -31,6 +31,8 @@ struct IRCollection {
   bool Enabled = false;          ///< set by the clang plugin
   bool StripDebugInfo = false;   ///< the plugin turned line tables on itself
   std::vector<std::string> Targets; ///< ICC targets (MachineLevel.h syntax)
+  /// Units of symbolic work per function for the IR level (buildIRSeg).
+  uint64_t Budget = DefaultAnalysisBudget;
   /// Source parameter names per IR function name (from the AST).
   std::map<std::string, std::vector<std::string>> ParamNames;
   /// Source name of every function, by IR name (C++ names are mangled).

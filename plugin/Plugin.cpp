@@ -25,6 +25,9 @@
 ///   instrument=no-clock  the same instrumentation with every timer read an
 ///                    opaque zero: a measurement aid (what the reads cost)
 ///   timing           print the plugin's own phase times (passes/Timing.h)
+///   budget=N         units of symbolic work per function for the IR level
+///                    (default 1000000, passes/IRSeg.h); beyond, numeric
+///                    estimates and a warning
 ///   help             list the options
 ///
 //===----------------------------------------------------------------------===//
@@ -61,6 +64,7 @@ struct PluginOptions {
   std::string Machine = "t800";
   std::string Out;
   std::vector<std::string> Targets; ///< ICC targets; empty: none
+  uint64_t Budget = DefaultAnalysisBudget; ///< IR level, per function (buildIRSeg)
   bool Instrument = false; ///< component timing (CT)
   bool TimeInnermostLoops = false; ///< instrument=all
   bool NoClock = false;            ///< instrument=no-clock
@@ -529,6 +533,7 @@ protected:
       C = IRCollection();
       C.Enabled = Opts.IR;
       C.Targets = Opts.Targets;
+      C.Budget = Opts.Budget;
       C.Instrument.Enabled = Opts.Instrument;
       C.Instrument.TimeInnermostLoops = Opts.TimeInnermostLoops;
       C.Instrument.NoClock = Opts.NoClock;
@@ -573,6 +578,9 @@ protected:
           Opts.Targets.push_back(P.str());
       } else if (Key == "timing" && !HasVal) {
         Opts.Timing = true;
+      } else if (Key == "budget" && HasVal && !Val.getAsInteger(10, Opts.Budget) &&
+                 Opts.Budget > 0) {
+        // (getAsInteger returns true on error)
       } else if (Key == "help") {
         llvm::errs() << "segtime plugin options (-fplugin-arg-segtime-KEY[=VALUE]):\n"
                         "  quiet          print nothing; still write the .seg.json\n"
@@ -591,12 +599,16 @@ protected:
                         "                 the same code with every timer read an opaque 0\n"
                         "                 (measures what the reads cost: ct_overhead.py)\n"
                         "  timing         print the plugin's own phase times (AST SEG, IR SEG,\n"
-                        "                 ICC clone, code generation, block costing, JSON)\n";
+                        "                 ICC clone, code generation, block costing, JSON)\n"
+                        "  budget=N       units of symbolic work per function at the IR level\n"
+                        "                 (default " + std::to_string(DefaultAnalysisBudget) + "); beyond it the\n"
+                        "                 function's frequencies are numeric estimates, with a\n"
+                        "                 warning, and the compile goes on\n";
       } else {
         unsigned ID = D.getCustomDiagID(
             DiagnosticsEngine::Error,
             "segtime: bad plugin argument '%0' (expected quiet, machine=NAME, out=PATH, "
-            "targets=CPU,..., no-ir, instrument[=all|no-clock], timing, help)");
+            "targets=CPU,..., no-ir, instrument[=all|no-clock], timing, budget=N, help)");
         D.Report(ID) << A;
         return false;
       }
