@@ -1159,6 +1159,24 @@ std::string foreignFunctionProblem(const Function &F, bool Target32) {
   return "";
 }
 
+/// Why F cannot be compiled for a target whose stack is aligned to
+/// StackAlign ("" if it can): a stack allocation of run-time size (a
+/// variable-length array) aligned more strictly than the stack, which
+/// SPARC's instruction selector rejects with a fatal error ("over-aligned
+/// dynamic alloca not supported").
+std::string stackProblem(const Function &F, MaybeAlign StackAlign) {
+  if (!StackAlign)
+    return "";
+  for (const BasicBlock &B : F)
+    for (const Instruction &I : B)
+      if (auto *AI = dyn_cast<AllocaInst>(&I);
+          AI && !AI->isStaticAlloca() && AI->getAlign() > *StackAlign)
+        return "a stack allocation of run-time size aligned to " +
+               std::to_string(AI->getAlign().value()) + " B, more than the target's " +
+               std::to_string(StackAlign->value()) + " B stack alignment";
+  return "";
+}
+
 /// Gives the clone's values the use-list order of M's. Code generation
 /// walks users in use-list order in places (instruction selection, address
 /// folding), and CloneModule creates the uses in another order: without this
@@ -1205,8 +1223,11 @@ void copyUseListOrder(const Module &M, const ValueToValueMapTy &VMap) {
 /// layout, no per-function CPU, features and tuning unless the function was
 /// compiled for TM's CPU (so that TM's CPU applies, as with
 /// `clang -march=CPU`), and, for a module made for another architecture,
-/// no bodies that code generation for TM would reject.
-void prepareClone(Module &C, TargetMachine &TM, bool Foreign) {
+/// no bodies that code generation for TM would reject (nor, for any target,
+/// bodies with stack allocations it cannot lower): Skipped receives their
+/// names and why.
+void prepareClone(Module &C, TargetMachine &TM, bool Foreign,
+                  std::map<std::string, std::string> &Skipped) {
   StripDebugInfo(C);
   C.setTargetTriple(TM.getTargetTriple().str());
   C.setDataLayout(TM.createDataLayout());
@@ -1223,9 +1244,15 @@ void prepareClone(Module &C, TargetMachine &TM, bool Foreign) {
       F.removeFnAttr("target-features");
       F.removeFnAttr("tune-cpu");
     }
-    if (Foreign && !F.isDeclaration() &&
-        !foreignFunctionProblem(F, Target32).empty())
+    if (F.isDeclaration())
+      continue;
+    std::string Problem = Foreign ? foreignFunctionProblem(F, Target32) : "";
+    if (Problem.empty())
+      Problem = stackProblem(F, C.getDataLayout().getStackAlignment());
+    if (!Problem.empty()) {
+      Skipped[F.getName().str()] = Problem;
       F.deleteBody(); // no ICC RUVs for its blocks (ValueMap drops them)
+    }
   }
   if (Foreign)
     for (GlobalVariable &G : C.globals())
@@ -1287,7 +1314,8 @@ std::optional<TargetSpec> parseTargetSpec(const std::string &S,
 bool machineLevelRuvs(const Module &M, const TargetSpec &T,
                       std::map<const BasicBlock *, Ruv> &Out, std::string &Err,
                       std::map<std::string, std::string> *Info, EdgeRuvs *EdgeOut,
-                      std::set<const BasicBlock *> *CondJumpsOut) {
+                      std::set<const BasicBlock *> *CondJumpsOut,
+                      std::map<std::string, std::string> *SkippedOut) {
   initialiseTargets();
   const Triple TT(Triple::normalize(T.Triple));
   std::string E;
@@ -1329,7 +1357,8 @@ bool machineLevelRuvs(const Module &M, const TargetSpec &T,
   }
   copyUseListOrder(M, VMap);
   bool Foreign = Triple(M.getTargetTriple()).getArch() != TT.getArch();
-  prepareClone(*Clone, *TM, Foreign);
+  std::map<std::string, std::string> Skipped;
+  prepareClone(*Clone, *TM, Foreign, SkippedOut ? *SkippedOut : Skipped);
   CloneTime.reset();
 
   // The pipeline of LLVMTargetMachine::addPassesToEmitFile, with our

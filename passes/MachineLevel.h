@@ -51,13 +51,18 @@ bool machineLevelRuvs(const llvm::Module &M, const TargetSpec &T,
                       std::map<const llvm::BasicBlock *, Ruv> &Out, std::string &Err,
                       std::map<std::string, std::string> *Info = nullptr,
                       EdgeRuvs *EdgeOut = nullptr,
-                      std::set<const llvm::BasicBlock *> *CondJumpsOut = nullptr);
+                      std::set<const llvm::BasicBlock *> *CondJumpsOut = nullptr,
+                      std::map<std::string, std::string> *SkippedOut = nullptr);
 /// (EdgeOut: if given, machine blocks of code generation's own on an IR edge
 /// -- a split critical edge, a skip jump -- go there instead of into their
 /// predecessor's RUV, so that they can be counted as often as the edge runs.
 /// CondJumpsOut: if given, receives the blocks of M whose own machine code
 /// leaves them through a conditional jump, i.e. whose conditional branch was
-/// not if-converted into a select or cmov.)
+/// not if-converted into a select or cmov.
+/// SkippedOut: if given, receives the functions of M that were not compiled
+/// for T, by name, with the reason (code the target's back end cannot
+/// lower: inline asm or types of another architecture, a variable-length
+/// array aligned beyond the target's stack alignment); they have no RUVs.)
 
 } // namespace segtime
 

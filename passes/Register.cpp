@@ -160,9 +160,20 @@ struct CollectPass : PassInfoMixin<CollectPass> {
       std::map<const BasicBlock *, Ruv> Ruvs;
       EdgeRuvs Edges;
       std::set<const BasicBlock *> CondJumps;
+      std::map<std::string, std::string> Skipped;
       C.TargetInfo[Spec->Name] = {{"triple", Spec->Triple}, {"cpu", Spec->CPU}};
-      if (!machineLevelRuvs(M, *Spec, Ruvs, Err, &C.TargetInfo[Spec->Name], &Edges,
-                            &CondJumps)) {
+      bool Ok = machineLevelRuvs(M, *Spec, Ruvs, Err, &C.TargetInfo[Spec->Name], &Edges,
+                                 &CondJumps, &Skipped);
+      // Functions the target cannot compile: no ICC level for them, a note.
+      for (auto &[Name, Why] : Skipped)
+        if (Function *F = M.getFunction(Name)) {
+          std::string Note = "ICC " + Spec->Name + ": '" + Name + "' not compiled for " +
+                             Spec->CPU + ": " + Why + " (no ICC level for it on this target)";
+          C.Errors.push_back(Note);
+          M.getContext().diagnose(
+              DiagnosticInfoUnsupported(*F, "segtime: " + Note, F->getSubprogram(), DS_Warning));
+        }
+      if (!Ok) {
         C.Errors.push_back("ICC " + Spec->Name + ": " + Err);
         C.TargetInfo[Spec->Name]["error"] = Err;
         continue;

@@ -16,7 +16,7 @@
 
 int f(int x) { return x + 1; }
 
-// BOGUS: error: segtime: bad plugin argument 'bogus' (expected quiet, machine=NAME, out=PATH, targets=CPU,..., no-ir, instrument[=all|no-clock], timing, help)
+// BOGUS: error: segtime: bad plugin argument 'bogus' (expected quiet, machine=NAME, out=PATH, targets=CPU,..., no-ir, instrument[=all|no-clock], timing, budget=N, help)
 // QUIETVAL: error: segtime: bad plugin argument 'quiet=1'
 // OUTEMPTY: error: segtime: bad plugin argument 'out='
 // MACHINE: error: segtime: bad plugin argument 'machine'
@@ -28,3 +28,4 @@ int f(int x) { return x + 1; }
 // HELP: instrument
 // HELP: instrument=all
 // HELP: instrument=no-clock
+// HELP: budget=N
