@@ -948,35 +948,109 @@ private:
   }
 
   /// M*c + M*(1 - c) = M in P (the two sides of one exact condition
-  /// rejoin), until no two monomials merge. Each monomial looked at per
-  /// merge is one unit of symbolic work.
+  /// rejoin), until no two monomials merge; always the first mergeable
+  /// monomial in P's order first, at its first factor "(1 - X)" such that
+  /// the monomial with X in its place is in P with the same coefficient.
+  ///
+  /// The factors are numbered in their text's order, so that monomials as
+  /// sorted vectors of numbers compare as their texts do; the mergeable
+  /// monomials are kept in a set and, after each merge, only those next to
+  /// the three changed (one factor swapped for its other side) are looked
+  /// at again. Each monomial looked at costs its factors in units of
+  /// symbolic work.
   void simplify(Poly &P) {
-    for (bool Merged = true; Merged;) {
-      Merged = false;
-      spend(P.size());
-      for (auto &[M, C] : P) {
-        std::vector<std::string> Fs = factorList(M);
-        for (size_t I = 0; I < Fs.size() && !Merged; ++I) {
-          auto X = negated(Fs[I]);
-          if (!X)
-            continue;
-          std::vector<std::string> Rest = Fs, Pos = Fs;
-          Rest.erase(Rest.begin() + I);
-          Pos[I] = *X;
-          std::sort(Pos.begin(), Pos.end());
-          auto Other = P.find(monomial(Pos));
-          if (Other == P.end() || std::fabs(Other->second - C) > 1e-12 * std::fabs(C))
-            continue;
-          std::string Key = monomial(Rest), Self = M;
-          double Coef = C;
-          P.erase(Other);
-          P.erase(Self);
-          P[Key] += Coef;
-          Merged = true;
+    // (nothing to merge without two monomials, one with a negated factor)
+    if (P.size() < 2 || llvm::none_of(P, [](const auto &MC) {
+          return MC.first.find("(1 - ") != std::string::npos;
+        }))
+      return;
+    using Mono = std::vector<unsigned>;
+    std::map<std::string, unsigned> Id;
+    for (auto &[M, C] : P)
+      for (std::string &F : factorList(M))
+        Id.emplace(std::move(F), 0);
+    std::vector<const std::string *> Text;
+    for (auto &[F, N] : Id) {
+      N = Text.size();
+      Text.push_back(&F);
+    }
+    // Other side of each factor: X for "(1 - X)" (Neg), and the reverse
+    // (Pos), where both are factors of P.
+    const unsigned None = ~0u;
+    std::vector<unsigned> Neg(Text.size(), None), Pos(Text.size(), None);
+    for (unsigned I = 0; I < Text.size(); ++I)
+      if (auto X = negated(*Text[I]))
+        if (auto It = Id.find(*X); It != Id.end()) {
+          Neg[I] = It->second;
+          Pos[It->second] = I;
         }
-        if (Merged)
-          break;
+    std::map<Mono, double> Q;
+    for (auto &[M, C] : P) {
+      Mono K;
+      for (const std::string &F : factorList(M))
+        K.push_back(Id.at(F));
+      Q.emplace(std::move(K), C);
+    }
+    auto Swapped = [](const Mono &K, size_t I, unsigned F) {
+      Mono R = K;
+      R[I] = F;
+      std::sort(R.begin(), R.end());
+      return R;
+    };
+    // The monomial M merges with, and the factor position, if any.
+    auto MergeOf = [&](const Mono &M, double C, Mono &Other, size_t &At) {
+      spend(M.size() + 1);
+      for (size_t I = 0; I < M.size(); ++I) {
+        if (Neg[M[I]] == None)
+          continue;
+        Mono O = Swapped(M, I, Neg[M[I]]);
+        auto It = Q.find(O);
+        if (It == Q.end() || std::fabs(It->second - C) > 1e-12 * std::fabs(C))
+          continue;
+        Other = std::move(O);
+        At = I;
+        return true;
       }
+      return false;
+    };
+    std::set<Mono> Ready;
+    Mono Other;
+    size_t At;
+    auto Check = [&](const Mono &M) {
+      auto It = Q.find(M);
+      if (It != Q.end() && MergeOf(M, It->second, Other, At))
+        Ready.insert(M);
+      else
+        Ready.erase(M);
+    };
+    for (auto &[M, C] : Q)
+      Check(M);
+    if (Ready.empty())
+      return; // (P unchanged)
+    while (!Ready.empty()) {
+      Mono M = *Ready.begin();
+      double Coef = Q.at(M);
+      MergeOf(M, Coef, Other, At);
+      Mono Merged = Other, Key = M;
+      Key.erase(Key.begin() + At);
+      Q.erase(Merged);
+      Q.erase(M);
+      Q[Key] += Coef;
+      std::set<Mono> Again{M, Merged, Key};
+      for (const Mono *X : {&M, &Merged, &Key})
+        for (size_t I = 0; I < X->size(); ++I)
+          for (unsigned F : {Neg[(*X)[I]], Pos[(*X)[I]]})
+            if (F != None)
+              Again.insert(Swapped(*X, I, F));
+      for (const Mono &Y : Again)
+        Check(Y);
+    }
+    P.clear();
+    for (auto &[K, C] : Q) {
+      std::string M;
+      for (unsigned F : K)
+        M += (M.empty() ? "" : "\x1f") + *Text[F];
+      P.emplace_hint(P.end(), std::move(M), C);
     }
   }
 
