@@ -139,6 +139,9 @@ struct CollectPass : PassInfoMixin<CollectPass> {
           buildIRSeg(F, FAM.getResult<LoopAnalysis>(F), FAM.getResult<ScalarEvolutionAnalysis>(F),
                      FAM.getResult<BranchProbabilityAnalysis>(F),
                      FAM.getResult<DominatorTreeAnalysis>(F), Params, C.Budget);
+      // F's analyses are not needed again (code generation computes its
+      // own): released now rather than held for the whole module.
+      FAM.clear(F, F.getName());
       for (const std::string &N : FS.Notes)
         C.Errors.push_back("IR level of '" + FS.Name + "': " + N);
       if (FS.BudgetExceeded) // (a warning: the compile goes on)
