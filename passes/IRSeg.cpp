@@ -1980,8 +1980,9 @@ private:
   std::map<std::pair<const BasicBlock *, const BasicBlock *>, Poly> SymEdge;
   unsigned NextId = 1;
   int PhiDepth = 0;
-  /// Units of symbolic work done for the function so far (monomials built
-  /// and compared, SCEV nodes written as text), and the most allowed.
+  /// Units of symbolic work done for the function so far (monomials of
+  /// block frequencies built, and compared per factor), and the most
+  /// allowed (buildIRSeg's Budget).
   uint64_t Work = 0, Budget;
   /// Block frequencies that kept the numeric estimate (settle).
   unsigned CappedFrequencies = 0;

@@ -69,8 +69,8 @@ struct IRFunctionSeg {
 
 /// Default of buildIRSeg's Budget (-fplugin-arg-segtime-budget): units of
 /// symbolic work per function, a unit being one monomial of a block
-/// frequency built or compared, or one ScalarEvolution node written as
-/// text. The examples and validation kernels use at most a few thousand.
+/// frequency built or compared (per factor when compared). The examples and
+/// validation kernels use at most about 700.
 constexpr uint64_t DefaultAnalysisBudget = 1000000;
 
 /// IntCC vocabulary key of one instruction ("fadd.f64", "load.i32",
@@ -81,9 +81,9 @@ std::string intccKey(const llvm::Instruction &I);
 /// Builds the IR-level SEG of F. ParamNames are the source names of F's
 /// parameters in order (from the AST; IR argument names are not kept).
 /// Budget: units of symbolic work (DefaultAnalysisBudget) after which the
-/// rest of F's block frequencies are numeric estimates, formulas that are
-/// still to be written are given up, and the result's BudgetExceeded is
-/// set; the SEG is complete either way.
+/// rest of F's block frequencies are numeric estimates
+/// (BranchProbabilityInfo's), the result's BudgetExceeded is set and Notes
+/// says so; the SEG is complete either way.
 IRFunctionSeg buildIRSeg(llvm::Function &F, llvm::LoopInfo &LI, llvm::ScalarEvolution &SE,
                          llvm::BranchProbabilityInfo &BPI, llvm::DominatorTree &DT,
                          const std::vector<std::string> &ParamNames,
