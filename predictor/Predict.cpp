@@ -231,6 +231,10 @@ static void memoryNotes(const FunctionSeg &F, const std::optional<MemoryModel> &
     Notes.push_back("memory term not applied: " + Why);
     return;
   }
+  if (!Mem->sizeNote().empty() &&
+      std::any_of(It->second.begin(), It->second.end(),
+                  [](const Node &N) { return N.Kind == NodeKind::Loop && !N.Footprint.empty(); }))
+    Notes.push_back("memory term, " + Mem->sizeNote());
   for (const Node &N : It->second) {
     if (N.Kind != NodeKind::Loop)
       continue;
