@@ -1233,7 +1233,8 @@ void writeMachine(const std::string &Path, const Options &O, const RunInfo &I,
   }
   // Parameter sections: old entries, minus those of the parts re-measured,
   // plus the new ones.
-  const std::map<std::string, std::string> SectionComment = {
+  // In this order when both are new (parkbench first, as in the shipped files).
+  const std::vector<std::pair<std::string, std::string>> SectionComment = {
       {"parkbench", "PARKBENCH-93 §3.2 low-level benchmarks: `segtime calibrate --level "
                     "tick,rinf1,poly` (docs/calibrate.md)"},
       {"memory", "Cache sizes (reported: size = the first of size_sysfs, size_cpuid, "
