@@ -272,30 +272,25 @@ std::vector<CacheReport> cpuidCaches(const Cpuid &C, std::string &Why) {
       R.push_back(L1);
     }
     if (C.query(0x80000006, 0, X)) {
-      if (X[2] >> 16) {
-        CacheReport L2;
-        L2.Level = 2;
-        L2.Size = double(X[2] >> 16) * 1024;
-        L2.Line = X[2] & 0xff;
-        double A = amdWays((X[2] >> 12) & 0xf);
-        L2.Ways = A < 0 && L2.Line > 0 ? L2.Size / L2.Line : std::max(0.0, A);
-        L2.Source = "cpuid";
-        L2.Ref = C.source() + " leaf 0x80000006 ecx " + hex(X[2]) + ": L2 " +
-                 std::to_string(X[2] >> 16) + " KiB";
-        R.push_back(L2);
-      }
-      if (X[3] >> 18) {
-        CacheReport L3;
-        L3.Level = 3;
-        L3.Size = double(X[3] >> 18) * 512 * 1024;
-        L3.Line = X[3] & 0xff;
-        double A = amdWays((X[3] >> 12) & 0xf);
-        L3.Ways = A < 0 && L3.Line > 0 ? L3.Size / L3.Line : std::max(0.0, A);
-        L3.Source = "cpuid";
-        L3.Ref = C.source() + " leaf 0x80000006 edx " + hex(X[3]) + ": L3 " +
-                 std::to_string(X[3] >> 18) + " x 512 KiB";
-        R.push_back(L3);
-      }
+      // L2 in ECX (KiB in [31:16]), L3 in EDX (512 KiB units in [31:18]);
+      // associativity code in [15:12], line size in [7:0].
+      auto Legacy = [&](int Level, uint32_t Reg, const char *Name, double Units, double Unit,
+                        const std::string &Text) {
+        if (Units == 0)
+          return;
+        CacheReport L;
+        L.Level = Level;
+        L.Size = Units * Unit;
+        L.Line = Reg & 0xff;
+        double A = amdWays((Reg >> 12) & 0xf);
+        L.Ways = A < 0 && L.Line > 0 ? L.Size / L.Line : std::max(0.0, A);
+        L.Source = "cpuid";
+        L.Ref = C.source() + " leaf 0x80000006 " + Name + " " + hex(Reg) + ": " + Text;
+        R.push_back(L);
+      };
+      Legacy(2, X[2], "ecx", X[2] >> 16, 1024, "L2 " + std::to_string(X[2] >> 16) + " KiB");
+      Legacy(3, X[3], "edx", X[3] >> 18, 512 * 1024,
+             "L3 " + std::to_string(X[3] >> 18) + " x 512 KiB");
     }
   }
   if (R.empty())
@@ -520,10 +515,13 @@ std::vector<MeasuredLevel> detectLevels(const std::vector<double> &W, const std:
       Runs.push_back({A, I, RefOf(A, I)});
     A = I;
   }
-  // Neighbouring plateaus at the same latency (split by an outlier) merge.
+  // Neighbouring plateaus within a factor 1.5 merge: one split by an
+  // outlier, or a shared L3 whose latency creeps up (13 to 17 ns here);
+  // neighbouring levels differ by 3x and more.
+  const double MergeTol = std::log(1.5);
   std::vector<Run> Pl;
   for (const Run &R : Runs) {
-    if (!Pl.empty() && std::fabs(R.Ref - Pl.back().Ref) < Tol) {
+    if (!Pl.empty() && std::fabs(R.Ref - Pl.back().Ref) < MergeTol) {
       Pl.back().B = R.B;
       Pl.back().Ref = RefOf(Pl.back().A, Pl.back().B);
       continue;

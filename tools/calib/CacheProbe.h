@@ -143,8 +143,8 @@ struct MeasuredLevel {
 /// them. W (B, increasing), Lat (s per load) and Bw (B/s) per point;
 /// PerOctave points per doubling of W. A plateau is a run of at least
 /// max(2, PerOctave) consecutive points (one octave) within a factor 1.25
-/// of the run's median latency; neighbouring plateaus within that factor
-/// are merged. Level k's effective size is the working set at which the
+/// of the run's median latency; neighbouring plateaus within a factor 1.5
+/// are merged (an outlier, or a shared cache whose latency creeps up). Level k's effective size is the working set at which the
 /// latency crosses the geometric mean of plateau k's and plateau k+1's
 /// latency (interpolated linearly in log W between the two points around
 /// the crossing): for a cache with a sharp edge, its size. The plateaus are

@@ -2,7 +2,7 @@
    segtime at build time, tools/calib/CacheSweepSource.cpp.in; see
    tools/calib/CacheProbe.h and docs/calibrate.md).
 
-   usage: sweep REPS TARGET_S MAXBYTES PER_OCTAVE HUGE
+   usage: sweep REPS TARGET_S MAXBYTES PER_OCTAVE HUGE PASSES
 
    For working sets W from 4 KiB to MAXBYTES (PER_OCTAVE points per doubling)
    it times, in one buffer of MAXBYTES:
@@ -14,7 +14,8 @@
      - read bandwidth: a sum of the W bytes as 64-bit integers (8 independent
        accumulators, vectorised at -O2 -march=native); bytes / s.
    Each point is REPS samples of at least TARGET_S s (after one untimed pass
-   that brings the working set in). With HUGE = 1 the buffer is 2 MiB aligned
+   that brings the working set in), taken in PASSES sweeps over all points
+   (REPS / PASSES samples per point each). With HUGE = 1 the buffer is 2 MiB aligned
    and madvise(MADV_HUGEPAGE) asks for transparent huge pages, so that TLB
    misses do not show as one more cache level; the output says how many KiB
    the kernel gave as huge pages (AnonHugePages of /proc/self/smaps_rollup).
@@ -80,12 +81,21 @@ __attribute__((noinline)) static void *chase(void *p, long steps) {
   return q;
 }
 
+/* 4 independent accumulators of 32 B vectors (AVX2 with -march=native; the
+   compiler splits them on narrower machines): 128 B per iteration, so that
+   the loads, not the adds, limit the rate. */
+typedef uint64_t V4 __attribute__((vector_size(32)));
 __attribute__((noinline)) static uint64_t readSum(const uint64_t *restrict a, long n) {
-  uint64_t s[8] = {0};
+  V4 s0 = {0}, s1 = {0}, s2 = {0}, s3 = {0};
   __asm__ volatile("" ::: "memory"); /* not a pure function: every call reads */
-  for (long i = 0; i + 7 < n; i += 8)
-    for (int k = 0; k < 8; k++) s[k] += a[i + k];
-  return s[0] + s[1] + s[2] + s[3] + s[4] + s[5] + s[6] + s[7];
+  for (long i = 0; i + 15 < n; i += 16) {
+    s0 += *(const V4 *)(a + i);
+    s1 += *(const V4 *)(a + i + 4);
+    s2 += *(const V4 *)(a + i + 8);
+    s3 += *(const V4 *)(a + i + 12);
+  }
+  V4 s = s0 + s1 + s2 + s3;
+  return s[0] + s[1] + s[2] + s[3];
 }
 
 static volatile uint64_t Sink;
@@ -102,13 +112,15 @@ static long hugeKib(void) {
 }
 
 int main(int argc, char **argv) {
-  if (argc < 6) {
-    fprintf(stderr, "usage: sweep REPS TARGET_S MAXBYTES PER_OCTAVE HUGE\n");
+  if (argc < 7) {
+    fprintf(stderr, "usage: sweep REPS TARGET_S MAXBYTES PER_OCTAVE HUGE PASSES\n");
     return 2;
   }
-  int reps = atoi(argv[1]), perOctave = atoi(argv[4]), huge = atoi(argv[5]);
+  int reps = atoi(argv[1]), perOctave = atoi(argv[4]), huge = atoi(argv[5]),
+      passes = atoi(argv[6]);
   double target = atof(argv[2]), maxb = atof(argv[3]);
-  if (reps < 1 || reps > 1000 || !(target > 0) || !(maxb >= 4096) || perOctave < 1) {
+  if (reps < 1 || reps > 1000 || !(target > 0) || !(maxb >= 4096) || perOctave < 1 ||
+      passes < 1 || passes > reps) {
     fprintf(stderr, "sweep: bad arguments\n");
     return 2;
   }
@@ -116,56 +128,63 @@ int main(int argc, char **argv) {
   size_t align = (size_t)2 << 20, size = ((size_t)maxb + align - 1) / align * align;
   char *buf = aligned_alloc(align, size);
   uint32_t *order = malloc(size / LINE * sizeof *order);
-  if (!buf || !order) {
+  int np = 0;
+  while ((long)(4096 * exp2((double)np / perOctave) + 0.5) / LINE * LINE <= (long)maxb) np++;
+  double *lat = calloc((size_t)np * reps, sizeof *lat), *bw = calloc((size_t)np * reps, sizeof *bw);
+  if (!buf || !order || !lat || !bw) {
     fprintf(stderr, "sweep: cannot allocate %zu bytes\n", size);
     return 3;
   }
   if (huge) madvise(buf, size, MADV_HUGEPAGE);
   memset(buf, 1, size);
-  printf("{\"huge_requested\": %d, \"huge_kib\": %ld, \"points\": [", huge, hugeKib());
-  int first = 1;
-  for (int i = 0;; i++) {
+  long hugeK = hugeKib();
+  /* The repetitions are split over PASSES sweeps, so that a slow phase of a
+     shared machine (seconds) spoils some samples of a point, not all. */
+  for (int pass = 0, r0 = 0; pass < passes; pass++) {
+    int r1 = r0 + (reps - r0) / (passes - pass);
+    for (int i = 0; i < np; i++) {
+      long w = (long)(4096 * exp2((double)i / perOctave) + 0.5) / LINE * LINE, n = w / LINE;
+      makeCycle(buf, order, n);
+      /* bring the working set in (at most 2^20 lines: a set that large is
+         beyond every cache, and the pass would cost 0.1 s per point) */
+      void *p = chase(buf, ((n < (1L << 20) ? n : (1L << 20)) + 7) / 8 * 8);
+      long steps = 1024;
+      for (;;) { /* steps for one sample of >= target */
+        double t0 = now();
+        p = chase(p, steps);
+        if (now() - t0 >= target || steps > (1L << 40)) break;
+        steps *= 2;
+      }
+      for (int r = r0; r < r1; r++) {
+        double t0 = now();
+        p = chase(p, steps);
+        lat[i * reps + r] = (now() - t0) / (double)steps;
+      }
+      Sink += (uint64_t)(uintptr_t)p;
+      long words = w / 8, calls = 1;
+      Sink += readSum((const uint64_t *)buf, words);
+      for (;;) {
+        double t0 = now();
+        for (long c = 0; c < calls; c++) Sink += readSum((const uint64_t *)buf, words);
+        if (now() - t0 >= target || calls > (1L << 40)) break;
+        calls *= 2;
+      }
+      for (int r = r0; r < r1; r++) {
+        double t0 = now();
+        for (long c = 0; c < calls; c++) Sink += readSum((const uint64_t *)buf, words);
+        bw[i * reps + r] = (double)w * (double)calls / (now() - t0);
+      }
+    }
+    r0 = r1;
+  }
+  printf("{\"huge_requested\": %d, \"huge_kib\": %ld, \"points\": [", huge, hugeK);
+  for (int i = 0; i < np; i++) {
     long w = (long)(4096 * exp2((double)i / perOctave) + 0.5) / LINE * LINE;
-    if (w > (long)maxb) break;
-    long n = w / LINE;
-    makeCycle(buf, order, n);
-    /* bring the working set in (at most 2^20 lines: a set that large is
-       beyond every cache, and the pass would cost 0.1 s per point) */
-    void *p = chase(buf, ((n < (1L << 20) ? n : (1L << 20)) + 7) / 8 * 8);
-    long steps = 1024;
-    for (;;) { /* steps for one sample of >= target */
-      double t0 = now();
-      p = chase(p, steps);
-      if (now() - t0 >= target || steps > (1L << 40)) break;
-      steps *= 2;
-    }
-    printf("%s\n{\"bytes\": %ld, \"latency_s\": [", first ? "" : ",", w);
-    first = 0;
-    for (int r = 0; r < reps; r++) {
-      double t0 = now();
-      p = chase(p, steps);
-      double t = now() - t0;
-      printf("%s%.6e", r ? ", " : "", t / (double)steps);
-    }
-    Sink += (uint64_t)(uintptr_t)p;
-    long words = w / 8, calls = 1;
-    Sink += readSum((const uint64_t *)buf, words);
-    for (;;) {
-      double t0 = now();
-      for (long c = 0; c < calls; c++) Sink += readSum((const uint64_t *)buf, words);
-      if (now() - t0 >= target || calls > (1L << 40)) break;
-      calls *= 2;
-    }
+    printf("%s\n{\"bytes\": %ld, \"latency_s\": [", i ? "," : "", w);
+    for (int r = 0; r < reps; r++) printf("%s%.6e", r ? ", " : "", lat[i * reps + r]);
     printf("], \"read_Bps\": [");
-    for (int r = 0; r < reps; r++) {
-      double t0 = now();
-      for (long c = 0; c < calls; c++) Sink += readSum((const uint64_t *)buf, words);
-      double t = now() - t0;
-      printf("%s%.6e", r ? ", " : "", (double)w * (double)calls / t);
-    }
+    for (int r = 0; r < reps; r++) printf("%s%.6e", r ? ", " : "", bw[i * reps + r]);
     printf("]}");
-    fflush(stdout);
-    if (getenv("SWEEP_TRACE")) fprintf(stderr, "%ld %.3f\n", w, now());
   }
   printf("]}\n");
   return 0;

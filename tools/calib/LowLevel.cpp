@@ -197,7 +197,7 @@ ParamList CacheResult::params() const {
                            (HugeKib >= 0 ? bytes(HugeKib * 1024.0) : std::string("unknown")) +
                            " in huge pages)"
                      : std::string(", 4 KiB pages")) +
-      ", " + sampling(Stat, Reps, TargetS);
+      ", " + sampling(Stat, Reps, TargetS) + (Passes > 1 ? " in " + std::to_string(Passes) + " sweeps" : "");
   // Per level, the relative spread over repetitions of the plateau's median.
   auto PlateauSpread = [&](const MeasuredLevel &M, bool Latency) {
     std::vector<double> PerRep;
@@ -405,10 +405,14 @@ CacheResult LowLevelBench::runCaches() {
     R.MaxWhy += ", at most a quarter of the free memory";
   }
   R.HugeRequested = O.Huge;
-  int Reps = O.Quick ? std::min(O.Reps, 3) : std::min(O.Reps, 5);
+  // Samples in two sweeps over all points (one with --quick), so that a slow
+  // phase of the machine spoils some samples of a point, not all of them.
+  int Reps = O.Quick ? std::min(O.Reps, 3) : std::min(O.Reps, 6);
+  int Passes = O.Quick ? 1 : std::min(Reps, 2);
   double Target = O.Quick ? 0.2e-3 : 0.5e-3;
   R.Reps = Reps;
   R.TargetS = Target;
+  R.Passes = Passes;
   fs::path Src = Dir / "sweep.c", Exe = Dir / "sweep";
   {
     std::ofstream OS(Src);
@@ -427,7 +431,7 @@ CacheResult LowLevelBench::runCaches() {
             << bytes(R.MaxBytes) << " (" << R.MaxWhy << ")" << ellipsis() << "\n";
   std::vector<std::string> Argv = {Exe.string(), std::to_string(Reps), fmt(Target, 3),
                                    fmt(R.MaxBytes, 12), std::to_string(R.PerOctave),
-                                   O.Huge ? "1" : "0"};
+                                   O.Huge ? "1" : "0", std::to_string(Passes)};
   RunResult Run = runProgram(Argv, Dir, "run_sweep", 300);
   if (!Run.ok())
     throw CalibError("caches: the capacity sweep failed (" + Run.status() + ")\n  " +

@@ -107,6 +107,7 @@ struct CacheResult : Sampled {
   MachineProbe Probe;
   bool Measured = false;   ///< the capacity sweep ran
   int PerOctave = 0;       ///< sweep points per doubling of the working set
+  int Passes = 1;          ///< sweeps over all points the samples were split over
   double MaxBytes = 0;     ///< largest working set, B
   std::string MaxWhy;      ///< how MaxBytes was chosen
   bool HugeRequested = false;
