@@ -45,16 +45,21 @@
 ///    before it replaces the file.
 ///
 /// USAGE:
-///   segtime calibrate [--level tick,rinf1,poly,hllc,poc,intcc,icc] [--opt O0,O2]
+///   segtime calibrate [--level caches,tick,rinf1,poly,hllc,poc,intcc,icc] [--opt O0,O2]
 ///                     [--out FILE.yaml] [--reps K] [--name NAME] [--quick] [--json]
 ///                     [--plot DIR] [--time MS] [--unroll U] [--stat median|min]
-///                     [--keep DIR] [--no-train]
+///                     [--keep DIR] [--no-train] [--sysfs-root DIR] [--cpuid-table FILE]
 ///   segtime calibrate --out costvectors/local.yaml
 ///   segtime calibrate --level poly --out costvectors/local.yaml --plot plots/
 ///   segtime calibrate --compare run1.yaml run2.yaml [--tolerance 0.1] [--json]
 ///   segtime calibrate --quick --out /tmp/smoke.yaml --json
 ///
-/// Exit status: 0 ok, 2 usage error or a failed compile, run or solve.
+/// A part that cannot run (no cache sizes, one CPU, a failed benchmark) is
+/// reported with its reason and skipped; the rest is measured and written
+/// (identity.calibration_skipped lists the parts skipped).
+///
+/// Exit status: 0 ok, 2 usage error, nothing measured, or a machine file
+/// that cannot be written.
 ///
 //===----------------------------------------------------------------------===//
 #include "core/Seg.h"
@@ -1681,7 +1686,8 @@ Options parseArgs(int Argc, char **Argv, std::string &Command) {
 } // namespace
 
 /// Entry point of `segtime calibrate` (called by segtime.cpp). Returns the
-/// exit status: 0 ok, 2 on a usage error or a failed compile, run or solve.
+/// exit status: 0 ok (parts may have been skipped), 2 on a usage error, when
+/// nothing was measured, or when the machine file cannot be written.
 int calibrateMain(int Argc, char **Argv) {
   std::string Command;
   Options O = parseArgs(Argc, Argv, Command);
