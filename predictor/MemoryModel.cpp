@@ -45,14 +45,30 @@ std::optional<MemoryModel> MemoryModel::fromMachine(const Machine &M, std::strin
   MemoryModel R;
   for (const char *L : {"L1", "L2", "L3"}) {
     std::string P = std::string("memory.") + L + ".";
-    const CostEntry *S = M.param(P + "size"), *B = M.param(P + "bandwidth");
-    if (S && B && S->Value > 0 && B->Value > 0)
+    // The measured effective size when there is one (a VM's share of a
+    // large L3 is a fraction of what sysfs or CPUID report), else the
+    // reported size.
+    const CostEntry *Eff = M.param(P + "size_effective"), *Rep = M.param(P + "size");
+    bool Measured = Eff && Eff->Value > 0;
+    const CostEntry *S = Measured ? Eff : Rep, *B = M.param(P + "bandwidth");
+    if (S && B && S->Value > 0 && B->Value > 0) {
       R.Levels.push_back({L, S->Value, B->Value});
+      char Buf[160];
+      if (Measured && Rep && Rep->Value > 0)
+        std::snprintf(Buf, sizeof Buf, "%s %.3g B (measured effective; reported %.3g B)", L,
+                      S->Value, Rep->Value);
+      else
+        std::snprintf(Buf, sizeof Buf, "%s %.3g B (%s)", L, S->Value,
+                      Measured ? "measured effective" : "reported");
+      R.SizeNote += (R.SizeNote.empty() ? "cache sizes: " : ", ") + std::string(Buf);
+    }
   }
   const CostEntry *D = M.param("memory.DRAM.bandwidth");
   if (!D || D->Value <= 0) {
     Why = "machine '" + M.Name + "' has no memory.DRAM.bandwidth (measure it with `segtime "
           "calibrate`)";
+    if (auto It = M.Identity.find("calibration_skipped"); It != M.Identity.end())
+      Why += "; its calibration skipped: " + It->second;
     return std::nullopt;
   }
   // Cache geometry for the line model: consecutive levels from L1 that
@@ -63,6 +79,10 @@ std::optional<MemoryModel> MemoryModel::fromMachine(const Machine &M, std::strin
     if (!W || !Ln || W->Value < 1 || Ln->Value < 1)
       break;
     CacheGeometry G{L.Name, L.Size, W->Value, Ln->Value};
+    // A measured effective size is no whole number of sets: whole sets
+    // (cache_sets needs them), at least one.
+    if (G.sets() >= 1)
+      G.Size = std::floor(G.sets()) * G.Ways * G.Line;
     if (G.sets() < 1)
       throw std::runtime_error("machine '" + M.Name + "': " + P + "size " +
                                std::to_string(L.Size) + " B is less than one set of " + P +

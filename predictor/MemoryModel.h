@@ -126,7 +126,11 @@ public:
   };
   /// The memory levels of M (memory.L1 .. L3 size and bandwidth, and
   /// memory.DRAM.bandwidth; cache levels without both numbers are skipped).
-  /// Returns nullopt and sets Why if M has no DRAM bandwidth.
+  /// A level's size is memory.<L>.size_effective (measured by `segtime
+  /// calibrate --level caches`) when present, else memory.<L>.size (the
+  /// reported one); for the line model it is rounded down to whole sets.
+  /// Returns nullopt and sets Why if M has no DRAM bandwidth (naming the
+  /// calibration parts the machine file says were skipped).
   static std::optional<MemoryModel> fromMachine(const Machine &M, std::string &Why);
   /// V / B(F) in seconds, as an expression (numeric when V and F are).
   /// With the measured curve (memory.curve.NN), 1/B is interpolated
@@ -141,6 +145,9 @@ public:
   /// The level a footprint of F bytes lives in.
   const Level &levelOf(double F) const;
   const std::vector<Level> &levels() const { return Levels; }
+  /// "cache sizes: L1 3.55e+04 B (measured effective; reported 3.28e+04 B),
+  /// L2 ... (reported)": which size each cache level uses ("" if none).
+  const std::string &sizeNote() const { return SizeNote; }
 
   /// True if the machine file gives the caches' geometry (memory.<L>.ways
   /// and .line_size besides .size) and every level's bandwidth, so that
@@ -226,6 +233,7 @@ private:
   std::vector<Level> Overlap; ///< steps of memory.overlap (Bandwidth = exponent p)
   double Ranks = 1;
   std::vector<Level> Levels; ///< by increasing size, DRAM last
+  std::string SizeNote;      ///< sizeNote()
   /// memory.curve's points (working set B, bandwidth B/s), increasing;
   /// empty without the curve
   std::vector<std::pair<double, double>> Points;

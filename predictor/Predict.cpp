@@ -291,6 +291,11 @@ static void memoryNotes(const FunctionSeg &F, const std::optional<MemoryModel> &
                   N.Range.Line, Fp, L.Name.c_str(), V, V / B, B / 1e9);
     Notes.push_back(Buf + overlapNote(*Mem, Fp));
   }
+  // Which cache sizes the nests above used: measured effective or reported.
+  if (!Mem->sizeNote().empty() &&
+      std::any_of(It->second.begin(), It->second.end(),
+                  [](const Node &N) { return N.Kind == NodeKind::Loop && !N.Footprint.empty(); }))
+    Notes.push_back("memory term, " + Mem->sizeNote());
 }
 
 Prediction predict(const SegFile &S, const Machine &M, const PredictOptions &O) {

@@ -45,16 +45,21 @@
 ///    before it replaces the file.
 ///
 /// USAGE:
-///   segtime calibrate [--level tick,rinf1,poly,hllc,poc,intcc,icc] [--opt O0,O2]
+///   segtime calibrate [--level caches,tick,rinf1,poly,hllc,poc,intcc,icc] [--opt O0,O2]
 ///                     [--out FILE.yaml] [--reps K] [--name NAME] [--quick] [--json]
 ///                     [--plot DIR] [--time MS] [--unroll U] [--stat median|min]
-///                     [--keep DIR] [--no-train]
+///                     [--keep DIR] [--no-train] [--sysfs-root DIR] [--cpuid-table FILE]
 ///   segtime calibrate --out costvectors/local.yaml
 ///   segtime calibrate --level poly --out costvectors/local.yaml --plot plots/
 ///   segtime calibrate --compare run1.yaml run2.yaml [--tolerance 0.1] [--json]
 ///   segtime calibrate --quick --out /tmp/smoke.yaml --json
 ///
-/// Exit status: 0 ok, 2 usage error or a failed compile, run or solve.
+/// A part that cannot run (no cache sizes, one CPU, a failed benchmark) is
+/// reported with its reason and skipped; the rest is measured and written
+/// (identity.calibration_skipped lists the parts skipped).
+///
+/// Exit status: 0 ok, 2 usage error, nothing measured, or a machine file
+/// that cannot be written.
 ///
 //===----------------------------------------------------------------------===//
 #include "core/Seg.h"
@@ -89,6 +94,7 @@
 #include <sstream>
 #include <sys/utsname.h>
 #include <thread>
+#include <type_traits>
 #include <unistd.h>
 
 using namespace segtime;
@@ -106,6 +112,10 @@ const char *Usage =
     "provenance and spread. Progress goes to stderr; about 1 minute in all.\n"
     "\n"
     "  --level L      parts to measure, a comma list (default all):\n"
+    "                   caches the cache hierarchy: sizes from sysfs, CPUID and\n"
+    "                          sysconf side by side, and measured (latency of a\n"
+    "                          random pointer chase and read bandwidth against\n"
+    "                          working set; each level's effective size)\n"
     "                   tick   TICK1 timer resolution, TICK2 wall-clock check\n"
     "                   rinf1  (r_inf, n_1/2) of vector loops, eq. 3.1\n"
     "                   poly   POLY1/POLY2 (r_hat_inf, f_1/2), eq. 3.3, and the\n"
@@ -143,6 +153,11 @@ const char *Usage =
     "  --json         print the results (fits with their residuals) as JSON\n"
     "  --plot DIR     gnuplot PNG + SVG of the RINF1 fits and of bandwidth\n"
     "                 against working set (with their .dat and .gp files)\n"
+    "  --sysfs-root DIR  read the sysfs cache and cgroup files below DIR instead\n"
+    "                 of / (a test seam; also SEGTIME_SYSFS_ROOT)\n"
+    "  --cpuid-table FILE  answer CPUID from FILE (lines LEAF SUBLEAF EAX EBX\n"
+    "                 ECX EDX) instead of the processor (a test seam; also\n"
+    "                 SEGTIME_CPUID_TABLE); sysconf is then not consulted\n"
     "  --stat S       time per call from the samples: min (default; noise only\n"
     "                 slows calls down) or median\n"
     "  --keep DIR     keep the generated C files, binaries, SEG and timings in DIR\n"
@@ -152,12 +167,17 @@ const char *Usage =
     "                 numbers (ns costs under 0.1 ns left out); exit status 1 if a\n"
     "                 group's median exceeds --tolerance (default 0.10)\n"
     "\n"
-    "Exit status: 0 ok, 2 usage error or a failed compile, run or solve (the\n"
-    "message includes the compiler's output).\n";
+    "A part that cannot run on this machine (no cache sizes, one CPU, a failed\n"
+    "benchmark) is reported with its reason and skipped; the rest is measured\n"
+    "and written, and the machine file's identity lists the parts skipped.\n"
+    "\n"
+    "Exit status: 0 ok (parts may have been skipped), 2 usage error, nothing\n"
+    "measured, or a machine file that cannot be written.\n";
 
 /// The low-level parts (PARKBENCH-93 §3.2 and the memory curves), in the
 /// order they run: the default and `--level all`.
-const std::vector<std::string> LowLevelParts{"tick", "rinf1", "poly", "strided", "overlap"};
+const std::vector<std::string> LowLevelParts{"caches", "tick",    "rinf1",
+                                             "poly",   "strided", "overlap"};
 
 /// Command-line options (see Usage).
 struct Options {
@@ -180,6 +200,7 @@ struct Options {
   /// Fit one multiplier per group of HLLC constructs / INTCC classes on the
   /// training kernels (--no-train: the construct-benchmark costs alone).
   bool Train = true;
+  ProbeSeams Seams = ProbeSeams::fromEnvironment(); ///< --sysfs-root, --cpuid-table
   bool has(const std::string &L) const {
     return std::find(Levels.begin(), Levels.end(), L) != Levels.end();
   }
@@ -749,7 +770,9 @@ struct RunInfo {
   std::string Date, Cpu, Compiler, Command;
   unsigned Cores = 0;
   double ClockHz = 0;
-  bool Virtual = false;
+  std::string Virtual; ///< "yes (CPUID ...)" or "no (...)"
+  std::string Cpus;    ///< CPUs the process may use, and from what
+  std::vector<std::string> Skipped; ///< parts skipped, each with its reason
 };
 
 /// The branch-misprediction penalty, for the ICC level's misprediction term
@@ -1104,8 +1127,16 @@ std::string identitySection(const RunInfo &I) {
     << "  cores: " << I.Cores << "\n";
   if (I.ClockHz > 0)
     Y << "  clock_hz: " << static_cast<long long>(std::llround(I.ClockHz)) << "\n";
-  if (I.Virtual)
-    Y << "  virtualised: " << yq("yes (hypervisor flag in /proc/cpuinfo)") << "\n";
+  if (!I.Virtual.empty())
+    Y << "  virtualised: " << yq(I.Virtual) << "\n";
+  if (!I.Cpus.empty())
+    Y << "  cpus_usable: " << yq(I.Cpus) << "\n";
+  if (!I.Skipped.empty()) {
+    std::string S;
+    for (const std::string &X : I.Skipped)
+      S += (S.empty() ? "" : "; ") + X;
+    Y << "  calibration_skipped: " << yq(S) << "\n";
+  }
   Y << "  date: " << yq(I.Date) << "\n"
     << "  compiler: "
     << yq(I.Compiler + "; levels: no -march, benchmarks compiled with the segtime plugin; "
@@ -1172,7 +1203,7 @@ std::vector<std::string> ownedPrefixes(const std::string &Part) {
 /// before it replaces Path.
 void writeMachine(const std::string &Path, const Options &O, const RunInfo &I,
                   const std::vector<OptResult> &Res, const std::optional<ClockResult> &Clock,
-                  const ParamList &Params) {
+                  const ParamList &Params, const std::vector<std::string> &OwnedKeys) {
   std::optional<Machine> Old;
   std::string Text;
   if (fs::exists(Path)) {
@@ -1199,17 +1230,22 @@ void writeMachine(const std::string &Path, const Options &O, const RunInfo &I,
       << levelsSection(New, nullptr, LevelsMeasured ? levelComments(O, I, Res)
                                                     : std::vector<std::string>{});
     Text = Y.str();
-  } else if (LevelsMeasured) {
+  } else {
+    // The identity always (virtualisation, CPUs, parts skipped: this run's).
     Text = spliceSection(Text, "identity", identitySection(I));
-    Text = spliceSection(Text, "levels", levelsSection(New, &*Old, levelComments(O, I, Res)));
+    if (LevelsMeasured)
+      Text = spliceSection(Text, "levels", levelsSection(New, &*Old, levelComments(O, I, Res)));
   }
   // Parameter sections: old entries, minus those of the parts re-measured,
   // plus the new ones.
-  const std::map<std::string, std::string> SectionComment = {
+  // In this order when both are new (parkbench first, as in the shipped files).
+  const std::vector<std::pair<std::string, std::string>> SectionComment = {
       {"parkbench", "PARKBENCH-93 §3.2 low-level benchmarks: `segtime calibrate --level "
                     "tick,rinf1,poly` (docs/calibrate.md)"},
-      {"memory", "Cache sizes (sysfs) and sustained bandwidths (B/s loaded + stored): `segtime "
-                 "calibrate --level poly`; strided-walk line rates: `--level strided`; "
+      {"memory", "Cache sizes (reported: size = the first of size_sysfs, size_cpuid, "
+                 "size_sysconf; measured: size_effective, latency, bandwidth_read: `segtime "
+                 "calibrate --level caches`) and sustained bandwidths (B/s loaded + stored): "
+                 "`--level poly`; strided-walk line rates: `--level strided`; "
                  "core/memory overlap: `--level overlap` "
                  "(docs/calibrate.md)"}};
   for (const auto &[Section, Comment] : SectionComment) {
@@ -1222,7 +1258,7 @@ void writeMachine(const std::string &Path, const Options &O, const RunInfo &I,
       continue;
     if (Old)
       for (const std::string &K : Old->paramKeys(Prefix)) {
-        bool Owned = false;
+        bool Owned = std::find(OwnedKeys.begin(), OwnedKeys.end(), K) != OwnedKeys.end();
         for (const std::string &Part : O.Parts)
           for (const std::string &P : ownedPrefixes(Part))
             Owned |= K.compare(0, P.size(), P) == 0;
@@ -1577,7 +1613,8 @@ Options parseArgs(int Argc, char **Argv, std::string &Command) {
         }
         if (!parseLevel(X, L) || L == Level::CT || L == Level::DBC)
           usageError("--level: '" + X +
-                     "' is not one of tick, rinf1, poly, strided, overlap, parkbench, hllc, poc, "
+                     "' is not one of caches, tick, rinf1, poly, strided, overlap, parkbench, hllc, "
+                     "poc, "
                      "intcc, icc, all");
         if (!O.has(levelKey(L)))
           O.Levels.push_back(levelKey(L));
@@ -1621,6 +1658,10 @@ Options parseArgs(int Argc, char **Argv, std::string &Command) {
       O.Compare = {Next(), Next()};
     } else if (A == "--tolerance") {
       O.Tolerance = Number(Next(), 0, 10);
+    } else if (A == "--sysfs-root") {
+      O.Seams.SysfsRoot = Next();
+    } else if (A == "--cpuid-table") {
+      O.Seams.CpuidTable = Next();
     } else if (A == "--quick") {
       O.Quick = true;
     } else if (A == "--json") {
@@ -1645,7 +1686,8 @@ Options parseArgs(int Argc, char **Argv, std::string &Command) {
 } // namespace
 
 /// Entry point of `segtime calibrate` (called by segtime.cpp). Returns the
-/// exit status: 0 ok, 2 on a usage error or a failed compile, run or solve.
+/// exit status: 0 ok (parts may have been skipped), 2 on a usage error, when
+/// nothing was measured, or when the machine file cannot be written.
 int calibrateMain(int Argc, char **Argv) {
   std::string Command;
   Options O = parseArgs(Argc, Argv, Command);
@@ -1694,7 +1736,6 @@ int calibrateMain(int Argc, char **Argv) {
     Info.Cores = std::thread::hardware_concurrency();
     std::string Mhz = cpuinfoField("cpu MHz");
     Info.ClockHz = Mhz.empty() ? 0 : std::atof(Mhz.c_str()) * 1e6;
-    Info.Virtual = (" " + cpuinfoField("flags") + " ").find(" hypervisor ") != std::string::npos;
     Info.Compiler = clangVersion(Dir);
     Info.Command = Command;
 
@@ -1707,7 +1748,25 @@ int calibrateMain(int Argc, char **Argv) {
     LO.Stat = O.Stat;
     LO.Date = Info.Date;
     LO.NominalGHz = Info.ClockHz / 1e9;
+    LO.Seams = O.Seams;
     LowLevelBench LB(Dir, LO);
+    // Parts that cannot run are skipped with their reason; the rest goes on.
+    auto Skip = [&](const std::string &What, const std::exception &E) {
+      std::string Why = E.what();
+      std::cerr << "calibrate: " << What << ": skipped: " << Why << "\n";
+      Info.Skipped.push_back(What + " (" + Why.substr(0, Why.find('\n')) + ")");
+    };
+    {
+      const MachineProbe &P = LB.cacheResult().Probe;
+      Info.Virtual = P.Virt.Flag ? "yes (" + P.Virt.Source + " leaf 1 ECX bit 31" +
+                                       (P.Virt.Vendor.empty()
+                                            ? std::string(")")
+                                            : "; hypervisor " + P.Virt.Vendor +
+                                                  " from leaf 0x40000000)")
+                                 : "no (" + P.Virt.Source + " leaf 1 ECX bit 31 clear)";
+      Info.Cpus = std::to_string(P.Cpus.usable()) + " (sched_getaffinity: " +
+                  std::to_string(P.Cpus.Affinity) + " CPUs; cgroup: " + P.Cpus.QuotaRef + ")";
+    }
     // The ICC clock: three batches of samples, at the start, after the levels
     // and at the end (measureClock).
     std::optional<ClockResult> Clock;
@@ -1716,13 +1775,19 @@ int calibrateMain(int Argc, char **Argv) {
       std::cerr << "calibrate: ICC: core clock (dependent adds), first batch" << ellipsis()
                 << "\n";
       Clock.emplace();
-      measureClock(Dir, O, ClockReps, *Clock);
+      try {
+        measureClock(Dir, O, ClockReps, *Clock);
+      } catch (const CalibError &E) {
+        Skip("ICC", E);
+        Clock.reset();
+      }
     }
     std::vector<OptResult> Results;
     for (const std::string &Opt : O.has("HLLC") || O.has("POC") || O.has("INTCC")
                                       ? O.Opts
                                       : std::vector<std::string>{}) {
       fs::path Seg;
+      try {
       LB.waitForFastPhase(Opt + " benchmarks");
       std::vector<Measured> Ms = compileAndRun(Opt, Dir, Src, Benches, O, Seg);
       OptResult R;
@@ -1756,15 +1821,27 @@ int calibrateMain(int Argc, char **Argv) {
         R.Poc = solvePoc(Ms, S, O.Reps);
       R.Timings = std::move(Ms);
       Results.push_back(std::move(R));
+      } catch (const CalibError &E) {
+        Skip("levels " + Opt, E);
+      }
     }
     if (Clock) {
       std::cerr << "calibrate: ICC: core clock, second batch" << ellipsis() << "\n";
-      measureClock(Dir, O, ClockReps, *Clock);
+      try {
+        measureClock(Dir, O, ClockReps, *Clock);
+      } catch (const CalibError &E) {
+        Skip("ICC clock, second batch", E);
+      }
       std::cerr << "calibrate: ICC: branch-misprediction penalty (random vs sorted data)"
                 << ellipsis() << "\n";
-      measureMispredict(Dir, O, *Clock);
+      try {
+        measureMispredict(Dir, O, *Clock);
+      } catch (const CalibError &E) {
+        Skip("ICC branch-misprediction penalty", E);
+      }
     }
     // The low-level parts (PARKBENCH-93 §3.2), in the order of the paper.
+    std::optional<CacheResult> Caches;
     std::optional<TickResult> Tick;
     std::optional<RinfResult> Rinf;
     std::optional<PolyMemResult> Poly;
@@ -1772,18 +1849,28 @@ int calibrateMain(int Argc, char **Argv) {
     std::optional<OverlapResult> Overlap;
     ParamList Params;
     // Runs one part, collects its parameters, says how long it took.
+    bool UsesCaches = false; // a part sized its benchmarks with the cache hierarchy
     auto Part = [&](const char *Name, auto &Result, auto Run) {
-      LB.waitForFastPhase(Name);
       auto T0 = std::chrono::steady_clock::now();
-      Result = std::invoke(Run, LB);
-      for (auto &P : Result->params())
-        Params.push_back(P);
+      UsesCaches |= std::string(Name) != "tick";
+      try {
+        LB.waitForFastPhase(Name);
+        Result = std::invoke(Run, LB);
+      } catch (const CalibError &E) {
+        Skip(Name, E);
+        return;
+      }
+      if constexpr (!std::is_same_v<std::decay_t<decltype(*Result)>, CacheResult>)
+        for (auto &P : Result->params())
+          Params.push_back(P);
       std::cerr << "calibrate: " << Name << ": done ("
                 << num(std::chrono::duration<double>(std::chrono::steady_clock::now() - T0)
                            .count(),
                        3)
                 << " s)\n";
     };
+    if (O.hasPart("caches"))
+      Part("caches", Caches, &LowLevelBench::runCaches);
     if (O.hasPart("tick"))
       Part("tick", Tick, &LowLevelBench::runTick);
     if (O.hasPart("rinf1"))
@@ -1794,19 +1881,47 @@ int calibrateMain(int Argc, char **Argv) {
       Part("strided", Strided, [](LowLevelBench &B) { return B.runStrided(); });
     if (O.hasPart("overlap"))
       Part("overlap", Overlap, &LowLevelBench::runOverlap);
+    if (Strided && !Strided->SharedSkipped.empty()) {
+      std::cerr << "calibrate: strided: skipped: " << Strided->SharedSkipped << "\n";
+      Info.Skipped.push_back(Strided->SharedSkipped);
+    }
+    if (Tick && Tick->Tick1 > LO.TargetS / 100) {
+      std::string Why = "the timer's resolution " + num(Tick->Tick1, 3) +
+                        " s is above 1 % of a low-level sample (" + num(LO.TargetS, 3) +
+                        " s): every low-level time is coarse";
+      std::cerr << "calibrate: warning: " << Why << "\n";
+    }
+    // The cache hierarchy (reported sizes always; measured if the sweep ran)
+    // whenever a part used it.
+    std::vector<std::string> OwnedKeys;
+    if (UsesCaches) {
+      const CacheResult &H = LB.cacheResult();
+      for (auto &P : H.params())
+        Params.push_back(P);
+      OwnedKeys = H.ownedKeys();
+      if (!Caches && H.Measured)
+        Caches = H;
+    }
+    if (Params.empty() && Results.empty() && !Clock)
+      throw CalibError("nothing was measured: every part requested was skipped");
     if (Clock) {
       measureClock(Dir, O, ClockReps, *Clock);
       std::cerr << "calibrate: ICC: core clock " << num(Clock->Value, 4) << " GHz (fastest of "
                 << Clock->GHz.size() << " samples in " << Clock->Batches << " batches)\n";
     }
     // Write next to --out, check that it loads with readMachine, then move.
-    writeMachine(O.Out, O, Info, Results, Clock, Params);
+    writeMachine(O.Out, O, Info, Results, Clock, Params, OwnedKeys);
     verifyMachine(O.Out, O, Results);
     std::vector<std::string> Plots;
     if (!O.Plot.empty())
-      Plots = plotLowLevel(O.Plot, Rinf ? &*Rinf : nullptr, Poly ? &*Poly : nullptr);
+      Plots = plotLowLevel(O.Plot, Rinf ? &*Rinf : nullptr, Poly ? &*Poly : nullptr,
+                           Caches ? &*Caches : nullptr);
     if (O.Json) {
       json J = toJson(O, Info, Results);
+      if (Caches)
+        J["caches"] = Caches->toJson();
+      if (!Info.Skipped.empty())
+        J["skipped"] = Info.Skipped;
       if (Tick)
         J["parkbench"].update(Tick->toJson());
       if (Rinf)
@@ -1826,6 +1941,8 @@ int calibrateMain(int Argc, char **Argv) {
       std::cout << J.dump(2) << "\n";
     } else {
       printTable(std::cout, O, Info, Results);
+      if (Caches)
+        Caches->print(std::cout);
       if (Tick)
         Tick->print(std::cout);
       if (Rinf)
@@ -1840,6 +1957,11 @@ int calibrateMain(int Argc, char **Argv) {
         std::cout << "plot: " << P << "\n";
     }
     double El = std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
+    if (!Info.Skipped.empty()) {
+      std::cerr << "calibrate: skipped " << Info.Skipped.size() << " part(s):\n";
+      for (const std::string &X : Info.Skipped)
+        std::cerr << "  " << X << "\n";
+    }
     std::cerr << "calibrate: wrote " << O.Out << " (" << num(El, 3) << " s)\n";
     if (!O.Keep.empty())
       std::cerr << "calibrate: generated files kept in " << Dir.string() << "\n";

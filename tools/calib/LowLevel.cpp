@@ -22,6 +22,7 @@
 #include <sstream>
 #include <thread>
 #include <tuple>
+#include <unistd.h>
 
 namespace fs = std::filesystem;
 using json = nlohmann::json;
@@ -110,50 +111,388 @@ std::vector<double> column(const std::vector<std::vector<double>> &M, size_t K) 
 
 } // namespace
 
-// --- caches ---------------------------------------------------------------------
+// --- caches: reported and measured ------------------------------------------------
 
-std::vector<CacheInfo> readCaches() {
-  const std::string Base = "/sys/devices/system/cpu/cpu0/cache";
-  std::vector<CacheInfo> R;
-  std::error_code EC;
-  for (int I = 0; I < 16; ++I) {
-    fs::path D = fs::path(Base) / ("index" + std::to_string(I));
-    if (!fs::exists(D, EC))
-      break;
-    auto Read = [&](const char *F) {
-      std::string S = slurp((D / F).string());
-      while (!S.empty() && (S.back() == '\n' || S.back() == ' '))
-        S.pop_back();
-      return S;
-    };
-    std::string Type = Read("type"), Level = Read("level"), Size = Read("size");
-    if (Type == "Instruction" || Level.empty() || Size.empty())
-      continue;
-    char *End = nullptr;
-    double V = std::strtod(Size.c_str(), &End);
-    std::string Suffix = End ? End : "";
-    double Mult = Suffix == "K" ? 1024 : Suffix == "M" ? 1048576 : Suffix == "G" ? 1073741824
-                  : Suffix.empty()                     ? 1
-                                                       : 0;
-    if (!(V > 0) || Mult == 0)
-      throw CalibError((D / "size").string() + ": expected a size such as 48K, got '" + Size +
-                       "'");
-    // Geometry for the cache-line memory term (predictor/MemoryModel.h).
-    auto Count = [&](const char *F) {
-      std::string T = Read(F);
-      char *E = nullptr;
-      double X = T.empty() ? 0 : std::strtod(T.c_str(), &E);
-      if (!T.empty() && (!E || *E || !(X >= 1)))
-        throw CalibError((D / F).string() + ": expected a positive number, got '" + T + "'");
-      return X;
-    };
-    R.push_back({"L" + Level, V * Mult, (D / "size").string() + " (" + Size + ", " + Type + ")",
-                 Count("ways_of_associativity"), Count("coherency_line_size"), D.string()});
+namespace {
+
+/// The measured level named Name with a knee, or null.
+const MeasuredLevel *measuredLevel(const std::vector<MeasuredLevel> &L, const std::string &Name) {
+  for (const MeasuredLevel &M : L)
+    if (M.Name == Name && M.Knee)
+      return &M;
+  return nullptr;
+}
+
+const MeasuredLevel *dramLevel(const std::vector<MeasuredLevel> &L) {
+  for (const MeasuredLevel &M : L)
+    if (M.Name == "DRAM")
+      return &M;
+  return nullptr;
+}
+
+/// The level numbers some source reported or the sweep measured.
+std::vector<int> levelNumbers(const CacheResult &R) {
+  std::vector<int> N = R.Probe.levels();
+  for (const MeasuredLevel &M : R.Levels)
+    if (M.Knee && M.Name.size() > 1 && M.Name[0] == 'L') {
+      int K = std::atoi(M.Name.c_str() + 1);
+      if (std::find(N.begin(), N.end(), K) == N.end())
+        N.push_back(K);
+    }
+  std::sort(N.begin(), N.end());
+  return N;
+}
+
+} // namespace
+
+std::vector<CacheInfo> CacheResult::hierarchy() const {
+  std::vector<CacheInfo> H;
+  for (int K : levelNumbers(*this)) {
+    CacheInfo C;
+    C.Name = "L" + std::to_string(K);
+    const CacheReport *Rep = Probe.reported(K);
+    const MeasuredLevel *M = measuredLevel(Levels, C.Name);
+    if (M) {
+      C.Size = M->Size;
+      C.Source = "measured effective size" +
+                 (Rep ? " (reported " + bytes(Rep->Size) + ", " + Rep->Source + ")"
+                      : std::string(" (no source reports it)"));
+    } else {
+      C.Size = Rep->Size;
+      C.Source = Rep->Ref;
+    }
+    for (const CacheReport *R : Probe.reports(K)) {
+      if (C.Ways < 1 && R->Ways >= 1)
+        C.Ways = R->Ways;
+      if (C.Line < 1 && R->Line >= 1)
+        C.Line = R->Line;
+    }
+    H.push_back(C);
   }
-  if (R.empty())
-    throw CalibError("no data cache sizes in " + Base +
-                     "/index*/{level,type,size}: cannot size the POLY and memory benchmarks");
-  std::sort(R.begin(), R.end(), [](const CacheInfo &A, const CacheInfo &B) { return A.Size < B.Size; });
+  return H;
+}
+
+std::vector<std::string> CacheResult::ownedKeys() const {
+  std::vector<std::string> K;
+  for (int L = 1; L <= 4; ++L)
+    for (const char *F : {"size", "size_sysfs", "size_cpuid", "size_sysconf", "ways", "line_size"})
+      K.push_back("memory.L" + std::to_string(L) + "." + F);
+  if (Measured) {
+    for (int L = 1; L <= 4; ++L)
+      for (const char *F : {"size_effective", "latency", "bandwidth_read"})
+        K.push_back("memory.L" + std::to_string(L) + "." + F);
+    K.push_back("memory.DRAM.latency");
+    K.push_back("memory.DRAM.bandwidth_read");
+  }
+  return K;
+}
+
+ParamList CacheResult::params() const {
+  ParamList P;
+  std::string Sweep =
+      "segtime calibrate " + Date + ": capacity sweep (tools/calib/CacheSweep.c, -O2 "
+      "-march=native): " + std::to_string(W.size()) + " working sets 4 KiB.." + bytes(MaxBytes) +
+      ", " + std::to_string(PerOctave) + " per doubling, one buffer" +
+      (HugeRequested ? " with madvise(MADV_HUGEPAGE) (" +
+                           (HugeKib >= 0 ? bytes(HugeKib * 1024.0) : std::string("unknown")) +
+                           " in huge pages)"
+                     : std::string(", 4 KiB pages")) +
+      ", " + sampling(Stat, Reps, TargetS) + (Passes > 1 ? " in " + std::to_string(Passes) + " sweeps" : "");
+  // Per level, the relative spread over repetitions of the plateau's median.
+  auto PlateauSpread = [&](const MeasuredLevel &M, bool Latency) {
+    std::vector<double> PerRep;
+    for (int R = 0; R < Reps; ++R) {
+      std::vector<double> V;
+      for (size_t I = 0; I < W.size(); ++I)
+        if (W[I] >= M.Lo && W[I] <= M.Hi)
+          V.push_back(Latency ? LatS[I][static_cast<size_t>(R)] : ReadBps[I][static_cast<size_t>(R)]);
+      if (!V.empty())
+        PerRep.push_back(median(V));
+    }
+    return relSpread(PerRep);
+  };
+  auto Measures = [&](const MeasuredLevel &M, const std::string &Pre) {
+    std::string Win = bytes(M.Lo) + ".." + bytes(M.Hi) + " (" + std::to_string(M.Points) +
+                      " points)";
+    P.push_back({Pre + "latency",
+                 measured(M.Latency, "s", PlateauSpread(M, true),
+                          Sweep + "; dependent loads of a random pointer chase, one per 64 B "
+                                  "line: median over the plateau " + Win)});
+    P.push_back({Pre + "bandwidth_read",
+                 measured(M.Bandwidth, "B/s", PlateauSpread(M, false),
+                          Sweep + "; bytes read / s, a sum of 64-bit words: median over the "
+                                  "plateau " + Win)});
+  };
+  for (int K : levelNumbers(*this)) {
+    std::string Pre = "memory.L" + std::to_string(K) + ".";
+    auto Reps0 = Probe.reports(K);
+    if (!Reps0.empty()) {
+      P.push_back({Pre + "size", CostEntry::of(Reps0.front()->Size, "B", "datasheet",
+                                               Reps0.front()->Ref +
+                                                   " (the first source that reports it, of "
+                                                   "sysfs, cpuid, sysconf)")});
+      bool Ways = false, Line = false;
+      for (const CacheReport *R : Reps0) {
+        P.push_back({Pre + "size_" + R->Source, CostEntry::of(R->Size, "B", "datasheet", R->Ref)});
+        char T[32];
+        if (!Ways && R->Ways >= 1) {
+          std::snprintf(T, sizeof T, "%g", R->Ways);
+          P.push_back({Pre + "ways", CostEntry::of(R->Ways, "ways", "datasheet",
+                                                   std::string(T) + " ways: " + R->Ref)});
+          Ways = true;
+        }
+        if (!Line && R->Line >= 1) {
+          std::snprintf(T, sizeof T, "%g", R->Line);
+          P.push_back({Pre + "line_size", CostEntry::of(R->Line, "B", "datasheet",
+                                                        std::string(T) + " B per line: " + R->Ref)});
+          Line = true;
+        }
+      }
+    }
+    if (const MeasuredLevel *M = measuredLevel(Levels, "L" + std::to_string(K))) {
+      P.push_back({Pre + "size_effective",
+                   measured(M->Size, "B", std::nullopt,
+                            Sweep + "; the working set where the chase's latency crosses the "
+                                    "geometric mean of this level's plateau (" +
+                                fmt(M->Latency * 1e9, 3) +
+                                " ns) and the next one's (detectLevels, "
+                                "tools/calib/CacheProbe.h)")});
+      Measures(*M, Pre);
+    }
+  }
+  if (const MeasuredLevel *D = dramLevel(Levels))
+    Measures(*D, "memory.DRAM.");
+  return P;
+}
+
+json CacheResult::toJson() const {
+  json Rep = json::array();
+  for (const CacheReport &R : Probe.Reports)
+    Rep.push_back({{"level", R.Level}, {"source", R.Source}, {"size_bytes", R.Size},
+                   {"ways", R.Ways}, {"line_bytes", R.Line}, {"ref", R.Ref}});
+  json J = {{"reported", Rep},
+            {"sources_without_answer", Probe.Missing},
+            {"virtualised", Probe.Virt.Flag},
+            {"hypervisor_vendor", Probe.Virt.Vendor},
+            {"cpus", {{"affinity", Probe.Cpus.Affinity}, {"quota", Probe.Cpus.Quota},
+                      {"quota_ref", Probe.Cpus.QuotaRef}, {"usable", Probe.Cpus.usable()}}},
+            {"measured", Measured}};
+  if (!Measured)
+    return J;
+  json Pts = json::array();
+  for (size_t I = 0; I < W.size(); ++I)
+    Pts.push_back({{"bytes", W[I]}, {"latency_s", Lat[I]}, {"read_Bps", Read[I]},
+                   {"latency_samples_s", LatS[I]}, {"read_samples_Bps", ReadBps[I]}});
+  json Lv = json::array();
+  for (const MeasuredLevel &M : Levels)
+    Lv.push_back({{"level", M.Name}, {"effective_size_bytes", M.Knee ? json(M.Size) : json(nullptr)},
+                  {"latency_s", M.Latency}, {"read_Bps", M.Bandwidth},
+                  {"plateau_bytes", {M.Lo, M.Hi}}, {"points", M.Points}});
+  J["sweep"] = {{"per_octave", PerOctave}, {"max_bytes", MaxBytes}, {"max_why", MaxWhy},
+                {"huge_requested", HugeRequested}, {"huge_kib", HugeKib},
+                {"levels", Lv}, {"points", Pts}};
+  J["warnings"] = Warnings;
+  return J;
+}
+
+void CacheResult::print(std::ostream &OS) const {
+  OS << "\nCache hierarchy: reported (sysfs, cpuid, sysconf) and measured (capacity sweep";
+  if (Measured)
+    OS << ", " << std::to_string(W.size()) << " working sets 4 KiB.." << bytes(MaxBytes)
+       << (HugeKib > 0 ? ", huge pages" : ", 4 KiB pages");
+  OS << ")\n"
+     << pad("level", 6, true) << pad("sysfs", 10) << pad("cpuid", 10) << pad("sysconf", 10)
+     << pad("effective", 11) << pad("latency ns", 12) << pad("read GB/s", 11) << "\n";
+  auto Cell = [&](int K, const char *Src) {
+    for (const CacheReport *R : Probe.reports(K))
+      if (R->Source == Src)
+        return bytes(R->Size);
+    return std::string("-");
+  };
+  for (int K : levelNumbers(*this)) {
+    std::string N = "L" + std::to_string(K);
+    const MeasuredLevel *M = nullptr;
+    for (const MeasuredLevel &X : Levels)
+      if (X.Name == N)
+        M = &X;
+    OS << pad(N, 6, true) << pad(Cell(K, "sysfs"), 10) << pad(Cell(K, "cpuid"), 10)
+       << pad(Cell(K, "sysconf"), 10)
+       << pad(M && M->Knee ? bytes(M->Size) : M ? ">= " + bytes(M->Hi) : "-", 11)
+       << pad(M ? fmt(M->Latency * 1e9, 3) : "-", 12)
+       << pad(M ? fmt(M->Bandwidth / 1e9, 3) : "-", 11) << "\n";
+  }
+  if (const MeasuredLevel *D = dramLevel(Levels))
+    OS << pad("DRAM", 6, true) << pad("", 41) << pad(fmt(D->Latency * 1e9, 3), 12)
+       << pad(fmt(D->Bandwidth / 1e9, 3), 11) << "\n";
+  for (const std::string &M : Probe.Missing)
+    OS << "  no answer: " << M << "\n";
+  OS << "  virtualised: "
+     << (Probe.Virt.Flag ? "yes (CPUID leaf 1 ECX bit 31" +
+                               (Probe.Virt.Vendor.empty() ? std::string(")")
+                                                          : ", hypervisor " + Probe.Virt.Vendor + ")")
+                         : std::string("no (CPUID leaf 1 ECX bit 31 clear)"))
+     << "; CPUs usable: " << Probe.Cpus.usable() << " (affinity " << Probe.Cpus.Affinity
+     << "; " << Probe.Cpus.QuotaRef << ")\n";
+}
+
+const CacheResult &LowLevelBench::cacheResult() {
+  if (!Hier) {
+    Hier.emplace();
+    Hier->stamp(O);
+    try {
+      Hier->Probe = probeMachine(O.Seams);
+    } catch (const std::exception &E) {
+      throw CalibError(std::string("caches: ") + E.what());
+    }
+  }
+  return *Hier;
+}
+
+std::vector<CacheInfo> LowLevelBench::caches(const std::string &Part) {
+  std::vector<CacheInfo> H = cacheResult().hierarchy();
+  if (H.empty() && !Hier->Measured) {
+    std::cerr << "calibrate: " << Part << ": no source reports the cache sizes: measuring them"
+              << ellipsis() << "\n";
+    try {
+      runCaches();
+    } catch (const CalibError &E) {
+      throw PartSkipped(Part + ": no cache sizes (no source reports them and the capacity "
+                               "sweep failed: " + E.what() + ")");
+    }
+    H = Hier->hierarchy();
+  }
+  if (H.empty()) {
+    std::string Why;
+    for (const std::string &M : Hier->Probe.Missing)
+      Why += "; " + M;
+    throw PartSkipped(Part + ": no cache sizes (" +
+                      (Hier->Measured ? "the capacity sweep found no cache level" +  Why
+                                      : Why.substr(2)) +
+                      ")");
+  }
+  return H;
+}
+
+double LowLevelBench::lastLevelExtent(const std::string &Part) {
+  std::vector<CacheInfo> H = caches(Part);
+  double S = H.back().Size;
+  for (const CacheReport &R : Hier->Probe.Reports)
+    S = std::max(S, R.Size);
+  return std::min(S, 32.0 * 1048576);
+}
+
+CacheResult LowLevelBench::runCaches() {
+  cacheResult();
+  CacheResult &R = *Hier;
+  R.stamp(O);
+  R.PerOctave = O.Quick ? 2 : 4;
+  double Largest = 0;
+  for (const CacheReport &C : R.Probe.Reports)
+    Largest = std::max(Largest, C.Size);
+  const double Cap = (O.Quick ? 64.0 : 256.0) * 1048576;
+  if (Largest > 0) {
+    R.MaxBytes = std::min(4 * Largest, Cap);
+    R.MaxWhy = "4x the largest reported cache (" + bytes(Largest) + ")" +
+               (4 * Largest > Cap ? ", at most " + bytes(Cap) : std::string());
+  } else {
+    R.MaxBytes = Cap;
+    R.MaxWhy = "no reported cache size: " + bytes(Cap);
+  }
+  R.MaxBytes = std::max(R.MaxBytes, 16.0 * 1048576);
+  long Pages = sysconf(_SC_AVPHYS_PAGES), PageSize = sysconf(_SC_PAGESIZE);
+  if (Pages > 0 && PageSize > 0 && R.MaxBytes > double(Pages) * PageSize / 4) {
+    R.MaxBytes = std::max(4.0 * 1048576, double(Pages) * PageSize / 4);
+    R.MaxWhy += ", at most a quarter of the free memory";
+  }
+  R.HugeRequested = O.Huge;
+  // Samples in two sweeps over all points (one with --quick), so that a slow
+  // phase of the machine spoils some samples of a point, not all of them.
+  int Reps = O.Quick ? std::min(O.Reps, 3) : std::min(O.Reps, 6);
+  int Passes = O.Quick ? 1 : std::min(Reps, 2);
+  double Target = O.Quick ? 0.2e-3 : 0.5e-3;
+  R.Reps = Reps;
+  R.TargetS = Target;
+  R.Passes = Passes;
+  fs::path Src = Dir / "sweep.c", Exe = Dir / "sweep";
+  {
+    std::ofstream OS(Src);
+    OS << cacheSweepSource();
+    if (!OS)
+      throw CalibError("cannot write " + Src.string());
+  }
+  std::vector<std::string> Cc = {SEGTIME_CLANG, "-O2", "-march=native", "-w", Src.string(),
+                                 "-o", Exe.string(), "-lm"};
+  RunResult C = runProgram(Cc, Dir, "compile_sweep", 120);
+  if (!C.ok())
+    throw CalibError("caches: compiling the capacity sweep failed (" + C.status() + ")\n  " +
+                     commandLine(Cc) + "\n" + tail(C.Err + C.Out));
+  std::cerr << "calibrate: caches: capacity sweep, latency and read bandwidth at working sets "
+               "4 KiB.."
+            << bytes(R.MaxBytes) << " (" << R.MaxWhy << ")" << ellipsis() << "\n";
+  std::vector<std::string> Argv = {Exe.string(), std::to_string(Reps), fmt(Target, 3),
+                                   fmt(R.MaxBytes, 12), std::to_string(R.PerOctave),
+                                   O.Huge ? "1" : "0", std::to_string(Passes)};
+  RunResult Run = runProgram(Argv, Dir, "run_sweep", 300);
+  if (!Run.ok())
+    throw CalibError("caches: the capacity sweep failed (" + Run.status() + ")\n  " +
+                     commandLine(Argv) + "\n" + tail(Run.Err));
+  json J;
+  try {
+    J = json::parse(Run.Out);
+  } catch (const std::exception &E) {
+    throw CalibError(std::string("caches: cannot parse the capacity sweep's output: ") + E.what());
+  }
+  R.HugeKib = J.value("huge_kib", -1L);
+  R.W.clear(), R.LatS.clear(), R.ReadBps.clear(), R.Lat.clear(), R.Read.clear();
+  for (const json &P : J.at("points")) {
+    R.W.push_back(P.at("bytes").get<double>());
+    R.LatS.push_back(P.at("latency_s").get<std::vector<double>>());
+    R.ReadBps.push_back(P.at("read_Bps").get<std::vector<double>>());
+    if (R.LatS.back().size() != static_cast<size_t>(Reps) ||
+        R.ReadBps.back().size() != static_cast<size_t>(Reps))
+      throw CalibError("caches: a point of the sweep has the wrong number of samples");
+    // Noise only slows a sample: the fastest with --stat min.
+    std::vector<double> T;
+    for (double B : R.ReadBps.back())
+      T.push_back(1 / B);
+    R.Lat.push_back(stat(R.LatS.back(), O.Stat));
+    R.Read.push_back(1 / stat(T, O.Stat));
+  }
+  std::vector<int> Lv = R.Probe.levels();
+  try {
+    R.Levels = detectLevels(R.W, R.Lat, R.Read, R.PerOctave, Lv.size(), Largest);
+  } catch (const std::invalid_argument &E) {
+    throw CalibError(std::string("caches: ") + E.what());
+  }
+  R.Measured = true;
+  // One line per level whose reported and measured sizes differ by more than 2x.
+  R.Warnings.clear();
+  for (int K : Lv) {
+    const CacheReport *Rep = R.Probe.reported(K);
+    std::string N = "L" + std::to_string(K);
+    const MeasuredLevel *M = measuredLevel(R.Levels, N);
+    std::string Line;
+    if (M && (M->Size > 2 * Rep->Size || Rep->Size > 2 * M->Size))
+      Line = N + ": reported " + bytes(Rep->Size) + " (" + Rep->Source + ") but measured " +
+             bytes(M->Size) + " effective (" +
+             fmt(std::max(M->Size / Rep->Size, Rep->Size / M->Size), 2) + "x " +
+             (M->Size < Rep->Size ? "smaller" : "larger") +
+             "): the memory term and the layer conditions use the measured size";
+    else if (!M && Rep->Size * 2 > R.MaxBytes && Rep->Size > R.W.back())
+      Line = N + ": reported " + bytes(Rep->Size) + " (" + Rep->Source +
+             ") is beyond the sweep (" + bytes(R.W.back()) + "): not measured";
+    else if (!M && K > 1)
+      Line = N + ": reported " + bytes(Rep->Size) + " (" + Rep->Source +
+             ") but the sweep shows no such level (the latency has " +
+             std::to_string(R.Levels.size()) + " plateaus): the reported size is used";
+    if (!Line.empty()) {
+      R.Warnings.push_back(Line);
+      std::cerr << "calibrate: caches: " << Line << "\n";
+    }
+  }
+  if (R.HugeRequested && R.HugeKib == 0)
+    std::cerr << "calibrate: caches: the kernel gave no huge pages (transparent huge pages "
+                 "off?): TLB misses may show as a level beyond the last-level cache\n";
   return R;
 }
 
@@ -376,7 +715,7 @@ void TickResult::print(std::ostream &OS) const {
 RinfResult LowLevelBench::runRinf1() {
   RinfResult R;
   R.stamp(O);
-  std::vector<CacheInfo> Caches = readCaches();
+  std::vector<CacheInfo> Caches = caches("RINF1");
   // Three vectors in half of L1: in cache, the start-up and the pipelines only.
   long NMax = std::max(64L, static_cast<long>(Caches.front().Size / 2 / 24));
   const auto &Ks = rinfKernels();
@@ -481,8 +820,9 @@ void RinfResult::print(std::ostream &OS) const {
 PolyMemResult LowLevelBench::runPoly() {
   PolyMemResult R;
   R.stamp(O);
-  R.Caches = readCaches();
-  const CacheInfo &L1 = R.Caches.front(), &Llc = R.Caches.back();
+  R.Caches = caches("poly");
+  const CacheInfo &L1 = R.Caches.front();
+  const CacheInfo Llc{R.Caches.back().Name, lastLevelExtent("poly"), "", 0, 0};
 
   auto Poly = [&](PolyResult &P, const std::string &Name, long N, const std::string &Where,
                   double TargetS) {
@@ -659,27 +999,6 @@ ParamList PolyMemResult::params() const {
                  measured(Pr->Fit.FHalf, "flop/mref", relSpread(Pr->FHalfRep),
                           Ref + rangeText(Pr->FHalfRep))});
   }
-  for (const CacheInfo &C : Caches) {
-    CostEntry E;
-    E.Value = C.Size;
-    E.Unit = "B";
-    E.Provenance = "datasheet";
-    E.Ref = C.Source;
-    P.push_back({"memory." + C.Name + ".size", E});
-    for (auto [Key, V, File] : {std::tuple{"ways", C.Ways, "ways_of_associativity"},
-                                std::tuple{"line_size", C.Line, "coherency_line_size"}}) {
-      if (V < 1)
-        continue;
-      CostEntry G;
-      G.Value = V;
-      G.Unit = std::string(Key) == "ways" ? "ways" : "B";
-      G.Provenance = "datasheet";
-      char Text[32];
-      std::snprintf(Text, sizeof Text, "%g", V);
-      G.Ref = "sysfs: " + C.Dir + "/" + File + " (" + Text + ")";
-      P.push_back({"memory." + C.Name + "." + Key, G});
-    }
-  }
   // memory.<level>.bandwidth is the triad's; the other kernels get a suffix.
   for (const MemKernel &M : Mem)
     for (size_t L = 0; L < M.Plateaus.size(); ++L) {
@@ -791,10 +1110,16 @@ void PolyMemResult::print(std::ostream &OS) const {
 StridedResult LowLevelBench::runStrided(bool Shared) {
   StridedResult R;
   R.stamp(O);
-  std::vector<CacheInfo> Caches = readCaches();
+  std::vector<CacheInfo> Caches = caches("strided");
   // From a quarter of L2 (lines from L2) to 4x the last-level cache (DRAM).
   double MinB = std::max(65536.0, Caches.size() > 1 ? Caches[1].Size / 4 : Caches[0].Size);
-  double MaxB = 4 * Caches.back().Size;
+  double MaxB = std::max(4 * lastLevelExtent("strided"), 4 * MinB);
+  if (Shared && cacheResult().Probe.Cpus.usable() < 2) {
+    const CpuBudget &B = Hier->Probe.Cpus;
+    R.SharedSkipped = "strided_shared2: one CPU usable (affinity " + std::to_string(B.Affinity) +
+                      "; " + B.QuotaRef + "): no second process to share the caches with";
+    Shared = false;
+  }
   binary();
   for (const char *Mode : {"strided", "strided2"}) {
     bool Two = std::string(Mode) == "strided2";
@@ -884,9 +1209,9 @@ void StridedResult::print(std::ostream &OS) const {
 OverlapResult LowLevelBench::runOverlap() {
   OverlapResult R;
   R.stamp(O);
-  std::vector<CacheInfo> Caches = readCaches();
+  std::vector<CacheInfo> Caches = caches("overlap");
   double L1 = Caches.front().Size, L2 = Caches.size() > 1 ? Caches[1].Size : 4 * L1;
-  double Last = Caches.back().Size;
+  double Last = std::max(lastLevelExtent("overlap"), 2 * L2);
   R.W = {L1 / 4, L2 / 2, 2 * L2};
   if (Caches.size() > 2)
     R.W.push_back(Last / 4);
@@ -1042,7 +1367,7 @@ std::vector<std::string> gnuplot(const fs::path &Dir, const std::string &Name,
 } // namespace
 
 std::vector<std::string> plotLowLevel(const std::string &DirS, const RinfResult *Rinf,
-                                      const PolyMemResult *Poly) {
+                                      const PolyMemResult *Poly, const CacheResult *Caches) {
   fs::path Dir = fs::absolute(DirS);
   std::error_code EC;
   fs::create_directories(Dir, EC);
@@ -1103,6 +1428,47 @@ std::vector<std::string> plotLowLevel(const std::string &DirS, const RinfResult 
                gpQuote(C.Name + " " + bytes(C.Size)) + " at " + fmt(C.Size, 8) +
                ", graph 0.97 right offset -0.5,0\n";
     auto P = gnuplot(Dir, "bandwidth", Setup, Plot);
+    Out.insert(Out.end(), P.begin(), P.end());
+  }
+  if (Caches && Caches->Measured) {
+    std::ofstream Dat(Dir / "caches.dat");
+    Dat.precision(6);
+    Dat << "# bytes latency_ns read_GBps\n";
+    for (size_t I = 0; I < Caches->W.size(); ++I)
+      Dat << Caches->W[I] << " " << Caches->Lat[I] * 1e9 << " " << Caches->Read[I] / 1e9 << "\n";
+    Dat.close();
+    std::string D = gpQuote((Dir / "caches.dat").string());
+    std::string Setup =
+        "set title \"capacity sweep: random pointer chase and read bandwidth\"\n"
+        "set xlabel \"working set (bytes)\"\nset ylabel \"latency (ns per dependent load)\"\n"
+        "set y2label \"read bandwidth (GB/s)\"\nset logscale x 2\nset logscale y 10\n"
+        "set format x \"2^{%L}\"\nset ytics nomirror\nset y2tics\nset y2range [0:*]\n"
+        "set key left center\nset grid\n";
+    // Detected levels: the effective size (solid), the reported size (dashed).
+    double Y = 0.97;
+    for (const MeasuredLevel &M : Caches->Levels) {
+      if (!M.Knee)
+        continue;
+      Setup += "set arrow from " + fmt(M.Size, 8) + ", graph 0 to " + fmt(M.Size, 8) +
+               ", graph 1 nohead lw 2 lc rgb \"dark-red\"\nset label " +
+               gpQuote(M.Name + " " + bytes(M.Size) + " (" + fmt(M.Latency * 1e9, 3) + " ns)") +
+               " at " + fmt(M.Size, 8) + ", graph " + fmt(Y, 3) + " right offset -0.5,0 tc rgb \"dark-red\"\n";
+      Y -= 0.05;
+    }
+    for (const CacheInfo &C : Caches->hierarchy()) {
+      const CacheReport *R = Caches->Probe.reported(std::atoi(C.Name.c_str() + 1));
+      if (!R || R->Size > Caches->W.back())
+        continue;
+      Setup += "set arrow from " + fmt(R->Size, 8) + ", graph 0 to " + fmt(R->Size, 8) +
+               ", graph 1 nohead dt 2 lc rgb \"gray40\"\nset label " +
+               gpQuote(C.Name + " reported " + bytes(R->Size)) + " at " + fmt(R->Size, 8) +
+               ", graph 0.05 left offset 0.5,0 tc rgb \"gray40\"\n";
+    }
+    std::string Plot = "plot " + D + " using 1:2 axes x1y1 with linespoints pt 7 ps 0.5 lw 2 "
+                       "title \"latency (ns)\", \\\n  " + D +
+                       " using 1:3 axes x1y2 with linespoints pt 5 ps 0.5 lw 2 "
+                       "title \"read bandwidth (GB/s)\"\n";
+    auto P = gnuplot(Dir, "caches", Setup, Plot);
     Out.insert(Out.end(), P.begin(), P.end());
   }
   return Out;

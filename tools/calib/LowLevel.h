@@ -2,8 +2,13 @@
 ///
 /// \file
 /// The low-level parts of `segtime calibrate` (PARKBENCH-93 §3.2), each
-/// runnable alone (`--level tick`, `rinf1`, `poly`, `strided`, `overlap`):
+/// runnable alone (`--level caches`, `tick`, `rinf1`, `poly`, `strided`,
+/// `overlap`):
 ///
+///  - caches: the cache hierarchy from every source (CacheProbe.h: sysfs,
+///           CPUID, sysconf) and measured by the capacity sweep (latency of
+///           a random pointer chase and read bandwidth against working set,
+///           CacheSweep.c), each level's effective size from detectLevels;
 ///  - tick:  TICK1, the timer's resolution (the smallest non-zero difference
 ///           of successive reads, §3.2.1), and TICK2, a check that the timer
 ///           counts wall-clock time (a sleep timed by the timer, by
@@ -37,7 +42,9 @@
 #include "predictor/Machine.h"
 #include "predictor/Overlap.h"
 #include "predictor/Parkbench.h"
+#include "tools/calib/CacheProbe.h"
 #include "tools/calib/LowLevelSource.h"
+#include "tools/calib/Process.h"
 
 #include <nlohmann/json.hpp>
 
@@ -59,21 +66,25 @@ struct LowLevelOptions {
   /// Nominal core clock, GHz (/proc/cpuinfo; 0 if unknown): with the fastest
   /// clock probe of the run, the reference of the slow-phase check.
   double NominalGHz = 0;
+  ProbeSeams Seams; ///< where the machine probes read (--sysfs-root, --cpuid-table)
+  bool Huge = true; ///< the capacity sweep asks for transparent huge pages
 };
 
-/// One cache level of this machine, from sysfs.
+/// A calibration part that cannot run on this machine (no cache sizes from
+/// any source, one CPU, ...): calibrate reports it with its reason, skips
+/// it and measures the rest.
+struct PartSkipped : CalibError {
+  using CalibError::CalibError;
+};
+
+/// One cache level as the benchmarks size their working sets with it.
 struct CacheInfo {
   std::string Name;   ///< "L1", "L2", "L3"
-  double Size = 0;    ///< B
-  std::string Source; ///< sysfs path and its text, e.g. ".../index0/size (48K, Data)"
-  double Ways = 0;    ///< associativity (ways_of_associativity; 0 if sysfs has none)
-  double Line = 0;    ///< B per line (coherency_line_size; 0 if sysfs has none)
-  std::string Dir;    ///< the sysfs directory, ".../cache/index0"
+  double Size = 0;    ///< B: the measured effective size if there is one, else the reported
+  std::string Source; ///< where Size comes from: "measured effective ..." or a report's ref
+  double Ways = 0;    ///< associativity (0 if no source reports it)
+  double Line = 0;    ///< B per line (0 if no source reports it)
 };
-
-/// The data and unified caches of CPU 0 (/sys/devices/system/cpu/cpu0/cache),
-/// smallest first. Throws CalibError if sysfs gives none.
-std::vector<CacheInfo> readCaches();
 
 /// How a part's samples were taken (for the refs): date, statistic,
 /// samples per point and minimum sample duration.
@@ -88,6 +99,38 @@ struct Sampled {
     Reps = O.Reps;
     TargetS = O.TargetS;
   }
+};
+
+/// The cache hierarchy (`--level caches`): every source's report
+/// (CacheProbe.h) and, if the sweep ran, the measured curve and levels.
+struct CacheResult : Sampled {
+  MachineProbe Probe;
+  bool Measured = false;   ///< the capacity sweep ran
+  int PerOctave = 0;       ///< sweep points per doubling of the working set
+  int Passes = 1;          ///< sweeps over all points the samples were split over
+  double MaxBytes = 0;     ///< largest working set, B
+  std::string MaxWhy;      ///< how MaxBytes was chosen
+  bool HugeRequested = false;
+  long HugeKib = -1;       ///< KiB of the buffer the kernel backed with huge pages (-1: unknown)
+  std::vector<double> W;   ///< working sets, B
+  std::vector<std::vector<double>> LatS, ReadBps; ///< [point][rep]: s per load, B/s
+  std::vector<double> Lat, Read; ///< per point: the statistic (min latency, max bandwidth with --stat min)
+  std::vector<MeasuredLevel> Levels; ///< detectLevels on (W, Lat, Read)
+  std::vector<std::string> Warnings; ///< one line per level whose reported and measured sizes differ > 2x
+
+  /// The levels the benchmarks use: every level some source reported or the
+  /// sweep measured, the effective size where measured, else the first
+  /// report (sysfs, cpuid, sysconf); smallest level first.
+  std::vector<CacheInfo> hierarchy() const;
+  /// memory.<L>.size (the first report), .size_sysfs / .size_cpuid /
+  /// .size_sysconf (each source), .ways, .line_size (datasheet); if
+  /// measured, .size_effective (B), .latency (s per dependent load),
+  /// .bandwidth_read (B/s), and memory.DRAM.latency / .bandwidth_read.
+  ParamList params() const;
+  /// Full keys params() owns (replaced when it is written again).
+  std::vector<std::string> ownedKeys() const;
+  nlohmann::json toJson() const;
+  void print(std::ostream &OS) const;
 };
 
 /// TICK1 and TICK2 (PARKBENCH-93 §3.2.1-3.2.2).
@@ -168,8 +211,8 @@ struct PolyMemResult : Sampled {
   double MemProbeGHz = 0;     ///< fastest core-clock probe during the memory sweep
 
   /// parkbench.POLY1/POLY2.r_inf (Mflop/s) / .f_half (flop/mref);
-  /// memory.<level>.size (B) / .bandwidth (B/s, triad) / .bandwidth_load /
-  /// .bandwidth_copy.
+  /// memory.<level>.bandwidth (B/s, triad) / .bandwidth_load /
+  /// .bandwidth_copy (the sizes are CacheResult's).
   ParamList params() const;
   nlohmann::json toJson() const;
   void print(std::ostream &OS) const;
@@ -185,6 +228,7 @@ struct PolyMemResult : Sampled {
 struct StridedResult : Sampled {
   std::vector<MemKernel> Curves; ///< "strided", "strided_shared2" (Bw: B/s of lines)
   std::vector<double> ProbeGHz;  ///< fastest core-clock probe per curve
+  std::string SharedSkipped;     ///< why the two-process curve was not measured, if it was not
 
   /// memory.strided.NN.working_set (B) / .bandwidth (B/s of lines), and the
   /// same under memory.strided_shared2 (memoryCurveKey).
@@ -229,7 +273,21 @@ struct OverlapResult : Sampled {
 class LowLevelBench {
 public:
   LowLevelBench(std::filesystem::path Dir, LowLevelOptions O) : Dir(std::move(Dir)), O(std::move(O)) {}
-  /// Each run* throws CalibError naming the part on a failed compile or run.
+  /// Each run* throws CalibError naming the part on a failed compile or run,
+  /// PartSkipped if the machine gives the part nothing to run on.
+  /// runCaches probes the caches and runs the capacity sweep.
+  CacheResult runCaches();
+  /// The hierarchy so far (the probes alone until runCaches ran).
+  const CacheResult &cacheResult();
+  /// The caches for part Part: cacheResult().hierarchy(), after running the
+  /// sweep if no source reports a size. Throws PartSkipped if there are
+  /// still none.
+  std::vector<CacheInfo> caches(const std::string &Part);
+  /// The last-level cache size that places the out-of-cache working sets
+  /// (POLY2, memory sweep, strided, overlap: 4-8x it): the larger of the
+  /// reported and the measured size, at most 32 MiB (a CPUID that reports
+  /// a host's 508 MiB must not ask for 4 GiB arrays).
+  double lastLevelExtent(const std::string &Part);
   TickResult runTick();
   RinfResult runRinf1();
   PolyMemResult runPoly();
@@ -270,13 +328,17 @@ private:
   double BestGHz = 0; ///< fastest clock probe of all parts so far
   double BestPhase = 0; ///< fastest phase probe so far, s per point (0: none yet)
   double phaseProbe();
+  std::optional<CacheResult> Hier; ///< the probes, and the sweep once it ran
 };
 
 /// Writes gnuplot plots (PNG and SVG, with their .dat and .gp) of the RINF1
-/// fits and of bandwidth against working set into Dir; returns the image
-/// paths. Either result may be null. Throws CalibError if gnuplot fails.
+/// fits, of bandwidth against working set and of the capacity sweep
+/// (caches: latency and read bandwidth against working set, the detected
+/// levels and the reported sizes marked) into Dir; returns the image
+/// paths. Any result may be null. Throws CalibError if gnuplot fails.
 std::vector<std::string> plotLowLevel(const std::string &Dir, const RinfResult *Rinf,
-                                      const PolyMemResult *Poly);
+                                      const PolyMemResult *Poly,
+                                      const CacheResult *Caches = nullptr);
 
 } // namespace segtime
 
