@@ -26,7 +26,8 @@ compile's own CPU), each compile under a time-out and an address-space cap
 Sets:
   csmith    csmith --seed 1..N (--csmith, -O2), and 1..M at -O0 (--csmith-o0)
   examples  examples/*.c and validation/*.c at -O2
-  lua       Lua 5.4 (33 files, -O2 -std=gnu99 -DLUA_COMPAT_5_3 -DLUA_USE_LINUX),
+  lua       Lua 5.4 (src/*.c, 34 files with lua.c and luac.c; -O2 -std=gnu99
+            -DLUA_COMPAT_5_3 -DLUA_USE_LINUX),
             Debian's source package through `apt-get source` with a private
             deb-src list (build/ext/aptsrc; the host's Debian release)
   sqlite    SQLite's sqlite3.c and shell.c (-O2), from the sqlite-autoconf
@@ -39,8 +40,8 @@ contents, the flags, the limits and the plugin's (or segtime's) bytes: a run
 that stops can be started again, and after a rebuild of the plugin only the
 plugin's compiles and predict run again (--fresh: measure everything).
 Progress goes to stderr, the table to stdout, everything to --json.
-Timing on a shared machine is noisy: --reps R compiles each file R times
-(interleaved) and takes the median wall time and the largest RSS.
+Timing on a shared machine is noisy: --reps R compiles each file R times per
+build and takes the median wall time and the largest RSS.
 """
 import argparse, glob, hashlib, json, os, shutil, subprocess, sys, tarfile
 
@@ -412,18 +413,12 @@ def print_report(summary, a):
     print()
     for s, v in summary.items():
         notes = []
-        if v["plain_not_ok"]:
-            notes.append("plain clang did not compile: " + ", ".join(
-                "%s (%s)" % kv for kv in sorted(v["plain_not_ok"].items())))
-        if v["plugin_not_ok"]:
-            notes.append("with the plugin not done: " + ", ".join(
-                "%s (%s)" % kv for kv in sorted(v["plugin_not_ok"].items())))
-        if v["objdump_differ"]:
-            notes.append("objdump -d differs: " + ", ".join(
-                "%s (%s lines)" % kv for kv in sorted(v["objdump_differ"].items())))
-        if v["predict_not_ok"]:
-            notes.append("predict not done: " + ", ".join(
-                "%s (%s)" % kv for kv in sorted(v["predict_not_ok"].items())))
+        for key, label, item in (("plain_not_ok", "plain clang did not compile", "%s (%s)"),
+                                 ("plugin_not_ok", "with the plugin not done", "%s (%s)"),
+                                 ("objdump_differ", "objdump -d differs", "%s (%s lines)"),
+                                 ("predict_not_ok", "predict not done", "%s (%s)")):
+            if v[key]:
+                notes.append(label + ": " + ", ".join(item % kv for kv in sorted(v[key].items())))
         if v["worst_time"]:
             notes.append("largest time ratios: " + ", ".join(
                 "%s %.2fx" % (f, t) for t, f in v["worst_time"]))
