@@ -9,6 +9,7 @@
 ///
 //===----------------------------------------------------------------------===//
 #include "passes/IRSeg.h"
+#include "passes/SourceLoc.h"
 
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
@@ -1336,8 +1337,8 @@ private:
       // also measured so) and the test of its rotated copy before it (at
       // the loop statement's location) guard together.
       const DebugLoc &BL = Br->getDebugLoc();
-      if (!BTC && BL && SL->getStartLoc() && BL.getLine() == SL->getStartLoc().getLine() &&
-          BL.getCol() == SL->getStartLoc().getCol())
+      DebugLoc SLoc = loopStartLoc(*SL);
+      if (!BTC && BL && SLoc && BL.getLine() == SLoc.getLine() && BL.getCol() == SLoc.getCol())
         Related = true;
       // The vectoriser's runtime checks (enough iterations, no aliasing)
       // before a vector loop are assumed to pass, like a zero-trip guard.
@@ -1368,15 +1369,15 @@ private:
     if (!isa<SCEVCouldNotCompute>(BTC))
       if (auto S = Text.str(BTC))
         return "(" + *S + ") + 1";
-    unsigned Line = L->getStartLoc() ? L->getStartLoc().getLine() : 0;
+    DebugLoc Start = loopStartLoc(*L);
+    unsigned Line = Start ? Start.getLine() : 0;
     std::string Name = "N_" + Fn + "_" + std::to_string(Line);
     for (const Parameter &P : Out.Parameters)
       if (P.Name == Name)
         return Name;
     Out.Parameters.push_back({Name, "loop", std::nullopt, "none",
-                              L->getStartLoc() ? L->getStartLoc()->getFilename().str() + ":" +
-                                                     std::to_string(Line)
-                                               : "",
+                              Start ? Start->getFilename().str() + ":" + std::to_string(Line)
+                                    : "",
                               "iterations of the optimised loop at line " +
                                   std::to_string(Line) +
                                   " (ScalarEvolution could not count them)"});
@@ -1895,7 +1896,7 @@ private:
       N.Kind = NodeKind::Loop;
       N.Id = "ir" + std::to_string(NextId++);
       N.LoopKind = "ir-loop";
-      N.Range = rangeOf(SL->getStartLoc());
+      N.Range = rangeOf(loopStartLoc(*SL));
       N.Freq = FreqS;
       N.Index = "k_" + Out.Name + "_" + N.Id;
       N.Start = "0";

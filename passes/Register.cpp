@@ -1,6 +1,7 @@
 //===- Register.cpp - Registration of segtime's LLVM passes ---------------===//
 #include "passes/Register.h"
 #include "passes/MachineLevel.h"
+#include "passes/SourceLoc.h"
 #include "passes/Timing.h"
 
 #include "llvm/IR/DebugInfo.h"
@@ -37,7 +38,8 @@ std::optional<TargetSpec> compileTarget(const Module &M) {
 
 /// Runs at the end of the optimisation pipeline (also at -O0): builds the
 /// IR-level SEG of every defined function, adds the ICC RUVs of each
-/// requested target, then removes the line tables the plugin added.
+/// requested target, then removes the line tables the plugin added
+/// (SourceLoc.h).
 /// Machine blocks of code generation's own on IR edges (split critical
 /// edges, skip jumps, loop-exit jumps and epilogues) of function F: a Stage
 /// node run as often as the edge, after the edge's source block
@@ -220,7 +222,7 @@ struct CollectPass : PassInfoMixin<CollectPass> {
     }
     if (C.StripDebugInfo) {
       TimeRegion StripTime(phaseTimer("strip-debug", "line tables stripped"));
-      llvm::StripDebugInfo(M);
+      stripLineTables(M);
     }
     return PreservedAnalyses::none();
   }
@@ -255,6 +257,12 @@ void registerSegtimePasses(PassBuilder &PB) {
     InstrumentConfig IC = C.Instrument;
     IC.SourceNames = C.SourceNames;
     MPM.addPass(InstrumentPass(IC));
+  });
+  // Line tables the plugin turned on: without the loop locations that
+  // change the optimiser's block order (SourceLoc.h).
+  PB.registerPipelineStartEPCallback([](ModulePassManager &MPM, OptimizationLevel) {
+    if (irCollection().StripDebugInfo)
+      MPM.addPass(LoopLocationsPass());
   });
   PB.registerOptimizerLastEPCallback(
       [](ModulePassManager &MPM, OptimizationLevel) { MPM.addPass(CollectPass()); });

@@ -538,9 +538,11 @@ protected:
       C.Instrument.TimeInnermostLoops = Opts.TimeInnermostLoops;
       C.Instrument.NoClock = Opts.NoClock;
       C.Instrument.Functions.emplace(); // filled by HandleTopLevelDecl
-      // Line tables let the IR levels attribute optimised code to source;
-      // if the user did not ask for debug info, the collection pass strips
-      // them again before code generation (the object code is unchanged).
+      // Line tables let the IR levels attribute optimised code to source.
+      // If the user did not ask for debug info, the first pass of the
+      // pipeline removes the loop locations that would change the
+      // optimiser's block order (passes/SourceLoc.h) and the collection pass
+      // strips the rest before code generation: the object code is unchanged.
       CodeGenOptions &CG = CI.getCodeGenOpts();
       if (CG.getDebugInfo() == llvm::codegenoptions::NoDebugInfo) {
         CG.setDebugInfo(llvm::codegenoptions::DebugLineTablesOnly);

@@ -64,6 +64,63 @@ def median(values):
     return v[n // 2] if n % 2 else 0.5 * (v[n // 2 - 1] + v[n // 2])
 
 
+def percentile(values, q):
+    """The q-th percentile (0-100) of values by the nearest-rank method (a
+    value of the sample, not interpolated); None for no values."""
+    v = sorted(values)
+    if not v:
+        return None
+    k = max(0, min(len(v) - 1, int(-(-q * len(v) // 100)) - 1))
+    return v[k]
+
+
+def run_limited(cmd, timeout, mem_bytes=None, cwd=None):
+    """Runs cmd (output captured) in a process group of its own, with address
+    space limited to mem_bytes (RLIMIT_AS, as `ulimit -v`; None: no limit),
+    and kills that group after timeout s. Returns a dict: wall_s (s), rss_mb
+    (peak resident set of the process and its waited-for children, MB), rc
+    (None after a time-out), status ('ok', 'timeout', 'out of memory',
+    'failed') and the output (stdout, stderr)."""
+    import resource, signal, tempfile
+
+    def limit():
+        if mem_bytes:
+            resource.setrlimit(resource.RLIMIT_AS, (mem_bytes, mem_bytes))
+
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        t0 = time.perf_counter()
+        p = subprocess.Popen(cmd, stdout=out, stderr=err, cwd=cwd, preexec_fn=limit,
+                             start_new_session=True)
+        timed_out, status, usage = False, 0, None
+        while True:
+            pid, status, usage = os.wait4(p.pid, os.WNOHANG)
+            if pid:
+                break
+            if time.perf_counter() - t0 > timeout:
+                os.killpg(p.pid, signal.SIGKILL)
+                _, status, usage = os.wait4(p.pid, 0)
+                timed_out = True
+                break
+            time.sleep(0.01)
+        wall = time.perf_counter() - t0
+        p.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        stdout = out.read().decode(errors="replace")
+        stderr = err.read().decode(errors="replace")
+    rc = None if timed_out else p.returncode
+    if timed_out:
+        state = "timeout"
+    elif rc == 0:
+        state = "ok"
+    elif any(m in stderr for m in ("out of memory", "bad_alloc", "Cannot allocate memory")):
+        state = "out of memory"
+    else:
+        state = "failed"
+    return {"wall_s": wall, "rss_mb": usage.ru_maxrss / 1024.0, "rc": rc, "status": state,
+            "stdout": stdout, "stderr": stderr}
+
+
 def pct(predicted, measured_value):
     """(predicted - measured) / measured in percent."""
     return 100.0 * (predicted - measured_value) / measured_value if measured_value else float("nan")

@@ -28,8 +28,9 @@ void daxpy(int n, double a, const double *x, double *y) {
 // The vector loop (masked stores: the 'if' became a select) has no term.
 // CHECK: ir8 Loop @14 ir-loop {{.*}}[vectorised]
 // CHECK-NOT: branch.cond.data
-// CHECK: ir12 Loop @15 ir-loop trip=umod(n, 4)
-// The scalar remainder loop's 'if': still a conditional jump.
+// CHECK: ir12 Loop @14 ir-loop trip=umod(n, 4)
+// The scalar remainder loop (of the loop at line 14, by its llvm.loop location)
+// and its 'if': still a conditional jump.
 // CHECK-NEXT: ir13 Stage @15 <- v11 branch_prob=Pir_floyd_15_13
 // CHECK-NEXT: ICC:x86-64-v3: branch=1 branch.cond.data=1 cycles=
 // Vector loop latches (exact conditions on i and n) get no term.

@@ -1,0 +1,510 @@
+#!/usr/bin/env python3
+"""overhead_bench.py - what the segtime plugin costs on programs of any size.
+
+USAGE:
+  scripts/overhead_bench.py [--sets csmith,examples,lua,sqlite] [--csmith 50]
+                            [--csmith-o0 0] [--reps 1] [--timeout 120]
+                            [--mem-cap-gb 8] [--predict-timeout 120]
+                            [--targets compile] [--fresh] [--json FILE]
+
+Compiles every file of each set (-c, no -g) with plain clang and with the
+plugin (-fplugin-arg-segtime-targets=compile: all levels, ICC for the
+compile's own CPU), each compile under a time-out and an address-space cap
+(RLIMIT_AS, as `ulimit -v`), and reports per set:
+  - compile wall time and peak RSS with the plugin as a ratio to plain clang
+    (median, p90, p99, max over the files both compiled), and the compiles
+    that timed out, ran out of memory or failed;
+  - the .seg.json bytes against the object file bytes (sum over the set);
+  - `segtime predict FILE.seg.json --machine t800 --level all` wall time per
+    file (exit status 1, some function not predicted, counts as done);
+  - whether `objdump -d` of every object is the same with and without the
+    plugin (the plugin must not change the code);
+  - Lua: the interpreter linked from each build's objects runs a small
+    script with the same output; SQLite: the shell of each build gives the
+    same output on a small SQL script.
+
+Sets:
+  csmith    csmith --seed 1..N (--csmith, -O2), and 1..M at -O0 (--csmith-o0)
+  examples  examples/*.c and validation/*.c at -O2
+  lua       Lua 5.4 (src/*.c, 34 files with lua.c and luac.c; -O2 -std=gnu99
+            -DLUA_COMPAT_5_3 -DLUA_USE_LINUX),
+            Debian's source package through `apt-get source` with a private
+            deb-src list (build/ext/aptsrc; the host's Debian release)
+  sqlite    SQLite's sqlite3.c and shell.c (-O2), from the sqlite-autoconf
+            tarball bundled in the npm package sqlite3 (`npm pack`); slow:
+            not in the default sets
+Third-party code is downloaded into build/ext when absent (never committed).
+
+Results are cached per file in build/overhead/cache, keyed by the source's
+contents, the flags, the limits and the plugin's (or segtime's) bytes: a run
+that stops can be started again, and after a rebuild of the plugin only the
+plugin's compiles and predict run again (--fresh: measure everything).
+Progress goes to stderr, the table to stdout, everything to --json.
+Timing on a shared machine is noisy: --reps R compiles each file R times per
+build and takes the median wall time and the largest RSS.
+"""
+import argparse, glob, hashlib, json, os, shutil, subprocess, sys, tarfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from segtime_common import BUILD, CLANG, PLUGIN, ROOT, SEGTIME, median, percentile, run_limited  # noqa: E402
+
+WORK = os.path.join(BUILD, "overhead")
+EXT = os.path.join(BUILD, "ext")
+SQLITE_NPM = "sqlite3@6.0.1"  # bundles sqlite-autoconf-3520000.tar.gz
+LUA_FLAGS = ["-O2", "-std=gnu99", "-DLUA_COMPAT_5_3", "-DLUA_USE_LINUX"]
+LUA_SCRIPT = r"""
+local t = {}
+for i = 1, 200 do t[i] = (i * 7919) % 1009 end
+table.sort(t)
+local s = 0
+for _, v in ipairs(t) do s = s + v end
+print(s, #t, t[1], t[#t])
+print(string.format("%.6f", math.sin(1.25) * math.sqrt(2)))
+print(("segtime"):rep(3, "-"), utf8.len("häßlich"), utf8.offset("häßlich", 3))
+local function fib(n) if n < 2 then return n end return fib(n - 1) + fib(n - 2) end
+print(fib(20), string.pack(">I4", 258):byte(1, -1))
+for w in ("alpha beta gamma"):gmatch("%a+") do io.write(w:upper(), " ") end
+print(select("#", table.unpack({1, 2, 3})), coroutine.wrap(function() coroutine.yield(42) end)())
+"""
+SQL_SCRIPT = """
+CREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT, v REAL);
+WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 500)
+INSERT INTO t SELECT x, 'n' || (x * 37 % 101), x * 1.5 FROM c;
+CREATE INDEX t_name ON t(name);
+SELECT count(*), sum(v), min(name), max(name) FROM t;
+SELECT name, count(*) AS k, round(avg(v), 3) FROM t GROUP BY name ORDER BY k DESC, name LIMIT 5;
+SELECT a.id, b.id FROM t a JOIN t b ON a.name = b.name AND a.id < b.id ORDER BY a.id LIMIT 3;
+UPDATE t SET v = v * 2 WHERE id % 3 = 0;
+DELETE FROM t WHERE id > 450;
+SELECT count(*), total(v), group_concat(id, ',') FILTER (WHERE id < 8) FROM t;
+SELECT printf('%08.3f|%s', 3.14159, upper('segtime')), json_object('a', 1, 'b', json_array(2, 3));
+"""
+
+
+def log(msg):
+    print(msg, file=sys.stderr, flush=True)
+
+
+def sha(*parts):
+    h = hashlib.sha1()
+    for p in parts:
+        h.update(p if isinstance(p, bytes) else str(p).encode())
+    return h.hexdigest()[:16]
+
+
+def file_sha(path):
+    with open(path, "rb") as f:
+        return sha(f.read())
+
+
+def check(cmd, cwd=None, what=""):
+    """Runs a download/extract step; exits with its output if it fails."""
+    r = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True)
+    if r.returncode != 0:
+        sys.exit("overhead_bench.py: %s failed: %s\n%s%s" % (what or cmd[0], " ".join(cmd),
+                                                             r.stdout[-2000:], r.stderr[-2000:]))
+    return r
+
+
+# ---- sources ---------------------------------------------------------------
+
+def csmith_sources(n, opt):
+    """(name, path, flags) of csmith programs with seeds 1..n."""
+    inc = sorted(glob.glob("/usr/include/csmith*"))
+    if not shutil.which("csmith") or not inc:
+        sys.exit("overhead_bench.py: csmith and its headers (/usr/include/csmith*) are needed")
+    d = os.path.join(WORK, "src", "csmith")
+    os.makedirs(d, exist_ok=True)
+    out = []
+    for seed in range(1, n + 1):
+        path = os.path.join(d, "seed%d.c" % seed)
+        if not os.path.exists(path):
+            # cwd: csmith writes platform.info into the current directory
+            check(["csmith", "--seed", str(seed), "-o", path + ".tmp"], cwd=d, what="csmith")
+            os.replace(path + ".tmp", path)
+        out.append(("seed%d-%s" % (seed, opt), path, ["-" + opt, "-w", "-I" + inc[-1]]))
+    return out
+
+
+def example_sources():
+    out = []
+    for folder in ("examples", "validation"):
+        for path in sorted(glob.glob(os.path.join(ROOT, folder, "*.c"))):
+            name = os.path.splitext(os.path.basename(path))[0]
+            out.append((folder + "/" + name, path, ["-O2", "-w"]))
+    return out
+
+
+def debian_release():
+    with open("/etc/os-release") as f:
+        for line in f:
+            if line.startswith("VERSION_CODENAME="):
+                return line.split("=", 1)[1].strip().strip('"')
+    sys.exit("overhead_bench.py: no VERSION_CODENAME in /etc/os-release (Lua comes from "
+             "Debian's source package)")
+
+
+def lua_dir():
+    """build/ext/lua-5.4.*/src, from `apt-get source lua5.4` (private list)."""
+    found = sorted(glob.glob(os.path.join(EXT, "lua-5.4*", "src")))
+    if found:
+        return found[-1]
+    apt = os.path.join(EXT, "aptsrc")
+    os.makedirs(os.path.join(apt, "lists", "partial"), exist_ok=True)
+    with open(os.path.join(apt, "sources.list"), "w") as f:
+        f.write("deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] "
+                "http://deb.debian.org/debian %s main\n" % debian_release())
+    opts = ["-o", "Dir::Etc::SourceList=" + os.path.join(apt, "sources.list"),
+            "-o", "Dir::Etc::SourceParts=/dev/null", "-o", "Dir::State::Lists=" + os.path.join(apt, "lists")]
+    log("lua: apt-get source --download-only lua5.4 (into %s)" % EXT)
+    check(["apt-get"] + opts + ["update"], what="apt-get update (private deb-src list)")
+    check(["apt-get"] + opts + ["source", "--download-only", "lua5.4"], cwd=EXT, what="apt-get source")
+    tars = sorted(glob.glob(os.path.join(EXT, "lua5.4_*.orig.tar.gz")))
+    if not tars:
+        sys.exit("overhead_bench.py: apt-get source lua5.4 gave no lua5.4_*.orig.tar.gz in " + EXT)
+    with tarfile.open(tars[-1]) as t:
+        t.extractall(EXT)
+    found = sorted(glob.glob(os.path.join(EXT, "lua-5.4*", "src")))
+    if not found:
+        sys.exit("overhead_bench.py: no lua-5.4*/src in " + tars[-1])
+    return found[-1]
+
+
+def lua_sources():
+    d = lua_dir()
+    return [("lua/" + os.path.basename(p)[:-2], p, LUA_FLAGS)
+            for p in sorted(glob.glob(os.path.join(d, "*.c")))]
+
+
+def sqlite_dir():
+    """build/ext/sqlite-autoconf-*/ (sqlite3.c, shell.c, sqlite3.h), from the
+    npm package sqlite3 (`npm pack`)."""
+    found = sorted(glob.glob(os.path.join(EXT, "sqlite-autoconf-*", "shell.c")))
+    if found:
+        return os.path.dirname(found[-1])
+    os.makedirs(EXT, exist_ok=True)
+    log("sqlite: npm pack %s (into %s)" % (SQLITE_NPM, EXT))
+    r = check(["npm", "pack", SQLITE_NPM], cwd=EXT, what="npm pack")
+    tgz = os.path.join(EXT, r.stdout.strip().splitlines()[-1])
+    with tarfile.open(tgz) as t:
+        inner = [m for m in t.getmembers() if "sqlite-autoconf-" in m.name and m.name.endswith(".tar.gz")]
+        if not inner:
+            sys.exit("overhead_bench.py: no sqlite-autoconf tarball in " + tgz)
+        with tarfile.open(fileobj=t.extractfile(inner[0])) as a:
+            a.extractall(EXT)
+    found = sorted(glob.glob(os.path.join(EXT, "sqlite-autoconf-*", "shell.c")))
+    if not found:
+        sys.exit("overhead_bench.py: no shell.c in the sqlite-autoconf tarball of " + tgz)
+    return os.path.dirname(found[-1])
+
+
+def sqlite_sources():
+    d = sqlite_dir()
+    return [("sqlite/" + n, os.path.join(d, n + ".c"), ["-O2", "-w", "-I" + d]) for n in ("sqlite3", "shell")]
+
+
+# ---- measuring one file ----------------------------------------------------
+
+def objdump(obj):
+    """`objdump -d` of obj without its header (which names the file)."""
+    r = subprocess.run(["objdump", "-d", obj], capture_output=True, text=True)
+    return r.stdout.split("\n", 3)[-1] if r.returncode == 0 else None
+
+
+def cached(path, key, compute, fresh):
+    """The result cached at path under key, else compute() (then cached)."""
+    if not fresh and os.path.exists(path):
+        try:
+            with open(path) as f:
+                c = json.load(f)
+            if c.get("key") == key:
+                return c["result"]
+        except (OSError, ValueError):
+            pass
+    result = compute()
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path + ".tmp", "w") as f:
+        json.dump({"key": key, "result": result}, f)
+    os.replace(path + ".tmp", path)
+    return result
+
+
+def compile_runs(cmd, a):
+    """a.reps compiles of cmd: median wall time, largest RSS, the worst status."""
+    runs = []
+    for _ in range(a.reps):
+        r = run_limited(cmd, a.timeout, int(a.mem_cap_gb * 2**30))
+        runs.append(r)
+        if r["status"] != "ok":
+            break
+    bad = [r for r in runs if r["status"] != "ok"]
+    return {"wall_s": median([r["wall_s"] for r in runs]), "rss_mb": max(r["rss_mb"] for r in runs),
+            "status": bad[0]["status"] if bad else "ok",
+            "error": bad[0]["stderr"][-600:] if bad else ""}
+
+
+def measure(set_name, name, src, flags, a, ids):
+    """One file: plain and plugin compiles, sizes, objdump identity, predict."""
+    base = os.path.join(WORK, "obj", set_name, name.replace("/", "_"))
+    os.makedirs(os.path.dirname(base), exist_ok=True)
+    plain_o, plugin_o, seg = base + ".plain.o", base + ".plugin.o", base + ".seg.json"
+    src_id = file_sha(src)
+    limits = (a.reps, a.timeout, a.mem_cap_gb)
+    plain_cmd = [CLANG] + flags + ["-c", src, "-o", plain_o]
+    plugin_cmd = [CLANG] + flags + ["-fplugin=" + a.plugin, "-fplugin-arg-segtime-quiet",
+                                    "-fplugin-arg-segtime-targets=" + a.targets,
+                                    "-fplugin-arg-segtime-out=" + seg, "-c", src, "-o", plugin_o]
+    cache = os.path.join(WORK, "cache", set_name, name.replace("/", "_"))
+
+    def plain():
+        r = compile_runs(plain_cmd, a)
+        r["obj_bytes"] = os.path.getsize(plain_o) if r["status"] == "ok" else None
+        return r
+
+    def plugin():
+        for f in (plugin_o, seg):
+            if os.path.exists(f):
+                os.remove(f)
+        r = compile_runs(plugin_cmd, a)
+        ok = r["status"] == "ok"
+        r["obj_bytes"] = os.path.getsize(plugin_o) if ok else None
+        r["seg_bytes"] = os.path.getsize(seg) if ok and os.path.exists(seg) else None
+        return r
+
+    p = cached(cache + ".plain.json", sha(src_id, flags, ids["clang"], limits),
+               plain, a.fresh or not os.path.exists(plain_o))
+    q = cached(cache + ".plugin.json", sha(src_id, flags, ids["clang"], ids["plugin"], a.targets, limits),
+               plugin, a.fresh or not os.path.exists(plugin_o))
+    row = {"set": set_name, "file": name, "plain": p, "plugin": q}
+    if p["status"] == "ok" and q["status"] == "ok":
+        row["time_ratio"] = q["wall_s"] / p["wall_s"]
+        row["rss_ratio"] = q["rss_mb"] / p["rss_mb"]
+        da, db = objdump(plain_o), objdump(plugin_o)
+        row["objdump_identical"] = da is not None and da == db
+        if not row["objdump_identical"] and da is not None and db is not None:
+            import difflib
+            row["objdump_diff_lines"] = sum(
+                1 for l in difflib.unified_diff(da.splitlines(), db.splitlines(), n=0)
+                if l[:1] in "+-" and l[:3] not in ("+++", "---"))
+
+    def predict():
+        r = run_limited([a.segtime, "predict", seg, "--machine", "t800", "--level", "all"],
+                        a.predict_timeout)
+        # exit 1: some function lacks a parameter value (still printed others)
+        st = "ok" if r["rc"] in (0, 1) else r["status"]
+        return {"wall_s": r["wall_s"], "rc": r["rc"], "status": st,
+                "error": "" if st == "ok" else r["stderr"][-400:]}
+
+    if q["status"] == "ok" and q.get("seg_bytes"):
+        row["predict"] = cached(cache + ".predict.json",
+                                sha(file_sha(seg), ids["segtime"], a.predict_timeout), predict, a.fresh)
+    return row, plain_o, plugin_o
+
+
+# ---- functional checks -----------------------------------------------------
+
+def link_and_run(objs, exe, libs, run_cmd, stdin_text):
+    r = subprocess.run([CLANG] + objs + ["-o", exe] + libs, capture_output=True, text=True)
+    if r.returncode != 0:
+        return None, "link failed: " + r.stderr[-400:]
+    r = subprocess.run(run_cmd(exe), input=stdin_text, capture_output=True, text=True, timeout=120)
+    return r.stdout + "exit %d\n" % r.returncode + r.stderr, ""
+
+
+def functional_check(set_name, objs, a):
+    """Links the plain and the plugin objects of Lua (interpreter, no luac) or
+    SQLite (shell) and compares the programs' output on a small script."""
+    d = os.path.join(WORK, "run", set_name)
+    os.makedirs(d, exist_ok=True)
+    if set_name == "lua":
+        keep = [(n, o) for n, o in objs if not n.endswith("/luac")]
+        libs = ["-lm", "-ldl", "-Wl,-E"]
+        script = os.path.join(d, "check.lua")
+        with open(script, "w") as f:
+            f.write(LUA_SCRIPT)
+        run_cmd, stdin_text = (lambda exe: [exe, script]), None
+    else:
+        keep, libs = objs, ["-lm", "-ldl", "-lpthread"]
+        run_cmd, stdin_text = (lambda exe: [exe, ":memory:"]), SQL_SCRIPT
+    outs = {}
+    for which, k in (("plain", 0), ("plugin", 1)):
+        files = [o[k] for _, o in keep]
+        missing = [f for f in files if not os.path.exists(f)]
+        if missing:
+            return {"status": "not run", "reason": "no object (compile failed or timed out): "
+                    + ", ".join(os.path.basename(m) for m in missing[:3])}
+        out, err = link_and_run(files, os.path.join(d, set_name + "-" + which), libs, run_cmd, stdin_text)
+        if out is None:
+            return {"status": "not run", "reason": which + " " + err}
+        outs[which] = out
+    same = outs["plain"] == outs["plugin"]
+    return {"status": "same output" if same else "DIFFERENT output", "output": outs["plain"][-2000:],
+            "plugin_output": "" if same else outs["plugin"][-2000:]}
+
+
+# ---- report ----------------------------------------------------------------
+
+def stats(values):
+    if not values:
+        return None
+    return {"median": median(values), "p90": percentile(values, 90), "p99": percentile(values, 99),
+            "max": max(values), "n": len(values)}
+
+
+def summarise(rows, checks):
+    out = {}
+    for s in dict.fromkeys(r["set"] for r in rows):
+        rs = [r for r in rows if r["set"] == s]
+        both = [r for r in rs if "time_ratio" in r]
+        pred = [r["predict"] for r in rs if "predict" in r]
+        segb = sum(r["plugin"]["seg_bytes"] or 0 for r in both)
+        objb = sum(r["plain"]["obj_bytes"] or 0 for r in both)
+        out[s] = {
+            "files": len(rs),
+            "plain_not_ok": {r["file"]: r["plain"]["status"] for r in rs if r["plain"]["status"] != "ok"},
+            "plugin_not_ok": {r["file"]: r["plugin"]["status"] for r in rs
+                              if r["plugin"]["status"] != "ok" and r["plain"]["status"] == "ok"},
+            "time_ratio": stats([r["time_ratio"] for r in both]),
+            "rss_ratio": stats([r["rss_ratio"] for r in both]),
+            "plain_total_s": sum(r["plain"]["wall_s"] for r in both),
+            "plugin_total_s": sum(r["plugin"]["wall_s"] for r in both),
+            "plain_max_rss_mb": max((r["plain"]["rss_mb"] for r in rs), default=0),
+            "plugin_max_rss_mb": max((r["plugin"]["rss_mb"] for r in rs), default=0),
+            "seg_bytes": segb, "obj_bytes": objb, "seg_per_obj": segb / objb if objb else None,
+            "predict_s": stats([p["wall_s"] for p in pred if p["status"] == "ok"]),
+            "predict_not_ok": {r["file"]: r["predict"]["status"] for r in rs
+                               if "predict" in r and r["predict"]["status"] != "ok"},
+            "objdump_identical": sum(1 for r in both if r.get("objdump_identical")),
+            "objdump_compared": len(both),
+            "objdump_differ": {r["file"]: r.get("objdump_diff_lines") for r in both
+                               if not r.get("objdump_identical")},
+            "worst_time": sorted(((r["time_ratio"], r["file"]) for r in both), reverse=True)[:5],
+        }
+        if s in checks:
+            out[s]["run_check"] = checks[s]
+    return out
+
+
+def fmt_stats(st, unit="x"):
+    if not st:
+        return "-"
+    return "%.2f / %.2f / %.2f / %.2f%s" % (st["median"], st["p90"], st["p99"], st["max"], unit)
+
+
+def print_report(summary, a):
+    print("segtime plugin overhead (plugin: %s, targets=%s; per compile time-out %g s, "
+          "address space %g GB; %d rep(s))" % (a.plugin, a.targets, a.timeout, a.mem_cap_gb, a.reps))
+    print()
+    print("| set | files | not done with plugin | time ratio med/p90/p99/max | peak RSS ratio "
+          "med/p90/p99/max | total time plain -> plugin | .seg.json / object | predict s "
+          "med/p90/p99/max | objdump -d identical |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for s, v in summary.items():
+        nd = len(v["plugin_not_ok"])
+        kinds = sorted(set(v["plugin_not_ok"].values()))
+        print("| %s | %d | %s | %s | %s | %.1f s -> %.1f s | %s | %s | %d of %d |" % (
+            s, v["files"], "%d (%s)" % (nd, ", ".join(kinds)) if nd else "0",
+            fmt_stats(v["time_ratio"]), fmt_stats(v["rss_ratio"]),
+            v["plain_total_s"], v["plugin_total_s"],
+            "%.1fx" % v["seg_per_obj"] if v["seg_per_obj"] is not None else "-",
+            fmt_stats(v["predict_s"], " s") + (" (%d not done)" % len(v["predict_not_ok"])
+                                               if v["predict_not_ok"] else ""),
+            v["objdump_identical"], v["objdump_compared"]))
+    print()
+    for s, v in summary.items():
+        notes = []
+        for key, label, item in (("plain_not_ok", "plain clang did not compile", "%s (%s)"),
+                                 ("plugin_not_ok", "with the plugin not done", "%s (%s)"),
+                                 ("objdump_differ", "objdump -d differs", "%s (%s lines)"),
+                                 ("predict_not_ok", "predict not done", "%s (%s)")):
+            if v[key]:
+                notes.append(label + ": " + ", ".join(item % kv for kv in sorted(v[key].items())))
+        if v["worst_time"]:
+            notes.append("largest time ratios: " + ", ".join(
+                "%s %.2fx" % (f, t) for t, f in v["worst_time"]))
+        if "run_check" in v:
+            c = v["run_check"]
+            notes.append("program built with the plugin: " + c["status"]
+                         + (" (%s)" % c["reason"] if c.get("reason") else ""))
+        notes.append("peak RSS: plain %.0f MB, with the plugin %.0f MB at most"
+                     % (v["plain_max_rss_mb"], v["plugin_max_rss_mb"]))
+        print("%s:" % s)
+        for n in notes:
+            print("  - " + n)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter,
+                                 epilog=__doc__.split("\n", 2)[2])
+    ap.add_argument("--sets", default="csmith,examples,lua",
+                    help="comma list of csmith, examples, lua, sqlite (default csmith,examples,lua)")
+    ap.add_argument("--csmith", type=int, default=50, help="csmith seeds 1..N at -O2 (default 50)")
+    ap.add_argument("--csmith-o0", type=int, default=0, help="csmith seeds 1..M at -O0 (default 0)")
+    ap.add_argument("--reps", type=int, default=1, help="compiles per file and build (default 1)")
+    ap.add_argument("--timeout", type=float, default=120, help="per compile, s (default 120)")
+    ap.add_argument("--mem-cap-gb", type=float, default=8,
+                    help="address space per compile, GB (RLIMIT_AS; default 8)")
+    ap.add_argument("--predict-timeout", type=float, default=120, help="per predict, s (default 120)")
+    ap.add_argument("--targets", default="compile", help="-fplugin-arg-segtime-targets (default compile)")
+    ap.add_argument("--plugin", default=PLUGIN, help="plugin to measure (default %(default)s)")
+    ap.add_argument("--segtime", default=SEGTIME, help="segtime tool for predict (default %(default)s)")
+    ap.add_argument("--fresh", action="store_true", help="ignore the cached results")
+    ap.add_argument("--json", help="write every file's results and the summary here")
+    a = ap.parse_args()
+    for p in (a.plugin, a.segtime):
+        if not os.path.exists(p):
+            sys.exit("overhead_bench.py: no %s: build first (cmake --build build)" % p)
+    sets = a.sets.split(",")
+    unknown = set(sets) - {"csmith", "examples", "lua", "sqlite"}
+    if unknown:
+        sys.exit("overhead_bench.py: unknown set(s) %s (expected csmith, examples, lua, sqlite)"
+                 % ", ".join(sorted(unknown)))
+    clang_v = subprocess.run([CLANG, "--version"], capture_output=True, text=True).stdout
+    ids = {"clang": sha(clang_v), "plugin": file_sha(a.plugin), "segtime": file_sha(a.segtime)}
+    work = []
+    for s in sets:
+        if s == "csmith":
+            work += [("csmith-O2", x) for x in csmith_sources(a.csmith, "O2")]
+            if a.csmith_o0:
+                work += [("csmith-O0", x) for x in csmith_sources(a.csmith_o0, "O0")]
+        elif s == "examples":
+            work += [("examples", x) for x in example_sources()]
+        elif s == "lua":
+            work += [("lua", x) for x in lua_sources()]
+        elif s == "sqlite":
+            work += [("sqlite", x) for x in sqlite_sources()]
+    rows, objs = [], {}
+    for i, (s, (name, src, flags)) in enumerate(work):
+        row, po, qo = measure(s, name, src, flags, a, ids)
+        rows.append(row)
+        objs.setdefault(s, []).append((name, (po, qo)))
+        p, q = row["plain"], row["plugin"]
+        msg = "[%d/%d] %s: plain %.2f s %.0f MB" % (i + 1, len(work), name, p["wall_s"], p["rss_mb"])
+        if q["status"] != "ok":
+            msg += " | plugin %s after %.1f s, %.0f MB" % (q["status"].upper(), q["wall_s"], q["rss_mb"])
+        elif "time_ratio" in row:
+            msg += " | plugin %.2f s (%.2fx) %.0f MB | .seg.json %.0f kB (%.1fx object) | objdump %s" % (
+                q["wall_s"], row["time_ratio"], q["rss_mb"], (q["seg_bytes"] or 0) / 1e3,
+                (q["seg_bytes"] or 0) / max(1, p["obj_bytes"] or 1),
+                "same" if row["objdump_identical"] else "DIFFERS")
+        if "predict" in row:
+            msg += " | predict %.2f s %s" % (row["predict"]["wall_s"], row["predict"]["status"])
+        log(msg)
+    checks = {}
+    for s in ("lua", "sqlite"):
+        if s in objs:
+            log("%s: linking both builds and comparing the programs' output" % s)
+            checks[s] = functional_check(s, objs[s], a)
+            log("%s: %s" % (s, checks[s]["status"]))
+    summary = summarise(rows, checks)
+    print_report(summary, a)
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump({"plugin": a.plugin, "targets": a.targets, "timeout_s": a.timeout,
+                       "mem_cap_gb": a.mem_cap_gb, "reps": a.reps, "summary": summary, "files": rows},
+                      f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
