@@ -5,7 +5,8 @@ USAGE:
   scripts/overhead_bench.py [--sets csmith,examples,lua,sqlite] [--csmith 50]
                             [--csmith-o0 0] [--reps 1] [--timeout 120]
                             [--mem-cap-gb 8] [--predict-timeout 120]
-                            [--targets compile] [--fresh] [--json FILE]
+                            [--targets compile] [--plugin-arg no-ir] [--fresh]
+                            [--plugin PATH] [--segtime PATH] [--json FILE]
 
 Compiles every file of each set (-c, no -g) with plain clang and with the
 plugin (-fplugin-arg-segtime-targets=compile: all levels, ICC for the
@@ -211,15 +212,17 @@ def objdump(obj):
     return r.stdout.split("\n", 3)[-1] if r.returncode == 0 else None
 
 
-def cached(path, key, compute, fresh):
-    """The result cached at path under key, else compute() (then cached)."""
+def cached(path, key, compute, fresh, files=()):
+    """The result cached at path under key, else compute() (then cached); a
+    result with status ok whose files are gone is computed again."""
     if not fresh and os.path.exists(path):
         try:
             with open(path) as f:
                 c = json.load(f)
-            if c.get("key") == key:
-                return c["result"]
-        except (OSError, ValueError):
+            r = c["result"]
+            if c.get("key") == key and (r.get("status") != "ok" or all(map(os.path.exists, files))):
+                return r
+        except (OSError, ValueError, KeyError, AttributeError):
             pass
     result = compute()
     os.makedirs(os.path.dirname(path), exist_ok=True)
@@ -245,15 +248,21 @@ def compile_runs(cmd, a):
 
 def measure(set_name, name, src, flags, a, ids):
     """One file: plain and plugin compiles, sizes, objdump identity, predict."""
-    base = os.path.join(WORK, "obj", set_name, name.replace("/", "_"))
-    os.makedirs(os.path.dirname(base), exist_ok=True)
-    plain_o, plugin_o, seg = base + ".plain.o", base + ".plugin.o", base + ".seg.json"
     src_id = file_sha(src)
     limits = (a.reps, a.timeout, a.mem_cap_gb)
+    # Each configuration's files and results side by side (another plugin
+    # build, other arguments), named by the key of what made them.
+    pkey = sha(src_id, flags, ids["clang"], limits)
+    qkey = sha(pkey, ids["plugin"], a.targets, a.plugin_arg)
+    base = os.path.join(WORK, "obj", set_name, name.replace("/", "_"))
+    os.makedirs(os.path.dirname(base), exist_ok=True)
+    plain_o = base + ".plain." + pkey[:8] + ".o"
+    plugin_o, seg = base + ".plugin." + qkey[:8] + ".o", base + "." + qkey[:8] + ".seg.json"
     plain_cmd = [CLANG] + flags + ["-c", src, "-o", plain_o]
     plugin_cmd = [CLANG] + flags + ["-fplugin=" + a.plugin, "-fplugin-arg-segtime-quiet",
-                                    "-fplugin-arg-segtime-targets=" + a.targets,
-                                    "-fplugin-arg-segtime-out=" + seg, "-c", src, "-o", plugin_o]
+                                    "-fplugin-arg-segtime-targets=" + a.targets]
+    plugin_cmd += ["-fplugin-arg-segtime-" + x for x in a.plugin_arg]
+    plugin_cmd += ["-fplugin-arg-segtime-out=" + seg, "-c", src, "-o", plugin_o]
     cache = os.path.join(WORK, "cache", set_name, name.replace("/", "_"))
 
     def plain():
@@ -271,10 +280,8 @@ def measure(set_name, name, src, flags, a, ids):
         r["seg_bytes"] = os.path.getsize(seg) if ok and os.path.exists(seg) else None
         return r
 
-    p = cached(cache + ".plain.json", sha(src_id, flags, ids["clang"], limits),
-               plain, a.fresh or not os.path.exists(plain_o))
-    q = cached(cache + ".plugin.json", sha(src_id, flags, ids["clang"], ids["plugin"], a.targets, limits),
-               plugin, a.fresh or not os.path.exists(plugin_o))
+    p = cached(cache + ".plain." + pkey[:8] + ".json", pkey, plain, a.fresh, [plain_o])
+    q = cached(cache + ".plugin." + qkey[:8] + ".json", qkey, plugin, a.fresh, [plugin_o, seg])
     row = {"set": set_name, "file": name, "plain": p, "plugin": q}
     if p["status"] == "ok" and q["status"] == "ok":
         row["time_ratio"] = q["wall_s"] / p["wall_s"]
@@ -296,8 +303,8 @@ def measure(set_name, name, src, flags, a, ids):
                 "error": "" if st == "ok" else r["stderr"][-400:]}
 
     if q["status"] == "ok" and q.get("seg_bytes"):
-        row["predict"] = cached(cache + ".predict.json",
-                                sha(file_sha(seg), ids["segtime"], a.predict_timeout), predict, a.fresh)
+        rkey = sha(file_sha(seg), ids["segtime"], a.predict_timeout)
+        row["predict"] = cached(cache + ".predict." + rkey[:8] + ".json", rkey, predict, a.fresh)
     return row, plain_o, plugin_o
 
 
@@ -392,8 +399,9 @@ def fmt_stats(st, unit="x"):
 
 
 def print_report(summary, a):
-    print("segtime plugin overhead (plugin: %s, targets=%s; per compile time-out %g s, "
-          "address space %g GB; %d rep(s))" % (a.plugin, a.targets, a.timeout, a.mem_cap_gb, a.reps))
+    print("segtime plugin overhead (plugin: %s, targets=%s%s; per compile time-out %g s, "
+          "address space %g GB; %d rep(s))" % (a.plugin, a.targets, "".join(", " + x for x in a.plugin_arg),
+                                               a.timeout, a.mem_cap_gb, a.reps))
     print()
     print("| set | files | not done with plugin | time ratio med/p90/p99/max | peak RSS ratio "
           "med/p90/p99/max | total time plain -> plugin | .seg.json / object | predict s "
@@ -447,6 +455,8 @@ def main():
                     help="address space per compile, GB (RLIMIT_AS; default 8)")
     ap.add_argument("--predict-timeout", type=float, default=120, help="per predict, s (default 120)")
     ap.add_argument("--targets", default="compile", help="-fplugin-arg-segtime-targets (default compile)")
+    ap.add_argument("--plugin-arg", action="append", default=[], metavar="ARG",
+                    help="another -fplugin-arg-segtime-ARG (repeatable), e.g. no-ir")
     ap.add_argument("--plugin", default=PLUGIN, help="plugin to measure (default %(default)s)")
     ap.add_argument("--segtime", default=SEGTIME, help="segtime tool for predict (default %(default)s)")
     ap.add_argument("--fresh", action="store_true", help="ignore the cached results")
@@ -501,7 +511,7 @@ def main():
     print_report(summary, a)
     if a.json:
         with open(a.json, "w") as f:
-            json.dump({"plugin": a.plugin, "targets": a.targets, "timeout_s": a.timeout,
+            json.dump({"plugin": a.plugin, "targets": a.targets, "plugin_args": a.plugin_arg, "timeout_s": a.timeout,
                        "mem_cap_gb": a.mem_cap_gb, "reps": a.reps, "summary": summary, "files": rows},
                       f, indent=1)
 
