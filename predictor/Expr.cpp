@@ -384,10 +384,14 @@ ex sumOver(const ex &Body, const symbol &K, const ex &N) {
 /// large expression shares its subexpressions, e.g. a memory term's line
 /// counts, and walking them once keeps the walk linear in the DAG.)
 static void collect(const ex &E, std::set<std::string> &Out, std::set<std::string> &Bound,
-                    std::map<std::pair<const basic *, std::set<std::string>>, ex> &Seen) {
+                    std::map<std::pair<const basic *, std::set<std::string>>, ex> &Seen,
+                    std::unordered_map<const basic *, ex> &SeenFree) {
   // (the map holds E: op() of a product may return a fresh object whose
-  // address a later one would otherwise reuse)
-  if (E.nops() > 0 && !Seen.emplace(std::make_pair(&ex_to<basic>(E), Bound), E).second)
+  // address a later one would otherwise reuse; outside every seg_sum, the
+  // common case, by address alone)
+  if (E.nops() > 0 && !(Bound.empty() ? SeenFree.emplace(&ex_to<basic>(E), E).second
+                                      : Seen.emplace(std::make_pair(&ex_to<basic>(E), Bound), E)
+                                            .second))
     return;
   if (is_a<symbol>(E)) {
     const std::string &N = ex_to<symbol>(E).get_name();
@@ -399,21 +403,22 @@ static void collect(const ex &E, std::set<std::string> &Out, std::set<std::strin
     std::string K = ex_to<symbol>(E.op(1)).get_name();
     bool Was = Bound.count(K);
     Bound.insert(K);
-    collect(E.op(0), Out, Bound, Seen);
+    collect(E.op(0), Out, Bound, Seen, SeenFree);
     if (!Was)
       Bound.erase(K);
-    collect(E.op(2), Out, Bound, Seen);
-    collect(E.op(3), Out, Bound, Seen);
+    collect(E.op(2), Out, Bound, Seen, SeenFree);
+    collect(E.op(3), Out, Bound, Seen, SeenFree);
     return;
   }
   for (size_t I = 0; I < E.nops(); ++I)
-    collect(E.op(I), Out, Bound, Seen);
+    collect(E.op(I), Out, Bound, Seen, SeenFree);
 }
 
 std::set<std::string> freeSymbols(const ex &E) {
   std::set<std::string> Out, Bound;
   std::map<std::pair<const basic *, std::set<std::string>>, ex> Seen;
-  collect(E, Out, Bound, Seen);
+  std::unordered_map<const basic *, ex> SeenFree;
+  collect(E, Out, Bound, Seen, SeenFree);
   return Out;
 }
 
@@ -442,6 +447,117 @@ struct SubsOnce : map_function {
   }
 };
 } // namespace
+
+namespace {
+/// expandedTermsBound's walk: each subexpression object once.
+struct TermBound {
+  size_t Limit;
+  size_t Inner = 0; ///< terms of the function arguments expand() expands
+  std::unordered_map<const basic *, std::pair<ex, size_t>> Memo;
+  size_t sat(double V) const { return V > double(Limit) ? Limit + 1 : size_t(V); }
+  size_t terms(const ex &E) {
+    if (E.nops() == 0)
+      return 1;
+    const basic *Key = &ex_to<basic>(E);
+    if (auto It = Memo.find(Key); It != Memo.end())
+      return It->second.second;
+    double R = 1;
+    if (is_exactly_a<add>(E)) {
+      R = 0;
+      for (size_t I = 0; I < E.nops() && R <= Limit; ++I)
+        R += terms(E.op(I));
+    } else if (is_exactly_a<mul>(E)) {
+      for (size_t I = 0; I < E.nops() && R <= Limit; ++I)
+        R *= terms(E.op(I));
+    } else if (is_exactly_a<power>(E)) {
+      double B = terms(E.op(0));
+      const ex &X = E.op(1);
+      if (is_a<numeric>(X) && ex_to<numeric>(X).is_pos_integer() && B > 1) {
+        // monomials of a sum of B terms to the k: binomial(B + k - 1, k)
+        long K = ex_to<numeric>(X).to_long();
+        for (long J = 1; J <= K && R <= Limit; ++J)
+          R = R * (B + K - J) / J;
+      } else {
+        Inner = sat(double(Inner) + B);
+      }
+    } else {
+      for (size_t I = 0; I < E.nops(); ++I)
+        Inner = sat(double(Inner) + terms(E.op(I)));
+    }
+    size_t N = sat(R);
+    Memo.emplace(Key, std::make_pair(E, N));
+    return N;
+  }
+};
+} // namespace
+
+size_t expandedTermsBound(const ex &E, size_t Limit) {
+  TermBound B{Limit};
+  double T = B.terms(E);
+  return B.sat(T + double(B.Inner));
+}
+
+ex expandWithin(const ex &E, size_t MaxTerms, bool *Expanded) {
+  bool Do = MaxTerms == 0 || expandedTermsBound(E, MaxTerms) <= MaxTerms;
+  if (Expanded)
+    *Expanded = Do;
+  return Do ? expand(E) : E;
+}
+
+namespace {
+/// dropTermsWith's map, once per subexpression object.
+struct DropTerms : map_function {
+  const std::set<std::string> &Names;
+  std::unordered_map<const basic *, std::pair<ex, ex>> Memo;
+  explicit DropTerms(const std::set<std::string> &Names) : Names(Names) {}
+  std::unordered_map<const basic *, std::pair<ex, bool>> Has;
+  bool mentions(const ex &E) {
+    if (is_a<symbol>(E))
+      return Names.count(ex_to<symbol>(E).get_name()) > 0;
+    if (E.nops() == 0)
+      return false;
+    const basic *Key = &ex_to<basic>(E);
+    if (auto It = Has.find(Key); It != Has.end())
+      return It->second.second;
+    bool R = false;
+    for (size_t I = 0; I < E.nops() && !R; ++I)
+      R = mentions(E.op(I));
+    Has.emplace(Key, std::make_pair(E, R));
+    return R;
+  }
+  ex operator()(const ex &E) override {
+    if (E.nops() == 0)
+      return E;
+    const basic *Key = &ex_to<basic>(E);
+    if (auto It = Memo.find(Key); It != Memo.end())
+      return It->second.second;
+    ex R;
+    if (!mentions(E)) {
+      R = E;
+    } else if (is_exactly_a<add>(E)) {
+      // (terms cleaned inside first: a name inside max(...) goes, not the max)
+      exvector Keep;
+      for (size_t I = 0; I < E.nops(); ++I) {
+        ex T = (*this)(E.op(I));
+        if (!mentions(T))
+          Keep.push_back(T);
+      }
+      R = add(Keep);
+    } else {
+      R = E.map(*this);
+    }
+    Memo.emplace(Key, std::make_pair(E, R));
+    return R;
+  }
+};
+} // namespace
+
+ex dropTermsWith(const ex &E, const std::set<std::string> &Names) {
+  if (Names.empty())
+    return E;
+  DropTerms D(Names);
+  return D(E);
+}
 
 double evaluate(const ex &E, const std::map<std::string, double> &Values) {
   exmap M;

@@ -54,6 +54,27 @@ GiNaC::ex sumOver(const GiNaC::ex &Body, const GiNaC::symbol &K, const GiNaC::ex
 /// Names of the free symbols of E (bound seg_sum indices excluded).
 std::set<std::string> freeSymbols(const GiNaC::ex &E);
 
+/// An upper bound of the number of terms of expand(E) plus those of the
+/// function arguments expand() also expands, saturating at Limit + 1 (a sum
+/// has the terms of its operands, a product their product, (a sum of m
+/// terms)^k binomial(m + k - 1, k)). Linear in the size of E's DAG.
+size_t expandedTermsBound(const GiNaC::ex &E, size_t Limit);
+
+/// expand(E) if expandedTermsBound(E, MaxTerms) <= MaxTerms (MaxTerms = 0:
+/// always), else E as it is (the same value, factored): closed forms whose
+/// expansion grows with the product of the branches in a row (an IR-level
+/// SEG's block frequencies) stay linear in the code. Sets *Expanded.
+GiNaC::ex expandWithin(const GiNaC::ex &E, size_t MaxTerms, bool *Expanded = nullptr);
+
+/// E without the terms of its sums (at any depth) that have a symbol named
+/// in Names: the round-off that a name whose coefficient is exactly 0 leaves
+/// behind. c*x + d*(1 - x) with c == d in value leaves x in the expanded
+/// form with a coefficient of about 1e-22 or not at all, depending on the
+/// order in which GiNaC adds the floating-point coefficients (hash order,
+/// which moves with address-space randomisation). Names: names the caller
+/// knows E does not depend on (FormulaBuilder::dependsOn).
+GiNaC::ex dropTermsWith(const GiNaC::ex &E, const std::set<std::string> &Names);
+
 /// Substitutes values for symbols by name and evaluates to a double.
 /// Throws std::runtime_error listing the symbols still free.
 double evaluate(const GiNaC::ex &E, const std::map<std::string, double> &Values);

@@ -2,6 +2,7 @@
 #include "predictor/Formula.h"
 #include "predictor/Collectives.h"
 
+#include <algorithm>
 #include <regex>
 #include <sstream>
 
@@ -81,17 +82,138 @@ ex FormulaBuilder::listCost(const NodeList &L, const StageWeight &W, const std::
   const std::map<std::string, std::string> *RF = irRankFreqs(Fn, Level);
   for (const Node &N : L) {
     ex C = nodeCost(N, W, Key, Fn, Level);
-    std::string Freq = N.Freq;
-    // A block that BranchProbabilityInfo made conditional, inside source arms
-    // on the MPI rank: the rank decides.
-    if (RF && !Freq.empty() && !N.SourceNode.empty()) {
-      auto It = RF->find(N.SourceNode);
-      if (It != RF->end())
-        Freq = It->second;
-    }
+    std::string Freq = freqOf(N, RF);
     Sum += Freq.empty() ? C : parseExpr(Freq) * C;
   }
   return Sum;
+}
+
+std::string FormulaBuilder::freqOf(const Node &N,
+                                   const std::map<std::string, std::string> *RF) const {
+  // A block that BranchProbabilityInfo made conditional, inside source arms
+  // on the MPI rank: the rank decides.
+  if (RF && !N.Freq.empty() && !N.SourceNode.empty()) {
+    auto It = RF->find(N.SourceNode);
+    if (It != RF->end())
+      return It->second;
+  }
+  return N.Freq;
+}
+
+/// Adds the free symbols of expression text X (if any) to Out.
+static void addNames(const std::string &X, std::set<std::string> &Out) {
+  if (X.empty())
+    return;
+  for (const std::string &S : freeSymbols(parseExpr(X)))
+    Out.insert(S);
+}
+
+bool FormulaBuilder::listDeps(const NodeList &L, const StageWeight &W, const std::string &Key,
+                              const std::string &Fn, const std::string &Level, int Depth,
+                              std::set<std::string> &Out) {
+  const std::map<std::string, std::string> *RF = irRankFreqs(Fn, Level);
+  bool Any = false;
+  for (const Node &N : L) {
+    std::set<std::string> S;
+    bool NZ = false;
+    if (!N.Ruvs.empty() || N.Kind == NodeKind::Comm) {
+      ex Own = W(N);
+      if (!Own.is_zero()) {
+        NZ = true;
+        for (const std::string &X : freeSymbols(Own))
+          S.insert(X);
+      }
+    }
+    switch (N.Kind) {
+    case NodeKind::Loop: {
+      std::set<std::string> B;
+      if (listDeps(N.Body, W, Key, Fn, Level, Depth + 1, B)) {
+        if (!N.Index.empty()) {
+          B.erase(N.Index);
+          addNames(N.Start, B);
+          addNames(N.Step, B);
+        }
+        addNames(N.Trip, B);
+        S.insert(B.begin(), B.end());
+        NZ = true;
+      }
+      auto Bound = Bounds.find(Key);
+      if (Bound != Bounds.end()) {
+        // (a memory term costs a loop whose instructions cost nothing)
+        symbol Core("segtime_core"); // a symbol of no SEG: the loop's own cost
+        ex B = Bound->second(N, Core, Depth);
+        NZ |= !B.is_equal(Core);
+        for (const std::string &X : freeSymbols(B))
+          if (X != "segtime_core")
+            S.insert(X);
+      }
+      break;
+    }
+    case NodeKind::Branch:
+      for (const Arm &A : N.Arms) {
+        std::set<std::string> B;
+        if (listDeps(A.Body, W, Key, Fn, Level, Depth, B)) {
+          addNames(A.Prob, B);
+          S.insert(B.begin(), B.end());
+          NZ = true;
+        }
+      }
+      break;
+    case NodeKind::Call: {
+      const FunctionSeg *Callee = File.find(N.Callee);
+      if (!Callee || InProgress.count(N.Callee))
+        break;
+      std::set<std::string> C = dependsOn(N.Callee, W, Key, Level);
+      if (!DepMemo[{N.Callee, Key}].first)
+        break;
+      NZ = true;
+      for (const std::string &X : C) {
+        auto P = std::find(Callee->Params.begin(), Callee->Params.end(), X);
+        if (P == Callee->Params.end()) {
+          S.insert(X);
+          continue;
+        }
+        size_t I = P - Callee->Params.begin();
+        if (I < N.Args.size() && !N.Args[I].empty())
+          addNames(N.Args[I], S);
+        else
+          S.insert(N.Callee + "." + X);
+      }
+      break;
+    }
+    default:
+      break;
+    }
+    if (!NZ)
+      continue;
+    Any = true;
+    addNames(freqOf(N, RF), S);
+    Out.insert(S.begin(), S.end());
+  }
+  return Any;
+}
+
+std::set<std::string> FormulaBuilder::dependsOn(const std::string &Fn, const StageWeight &W,
+                                                const std::string &Key,
+                                                const std::string &Level) {
+  auto It = DepMemo.find({Fn, Key});
+  if (It != DepMemo.end())
+    return It->second.second;
+  const FunctionSeg *F = File.find(Fn);
+  if (!F)
+    throw std::invalid_argument("no function '" + Fn + "' in the SEG file");
+  InProgress.insert(Fn);
+  std::set<std::string> Out;
+  bool NZ;
+  try {
+    NZ = listDeps(F->bodyFor(Level), W, Key, Fn, Level, 0, Out);
+  } catch (...) {
+    InProgress.erase(Fn);
+    throw;
+  }
+  InProgress.erase(Fn);
+  DepMemo[{Fn, Key}] = {NZ, Out};
+  return Out;
 }
 
 ex FormulaBuilder::nodeCost(const Node &N, const StageWeight &W, const std::string &Key,
@@ -123,7 +245,7 @@ ex FormulaBuilder::nodeCost(const Node &N, const StageWeight &W, const std::stri
     }
     auto Bound = Bounds.find(Key);
     if (Bound != Bounds.end() && In)
-      return Bound->second(N, expand(Core), LoopDepth);
+      return Bound->second(N, expandWithin(Core, MaxTerms), LoopDepth);
     return Core;
   }
   case NodeKind::Branch: {
@@ -177,7 +299,10 @@ ex FormulaBuilder::closedForm(const std::string &Fn, const StageWeight &W, const
   ex R = listCost(F->bodyFor(Level), W, Key, Fn, Level);
   LoopDepth = Depth;
   InProgress.erase(Fn);
-  R = expand(R);
+  bool Expanded = true;
+  R = expandWithin(R, MaxTerms, &Expanded);
+  if (!Expanded)
+    Factored.insert({Fn, Key});
   Memo[{Fn, Key}] = R;
   return R;
 }
@@ -201,7 +326,7 @@ ex FormulaBuilder::nodeForm(const std::string &Fn, const std::set<const Node *> 
   }
   Mask = nullptr;
   InProgress.erase(Fn);
-  return expand(R);
+  return expandWithin(R, MaxTerms);
 }
 
 namespace {

@@ -75,6 +75,29 @@ public:
       std::function<GiNaC::ex(const Node &Loop, const GiNaC::ex &Core, int Depth)>;
   /// Applies B to every loop of the closed forms built under WeightKey.
   void setLoopBound(const std::string &WeightKey, LoopBound B) { Bounds[WeightKey] = std::move(B); }
+  /// The names the closed form of Fn under W (closedForm with the same
+  /// arguments) depends on, read from the SEG's structure rather than from
+  /// the closed form: the symbols of the trip counts, frequencies, arm
+  /// probabilities and loop bounds on the paths to the nodes W weighs
+  /// non-zero, of those weights themselves, and of the callees' such names
+  /// bound through the calls' arguments (an unbound one as "callee.param").
+  /// Unlike freeSymbols(closedForm(...)), the set does not depend on whether
+  /// floating-point coefficients cancel exactly (which varies with GiNaC's
+  /// hash order from run to run): a name whose coefficient is 0 in value is
+  /// still in it. Memoised per (function, weight key).
+  std::set<std::string> dependsOn(const std::string &Fn, const StageWeight &W,
+                                  const std::string &WeightKey, const std::string &LevelKey);
+
+  /// Closed forms are expanded (GiNaC expand) only when the expansion has at
+  /// most this many terms (expandWithin; 0: always). Default
+  /// DefaultMaxTerms.
+  void setMaxTerms(size_t N) { MaxTerms = N; }
+  static constexpr size_t DefaultMaxTerms = 4000;
+  /// Did closedForm(Fn, ..., WeightKey) stay factored (over the budget)?
+  bool factored(const std::string &Fn, const std::string &WeightKey) const {
+    return Factored.count({Fn, WeightKey}) > 0;
+  }
+
   /// Warwick-94 eq. 1 style structural formula of Fn.
   std::string structural(const std::string &Fn) const;
 
@@ -99,7 +122,18 @@ private:
   const std::map<std::string, std::string> *irRankFreqs(const std::string &Fn,
                                                          const std::string &Level);
 
+  /// dependsOn's walk over L: adds the names to Out; true if some node of L
+  /// is weighed non-zero.
+  bool listDeps(const NodeList &L, const StageWeight &W, const std::string &Key,
+                const std::string &Fn, const std::string &Level, int Depth,
+                std::set<std::string> &Out);
+  /// The frequency N has in Fn's level body (rank-resolved, see irRankFreqs).
+  std::string freqOf(const Node &N, const std::map<std::string, std::string> *RF) const;
+
   const SegFile &File;
+  size_t MaxTerms = DefaultMaxTerms;
+  std::set<std::pair<std::string, std::string>> Factored;
+  std::map<std::pair<std::string, std::string>, std::pair<bool, std::set<std::string>>> DepMemo;
   /// nodeForm: nodes of function MaskFn outside *Mask are not costed.
   const std::set<const Node *> *Mask = nullptr;
   std::string MaskFn;

@@ -6,6 +6,7 @@
 #include "predictor/ResourceModel.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <iomanip>
 #include <memory>
@@ -15,23 +16,6 @@
 using namespace GiNaC;
 
 namespace segtime {
-
-/// The operations counted under RUV key Key anywhere in the file.
-static std::set<std::string> opsOf(const SegFile &S, const std::string &Key) {
-  std::set<std::string> Ops;
-  auto Visit = [&](const Node &N) {
-    auto It = N.Ruvs.find(Key);
-    if (It != N.Ruvs.end())
-      for (auto &[Op, C] : It->second.counts())
-        Ops.insert(Op);
-  };
-  for (const FunctionSeg &F : S.Functions) {
-    forEachNode(F.Body, Visit);
-    for (auto &[K, L] : F.LevelSegs)
-      forEachNode(L, Visit);
-  }
-  return Ops;
-}
 
 std::optional<std::string> iccTarget(const SegFile &S, const Machine &M,
                                      const std::string &Wanted) {
@@ -298,26 +282,468 @@ static void memoryNotes(const FunctionSeg &F, const std::optional<MemoryModel> &
     Notes.push_back("memory term, " + Mem->sizeNote());
 }
 
+namespace {
+/// Stage weight 1 for a node with a non-zero count under RUV key Key, else
+/// 0: FormulaBuilder::dependsOn over it gives the names any of the level's
+/// counts depends on.
+StageWeight anyCountWeight(const std::string &Key) {
+  return [Key](const Node &N) -> ex {
+    auto It = N.Ruvs.find(Key);
+    if (It == N.Ruvs.end())
+      return 0;
+    for (auto &[Op, C] : It->second.counts())
+      if (C != 0)
+        return 1;
+    return 0;
+  };
+}
+
+/// Does expression text T mention the name X (as a whole word)?
+bool mentions(const std::string &T, const std::string &X) {
+  for (size_t P = T.find(X); P != std::string::npos; P = T.find(X, P + 1)) {
+    auto Word = [](char C) { return std::isalnum(static_cast<unsigned char>(C)) || C == '_' || C == '.'; };
+    if ((P == 0 || !Word(T[P - 1])) && (P + X.size() == T.size() || !Word(T[P + X.size()])))
+      return true;
+  }
+  return false;
+}
+
+/// The first node of L (depth first) whose expressions mention X, and what
+/// it uses X for; nullptr if none does.
+const Node *firstUse(const NodeList &L, const std::string &X, std::string &What) {
+  for (const Node &N : L) {
+    if (mentions(N.Trip, X) || mentions(N.Start, X) || mentions(N.Step, X)) {
+      What = "the trip count of the loop";
+      return &N;
+    }
+    if (mentions(N.Freq, X) || mentions(N.BranchProb, X)) {
+      What = "the condition of the block";
+      return &N;
+    }
+    for (const Arm &A : N.Arms)
+      if (mentions(A.Prob, X)) {
+        What = "the probability of an arm of the branch";
+        return &N;
+      }
+    for (const std::string &A : N.Args)
+      if (mentions(A, X)) {
+        What = "an argument of the call to " + N.Callee;
+        return &N;
+      }
+    if (mentions(N.Footprint, X) || mentions(N.Traffic, X) || mentions(N.Bytes, X)) {
+      What = N.Kind == NodeKind::Comm ? "the message size" : "the memory term of the loop nest";
+      return &N;
+    }
+    if (const Node *U = firstUse(N.Body, X, What))
+      return U;
+    for (const Arm &A : N.Arms)
+      if (const Node *U = firstUse(A.Body, X, What))
+        return U;
+  }
+  return nullptr;
+}
+
+/// predict()'s work over one file: the resource, memory and comm models and
+/// one formula builder (its memo of closed forms serves every function).
+class FilePredictor {
+public:
+  FilePredictor(const SegFile &S, const Machine &M, const PredictOptions &O, Prediction &P)
+      : S(S), M(M), O(O), P(P), FB(S), Declared(FB.declaredParameters()) {
+    FB.setMaxTerms(O.MaxTerms);
+    std::set<std::string> Known = knownOutcomes(O, Declared);
+    for (const std::string &L : O.Levels) {
+      if (L == "ICC")
+        P.Target = chooseTarget(S, M, O.Target);
+      Models.push_back(makeModel(L, M, S.OptLevel, P.Target, Known));
+    }
+    // ICC loops: overlap of iterations and the memory term.
+    for (auto &Model : Models)
+      installLoopModels(FB, S, M, P.Target, *Model, Mem, MemWhy, O.Values);
+  }
+
+  /// Predicts function FS into FP; throws on what is not a missing value.
+  void predictFunction(FunctionPrediction &FP, const FunctionSeg &FS);
+  /// Names given with -p that no predicted function uses.
+  std::set<std::string> Used;
+
+private:
+  /// The comm model is read when a function communicates; a machine file
+  /// without one fails only those functions.
+  bool needComm() {
+    if (!Comm && CommError.empty()) {
+      try {
+        Comm = CollectiveModel::fromMachine(M);
+        CommScope = std::make_unique<CommModelScope>(*Comm);
+        P.CommModel = Comm->describe();
+      } catch (const std::exception &E) {
+        CommError = E.what();
+      }
+    }
+    return Comm.has_value();
+  }
+  /// The operations counted under Key by Fn's level body or its callees'
+  /// (the others' counts are 0): the file's ones, once per key.
+  const std::set<std::string> &opsOf(const std::string &Fn, const std::string &Key,
+                                     const std::string &Level);
+  /// What F lacks when X has no value: its declaration, or where F uses it.
+  MissingValue describe(const FunctionSeg &F, const std::string &X) const;
+
+  const SegFile &S;
+  const Machine &M;
+  const PredictOptions &O;
+  Prediction &P;
+  FormulaBuilder FB;
+  std::map<std::string, Parameter> Declared;
+  std::vector<std::unique_ptr<ResourceModel>> Models;
+  std::string MemWhy;
+  std::optional<MemoryModel> Mem;
+  std::optional<CollectiveModel> Comm;
+  std::string CommError;
+  std::unique_ptr<CommModelScope> CommScope;
+  std::map<std::pair<std::string, std::string>, std::set<std::string>> OpsMemo;
+};
+
+const std::set<std::string> &FilePredictor::opsOf(const std::string &Fn, const std::string &Key,
+                                                  const std::string &Level) {
+  auto It = OpsMemo.find({Fn, Key});
+  if (It != OpsMemo.end())
+    return It->second;
+  std::set<std::string> &Ops = OpsMemo[{Fn, Key}]; // (a recursive call finds it)
+  std::vector<std::string> Callees;
+  const FunctionSeg *F = S.find(Fn);
+  if (F)
+    forEachNode(F->bodyFor(Level), [&](const Node &N) {
+      auto R = N.Ruvs.find(Key);
+      if (R != N.Ruvs.end())
+        for (auto &[Op, C] : R->second.counts())
+          Ops.insert(Op);
+      if (N.Kind == NodeKind::Call)
+        Callees.push_back(N.Callee);
+    });
+  for (const std::string &C : Callees)
+    if (C != Fn && S.find(C)) {
+      std::set<std::string> Sub = opsOf(C, Key, Level); // (a copy: the map may grow)
+      OpsMemo[{Fn, Key}].insert(Sub.begin(), Sub.end());
+    }
+  return OpsMemo[{Fn, Key}];
+}
+
+MissingValue FilePredictor::describe(const FunctionSeg &F, const std::string &X) const {
+  MissingValue V;
+  V.Name = X;
+  auto Loc = [](const SourceRange &R) { return R.File + ":" + std::to_string(R.Line); };
+  if (auto D = Declared.find(X); D != Declared.end()) {
+    V.Meaning = D->second.Meaning;
+    V.Where = D->second.Where;
+    return V;
+  }
+  size_t Dot = X.find('.');
+  if (Dot != std::string::npos) {
+    std::string Callee = X.substr(0, Dot);
+    V.Meaning = "parameter '" + X.substr(Dot + 1) + "' of " + Callee +
+                ", which a call does not bind to an expression in source names";
+    std::string What;
+    if (const FunctionSeg *C = S.find(Callee))
+      V.Where = Loc(C->Range);
+    return V;
+  }
+  bool Param = std::find(F.Params.begin(), F.Params.end(), X) != F.Params.end();
+  V.Meaning = Param ? "parameter of " + F.Name : "a source name (a global, or a callee's)";
+  std::string What;
+  const Node *U = firstUse(F.Body, X, What);
+  std::string Level = "";
+  if (!U)
+    for (auto &[K, L] : F.LevelSegs)
+      if ((U = firstUse(L, X, What))) {
+        Level = K;
+        break;
+      }
+  if (U) {
+    V.Meaning += ", used in " + What + (Level.empty() ? "" : " (" + Level + "-level SEG)");
+    V.Where = F.Range.File + ":" + std::to_string(U->Range.Line);
+  } else {
+    V.Where = Loc(F.Range);
+  }
+  return V;
+}
+
+void FilePredictor::predictFunction(FunctionPrediction &FP, const FunctionSeg &FS) {
+  const std::string &Name = FS.Name;
+  FP.Structural = FB.structural(Name);
+  std::map<std::string, ex> Closed;
+  std::set<std::string> Free;
+  std::vector<ResourceModel *> Active;
+  std::string IRError;
+  for (auto &Model : Models) {
+    std::string L = Model->level();
+    if ((L == "INTCC" || L == "ICC") && !FS.LevelSegs.count("IR")) {
+      IRError = "no IR-level SEG for " + Name +
+                " (the file was written with -fplugin-arg-segtime-no-ir, or the function "
+                "was not emitted)";
+      if (O.Optional.count(L)) {
+        FP.Notes.push_back(L + " not predicted: " + IRError);
+        continue;
+      }
+    }
+    Active.push_back(Model.get());
+  }
+  if (!IRError.empty() && Active.size() < Models.size() - FP.Notes.size()) {
+    FP.Error = IRError;
+    FP.Failed = true;
+    return;
+  }
+  // Communication time from the source-level SEG's Comm nodes.
+  ex CommE = FB.closedForm(Name, commWeight(), "comm", "");
+  std::set<std::string> CommDeps;
+  if (!CommE.is_zero()) {
+    FP.CommFormula = toFormulaText(CommE);
+    CommDeps = FB.dependsOn(Name, commWeight(), "comm", "");
+    if (!needComm()) {
+      FP.Error = Name + " communicates (MPI calls) but: " + CommError;
+      FP.Failed = true;
+      return;
+    }
+  }
+  // Per level, the names its time and counts depend on, from the SEG's
+  // structure (FormulaBuilder::dependsOn): a name whose coefficient cancels
+  // in value is still needed, so that needing it does not depend on
+  // floating-point round-off. The closed forms are built once the values
+  // are known to be there.
+  std::map<std::string, std::set<std::string>> FreeOf;
+  for (ResourceModel *Model : Active) {
+    const std::string L = Model->level(), Key = ruvKey(L, P.Target);
+    std::set<std::string> &Deps = FreeOf[L];
+    Deps = FB.dependsOn(Name, Model->timeWeight(), "time:" + L, L);
+    for (const std::string &X : FB.dependsOn(Name, anyCountWeight(Key), "any:" + Key, L))
+      Deps.insert(X);
+    Deps.insert(CommDeps.begin(), CommDeps.end());
+    Used.insert(Deps.begin(), Deps.end());
+  }
+  // An optional level needing a value nobody gave is left out.
+  auto Known0 = [&](const std::string &X) {
+    auto D = Declared.find(X);
+    return O.Values.count(X) || O.ProfileValues.count(X) ||
+           (D != Declared.end() && D->second.hasDefault());
+  };
+  auto Known = [&](const std::string &X) {
+    auto D = Declared.find(X);
+    if (X == "rank" && Known0("p"))
+      return true; // every rank is evaluated
+    return O.Values.count(X) || (D != Declared.end() && D->second.hasDefault());
+  };
+  std::vector<ResourceModel *> Kept;
+  bool RankScan = false;
+  for (ResourceModel *Model : Active) {
+    std::string L = Model->level(), Missing;
+    std::vector<std::string> Lacks;
+    for (const std::string &X : FreeOf[L])
+      if (!Known(X)) {
+        Missing += (Missing.empty() ? "" : ", ") + X;
+        Lacks.push_back(X);
+      }
+    if (!Missing.empty() && O.Optional.count(L)) {
+      FP.Notes.push_back(L + " not predicted: no value for " + Missing);
+      for (const std::string &X : Lacks) {
+        auto It = std::find_if(FP.Missing.begin(), FP.Missing.end(),
+                               [&](const MissingValue &V) { return V.Name == X; });
+        if (It == FP.Missing.end())
+          It = FP.Missing.insert(FP.Missing.end(), describe(FS, X));
+        It->Levels.push_back(L);
+      }
+      continue;
+    }
+    Kept.push_back(Model);
+    for (const std::string &X : FreeOf[L])
+      Free.insert(X);
+  }
+  // Resolve parameter values: user, then profile (CT), then SEG defaults.
+  // (A numeric default here; an expression default below, once the names
+  // it uses have values.)
+  struct Given {
+    double Value;
+    std::string Source;
+  };
+  auto given = [&](const std::string &X) -> std::optional<Given> {
+    if (auto U = O.Values.find(X); U != O.Values.end())
+      return Given{U->second, "user"};
+    if (auto Pr = O.ProfileValues.find(X); Pr != O.ProfileValues.end())
+      return Given{Pr->second, "profile"};
+    if (auto D = Declared.find(X); D != Declared.end() && D->second.Default)
+      return Given{*D->second.Default, D->second.Source};
+    return std::nullopt;
+  };
+  std::map<std::string, double> Values;
+  std::vector<std::string> Missing;
+  std::vector<const Parameter *> ByExpr;
+  for (const std::string &F : Free) {
+    if (F == "rank" && !O.Values.count(F) && Known0("p")) {
+      RankScan = true; // evaluated for every rank below
+      continue;
+    }
+    if (auto G = given(F)) {
+      Values[F] = G->Value;
+      FP.Params.push_back({F, G->Value, G->Source});
+      continue;
+    }
+    auto D = Declared.find(F);
+    if (D != Declared.end() && !D->second.DefaultExpr.empty()) {
+      ByExpr.push_back(&D->second);
+      continue;
+    }
+    Missing.push_back(F);
+  }
+  // Defaults that are expressions (the min-update idiom's H_N/N) in the
+  // values just resolved; a name only they use resolves the same way.
+  std::map<std::string, std::string> ForDefault; // missing name -> the parameter it is for
+  for (const Parameter *D : ByExpr) {
+    bool Complete = true;
+    for (const std::string &X : freeSymbols(parseExpr(D->DefaultExpr))) {
+      Used.insert(X);
+      if (Values.count(X))
+        continue;
+      if (auto G = given(X)) {
+        Values[X] = G->Value;
+      } else {
+        if (!ForDefault.count(X))
+          Missing.push_back(X);
+        ForDefault[X] = D->Name;
+        Complete = false;
+      }
+    }
+    if (!Complete)
+      continue;
+    double V = *defaultValue(*D, Values);
+    Values[D->Name] = V;
+    FP.Params.push_back({D->Name, V, D->Source});
+  }
+  for (const std::string &U : FB.unresolved())
+    if (U.compare(0, Name.size() + 1, Name + ":") == 0)
+      FP.Unresolved.push_back(U);
+  if (!Missing.empty()) {
+    std::ostringstream E;
+    E << "missing parameter value(s) for " << Name << ": ";
+    for (size_t I = 0; I < Missing.size(); ++I) {
+      MissingValue V = describe(FS, Missing[I]);
+      if (auto D = ForDefault.find(Missing[I]); D != ForDefault.end())
+        V.Meaning = "for the default of " + D->second + "; " + V.Meaning;
+      for (ResourceModel *Model : Kept)
+        if (FreeOf[Model->level()].count(Missing[I]) || ForDefault.count(Missing[I]))
+          V.Levels.push_back(Model->level());
+      E << (I ? ", " : "") << Missing[I] << " (";
+      if (auto D = ForDefault.find(Missing[I]); D != ForDefault.end())
+        E << "for the default of " << D->second << ")";
+      else
+        E << V.Meaning << ", " << V.Where << ")";
+      auto It = std::find_if(FP.Missing.begin(), FP.Missing.end(),
+                             [&](const MissingValue &X) { return X.Name == V.Name; });
+      if (It == FP.Missing.end())
+        FP.Missing.push_back(V);
+      else
+        for (const std::string &L : V.Levels)
+          It->Levels.push_back(L);
+    }
+    E << "; give them with -p NAME=VALUE";
+    if (!Values.empty()) {
+      E << " (known:";
+      for (auto &[K, V] : Values)
+        E << " " << K << "=" << V;
+      E << ")";
+    }
+    FP.Error = E.str();
+    return;
+  }
+  if (Values.count("rank") && O.Values.count("p") &&
+      (Values.at("rank") < 0 || Values.at("rank") >= O.Values.at("p"))) {
+    FP.Error = "rank " + std::to_string(static_cast<long>(Values.at("rank"))) +
+               " is not one of the ranks 0.." +
+               std::to_string(static_cast<long>(O.Values.at("p")) - 1) + " of p processes";
+    FP.Failed = true;
+    return;
+  }
+  int NumRanks = 0;
+  if (RankScan) {
+    // p bounds the ranks even where the formula itself does not use it.
+    auto D = Declared.find("p");
+    double Pv = O.Values.count("p") ? O.Values.at("p")
+                : D != Declared.end() && D->second.Default ? *D->second.Default
+                                                           : 0;
+    Used.insert("p");
+    if (Pv < 1 || Pv > 65536 || Pv != std::floor(Pv)) {
+      FP.Error = "p = " + std::to_string(Pv) +
+                 " is not a number of processes (a whole number, 1 to 65536)";
+      FP.Failed = true;
+      return;
+    }
+    NumRanks = static_cast<int>(Pv);
+  }
+  // The memory term's notes, once: ICC, INTCC and HLLC use it. Without
+  // memory numbers only ICC says so (the term is part of its model; HLLC
+  // and INTCC, as on the T800, are then their cost vectors alone).
+  bool Icc = false, Other = false;
+  for (const ResourceModel *Model : Kept)
+    (Model->level() == "ICC" ? Icc : Other) |= Model->level() != "POC";
+  if (Icc || (Other && Mem))
+    memoryNotes(FS, Mem, MemWhy, Values, FP.Notes);
+  // A value given with -p binds its name wherever it occurs, whether or not
+  // the structure says the level needs it.
+  std::map<std::string, double> Bound = Values;
+  for (auto &[K, V] : O.Values)
+    Bound.emplace(K, V);
+  for (ResourceModel *Model : Kept) {
+    const std::string L = Model->level(), Key = ruvKey(L, P.Target);
+    // The round-off a name of coefficient 0 leaves (see above) is dropped.
+    auto Clean = [&](const ex &E) {
+      std::set<std::string> Stray;
+      for (const std::string &X : freeSymbols(E))
+        if (!FreeOf[L].count(X))
+          Stray.insert(X);
+      return Stray.empty() ? E : dropTermsWith(E, Stray);
+    };
+    Closed[L] = Clean(FB.closedForm(Name, Model->timeWeight(), "time:" + L, L) + CommE);
+    if (FB.factored(Name, "time:" + L))
+      FP.Notes.push_back(L + " closed form left factored: its expansion has more than " +
+                         std::to_string(O.MaxTerms) + " terms (--max-terms)");
+    LevelPrediction LP;
+    LP.Formula = toFormulaText(Closed[L]);
+    // The given rank, or the slowest of the p ranks.
+    std::map<std::string, double> V = Bound;
+    if (RankScan) {
+      LP.TimeS = -1;
+      for (int R = 0; R < NumRanks; ++R) {
+        V["rank"] = R;
+        double T = evaluate(Closed[L], V);
+        if (T > LP.TimeS) {
+          LP.TimeS = T;
+          LP.Rank = R;
+        }
+      }
+      V["rank"] = LP.Rank;
+    } else {
+      LP.TimeS = evaluate(Closed[L], V);
+      if (V.count("rank") && FreeOf[L].count("rank"))
+        LP.Rank = static_cast<int>(V.at("rank"));
+    }
+    LP.CommS = CommE.is_zero() ? 0 : evaluate(CommE, V);
+    for (const std::string &Op : opsOf(Name, Key, L)) {
+      double C =
+          evaluate(Clean(FB.closedForm(Name, countWeight(Key, Op), "count:" + Key + ":" + Op, L)), V);
+      if (C != 0 || L == "POC")
+        LP.Counts[Op] = C;
+    }
+    if (RankScan && L == Kept.front()->level())
+      FP.Params.push_back({"rank", double(LP.Rank), "the slowest of the p ranks"});
+    if (L == "POC" && !LP.Counts.count("flop"))
+      LP.Counts["flop"] = 0;
+    FP.Levels[L] = LP;
+  }
+}
+} // namespace
+
 Prediction predict(const SegFile &S, const Machine &M, const PredictOptions &O) {
   Prediction P;
   P.MachineName = M.Name;
   P.MachinePath = M.Path;
   P.OptLevel = S.OptLevel;
-  FormulaBuilder FB(S);
-  auto Declared = FB.declaredParameters();
-  std::vector<std::unique_ptr<ResourceModel>> Models;
-  std::set<std::string> Known = knownOutcomes(O, Declared);
-  for (const std::string &L : O.Levels) {
-    if (L == "ICC")
-      P.Target = chooseTarget(S, M, O.Target);
-    Models.push_back(makeModel(L, M, S.OptLevel, P.Target, Known));
-  }
-  // ICC loops: overlap of iterations and the memory term.
-  std::string MemWhy;
-  std::optional<MemoryModel> Mem;
-  for (auto &Model : Models)
-    installLoopModels(FB, S, M, P.Target, *Model, Mem, MemWhy, O.Values);
-
   std::vector<std::string> Names = O.Functions;
   if (Names.empty())
     for (const FunctionSeg &F : S.Functions)
@@ -330,260 +756,24 @@ Prediction predict(const SegFile &S, const Machine &M, const PredictOptions &O) 
         Known += (Known.empty() ? "" : ", ") + F.Name;
       throw std::runtime_error("no function '" + N + "' in the SEG file (functions: " + Known + ")");
     }
-
-  // The comm model is read when a function communicates; a machine file
-  // without one fails only those functions.
-  std::optional<CollectiveModel> Comm;
-  std::string CommError;
-  std::unique_ptr<CommModelScope> CommScope;
-  auto needComm = [&]() -> bool {
-    if (!Comm && CommError.empty()) {
-      try {
-        Comm = CollectiveModel::fromMachine(M);
-        CommScope = std::make_unique<CommModelScope>(*Comm);
-        P.CommModel = Comm->describe();
-      } catch (const std::exception &E) {
-        CommError = E.what();
-      }
-    }
-    return Comm.has_value();
-  };
-
-  std::set<std::string> Used;
+  FilePredictor FPr(S, M, O, P);
   for (const std::string &Name : Names) {
     FunctionPrediction FP;
     FP.Name = Name;
-    FP.Structural = FB.structural(Name);
-    std::map<std::string, ex> Closed;
-    std::set<std::string> Free;
-    const FunctionSeg *FS = S.find(Name);
-    std::vector<ResourceModel *> Active;
-    std::string IRError;
-    for (auto &Model : Models) {
-      std::string L = Model->level();
-      if ((L == "INTCC" || L == "ICC") && !FS->LevelSegs.count("IR")) {
-        IRError = "no IR-level SEG for " + Name +
-                  " (the file was written with -fplugin-arg-segtime-no-ir, or the function "
-                  "was not emitted)";
-        if (O.Optional.count(L)) {
-          FP.Notes.push_back(L + " not predicted: " + IRError);
-          continue;
-        }
-      }
-      Active.push_back(Model.get());
+    const FunctionSeg &FS = *S.find(Name);
+    FP.Where = FS.Range.File + ":" + std::to_string(FS.Range.Line);
+    try {
+      FPr.predictFunction(FP, FS);
+    } catch (const std::exception &E) {
+      // Whatever else fails fails this function only, and says which.
+      FP.Levels.clear();
+      FP.Failed = true;
+      FP.Error = Name + " (" + FP.Where + "): " + E.what();
     }
-    if (!IRError.empty() && Active.size() < Models.size() - FP.Notes.size()) {
-      FP.Error = IRError;
-      P.Functions.push_back(FP);
-      continue;
-    }
-    // Communication time from the source-level SEG's Comm nodes.
-    ex CommE = FB.closedForm(Name, commWeight(), "comm", "");
-    if (!CommE.is_zero()) {
-      FP.CommFormula = toFormulaText(CommE);
-      if (!needComm()) {
-        FP.Error = Name + " communicates (MPI calls) but: " + CommError;
-        P.Functions.push_back(FP);
-        continue;
-      }
-    }
-    std::map<std::string, std::set<std::string>> FreeOf;
-    for (ResourceModel *Model : Active) {
-      ex E = FB.closedForm(Name, Model->timeWeight(), "time:" + Model->level(), Model->level()) +
-             CommE;
-      Closed[Model->level()] = E;
-      FreeOf[Model->level()] = freeSymbols(E);
-      for (const std::string &F : FreeOf[Model->level()])
-        Used.insert(F);
-    }
-    // An optional level needing a value nobody gave is left out.
-    auto Known0 = [&](const std::string &X) {
-      auto D = Declared.find(X);
-      return O.Values.count(X) || O.ProfileValues.count(X) ||
-             (D != Declared.end() && D->second.hasDefault());
-    };
-    auto Known = [&](const std::string &X) {
-      auto D = Declared.find(X);
-      if (X == "rank" && Known0("p"))
-        return true; // every rank is evaluated
-      return O.Values.count(X) || (D != Declared.end() && D->second.hasDefault());
-    };
-    std::vector<ResourceModel *> Kept;
-    bool RankScan = false;
-    for (ResourceModel *Model : Active) {
-      std::string L = Model->level(), Missing;
-      for (const std::string &X : FreeOf[L])
-        if (!Known(X))
-          Missing += (Missing.empty() ? "" : ", ") + X;
-      if (!Missing.empty() && O.Optional.count(L)) {
-        FP.Notes.push_back(L + " not predicted: no value for " + Missing);
-        continue;
-      }
-      Kept.push_back(Model);
-      for (const std::string &X : FreeOf[L])
-        Free.insert(X);
-    }
-    // Resolve parameter values: user, then profile (CT), then SEG defaults.
-    // (A numeric default here; an expression default below, once the names
-    // it uses have values.)
-    struct Given {
-      double Value;
-      std::string Source;
-    };
-    auto given = [&](const std::string &X) -> std::optional<Given> {
-      if (auto U = O.Values.find(X); U != O.Values.end())
-        return Given{U->second, "user"};
-      if (auto P = O.ProfileValues.find(X); P != O.ProfileValues.end())
-        return Given{P->second, "profile"};
-      if (auto D = Declared.find(X); D != Declared.end() && D->second.Default)
-        return Given{*D->second.Default, D->second.Source};
-      return std::nullopt;
-    };
-    std::map<std::string, double> Values;
-    std::vector<std::string> Missing;
-    std::vector<const Parameter *> ByExpr;
-    for (const std::string &F : Free) {
-      if (F == "rank" && !O.Values.count(F) && Known0("p")) {
-        RankScan = true; // evaluated for every rank below
-        continue;
-      }
-      if (auto G = given(F)) {
-        Values[F] = G->Value;
-        FP.Params.push_back({F, G->Value, G->Source});
-        continue;
-      }
-      auto D = Declared.find(F);
-      if (D != Declared.end() && !D->second.DefaultExpr.empty()) {
-        ByExpr.push_back(&D->second);
-        continue;
-      }
-      Missing.push_back(F);
-    }
-    // Defaults that are expressions (the min-update idiom's H_N/N) in the
-    // values just resolved; a name only they use resolves the same way.
-    for (const Parameter *D : ByExpr) {
-      bool Complete = true;
-      for (const std::string &X : freeSymbols(parseExpr(D->DefaultExpr))) {
-        Used.insert(X);
-        if (Values.count(X))
-          continue;
-        if (auto G = given(X)) {
-          Values[X] = G->Value;
-        } else {
-          Missing.push_back(X + " (for the default of " + D->Name + ")");
-          Complete = false;
-        }
-      }
-      if (!Complete)
-        continue;
-      double V = *defaultValue(*D, Values);
-      Values[D->Name] = V;
-      FP.Params.push_back({D->Name, V, D->Source});
-    }
-    for (const std::string &U : FB.unresolved())
-      if (U.compare(0, Name.size() + 1, Name + ":") == 0)
-        FP.Unresolved.push_back(U);
-    if (!Missing.empty()) {
-      std::ostringstream E;
-      E << "missing parameter value(s) for " << Name << ": ";
-      for (size_t I = 0; I < Missing.size(); ++I) {
-        E << (I ? ", " : "") << Missing[I];
-        auto D = Declared.find(Missing[I]);
-        if (D != Declared.end())
-          E << " (" << D->second.Meaning << ", " << D->second.Where << ")";
-      }
-      E << "; give them with -p NAME=VALUE";
-      if (!Values.empty()) {
-        E << " (known:";
-        for (auto &[K, V] : Values)
-          E << " " << K << "=" << V;
-        E << ")";
-      }
-      FP.Error = E.str();
-      P.Functions.push_back(FP);
-      continue;
-    }
-    if (Values.count("rank") && O.Values.count("p") &&
-        (Values.at("rank") < 0 || Values.at("rank") >= O.Values.at("p"))) {
-      FP.Error = "rank " + std::to_string(static_cast<long>(Values.at("rank"))) +
-                 " is not one of the ranks 0.." +
-                 std::to_string(static_cast<long>(O.Values.at("p")) - 1) + " of p processes";
-      P.Functions.push_back(FP);
-      continue;
-    }
-    int NumRanks = 0;
-    if (RankScan) {
-      // p bounds the ranks even where the formula itself does not use it.
-      auto D = Declared.find("p");
-      double Pv = O.Values.count("p") ? O.Values.at("p")
-                  : D != Declared.end() && D->second.Default ? *D->second.Default
-                                                             : 0;
-      Used.insert("p");
-      if (Pv < 1 || Pv > 65536 || Pv != std::floor(Pv)) {
-        FP.Error = "p = " + std::to_string(Pv) +
-                   " is not a number of processes (a whole number, 1 to 65536)";
-        P.Functions.push_back(FP);
-        continue;
-      }
-      NumRanks = static_cast<int>(Pv);
-    }
-    // The memory term's notes, once: ICC, INTCC and HLLC use it. Without
-    // memory numbers only ICC says so (the term is part of its model; HLLC
-    // and INTCC, as on the T800, are then their cost vectors alone).
-    bool Icc = false, Other = false;
-    for (const ResourceModel *Model : Kept)
-      (Model->level() == "ICC" ? Icc : Other) |= Model->level() != "POC";
-    if (Icc || (Other && Mem))
-      memoryNotes(*FS, Mem, MemWhy, Values, FP.Notes);
-    for (ResourceModel *Model : Kept) {
-      const std::string L = Model->level();
-      LevelPrediction LP;
-      LP.Formula = toFormulaText(Closed[L]);
-      // The given rank, or the slowest of the p ranks.
-      std::map<std::string, double> V = Values;
-      if (RankScan) {
-        LP.TimeS = -1;
-        for (int R = 0; R < NumRanks; ++R) {
-          V["rank"] = R;
-          double T = evaluate(Closed[L], V);
-          if (T > LP.TimeS) {
-            LP.TimeS = T;
-            LP.Rank = R;
-          }
-        }
-        V["rank"] = LP.Rank;
-      } else {
-        LP.TimeS = evaluate(Closed[L], V);
-        if (V.count("rank") && FreeOf[L].count("rank"))
-          LP.Rank = static_cast<int>(V.at("rank"));
-      }
-      LP.CommS = CommE.is_zero() ? 0 : evaluate(CommE, V);
-      std::string Key = ruvKey(L, P.Target);
-      for (const std::string &Op : opsOf(S, Key)) {
-        ex CountE = FB.closedForm(Name, countWeight(Key, Op), "count:" + Key + ":" + Op, L);
-        // A count may use a parameter the time does not (a branch
-        // probability of stages that cost no time): its default.
-        std::map<std::string, double> VC = V;
-        for (const std::string &X : freeSymbols(CountE)) {
-          auto D = Declared.find(X);
-          if (!VC.count(X) && D != Declared.end())
-            if (std::optional<double> Def = defaultValue(D->second, VC))
-              VC[X] = *Def;
-        }
-        double C = evaluate(CountE, VC);
-        if (C != 0 || L == "POC")
-          LP.Counts[Op] = C;
-      }
-      if (RankScan && L == Kept.front()->level())
-        FP.Params.push_back({"rank", double(LP.Rank), "the slowest of the p ranks"});
-      if (L == "POC" && !LP.Counts.count("flop"))
-        LP.Counts["flop"] = 0;
-      FP.Levels[L] = LP;
-    }
-    P.Functions.push_back(FP);
+    P.Functions.push_back(std::move(FP));
   }
   for (auto &[K, V] : O.Values)
-    if (!Used.count(K))
+    if (!FPr.Used.count(K))
       P.UnusedValues.push_back(K);
   return P;
 }
@@ -598,6 +788,21 @@ static void putFormula(json &J, const std::string &Key, const FormulaText &F) {
   for (const FormulaDef &D : F.Defs)
     Defs.push_back({{"name", D.Name}, {"expr", D.Expr}});
   J[Key + "_defs"] = Defs;
+}
+
+static json missingJSON(const std::vector<MissingValue> &Ms) {
+  json A = json::array();
+  for (const MissingValue &V : Ms)
+    A.push_back({{"name", V.Name}, {"where", V.Where}, {"meaning", V.Meaning}, {"levels", V.Levels}});
+  return A;
+}
+
+int Prediction::exitStatus() const {
+  int St = 0;
+  for (const FunctionPrediction &F : Functions)
+    if (!F.Error.empty())
+      St = std::max(St, F.Failed ? 2 : 1);
+  return St;
 }
 
 json Prediction::toJSON() const {
@@ -626,12 +831,30 @@ json Prediction::toJSON() const {
     J["unresolved"] = F.Unresolved;
     if (!F.Notes.empty())
       J["notes"] = F.Notes;
+    J["where"] = F.Where;
+    J["status"] = F.Failed ? "error" : !F.Error.empty() ? "incomplete" : "predicted";
     if (!F.Error.empty())
       J["error"] = F.Error;
+    if (!F.Missing.empty())
+      J["missing"] = missingJSON(F.Missing);
     Fs.push_back(J);
   }
+  // The functions not predicted, with what they lack.
+  json Inc = json::array();
+  for (const FunctionPrediction &F : Functions)
+    if (!F.Error.empty()) {
+      json X = {{"name", F.Name}, {"where", F.Where}, {"status", F.Failed ? "error" : "incomplete"},
+                {"error", F.Error}};
+      std::vector<MissingValue> Need;
+      for (const MissingValue &V : F.Missing)
+        if (!F.Failed && !V.Levels.empty() && !F.Levels.count(V.Levels.front()))
+          Need.push_back(V);
+      X["missing"] = missingJSON(Need);
+      Inc.push_back(X);
+    }
   json J = {{"machine", MachineName}, {"machine_file", MachinePath}, {"opt_level", OptLevel},
-            {"functions", Fs}, {"unused_parameters", UnusedValues}};
+            {"functions", Fs}, {"unused_parameters", UnusedValues}, {"incomplete", Inc},
+            {"exit_status", exitStatus()}};
   if (!Target.empty())
     J["target"] = Target;
   if (!CommModel.empty())
@@ -691,6 +914,34 @@ void Prediction::printText(std::ostream &OS) const {
       OS << "  not costed: " << U << "\n";
     for (const std::string &N : F.Notes)
       OS << "  note: " << N << "\n";
+  }
+  // The functions not predicted, with what they lack, last.
+  size_t Incomplete = 0, Failed = 0;
+  for (const FunctionPrediction &F : Functions)
+    if (!F.Error.empty())
+      ++(F.Failed ? Failed : Incomplete);
+  if (Incomplete) {
+    OS << "\nincomplete: " << Incomplete << " of " << Functions.size()
+       << " functions not predicted for want of values (give them with -p NAME=VALUE):\n";
+    for (const FunctionPrediction &F : Functions) {
+      if (F.Error.empty() || F.Failed)
+        continue;
+      OS << "  " << F.Name << " (" << F.Where << "):";
+      std::string Sep = " ";
+      for (const MissingValue &V : F.Missing)
+        if (!V.Levels.empty() && !F.Levels.count(V.Levels.front())) {
+          OS << Sep << V.Name << " (" << V.Meaning << ", " << V.Where << ")";
+          Sep = ", ";
+        }
+      OS << "\n";
+    }
+  }
+  if (Failed) {
+    OS << "\nfailed: " << Failed << " of " << Functions.size() << " functions:\n";
+    for (const FunctionPrediction &F : Functions)
+      if (F.Failed)
+        OS << "  " << (F.Error.compare(0, F.Name.size(), F.Name) ? F.Name + ": " : "") << F.Error
+           << "\n";
   }
 }
 

@@ -37,13 +37,29 @@ struct LevelPrediction {
   std::map<std::string, double> Counts; ///< dynamic totals
 };
 
+/// A value that a level of a function needs and that nobody gave (-p,
+/// --profile, a default in the SEG file).
+struct MissingValue {
+  std::string Name;    ///< parameter (N_f_27, P_f_9) or source name (n, callee.param)
+  std::string Where;   ///< file:line it comes from (declaration or first use)
+  std::string Meaning; ///< e.g. "iterations of the while loop", "parameter of f, ..."
+  std::vector<std::string> Levels; ///< the levels that need it
+};
+
 struct FunctionPrediction {
   std::string Name;
+  std::string Where; ///< the function's file:line
   std::string Structural; ///< Warwick-94 eq. 1 form
   std::vector<ParamValue> Params;
   std::map<std::string, LevelPrediction> Levels; ///< key "POC", "HLLC", "INTCC", "ICC"
   std::vector<std::string> Unresolved; ///< Unknown nodes inside (not costed)
-  std::string Error; ///< non-empty: could not predict (e.g. missing parameters)
+  /// Non-empty: could not predict: a value is missing (Missing lists what),
+  /// or something else failed (Failed; the message names the function).
+  std::string Error;
+  /// Values needed and missing: for the function (Error set), or for an
+  /// optional level left out (a note says so).
+  std::vector<MissingValue> Missing;
+  bool Failed = false; ///< Error is not (only) missing values
   std::vector<std::string> Notes; ///< optional levels left out, and why
   /// Communication time of the Comm nodes, in t_<pattern>(bytes, p) terms
   /// (predictor/Collectives.h); "" if the function does not communicate.
@@ -66,6 +82,9 @@ struct PredictOptions {
   /// one cannot be predicted (no IR-level SEG, parameters only that level
   /// has) leaves it out with a note instead of failing.
   std::set<std::string> Optional;
+  /// Closed forms are expanded only when they stay within this many terms
+  /// (FormulaBuilder::setMaxTerms; 0: always).
+  size_t MaxTerms = 4000;
 };
 
 struct Prediction {
@@ -79,6 +98,10 @@ struct Prediction {
   std::vector<std::string> UnusedValues;
   json toJSON() const;
   void printText(std::ostream &OS) const;
+  /// `segtime predict`'s exit status (docs/cli.md): 0 every function
+  /// predicted; 1 some incomplete (a value missing; Missing says which), the
+  /// others predicted; 2 some function failed for another reason.
+  int exitStatus() const;
 };
 
 class FormulaBuilder;
@@ -116,8 +139,10 @@ std::optional<std::string> iccTarget(const SegFile &S, const Machine &M,
 
 /// Predicts every selected function. Per-function problems (missing
 /// parameters, no comm model in the machine file for a function that
-/// communicates) go into FunctionPrediction::Error; a missing cost or an
-/// unknown function/level throws std::runtime_error.
+/// communicates, a cost the machine file lacks) go into
+/// FunctionPrediction::Error, named by the function, and the other functions
+/// are predicted; an unknown function, level or ICC target throws
+/// std::runtime_error.
 ///
 /// MPI programs (docs/mpi.md): the time of a level is its compute formula
 /// plus the communication formula of the source-level SEG's Comm nodes

@@ -6,7 +6,7 @@
 ///
 /// USAGE:
 ///   segtime predict FILE.seg.json --machine t800 -p n=256 [--level poc|hllc|all]
-///                   [--function NAME] [--json]
+///                   [--function NAME] [--json] [--max-terms N]
 ///   segtime calibrate --level hllc,poc --out costvectors/local.yaml
 ///   segtime show FILE.seg.json [--function NAME]
 ///   segtime dot FILE.seg.json --function NAME > f.dot
@@ -78,8 +78,15 @@ const char *PredictUsage =
     "                       default: every rank, the slowest is reported\n"
     "                       (docs/mpi.md)\n"
     "  --json               print one JSON object (layout: docs/cli.md)\n"
+    "  --max-terms N        expand a closed form only if it stays within N terms\n"
+    "                       (default 4000; 0: always); a larger one is printed\n"
+    "                       and evaluated factored, with a note\n"
     "\n"
-    "Exit status: 0 ok, 1 some function could not be predicted, 2 usage or input error.\n";
+    "Every function that can be predicted is; the others are listed last\n"
+    "(\"incomplete\" in --json) with what they lack.\n"
+    "Exit status: 0 every function predicted; 1 some incomplete: a value is\n"
+    "missing (the others are predicted); 2 usage or input error, or some\n"
+    "function failed for another reason (the message names it).\n";
 
 [[noreturn]] void fail(const std::string &Msg) {
   std::cerr << "segtime: error: " << Msg << "\n";
@@ -165,6 +172,13 @@ int predictMain(int Argc, char **Argv) {
       O.Values[A == "--np" ? "p" : "rank"] = static_cast<double>(N);
     } else if (A == "--json") {
       Json = true;
+    } else if (A == "--max-terms") {
+      std::string V = Next();
+      char *End = nullptr;
+      long long N = std::strtoll(V.c_str(), &End, 10);
+      if (V.empty() || *End || N < 0)
+        fail("--max-terms: '" + V + "' is not a number of terms (0, 1, ...)");
+      O.MaxTerms = static_cast<size_t>(N);
     } else if (!A.empty() && A[0] == '-') {
       fail("unknown option '" + A + "' (see segtime predict --help)");
     } else if (Seg.empty()) {
@@ -220,16 +234,15 @@ int predictMain(int Argc, char **Argv) {
       std::cout << P.toJSON().dump(2) << "\n";
     else
       P.printText(std::cout);
+    // On stderr: each function's error when the report may not show it
+    // (--json, --function), and always a failure other than a missing value.
     for (auto &F : P.Functions)
-      if (!F.Error.empty()) {
-        if (Json || !O.Functions.empty())
-          std::cerr << "segtime: error: " << F.Error << "\n";
-        return 1;
-      }
+      if (!F.Error.empty() && (Json || !O.Functions.empty() || F.Failed))
+        std::cerr << "segtime: error: " << F.Error << "\n";
+    return P.exitStatus();
   } catch (const std::exception &E) {
     fail(E.what());
   }
-  return 0;
 }
 
 void showList(const NodeList &L, int Depth) {

@@ -402,3 +402,37 @@ TEST(FormulaText, DeepSharingPrintsAndEvaluatesOncePerObject) {
   EXPECT_LT(T.Formula.size() + T.Defs.size() * 200, 20000u);
   EXPECT_NEAR(evalText(T, V), evaluate(X, V), 1e-9 * evaluate(X, V));
 }
+
+// The bound of expand()'s terms: sums add, products multiply, powers of sums
+// count monomials; expandWithin leaves a larger form factored.
+TEST(Expr, ExpandWithinBudget) {
+  using namespace GiNaC;
+  ex A = sym("a"), B = sym("b"), C = sym("c");
+  EXPECT_EQ(expandedTermsBound((A + B) * (A + C), 100), 4u);
+  EXPECT_EQ(expandedTermsBound(pow(A + B + C, 2), 100), 6u);
+  ex P = 1;
+  for (int I = 0; I < 20; ++I)
+    P *= 1 - sym("p" + std::to_string(I)); // 2^20 terms expanded
+  EXPECT_EQ(expandedTermsBound(P, 1000), 1001u);
+  bool Expanded = true;
+  ex F = expandWithin(P, 1000, &Expanded);
+  EXPECT_FALSE(Expanded);
+  EXPECT_TRUE(F.is_equal(P));
+  EXPECT_TRUE(expandWithin((A + B) * C, 1000, &Expanded).is_equal(A * C + B * C));
+  EXPECT_TRUE(Expanded);
+  std::map<std::string, double> V;
+  for (int I = 0; I < 20; ++I)
+    V["p" + std::to_string(I)] = 0.5;
+  EXPECT_DOUBLE_EQ(evaluate(F, V), std::pow(0.5, 20));
+}
+
+// dropTermsWith removes the terms of every sum that have the names.
+TEST(Expr, DropTermsWith) {
+  using namespace GiNaC;
+  ex X = sym("x"), Y = sym("y");
+  ex E = 2 * Y + numeric(1e-22) * X + max(Y, 3 + numeric(1e-22) * X * Y);
+  ex D = dropTermsWith(E, {"x"});
+  EXPECT_EQ(freeSymbols(D), std::set<std::string>{"y"});
+  EXPECT_DOUBLE_EQ(evaluate(D, {{"y", 4}}), 12);
+  EXPECT_TRUE(dropTermsWith(E, {}).is_equal(E));
+}

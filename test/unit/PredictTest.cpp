@@ -185,18 +185,21 @@ TEST(Predict, MissingParameterIsAFunctionError) {
   EXPECT_NE(E.find("iterations of the while loop"), std::string::npos) << E;
 }
 
-TEST(Predict, MissingHllcCostThrows) {
+// A cost the machine lacks fails the function that needs it (and names it),
+// not the whole prediction: exit status 2.
+TEST(Predict, MissingHllcCostFailsTheFunction) {
   PredictOptions O;
-  O.Functions = {"g"};
-  O.Values = {{"N_g_7", 3}};
-  try {
-    predict(file(), machine(), O);
-    FAIL() << "no exception";
-  } catch (const std::runtime_error &E) {
-    std::string W = E.what();
-    EXPECT_NE(W.find("f64.sqrt"), std::string::npos) << W;
-    EXPECT_NE(W.find("unit"), std::string::npos) << W;
-  }
+  O.Functions = {"g", "f"};
+  O.Values = {{"N_g_7", 3}, {"n", 2}};
+  Prediction R = predict(file(), machine(), O);
+  const FunctionPrediction &G = R.Functions[0];
+  EXPECT_TRUE(G.Failed);
+  EXPECT_NE(G.Error.find("g ("), std::string::npos) << G.Error;
+  EXPECT_NE(G.Error.find("f64.sqrt"), std::string::npos) << G.Error;
+  EXPECT_NE(G.Error.find("unit"), std::string::npos) << G.Error;
+  EXPECT_TRUE(G.Levels.empty());
+  EXPECT_EQ(R.exitStatus(), 2);
+  EXPECT_EQ(R.toJSON()["incomplete"][0]["status"], "error");
   // POC alone is fine: 3 * 4 flop.
   O.Levels = {"POC"};
   Prediction P = predict(file(), machine(), O);
@@ -270,4 +273,122 @@ TEST(Predict, HllcAndIntccTakeTheIRNestsMemoryTerm) {
       return N.rfind("memory term, loop nest at line ", 0) == 0;
     }));
   }
+}
+
+namespace {
+/// k(n) { if (n == 0) a(); else b(); }: the IR level's blocks take the exact
+/// condition cmp_eq(n, 0), which the source SEG does not declare; both arms
+/// cost the same INTCC time (one 'call' each), so the time's closed form
+/// has n with a coefficient that is 0 in value.
+SegFile irCondition() {
+  SegFile S;
+  S.OptLevel = "O2";
+  FunctionSeg K;
+  K.Name = "k";
+  K.Params = {"n"};
+  K.Range.File = "k.c";
+  K.Range.Line = 1;
+  K.Body = {stage("v1", {{"if", 1}}, 0)};
+  Node A = stage("ir2", {}, 0), B = stage("ir3", {}, 0);
+  A.Ruvs["INTCC"].add("call.a", 1);
+  B.Ruvs["INTCC"].add("call.b", 1);
+  A.Freq = "cmp_eq(n, 0)";
+  B.Freq = "1 - cmp_eq(n, 0)";
+  A.Range.Line = B.Range.Line = 1;
+  K.LevelSegs["IR"] = {A, B};
+  S.Functions.push_back(K);
+  return S;
+}
+Machine intccMachine() {
+  Machine M = machine();
+  CostVector &I = M.Levels["INTCC"]["any"];
+  I.Unit = "ns";
+  I.Costs["*"].Value = 3;
+  return M;
+}
+} // namespace
+
+// A value given with -p binds the name at every level: the IR level's
+// condition cmp_eq(n, 0) takes n = 10 (b() runs), although the source SEG
+// has no parameter n and the time does not depend on it.
+TEST(Predict, ValueBindsTheIRLevelCondition) {
+  PredictOptions O;
+  O.Levels = {"HLLC", "INTCC"};
+  O.Values = {{"n", 10}};
+  Prediction R = predict(irCondition(), intccMachine(), O);
+  const FunctionPrediction &F = R.Functions[0];
+  ASSERT_EQ(F.Error, "");
+  EXPECT_DOUBLE_EQ(F.Levels.at("INTCC").TimeS, 3e-9);
+  EXPECT_EQ(F.Levels.at("INTCC").Counts.count("call.a"), 0u);
+  EXPECT_DOUBLE_EQ(F.Levels.at("INTCC").Counts.at("call.b"), 1);
+  EXPECT_EQ(R.exitStatus(), 0);
+  EXPECT_TRUE(R.UnusedValues.empty());
+}
+
+// Without n the level needs it whether or not the floating-point
+// coefficients cancel: an optional level is left out with a note, a level
+// asked for makes the function incomplete, listed with where n is used.
+TEST(Predict, IRLevelConditionNeedsItsName) {
+  PredictOptions O;
+  O.Levels = {"HLLC", "INTCC"};
+  O.Optional = {"INTCC"};
+  Prediction R = predict(irCondition(), intccMachine(), O);
+  const FunctionPrediction &F = R.Functions[0];
+  EXPECT_EQ(F.Error, "");
+  EXPECT_EQ(F.Levels.count("INTCC"), 0u);
+  ASSERT_EQ(F.Missing.size(), 1u);
+  EXPECT_EQ(F.Missing[0].Levels, std::vector<std::string>{"INTCC"});
+  EXPECT_EQ(R.exitStatus(), 0);
+
+  O.Optional.clear();
+  R = predict(irCondition(), intccMachine(), O);
+  const FunctionPrediction &G = R.Functions[0];
+  EXPECT_FALSE(G.Failed);
+  ASSERT_EQ(G.Missing.size(), 1u);
+  EXPECT_EQ(G.Missing[0].Name, "n");
+  EXPECT_EQ(G.Missing[0].Where, "k.c:1");
+  EXPECT_NE(G.Missing[0].Meaning.find("parameter of k"), std::string::npos) << G.Missing[0].Meaning;
+  EXPECT_NE(G.Missing[0].Meaning.find("IR-level"), std::string::npos) << G.Missing[0].Meaning;
+  EXPECT_EQ(R.exitStatus(), 1);
+  json J = R.toJSON();
+  EXPECT_EQ(J["exit_status"], 1);
+  ASSERT_EQ(J["incomplete"].size(), 1u);
+  EXPECT_EQ(J["incomplete"][0]["name"], "k");
+  EXPECT_EQ(J["incomplete"][0]["missing"][0]["name"], "n");
+  EXPECT_EQ(J["functions"][0]["status"], "incomplete");
+}
+
+// FormulaBuilder::dependsOn reads the names from the structure: the arms'
+// equal costs cancel n out of the closed form, not out of the set.
+TEST(Predict, DependsOnIsStructural) {
+  SegFile S = irCondition();
+  FormulaBuilder FB(S);
+  StageWeight W = [](const Node &N) -> GiNaC::ex { return N.Ruvs.count("INTCC") ? 3 : 0; };
+  EXPECT_TRUE(freeSymbols(FB.closedForm("k", W, "w", "INTCC")).empty());
+  EXPECT_EQ(FB.dependsOn("k", W, "w", "INTCC"), std::set<std::string>{"n"});
+  StageWeight Zero = [](const Node &) -> GiNaC::ex { return 0; };
+  EXPECT_TRUE(FB.dependsOn("k", Zero, "zero", "INTCC").empty());
+}
+
+// A whole file: every function that can be predicted is; the others are
+// listed with what they lack, and the exit status says so.
+TEST(Predict, WholeFileKeepsGoing) {
+  PredictOptions O;
+  O.Levels = {"POC"};
+  O.Values = {{"n", 4}};
+  Prediction R = predict(file(), machine(), O);
+  ASSERT_EQ(R.Functions.size(), 2u);
+  EXPECT_EQ(R.Functions[0].Error, "");
+  EXPECT_DOUBLE_EQ(R.Functions[0].Levels.at("POC").Counts.at("flop"), 1); // 4 * 0.25
+  EXPECT_FALSE(R.Functions[1].Failed);
+  ASSERT_EQ(R.Functions[1].Missing.size(), 1u);
+  EXPECT_EQ(R.Functions[1].Missing[0].Name, "N_g_7");
+  EXPECT_EQ(R.Functions[1].Missing[0].Where, "k.c:7");
+  EXPECT_EQ(R.exitStatus(), 1);
+  std::ostringstream OS;
+  R.printText(OS);
+  EXPECT_NE(OS.str().find("incomplete: 1 of 2 functions"), std::string::npos) << OS.str();
+  EXPECT_NE(OS.str().find("  g (:0): N_g_7 (iterations of the while loop, k.c:7)"),
+            std::string::npos)
+      << OS.str();
 }
