@@ -1,6 +1,7 @@
 //===- Seg.cpp - SEG data model and its JSON form -------------------------===//
 #include "core/Seg.h"
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -299,10 +300,11 @@ void SegFileWriter::add(const FunctionSeg &F) {
   std::string Text = F.toJSON().dump(1);
   std::string Indented = Any ? ",\n  " : "{\n \"functions\": [\n  ";
   Indented.reserve(Indented.size() + Text.size() + Text.size() / 8);
-  for (char C : Text) {
-    Indented += C;
-    if (C == '\n')
-      Indented += "  ";
+  for (size_t From = 0, To; From < Text.size(); From = To + 1) {
+    To = std::min(Text.find('\n', From), Text.size());
+    Indented.append(Text, From, To - From);
+    if (To < Text.size())
+      Indented += "\n  ";
   }
   Any = true;
   Out(Indented);
