@@ -1,6 +1,7 @@
 //===- Seg.cpp - SEG data model and its JSON form -------------------------===//
 #include "core/Seg.h"
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -270,15 +271,49 @@ FunctionSeg FunctionSeg::fromJSON(const json &J) {
   return F;
 }
 
+/// The file's keys but "functions".
+static json headerJSON(const SegFile &S) {
+  json J = {{"schema", SegFile::Schema},
+            {"source", S.SourceFile},
+            {"opt_level", S.OptLevel},
+            {"warnings", S.Warnings}};
+  if (!S.Targets.empty())
+    J["targets"] = S.Targets;
+  return J;
+}
+
 json SegFile::toJSON() const {
   json Fs = json::array();
   for (const FunctionSeg &F : Functions)
     Fs.push_back(F.toJSON());
-  json J = {{"schema", Schema}, {"source", SourceFile}, {"opt_level", OptLevel},
-            {"functions", std::move(Fs)},  {"warnings", Warnings}};
-  if (!Targets.empty())
-    J["targets"] = Targets;
+  json J = headerJSON(*this);
+  J["functions"] = std::move(Fs);
   return J;
+}
+
+// dump(1) of the document: "{\n \"functions\": [\n", each function indented
+// by two spaces (strings hold no raw newline: every line break is the
+// layout's), ",\n" between them, "\n ],\n" (or " \"functions\": [],\n"),
+// then the other keys, which sort after "functions", as dump(1) of an
+// object prints them without its opening "{\n".
+void SegFileWriter::add(const FunctionSeg &F) {
+  std::string Text = F.toJSON().dump(1);
+  std::string Indented = Any ? ",\n  " : "{\n \"functions\": [\n  ";
+  Indented.reserve(Indented.size() + Text.size() + Text.size() / 8);
+  for (size_t From = 0, To; From < Text.size(); From = To + 1) {
+    To = std::min(Text.find('\n', From), Text.size());
+    Indented.append(Text, From, To - From);
+    if (To < Text.size())
+      Indented += "\n  ";
+  }
+  Any = true;
+  Out(Indented);
+}
+
+void SegFileWriter::finish(const SegFile &Rest) {
+  Out(Any ? "\n ],\n" : "{\n \"functions\": [],\n");
+  std::string Text = headerJSON(Rest).dump(1);
+  Out(Text.substr(2) + "\n"); // without "{\n"
 }
 
 SegFile SegFile::fromJSON(const json &J) {

@@ -20,6 +20,7 @@
 #ifndef SEGTIME_CORE_SEG_H
 #define SEGTIME_CORE_SEG_H
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -233,6 +234,25 @@ struct SegFile {
   /// Reads and parses Path; throws std::runtime_error with file and reason.
   static SegFile read(const std::string &Path);
   const FunctionSeg *find(const std::string &Name) const;
+};
+
+/// Writes a SEG file one function at a time: the same bytes as
+/// SegFile::toJSON().dump(1) followed by a newline, but only one function's
+/// JSON in memory at once (a large translation unit's document is ten times
+/// its SEGs). Functions are written as they are added, in order; finish
+/// writes the file's other keys, which all sort after "functions".
+class SegFileWriter {
+public:
+  /// Out receives the text in pieces, in order.
+  explicit SegFileWriter(std::function<void(const std::string &)> Out) : Out(std::move(Out)) {}
+  void add(const FunctionSeg &F);
+  /// Ends the document with Rest's source, opt_level, warnings and targets
+  /// (Rest.Functions is not written: add them). Call once.
+  void finish(const SegFile &Rest);
+
+private:
+  std::function<void(const std::string &)> Out;
+  bool Any = false; ///< a function has been written
 };
 
 /// The JSON document in file Path. Throws std::runtime_error "PATH: cannot

@@ -1051,6 +1051,42 @@ private:
 
 char BlockCosting::ID = 0;
 
+/// Runs last on each function of the clone, once its machine code has been
+/// costed and freed: the function's IR is not needed again, and the clone
+/// would otherwise stay whole until the end of code generation. Its body
+/// becomes a single `unreachable` block, still a definition with its
+/// linkage, visibility and comdat, so that the functions after it compile
+/// as before (the map back to M forgets the deleted blocks: a ValueMap). A
+/// function with a block whose address is taken keeps its body (another
+/// function's blockaddress would become a constant).
+class ReleaseCloneBody : public FunctionPass {
+public:
+  static char ID;
+  ReleaseCloneBody() : FunctionPass(ID) {}
+
+  StringRef getPassName() const override { return "segtime ICC clone body release"; }
+
+  void getAnalysisUsage(AnalysisUsage &AU) const override { AU.setPreservesAll(); }
+
+  bool runOnFunction(Function &F) override {
+    if (F.isDeclaration() || any_of(F, [](const BasicBlock &B) { return B.hasAddressTaken(); }))
+      return false;
+    GlobalValue::LinkageTypes Linkage = F.getLinkage();
+    GlobalValue::VisibilityTypes Visibility = F.getVisibility();
+    bool DSOLocal = F.isDSOLocal();
+    Comdat *C = F.getComdat();
+    F.deleteBody();
+    F.setLinkage(Linkage);
+    F.setVisibility(Visibility);
+    F.setDSOLocal(DSOLocal);
+    F.setComdat(C);
+    new UnreachableInst(F.getContext(), BasicBlock::Create(F.getContext(), "", &F));
+    return false;
+  }
+};
+
+char ReleaseCloneBody::ID = 0;
+
 /// Swallows the diagnostics and optimisation remarks of the side compile
 /// (they would otherwise be reported as the user's, or written to the
 /// user's -fsave-optimization-record file) and keeps the first error.
@@ -1398,6 +1434,7 @@ bool machineLevelRuvs(const Module &M, const TargetSpec &T,
   PM.add(Printer);
   PM.add(new BlockCosting(Rec, Coster));
   PM.add(createFreeMachineFunctionPass());
+  PM.add(new ReleaseCloneBody());
 
   std::string FirstError;
   {

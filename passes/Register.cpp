@@ -220,6 +220,16 @@ struct CollectPass : PassInfoMixin<CollectPass> {
         attachEdges(FS, *F, Edges, "ICC:" + Spec->Name);
       }
     }
+    // The maps from M's blocks served the ICC levels only: released now
+    // rather than held, with pointers into freed IR, until the plugin
+    // writes the SEG file after code generation.
+    for (auto &[Name, FS] : C.Functions) {
+      FS.StageOf = {};
+      FS.EdgeFreq = {};
+      FS.LoopExits = {};
+      FS.CopyOf = {};
+      FS.DataBranch = {};
+    }
     if (C.StripDebugInfo) {
       TimeRegion StripTime(phaseTimer("strip-debug", "line tables stripped"));
       stripLineTables(M);

@@ -150,174 +150,178 @@ void loopsByLine(const NodeList &L, std::map<unsigned, std::vector<const Node *>
   });
 }
 
-/// Moves the IR passes' results into the SEG file: LevelSegs["IR"] per
-/// function, with simplified trip counts and source attribution. A loop
+/// Moves the IR passes' results for function F into the SEG file: its
+/// LevelSegs["IR"], with simplified trip counts and source attribution. A loop
 /// ScalarEvolution could not count (e.g. at -O0, where induction variables
 /// live in memory) that is the only optimised loop of a counted source loop
 /// takes the source loop's trip count, its enclosing source indices written
 /// as the IR loops' iteration numbers (i = start + step*k); otherwise it
 /// keeps the parameter N_<function>_<line> (shared with the source level).
-void mergeIR(SegFile &File, IRCollection &C) {
-  std::map<std::string, std::string> IRName; // source name -> IR (mangled) name
-  for (auto &[Mangled, Source] : C.SourceNames)
-    IRName[Source] = Mangled;
-  for (FunctionSeg &F : File.Functions) {
-    auto It = C.Functions.find(IRName.count(F.Name) ? IRName[F.Name] : F.Name);
-    if (It == C.Functions.end())
-      continue;
-    NodeList Seg = std::move(It->second.Seg);
-    std::map<std::string, Parameter> Fallback;
-    for (const Parameter &P : It->second.Parameters)
-      Fallback[P.Name] = P;
-    std::map<unsigned, std::vector<const Node *>> AstLoops;
-    loopsByLine(F.Body, AstLoops);
-    std::map<unsigned, int> IRLoopsAt;
-    forEachNode(Seg, [&](const Node &N) {
-      if (N.Kind == NodeKind::Loop)
-        ++IRLoopsAt[N.Range.Line];
-    });
-    std::vector<std::pair<const Node *, std::string>> Enclosing; // source loop, IR index
-    std::set<std::string> Used;
-    std::map<std::string, std::string> TripOf; // N_<fn>_<line> -> source count
-    // A source-level expression in the IR SEG's names: the indices of
-    // enclosing source loops become their IR loops' iteration numbers
-    // (i = start + step*k), innermost first, so that an outer index in an
-    // inner loop's start or step (lo += 2*w) is replaced too. None if it
-    // uses an index with no IR loop.
-    auto inIRNames = [&](std::string T) -> std::optional<std::string> {
-      for (auto It = Enclosing.rbegin(); It != Enclosing.rend(); ++It) {
-        auto &[Outer, K] = *It;
-        if (Outer->Index.empty())
-          continue;
-        std::string V = Outer->StepKind == "mul"
-                            ? "((" + Outer->Start + ")*(" + Outer->Step + ")^" + K + ")"
-                            : "((" + Outer->Start + ") + (" + Outer->Step + ")*" + K + ")";
-        T = replaceWord(T, Outer->Index, V);
-      }
-      for (auto &[Line, Ns] : AstLoops)
-        for (const Node *Other : Ns)
-          if (!Other->Index.empty() &&
-              containsWord(T, Other->Index))
-            return std::nullopt;
-      return T;
-    };
-    // Source-level calls by line and callee, for arguments SCEV could not
-    // express (at -O0 they are loads).
-    std::map<std::pair<unsigned, std::string>, std::vector<const Node *>> AstCalls;
-    // Trip parameters replaced by a count in an enclosing IR loop's
-    // iteration number, with the loop's line.
-    std::map<std::string, unsigned> PerIteration;
-    forEachNode(F.Body, [&](const Node &N) {
-      if (N.Kind == NodeKind::Call)
-        AstCalls[{N.Range.Line, N.Callee}].push_back(&N);
-    });
-    std::function<void(NodeList &)> Walk = [&](NodeList &L) {
-      for (Node &N : L) {
-        const Node *Src = nullptr;
-        if (N.Kind == NodeKind::Loop) {
-          auto A = AstLoops.find(N.Range.Line);
-          if (A != AstLoops.end() && A->second.size() == 1 && IRLoopsAt[N.Range.Line] == 1)
-            Src = A->second[0];
-          // Cross-check: a counted source loop and its one optimised loop
-          // must agree on the number of iterations (design.md §5).
-          if (Src && !Src->Index.empty() && !Fallback.count(N.Trip) && Src->StepKind == "add" &&
-              N.Label.empty()) {
-            std::map<std::string, std::string> Subst;
-            for (auto &[Outer, K] : Enclosing)
-              if (!Outer->Index.empty() && Outer->StepKind == "add")
-                Subst[K] = "(" + Outer->Index + " - (" + Outer->Start + "))/(" + Outer->Step + ")";
-            double Ratio = valueRatio(Src->Trip, N.Trip, Subst);
-            double Factor = std::round(Ratio);
-            if (sameValue(Src->Trip, N.Trip, Subst) == 0 && Factor >= 2 && Factor <= 16 &&
-                std::fabs(Ratio - Factor) < 0.01 && ((int)Factor & ((int)Factor - 1)) == 0)
-              N.Label = "unrolled x" + std::to_string((int)Factor); // remainder not a loop
-            else if (sameValue(Src->Trip, N.Trip, Subst) == 0)
-              File.Warnings.push_back(F.Name + ":" + std::to_string(N.Range.Line) +
-                                      ": segtime: trip counts disagree: source loop " + Src->Id +
-                                      " runs " + Src->Trip + " times, ScalarEvolution says " +
-                                      simplifyExprText(N.Trip) + " for optimised loop " + N.Id);
-          }
-          if (Fallback.count(N.Trip) && Src && !Src->Index.empty() && N.Label.empty())
-            if (auto T = inIRNames(Src->Trip)) {
-              // The memory term's texts use the parameter too; there the
-              // nest's own iteration numbers are not defined.
-              if (T->find("k_") == std::string::npos)
-                TripOf[N.Trip] = *T;
-              else
-                PerIteration[N.Trip] = N.Range.Line;
-              N.Trip = *T;
-            }
-          if (Fallback.count(N.Trip))
-            Used.insert(N.Trip);
-          N.Trip = simplifyExprText(N.Trip);
-        }
-        if (N.Kind == NodeKind::Call) {
-          N.Callee = C.SourceNames.count(N.Callee) ? C.SourceNames[N.Callee] : N.Callee;
-          auto A = AstCalls.find({N.Range.Line, N.Callee});
-          if (A != AstCalls.end() && A->second.size() == 1)
-            for (size_t I = 0; I < N.Args.size() && I < A->second[0]->Args.size(); ++I)
-              if (N.Args[I].empty() && !A->second[0]->Args[I].empty())
-                if (auto T = inIRNames(A->second[0]->Args[I]))
-                  N.Args[I] = *T;
-        }
-        for (std::string &Arg : N.Args)
-          Arg = simplifyExprText(Arg);
-        if (N.Range.Line)
-          if (const Node *S = sourceNodeAt(F.Body, N.Range.Line, N.Range.Col,
-                                           N.Kind == NodeKind::Loop))
-            N.SourceNode = S->Id;
-        if (Src)
-          Enclosing.push_back({Src, N.Index});
-        Walk(N.Body);
-        if (Src)
-          Enclosing.pop_back();
-      }
-    };
-    Walk(Seg);
-    // Trip parameters replaced by source counts, also in the memory terms.
-    auto Replace = [&](std::string &X) {
-      for (auto &[Name, T] : TripOf)
-        X = replaceWord(X, Name, "(" + T + ")");
-    };
-    for (Node &N : Seg) {
-      if (N.Footprint.empty())
+/// F's IR SEG is moved out of C; IRName maps source names to IR (mangled)
+/// names; warnings go into File.
+void mergeIR(SegFile &File, FunctionSeg &F, IRCollection &C,
+             const std::map<std::string, std::string> &IRName) {
+  auto Mangled = IRName.find(F.Name);
+  auto It = C.Functions.find(Mangled != IRName.end() ? Mangled->second : F.Name);
+  if (It == C.Functions.end())
+    return;
+  NodeList Seg = std::move(It->second.Seg);
+  std::map<std::string, Parameter> Fallback;
+  for (const Parameter &P : It->second.Parameters)
+    Fallback[P.Name] = P;
+  std::map<unsigned, std::vector<const Node *>> AstLoops;
+  loopsByLine(F.Body, AstLoops);
+  std::map<unsigned, int> IRLoopsAt;
+  forEachNode(Seg, [&](const Node &N) {
+    if (N.Kind == NodeKind::Loop)
+      ++IRLoopsAt[N.Range.Line];
+  });
+  std::vector<std::pair<const Node *, std::string>> Enclosing; // source loop, IR index
+  std::set<std::string> Used;
+  std::map<std::string, std::string> TripOf; // N_<fn>_<line> -> source count
+  // A source-level expression in the IR SEG's names: the indices of
+  // enclosing source loops become their IR loops' iteration numbers
+  // (i = start + step*k), innermost first, so that an outer index in an
+  // inner loop's start or step (lo += 2*w) is replaced too. None if it
+  // uses an index with no IR loop.
+  auto inIRNames = [&](std::string T) -> std::optional<std::string> {
+    for (auto It = Enclosing.rbegin(); It != Enclosing.rend(); ++It) {
+      auto &[Outer, K] = *It;
+      if (Outer->Index.empty())
         continue;
-      Replace(N.Footprint);
-      Replace(N.Traffic);
-      for (MemStream &M : N.Streams)
-        for (MemStream::Step &St : M.Loops)
-          Replace(St.Trip);
-      // A trip count known only per iteration of an enclosing loop (from
-      // the source, -O0: i = k+1 .. n-1) is not defined in the memory
-      // texts: no memory term for this nest rather than a parameter nobody
-      // can give (the note says so).
-      std::string Texts = N.Footprint + " " + N.Traffic;
-      for (const MemStream &M : N.Streams)
-        for (const MemStream::Step &St : M.Loops)
-          Texts += " " + St.Trip;
-      for (auto &[Name, Line] : PerIteration)
-        if (containsWord(Texts, Name)) {
-          N.Footprint.clear();
-          N.Traffic.clear();
-          N.Streams.clear();
-          N.MemoryNotes.push_back("memory term left out: the trip count of the loop at line " +
-                                  std::to_string(Line) +
-                                  " is known only per iteration of an enclosing loop (from "
-                                  "the source loop; ScalarEvolution could not count it)");
-          break;
-        }
-      // Those left are parameters of the formula.
-      for (auto &[Name, P] : Fallback)
-        if (containsWord(N.Traffic + " " + N.Footprint, Name))
-          Used.insert(Name);
+      std::string V = Outer->StepKind == "mul"
+                          ? "((" + Outer->Start + ")*(" + Outer->Step + ")^" + K + ")"
+                          : "((" + Outer->Start + ") + (" + Outer->Step + ")*" + K + ")";
+      T = replaceWord(T, Outer->Index, V);
     }
-    F.LevelSegs["IR"] = std::move(Seg);
+    for (auto &[Line, Ns] : AstLoops)
+      for (const Node *Other : Ns)
+        if (!Other->Index.empty() &&
+            containsWord(T, Other->Index))
+          return std::nullopt;
+    return T;
+  };
+  // Source-level calls by line and callee, for arguments SCEV could not
+  // express (at -O0 they are loads).
+  std::map<std::pair<unsigned, std::string>, std::vector<const Node *>> AstCalls;
+  // Trip parameters replaced by a count in an enclosing IR loop's
+  // iteration number, with the loop's line.
+  std::map<std::string, unsigned> PerIteration;
+  forEachNode(F.Body, [&](const Node &N) {
+    if (N.Kind == NodeKind::Call)
+      AstCalls[{N.Range.Line, N.Callee}].push_back(&N);
+  });
+  std::function<void(NodeList &)> Walk = [&](NodeList &L) {
+    for (Node &N : L) {
+      const Node *Src = nullptr;
+      if (N.Kind == NodeKind::Loop) {
+        auto A = AstLoops.find(N.Range.Line);
+        if (A != AstLoops.end() && A->second.size() == 1 && IRLoopsAt[N.Range.Line] == 1)
+          Src = A->second[0];
+        // Cross-check: a counted source loop and its one optimised loop
+        // must agree on the number of iterations (design.md §5).
+        if (Src && !Src->Index.empty() && !Fallback.count(N.Trip) && Src->StepKind == "add" &&
+            N.Label.empty()) {
+          std::map<std::string, std::string> Subst;
+          for (auto &[Outer, K] : Enclosing)
+            if (!Outer->Index.empty() && Outer->StepKind == "add")
+              Subst[K] = "(" + Outer->Index + " - (" + Outer->Start + "))/(" + Outer->Step + ")";
+          double Ratio = valueRatio(Src->Trip, N.Trip, Subst);
+          double Factor = std::round(Ratio);
+          if (sameValue(Src->Trip, N.Trip, Subst) == 0 && Factor >= 2 && Factor <= 16 &&
+              std::fabs(Ratio - Factor) < 0.01 && ((int)Factor & ((int)Factor - 1)) == 0)
+            N.Label = "unrolled x" + std::to_string((int)Factor); // remainder not a loop
+          else if (sameValue(Src->Trip, N.Trip, Subst) == 0)
+            File.Warnings.push_back(F.Name + ":" + std::to_string(N.Range.Line) +
+                                    ": segtime: trip counts disagree: source loop " + Src->Id +
+                                    " runs " + Src->Trip + " times, ScalarEvolution says " +
+                                    simplifyExprText(N.Trip) + " for optimised loop " + N.Id);
+        }
+        if (Fallback.count(N.Trip) && Src && !Src->Index.empty() && N.Label.empty())
+          if (auto T = inIRNames(Src->Trip)) {
+            // The memory term's texts use the parameter too; there the
+            // nest's own iteration numbers are not defined.
+            if (T->find("k_") == std::string::npos)
+              TripOf[N.Trip] = *T;
+            else
+              PerIteration[N.Trip] = N.Range.Line;
+            N.Trip = *T;
+          }
+        if (Fallback.count(N.Trip))
+          Used.insert(N.Trip);
+        N.Trip = simplifyExprText(N.Trip);
+      }
+      if (N.Kind == NodeKind::Call) {
+        N.Callee = C.SourceNames.count(N.Callee) ? C.SourceNames[N.Callee] : N.Callee;
+        auto A = AstCalls.find({N.Range.Line, N.Callee});
+        if (A != AstCalls.end() && A->second.size() == 1)
+          for (size_t I = 0; I < N.Args.size() && I < A->second[0]->Args.size(); ++I)
+            if (N.Args[I].empty() && !A->second[0]->Args[I].empty())
+              if (auto T = inIRNames(A->second[0]->Args[I]))
+                N.Args[I] = *T;
+      }
+      for (std::string &Arg : N.Args)
+        Arg = simplifyExprText(Arg);
+      if (N.Range.Line)
+        if (const Node *S = sourceNodeAt(F.Body, N.Range.Line, N.Range.Col,
+                                         N.Kind == NodeKind::Loop))
+          N.SourceNode = S->Id;
+      if (Src)
+        Enclosing.push_back({Src, N.Index});
+      Walk(N.Body);
+      if (Src)
+        Enclosing.pop_back();
+    }
+  };
+  Walk(Seg);
+  // Trip parameters replaced by source counts, also in the memory terms.
+  auto Replace = [&](std::string &X) {
+    for (auto &[Name, T] : TripOf)
+      X = replaceWord(X, Name, "(" + T + ")");
+  };
+  for (Node &N : Seg) {
+    if (N.Footprint.empty())
+      continue;
+    Replace(N.Footprint);
+    Replace(N.Traffic);
+    for (MemStream &M : N.Streams)
+      for (MemStream::Step &St : M.Loops)
+        Replace(St.Trip);
+    // A trip count known only per iteration of an enclosing loop (from
+    // the source, -O0: i = k+1 .. n-1) is not defined in the memory
+    // texts: no memory term for this nest rather than a parameter nobody
+    // can give (the note says so).
+    std::string Texts = N.Footprint + " " + N.Traffic;
+    for (const MemStream &M : N.Streams)
+      for (const MemStream::Step &St : M.Loops)
+        Texts += " " + St.Trip;
+    for (auto &[Name, Line] : PerIteration)
+      if (containsWord(Texts, Name)) {
+        N.Footprint.clear();
+        N.Traffic.clear();
+        N.Streams.clear();
+        N.MemoryNotes.push_back("memory term left out: the trip count of the loop at line " +
+                                std::to_string(Line) +
+                                " is known only per iteration of an enclosing loop (from "
+                                "the source loop; ScalarEvolution could not count it)");
+        break;
+      }
+    // Those left are parameters of the formula.
     for (auto &[Name, P] : Fallback)
-      if ((Used.count(Name) || P.Kind == "branch") &&
-          std::none_of(F.Parameters.begin(), F.Parameters.end(),
-                       [&](const Parameter &Q) { return Q.Name == Name; }))
-        F.Parameters.push_back(P); // IR branch probabilities: Pir_... (BPI)
+      if (containsWord(N.Traffic + " " + N.Footprint, Name))
+        Used.insert(Name);
   }
+  F.LevelSegs["IR"] = std::move(Seg);
+  for (auto &[Name, P] : Fallback)
+    if ((Used.count(Name) || P.Kind == "branch") &&
+        std::none_of(F.Parameters.begin(), F.Parameters.end(),
+                     [&](const Parameter &Q) { return Q.Name == Name; }))
+      F.Parameters.push_back(P); // IR branch probabilities: Pir_... (BPI)
+}
+
+/// What the IR passes leave for the whole file: the targets and their
+/// errors.
+void mergeIRFile(SegFile &File, const IRCollection &C) {
   File.Targets = C.TargetInfo;
   for (const std::string &E : C.Errors)
     File.Warnings.push_back("segtime: " + E);
@@ -475,14 +479,7 @@ public:
     }
 
     AstTime.reset();
-    if (Opts.IR) {
-      llvm::TimeRegion T(phaseTimer("merge-ir", "IR levels merged into the SEG"));
-      mergeIR(File, irCollection());
-    }
-    {
-      llvm::TimeRegion T(phaseTimer("write-json", ".seg.json written"));
-      writeFile(File);
-    }
+    mergeAndWrite(File);
     if (!Opts.Quiet)
       print(File);
     if (Opts.Timing)
@@ -499,7 +496,12 @@ private:
     return std::string(P.str());
   }
 
-  void writeFile(const SegFile &File) {
+  /// Merges each function's IR levels into its SEG and writes the function
+  /// to the .seg.json, then releases the IR SEG (and, with quiet, the whole
+  /// function: the summary needs the source-level SEGs of all functions,
+  /// its callees' too): at most one function's IR SEG and JSON text are in
+  /// memory at once.
+  void mergeAndWrite(SegFile &File) {
     std::string Path = outputPath();
     std::error_code EC;
     llvm::raw_fd_ostream OS(Path, EC, llvm::sys::fs::OF_Text);
@@ -507,9 +509,33 @@ private:
       unsigned ID = CI.getDiagnostics().getCustomDiagID(DiagnosticsEngine::Error,
                                                         "segtime: cannot write '%0': %1");
       CI.getDiagnostics().Report(ID) << Path << EC.message();
-      return;
     }
-    OS << File.toJSON().dump(1) << "\n";
+    IRCollection &C = irCollection();
+    std::map<std::string, std::string> IRName; // source name -> IR (mangled) name
+    for (auto &[Mangled, Source] : C.SourceNames)
+      IRName[Source] = Mangled;
+    SegFileWriter W([&](const std::string &Text) {
+      if (!EC)
+        OS << Text;
+    });
+    for (FunctionSeg &F : File.Functions) {
+      if (Opts.IR) {
+        llvm::TimeRegion T(phaseTimer("merge-ir", "IR levels merged into the SEG"));
+        mergeIR(File, F, C, IRName);
+      }
+      {
+        llvm::TimeRegion T(phaseTimer("write-json", ".seg.json written"));
+        W.add(F);
+      }
+      F.LevelSegs.clear();
+      if (Opts.Quiet)
+        F.Body = NodeList();
+    }
+    C.Functions.clear(); // (those with no source-level SEG)
+    if (Opts.IR)
+      mergeIRFile(File, C);
+    llvm::TimeRegion T(phaseTimer("write-json", ".seg.json written"));
+    W.finish(File);
   }
 
   void print(const SegFile &File) {

@@ -167,6 +167,30 @@ TEST(SegJson, ReadWrittenFile) {
   EXPECT_EQ(SegFile::read(Path).toJSON(), sample().toJSON());
 }
 
+/// The writer's text, function by function, is the whole document's dump.
+static std::string streamed(const SegFile &S) {
+  std::string Text;
+  SegFileWriter W([&](const std::string &Piece) { Text += Piece; });
+  for (const FunctionSeg &F : S.Functions)
+    W.add(F);
+  W.finish(S);
+  return Text;
+}
+
+TEST(SegJson, StreamedSameBytes) {
+  SegFile S = sample();
+  S.Targets["znver5"] = {{"triple", "x86_64-unknown-linux-gnu"}, {"cpu", "znver5"}};
+  S.Functions[0].LevelSegs["IR"] = S.Functions[0].Body;
+  EXPECT_EQ(streamed(S), S.toJSON().dump(1) + "\n");
+  S.Targets.clear(); // no "targets" key
+  EXPECT_EQ(streamed(S), S.toJSON().dump(1) + "\n");
+  S.Functions.resize(1);
+  EXPECT_EQ(streamed(S), S.toJSON().dump(1) + "\n");
+  S.Functions.clear(); // "functions": []
+  S.Warnings.clear();
+  EXPECT_EQ(streamed(S), S.toJSON().dump(1) + "\n");
+}
+
 TEST(SegJson, Errors) {
   EXPECT_THROW(SegFile::fromJSON(json::parse("{\"functions\": []}")), std::runtime_error);
   EXPECT_THROW(SegFile::fromJSON(json::parse("[1, 2]")), std::runtime_error);
