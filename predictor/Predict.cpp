@@ -343,6 +343,16 @@ const Node *firstUse(const NodeList &L, const std::string &X, std::string &What)
   return nullptr;
 }
 
+/// Adds V to Ms, or V's levels to the entry of the same name.
+void addMissing(std::vector<MissingValue> &Ms, MissingValue V) {
+  auto It = std::find_if(Ms.begin(), Ms.end(),
+                         [&](const MissingValue &X) { return X.Name == V.Name; });
+  if (It == Ms.end())
+    Ms.push_back(std::move(V));
+  else
+    It->Levels.insert(It->Levels.end(), V.Levels.begin(), V.Levels.end());
+}
+
 /// predict()'s work over one file: the resource, memory and comm models and
 /// one formula builder (its memo of closed forms serves every function).
 class FilePredictor {
@@ -442,7 +452,6 @@ MissingValue FilePredictor::describe(const FunctionSeg &F, const std::string &X)
     std::string Callee = X.substr(0, Dot);
     V.Meaning = "parameter '" + X.substr(Dot + 1) + "' of " + Callee +
                 ", which a call does not bind to an expression in source names";
-    std::string What;
     if (const FunctionSeg *C = S.find(Callee))
       V.Where = Loc(C->Range);
     return V;
@@ -544,11 +553,9 @@ void FilePredictor::predictFunction(FunctionPrediction &FP, const FunctionSeg &F
     if (!Missing.empty() && O.Optional.count(L)) {
       FP.Notes.push_back(L + " not predicted: no value for " + Missing);
       for (const std::string &X : Lacks) {
-        auto It = std::find_if(FP.Missing.begin(), FP.Missing.end(),
-                               [&](const MissingValue &V) { return V.Name == X; });
-        if (It == FP.Missing.end())
-          It = FP.Missing.insert(FP.Missing.end(), describe(FS, X));
-        It->Levels.push_back(L);
+        MissingValue V = describe(FS, X);
+        V.Levels = {L};
+        addMissing(FP.Missing, std::move(V));
       }
       continue;
     }
@@ -624,23 +631,18 @@ void FilePredictor::predictFunction(FunctionPrediction &FP, const FunctionSeg &F
     E << "missing parameter value(s) for " << Name << ": ";
     for (size_t I = 0; I < Missing.size(); ++I) {
       MissingValue V = describe(FS, Missing[I]);
-      if (auto D = ForDefault.find(Missing[I]); D != ForDefault.end())
-        V.Meaning = "for the default of " + D->second + "; " + V.Meaning;
+      auto D = ForDefault.find(Missing[I]);
       for (ResourceModel *Model : Kept)
-        if (FreeOf[Model->level()].count(Missing[I]) || ForDefault.count(Missing[I]))
+        if (FreeOf[Model->level()].count(Missing[I]) || D != ForDefault.end())
           V.Levels.push_back(Model->level());
       E << (I ? ", " : "") << Missing[I] << " (";
-      if (auto D = ForDefault.find(Missing[I]); D != ForDefault.end())
+      if (D != ForDefault.end()) {
         E << "for the default of " << D->second << ")";
-      else
+        V.Meaning = "for the default of " + D->second + "; " + V.Meaning;
+      } else {
         E << V.Meaning << ", " << V.Where << ")";
-      auto It = std::find_if(FP.Missing.begin(), FP.Missing.end(),
-                             [&](const MissingValue &X) { return X.Name == V.Name; });
-      if (It == FP.Missing.end())
-        FP.Missing.push_back(V);
-      else
-        for (const std::string &L : V.Levels)
-          It->Levels.push_back(L);
+      }
+      addMissing(FP.Missing, std::move(V));
     }
     E << "; give them with -p NAME=VALUE";
     if (!Values.empty()) {

@@ -133,6 +133,15 @@ int predictMain(int Argc, char **Argv) {
         fail(A + " needs a value");
       return Argv[++I];
     };
+    // The next argument as a whole number >= Min; What names what it is.
+    auto NextCount = [&](long long Min, const std::string &What) {
+      std::string V = Next();
+      char *End = nullptr;
+      long long N = std::strtoll(V.c_str(), &End, 10);
+      if (V.empty() || *End || N < Min)
+        fail(A + ": '" + V + "' is not a " + What);
+      return N;
+    };
     if (A == "--help" || A == "-h") {
       std::cout << PredictUsage;
       return 0;
@@ -163,22 +172,13 @@ int predictMain(int Argc, char **Argv) {
     } else if (A == "--profile") {
       Profile = Next();
     } else if (A == "--np" || A == "--rank") {
-      std::string V = Next();
-      char *End = nullptr;
-      long N = std::strtol(V.c_str(), &End, 10);
-      if (V.empty() || *End || N < (A == "--np" ? 1 : 0))
-        fail(A + ": '" + V + "' is not a " +
-             (A == "--np" ? "positive number of processes" : "rank (0, 1, ...)"));
-      O.Values[A == "--np" ? "p" : "rank"] = static_cast<double>(N);
+      bool Np = A == "--np";
+      long long N = NextCount(Np ? 1 : 0, Np ? "positive number of processes" : "rank (0, 1, ...)");
+      O.Values[Np ? "p" : "rank"] = static_cast<double>(N);
     } else if (A == "--json") {
       Json = true;
     } else if (A == "--max-terms") {
-      std::string V = Next();
-      char *End = nullptr;
-      long long N = std::strtoll(V.c_str(), &End, 10);
-      if (V.empty() || *End || N < 0)
-        fail("--max-terms: '" + V + "' is not a number of terms (0, 1, ...)");
-      O.MaxTerms = static_cast<size_t>(N);
+      O.MaxTerms = static_cast<size_t>(NextCount(0, "number of terms (0, 1, ...)"));
     } else if (!A.empty() && A[0] == '-') {
       fail("unknown option '" + A + "' (see segtime predict --help)");
     } else if (Seg.empty()) {
