@@ -1,7 +1,7 @@
 //===- MemoryModel.h - The ICC memory term -----------------------*- C++ -*-===//
 ///
 /// \file
-/// The memory term of the out-of-order ICC model (issue 3, docs/models.md):
+/// The memory term of the out-of-order ICC model (docs/models.md):
 /// a loop nest cannot run faster than its data can be moved from the level
 /// of the memory hierarchy its working set lives in,
 ///
@@ -177,7 +177,7 @@ public:
   /// moved) predicted the triad's rate, measured 4-14 % slower. A
   /// read-modify-write stream (daxpy y += a x: 2 in, 3 moved) is charged
   /// its write-backs (daxpy n = 2e6: 2.04 ms, 1.82 ms without them;
-  /// measured 2.62 ms quiet, docs/results.md session 3).
+  /// measured 2.62 ms on a quiet machine).
   ///
   /// With a strided curve in the machine file (memory.strided, `segtime
   /// calibrate --level strided`), the last term splits: the lines of

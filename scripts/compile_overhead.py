@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""compile_overhead.py - the segtime plugin's compile-time overhead (issue 3).
+"""compile_overhead.py - the segtime plugin's compile-time overhead.
 
 Compiles every example and validation kernel (-O2 -march=native -c) with plain
 clang and with the plugin in three configurations, and prints the ratio of the

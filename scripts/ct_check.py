@@ -21,7 +21,7 @@ run both, and check
                  overhead not subtracted): (a) - raw is the overhead share;
              (b) the plain program's kernel time, the perturbation included,
                  three estimates:
-                 med    the medians over runs of both (session 2's estimate);
+                 med    the medians over runs of both;
                  pair   the median over runs of the ratio of each
                         instrumented run to the plain run just before it (a
                         slow drift of the machine's speed cancels);
@@ -31,7 +31,7 @@ run both, and check
                         uncorrected ticks of the kernel, same run; median
                         over runs). Immune to runs slowed down by other
                         jobs, not to single calls that get a fast phase in
-                        one program only (docs/results.md, session 3).
+                        one program only.
            Both programs are run --runs times, interleaved (plain,
            instrumented, plain, ...); spread = max/min - 1 of the plain
            program's run medians shows how disturbed the machine was.

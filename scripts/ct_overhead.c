@@ -1,5 +1,5 @@
 /* ct_overhead.c - a tiny timed function called CALLS times per kernel call:
- * the in-situ cost of CT's timer pair (scripts/ct_overhead.py, issue 4).
+ * the in-situ cost of CT's timer pair (scripts/ct_overhead.py).
  * tiny(a, n) is timed (its loop bound is a parameter, so not a "small"
  * function) and its call in kernel() is timed by tiny's own pair. Prints
  * a[0] to stdout and "min_ticks <t>" (the fastest of REPS kernel calls,

@@ -158,7 +158,7 @@ def fast_rounds(values, before, after, best, limit=1.25):
 
 
 class PhaseProbe:
-    """The VM's slow phases (docs/results.md, sessions 4 and 5): for seconds to
+    """The VM's slow phases (docs/results.md "Machines"): for seconds to
     minutes code with loads runs up to 2x slower while a register-only chain
     does not, so a clock probe cannot see them. The probe: Horner's rule of
     degree 16 on 2000 points in L1 (validation/poly.c, built once with plain

@@ -156,7 +156,7 @@ def main():
     if not a.counts_only and not earlier:
         # The VM has slow phases (seconds to minutes) in which code with loads
         # runs up to 2x slower while register-only code does not (docs/results.md
-        # sessions 4, 5): each run behind the phase probe (segtime_common.PhaseProbe).
+        # "Machines"): each run behind the phase probe (segtime_common.PhaseProbe).
         probe = PhaseProbe(work, wait=a.phase_wait,
                            log=lambda line: print("== " + line, file=sys.stderr, flush=True))
         for r in range(a.rounds):
