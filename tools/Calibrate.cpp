@@ -67,6 +67,7 @@
 #include "predictor/CostFit.h"
 #include "predictor/Expr.h"
 #include "predictor/Formula.h"
+#include "predictor/Install.h"
 #include "predictor/Machine.h"
 #include "predictor/Parkbench.h"
 #include "predictor/ResourceModel.h"
@@ -344,7 +345,7 @@ std::vector<Measured> compileAndRun(const std::string &Opt, const fs::path &Dir,
   std::vector<std::string> Cc = {SEGTIME_CLANG,
                                  "-" + Opt,
                                  "-w",
-                                 "-fplugin=" SEGTIME_BINARY_DIR "/lib/segtime.so",
+                                 "-fplugin=" + pluginPath().string(),
                                  "-fplugin-arg-segtime-quiet",
                                  "-fplugin-arg-segtime-out=" + SegOut.string(),
                                  "-o",
@@ -1706,9 +1707,12 @@ int calibrateMain(int Argc, char **Argv) {
     fs::path OutDir = fs::path(O.Out).parent_path();
     if (!OutDir.empty() && !fs::is_directory(OutDir))
       throw CalibError("--out: directory '" + OutDir.string() + "' does not exist");
-    if ((!O.Levels.empty()) && !fs::exists(SEGTIME_BINARY_DIR "/lib/segtime.so"))
-      throw CalibError("the segtime plugin " SEGTIME_BINARY_DIR
-                       "/lib/segtime.so is missing: build it first");
+    if ((!O.Levels.empty()) && pluginPath().empty())
+      throw CalibError("the segtime plugin is missing (looked for lib/segtime/segtime.so and "
+                       "lib/segtime.so in " +
+                       (installPrefix().empty() ? moduleDirectory().string() + "/.."
+                                                : installPrefix().string()) +
+                       "): build or install it first");
     if (!O.Keep.empty()) {
       Dir = O.Keep;
       fs::create_directories(Dir);

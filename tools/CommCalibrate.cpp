@@ -33,6 +33,7 @@
 //===----------------------------------------------------------------------===//
 #include "predictor/CommFit.h"
 #include "predictor/CommModels.h"
+#include "predictor/Install.h"
 #include "predictor/Machine.h"
 #include "tools/Process.h"
 #include "predictor/Stats.h"
@@ -330,7 +331,10 @@ Raw measure(const Options &O, const fs::path &Dir) {
   if (Over)
     setenv("OMPI_MCA_mpi_yield_when_idle", "1", 1);
 
-  std::string Src = SEGTIME_SOURCE_DIR "/tools/commbench/commbench.c";
+  std::string Src = (dataDirectory() / "commbench" / "commbench.c").string();
+  if (dataDirectory().empty() || !fs::exists(Src))
+    throw CommError("the communication benchmarks (share/segtime/commbench/commbench.c of "
+                    "the installation) are missing");
   std::string Bin = (Dir / "commbench").string();
   std::vector<std::string> Cc = {Mpicc, "-O2", "-o", Bin, Src};
   std::cerr << "comm: compiling " << Src << " with " << Mpicc << "\n";
