@@ -11,6 +11,7 @@
 
 #include <cstdlib>
 #include <dlfcn.h>
+#include <sstream>
 #include <system_error>
 
 namespace fs = std::filesystem;
@@ -80,15 +81,10 @@ fs::path userMachineDirectory() {
 std::vector<fs::path> machineSearchPath() {
   std::vector<fs::path> R;
   if (const char *E = std::getenv("SEGTIME_MACHINE_PATH")) {
-    std::string S = E;
-    for (size_t From = 0; From <= S.size();) {
-      size_t To = S.find(':', From);
-      if (To == std::string::npos)
-        To = S.size();
-      if (To > From)
-        R.push_back(S.substr(From, To - From));
-      From = To + 1;
-    }
+    std::istringstream In(E);
+    for (std::string Dir; std::getline(In, Dir, ':');)
+      if (!Dir.empty()) // "a::b" and a trailing ':' add nothing
+        R.push_back(Dir);
   }
   if (fs::path U = userMachineDirectory(); !U.empty())
     R.push_back(U);
