@@ -14,7 +14,9 @@
 ///
 /// Options (-fplugin-arg-segtime-KEY[=VALUE]):
 ///   quiet            print nothing (still write the .seg.json)
-///   machine=NAME     machine for the printed closed forms (default t800)
+///   machine=NAME     machine for the printed closed forms (default: this
+///                    machine if `segtime calibrate` calibrated it, then also
+///                    targets=compile; else t800; predictor/Install.h)
 ///   out=PATH         where to write the SEG file (default <output>.seg.json)
 ///   targets=LIST     ICC targets (znver5,skylake,leon3,... or TRIPLE:CPU)
 ///   no-ir            skip the IR (IntCC) and machine (ICC) levels
@@ -35,6 +37,7 @@
 #include "passes/Timing.h"
 #include "plugin/SegBuilder.h"
 #include "predictor/ExprText.h"
+#include "predictor/Install.h"
 #include "predictor/Predict.h"
 
 #include "clang/AST/ASTConsumer.h"
@@ -61,7 +64,8 @@ namespace {
 struct PluginOptions {
   bool Quiet = false;
   bool IR = true; ///< run the IR passes (IntCC) and the machine level (ICC)
-  std::string Machine = "t800";
+  std::string Machine;     ///< empty: none named (chooseDefaultMachine)
+  std::string MachineNote; ///< which machine is used and why, when none is named
   std::string Out;
   std::vector<std::string> Targets; ///< ICC targets; empty: none
   uint64_t Budget = DefaultAnalysisBudget; ///< IR level, per function (buildIRSeg)
@@ -539,6 +543,8 @@ private:
   }
 
   void print(const SegFile &File) {
+    if (!Opts.MachineNote.empty())
+      llvm::errs() << Opts.MachineNote << "\n";
     llvm::errs() << compileTimeSummary(File, Opts.Machine) << "segtime: wrote "
                  << outputPath() << "\n";
   }
@@ -553,6 +559,7 @@ class SegtimeAction : public PluginASTAction {
 protected:
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
                                                  llvm::StringRef InFile) override {
+    chooseDefaultMachine();
     enablePhaseTimers(Opts.Timing);
     if (Opts.IR || Opts.Instrument) {
       IRCollection &C = irCollection();
@@ -612,7 +619,9 @@ protected:
       } else if (Key == "help") {
         llvm::errs() << "segtime plugin options (-fplugin-arg-segtime-KEY[=VALUE]):\n"
                         "  quiet          print nothing; still write the .seg.json\n"
-                        "  machine=NAME   machine for printed closed forms (default t800)\n"
+                        "  machine=NAME   machine for printed closed forms (default: this\n"
+                        "                 machine if calibrated, then also targets=compile;\n"
+                        "                 else t800)\n"
                         "  out=PATH       SEG file to write (default <output>.seg.json)\n"
                         "  targets=LIST   ICC targets: znver5, znver4, skylake, sapphirerapids,\n"
                         "                 native, supersparc, leon3, or TRIPLE:CPU (default none)\n"
@@ -647,6 +656,18 @@ protected:
   ActionType getActionType() override { return AddAfterMainAction; }
 
 private:
+  /// No machine= given: the user's calibrated machine, and then ICC for the
+  /// compile target unless targets= names others; else t800 (defaultMachine).
+  void chooseDefaultMachine() {
+    if (!Opts.Machine.empty())
+      return;
+    DefaultMachine D = defaultMachine();
+    Opts.Machine = D.Path;
+    Opts.MachineNote = D.Note;
+    if (D.ThisMachine && Opts.Targets.empty())
+      Opts.Targets = {"compile"};
+  }
+
   PluginOptions Opts;
 };
 

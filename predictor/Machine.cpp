@@ -1,5 +1,6 @@
 //===- Machine.cpp - Machine files: cost vectors with provenance ----------===//
 #include "predictor/Machine.h"
+#include "predictor/Install.h"
 
 #include <cmath>
 #include <filesystem>
@@ -309,9 +310,7 @@ void updateMachineFile(const std::string &Path, const std::string &Section,
   fs::rename(Tmp, Path);
 }
 
-static std::vector<fs::path> machineDirs() {
-  return {fs::current_path() / "costvectors", fs::path(SEGTIME_SOURCE_DIR) / "costvectors"};
-}
+static std::vector<fs::path> machineDirs() { return machineSearchPath(); }
 
 std::vector<std::string> knownMachines() {
   std::vector<std::string> R;
@@ -339,7 +338,11 @@ std::string findMachine(const std::string &N) {
   std::string Known;
   for (const std::string &K : knownMachines())
     Known += (Known.empty() ? "" : ", ") + K;
-  throw std::runtime_error("no machine '" + N + "' (not a file; known machines: " + Known + ")");
+  std::string Dirs;
+  for (const fs::path &D : machineDirs())
+    Dirs += (Dirs.empty() ? "" : ":") + D.string();
+  throw std::runtime_error("no machine '" + N + "' (not a file; known machines: " + Known +
+                           "; searched " + Dirs + ")");
 }
 
 } // namespace segtime

@@ -125,12 +125,12 @@ void updateMachineFile(const std::string &Path, const std::string &Section,
 /// Parses a machine file. Throws MachineFileError with file, line, column.
 Machine readMachine(const std::string &Path);
 
-/// Resolves NAME|PATH: an existing path, else costvectors/NAME.yaml in the
-/// current directory, then in the source tree. Throws std::runtime_error
-/// listing the machines found.
+/// Resolves NAME|PATH: an existing path, else NAME.yaml in the first
+/// directory of machineSearchPath() (Install.h) that has it. Throws
+/// std::runtime_error listing the machines found and the directories searched.
 std::string findMachine(const std::string &NameOrPath);
 
-/// Names of the machines in the shipped costvectors/ folder.
+/// Names of the machines in machineSearchPath(), sorted, each once.
 std::vector<std::string> knownMachines();
 
 } // namespace segtime

@@ -13,6 +13,10 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/setup.sh"
+# The demo uses its own machine file: never the user's data directory
+# (segtime calibrate's default output, the plugin's default machine).
+export XDG_DATA_HOME="$root/build/demo-data"
+unset SEGTIME_MACHINE_PATH
 machine="$root/costvectors/local.yaml"
 if [ ! -f "$machine" ] || [ "${SEGTIME_RECALIBRATE:-0}" = 1 ]; then
   "$root/build/bin/segtime" calibrate --out "$machine"

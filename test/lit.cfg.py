@@ -20,8 +20,10 @@ import sys
 config.substitutions.append(("%python", sys.executable))
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
 config.environment["PATH"] = os.pathsep.join([tools, config.environment.get("PATH", "")])
-# Run from the source tree so that --machine NAME finds costvectors/NAME.yaml.
-config.environment["SEGTIME_SOURCE_DIR"] = config.segtime_src_root
+# The user's data directory is an empty one in the build tree: no test reads
+# or writes the real home directory; tests of the user's machines set their own.
+config.environment["XDG_DATA_HOME"] = os.path.join(config.segtime_obj_root, "test", "xdg-empty")
+config.environment.pop("SEGTIME_MACHINE_PATH", None)
 # MPI (test/plugin/mpi-*.c): the include flags of the installed MPI, and the
 # feature `mpi` when its mpi.h is present (tests say REQUIRES: mpi).
 import shutil, subprocess

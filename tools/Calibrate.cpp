@@ -67,6 +67,7 @@
 #include "predictor/CostFit.h"
 #include "predictor/Expr.h"
 #include "predictor/Formula.h"
+#include "predictor/Install.h"
 #include "predictor/Machine.h"
 #include "predictor/Parkbench.h"
 #include "predictor/ResourceModel.h"
@@ -135,8 +136,11 @@ const char *Usage =
     "                   all    everything\n"
     "  --opt LIST     optimisation levels of hllc/poc/intcc, one variant each\n"
     "                 (default O0,O2)\n"
-    "  --out FILE     machine file (default costvectors/NAME.yaml); an existing\n"
-    "                 file is updated: only the parts measured are replaced\n"
+    "  --out FILE     machine file; an existing file is updated: only the parts\n"
+    "                 measured are replaced. Default: NAME.yaml in the user's\n"
+    "                 machine directory ($XDG_DATA_HOME/segtime/machines, by\n"
+    "                 default ~/.local/share/segtime/machines), and default.yaml\n"
+    "                 there is linked to it: this machine's default machine\n"
     "  --name NAME    machine name of a new file (default local)\n"
     "  --reps K       samples per benchmark (default 11; 3 with --quick)\n"
     "  --time MS      minimum time of one hllc/poc/intcc call, ms (default 10; 2\n"
@@ -189,6 +193,9 @@ struct Options {
   double Tolerance = 0.10;          ///< --tolerance: agreement asked of --compare
   std::vector<std::string> Opts{"O0", "O2"};
   std::string Out, Name = "local", Keep;
+  /// No --out: Out is NAME.yaml in the user's machine directory, which
+  /// becomes this machine's default (Install.h, defaultMachine).
+  bool OutIsUserDefault = false;
   /// Statistic of the samples. The minimum: on a shared or virtual machine
   /// noise only slows calls down (two runs agree within 0.5-7 % with it,
   /// 4-40 % with the median; docs/results.md).
@@ -344,7 +351,7 @@ std::vector<Measured> compileAndRun(const std::string &Opt, const fs::path &Dir,
   std::vector<std::string> Cc = {SEGTIME_CLANG,
                                  "-" + Opt,
                                  "-w",
-                                 "-fplugin=" SEGTIME_BINARY_DIR "/lib/segtime.so",
+                                 "-fplugin=" + pluginPath().string(),
                                  "-fplugin-arg-segtime-quiet",
                                  "-fplugin-arg-segtime-out=" + SegOut.string(),
                                  "-o",
@@ -1678,12 +1685,39 @@ Options parseArgs(int Argc, char **Argv, std::string &Command) {
     if (!TimeGiven)
       O.TargetMs = 2;
   }
-  if (O.Out.empty())
-    O.Out = "costvectors/" + O.Name + ".yaml";
+  if (O.Out.empty() && O.Compare.empty()) {
+    fs::path Dir = userMachineDirectory();
+    if (Dir.empty())
+      usageError("no --out given and neither XDG_DATA_HOME nor HOME is set");
+    O.Out = (Dir / (O.Name + ".yaml")).string();
+    O.OutIsUserDefault = true;
+  }
   return O;
 }
 
 } // namespace
+
+/// Points default.yaml, next to the machine file Path that calibrate wrote
+/// into the user's machine directory, at it (a relative symbolic link): the
+/// plugin and predict then use it when no machine is named. A default.yaml
+/// that is not a link was put there by the user and is left alone.
+static void makeDefaultMachine(const fs::path &Path) {
+  fs::path Link = Path.parent_path() / "default.yaml";
+  std::error_code EC;
+  if (fs::exists(fs::symlink_status(Link, EC)) && !fs::is_symlink(fs::symlink_status(Link, EC))) {
+    std::cerr << "calibrate: " << Link.string()
+              << " is a file, not a link: left as it is (this machine's default)\n";
+    return;
+  }
+  fs::remove(Link, EC);
+  fs::create_symlink(Path.filename(), Link, EC);
+  if (EC)
+    std::cerr << "segtime: warning: calibrate: cannot link " << Link.string() << " -> "
+              << Path.filename().string() << ": " << EC.message() << "\n";
+  else
+    std::cerr << "calibrate: " << Link.string() << " -> " << Path.filename().string()
+              << ": the plugin and predict use this machine when none is named\n";
+}
 
 /// Entry point of `segtime calibrate` (called by segtime.cpp). Returns the
 /// exit status: 0 ok (parts may have been skipped), 2 on a usage error, when
@@ -1704,11 +1738,16 @@ int calibrateMain(int Argc, char **Argv) {
   auto Start = std::chrono::steady_clock::now();
   try {
     fs::path OutDir = fs::path(O.Out).parent_path();
+    if (O.OutIsUserDefault)
+      fs::create_directories(OutDir);
     if (!OutDir.empty() && !fs::is_directory(OutDir))
       throw CalibError("--out: directory '" + OutDir.string() + "' does not exist");
-    if ((!O.Levels.empty()) && !fs::exists(SEGTIME_BINARY_DIR "/lib/segtime.so"))
-      throw CalibError("the segtime plugin " SEGTIME_BINARY_DIR
-                       "/lib/segtime.so is missing: build it first");
+    if ((!O.Levels.empty()) && pluginPath().empty())
+      throw CalibError("the segtime plugin is missing (looked for lib/segtime/segtime.so and "
+                       "lib/segtime.so in " +
+                       (installPrefix().empty() ? moduleDirectory().string() + "/.."
+                                                : installPrefix().string()) +
+                       "): build or install it first");
     if (!O.Keep.empty()) {
       Dir = O.Keep;
       fs::create_directories(Dir);
@@ -1963,6 +2002,8 @@ int calibrateMain(int Argc, char **Argv) {
         std::cerr << "  " << X << "\n";
     }
     std::cerr << "calibrate: wrote " << O.Out << " (" << num(El, 3) << " s)\n";
+    if (O.OutIsUserDefault)
+      makeDefaultMachine(O.Out);
     if (!O.Keep.empty())
       std::cerr << "calibrate: generated files kept in " << Dir.string() << "\n";
   } catch (const std::exception &E) {

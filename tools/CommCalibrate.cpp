@@ -33,6 +33,7 @@
 //===----------------------------------------------------------------------===//
 #include "predictor/CommFit.h"
 #include "predictor/CommModels.h"
+#include "predictor/Install.h"
 #include "predictor/Machine.h"
 #include "tools/Process.h"
 #include "predictor/Stats.h"
@@ -83,7 +84,8 @@ const char *Usage =
     "  --np P          MPI processes (default 2); more than the cores run\n"
     "                  oversubscribed (--oversubscribe, mpi_yield_when_idle)\n"
     "  --out FILE      machine file whose comm section is rewritten (default\n"
-    "                  costvectors/local.yaml; created if missing)\n"
+    "                  NAME.yaml in $XDG_DATA_HOME/segtime/machines, by default\n"
+    "                  ~/.local/share/segtime/machines; created if missing)\n"
     "  --no-write      measure and print only\n"
     "  --name NAME     machine name when the file is created (default local)\n"
     "  --reps K        samples per point (default 15; 3 with --quick)\n"
@@ -111,7 +113,7 @@ struct CommError : std::runtime_error {
 
 struct Options {
   int Np = 2;
-  std::string Out = "costvectors/local.yaml", Name = "local", PlotDir, Keep, Replay;
+  std::string Out, Name = "local", PlotDir, Keep, Replay; ///< Out: see parseOptions
   int Reps = 15;
   double SampleMs = 1;
   long MaxSize = 4194304;
@@ -330,7 +332,10 @@ Raw measure(const Options &O, const fs::path &Dir) {
   if (Over)
     setenv("OMPI_MCA_mpi_yield_when_idle", "1", 1);
 
-  std::string Src = SEGTIME_SOURCE_DIR "/tools/commbench/commbench.c";
+  std::string Src = (dataDirectory() / "commbench" / "commbench.c").string();
+  if (dataDirectory().empty() || !fs::exists(Src))
+    throw CommError("the communication benchmarks (share/segtime/commbench/commbench.c of "
+                    "the installation) are missing");
   std::string Bin = (Dir / "commbench").string();
   std::vector<std::string> Cc = {Mpicc, "-O2", "-o", Bin, Src};
   std::cerr << "comm: compiling " << Src << " with " << Mpicc << "\n";
@@ -1008,6 +1013,12 @@ bool parseOptions(int Argc, char **Argv, Options &O) {
       O.SampleMs = 0.3;
     if (!O.MaxGiven)
       O.MaxSize = 65536;
+  }
+  // The same default as segtime calibrate: NAME.yaml among the user's machines.
+  if (O.Out.empty()) {
+    if (userMachineDirectory().empty())
+      throw CommError("no --out given and neither XDG_DATA_HOME nor HOME is set");
+    O.Out = (userMachineDirectory() / (O.Name + ".yaml")).string();
   }
   return true;
 }

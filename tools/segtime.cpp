@@ -17,6 +17,7 @@
 #include "core/Vocabulary.h"
 #include "predictor/ExprText.h"
 #include "predictor/Formula.h"
+#include "predictor/Install.h"
 #include "predictor/Predict.h"
 
 #include <algorithm>
@@ -56,9 +57,13 @@ const char *Usage =
     "'segtime COMMAND --help' describes each command.\n";
 
 const char *PredictUsage =
-    "usage: segtime predict FILE.seg.json --machine NAME|PATH [options]\n"
+    "usage: segtime predict FILE.seg.json [--machine NAME|PATH] [options]\n"
     "\n"
-    "  --machine NAME|PATH  machine file (costvectors/NAME.yaml or a path)\n"
+    "  --machine NAME|PATH  machine file: a path, or NAME.yaml in $SEGTIME_MACHINE_PATH,\n"
+    "                       the user's machines ($XDG_DATA_HOME/segtime/machines),\n"
+    "                       the installed ones (docs/cli.md); default: this machine\n"
+    "                       if `segtime calibrate` calibrated it (default.yaml there),\n"
+    "                       else t800 (a note on stderr says which)\n"
     "  --level L            poc, hllc, intcc, icc, or all (the default: poc and\n"
     "                       hllc, plus intcc and icc when both the machine\n"
     "                       file and the SEG file have them); comma lists\n"
@@ -189,13 +194,11 @@ int predictMain(int Argc, char **Argv) {
   }
   if (Seg.empty())
     fail("no SEG file given (see segtime predict --help)");
-  if (MachineName.empty())
-    fail("no --machine given; known machines: " + [] {
-      std::string K;
-      for (auto &M : knownMachines())
-        K += (K.empty() ? "" : ", ") + M;
-      return K;
-    }());
+  if (MachineName.empty()) {
+    DefaultMachine D = defaultMachine();
+    std::cerr << D.Note << "\n";
+    MachineName = D.Path;
+  }
   try {
     SegFile S = SegFile::read(Seg);
     Machine M = readMachine(findMachine(MachineName));
