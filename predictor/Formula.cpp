@@ -235,6 +235,8 @@ ex FormulaBuilder::nodeCost(const Node &N, const StageWeight &W, const std::stri
     ex Body = listCost(N.Body, W, Key, Fn, Level);
     --LoopDepth;
     ex Trip = parseExpr(N.Trip);
+    if (ClampTrips && !(is_a<numeric>(Trip) && ex_to<numeric>(Trip).is_nonneg_integer()))
+      Trip = max(ex(0), Trip);
     ex Core;
     if (!N.Index.empty() && Body.has(sym(N.Index))) {
       symbol K = sym("k_" + Fn + "_" + N.Id);
