@@ -234,7 +234,13 @@ ex FormulaBuilder::nodeCost(const Node &N, const StageWeight &W, const std::stri
     ++LoopDepth;
     ex Body = listCost(N.Body, W, Key, Fn, Level);
     --LoopDepth;
-    ex Trip = parseExpr(N.Trip);
+    ex Trip;
+    try {
+      Trip = parseExpr(N.Trip);
+    } catch (const std::exception &E) {
+      throw std::invalid_argument("trip count of the loop at " + N.Range.File + ":" +
+                                  std::to_string(N.Range.Line) + " (node " + N.Id + "): " + E.what());
+    }
     if (ClampTrips && !(is_a<numeric>(Trip) && ex_to<numeric>(Trip).is_nonneg_integer()))
       Trip = max(ex(0), Trip);
     ex Core;
