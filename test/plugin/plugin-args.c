@@ -37,6 +37,11 @@
 // RUN:   -fplugin-arg-segtime-timing=yes -fplugin-arg-segtime-no-ir=1 -fplugin-arg-segtime-quiet \
 // RUN:   -fplugin-arg-segtime-out=%t.dir/h.json -c %s -o %t.dir/h.o 2>&1 | FileCheck %s --check-prefix=NOVALS
 // RUN: test -s %t.dir/h.o
+// A malformed machine file: the summary says why it prints no times, with
+// file:line:col; the compile goes on.
+// RUN: %clang -target x86_64-linux-gnu -fplugin=%segtime_plugin -fplugin-arg-segtime-machine=%inputs/machine-bare.yaml \
+// RUN:   -fplugin-arg-segtime-out=%t.dir/m.json -c %s -o %t.dir/m.o 2>&1 | FileCheck %s --check-prefix=BADMACHINE
+// RUN: test -s %t.dir/m.o
 // -Werror does not turn them into errors.
 // RUN: %clang -target x86_64-linux-gnu -Werror -fplugin=%segtime_plugin -fplugin-arg-segtime-bogus \
 // RUN:   -fplugin-arg-segtime-quiet -fplugin-arg-segtime-out=%t.dir/i.json -c %s -o %t.dir/i.o 2>&1 \
@@ -65,6 +70,7 @@ int f(int x) { return x + 1; }
 // NOVALS: warning: segtime: plugin argument 'targets=' ignored: 'targets' needs a value: targets=CPU,...
 // NOVALS: warning: segtime: plugin argument 'timing=yes' ignored: 'timing' takes no value
 // NOVALS: warning: segtime: plugin argument 'no-ir=1' ignored: 'no-ir' takes no value
+// BADMACHINE: segtime: no times printed: {{.*}}machine-bare.yaml:9:17: 'flop': expected a mapping {value, provenance, ...}, got a bare number
 // NOWRITE: error: segtime: cannot write '{{.*}}x.json'
 // HELP: segtime plugin options
 // HELP: quiet
