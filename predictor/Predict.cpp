@@ -227,6 +227,17 @@ static void memoryNotes(const FunctionSeg &F, const std::optional<MemoryModel> &
     double Fp = evaluate(parseExpr(N.Footprint), Values);
     double V = evaluate(parseExpr(N.Traffic), Values);
     char Buf[256];
+    if (Fp < 0 || V < 0) {
+      // Out of the expressions' domain (a trip count below 0: the nest
+      // does not run). A loop's time is max(core, memory), so a negative
+      // memory time never lowers a time.
+      std::snprintf(Buf, sizeof Buf,
+                    "memory term, loop nest at line %u: footprint %.3g B, traffic %.3g B at "
+                    "these values (below 0: the nest does not run), taken as 0",
+                    N.Range.Line, Fp, V);
+      Notes.push_back(Buf);
+      continue;
+    }
     if (Mem->hasCaches() && !N.Streams.empty()) {
       bool Bound = false;
       std::vector<MemStream> Streams = streamsFor(N, Values, &Bound);
