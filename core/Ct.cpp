@@ -1,5 +1,6 @@
 //===- Ct.cpp - Component-timing measurements and their JSON form ---------===//
 #include "core/Ct.h"
+#include "core/JsonShape.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -164,6 +165,7 @@ CtFile CtFile::fromJSON(const json &J) {
   if (!J.is_object() || J.value("schema", "") != Schema)
     throw std::runtime_error(std::string("not a CT file (expected \"schema\": \"") + Schema +
                              "\")");
+  checkCtShape(J);
   CtFile C;
   C.Program = J.value("program", "");
   try {

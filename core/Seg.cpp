@@ -1,5 +1,6 @@
 //===- Seg.cpp - SEG data model and its JSON form -------------------------===//
 #include "core/Seg.h"
+#include "core/JsonShape.h"
 
 #include <algorithm>
 #include <fstream>
@@ -320,6 +321,7 @@ SegFile SegFile::fromJSON(const json &J) {
   if (!J.is_object() || J.value("schema", "") != Schema)
     throw std::runtime_error(std::string("not a SEG file (expected \"schema\": \"") +
                              Schema + "\")");
+  checkSegShape(J);
   SegFile S;
   S.SourceFile = J.value("source", "");
   S.OptLevel = J.value("opt_level", "");

@@ -33,6 +33,7 @@
 ///   help             list the options
 ///
 //===----------------------------------------------------------------------===//
+#include "passes/MachineLevel.h"
 #include "passes/Register.h"
 #include "passes/Timing.h"
 #include "plugin/SegBuilder.h"
@@ -587,35 +588,82 @@ protected:
     return std::make_unique<SegConsumer>(CI, Opts, InFile.str());
   }
 
+  /// Reads -fplugin-arg-segtime-KEY[=VALUE]. An analysis option never
+  /// fails the compile: an unknown key, a value where none is expected, a
+  /// missing or bad value, or an unknown ICC target is a warning naming the
+  /// argument and what is accepted, and the argument is ignored (the
+  /// defaults stand). Only an output that cannot be written is an error
+  /// (mergeAndWrite). docs/cli.md lists both.
   bool ParseArgs(const CompilerInstance &CI, const std::vector<std::string> &Args) override {
     DiagnosticsEngine &D = CI.getDiagnostics();
+    unsigned WarnID = D.getCustomDiagID(DiagnosticsEngine::Warning,
+                                        "segtime: plugin argument '%0' ignored: %1");
+    unsigned TargetID = D.getCustomDiagID(DiagnosticsEngine::Warning,
+                                          "segtime: plugin argument '%0': %1; the target is left out");
+    auto Bad = [&](const std::string &A, const std::string &Why) { D.Report(WarnID) << A << Why; };
     for (const std::string &A : Args) {
       llvm::StringRef Key = llvm::StringRef(A).split('=').first;
       llvm::StringRef Val = llvm::StringRef(A).split('=').second;
       bool HasVal = A.find('=') != std::string::npos;
-      if (Key == "quiet" && !HasVal) {
-        Opts.Quiet = true;
-      } else if (Key == "machine" && HasVal && !Val.empty()) {
-        Opts.Machine = Val.str();
-      } else if (Key == "out" && HasVal && !Val.empty()) {
-        Opts.Out = Val.str();
-      } else if (Key == "no-ir" && !HasVal) {
-        Opts.IR = false;
-      } else if (Key == "instrument" && (!HasVal || Val == "all" || Val == "no-clock")) {
-        Opts.Instrument = true;
-        Opts.TimeInnermostLoops = Val == "all";
-        Opts.NoClock = Val == "no-clock";
-      } else if (Key == "targets" && HasVal) {
+      // A key that takes no value, given one; a key that needs one, without.
+      auto NoValue = [&] {
+        if (HasVal)
+          Bad(A, "'" + Key.str() + "' takes no value");
+        return !HasVal;
+      };
+      auto NeedValue = [&](const char *What) {
+        if (!HasVal || Val.empty())
+          Bad(A, "'" + Key.str() + "' needs a value: " + Key.str() + "=" + What);
+        return HasVal && !Val.empty();
+      };
+      if (Key == "quiet") {
+        if (NoValue())
+          Opts.Quiet = true;
+      } else if (Key == "machine") {
+        if (NeedValue("NAME"))
+          Opts.Machine = Val.str();
+      } else if (Key == "out") {
+        if (NeedValue("PATH"))
+          Opts.Out = Val.str();
+      } else if (Key == "no-ir") {
+        if (NoValue())
+          Opts.IR = false;
+      } else if (Key == "instrument") {
+        if (!HasVal || Val == "all" || Val == "no-clock") {
+          Opts.Instrument = true;
+          Opts.TimeInnermostLoops = Val == "all";
+          Opts.NoClock = Val == "no-clock";
+        } else {
+          Bad(A, "expected instrument, instrument=all or instrument=no-clock");
+        }
+      } else if (Key == "targets") {
+        if (!NeedValue("CPU,..."))
+          continue;
         Opts.Targets.clear();
         llvm::SmallVector<llvm::StringRef> Parts;
         Val.split(Parts, ',', -1, false);
-        for (llvm::StringRef P : Parts)
-          Opts.Targets.push_back(P.str());
-      } else if (Key == "timing" && !HasVal) {
-        Opts.Timing = true;
-      } else if (Key == "budget" && HasVal && !Val.getAsInteger(10, Opts.Budget) &&
-                 Opts.Budget > 0) {
+        for (llvm::StringRef P : Parts) {
+          // Checked here, so that a misspelt target is said at once rather
+          // than only in the SEG file's warnings.
+          std::string Err;
+          if (P != "compile" && !parseTargetSpec(P.str(), Err))
+            D.Report(TargetID) << A << Err + ", or compile";
+          else
+            Opts.Targets.push_back(P.str());
+        }
+      } else if (Key == "timing") {
+        if (NoValue())
+          Opts.Timing = true;
+      } else if (Key == "budget") {
+        unsigned long long N = 0;
+        if (!NeedValue("N"))
+          continue;
         // (getAsInteger returns true on error)
+        if (Val.getAsInteger(10, N) || N == 0 || N > static_cast<unsigned long long>(INT64_MAX))
+          Bad(A, "expected a whole number > 0, got '" + Val.str() + "' (default " +
+                     std::to_string(DefaultAnalysisBudget) + ")");
+        else
+          Opts.Budget = static_cast<decltype(Opts.Budget)>(N);
       } else if (Key == "help") {
         llvm::errs() << "segtime plugin options (-fplugin-arg-segtime-KEY[=VALUE]):\n"
                         "  quiet          print nothing; still write the .seg.json\n"
@@ -624,7 +672,8 @@ protected:
                         "                 else t800)\n"
                         "  out=PATH       SEG file to write (default <output>.seg.json)\n"
                         "  targets=LIST   ICC targets: znver5, znver4, skylake, sapphirerapids,\n"
-                        "                 native, supersparc, leon3, or TRIPLE:CPU (default none)\n"
+                        "                 native, supersparc, leon3, compile, or TRIPLE:CPU\n"
+                        "                 (default none)\n"
                         "  no-ir          skip the IR (IntCC) and machine (ICC) levels\n"
                         "  instrument     component timing: timers and counters around every\n"
                         "                 function, loop, call and branch; link\n"
@@ -640,14 +689,13 @@ protected:
                         "  budget=N       units of symbolic work per function at the IR level\n"
                         "                 (default " + std::to_string(DefaultAnalysisBudget) + "); beyond it the\n"
                         "                 function's frequencies are numeric estimates, with a\n"
-                        "                 warning, and the compile goes on\n";
+                        "                 warning, and the compile goes on\n"
+                        "A mistake in these arguments is a warning and the argument is ignored;\n"
+                        "only an output that cannot be written fails the compile.\n";
       } else {
-        unsigned ID = D.getCustomDiagID(
-            DiagnosticsEngine::Error,
-            "segtime: bad plugin argument '%0' (expected quiet, machine=NAME, out=PATH, "
-            "targets=CPU,..., no-ir, instrument[=all|no-clock], timing, budget=N, help)");
-        D.Report(ID) << A;
-        return false;
+        Bad(A, "unknown key '" + Key.str() +
+                   "' (expected quiet, machine=NAME, out=PATH, targets=CPU,..., no-ir, "
+                   "instrument[=all|no-clock], timing, budget=N, help)");
       }
     }
     return true;

@@ -76,14 +76,28 @@ const std::map<std::string, std::string> *FormulaBuilder::irRankFreqs(const std:
   return &It->second;
 }
 
+/// Rethrows E, an expression of node N that does not parse, naming the
+/// node (once: an enclosing node's handler leaves the message alone).
+[[noreturn]] static void rethrowAt(const Node &N, const std::invalid_argument &E) {
+  std::string M = E.what();
+  if (M.find("(node ") != std::string::npos)
+    throw E;
+  throw std::invalid_argument("expression of the node at " + N.Range.File + ":" +
+                              std::to_string(N.Range.Line) + " (node " + N.Id + "): " + M);
+}
+
 ex FormulaBuilder::listCost(const NodeList &L, const StageWeight &W, const std::string &Key,
                             const std::string &Fn, const std::string &Level) {
   ex Sum = 0;
   const std::map<std::string, std::string> *RF = irRankFreqs(Fn, Level);
   for (const Node &N : L) {
-    ex C = nodeCost(N, W, Key, Fn, Level);
-    std::string Freq = freqOf(N, RF);
-    Sum += Freq.empty() ? C : parseExpr(Freq) * C;
+    try {
+      ex C = nodeCost(N, W, Key, Fn, Level);
+      std::string Freq = freqOf(N, RF);
+      Sum += Freq.empty() ? C : parseExpr(Freq) * C;
+    } catch (const std::invalid_argument &E) {
+      rethrowAt(N, E);
+    }
   }
   return Sum;
 }
@@ -114,81 +128,85 @@ bool FormulaBuilder::listDeps(const NodeList &L, const StageWeight &W, const std
   const std::map<std::string, std::string> *RF = irRankFreqs(Fn, Level);
   bool Any = false;
   for (const Node &N : L) {
-    std::set<std::string> S;
-    bool NZ = false;
-    if (!N.Ruvs.empty() || N.Kind == NodeKind::Comm) {
-      ex Own = W(N);
-      if (!Own.is_zero()) {
-        NZ = true;
-        for (const std::string &X : freeSymbols(Own))
-          S.insert(X);
-      }
-    }
-    switch (N.Kind) {
-    case NodeKind::Loop: {
-      std::set<std::string> B;
-      if (listDeps(N.Body, W, Key, Fn, Level, Depth + 1, B)) {
-        if (!N.Index.empty()) {
-          B.erase(N.Index);
-          addNames(N.Start, B);
-          addNames(N.Step, B);
-        }
-        addNames(N.Trip, B);
-        S.insert(B.begin(), B.end());
-        NZ = true;
-      }
-      auto Bound = Bounds.find(Key);
-      if (Bound != Bounds.end()) {
-        // (a memory term costs a loop whose instructions cost nothing)
-        symbol Core("segtime_core"); // a symbol of no SEG: the loop's own cost
-        ex B = Bound->second(N, Core, Depth);
-        NZ |= !B.is_equal(Core);
-        for (const std::string &X : freeSymbols(B))
-          if (X != "segtime_core")
+    try {
+      std::set<std::string> S;
+      bool NZ = false;
+      if (!N.Ruvs.empty() || N.Kind == NodeKind::Comm) {
+        ex Own = W(N);
+        if (!Own.is_zero()) {
+          NZ = true;
+          for (const std::string &X : freeSymbols(Own))
             S.insert(X);
+        }
       }
-      break;
-    }
-    case NodeKind::Branch:
-      for (const Arm &A : N.Arms) {
+      switch (N.Kind) {
+      case NodeKind::Loop: {
         std::set<std::string> B;
-        if (listDeps(A.Body, W, Key, Fn, Level, Depth, B)) {
-          addNames(A.Prob, B);
+        if (listDeps(N.Body, W, Key, Fn, Level, Depth + 1, B)) {
+          if (!N.Index.empty()) {
+            B.erase(N.Index);
+            addNames(N.Start, B);
+            addNames(N.Step, B);
+          }
+          addNames(N.Trip, B);
           S.insert(B.begin(), B.end());
           NZ = true;
         }
-      }
-      break;
-    case NodeKind::Call: {
-      const FunctionSeg *Callee = File.find(N.Callee);
-      if (!Callee || InProgress.count(N.Callee))
-        break;
-      std::set<std::string> C = dependsOn(N.Callee, W, Key, Level);
-      if (!DepMemo[{N.Callee, Key}].first)
-        break;
-      NZ = true;
-      for (const std::string &X : C) {
-        auto P = std::find(Callee->Params.begin(), Callee->Params.end(), X);
-        if (P == Callee->Params.end()) {
-          S.insert(X);
-          continue;
+        auto Bound = Bounds.find(Key);
+        if (Bound != Bounds.end()) {
+          // (a memory term costs a loop whose instructions cost nothing)
+          symbol Core("segtime_core"); // a symbol of no SEG: the loop's own cost
+          ex B = Bound->second(N, Core, Depth);
+          NZ |= !B.is_equal(Core);
+          for (const std::string &X : freeSymbols(B))
+            if (X != "segtime_core")
+              S.insert(X);
         }
-        size_t I = P - Callee->Params.begin();
-        if (I < N.Args.size() && !N.Args[I].empty())
-          addNames(N.Args[I], S);
-        else
-          S.insert(N.Callee + "." + X);
+        break;
       }
-      break;
+      case NodeKind::Branch:
+        for (const Arm &A : N.Arms) {
+          std::set<std::string> B;
+          if (listDeps(A.Body, W, Key, Fn, Level, Depth, B)) {
+            addNames(A.Prob, B);
+            S.insert(B.begin(), B.end());
+            NZ = true;
+          }
+        }
+        break;
+      case NodeKind::Call: {
+        const FunctionSeg *Callee = File.find(N.Callee);
+        if (!Callee || InProgress.count(N.Callee))
+          break;
+        std::set<std::string> C = dependsOn(N.Callee, W, Key, Level);
+        if (!DepMemo[{N.Callee, Key}].first)
+          break;
+        NZ = true;
+        for (const std::string &X : C) {
+          auto P = std::find(Callee->Params.begin(), Callee->Params.end(), X);
+          if (P == Callee->Params.end()) {
+            S.insert(X);
+            continue;
+          }
+          size_t I = P - Callee->Params.begin();
+          if (I < N.Args.size() && !N.Args[I].empty())
+            addNames(N.Args[I], S);
+          else
+            S.insert(N.Callee + "." + X);
+        }
+        break;
+      }
+      default:
+        break;
+      }
+      if (!NZ)
+        continue;
+      Any = true;
+      addNames(freqOf(N, RF), S);
+      Out.insert(S.begin(), S.end());
+    } catch (const std::invalid_argument &E) {
+      rethrowAt(N, E);
     }
-    default:
-      break;
-    }
-    if (!NZ)
-      continue;
-    Any = true;
-    addNames(freqOf(N, RF), S);
-    Out.insert(S.begin(), S.end());
   }
   return Any;
 }
@@ -234,7 +252,15 @@ ex FormulaBuilder::nodeCost(const Node &N, const StageWeight &W, const std::stri
     ++LoopDepth;
     ex Body = listCost(N.Body, W, Key, Fn, Level);
     --LoopDepth;
-    ex Trip = parseExpr(N.Trip);
+    ex Trip;
+    try {
+      Trip = parseExpr(N.Trip);
+    } catch (const std::exception &E) {
+      throw std::invalid_argument("trip count of the loop at " + N.Range.File + ":" +
+                                  std::to_string(N.Range.Line) + " (node " + N.Id + "): " + E.what());
+    }
+    if (ClampTrips && !(is_a<numeric>(Trip) && ex_to<numeric>(Trip).is_nonneg_integer()))
+      Trip = max(ex(0), Trip);
     ex Core;
     if (!N.Index.empty() && Body.has(sym(N.Index))) {
       symbol K = sym("k_" + Fn + "_" + N.Id);

@@ -98,6 +98,23 @@ public:
     return Factored.count({Fn, WeightKey}) > 0;
   }
 
+  /// Trip counts as max(0, trip) in the closed forms built from now on (the
+  /// memo of closed forms is cleared): a C loop whose bound is below its
+  /// start runs 0 times, but the closed form of `for (i = 2; i < n; ++i)`,
+  /// n - 2, is negative at n = 1. max is segtime's GiNaC function (Expr.h),
+  /// which evaluates once its arguments are numbers and otherwise stays
+  /// symbolic, so the clamp makes the printed formulas longer
+  /// ("max(0, n - 2)*...") and a polynomial body no longer sums in closed
+  /// form over a clamped index range; the predictor therefore turns it on
+  /// only when a trip count is negative at the values given. A trip count
+  /// that is a non-negative number is left as it is.
+  void setClampTrips(bool On) {
+    if (On != ClampTrips)
+      Memo.clear();
+    ClampTrips = On;
+  }
+  bool clampTrips() const { return ClampTrips; }
+
   /// Warwick-94 eq. 1 style structural formula of Fn.
   std::string structural(const std::string &Fn) const;
 
@@ -143,6 +160,7 @@ private:
   std::set<std::string> Unresolved;
   std::map<std::string, LoopBound> Bounds;
   int LoopDepth = 0; ///< loops enclosing the node being costed
+  bool ClampTrips = false; ///< setClampTrips
 };
 
 /// Substitution applied to a loop body: the loop index as a function of the

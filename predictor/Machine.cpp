@@ -2,7 +2,9 @@
 #include "predictor/Machine.h"
 #include "predictor/Install.h"
 
+#include <algorithm>
 #include <cmath>
+#include <iostream>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -60,36 +62,86 @@ const CostVector &Machine::vector(const std::string &Level, const std::string &O
                            " cost vector for -" + Opt + " (variants: " + Known + ")");
 }
 
-static CostEntry readEntry(const std::string &Path, const YAML::Node &N) {
+/// Warns about a key of mapping N that is not in Known (a typo such as
+/// `provenence` would otherwise be dropped without a word).
+static void warnUnknownKeys(const std::string &Path, const YAML::Node &N,
+                            std::initializer_list<const char *> Known, const std::string &Where) {
+  for (auto It : N) {
+    std::string K = It.first.Scalar();
+    if (std::none_of(Known.begin(), Known.end(), [&](const char *X) { return K == X; })) {
+      std::string List;
+      for (const char *X : Known)
+        List += (List.empty() ? "" : ", ") + std::string(X);
+      const YAML::Mark M = It.first.Mark();
+      std::cerr << "segtime: warning: " << Path << ":" << M.line + 1 << ":" << M.column + 1
+                << ": " << Where << ": unknown key '" << K << "' ignored (expected " << List
+                << ")\n";
+    }
+  }
+}
+
+/// The scalar N as text; Key names it in the error.
+static std::string scalar(const std::string &Path, const YAML::Node &N, const std::string &Key) {
+  if (!N.IsScalar())
+    throw err(Path, N.Mark(), "'" + Key + "': expected a single value (a scalar), got " +
+                                  (N.IsMap() ? "a mapping" : N.IsSequence() ? "a list" : "nothing"));
+  return N.Scalar();
+}
+
+/// The number N (finite); Key names it in the error.
+static double number(const std::string &Path, const YAML::Node &N, const std::string &Key) {
+  double V;
+  try {
+    V = N.as<double>();
+  } catch (const YAML::Exception &) {
+    throw err(Path, N.Mark(), "'" + Key + "': expected a number, got '" +
+                                  (N.IsScalar() ? N.Scalar() : std::string("a non-scalar")) + "'");
+  }
+  if (!std::isfinite(V))
+    throw err(Path, N.Mark(), "'" + Key + "': expected a finite number, got '" + N.Scalar() + "'");
+  return V;
+}
+
+/// Reads one entry {value, provenance, ref, spread[, unit]}; Key (the
+/// operation or dotted parameter) names it in messages. The value is
+/// finite; its sign is checked by the caller, which knows the unit.
+static CostEntry readEntry(const std::string &Path, const YAML::Node &N, const std::string &Key,
+                           bool WithUnit = false) {
   CostEntry E;
   E.Line = N.Mark().line + 1;
   if (N.IsScalar()) {
-    throw err(Path, N.Mark(), "expected a mapping {value, provenance, ...}, got a bare number: "
-                              "every number needs its provenance");
+    throw err(Path, N.Mark(), "'" + Key + "': expected a mapping {value, provenance, ...}, got a "
+                              "bare number: every number needs its provenance");
   }
   if (!N.IsMap())
-    throw err(Path, N.Mark(), "expected a mapping {value, provenance, ...}");
+    throw err(Path, N.Mark(), "'" + Key + "': expected a mapping {value, provenance, ...}");
+  if (WithUnit)
+    warnUnknownKeys(Path, N, {"value", "unit", "provenance", "ref", "spread"}, "'" + Key + "'");
+  else
+    warnUnknownKeys(Path, N, {"value", "provenance", "ref", "spread"}, "'" + Key + "'");
   if (!N["value"])
-    throw err(Path, N.Mark(), "missing 'value'");
-  try {
-    E.Value = N["value"].as<double>();
-  } catch (const YAML::Exception &) {
-    throw err(Path, N["value"].Mark(), "'value' must be a number");
-  }
+    throw err(Path, N.Mark(), "'" + Key + "': missing 'value'");
+  E.Value = number(Path, N["value"], Key + ".value");
   if (!N["provenance"])
-    throw err(Path, N.Mark(), "missing 'provenance' (measured, paper, datasheet, estimated, derived)");
-  E.Provenance = N["provenance"].as<std::string>();
+    throw err(Path, N.Mark(), "'" + Key + "': missing 'provenance' (measured, paper, datasheet, "
+                              "estimated, derived)");
+  E.Provenance = scalar(Path, N["provenance"], Key + ".provenance");
   static const char *Kinds[] = {"measured", "paper", "datasheet", "estimated", "derived"};
   bool Ok = false;
   for (const char *K : Kinds)
     Ok |= E.Provenance == K;
   if (!Ok)
     throw err(Path, N["provenance"].Mark(),
-              "provenance must be one of measured, paper, datasheet, estimated, derived");
+              "'" + Key + "': provenance must be one of measured, paper, datasheet, estimated, "
+                          "derived, got '" + E.Provenance + "'");
   if (N["ref"])
-    E.Ref = N["ref"].as<std::string>();
-  if (N["spread"])
-    E.Spread = N["spread"].as<double>();
+    E.Ref = scalar(Path, N["ref"], Key + ".ref");
+  if (N["spread"]) {
+    E.Spread = number(Path, N["spread"], Key + ".spread");
+    if (*E.Spread < 0)
+      throw err(Path, N["spread"].Mark(), "'" + Key + ".spread': expected a relative spread >= 0, "
+                                          "got " + N["spread"].Scalar());
+  }
   return E;
 }
 
@@ -121,24 +173,143 @@ std::vector<std::string> Machine::paramKeys(const std::string &Prefix) const {
   return R;
 }
 
+/// The unit a memory parameter must have, by the last part of its key
+/// ("size_effective" -> "B"), or "" if the key is not one the memory term
+/// reads.
+static std::string memoryUnit(const std::string &Key) {
+  std::string Last = Key.substr(Key.rfind('.') + 1);
+  if (Last.rfind("size", 0) == 0 || Last == "line_size")
+    return "B";
+  if (Last.rfind("bandwidth", 0) == 0)
+    return "B/s";
+  if (Last == "latency")
+    return "s";
+  if (Last == "ways")
+    return "ways";
+  return "";
+}
+
+/// Limits of a parameter section: nesting depth and number of entries. An
+/// alias (*a) of YAML repeats a whole subtree, so a few lines of aliases of
+/// aliases stand for billions of nodes; the limits stop the walk long before.
+static constexpr int MaxParamDepth = 8;
+static constexpr size_t MaxParams = 100000;
+
 /// Reads the nested mappings of a parameter section into M.Params: a mapping
 /// with a `value` key is an entry (its `unit` is required), any other
-/// mapping nests one level deeper.
+/// mapping nests one level deeper. Values are finite; memory parameters
+/// (sizes, ways, latencies, bandwidths) and parkbench rates are > 0 and in
+/// their unit; comm parameters may be negative (fitted intercepts such as
+/// LogGP's L, docs/comm.md).
 static void readParams(const std::string &Path, const YAML::Node &N, const std::string &Key,
-                       Machine &M) {
+                       Machine &M, int Depth = 0) {
   if (!N.IsMap())
     throw err(Path, N.Mark(), "'" + Key + "': expected a mapping (a nested section, or an entry "
                               "{value, unit, provenance, ...})");
+  if (Depth > MaxParamDepth)
+    throw err(Path, N.Mark(), "'" + Key + "': nested more than " + std::to_string(MaxParamDepth) +
+                                  " levels deep (a YAML alias that contains itself?)");
   if (N["value"]) {
-    CostEntry E = readEntry(Path, N);
+    CostEntry E = readEntry(Path, N, Key, true);
     if (!N["unit"])
       throw err(Path, N.Mark(), "'" + Key + "': missing 'unit' (s, B, B/s, Mflop/s, ...)");
-    E.Unit = N["unit"].as<std::string>();
+    E.Unit = scalar(Path, N["unit"], Key + ".unit");
+    bool Memory = Key.rfind("memory.", 0) == 0;
+    std::string Want = Memory ? memoryUnit(Key) : "";
+    if (!Want.empty() && E.Unit != Want)
+      throw err(Path, N["unit"].Mark(), "'" + Key + "': unit must be '" + Want + "', got '" +
+                                            E.Unit + "'");
+    bool Rate = E.Unit == "B/s" || E.Unit == "Mflop/s";
+    if ((Memory || (Rate && Key.rfind("comm.", 0) != 0)) && E.Value <= 0)
+      throw err(Path, N["value"].Mark(), "'" + Key + "': expected a value > 0 (" + E.Unit +
+                                             "), got " + N["value"].Scalar());
+    if (M.Params.size() >= MaxParams)
+      throw err(Path, N.Mark(), "more than " + std::to_string(MaxParams) +
+                                    " parameters (YAML aliases repeating a section?)");
     M.Params[Key] = std::move(E);
     return;
   }
   for (auto It : N)
-    readParams(Path, It.second, Key + "." + It.first.as<std::string>(), M);
+    readParams(Path, It.second, Key + "." + scalar(Path, It.first, Key + " key"), M, Depth + 1);
+}
+
+/// readMachine without the catch of yaml-cpp's conversion errors.
+static Machine readMachineChecked(const std::string &Path, const YAML::Node &Root) {
+  if (!Root.IsMap())
+    throw MachineFileError(Path + ":1:1: expected a mapping at the top level");
+  warnUnknownKeys(Path, Root,
+                  {"schema", "name", "version", "description", "identity", "levels", "parkbench",
+                   "memory", "comm"},
+                  "top level");
+  if (!Root["schema"] || scalar(Path, Root["schema"], "schema") != "segtime.machine/1")
+    throw err(Path, Root["schema"] ? Root["schema"].Mark() : Root.Mark(),
+              "expected 'schema: segtime.machine/1'");
+  Machine M;
+  M.Path = Path;
+  if (!Root["name"])
+    throw err(Path, Root.Mark(), "missing 'name'");
+  M.Name = scalar(Path, Root["name"], "name");
+  if (Root["description"])
+    M.Description = scalar(Path, Root["description"], "description");
+  if (Root["identity"]) {
+    if (!Root["identity"].IsMap())
+      throw err(Path, Root["identity"].Mark(), "'identity' must be a mapping");
+    for (auto It : Root["identity"])
+      if (It.second.IsScalar())
+        M.Identity[scalar(Path, It.first, "identity key")] = It.second.Scalar();
+  }
+  YAML::Node Levels = Root["levels"];
+  if (!Levels || !Levels.IsMap())
+    throw err(Path, Levels ? Levels.Mark() : Root.Mark(), "missing 'levels' mapping");
+  for (auto L : Levels) {
+    std::string Level = scalar(Path, L.first, "level");
+    if (Level != "POC" && Level != "HLLC" && Level != "INTCC" && Level != "ICC")
+      throw err(Path, L.first.Mark(), "unknown level '" + Level + "' (expected POC, HLLC, INTCC, ICC)");
+    if (!L.second.IsMap())
+      throw err(Path, L.second.Mark(), "level " + Level + ": expected a mapping with 'variants'");
+    warnUnknownKeys(Path, L.second, {"variants"}, "level " + Level);
+    YAML::Node Variants = L.second["variants"];
+    if (!Variants || !Variants.IsMap())
+      throw err(Path, L.second.Mark(), "level " + Level + ": missing 'variants' mapping");
+    for (auto V : Variants) {
+      CostVector CV;
+      std::string Var = scalar(Path, V.first, "variant");
+      if (!V.second.IsMap() || !V.second["unit"])
+        throw err(Path, V.second.Mark(), "variant '" + Var +
+                                             "': missing 'unit' (s, ms, us, ns, Mflop/s)");
+      warnUnknownKeys(Path, V.second, {"unit", "costs"}, "level " + Level + ", variant " + Var);
+      CV.Unit = scalar(Path, V.second["unit"], "unit");
+      if (unitScale(CV.Unit) == 0)
+        throw err(Path, V.second["unit"].Mark(), "unknown unit '" + CV.Unit +
+                                                     "' (expected s, ms, us, ns, Mflop/s)");
+      // POC's flop rate is a rate (> 0); every other cost is a time per
+      // operation (>= 0: a construct the compiler removes costs 0).
+      const bool Rate = CV.Unit == "Mflop/s";
+      if (Rate != (Level == "POC"))
+        throw err(Path, V.second["unit"].Mark(),
+                  "level " + Level + ", variant " + Var + ": unit '" + CV.Unit + "' is " +
+                      (Rate ? "a rate; " + Level + " costs are times per operation (s, ms, us, ns)"
+                            : "a time; POC needs a flop rate (Mflop/s)"));
+      YAML::Node Costs = V.second["costs"];
+      if (!Costs || !Costs.IsMap())
+        throw err(Path, V.second.Mark(), "variant '" + Var + "': missing 'costs' mapping");
+      for (auto C : Costs) {
+        std::string Op = scalar(Path, C.first, "operation");
+        CostEntry E = readEntry(Path, C.second, Op);
+        if (Rate ? E.Value <= 0 : E.Value < 0)
+          throw err(Path, C.second["value"].Mark(),
+                    "level " + Level + ", variant " + Var + ", '" + Op + "': expected " +
+                        (Rate ? "a rate > 0" : "a time >= 0") + " (" + CV.Unit + "), got " +
+                        C.second["value"].Scalar());
+        CV.Costs[Op] = std::move(E);
+      }
+      M.Levels[Level][Var] = std::move(CV);
+    }
+  }
+  for (const std::string &S : paramSections())
+    if (Root[S])
+      readParams(Path, Root[S], S, M);
+  return M;
 }
 
 Machine readMachine(const std::string &Path) {
@@ -150,56 +321,12 @@ Machine readMachine(const std::string &Path) {
   } catch (const YAML::ParserException &E) {
     throw err(Path, E.mark, "YAML syntax error: " + E.msg);
   }
-  if (!Root.IsMap())
-    throw MachineFileError(Path + ":1:1: expected a mapping at the top level");
-  if (!Root["schema"] || Root["schema"].as<std::string>() != "segtime.machine/1")
-    throw err(Path, Root.Mark(), "expected 'schema: segtime.machine/1'");
-  Machine M;
-  M.Path = Path;
-  if (!Root["name"])
-    throw err(Path, Root.Mark(), "missing 'name'");
-  M.Name = Root["name"].as<std::string>();
-  if (Root["description"])
-    M.Description = Root["description"].as<std::string>();
-  if (Root["identity"]) {
-    if (!Root["identity"].IsMap())
-      throw err(Path, Root["identity"].Mark(), "'identity' must be a mapping");
-    for (auto It : Root["identity"])
-      if (It.second.IsScalar())
-        M.Identity[It.first.as<std::string>()] = It.second.as<std::string>();
+  try {
+    return readMachineChecked(Path, Root);
+  } catch (const YAML::Exception &E) {
+    // A conversion the checks above did not foresee: still file:line:col.
+    throw err(Path, E.mark, E.msg);
   }
-  YAML::Node Levels = Root["levels"];
-  if (!Levels || !Levels.IsMap())
-    throw err(Path, Root.Mark(), "missing 'levels' mapping");
-  for (auto L : Levels) {
-    std::string Level = L.first.as<std::string>();
-    if (Level != "POC" && Level != "HLLC" && Level != "INTCC" && Level != "ICC")
-      throw err(Path, L.first.Mark(), "unknown level '" + Level + "' (expected POC, HLLC, INTCC, ICC)");
-    YAML::Node Variants = L.second["variants"];
-    if (!Variants || !Variants.IsMap())
-      throw err(Path, L.second.Mark(), "level " + Level + ": missing 'variants' mapping");
-    for (auto V : Variants) {
-      CostVector CV;
-      if (!V.second.IsMap() || !V.second["unit"])
-        throw err(Path, V.second.Mark(), "variant '" + V.first.as<std::string>() +
-                                             "': missing 'unit' (s, ms, us, ns, Mflop/s)");
-      CV.Unit = V.second["unit"].as<std::string>();
-      if (unitScale(CV.Unit) == 0)
-        throw err(Path, V.second["unit"].Mark(), "unknown unit '" + CV.Unit +
-                                                     "' (expected s, ms, us, ns, Mflop/s)");
-      YAML::Node Costs = V.second["costs"];
-      if (!Costs || !Costs.IsMap())
-        throw err(Path, V.second.Mark(), "variant '" + V.first.as<std::string>() +
-                                             "': missing 'costs' mapping");
-      for (auto C : Costs)
-        CV.Costs[C.first.as<std::string>()] = readEntry(Path, C.second);
-      M.Levels[Level][V.first.as<std::string>()] = std::move(CV);
-    }
-  }
-  for (const std::string &S : paramSections())
-    if (Root[S])
-      readParams(Path, Root[S], S, M);
-  return M;
 }
 
 std::string yamlQuote(const std::string &S) {

@@ -227,6 +227,17 @@ static void memoryNotes(const FunctionSeg &F, const std::optional<MemoryModel> &
     double Fp = evaluate(parseExpr(N.Footprint), Values);
     double V = evaluate(parseExpr(N.Traffic), Values);
     char Buf[256];
+    if (Fp < 0 || V < 0) {
+      // Out of the expressions' domain (a trip count below 0: the nest
+      // does not run). A loop's time is max(core, memory), so a negative
+      // memory time never lowers a time.
+      std::snprintf(Buf, sizeof Buf,
+                    "memory term, loop nest at line %u: footprint %.3g B, traffic %.3g B at "
+                    "these values (below 0: the nest does not run), taken as 0",
+                    N.Range.Line, Fp, V);
+      Notes.push_back(Buf);
+      continue;
+    }
     if (Mem->hasCaches() && !N.Streams.empty()) {
       bool Bound = false;
       std::vector<MemStream> Streams = streamsFor(N, Values, &Bound);
@@ -280,6 +291,59 @@ static void memoryNotes(const FunctionSeg &F, const std::optional<MemoryModel> &
       std::any_of(It->second.begin(), It->second.end(),
                   [](const Node &N) { return N.Kind == NodeKind::Loop && !N.Footprint.empty(); }))
     Notes.push_back("memory term, " + Mem->sizeNote());
+}
+
+/// The values of the names of E that Values gives, "n=1, m=2" (for messages).
+static std::string valuesOf(const ex &E, const std::map<std::string, double> &Values) {
+  std::ostringstream OS;
+  for (const std::string &X : freeSymbols(E))
+    if (auto It = Values.find(X); It != Values.end())
+      OS << (OS.tellp() ? ", " : "") << X << "=" << It->second;
+  return OS.str();
+}
+
+/// Notes for the loops of L whose trip count, evaluated at Values, is
+/// negative (the loop runs 0 times: FormulaBuilder::setClampTrips), and for
+/// those of the functions L calls (Values bound through the calls'
+/// arguments; In names the callee, Depth bounds the walk). Trip counts with
+/// names Values lacks (an enclosing loop's index) are skipped.
+static void negativeTrips(const SegFile &S, const NodeList &L,
+                          const std::map<std::string, double> &Values,
+                          std::vector<std::string> &Notes, const std::string &In = "",
+                          int Depth = 0) {
+  auto Value = [&](const std::string &Text, double &V) {
+    if (Text.empty())
+      return false;
+    try {
+      ex T = parseExpr(Text);
+      for (const std::string &X : freeSymbols(T))
+        if (!Values.count(X))
+          return false;
+      V = evaluate(T, Values);
+      return true;
+    } catch (const std::exception &) {
+      return false;
+    }
+  };
+  forEachNode(L, [&](const Node &N) {
+    double V;
+    if (N.Kind == NodeKind::Loop && Value(N.Trip, V) && V < 0) {
+      std::ostringstream OS;
+      OS << (In.empty() ? "" : "in " + In + ", ") << "loop at " << N.Range.File << ":"
+         << N.Range.Line << " (" << N.Id << "): trip count " << N.Trip << " = " << V
+         << " < 0 at " << valuesOf(parseExpr(N.Trip), Values) << ", taken as 0";
+      Notes.push_back(OS.str());
+    }
+    const FunctionSeg *Callee = N.Kind == NodeKind::Call ? S.find(N.Callee) : nullptr;
+    if (!Callee || Depth >= 8)
+      return;
+    std::map<std::string, double> Args;
+    for (size_t I = 0; I < Callee->Params.size() && I < N.Args.size(); ++I)
+      if (Value(N.Args[I], V))
+        Args[Callee->Params[I]] = V;
+    negativeTrips(S, Callee->Body, Args, Notes, In.empty() ? N.Callee : In + " -> " + N.Callee,
+                  Depth + 1);
+  });
 }
 
 namespace {
@@ -371,6 +435,8 @@ public:
       installLoopModels(FB, S, M, P.Target, *Model, Mem, MemWhy, O.Values);
   }
 
+  bool clampTrips() const { return FB.clampTrips(); }
+  void setClampTrips(bool On) { FB.setClampTrips(On); }
   /// Predicts function FS into FP; throws on what is not a missing value.
   void predictFunction(FunctionPrediction &FP, const FunctionSeg &FS);
   /// Names given with -p that no predicted function uses.
@@ -691,6 +757,17 @@ void FilePredictor::predictFunction(FunctionPrediction &FP, const FunctionSeg &F
   std::map<std::string, double> Bound = Values;
   for (auto &[K, V] : O.Values)
     Bound.emplace(K, V);
+  {
+    std::vector<std::string> Neg;
+    negativeTrips(S, FS.Body, Bound, Neg);
+    for (auto &[K, L] : FS.LevelSegs)
+      negativeTrips(S, L, Bound, Neg);
+    if (!Neg.empty())
+      FB.setClampTrips(true);
+    for (const std::string &N : Neg) // an IR loop may repeat its source loop
+      if (std::find(FP.Notes.begin(), FP.Notes.end(), N) == FP.Notes.end())
+        FP.Notes.push_back(N);
+  }
   for (ResourceModel *Model : Kept) {
     const std::string L = Model->level(), Key = ruvKey(L, P.Target);
     // The round-off a name of coefficient 0 leaves (see above) is dropped.
@@ -707,13 +784,28 @@ void FilePredictor::predictFunction(FunctionPrediction &FP, const FunctionSeg &F
                          std::to_string(O.MaxTerms) + " terms (--max-terms)");
     LevelPrediction LP;
     LP.Formula = toFormulaText(Closed[L]);
+    // evaluate(), with what failed named: level, quantity, formula, values
+    // (GiNaC's own message, "floating point NaN occurred", says none).
+    auto Eval = [&](const ex &E, const std::map<std::string, double> &At,
+                    const std::string &What) {
+      try {
+        return evaluate(E, At);
+      } catch (const std::exception &X) {
+        std::string F = toString(E);
+        if (F.size() > 200)
+          F = F.substr(0, 200) + "...";
+        std::string Vals = valuesOf(E, At);
+        throw std::runtime_error(L + " " + What + " " + F + (Vals.empty() ? "" : " at " + Vals) +
+                                 ": " + X.what());
+      }
+    };
     // The given rank, or the slowest of the p ranks.
     std::map<std::string, double> V = Bound;
     if (RankScan) {
       LP.TimeS = -1;
       for (int R = 0; R < NumRanks; ++R) {
         V["rank"] = R;
-        double T = evaluate(Closed[L], V);
+        double T = Eval(Closed[L], V, "time");
         if (T > LP.TimeS) {
           LP.TimeS = T;
           LP.Rank = R;
@@ -721,14 +813,15 @@ void FilePredictor::predictFunction(FunctionPrediction &FP, const FunctionSeg &F
       }
       V["rank"] = LP.Rank;
     } else {
-      LP.TimeS = evaluate(Closed[L], V);
+      LP.TimeS = Eval(Closed[L], V, "time");
       if (V.count("rank") && FreeOf[L].count("rank"))
         LP.Rank = static_cast<int>(V.at("rank"));
     }
-    LP.CommS = CommE.is_zero() ? 0 : evaluate(CommE, V);
+    LP.CommS = CommE.is_zero() ? 0 : Eval(CommE, V, "communication time");
     for (const std::string &Op : opsOf(Name, Key, L)) {
       double C =
-          evaluate(Clean(FB.closedForm(Name, countWeight(Key, Op), "count:" + Key + ":" + Op, L)), V);
+          Eval(Clean(FB.closedForm(Name, countWeight(Key, Op), "count:" + Key + ":" + Op, L)), V,
+               "count of " + Op);
       if (C != 0 || L == "POC")
         LP.Counts[Op] = C;
     }
@@ -741,7 +834,74 @@ void FilePredictor::predictFunction(FunctionPrediction &FP, const FunctionSeg &F
 }
 } // namespace
 
+/// Where a source name X is a whole loop trip count in S (a number of
+/// iterations, hence a size), "file:line" of the first such loop; "".
+static std::string sizeUse(const SegFile &S, const std::string &X) {
+  std::string Where;
+  auto Visit = [&](const Node &N) {
+    if (Where.empty() && N.Kind == NodeKind::Loop && N.Trip == X)
+      Where = N.Range.File + ":" + std::to_string(N.Range.Line);
+  };
+  for (const FunctionSeg &F : S.Functions) {
+    forEachNode(F.Body, Visit);
+    for (auto &[K, L] : F.LevelSegs)
+      forEachNode(L, Visit);
+  }
+  return Where;
+}
+
+void checkValues(const SegFile &S, const PredictOptions &O) {
+  std::map<std::string, Parameter> Declared;
+  for (const FunctionSeg &F : S.Functions)
+    for (const Parameter &P : F.Parameters)
+      Declared[P.Name] = P;
+  for (auto &[Name, V] : O.Values) {
+    auto Bad = [&, &Name = Name, &V = V](const std::string &What, const std::string &Expected) {
+      std::ostringstream OS;
+      OS << "-p " << Name << "=" << V << ": parameter '" << Name << "' is " << What
+         << ": expected " << Expected;
+      throw std::runtime_error(OS.str());
+    };
+    if (!std::isfinite(V))
+      Bad("a value of the formulas", "a finite number");
+    auto D = Declared.find(Name);
+    std::string Where = D != Declared.end() ? " (" + D->second.Meaning + ", " + D->second.Where + ")" : "";
+    if (D != Declared.end() && D->second.Kind == "branch" && (V < 0 || V > 1))
+      Bad("a probability" + Where, "a value in [0, 1]");
+    if (D != Declared.end() && D->second.Kind == "loop" && V < 0)
+      Bad("a number of iterations" + Where, "a value >= 0");
+    if (Name == "p" && V < 1)
+      Bad("the number of processes", "a value >= 1");
+    if (Name == "rank" && V < 0)
+      Bad("an MPI rank", "a value >= 0");
+    if (V < 0) {
+      std::string Loop = sizeUse(S, Name);
+      if (!Loop.empty())
+        Bad("a size (the trip count of the loop at " + Loop + ")", "a value >= 0");
+    }
+  }
+}
+
+/// A negative or non-finite time or count of FP, described; "" if none.
+static std::string badResult(const FunctionPrediction &FP) {
+  for (auto &[L, LP] : FP.Levels) {
+    if (!std::isfinite(LP.TimeS) || LP.TimeS < 0) {
+      std::ostringstream OS;
+      OS << L << " time " << LP.TimeS << " s (formula " << LP.Formula.Formula << ")";
+      return OS.str();
+    }
+    for (auto &[Op, C] : LP.Counts)
+      if (!std::isfinite(C) || C < 0) {
+        std::ostringstream OS;
+        OS << L << " count of " << Op << " " << C;
+        return OS.str();
+      }
+  }
+  return "";
+}
+
 Prediction predict(const SegFile &S, const Machine &M, const PredictOptions &O) {
+  checkValues(S, O);
   Prediction P;
   P.MachineName = M.Name;
   P.MachinePath = M.Path;
@@ -766,6 +926,20 @@ Prediction predict(const SegFile &S, const Machine &M, const PredictOptions &O) 
     FP.Where = FS.Range.File + ":" + std::to_string(FS.Range.Line);
     try {
       FPr.predictFunction(FP, FS);
+      // A trip count negative at these values (in a callee, or one the
+      // notes could not evaluate): again with every trip count max(0, .).
+      if (!badResult(FP).empty() && !FPr.clampTrips()) {
+        FPr.setClampTrips(true);
+        FP = FunctionPrediction();
+        FP.Name = Name;
+        FP.Where = FS.Range.File + ":" + std::to_string(FS.Range.Line);
+        FPr.predictFunction(FP, FS);
+        FP.Notes.push_back("a trip count is negative at the values given: every trip count "
+                           "taken as max(0, trip count)");
+      }
+      if (std::string Bad = badResult(FP); !Bad.empty())
+        throw std::runtime_error("the formulas give a meaningless result, " + Bad +
+                                 ": a value given is outside their domain");
     } catch (const std::exception &E) {
       // Whatever else fails fails this function only, and says which.
       FP.Levels.clear();

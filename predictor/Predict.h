@@ -137,12 +137,23 @@ void installLoopModels(FormulaBuilder &FB, const SegFile &S, const Machine &M,
 std::optional<std::string> iccTarget(const SegFile &S, const Machine &M,
                                      const std::string &Wanted);
 
+/// Checks the -p values O.Values against S: finite; a branch probability
+/// in [0, 1]; a loop's number of iterations, a source name that is a whole
+/// trip count (a size), `rank` >= 0; `p` >= 1. Throws std::runtime_error
+/// "-p NAME=VALUE: parameter 'NAME' is ...: expected ...". (A value that
+/// only makes some trip count such as n - 2 negative is allowed: that loop
+/// runs 0 times, and the prediction says so in a note.)
+void checkValues(const SegFile &S, const PredictOptions &O);
+
 /// Predicts every selected function. Per-function problems (missing
 /// parameters, no comm model in the machine file for a function that
 /// communicates, a cost the machine file lacks) go into
 /// FunctionPrediction::Error, named by the function, and the other functions
-/// are predicted; an unknown function, level or ICC target throws
-/// std::runtime_error.
+/// are predicted; an unknown function, level or ICC target, or a value
+/// checkValues refuses, throws std::runtime_error. Trip counts are
+/// max(0, trip) (FormulaBuilder::setClampTrips) once one is negative at the
+/// values given, with a note naming the loop; a time or count that is still
+/// negative or not finite fails the function with the formula and values.
 ///
 /// MPI programs (docs/mpi.md): the time of a level is its compute formula
 /// plus the communication formula of the source-level SEG's Comm nodes

@@ -392,3 +392,62 @@ TEST(Predict, WholeFileKeepsGoing) {
             std::string::npos)
       << OS.str();
 }
+
+// -p values outside their domain are refused, naming the parameter.
+TEST(Predict, ValuesOutsideTheirDomain) {
+  auto Refused = [](std::map<std::string, double> V) -> std::string {
+    PredictOptions O;
+    O.Values = std::move(V);
+    try {
+      checkValues(file(), O);
+    } catch (const std::runtime_error &E) {
+      return E.what();
+    }
+    return "";
+  };
+  EXPECT_NE(Refused({{"n", -5}}).find("parameter 'n' is a size"), std::string::npos);
+  EXPECT_NE(Refused({{"n", std::nan("")}}).find("expected a finite number"), std::string::npos);
+  EXPECT_NE(Refused({{"P_f_3", 1.5}}).find("in [0, 1]"), std::string::npos);
+  EXPECT_NE(Refused({{"N_g_7", -1}}).find("number of iterations"), std::string::npos);
+  EXPECT_NE(Refused({{"p", 0}}).find("number of processes"), std::string::npos);
+  EXPECT_EQ(Refused({{"n", 0}, {"P_f_3", 1}, {"N_g_7", 0}}), "");
+}
+
+// A trip count n - 2 at n = 1 runs 0 times: max(0, n - 2), with a note;
+// never a negative time or count.
+TEST(Predict, NegativeTripCountIsZero) {
+  SegFile S = file();
+  S.Functions[0].Body[0].Trip = "n - 2";
+  S.Functions[0].Body[0].Range.File = "k.c";
+  S.Functions[0].Body[0].Range.Line = 2;
+  PredictOptions O;
+  O.Functions = {"f"};
+  O.Values = {{"n", 1}};
+  Prediction P = predict(S, machine(), O);
+  const FunctionPrediction &F = P.Functions.at(0);
+  EXPECT_EQ(F.Error, "");
+  EXPECT_DOUBLE_EQ(F.Levels.at("POC").Counts.at("flop"), 0);
+  EXPECT_DOUBLE_EQ(F.Levels.at("HLLC").TimeS, 0);
+  ASSERT_FALSE(F.Notes.empty());
+  EXPECT_EQ(F.Notes[0], "loop at k.c:2 (v1): trip count n - 2 = -1 < 0 at n=1, taken as 0");
+  // At n = 10 the same file: 8 iterations, no clamp in the formula.
+  O.Values = {{"n", 10}};
+  Prediction Q = predict(S, machine(), O);
+  EXPECT_DOUBLE_EQ(Q.Functions.at(0).Levels.at("POC").Counts.at("flop"), 2);
+  EXPECT_EQ(Q.Functions.at(0).Levels.at("POC").Formula.Formula.find("max"), std::string::npos);
+}
+
+// The clamp itself: max(0, trip) evaluates to 0 below 0 and to the trip
+// count above.
+TEST(Formula, ClampTrips) {
+  SegFile S = file();
+  S.Functions[0].Body[0].Trip = "n - 2";
+  FormulaBuilder FB(S);
+  FB.setClampTrips(true);
+  GiNaC::ex E = FB.closedForm("f", countWeight("POC", "flop"), "flop");
+  EXPECT_DOUBLE_EQ(evaluate(E, {{"n", 1}, {"P_f_3", 1}}), 0);
+  EXPECT_DOUBLE_EQ(evaluate(E, {{"n", 5}, {"P_f_3", 1}}), 3);
+  FB.setClampTrips(false);
+  GiNaC::ex U = FB.closedForm("f", countWeight("POC", "flop"), "flop");
+  EXPECT_DOUBLE_EQ(evaluate(U, {{"n", 1}, {"P_f_3", 1}}), -1);
+}

@@ -224,3 +224,30 @@ TEST(Ruv, AddAndGet) {
   EXPECT_FALSE(R.empty());
   EXPECT_TRUE(Ruv().empty());
 }
+
+// A malformed document: the error names the JSON path, function and node.
+TEST(SegJson, ShapeErrorsNameThePath) {
+  json J = json::parse(R"({"schema": "segtime.seg/1", "functions": [
+    {"name": "f", "seg": [{"id": "v1", "kind": "Stage"},
+                          {"id": "v2", "kind": "Loop", "trip": 5, "body": []}]}]})");
+  try {
+    SegFile::fromJSON(J);
+    FAIL() << "no exception";
+  } catch (const std::runtime_error &E) {
+    EXPECT_STREQ(E.what(), "SEG file at /functions/0/seg/1 (function f, node v2): \"trip\" must "
+                           "be a string, got number 5");
+  }
+  J["functions"][0]["seg"][1]["trip"] = "n";
+  J["functions"][0]["seg"][0]["ruv"] = {{"HLLC", {{"loop", -1}}}};
+  try {
+    SegFile::fromJSON(J);
+    FAIL() << "no exception";
+  } catch (const std::runtime_error &E) {
+    EXPECT_NE(std::string(E.what()).find("/functions/0/seg/0/ruv/HLLC (function f, node v1): "
+                                         "count of 'loop' must be a number >= 0"),
+              std::string::npos)
+        << E.what();
+  }
+  J["functions"][0]["seg"][0]["ruv"] = {{"HLLC", {{"loop", 1}}}};
+  EXPECT_EQ(SegFile::fromJSON(J).Functions.at(0).Body.size(), 2u);
+}
