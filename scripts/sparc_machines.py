@@ -10,7 +10,7 @@ UTSA-95 states (data cache and memory sizes, the Ethernet) carry provenance
 `paper`; the clocks come from Sun's model designations; everything else is an
 estimate whose basis is given in its `ref` (no SPARC of the time was available
 to measure, and the benchmark tables of the time were not at hand: the values
-recalled from them are marked unverified, docs/machines-facts.md).
+recalled from them are marked unverified, shared/docs/machines-facts.md).
 
 The ICC cost vector is linear in the RUV the plugin records for the SPARC
 targets (`instructions`, `mem.load`, `mem.store`, `branch`, `call`, `fp`,
@@ -26,7 +26,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 UTSA41 = "UTSA-95 §4.1-4.2 (data cache and memory sizes of the three workstation types)"
 NET = "UTSA-95 §4.1: 10 Mbit/s Ethernet, PVM, maximal throughput 1000 KB/s, minimal latency about 2 ms"
-SS_GCC = "SuperSPARC latencies of GCC's pipeline description gcc/config/sparc/supersparc.md (docs/machines-facts.md)"
+SS_GCC = "SuperSPARC latencies of GCC's pipeline description gcc/config/sparc/supersparc.md (shared/docs/machines-facts.md)"
 MS_REC = ("microSPARC pipeline (5-stage, single issue, on-chip FPU) as recalled from the TI "
           "TMS390S10 / STP1012 documentation, unverified")
 SPEC_REC = ("SPECfp92 recalled (SS2 22.8, SPARCclassic 21.0, SS5-70 47.3, SS10-30 54.0), "
@@ -39,9 +39,9 @@ CPUS = {
                     "16 KB data cache, 32 MB (UTSA-95 §4.1)",
         processor="SuperSPARC (TI TMS390Z50), SPARC V8",
         clock=36e6, clock_ref="Sun model designation: SPARCstation 10 model 30 = one 36 MHz "
-                              "SuperSPARC without second-level cache (docs/machines-facts.md)",
+                              "SuperSPARC without second-level cache (shared/docs/machines-facts.md)",
         dcache=16384, ways=4, line=32,
-        geom_ref="SuperSPARC on-chip data cache 16 KB, 4-way (docs/machines-facts.md); 32 B lines "
+        geom_ref="SuperSPARC on-chip data cache 16 KB, 4-way (shared/docs/machines-facts.md); 32 B lines "
                  "as recalled from the TMS390Z50 documentation, unverified",
         memory=32 * 2**20,
         cyc=dict(
@@ -82,7 +82,7 @@ CPUS = {
                     "(UTSA-95 §4.1)",
         processor="microSPARC-II (STP1012), SPARC V8",
         clock=70e6, clock_ref="Sun model designation: SPARCstation 5 model 70 = 70 MHz "
-                              "microSPARC-II (docs/machines-facts.md)",
+                              "microSPARC-II (shared/docs/machines-facts.md)",
         dcache=8192, ways=1, line=16,
         geom_ref="microSPARC-II data cache 8 KB (UTSA-95 §4.1), direct-mapped with 16 B lines "
                  "as recalled from the STP1012 documentation, unverified",
@@ -121,9 +121,9 @@ CPUS = {
         description="Sun SPARCclassic: microSPARC 50 MHz, 2 KB data cache, 16 MB (UTSA-95 §4.1)",
         processor="microSPARC (TI TMS390S10), SPARC V8",
         clock=50e6, clock_ref="Sun SPARCclassic: 50 MHz microSPARC, 4 KB I-cache / 2 KB D-cache, "
-                              "26.4 SPECint92 (docs/machines-facts.md)",
+                              "26.4 SPECint92 (shared/docs/machines-facts.md)",
         dcache=2048, ways=1, line=16,
-        geom_ref="microSPARC data cache 2 KB (UTSA-95 §4.1; docs/machines-facts.md), direct-mapped "
+        geom_ref="microSPARC data cache 2 KB (UTSA-95 §4.1; shared/docs/machines-facts.md), direct-mapped "
                  "with 16 B lines as recalled from the TMS390S10 documentation, unverified",
         memory=16 * 2**20,
         cyc=dict(
