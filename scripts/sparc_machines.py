@@ -24,7 +24,8 @@ import os
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-UTSA41 = "UTSA-95 §4.1-4.2 (data cache and memory sizes of the three workstation types)"
+UTSA41 = ("UTSA-95 §4.3 (data caches 2, 8, 16 KB and memories 16, 16, 32 MB of the SPARCclassic, "
+          "SPARC 5-70 and SPARC 10-30 workstations of §4.1)")
 NET = "UTSA-95 §4.1: 10 Mbit/s Ethernet, PVM, maximal throughput 1000 KB/s, minimal latency about 2 ms"
 SS_GCC = "SuperSPARC latencies of GCC's pipeline description gcc/config/sparc/supersparc.md (shared/docs/machines-facts.md)"
 MS_REC = ("microSPARC pipeline (5-stage, single issue, on-chip FPU) as recalled from the TI "
@@ -165,7 +166,7 @@ def q(s):
 
 
 def num(v):
-    return f"{v:.6g}"
+    return f"{v:.10g}"
 
 
 def entry(value, prov, ref, unit=None):
