@@ -376,6 +376,12 @@ def generate(name, m):
     dram = c["dram"]
     w(f"    latency: {entry(dram[0], dram[1], dram[2], 's')}")
     w(f"    bandwidth: {entry(m['line'] / dram[0], 'estimated', 'one ' + str(m['line']) + '-byte cache line per main-memory latency (blocking cache, no prefetch); latency: ' + dram[2], 'B/s')}")
+    # Two points (a curve needs two), the same exponent at every working set.
+    w("  overlap:")
+    for i, ws in enumerate((m["dcache"], m["memory"])):
+        w(f"    \"{i:02d}\":")
+        w(f"      working_set: {entry(ws, 'estimated', 'point of the overlap curve: the data cache, then the whole memory (the same exponent at every working set)', 'B')}")
+        w(f"      exponent: {entry(1, 'estimated', 'p = 1, no overlap: the caches block and the pipeline is in order, so a miss stalls it and the memory time adds to the core time, as in Warwick-94 eq. 7 (e n_ex_mem; predictor/Overlap.h)', '1')}")
     w("comm:")
     w("  hockney:")
     w("    \"0\":")
