@@ -33,6 +33,22 @@ MS_REC = ("microSPARC pipeline (5-stage, single issue, on-chip FPU) as recalled 
 SPEC_REC = ("SPECfp92 recalled (SS2 22.8, SPARCclassic 21.0, SS5-70 47.3, SS10-30 54.0), "
             "unverified; SPARCstation 2 LINPACK 100 about 4 Mflop/s, recalled, unverified")
 
+# The microSPARC and microSPARC-II share the integer pipeline (5-stage, single
+# issue); their FPUs, clocks and memories differ.
+MS_COMMON = dict(
+    issue=(1.0, "estimated", "single issue, one instruction per cycle (" + MS_REC + ")"),
+    load=(0.5, "estimated", "ld 1 cycle plus a 1-cycle load-use interlock when the next "
+          "instruction uses the value (about half of the loads in compiled code; " + MS_REC + ")"),
+    store=(1.0, "estimated", "st 2 cycles, std 3 (" + MS_REC + ")"),
+    branch=(0.0, "estimated", "delayed branches without a taken-branch penalty; the "
+            "delay-slot instruction is counted in 'instructions' (" + MS_REC + ")"),
+    call=(3.0, "estimated", "call/jmpl pipeline breaks and save/restore, about 3 cycles "
+          "beyond the instructions (register-window overflow traps not counted)"),
+    ialu=(1, "estimated", "integer ALU 1 cycle (" + MS_REC + ")"),
+    ldlat=(2, "estimated", "ld 1 cycle plus a 1-cycle load-use interlock (" + MS_REC + ")"),
+    stlat=(2, "estimated", "st 2 cycles (" + MS_REC + ")"),
+)
+
 # Per CPU: clock, then cycles per class: (cycles, provenance, basis).
 CPUS = {
     "sparc10-30": dict(
@@ -89,19 +105,10 @@ CPUS = {
                  "as recalled from the STP1012 documentation, unverified",
         memory=16 * 2**20,
         cyc=dict(
-            issue=(1.0, "estimated", "single issue, one instruction per cycle (" + MS_REC + ")"),
-            load=(0.5, "estimated", "ld 1 cycle plus a 1-cycle load-use interlock when the next "
-                  "instruction uses the value (about half of the loads in compiled code; "
-                  + MS_REC + ")"),
-            store=(1.0, "estimated", "st 2 cycles, std 3 (" + MS_REC + ")"),
-            branch=(0.0, "estimated", "delayed branches without a taken-branch penalty; the "
-                    "delay-slot instruction is counted in 'instructions' (" + MS_REC + ")"),
-            call=(3.0, "estimated", "call/jmpl pipeline breaks and save/restore, about 3 cycles "
-                  "beyond the instructions (register-window overflow traps not counted)"),
+            MS_COMMON,
             fp=(2.0, "estimated", "FPU not fully pipelined, FP add about 3-4 and multiply "
                 "about 5-7 cycles exposed in dependent chains; about half of the FP "
                 "instructions are FP loads/stores: +2 per FP instruction (" + MS_REC + ")"),
-            ialu=(1, "estimated", "integer ALU 1 cycle (" + MS_REC + ")"),
             imul=(5, "estimated", "umul/smul about 5 cycles (" + MS_REC + ")"),
             idiv=(36, "estimated", "sdiv/udiv about 36 cycles (" + MS_REC + ")"),
             fadd=(4, "estimated", "fadd/fsub about 4 cycles (" + MS_REC + ")"),
@@ -109,8 +116,6 @@ CPUS = {
             fdivs=(14, "estimated", "fdivs about 14 cycles (" + MS_REC + ")"),
             fdivd=(22, "estimated", "fdivd about 22 cycles (" + MS_REC + ")"),
             fsqrt=(30, "estimated", "fsqrtd about 30 cycles (" + MS_REC + ")"),
-            ldlat=(2, "estimated", "ld 1 cycle plus a 1-cycle load-use interlock (" + MS_REC + ")"),
-            stlat=(2, "estimated", "st 2 cycles (" + MS_REC + ")"),
             dram=(300e-9, "estimated", "main-memory load latency about 300 ns (21 cycles): the "
                   "memory controller is on the chip (no bus between), DRAM of the time; assumed, "
                   "no lmbench table at hand"),
@@ -128,20 +133,11 @@ CPUS = {
                  "with 16 B lines as recalled from the TMS390S10 documentation, unverified",
         memory=16 * 2**20,
         cyc=dict(
-            issue=(1.0, "estimated", "single issue, one instruction per cycle (" + MS_REC + ")"),
-            load=(0.5, "estimated", "ld 1 cycle plus a 1-cycle load-use interlock when the next "
-                  "instruction uses the value (about half of the loads in compiled code; "
-                  + MS_REC + ")"),
-            store=(1.0, "estimated", "st 2 cycles, std 3 (" + MS_REC + ")"),
-            branch=(0.0, "estimated", "delayed branches without a taken-branch penalty; the "
-                    "delay-slot instruction is counted in 'instructions' (" + MS_REC + ")"),
-            call=(3.0, "estimated", "call/jmpl pipeline breaks and save/restore, about 3 cycles "
-                  "beyond the instructions (register-window overflow traps not counted)"),
+            MS_COMMON,
             fp=(3.0, "estimated", "the microSPARC FPU (not pipelined) takes longer than the "
                 "microSPARC-II's: FP add about 5, multiply about 9 cycles exposed in dependent "
                 "chains; about half of the FP instructions are FP loads/stores: +3 per FP "
                 "instruction (" + MS_REC + ")"),
-            ialu=(1, "estimated", "integer ALU 1 cycle (" + MS_REC + ")"),
             imul=(19, "estimated", "umul/smul about 19 cycles (" + MS_REC + ")"),
             idiv=(39, "estimated", "sdiv/udiv about 39 cycles (" + MS_REC + ")"),
             fadd=(5, "estimated", "fadd/fsub about 5 cycles (" + MS_REC + ")"),
@@ -149,8 +145,6 @@ CPUS = {
             fdivs=(20, "estimated", "fdivs about 20 cycles (" + MS_REC + ")"),
             fdivd=(35, "estimated", "fdivd about 35 cycles (" + MS_REC + ")"),
             fsqrt=(60, "estimated", "fsqrtd about 60 cycles (" + MS_REC + ")"),
-            ldlat=(2, "estimated", "ld 1 cycle plus a 1-cycle load-use interlock (" + MS_REC + ")"),
-            stlat=(2, "estimated", "st 2 cycles (" + MS_REC + ")"),
             dram=(350e-9, "estimated", "main-memory load latency about 350 ns (17 cycles): on-chip "
                   "memory controller, slower DRAM than the SPARCstation 5's; assumed, no lmbench "
                   "table at hand"),
