@@ -779,6 +779,7 @@ struct RunInfo {
   double ClockHz = 0;
   std::string Virtual; ///< "yes (CPUID ...)" or "no (...)"
   std::string Cpus;    ///< CPUs the process may use, and from what
+  CpuIdentity Id;      ///< vendor, family, model, brand string (CPUID)
   std::vector<std::string> Skipped; ///< parts skipped, each with its reason
 };
 
@@ -1134,6 +1135,18 @@ std::string identitySection(const RunInfo &I) {
     << "  cores: " << I.Cores << "\n";
   if (I.ClockHz > 0)
     Y << "  clock_hz: " << static_cast<long long>(std::llround(I.ClockHz)) << "\n";
+  if (!I.Id.Vendor.empty())
+    Y << "  vendor: " << yq(I.Id.Vendor) << "\n";
+  if (I.Id.Family >= 0)
+    Y << "  family: " << I.Id.Family << "\n"
+      << "  model: " << I.Id.Model << "\n"
+      << "  stepping: " << I.Id.Stepping << "\n";
+  if (!I.Id.ModelName.empty())
+    Y << "  model_name: " << yq(I.Id.ModelName) << "\n";
+  if (!I.Id.llvmCpu().empty())
+    Y << "  llvm_cpu: " << yq(I.Id.llvmCpu()) << "\n";
+  if (!I.Id.Source.empty())
+    Y << "  identity_source: " << yq(I.Id.Source + " leaves 0, 1, 0x80000002-4") << "\n";
   if (!I.Virtual.empty())
     Y << "  virtualised: " << yq(I.Virtual) << "\n";
   if (!I.Cpus.empty())
@@ -1803,6 +1816,11 @@ int calibrateMain(int Argc, char **Argv) {
                                             : "; hypervisor " + P.Virt.Vendor +
                                                   " from leaf 0x40000000)")
                                  : "no (" + P.Virt.Source + " leaf 1 ECX bit 31 clear)";
+      Info.Id = P.Cpu;
+      std::cerr << "calibrate: CPU: " << (P.Cpu.Vendor.empty() ? "unknown vendor" : P.Cpu.Vendor)
+                << ", family " << P.Cpu.Family << ", model " << P.Cpu.Model << ", '"
+                << P.Cpu.ModelName << "'; suggested machine file: costvectors/"
+                << P.Cpu.suggestedName() << ".yaml\n";
       Info.Cpus = std::to_string(P.Cpus.usable()) + " (sched_getaffinity: " +
                   std::to_string(P.Cpus.Affinity) + " CPUs; cgroup: " + P.Cpus.QuotaRef + ")";
     }

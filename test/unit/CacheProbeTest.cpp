@@ -237,4 +237,48 @@ TEST(CacheProbe, MemoryModelUsesEffectiveSize) {
   EXPECT_NE(Why.find("its calibration skipped: poly (no cache sizes)"), std::string::npos) << Why;
 }
 
+// The identity calibrate records and the file name it suggests: display
+// family and model from leaf 1 (Intel SDM / AMD APM), the LLVM CPU name.
+TEST(CacheProbe, CpuIdentityFromLeafOne) {
+  CpuIdentity Zen5 = cpuIdentity(table("microvm-amd.cpuid")); // eax 0x00b00f21
+  EXPECT_EQ(Zen5.Vendor, "AuthenticAMD");
+  EXPECT_EQ(Zen5.Family, 26); // 0xF + extended family 0x0B
+  EXPECT_EQ(Zen5.Model, 2);
+  EXPECT_EQ(Zen5.Stepping, 1);
+  EXPECT_EQ(Zen5.ModelName, ""); // the table has no brand-string leaves
+  EXPECT_EQ(Zen5.llvmCpu(), "znver5");
+  EXPECT_EQ(Zen5.suggestedName(), "znver5");
+  CpuIdentity Icx = cpuIdentity(table("intel-bare.cpuid")); // eax 0x000606a6
+  EXPECT_EQ(Icx.Vendor, "GenuineIntel");
+  EXPECT_EQ(Icx.Family, 6);
+  EXPECT_EQ(Icx.Model, 0x6a); // 0xA + extended model 6 x 16
+  EXPECT_EQ(Icx.Stepping, 6);
+  EXPECT_EQ(Icx.llvmCpu(), "icelake-server");
+}
+
+TEST(CacheProbe, SuggestedMachineFileName) {
+  CpuIdentity I;
+  I.Vendor = "AuthenticAMD";
+  I.Family = 0x19;
+  I.Model = 0x01;
+  I.ModelName = "AMD EPYC 7763 64-Core Processor";
+  EXPECT_EQ(I.suggestedName(), "znver3-epyc-7763");
+  I.Model = 0x11;
+  I.ModelName = "AMD EPYC 9B14 96-Core Processor";
+  EXPECT_EQ(I.suggestedName(), "znver4-epyc-9b14");
+  I.Vendor = "GenuineIntel";
+  I.Family = 6;
+  I.Model = 0x6a;
+  I.ModelName = "Intel(R) Xeon(R) Platinum 8370C CPU @ 2.80GHz";
+  EXPECT_EQ(I.suggestedName(), "icelake-server-xeon-platinum-8370c");
+  // A CPU the table does not know: vendor, family and model in hex.
+  I.Vendor = "CentaurHauls";
+  I.Family = 7;
+  I.Model = 0x3b;
+  I.ModelName = "  ZHAOXIN KaiXian KX-U6780A@2.7GHz  ";
+  EXPECT_EQ(I.llvmCpu(), "");
+  EXPECT_EQ(I.suggestedName(), "cpu-f7-m3b-zhaoxin-kaixian-kx-u6780a");
+  EXPECT_EQ(CpuIdentity().suggestedName(), "unknown-cpu");
+}
+
 } // namespace

@@ -13,6 +13,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cctype>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -348,6 +349,119 @@ Virtualisation virtualisation(const Cpuid &C) {
   return V;
 }
 
+CpuIdentity cpuIdentity(const Cpuid &C) {
+  CpuIdentity I;
+  I.Source = C.source();
+  I.Vendor = C.vendor();
+  std::array<uint32_t, 4> X;
+  if (C.query(1, 0, X)) {
+    uint32_t A = X[0];
+    int Base = (A >> 8) & 0xf, BaseModel = (A >> 4) & 0xf;
+    I.Stepping = A & 0xf;
+    I.Family = Base == 0xf ? Base + static_cast<int>((A >> 20) & 0xff) : Base;
+    I.Model = (Base == 6 || Base == 0xf) ? BaseModel + (static_cast<int>((A >> 16) & 0xf) << 4)
+                                         : BaseModel;
+  }
+  std::string Brand;
+  for (uint32_t L = 0x80000002; L <= 0x80000004; ++L) {
+    if (!C.query(L, 0, X))
+      break;
+    for (uint32_t R : X)
+      Brand += fourCC(R);
+  }
+  size_t B = Brand.find_first_not_of(' '), E = Brand.find_last_not_of(' ');
+  I.ModelName = B == std::string::npos ? "" : Brand.substr(B, E - B + 1);
+  return I;
+}
+
+std::string CpuIdentity::llvmCpu() const {
+  auto In = [this](std::initializer_list<std::pair<int, int>> Ranges) {
+    for (auto [Lo, Hi] : Ranges)
+      if (Model >= Lo && Model <= Hi)
+        return true;
+    return false;
+  };
+  if (Vendor == "AuthenticAMD") {
+    if (Family == 0x17)
+      return In({{0x30, 0x3f}, {0x47, 0x47}, {0x60, 0x7f}, {0x84, 0x87}, {0x90, 0xaf}})
+                 ? "znver2"
+                 : "znver1";
+    if (Family == 0x19)
+      return In({{0x10, 0x1f}, {0x60, 0x7f}, {0xa0, 0xaf}}) ? "znver4" : "znver3";
+    if (Family == 0x1a)
+      return "znver5";
+  }
+  if (Vendor == "GenuineIntel" && Family == 6) {
+    if (In({{0x6a, 0x6a}, {0x6c, 0x6c}}))
+      return "icelake-server";
+    if (In({{0x7d, 0x7e}}))
+      return "icelake-client";
+    if (In({{0x8c, 0x8d}}))
+      return "tigerlake";
+    if (In({{0x55, 0x55}}))
+      return Stepping >= 5 ? "cascadelake" : "skylake-avx512";
+    if (In({{0x8f, 0x8f}}))
+      return "sapphirerapids";
+    if (In({{0xcf, 0xcf}}))
+      return "emeraldrapids";
+    if (In({{0xad, 0xae}}))
+      return "graniterapids";
+    if (In({{0x97, 0x97}, {0x9a, 0x9a}}))
+      return "alderlake";
+    if (In({{0xb7, 0xb7}, {0xba, 0xba}, {0xbf, 0xbf}}))
+      return "raptorlake";
+    if (In({{0x4e, 0x4e}, {0x5e, 0x5e}, {0x8e, 0x8e}, {0x9e, 0x9e}}))
+      return "skylake";
+  }
+  return "";
+}
+
+std::string CpuIdentity::suggestedName() const {
+  // Words of the brand string, lower case; vendor marks and words that do
+  // not tell one part from another dropped.
+  std::string Lower;
+  for (char Ch : ModelName)
+    Lower += static_cast<char>(std::tolower(static_cast<unsigned char>(Ch)));
+  for (const char *Mark : {"(r)", "(tm)"})
+    for (size_t P; (P = Lower.find(Mark)) != std::string::npos;)
+      Lower.erase(P, std::strlen(Mark));
+  if (size_t At = Lower.find('@'); At != std::string::npos)
+    Lower.resize(At); // "@ 2.80GHz"
+  std::istringstream Words(Lower);
+  std::string W, Slug;
+  while (Words >> W) {
+    static const char *const Drop[] = {"intel", "amd", "cpu", "processor", "with", "radeon",
+                                       "graphics", "genuine"};
+    bool Skip = std::find_if(std::begin(Drop), std::end(Drop),
+                             [&](const char *D) { return W == D; }) != std::end(Drop);
+    // "64-core", "8-core": core counts
+    if (W.size() > 5 && W.compare(W.size() - 5, 5, "-core") == 0)
+      Skip = true;
+    if (Skip)
+      continue;
+    for (char &Ch : W)
+      if (!std::isalnum(static_cast<unsigned char>(Ch)))
+        Ch = '-';
+    Slug += (Slug.empty() ? "" : "-") + W;
+  }
+  std::string Cpu = llvmCpu();
+  if (Cpu.empty() && Family >= 0) {
+    char Buf[64];
+    std::string V = Vendor == "AuthenticAMD" ? "amd" : Vendor == "GenuineIntel" ? "intel" : "cpu";
+    std::snprintf(Buf, sizeof Buf, "%s-f%x-m%x", V.c_str(), Family, Model);
+    Cpu = Buf;
+  }
+  std::string Name = Cpu.empty() ? Slug : Slug.empty() ? Cpu : Cpu + "-" + Slug;
+  // One '-' between words, none at the ends.
+  std::string Out;
+  for (char Ch : Name)
+    if (Ch != '-' || (!Out.empty() && Out.back() != '-'))
+      Out += Ch;
+  while (!Out.empty() && Out.back() == '-')
+    Out.pop_back();
+  return Out.empty() ? "unknown-cpu" : Out;
+}
+
 int CpuBudget::usable() const {
   int N = Affinity > 0 ? Affinity : 1;
   if (Quota > 0)
@@ -472,6 +586,7 @@ MachineProbe probeMachine(const ProbeSeams &S) {
     Add("sysconf", std::move(Sc), Why);
   }
   P.Virt = virtualisation(C);
+  P.Cpu = cpuIdentity(C);
   P.Cpus = cpuBudget(S.SysfsRoot);
   return P;
 }

@@ -116,6 +116,30 @@ struct Virtualisation {
 };
 Virtualisation virtualisation(const Cpuid &C);
 
+/// The processor as CPUID reports it (Intel SDM vol. 2A and AMD APM vol. 3,
+/// CPUID leaf 1: the display family is the base family plus the extended
+/// family when the base is 0xF; the display model adds the extended model
+/// x 16 for families 6 and 0xF).
+struct CpuIdentity {
+  std::string Vendor;    ///< leaf 0: "GenuineIntel", "AuthenticAMD", ... ("" if none)
+  int Family = -1;       ///< display family (-1: no leaf 1)
+  int Model = -1;        ///< display model
+  int Stepping = -1;     ///< stepping id
+  std::string ModelName; ///< brand string, leaves 0x80000002-4, spaces trimmed
+  std::string Source;    ///< Cpuid::source()
+  /// The LLVM CPU name of this family and model (the ICC target key the
+  /// plugin uses: znver4, icelake-server, ...), following the families of
+  /// LLVM 19's sys::getHostCPUName; "" for a CPU the table does not know.
+  std::string llvmCpu() const;
+  /// A machine file name from the identity: "<llvm cpu>-<model name>", e.g.
+  /// "znver3-epyc-7763" for "AMD EPYC 7763 64-Core Processor"; vendor marks,
+  /// "CPU", "Processor", core counts and clock dropped, lower case, one '-'
+  /// between words; the vendor and family/model in hex when the CPU is not
+  /// in the table. Never empty ("unknown-cpu").
+  std::string suggestedName() const;
+};
+CpuIdentity cpuIdentity(const Cpuid &C);
+
 /// The CPUs this process may use.
 struct CpuBudget {
   int Affinity = 0;   ///< CPUs in sched_getaffinity's mask (0: unknown)
@@ -163,6 +187,7 @@ struct MachineProbe {
   std::vector<CacheReport> Reports; ///< every source's levels (sysfs, cpuid, sysconf order)
   std::vector<std::string> Missing; ///< per source that gave nothing: "sysfs: why"
   Virtualisation Virt;
+  CpuIdentity Cpu; ///< vendor, family, model, stepping, brand string
   CpuBudget Cpus;
   /// The levels any source reported, 1, 2, ... (the union).
   std::vector<int> levels() const;
