@@ -752,6 +752,14 @@ private:
 
 using BlockMap = ValueMap<const BasicBlock *, const BasicBlock *>;
 
+/// The blocks of F, in order.
+std::vector<const BasicBlock *> blocksOf(const Function *F) {
+  std::vector<const BasicBlock *> Blocks;
+  for (const BasicBlock &B : *F)
+    Blocks.push_back(&B);
+  return Blocks;
+}
+
 /// Records the machine blocks of MF in layout order, with what the costing
 /// needs (in a loop?, exit jumps, alignment, fall-through, blocks on IR
 /// edges, conditional jumps), and points the recording at the entry block.
@@ -762,10 +770,12 @@ using BlockMap = ValueMap<const BasicBlock *, const BasicBlock *>;
 /// the label of every block that has a predecessor (it omits those of
 /// fall-through blocks), for a streamer that splits the instructions at the
 /// labels; it changes the label symbols of the object, so only for code
-/// that is not the compile's output.
+/// that is not the compile's output. BlocksOf(OrigFn): its blocks, which
+/// -segtime-icc-dump numbers.
 void collectBlocks(Recording &R, MachineFunction &MF, const MachineLoopInfo &MLI,
                    const Function *OrigFn,
                    function_ref<const BasicBlock *(const BasicBlock *)> OrigOf,
+                   function_ref<std::vector<const BasicBlock *>(const Function *)> BlocksOf,
                    bool ForceLabels) {
   if (OrigFn)
     R.CompiledFunctions.insert(OrigFn);
@@ -850,8 +860,8 @@ void collectBlocks(Recording &R, MachineFunction &MF, const MachineLoopInfo &MLI
   if (IccDump && OrigFn) {
     DenseMap<const BasicBlock *, int> Position;
     int N = 0;
-    for (const BasicBlock &BB : *OrigFn)
-      Position[&BB] = N++;
+    for (const BasicBlock *BB : BlocksOf(OrigFn))
+      Position[BB] = N++;
     for (unsigned I = First; I < R.Blocks.size(); ++I) {
       auto It = Position.find(R.Blocks[I].Orig);
       R.Blocks[I].OrigNumber = It == Position.end() ? -1 : It->second;
@@ -889,7 +899,7 @@ public:
           auto It = CloneToOrig.find(BB);
           return It == CloneToOrig.end() ? nullptr : It->second;
         },
-        /*ForceLabels=*/true);
+        blocksOf, /*ForceLabels=*/true);
     return false;
   }
 
@@ -1491,13 +1501,14 @@ class FunctionHooks final : public AsmPrinterHandler {
 public:
   explicit FunctionHooks(LiveRecording &L) : L(L) {}
   void beginFunction(const MachineFunction *MF) override {
+    TimeRegion Time(phaseTimer("icc-record", "ICC recording of the compile's code generation"));
     auto &F = const_cast<MachineFunction &>(*MF); // (analyzeBranch, no change)
     MachineDominatorTree MDT(F);
     MachineLoopInfo MLI(MDT);
     collectBlocks(
         L.Rec, F, MLI, L.FnOrig.lookup(&MF->getFunction()),
         [&](const BasicBlock *BB) { return L.BlockOrig.lookup(BB); },
-        /*ForceLabels=*/false);
+        [&](const Function *Fn) { return L.Blocks[Fn]; }, /*ForceLabels=*/false);
   }
   void endFunction(const MachineFunction *) override {
     FunctionCosting(L.Rec, *L.Coster).run();
@@ -1695,14 +1706,7 @@ bool machineLevelRuvs(const Module &M, const TargetSpec &T,
     return false;
   }
 
-  addResults(Rec, Coster.hasCycles(), T.CPU,
-             [](const Function *F) {
-               std::vector<const BasicBlock *> Blocks;
-               for (const BasicBlock &B : *F)
-                 Blocks.push_back(&B);
-               return Blocks;
-             },
-             Out, EdgeOut, CondJumpsOut);
+  addResults(Rec, Coster.hasCycles(), T.CPU, blocksOf, Out, EdgeOut, CondJumpsOut);
   return true;
 }
 
