@@ -2,18 +2,43 @@
 ///
 /// \file
 /// The ICC level (Warwick-94 §3.3.5 "instruction code characterisation",
-/// design.md §5 and §7): the optimised module is cloned and compiled, in
-/// process, for each requested target; every machine basic block is mapped
-/// back through the clone's value map to the basic block of the original
-/// module it came from, and the instructions the target's AsmPrinter emits
-/// for it are counted and costed.
+/// design.md §5 and §7): every machine basic block of a code generation of
+/// the optimised module is mapped back to the IR basic block it came from,
+/// and the instructions the target's AsmPrinter emits for it are counted
+/// and costed. The code generation is, by target:
+///
+/// - the compile's own (target "compile", when clang writes an x86-64 ELF
+///   object: recordCompileCodegen). At the end of the optimisation pipeline
+///   the target registry's ELF streamer and AsmPrinter constructors are
+///   replaced, for the one streamer and AsmPrinter clang's code generation
+///   builds next, by a RecordingELFStreamer (an MCELFStreamer that records
+///   each MCInst before writing it, as X86ELFStreamer does when no branch
+///   alignment is asked for) and the target's own AsmPrinter with two
+///   handlers: FunctionHooks (collectBlocks before a function's first
+///   instruction, FunctionCosting after its last) and InstructionHook (the
+///   machine block of each instruction). The object is byte for byte the
+///   one clang writes without the plugin; code generation runs once.
+///
+///   clang's ISel + machine passes ── T's AsmPrinter (FunctionHooks,
+///   InstructionHook) ── RecordingELFStreamer ── object file
+///
+/// - a clone of the module, compiled a second time, in process, for every
+///   other target (another CPU or architecture), for the compile's target
+///   when the compile writes no object file (-S, -emit-llvm, -flto) or
+///   another object format, and with -mllvm -segtime-icc-clone; the clone's
+///   blocks are mapped back through the clone's value map:
 ///
 ///   clone of M ── ISel + machine passes (target T) ── BlockCollector
-///        (records each MachineBasicBlock: original IR block, label, in a
-///        loop?)
+///        (collectBlocks: original IR block, label, in a loop?)
 ///   ── T's AsmPrinter ── RecordingStreamer (MCInsts per machine basic block)
-///   ── per block: counts; cycles from llvm::mca (scheduling model) or from
-///      the instruction itineraries (in-order cores) ── Ruv per IR block
+///   ── BlockCosting (FunctionCosting)
+///
+/// Both then cost per block the same way: counts; cycles from llvm::mca
+/// (scheduling model) or from the instruction itineraries (in-order cores)
+/// ── Ruv per IR block. For the compile's CPU the two give the same RUVs
+/// when clang generates code at the default level (-O2, -Os, -Oz: lit
+/// passes/icc-recorded.c); at -O0, -O1 and -O3 the clone, compiled at the
+/// default level, is not the object's code, the recording is.
 ///
 /// Counting on the emitted MCInsts rather than on MachineInstrs means that the
 /// counts are exactly the instructions of `clang -S` for that target:
@@ -48,6 +73,12 @@
 /// The code generated for the clone never reaches the compile's output:
 /// diagnostics and optimisation remarks of the side compile are swallowed,
 /// and the object file is byte-identical to one built without the plugin.
+/// The recording of the compile's own code generation changes nothing in
+/// it either: no label is forced (the AsmPrinter's instruction hook says
+/// where each block starts), IR blocks that code generation's own IR passes
+/// delete or create are told apart through ValueMaps, and the RUVs are
+/// attached to the IR SEG after code generation (finishIccLevels,
+/// passes/Register.h).
 ///
 /// USAGE:
 ///   clang-19 -O2 -fplugin=build/lib/segtime.so \
@@ -55,6 +86,8 @@
 ///   (adds "ICC:<cpu>" RUVs to the Stage nodes of level_segs.IR)
 ///   clang-19 ... -mllvm -segtime-icc-dump   (prints every block's
 ///       instructions and RUV to stderr, to compare with llc/llvm-mca)
+///   clang-19 ... -mllvm -segtime-icc-clone  (target "compile" from a clone
+///       too, as the other targets)
 ///
 //===----------------------------------------------------------------------===//
 #include "passes/MachineLevel.h"
