@@ -1213,20 +1213,27 @@ private:
   bool HadRemarkStreamer = false;
 };
 
-/// The RUVs of a finished recording: per block of the costed module (and
-/// per IR edge with EdgeOut), the conditional jumps. BlocksOf(F) lists the
-/// blocks of a compiled function F: those that produced no code (merged or
-/// emptied by code generation) cost nothing, said rather than left out.
-void addResults(const Recording &Rec, bool HasCycles, StringRef CPU,
-                function_ref<std::vector<const BasicBlock *>(const Function *)> BlocksOf,
-                std::map<const BasicBlock *, Ruv> &Out, EdgeRuvs *EdgeOut,
+/// Adds the RUVs of the costed blocks of Rec to those per block of the
+/// costed module (and per IR edge with EdgeOut), and its conditional jumps
+/// to CondJumpsOut.
+void addResults(const Recording &Rec, std::map<const BasicBlock *, Ruv> &Out, EdgeRuvs *EdgeOut,
                 std::set<const BasicBlock *> *CondJumpsOut) {
   for (const BlockRecord &B : Rec.Blocks)
     if (B.Orig && B.EdgeTo && EdgeOut)
       (*EdgeOut)[{B.Orig, B.EdgeTo}].add(B.Cost);
     else if (B.Orig)
       Out[B.Orig].add(B.Cost);
-  for (const Function *F : Rec.CompiledFunctions)
+  if (CondJumpsOut)
+    CondJumpsOut->insert(Rec.CondJumps.begin(), Rec.CondJumps.end());
+}
+
+/// The blocks of the compiled functions (BlocksOf(F): F's blocks) that
+/// produced no code (merged or emptied by code generation) cost nothing:
+/// said rather than left out.
+void addEmptyBlocks(const std::set<const Function *> &Compiled, bool HasCycles,
+                    function_ref<std::vector<const BasicBlock *>(const Function *)> BlocksOf,
+                    std::map<const BasicBlock *, Ruv> &Out) {
+  for (const Function *F : Compiled)
     for (const BasicBlock *B : BlocksOf(F))
       if (!Out.count(B)) {
         Ruv &R = Out[B];
@@ -1234,10 +1241,11 @@ void addResults(const Recording &Rec, bool HasCycles, StringRef CPU,
         if (HasCycles)
           R.add("cycles", 0);
       }
-  if (CondJumpsOut)
-    CondJumpsOut->insert(Rec.CondJumps.begin(), Rec.CondJumps.end());
-  if (IccDump && Rec.Unattributed)
-    errs() << "segtime-icc " << CPU << ": " << Rec.Unattributed
+}
+
+void dumpUnattributed(StringRef CPU, unsigned Unattributed) {
+  if (IccDump && Unattributed)
+    errs() << "segtime-icc " << CPU << ": " << Unattributed
            << " instructions outside machine basic blocks\n";
 }
 
@@ -1505,6 +1513,10 @@ struct LiveRecording {
   ValueMap<const Function *, const Function *> FnOrig;
   /// The blocks of each function when the recording started.
   std::map<const Function *, std::vector<const BasicBlock *>> Blocks;
+  /// The RUVs of the functions costed so far (addResults).
+  std::map<const BasicBlock *, Ruv> Out;
+  EdgeRuvs Edges;
+  std::set<const BasicBlock *> CondJumps;
   bool Installed = false;
   const MCStreamer *Streamer = nullptr; ///< the RecordingELFStreamer made
   bool CodegenDone = false;             ///< the AsmPrinter finished the module
@@ -1545,6 +1557,12 @@ public:
   }
   void endFunction(const MachineFunction *) override {
     FunctionCosting(L.Rec, *L.Coster).run();
+    // The function's RUVs kept, its records dropped: the recording holds
+    // one function's blocks at a time.
+    addResults(L.Rec, L.Out, &L.Edges, &L.CondJumps);
+    L.Rec.Blocks.clear();
+    L.Rec.BlockOfLabel.clear();
+    L.Rec.CondJumps.clear();
     L.Rec.MBBIndex.clear();
   }
   void endModule() override { L.CodegenDone = true; }
@@ -1739,7 +1757,9 @@ bool machineLevelRuvs(const Module &M, const TargetSpec &T,
     return false;
   }
 
-  addResults(Rec, Coster.hasCycles(), T.CPU, blocksOf, Out, EdgeOut, CondJumpsOut);
+  addResults(Rec, Out, EdgeOut, CondJumpsOut);
+  addEmptyBlocks(Rec.CompiledFunctions, Coster.hasCycles(), blocksOf, Out);
+  dumpUnattributed(T.CPU, Rec.Unattributed);
   return true;
 }
 
@@ -1810,8 +1830,12 @@ bool finishCompileCodegen(std::map<const BasicBlock *, Ruv> &Out, EdgeRuvs &Edge
     Err = "no code generation ran (the compile wrote no object code)";
     return false;
   }
-  addResults(L->Rec, L->Coster->hasCycles(), L->Spec.CPU,
-             [&](const Function *F) { return L->Blocks[F]; }, Out, &EdgeOut, &CondJumpsOut);
+  Out = std::move(L->Out);
+  EdgeOut = std::move(L->Edges);
+  CondJumpsOut = std::move(L->CondJumps);
+  addEmptyBlocks(L->Rec.CompiledFunctions, L->Coster->hasCycles(),
+                 [&](const Function *F) { return L->Blocks[F]; }, Out);
+  dumpUnattributed(L->Spec.CPU, L->Rec.Unattributed);
   return true;
 }
 
