@@ -1513,10 +1513,8 @@ struct LiveRecording {
   ValueMap<const Function *, const Function *> FnOrig;
   /// The blocks of each function when the recording started.
   std::map<const Function *, std::vector<const BasicBlock *>> Blocks;
-  /// The RUVs of the functions costed so far (addResults).
-  std::map<const BasicBlock *, Ruv> Out;
-  EdgeRuvs Edges;
-  std::set<const BasicBlock *> CondJumps;
+  FunctionIccSink Sink; ///< receives each function's RUVs
+  const Function *Current = nullptr; ///< M's function being printed
   bool Installed = false;
   const MCStreamer *Streamer = nullptr; ///< the RecordingELFStreamer made
   bool CodegenDone = false;             ///< the AsmPrinter finished the module
@@ -1550,16 +1548,27 @@ public:
     auto &F = const_cast<MachineFunction &>(*MF); // (analyzeBranch, no change)
     MachineDominatorTree MDT(F);
     MachineLoopInfo MLI(MDT);
+    L.Current = L.FnOrig.lookup(&MF->getFunction());
     collectBlocks(
-        L.Rec, F, MLI, L.FnOrig.lookup(&MF->getFunction()),
+        L.Rec, F, MLI, L.Current,
         [&](const BasicBlock *BB) { return L.BlockOrig.lookup(BB); },
         [&](const Function *Fn) { return L.Blocks[Fn]; }, /*ForceLabels=*/false);
   }
   void endFunction(const MachineFunction *) override {
     FunctionCosting(L.Rec, *L.Coster).run();
-    // The function's RUVs kept, its records dropped: the recording holds
-    // one function's blocks at a time.
-    addResults(L.Rec, L.Out, &L.Edges, &L.CondJumps);
+    // The function's RUVs handed on, its records dropped: the recording
+    // holds one function's blocks at a time.
+    if (L.Current) {
+      std::map<const BasicBlock *, Ruv> Out;
+      EdgeRuvs Edges;
+      std::set<const BasicBlock *> CondJumps;
+      addResults(L.Rec, Out, &Edges, &CondJumps);
+      addEmptyBlocks({L.Current}, L.Coster->hasCycles(),
+                     [&](const Function *F) { return L.Blocks[F]; }, Out);
+      L.Sink(*L.Current, Out, Edges, CondJumps);
+      L.Blocks.erase(L.Current);
+    }
+    L.Current = nullptr;
     L.Rec.Blocks.clear();
     L.Rec.BlockOfLabel.clear();
     L.Rec.CondJumps.clear();
@@ -1763,8 +1772,8 @@ bool machineLevelRuvs(const Module &M, const TargetSpec &T,
   return true;
 }
 
-bool recordCompileCodegen(const Module &M, const TargetSpec &T, std::string &Why,
-                          std::map<std::string, std::string> *Info) {
+bool recordCompileCodegen(const Module &M, const TargetSpec &T, FunctionIccSink Sink,
+                          std::string &Why, std::map<std::string, std::string> *Info) {
   initialiseTargets();
   const Triple TT(Triple::normalize(T.Triple));
   if (TT.getArch() != Triple::x86_64 || !TT.isOSBinFormatELF()) {
@@ -1793,6 +1802,7 @@ bool recordCompileCodegen(const Module &M, const TargetSpec &T, std::string &Why
   auto L = std::make_unique<LiveRecording>();
   L->Tgt = Tgt;
   L->Spec = T;
+  L->Sink = std::move(Sink);
   L->CostTM = costingMachine(*Tgt, TT, T, Why);
   if (!L->CostTM)
     return false;
@@ -1818,24 +1828,18 @@ bool recordCompileCodegen(const Module &M, const TargetSpec &T, std::string &Why
   return true;
 }
 
-bool finishCompileCodegen(std::map<const BasicBlock *, Ruv> &Out, EdgeRuvs &EdgeOut,
-                          std::set<const BasicBlock *> &CondJumpsOut, std::string &Err) {
+bool finishCompileCodegen(std::string &Err) {
   std::unique_ptr<LiveRecording> L = std::move(liveRecording());
   if (!L) {
     Err = "no recording of code generation was started";
     return false;
   }
   restoreRegistry(*L);
+  dumpUnattributed(L->Spec.CPU, L->Rec.Unattributed);
   if (!L->CodegenDone) {
     Err = "no code generation ran (the compile wrote no object code)";
     return false;
   }
-  Out = std::move(L->Out);
-  EdgeOut = std::move(L->Edges);
-  CondJumpsOut = std::move(L->CondJumps);
-  addEmptyBlocks(L->Rec.CompiledFunctions, L->Coster->hasCycles(),
-                 [&](const Function *F) { return L->Blocks[F]; }, Out);
-  dumpUnattributed(L->Spec.CPU, L->Rec.Unattributed);
   return true;
 }
 

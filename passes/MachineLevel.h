@@ -15,6 +15,7 @@
 
 #include "llvm/IR/Module.h"
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -66,26 +67,33 @@ bool machineLevelRuvs(const llvm::Module &M, const TargetSpec &T,
 /// lower: inline asm or types of another architecture, a variable-length
 /// array aligned beyond the target's stack alignment); they have no RUVs.)
 
+/// Receives the ICC RUVs of one function F of M from recordCompileCodegen,
+/// as machineLevelRuvs gives them for the whole module (RUVs per block,
+/// per IR edge, the blocks left through a conditional jump), keyed by F's
+/// blocks as they were when the recording started (blocks that code
+/// generation's IR passes deleted since are only keys, never read).
+using FunctionIccSink = std::function<void(const llvm::Function &F,
+                                           const std::map<const llvm::BasicBlock *, Ruv> &Ruvs,
+                                           const EdgeRuvs &Edges,
+                                           const std::set<const llvm::BasicBlock *> &CondJumps)>;
+
 /// Records the compile's own code generation of M, for target T (the
 /// compile's, compileTarget): the target's ELF streamer and AsmPrinter
 /// constructors in the target registry are replaced, for one streamer and
 /// one AsmPrinter, by recording ones (the object file stays byte for byte
 /// the same), and each function's blocks are costed as the AsmPrinter
-/// finishes it, as machineLevelRuvs costs the clone's. Call at the end of
-/// the optimisation pipeline, before code generation builds its passes.
-/// Returns false and sets Why if it cannot record (not an x86-64 ELF
-/// target, x86 branch alignment asked for, code generation cut short):
-/// then use machineLevelRuvs. Info as for machineLevelRuvs.
-bool recordCompileCodegen(const llvm::Module &M, const TargetSpec &T, std::string &Why,
-                          std::map<std::string, std::string> *Info = nullptr);
+/// finishes it, as machineLevelRuvs costs the clone's, and handed to Sink.
+/// Call at the end of the optimisation pipeline, before code generation
+/// builds its passes. Returns false and sets Why if it cannot record (not
+/// an x86-64 ELF target, x86 branch alignment asked for, code generation
+/// cut short): then use machineLevelRuvs. Info as for machineLevelRuvs.
+bool recordCompileCodegen(const llvm::Module &M, const TargetSpec &T, FunctionIccSink Sink,
+                          std::string &Why, std::map<std::string, std::string> *Info = nullptr);
 
-/// After code generation: the RUVs recorded since recordCompileCodegen, as
-/// machineLevelRuvs gives them, keyed by M's blocks as they were when the
-/// recording started (blocks deleted since then are only keys, never read).
-/// Puts the registry back. Returns false and sets Err if no recording was
-/// started or no code generation ran (e.g. -emit-llvm after all).
-bool finishCompileCodegen(std::map<const llvm::BasicBlock *, Ruv> &Out, EdgeRuvs &EdgeOut,
-                          std::set<const llvm::BasicBlock *> &CondJumpsOut, std::string &Err);
+/// After code generation: ends the recording and puts the registry back.
+/// Returns false and sets Err if no recording was started or no code
+/// generation ran (e.g. an error stopped it).
+bool finishCompileCodegen(std::string &Err);
 
 } // namespace segtime
 

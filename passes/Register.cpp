@@ -150,20 +150,16 @@ BlockLists blockLists(const Module &M, const IRCollection &C) {
 /// function of C: per Stage the RUV of its block, the data-dependent
 /// branches that stay conditional jumps, the edge Stages (attachEdges).
 /// Blocks: each function's blocks, the keys of Ruvs, Edges and CondJumps.
-void attachTarget(IRCollection &C, const std::string &Key, const BlockLists &Blocks,
-                  const std::map<const BasicBlock *, Ruv> &Ruvs, const EdgeRuvs &Edges,
-                  const std::set<const BasicBlock *> &CondJumps) {
-  TimeRegion AttachTime(phaseTimer("icc-attach", "ICC RUVs onto the IR SEG"));
-  for (auto &[Name, FS] : C.Functions) {
-    auto BL = Blocks.find(Name);
-    if (BL == Blocks.end())
-      continue;
+void attachFunction(IRFunctionSeg &FS, const std::string &Key,
+                    const std::vector<const BasicBlock *> &Blocks,
+                    const std::map<const BasicBlock *, Ruv> &Ruvs, const EdgeRuvs &Edges,
+                    const std::set<const BasicBlock *> &CondJumps) {
     std::map<std::string, const Ruv *> ByStage;
     // Stages ending in a data-dependent branch that is still a
     // conditional jump in the machine code: one possible misprediction
     // per execution (docs/models.md "branch mispredictions").
     std::map<std::string, std::string> DataBranchOf;
-    for (const BasicBlock *B : BL->second) {
+    for (const BasicBlock *B : Blocks) {
       auto R = Ruvs.find(B);
       auto S = FS.StageOf.find(B);
       if (R != Ruvs.end() && S != FS.StageOf.end())
@@ -187,19 +183,31 @@ void attachTarget(IRCollection &C, const std::string &Key, const BlockLists &Blo
       }
     };
     Attach(FS.Seg);
-    attachEdges(FS, BL->second, Edges, Key);
-  }
+    attachEdges(FS, Blocks, Edges, Key);
 }
 
-/// Releases the IR SEGs' maps keyed by M's blocks.
+/// attachFunction for every function of C (Blocks: by name).
+void attachTarget(IRCollection &C, const std::string &Key, const BlockLists &Blocks,
+                  const std::map<const BasicBlock *, Ruv> &Ruvs, const EdgeRuvs &Edges,
+                  const std::set<const BasicBlock *> &CondJumps) {
+  TimeRegion AttachTime(phaseTimer("icc-attach", "ICC RUVs onto the IR SEG"));
+  for (auto &[Name, FS] : C.Functions)
+    if (auto BL = Blocks.find(Name); BL != Blocks.end())
+      attachFunction(FS, Key, BL->second, Ruvs, Edges, CondJumps);
+}
+
+/// Releases the IR SEG's maps keyed by M's blocks.
+void releaseBlockMaps(IRFunctionSeg &FS) {
+  FS.StageOf = {};
+  FS.EdgeFreq = {};
+  FS.LoopExits = {};
+  FS.CopyOf = {};
+  FS.DataBranch = {};
+}
+
 void releaseBlockMaps(IRCollection &C) {
-  for (auto &[Name, FS] : C.Functions) {
-    FS.StageOf = {};
-    FS.EdgeFreq = {};
-    FS.LoopExits = {};
-    FS.CopyOf = {};
-    FS.DataBranch = {};
-  }
+  for (auto &[Name, FS] : C.Functions)
+    releaseBlockMaps(FS);
 }
 
 /// The compile target whose code generation is being recorded
@@ -213,6 +221,23 @@ struct PendingIcc {
 std::optional<PendingIcc> &pending() {
   static std::optional<PendingIcc> P;
   return P;
+}
+
+/// FunctionIccSink of the recording: attaches F's RUVs as soon as F is
+/// costed, then releases F's block maps and block list.
+void attachRecorded(const Function &F, const std::map<const BasicBlock *, Ruv> &Ruvs,
+                    const EdgeRuvs &Edges, const std::set<const BasicBlock *> &CondJumps) {
+  std::optional<PendingIcc> &P = pending();
+  auto FS = irCollection().Functions.find(F.getName().str());
+  if (!P || FS == irCollection().Functions.end())
+    return;
+  auto BL = P->Blocks.find(FS->first);
+  if (BL == P->Blocks.end())
+    return;
+  TimeRegion AttachTime(phaseTimer("icc-attach", "ICC RUVs onto the IR SEG"));
+  attachFunction(FS->second, P->Key, BL->second, Ruvs, Edges, CondJumps);
+  releaseBlockMaps(FS->second);
+  P->Blocks.erase(BL);
 }
 
 struct CollectPass : PassInfoMixin<CollectPass> {
@@ -264,7 +289,7 @@ struct CollectPass : PassInfoMixin<CollectPass> {
       // else (or if it cannot be recorded) a clone is compiled.
       std::string Why;
       if (T == "compile" && C.EmitsObject && !IccClone && !pending() &&
-          recordCompileCodegen(M, *Spec, Why, &C.TargetInfo[Spec->Name])) {
+          recordCompileCodegen(M, *Spec, attachRecorded, Why, &C.TargetInfo[Spec->Name])) {
         pending().emplace(PendingIcc{"ICC:" + Spec->Name, Spec->Name, blockLists(M, C)});
         continue;
       }
@@ -307,13 +332,8 @@ void finishIccLevels() {
   if (!P)
     return;
   IRCollection &C = irCollection();
-  std::map<const BasicBlock *, Ruv> Ruvs;
-  EdgeRuvs Edges;
-  std::set<const BasicBlock *> CondJumps;
   std::string Err;
-  if (finishCompileCodegen(Ruvs, Edges, CondJumps, Err)) {
-    attachTarget(C, P->Key, P->Blocks, Ruvs, Edges, CondJumps);
-  } else {
+  if (!finishCompileCodegen(Err)) {
     C.Errors.push_back(P->Key + ": " + Err);
     C.TargetInfo[P->Name]["error"] = Err;
   }
