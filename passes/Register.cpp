@@ -240,6 +240,34 @@ void attachRecorded(const Function &F, const std::map<const BasicBlock *, Ruv> &
   P->Blocks.erase(BL);
 }
 
+/// The ICC level of target Spec from a clone of M compiled a second time
+/// (machineLevelRuvs), attached to the IR SEGs of C at once; a note per
+/// function the target cannot compile, the target's "error" if it fails.
+void cloneTarget(Module &M, IRCollection &C, const TargetSpec &Spec) {
+  std::map<const BasicBlock *, Ruv> Ruvs;
+  EdgeRuvs Edges;
+  std::set<const BasicBlock *> CondJumps;
+  std::map<std::string, std::string> Skipped;
+  std::string Err;
+  bool Ok = machineLevelRuvs(M, Spec, Ruvs, Err, &C.TargetInfo[Spec.Name], &Edges,
+                             &CondJumps, &Skipped);
+  // Functions the target cannot compile: no ICC level for them, a note.
+  for (auto &[Name, Why] : Skipped)
+    if (Function *F = M.getFunction(Name)) {
+      std::string Note = "ICC " + Spec.Name + ": '" + Name + "' not compiled for " +
+                         Spec.CPU + ": " + Why + " (no ICC level for it on this target)";
+      C.Errors.push_back(Note);
+      M.getContext().diagnose(
+          DiagnosticInfoUnsupported(*F, "segtime: " + Note, F->getSubprogram(), DS_Warning));
+    }
+  if (!Ok) {
+    C.Errors.push_back("ICC " + Spec.Name + ": " + Err);
+    C.TargetInfo[Spec.Name]["error"] = Err;
+    return;
+  }
+  attachTarget(C, "ICC:" + Spec.Name, blockLists(M, C), Ruvs, Edges, CondJumps);
+}
+
 struct CollectPass : PassInfoMixin<CollectPass> {
   PreservedAnalyses run(Module &M, ModuleAnalysisManager &MAM) {
     IRCollection &C = irCollection();
@@ -271,6 +299,12 @@ struct CollectPass : PassInfoMixin<CollectPass> {
             F.getSubprogram(), DS_Warning));
     }
     IRTime.reset();
+    // Each target from a clone compiled a second time (cloneTarget), but
+    // the compile's own, when it writes an object file: its own code
+    // generation is recorded (attachRecorded attaches each function's RUVs
+    // as it is costed). The recording is set up last: the clones' code
+    // generation builds AsmPrinters through the same target registry.
+    std::optional<TargetSpec> Recorded;
     for (const std::string &T : C.Targets) {
       std::string Err;
       std::optional<TargetSpec> Spec =
@@ -279,38 +313,19 @@ struct CollectPass : PassInfoMixin<CollectPass> {
         C.Errors.push_back(Err);
         continue;
       }
-      std::map<const BasicBlock *, Ruv> Ruvs;
-      EdgeRuvs Edges;
-      std::set<const BasicBlock *> CondJumps;
-      std::map<std::string, std::string> Skipped;
       C.TargetInfo[Spec->Name] = {{"triple", Spec->Triple}, {"cpu", Spec->CPU}};
-      // The compile's own target, when it writes an object file: its own
-      // code generation is recorded (finishIccLevels attaches the RUVs);
-      // else (or if it cannot be recorded) a clone is compiled.
-      std::string Why;
-      if (T == "compile" && C.EmitsObject && !IccClone && !pending() &&
-          recordCompileCodegen(M, *Spec, attachRecorded, Why, &C.TargetInfo[Spec->Name])) {
-        pending().emplace(PendingIcc{"ICC:" + Spec->Name, Spec->Name, blockLists(M, C)});
-        continue;
-      }
-      bool Ok = machineLevelRuvs(M, *Spec, Ruvs, Err, &C.TargetInfo[Spec->Name], &Edges,
-                                 &CondJumps, &Skipped);
-      // Functions the target cannot compile: no ICC level for them, a note.
-      for (auto &[Name, Why] : Skipped)
-        if (Function *F = M.getFunction(Name)) {
-          std::string Note = "ICC " + Spec->Name + ": '" + Name + "' not compiled for " +
-                             Spec->CPU + ": " + Why + " (no ICC level for it on this target)";
-          C.Errors.push_back(Note);
-          M.getContext().diagnose(
-              DiagnosticInfoUnsupported(*F, "segtime: " + Note, F->getSubprogram(), DS_Warning));
-        }
-      if (!Ok) {
-        C.Errors.push_back("ICC " + Spec->Name + ": " + Err);
-        C.TargetInfo[Spec->Name]["error"] = Err;
-        continue;
-      }
-      attachTarget(C, "ICC:" + Spec->Name, blockLists(M, C), Ruvs, Edges, CondJumps);
+      if (T == "compile" && C.EmitsObject && !IccClone && !Recorded)
+        Recorded = Spec;
+      else
+        cloneTarget(M, C, *Spec);
     }
+    std::string Why;
+    if (Recorded && recordCompileCodegen(M, *Recorded, attachRecorded, Why,
+                                         &C.TargetInfo[Recorded->Name]))
+      pending().emplace(
+          PendingIcc{"ICC:" + Recorded->Name, Recorded->Name, blockLists(M, C)});
+    else if (Recorded) // (not recordable: Why)
+      cloneTarget(M, C, *Recorded);
     // The maps from M's blocks served the ICC levels only: released now
     // rather than held until the plugin writes the SEG file after code
     // generation -- unless the compile's own code generation is being

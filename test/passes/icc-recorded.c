@@ -47,6 +47,21 @@
 // O0: function cp
 // O0: ICC:x86-64: {{.*}}mem.store=
 //
+// With other targets compiled from clones before it (their AsmPrinters are
+// built through the same target registry): the same RUVs, the same file.
+// RUN: %clang -target x86_64-linux-gnu -O2 -fplugin=%segtime_plugin -fplugin-arg-segtime-quiet \
+// RUN:   -fplugin-arg-segtime-targets=znver4,compile,leon3 -fplugin-arg-segtime-out=%tm.json \
+// RUN:   -c %s -o %tm.o
+// RUN: %clang -target x86_64-linux-gnu -O2 -fplugin=%segtime_plugin -fplugin-arg-segtime-quiet \
+// RUN:   -fplugin-arg-segtime-targets=znver4,compile,leon3 -mllvm -segtime-icc-clone \
+// RUN:   -fplugin-arg-segtime-out=%tm-clone.json -c %s -o %tm-clone.o
+// RUN: cmp %t-plain.o %tm.o
+// RUN: cmp %tm.json %tm-clone.json
+// RUN: FileCheck %s --check-prefix=MULTI < %tm.json
+// MULTI-DAG: "ICC:x86-64"
+// MULTI-DAG: "ICC:znver4"
+// MULTI-DAG: "ICC:leon3"
+//
 // With debug information, in assembly output (-S: the clone), and without
 // code generation (-emit-llvm: the clone): the same objects, ICC RUVs in
 // all.
