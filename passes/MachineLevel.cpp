@@ -37,8 +37,10 @@
 /// (scheduling model) or from the instruction itineraries (in-order cores)
 /// ── Ruv per IR block. For the compile's CPU the two give the same RUVs
 /// when clang generates code at the default level (-O2, -Os, -Oz: lit
-/// passes/icc-recorded.c); at -O0, -O1 and -O3 the clone, compiled at the
-/// default level, is not the object's code, the recording is.
+/// passes/icc-recorded.c), except where IR passes that run after the
+/// collection pass change the code (RelLookupTableConverter's relative
+/// lookup tables); at -O0, -O1 and -O3 the clone, compiled at the default
+/// level, is not the object's code. The recording always is.
 ///
 /// Counting on the emitted MCInsts rather than on MachineInstrs means that the
 /// counts are exactly the instructions of `clang -S` for that target:
