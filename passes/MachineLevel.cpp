@@ -2,18 +2,45 @@
 ///
 /// \file
 /// The ICC level (Warwick-94 §3.3.5 "instruction code characterisation",
-/// design.md §5 and §7): the optimised module is cloned and compiled, in
-/// process, for each requested target; every machine basic block is mapped
-/// back through the clone's value map to the basic block of the original
-/// module it came from, and the instructions the target's AsmPrinter emits
-/// for it are counted and costed.
+/// design.md §5 and §7): every machine basic block of a code generation of
+/// the optimised module is mapped back to the IR basic block it came from,
+/// and the instructions the target's AsmPrinter emits for it are counted
+/// and costed. The code generation is, by target:
+///
+/// - the compile's own (target "compile", when clang writes an x86-64 ELF
+///   object: recordCompileCodegen). At the end of the optimisation pipeline
+///   the target registry's ELF streamer and AsmPrinter constructors are
+///   replaced, for the one streamer and AsmPrinter clang's code generation
+///   builds next, by a RecordingELFStreamer (an MCELFStreamer that records
+///   each MCInst before writing it, as X86ELFStreamer does when no branch
+///   alignment is asked for) and the target's own AsmPrinter with two
+///   handlers: FunctionHooks (collectBlocks before a function's first
+///   instruction, FunctionCosting after its last) and InstructionHook (the
+///   machine block of each instruction). The object is byte for byte the
+///   one clang writes without the plugin; code generation runs once.
+///
+///   clang's ISel + machine passes ── T's AsmPrinter (FunctionHooks,
+///   InstructionHook) ── RecordingELFStreamer ── object file
+///
+/// - a clone of the module, compiled a second time, in process, for every
+///   other target (another CPU or architecture), for the compile's target
+///   when the compile writes no object file (-S, -emit-llvm, -flto) or
+///   another object format, and with -mllvm -segtime-icc-clone; the clone's
+///   blocks are mapped back through the clone's value map:
 ///
 ///   clone of M ── ISel + machine passes (target T) ── BlockCollector
-///        (records each MachineBasicBlock: original IR block, label, in a
-///        loop?)
+///        (collectBlocks: original IR block, label, in a loop?)
 ///   ── T's AsmPrinter ── RecordingStreamer (MCInsts per machine basic block)
-///   ── per block: counts; cycles from llvm::mca (scheduling model) or from
-///      the instruction itineraries (in-order cores) ── Ruv per IR block
+///   ── BlockCosting (FunctionCosting)
+///
+/// Both then cost per block the same way: counts; cycles from llvm::mca
+/// (scheduling model) or from the instruction itineraries (in-order cores)
+/// ── Ruv per IR block. For the compile's CPU the two give the same RUVs
+/// when clang generates code at the default level (-O2, -Os, -Oz: lit
+/// passes/icc-recorded.c), except where IR passes that run after the
+/// collection pass change the code (RelLookupTableConverter's relative
+/// lookup tables); at -O0, -O1 and -O3 the clone, compiled at the default
+/// level, is not the object's code. The recording always is.
 ///
 /// Counting on the emitted MCInsts rather than on MachineInstrs means that the
 /// counts are exactly the instructions of `clang -S` for that target:
@@ -48,6 +75,12 @@
 /// The code generated for the clone never reaches the compile's output:
 /// diagnostics and optimisation remarks of the side compile are swallowed,
 /// and the object file is byte-identical to one built without the plugin.
+/// The recording of the compile's own code generation changes nothing in
+/// it either: no label is forced (the AsmPrinter's instruction hook says
+/// where each block starts), IR blocks that code generation's own IR passes
+/// delete or create are told apart through ValueMaps, and the RUVs are
+/// attached to the IR SEG after code generation (finishIccLevels,
+/// passes/Register.h).
 ///
 /// USAGE:
 ///   clang-19 -O2 -fplugin=build/lib/segtime.so \
@@ -55,6 +88,8 @@
 ///   (adds "ICC:<cpu>" RUVs to the Stage nodes of level_segs.IR)
 ///   clang-19 ... -mllvm -segtime-icc-dump   (prints every block's
 ///       instructions and RUV to stderr, to compare with llc/llvm-mca)
+///   clang-19 ... -mllvm -segtime-icc-clone  (target "compile" from a clone
+///       too, as the other targets)
 ///
 //===----------------------------------------------------------------------===//
 #include "passes/MachineLevel.h"
@@ -62,6 +97,9 @@
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/CodeGen/AsmPrinter.h"
+#include "llvm/CodeGen/AsmPrinterHandler.h"
+#include "llvm/CodeGen/DebugHandlerBase.h"
+#include "llvm/CodeGen/MachineDominators.h"
 #include "llvm/CodeGen/MachineFunctionPass.h"
 #include "llvm/CodeGen/MachineLoopInfo.h"
 #include "llvm/CodeGen/MachineModuleInfo.h"
@@ -82,6 +120,8 @@
 #include "llvm/MC/MCCodeEmitter.h"
 #include "llvm/MC/MCContext.h"
 #include "llvm/MC/MCDisassembler/MCDisassembler.h"
+#include "llvm/MC/MCELFStreamer.h"
+#include "llvm/MC/MCObjectWriter.h"
 #include "llvm/MC/MCFixup.h"
 #include "llvm/MC/MCInst.h"
 #include "llvm/MC/MCInstPrinter.h"
@@ -238,6 +278,8 @@ struct Recording {
   /// Original blocks whose own machine code leaves the block through a
   /// conditional jump (not if-converted into a select or cmov).
   std::set<const BasicBlock *> CondJumps;
+  /// Blocks of the current function by machine block (collectBlocks).
+  DenseMap<const MachineBasicBlock *, unsigned> MBBIndex;
   unsigned FunctionBegin = 0; ///< first block of the current function
   int Current = -1;           ///< block the next instruction belongs to
   bool InText = true;         ///< current section holds code
@@ -249,6 +291,11 @@ struct Recording {
       Current = It->second;
     // Other labels (function symbol, CFI and temporary labels) do not start
     // a block: the instructions after them stay in the current block.
+  }
+  void block(const MachineBasicBlock *MBB) {
+    auto It = MBBIndex.find(MBB);
+    if (It != MBBIndex.end())
+      Current = It->second;
   }
   void instruction(const MCInst &I) {
     if (Current < 0 || !InText) {
@@ -740,11 +787,127 @@ private:
 
 using BlockMap = ValueMap<const BasicBlock *, const BasicBlock *>;
 
+/// The blocks of F, in order.
+std::vector<const BasicBlock *> blocksOf(const Function *F) {
+  std::vector<const BasicBlock *> Blocks;
+  for (const BasicBlock &B : *F)
+    Blocks.push_back(&B);
+  return Blocks;
+}
+
+/// Records the machine blocks of MF in layout order, with what the costing
+/// needs (in a loop?, exit jumps, alignment, fall-through, blocks on IR
+/// edges, conditional jumps), and points the recording at the entry block.
+/// OrigFn: the function of the costed module MF was compiled from (nullptr:
+/// none); OrigOf maps the IR block of a machine block to the block of the
+/// costed module whose RUV it adds to (nullptr: a block of code generation's
+/// own, which inherits a neighbour's). ForceLabels: make the AsmPrinter emit
+/// the label of every block that has a predecessor (it omits those of
+/// fall-through blocks), for a streamer that splits the instructions at the
+/// labels; it changes the label symbols of the object, so only for code
+/// that is not the compile's output. BlocksOf(OrigFn): its blocks, which
+/// -segtime-icc-dump numbers.
+void collectBlocks(Recording &R, MachineFunction &MF, const MachineLoopInfo &MLI,
+                   const Function *OrigFn,
+                   function_ref<const BasicBlock *(const BasicBlock *)> OrigOf,
+                   function_ref<std::vector<const BasicBlock *>(const Function *)> BlocksOf,
+                   bool ForceLabels) {
+  if (OrigFn)
+    R.CompiledFunctions.insert(OrigFn);
+  DenseMap<const MachineBasicBlock *, unsigned> &Index = R.MBBIndex;
+  Index.clear();
+  unsigned First = R.Blocks.size();
+  for (MachineBasicBlock &MBB : MF) {
+    BlockRecord B;
+    B.OrigFn = OrigFn;
+    B.InLoop = MLI.getLoopFor(&MBB) != nullptr;
+    B.Number = MBB.getNumber();
+    B.Alignment = MBB.getAlignment();
+    B.AlignMaxBytes = MBB.getMaxBytesForAlignment();
+    B.FallsThrough = MBB.canFallThrough();
+    B.CondFallThrough =
+        B.FallsThrough && MBB.getFirstTerminator() != MBB.end();
+    if (const BasicBlock *BB = MBB.getBasicBlock())
+      B.Orig = OrigOf(BB);
+    unsigned I = R.Blocks.size();
+    Index[&MBB] = I;
+    R.Blocks.push_back(std::move(B));
+    if (ForceLabels && !MBB.pred_empty())
+      MBB.setLabelMustBeEmitted();
+    R.BlockOfLabel[MBB.getSymbol()] = I;
+  }
+  const TargetInstrInfo &TII = *MF.getSubtarget().getInstrInfo();
+  for (MachineBasicBlock &MBB : MF) {
+    MachineBasicBlock *TBB = nullptr, *FBB = nullptr;
+    SmallVector<MachineOperand, 4> Cond;
+    const MachineLoop *L = MLI.getLoopFor(&MBB);
+    auto Last = MBB.getLastNonDebugInstr();
+    if (!L || Last == MBB.end() || !Last->isUnconditionalBranch() ||
+        TII.analyzeBranch(MBB, TBB, FBB, Cond, /*AllowModify=*/false) ||
+        Cond.empty() || !TBB || !FBB || !L->contains(TBB) || L->contains(FBB))
+      continue;
+    BlockRecord &B = R.Blocks[Index[&MBB]];
+    B.ExitJumpTo = Index[FBB];
+    B.ExitJumpNumber = FBB->getNumber();
+    B.ExitJumpSize = 1; // the jump and the instructions bundled with it
+    for (auto I = std::next(Last.getInstrIterator());
+         I != MBB.instr_end() && I->isInsideBundle(); ++I)
+      ++B.ExitJumpSize;
+  }
+  // An IR block's branch is still a branch if one of the block's own
+  // machine blocks ends in a conditional jump to another block's code.
+  for (MachineBasicBlock &MBB : MF) {
+    const BlockRecord &B = R.Blocks[Index[&MBB]];
+    if (!B.Orig)
+      continue;
+    bool Cond = llvm::any_of(MBB.terminators(), [](const MachineInstr &MI) {
+      return MI.isConditionalBranch();
+    });
+    bool Leaves = llvm::any_of(MBB.successors(), [&](MachineBasicBlock *S) {
+      return R.Blocks[Index[S]].Orig != B.Orig;
+    });
+    if (Cond && Leaves)
+      R.CondJumps.insert(B.Orig);
+  }
+  // Blocks made by code generation (split critical edges, blocks new in
+  // the codegen IR passes) belong to their only predecessor, else to the
+  // block before them in the layout.
+  for (MachineBasicBlock &MBB : MF)
+    R.Blocks[Index[&MBB]].Inherited = !R.Blocks[Index[&MBB]].Orig;
+  for (MachineBasicBlock &MBB : MF) {
+    BlockRecord &B = R.Blocks[Index[&MBB]];
+    if (!B.Inherited)
+      continue;
+    if (MBB.pred_size() == 1 && MBB.succ_size() == 1) {
+      const BlockRecord &P = R.Blocks[Index[*MBB.pred_begin()]];
+      const BlockRecord &S = R.Blocks[Index[*MBB.succ_begin()]];
+      // Also on an edge that leaves a loop (e.g. the restore of
+      // callee-saved registers that shrink-wrapping moved onto the exit):
+      // once per execution of the loop (IRFunctionSeg::LoopExits).
+      if (!P.Inherited && !S.Inherited && P.Orig && S.Orig && P.Orig != S.Orig)
+        B.EdgeTo = S.Orig;
+    }
+    if (MBB.pred_size() == 1 && R.Blocks[Index[*MBB.pred_begin()]].Orig)
+      B.Orig = R.Blocks[Index[*MBB.pred_begin()]].Orig;
+    else if (Index[&MBB] > First)
+      B.Orig = R.Blocks[Index[&MBB] - 1].Orig;
+  }
+  if (IccDump && OrigFn) {
+    DenseMap<const BasicBlock *, int> Position;
+    int N = 0;
+    for (const BasicBlock *BB : BlocksOf(OrigFn))
+      Position[BB] = N++;
+    for (unsigned I = First; I < R.Blocks.size(); ++I) {
+      auto It = Position.find(R.Blocks[I].Orig);
+      R.Blocks[I].OrigNumber = It == Position.end() ? -1 : It->second;
+    }
+  }
+  R.FunctionBegin = First;
+  R.Current = MF.empty() ? -1 : int(First);
+}
+
 /// Runs after the last machine pass, right before the AsmPrinter, on each
-/// machine function: records its blocks in layout order, forces a label on
-/// every block that has a predecessor (the AsmPrinter omits the labels of
-/// fall-through blocks) and points the recording at the entry block, which
-/// has no label of its own.
+/// machine function of the clone: collectBlocks with labels forced.
 class BlockCollector : public MachineFunctionPass {
 public:
   static char ID;
@@ -764,103 +927,14 @@ public:
   }
 
   bool runOnMachineFunction(MachineFunction &MF) override {
-    const MachineLoopInfo &MLI =
-        getAnalysis<MachineLoopInfoWrapperPass>().getLI();
-    const Function *OrigFn = FnOrig.lookup(&MF.getFunction());
-    if (OrigFn)
-      R.CompiledFunctions.insert(OrigFn);
-    DenseMap<const MachineBasicBlock *, unsigned> Index;
-    unsigned First = R.Blocks.size();
-    for (MachineBasicBlock &MBB : MF) {
-      BlockRecord B;
-      B.OrigFn = OrigFn;
-      B.InLoop = MLI.getLoopFor(&MBB) != nullptr;
-      B.Number = MBB.getNumber();
-      B.Alignment = MBB.getAlignment();
-      B.AlignMaxBytes = MBB.getMaxBytesForAlignment();
-      B.FallsThrough = MBB.canFallThrough();
-      B.CondFallThrough =
-          B.FallsThrough && MBB.getFirstTerminator() != MBB.end();
-      if (const BasicBlock *BB = MBB.getBasicBlock()) {
-        auto It = CloneToOrig.find(BB);
-        if (It != CloneToOrig.end())
-          B.Orig = It->second;
-      }
-      unsigned I = R.Blocks.size();
-      Index[&MBB] = I;
-      R.Blocks.push_back(std::move(B));
-      if (!MBB.pred_empty())
-        MBB.setLabelMustBeEmitted();
-      R.BlockOfLabel[MBB.getSymbol()] = I;
-    }
-    const TargetInstrInfo &TII = *MF.getSubtarget().getInstrInfo();
-    for (MachineBasicBlock &MBB : MF) {
-      MachineBasicBlock *TBB = nullptr, *FBB = nullptr;
-      SmallVector<MachineOperand, 4> Cond;
-      const MachineLoop *L = MLI.getLoopFor(&MBB);
-      auto Last = MBB.getLastNonDebugInstr();
-      if (!L || Last == MBB.end() || !Last->isUnconditionalBranch() ||
-          TII.analyzeBranch(MBB, TBB, FBB, Cond, /*AllowModify=*/false) ||
-          Cond.empty() || !TBB || !FBB || !L->contains(TBB) || L->contains(FBB))
-        continue;
-      BlockRecord &B = R.Blocks[Index[&MBB]];
-      B.ExitJumpTo = Index[FBB];
-      B.ExitJumpNumber = FBB->getNumber();
-      B.ExitJumpSize = 1; // the jump and the instructions bundled with it
-      for (auto I = std::next(Last.getInstrIterator());
-           I != MBB.instr_end() && I->isInsideBundle(); ++I)
-        ++B.ExitJumpSize;
-    }
-    // An IR block's branch is still a branch if one of the block's own
-    // machine blocks ends in a conditional jump to another block's code.
-    for (MachineBasicBlock &MBB : MF) {
-      const BlockRecord &B = R.Blocks[Index[&MBB]];
-      if (!B.Orig)
-        continue;
-      bool Cond = llvm::any_of(MBB.terminators(), [](const MachineInstr &MI) {
-        return MI.isConditionalBranch();
-      });
-      bool Leaves = llvm::any_of(MBB.successors(), [&](MachineBasicBlock *S) {
-        return R.Blocks[Index[S]].Orig != B.Orig;
-      });
-      if (Cond && Leaves)
-        R.CondJumps.insert(B.Orig);
-    }
-    // Blocks made by code generation (split critical edges, blocks new in
-    // the codegen IR passes) belong to their only predecessor, else to the
-    // block before them in the layout.
-    for (MachineBasicBlock &MBB : MF)
-      R.Blocks[Index[&MBB]].Inherited = !R.Blocks[Index[&MBB]].Orig;
-    for (MachineBasicBlock &MBB : MF) {
-      BlockRecord &B = R.Blocks[Index[&MBB]];
-      if (!B.Inherited)
-        continue;
-      if (MBB.pred_size() == 1 && MBB.succ_size() == 1) {
-        const BlockRecord &P = R.Blocks[Index[*MBB.pred_begin()]];
-        const BlockRecord &S = R.Blocks[Index[*MBB.succ_begin()]];
-        // Also on an edge that leaves a loop (e.g. the restore of
-        // callee-saved registers that shrink-wrapping moved onto the exit):
-        // once per execution of the loop (IRFunctionSeg::LoopExits).
-        if (!P.Inherited && !S.Inherited && P.Orig && S.Orig && P.Orig != S.Orig)
-          B.EdgeTo = S.Orig;
-      }
-      if (MBB.pred_size() == 1 && R.Blocks[Index[*MBB.pred_begin()]].Orig)
-        B.Orig = R.Blocks[Index[*MBB.pred_begin()]].Orig;
-      else if (Index[&MBB] > First)
-        B.Orig = R.Blocks[Index[&MBB] - 1].Orig;
-    }
-    if (IccDump && OrigFn) {
-      DenseMap<const BasicBlock *, int> Position;
-      int N = 0;
-      for (const BasicBlock &BB : *OrigFn)
-        Position[&BB] = N++;
-      for (unsigned I = First; I < R.Blocks.size(); ++I) {
-        auto It = Position.find(R.Blocks[I].Orig);
-        R.Blocks[I].OrigNumber = It == Position.end() ? -1 : It->second;
-      }
-    }
-    R.FunctionBegin = First;
-    R.Current = MF.empty() ? -1 : int(First);
+    collectBlocks(
+        R, MF, getAnalysis<MachineLoopInfoWrapperPass>().getLI(),
+        FnOrig.lookup(&MF.getFunction()),
+        [&](const BasicBlock *BB) -> const BasicBlock * {
+          auto It = CloneToOrig.find(BB);
+          return It == CloneToOrig.end() ? nullptr : It->second;
+        },
+        blocksOf, /*ForceLabels=*/true);
     return false;
   }
 
@@ -875,24 +949,16 @@ char BlockCollector::ID = 0;
 /// The phase timer of the side compile's code generation (Timing.h).
 Timer *codegenTimer() { return phaseTimer("icc-codegen", "ICC code generation"); }
 
-/// Runs right after the AsmPrinter on each machine function: costs the
-/// blocks of the function just printed while the MCContext that owns their
-/// instructions' symbols and expressions is alive (it is reset when the pass
-/// manager finishes), then drops the instructions.
-class BlockCosting : public MachineFunctionPass {
+/// Costs the blocks of the function just printed (Recording::FunctionBegin
+/// on), while the MCContext that owns their instructions' symbols and
+/// expressions is alive, then drops the instructions: the layout padding
+/// (addLayoutPadding), the loop-exit jumps moved (moveExitJumps), and
+/// BlockCoster::cost per block.
+class FunctionCosting {
 public:
-  static char ID;
-  BlockCosting(Recording &R, BlockCoster &Coster)
-      : MachineFunctionPass(ID), R(R), Coster(Coster) {}
+  FunctionCosting(Recording &R, BlockCoster &Coster) : R(R), Coster(Coster) {}
 
-  StringRef getPassName() const override { return "segtime ICC block costing"; }
-
-  void getAnalysisUsage(AnalysisUsage &AU) const override {
-    AU.setPreservesAll();
-    MachineFunctionPass::getAnalysisUsage(AU);
-  }
-
-  bool runOnMachineFunction(MachineFunction &) override {
+  void run() {
     NestedPhaseRegion Time(codegenTimer(),
                            phaseTimer("icc-costing", "ICC block costing (llvm-mca, layout)"));
     addLayoutPadding();
@@ -905,7 +971,6 @@ public:
       B.Insts = {};
     }
     R.Current = -1;
-    return false;
   }
 
 private:
@@ -1049,6 +1114,31 @@ private:
   BlockCoster &Coster;
 };
 
+/// Runs right after the AsmPrinter on each machine function of the clone:
+/// FunctionCosting.
+class BlockCosting : public MachineFunctionPass {
+public:
+  static char ID;
+  BlockCosting(Recording &R, BlockCoster &Coster)
+      : MachineFunctionPass(ID), R(R), Coster(Coster) {}
+
+  StringRef getPassName() const override { return "segtime ICC block costing"; }
+
+  void getAnalysisUsage(AnalysisUsage &AU) const override {
+    AU.setPreservesAll();
+    MachineFunctionPass::getAnalysisUsage(AU);
+  }
+
+  bool runOnMachineFunction(MachineFunction &) override {
+    FunctionCosting(R, Coster).run();
+    return false;
+  }
+
+private:
+  Recording &R;
+  BlockCoster &Coster;
+};
+
 char BlockCosting::ID = 0;
 
 /// Runs last on each function of the clone, once its machine code has been
@@ -1124,6 +1214,63 @@ private:
   std::unique_ptr<DiagnosticHandler> Old;
   bool HadRemarkStreamer = false;
 };
+
+/// Adds the RUVs of the costed blocks of Rec to those per block of the
+/// costed module (and per IR edge with EdgeOut), and its conditional jumps
+/// to CondJumpsOut.
+void addResults(const Recording &Rec, std::map<const BasicBlock *, Ruv> &Out, EdgeRuvs *EdgeOut,
+                std::set<const BasicBlock *> *CondJumpsOut) {
+  for (const BlockRecord &B : Rec.Blocks)
+    if (B.Orig && B.EdgeTo && EdgeOut)
+      (*EdgeOut)[{B.Orig, B.EdgeTo}].add(B.Cost);
+    else if (B.Orig)
+      Out[B.Orig].add(B.Cost);
+  if (CondJumpsOut)
+    CondJumpsOut->insert(Rec.CondJumps.begin(), Rec.CondJumps.end());
+}
+
+/// The blocks of the compiled functions (BlocksOf(F): F's blocks) that
+/// produced no code (merged or emptied by code generation) cost nothing:
+/// said rather than left out.
+void addEmptyBlocks(const std::set<const Function *> &Compiled, bool HasCycles,
+                    function_ref<std::vector<const BasicBlock *>(const Function *)> BlocksOf,
+                    std::map<const BasicBlock *, Ruv> &Out) {
+  for (const Function *F : Compiled)
+    for (const BasicBlock *B : BlocksOf(F))
+      if (!Out.count(B)) {
+        Ruv &R = Out[B];
+        R.add("instructions", 0);
+        if (HasCycles)
+          R.add("cycles", 0);
+      }
+}
+
+void dumpUnattributed(StringRef CPU, unsigned Unattributed) {
+  if (IccDump && Unattributed)
+    errs() << "segtime-icc " << CPU << ": " << Unattributed
+           << " instructions outside machine basic blocks\n";
+}
+
+/// The target machine whose scheduling model, encoder and assembler back
+/// end cost the blocks of T (and which compiles the clone).
+std::unique_ptr<TargetMachine> costingMachine(const Target &Tgt, const Triple &TT,
+                                              const TargetSpec &T, std::string &Err) {
+  TargetOptions Opts;
+  std::unique_ptr<TargetMachine> TM(
+      Tgt.createTargetMachine(TT.str(), T.CPU, T.Features, Opts, Reloc::PIC_,
+                              std::nullopt, CodeGenOptLevel::Default));
+  if (!TM)
+    Err = "cannot create a target machine for " + TT.str() + " -mcpu=" + T.CPU;
+  return TM;
+}
+
+/// The scheduling model's facts for the SEG file's "targets" entry.
+void describeTarget(const TargetMachine &TM, std::map<std::string, std::string> &Info) {
+  const MCSchedModel &SM = TM.getMCSubtargetInfo()->getSchedModel();
+  if (SM.isOutOfOrder() && SM.MicroOpBufferSize > 0)
+    Info["micro_op_buffer"] = std::to_string(SM.MicroOpBufferSize);
+  Info["issue_width"] = std::to_string(SM.IssueWidth);
+}
 
 //===----------------------------------------------------------------------===//
 // Preparing the clone
@@ -1300,6 +1447,189 @@ void prepareClone(Module &C, TargetMachine &TM, bool Foreign,
       }
 }
 
+//===----------------------------------------------------------------------===//
+// Recording the compile's own code generation
+//===----------------------------------------------------------------------===//
+
+/// The ELF streamer of the compile's object file, recording each instruction
+/// into the current machine block (Recording) before writing it as the
+/// target's own streamer does. For x86-64 that is X86ELFStreamer, whose
+/// emitInstruction differs from MCObjectStreamer's only by the assembler
+/// back end's hooks for branch alignment and prefix padding, which do
+/// nothing unless those are asked for (x86AlignmentRequested): then
+/// recordCompileCodegen does not record.
+class RecordingELFStreamer final : public MCELFStreamer {
+public:
+  RecordingELFStreamer(MCContext &Ctx, std::unique_ptr<MCAsmBackend> TAB,
+                       std::unique_ptr<MCObjectWriter> OW,
+                       std::unique_ptr<MCCodeEmitter> CE, Recording &R)
+      : MCELFStreamer(Ctx, std::move(TAB), std::move(OW), std::move(CE)), R(R) {}
+
+  void emitLabel(MCSymbol *S, SMLoc Loc) override {
+    MCELFStreamer::emitLabel(S, Loc);
+    R.label(S);
+  }
+  void emitInstruction(const MCInst &I, const MCSubtargetInfo &STI) override {
+    R.instruction(I);
+    MCELFStreamer::emitInstruction(I, STI);
+  }
+  void changeSection(MCSection *S, uint32_t Sub) override {
+    MCELFStreamer::changeSection(S, Sub);
+    R.InText = S && S->isText();
+  }
+
+private:
+  Recording &R;
+};
+
+/// X86 assembler options under which X86ELFStreamer writes other bytes than
+/// MCELFStreamer (X86AsmBackend: -mbranches-within-32B-boundaries,
+/// -malign-branch-boundary=, -malign-branch=, prefix padding).
+bool x86AlignmentRequested() {
+  StringMap<cl::Option *> &Opts = cl::getRegisteredOptions();
+  for (const char *Name :
+       {"x86-branches-within-32B-boundaries", "x86-align-branch-boundary", "x86-align-branch",
+        "x86-pad-max-prefix-size", "x86-pad-for-align", "x86-pad-for-branch-align"}) {
+    auto It = Opts.find(Name);
+    if (It != Opts.end() && It->second->getNumOccurrences())
+      return true;
+  }
+  return false;
+}
+
+/// One recording of the compile's code generation, from recordCompileCodegen
+/// (end of the optimisation pipeline) to finishCompileCodegen (after code
+/// generation).
+struct LiveRecording {
+  const Target *Tgt = nullptr;
+  TargetSpec Spec;
+  std::unique_ptr<TargetMachine> CostTM; ///< the clone path's, for BlockCoster
+  std::unique_ptr<BlockCoster> Coster;
+  Recording Rec;
+  /// M's blocks and functions when the recording started, each mapped to
+  /// itself: an entry vanishes when code generation's IR passes delete the
+  /// block, and blocks they create have none (they inherit a neighbour's
+  /// RUV), so that a new block at a freed block's address is never taken
+  /// for it.
+  BlockMap BlockOrig;
+  ValueMap<const Function *, const Function *> FnOrig;
+  /// The blocks of each function when the recording started.
+  std::map<const Function *, std::vector<const BasicBlock *>> Blocks;
+  FunctionIccSink Sink; ///< receives each function's RUVs
+  const Function *Current = nullptr; ///< M's function being printed
+  bool Installed = false;
+  const MCStreamer *Streamer = nullptr; ///< the RecordingELFStreamer made
+  bool CodegenDone = false;             ///< the AsmPrinter finished the module
+};
+
+std::unique_ptr<LiveRecording> &liveRecording() {
+  static std::unique_ptr<LiveRecording> L;
+  return L;
+}
+
+/// Puts the target's own streamer and AsmPrinter constructors back (the
+/// registry has no getter for them; the target's initialisers register
+/// them again).
+void restoreRegistry(LiveRecording &L) {
+  if (!L.Installed)
+    return;
+  LLVMInitializeX86TargetMC();
+  LLVMInitializeX86AsmPrinter();
+  L.Installed = false;
+}
+
+/// Per function of the compile, around the AsmPrinter's work: the blocks
+/// (collectBlocks, with a MachineLoopInfo of its own: no pass provides one
+/// to the AsmPrinter) before the first instruction, their costing after the
+/// last.
+class FunctionHooks final : public AsmPrinterHandler {
+public:
+  explicit FunctionHooks(LiveRecording &L) : L(L) {}
+  void beginFunction(const MachineFunction *MF) override {
+    TimeRegion Time(phaseTimer("icc-record", "ICC recording of the compile's code generation"));
+    auto &F = const_cast<MachineFunction &>(*MF); // (analyzeBranch, no change)
+    MachineDominatorTree MDT(F);
+    MachineLoopInfo MLI(MDT);
+    L.Current = L.FnOrig.lookup(&MF->getFunction());
+    collectBlocks(
+        L.Rec, F, MLI, L.Current,
+        [&](const BasicBlock *BB) { return L.BlockOrig.lookup(BB); },
+        [&](const Function *Fn) { return L.Blocks[Fn]; }, /*ForceLabels=*/false);
+  }
+  void endFunction(const MachineFunction *) override {
+    FunctionCosting(L.Rec, *L.Coster).run();
+    // The function's RUVs handed on, its records dropped: the recording
+    // holds one function's blocks at a time.
+    if (L.Current) {
+      std::map<const BasicBlock *, Ruv> Out;
+      EdgeRuvs Edges;
+      std::set<const BasicBlock *> CondJumps;
+      addResults(L.Rec, Out, &Edges, &CondJumps);
+      addEmptyBlocks({L.Current}, L.Coster->hasCycles(),
+                     [&](const Function *F) { return L.Blocks[F]; }, Out);
+      L.Sink(*L.Current, Out, Edges, CondJumps);
+      L.Blocks.erase(L.Current);
+    }
+    L.Current = nullptr;
+    L.Rec.Blocks.clear();
+    L.Rec.BlockOfLabel.clear();
+    L.Rec.CondJumps.clear();
+    L.Rec.MBBIndex.clear();
+  }
+  void endModule() override { L.CodegenDone = true; }
+
+private:
+  LiveRecording &L;
+};
+
+/// Points the recording at the machine block of each instruction the
+/// AsmPrinter emits (the only per-instruction hook of LLVM 19's AsmPrinter:
+/// a debug handler's beginInstruction; the AsmPrinter omits the labels of
+/// fall-through blocks in object files). It handles no debug information:
+/// its base class is told there is no AsmPrinter, so that it skips every
+/// function.
+class InstructionHook final : public DebugHandlerBase {
+public:
+  InstructionHook(AsmPrinter *A, Recording &R) : DebugHandlerBase(A), R(R) { Asm = nullptr; }
+  void beginModule(Module *) override {}
+  void endModule() override {}
+  void beginInstruction(const MachineInstr *MI) override { R.block(MI->getParent()); }
+  void endInstruction() override {}
+
+protected:
+  void beginFunctionImpl(const MachineFunction *) override {}
+  void endFunctionImpl(const MachineFunction *) override {}
+
+private:
+  Recording &R;
+};
+
+/// Registered as the target's ELF streamer constructor for one streamer.
+MCStreamer *createRecordingELFStreamer(const Triple &, MCContext &Ctx,
+                                       std::unique_ptr<MCAsmBackend> &&TAB,
+                                       std::unique_ptr<MCObjectWriter> &&OW,
+                                       std::unique_ptr<MCCodeEmitter> &&CE) {
+  LiveRecording &L = *liveRecording();
+  auto *S = new RecordingELFStreamer(Ctx, std::move(TAB), std::move(OW), std::move(CE), L.Rec);
+  L.Streamer = S;
+  return S;
+}
+
+/// Registered as the target's AsmPrinter constructor for one AsmPrinter:
+/// builds the target's own and, if it prints into the recording streamer,
+/// adds the hooks; then puts the registry back.
+AsmPrinter *createRecordingAsmPrinter(TargetMachine &TM, std::unique_ptr<MCStreamer> &&S) {
+  LiveRecording &L = *liveRecording();
+  bool Ours = L.Streamer && S.get() == L.Streamer;
+  restoreRegistry(L);
+  AsmPrinter *P = L.Tgt->createAsmPrinter(TM, std::move(S));
+  if (P && Ours) {
+    P->addAsmPrinterHandler(std::make_unique<FunctionHooks>(L));
+    P->addDebugHandler(std::make_unique<InstructionHook>(P, L.Rec));
+  }
+  return P;
+}
+
 } // namespace
 
 //===----------------------------------------------------------------------===//
@@ -1365,14 +1695,9 @@ bool machineLevelRuvs(const Module &M, const TargetSpec &T,
         "the code generation pipeline is cut short (-stop-after/-stop-before)";
     return false;
   }
-  TargetOptions Opts;
-  std::unique_ptr<TargetMachine> TM(
-      Tgt->createTargetMachine(TT.str(), T.CPU, T.Features, Opts, Reloc::PIC_,
-                               std::nullopt, CodeGenOptLevel::Default));
-  if (!TM) {
-    Err = "cannot create a target machine for " + TT.str() + " -mcpu=" + T.CPU;
+  std::unique_ptr<TargetMachine> TM = costingMachine(*Tgt, TT, T, Err);
+  if (!TM)
     return false;
-  }
   // Every target with a code generator has an LLVMTargetMachine.
   auto &LTM = static_cast<LLVMTargetMachine &>(*TM);
 
@@ -1401,12 +1726,8 @@ bool machineLevelRuvs(const Module &M, const TargetSpec &T,
   // collector before the AsmPrinter and a recording streamer behind it.
   Recording Rec;
   BlockCoster Coster(*Tgt, *TM);
-  if (Info) {
-    const MCSchedModel &SM = TM->getMCSubtargetInfo()->getSchedModel();
-    if (SM.isOutOfOrder() && SM.MicroOpBufferSize > 0)
-      (*Info)["micro_op_buffer"] = std::to_string(SM.MicroOpBufferSize);
-    (*Info)["issue_width"] = std::to_string(SM.IssueWidth);
-  }
+  if (Info)
+    describeTarget(*TM, *Info);
   for (const Function &F : *Clone)
     if (!F.isDeclaration())
       Coster.Defined.insert(F.getName().str());
@@ -1447,26 +1768,80 @@ bool machineLevelRuvs(const Module &M, const TargetSpec &T,
     return false;
   }
 
-  for (const BlockRecord &B : Rec.Blocks)
-    if (B.Orig && B.EdgeTo && EdgeOut)
-      (*EdgeOut)[{B.Orig, B.EdgeTo}].add(B.Cost);
-    else if (B.Orig)
-      Out[B.Orig].add(B.Cost);
-  // Blocks of compiled functions that produced no code (merged or emptied by
-  // code generation) cost nothing: say so rather than leave them out.
-  for (const Function *F : Rec.CompiledFunctions)
-    for (const BasicBlock &B : *F)
-      if (!Out.count(&B)) {
-        Ruv &R = Out[&B];
-        R.add("instructions", 0);
-        if (Coster.hasCycles())
-          R.add("cycles", 0);
-      }
-  if (CondJumpsOut)
-    CondJumpsOut->insert(Rec.CondJumps.begin(), Rec.CondJumps.end());
-  if (IccDump && Rec.Unattributed)
-    errs() << "segtime-icc " << T.CPU << ": " << Rec.Unattributed
-           << " instructions outside machine basic blocks\n";
+  addResults(Rec, Out, EdgeOut, CondJumpsOut);
+  addEmptyBlocks(Rec.CompiledFunctions, Coster.hasCycles(), blocksOf, Out);
+  dumpUnattributed(T.CPU, Rec.Unattributed);
+  return true;
+}
+
+bool recordCompileCodegen(const Module &M, const TargetSpec &T, FunctionIccSink Sink,
+                          std::string &Why, std::map<std::string, std::string> *Info) {
+  initialiseTargets();
+  const Triple TT(Triple::normalize(T.Triple));
+  if (TT.getArch() != Triple::x86_64 || !TT.isOSBinFormatELF()) {
+    Why = "recorded for x86-64 ELF objects only";
+    return false;
+  }
+  if (x86AlignmentRequested()) {
+    Why = "x86 branch alignment or prefix padding asked for";
+    return false;
+  }
+  if (!TargetPassConfig::willCompleteCodeGenPipeline()) {
+    Why = "the code generation pipeline is cut short (-stop-after/-stop-before)";
+    return false;
+  }
+  std::unique_ptr<LiveRecording> &Slot = liveRecording();
+  if (Slot) {
+    Why = "a recording is already under way";
+    return false;
+  }
+  std::string E;
+  const Target *Tgt = TargetRegistry::lookupTarget(TT.str(), E);
+  if (!Tgt) {
+    Why = "no LLVM target for '" + TT.str() + "': " + E;
+    return false;
+  }
+  auto L = std::make_unique<LiveRecording>();
+  L->Tgt = Tgt;
+  L->Spec = T;
+  L->Sink = std::move(Sink);
+  L->CostTM = costingMachine(*Tgt, TT, T, Why);
+  if (!L->CostTM)
+    return false;
+  L->Coster = std::make_unique<BlockCoster>(*Tgt, *L->CostTM);
+  if (Info)
+    describeTarget(*L->CostTM, *Info);
+  for (const Function &F : M) {
+    if (F.isDeclaration())
+      continue;
+    L->Coster->Defined.insert(F.getName().str());
+    L->FnOrig[&F] = &F;
+    std::vector<const BasicBlock *> &Blocks = L->Blocks[&F];
+    for (const BasicBlock &B : F) {
+      L->BlockOrig[&B] = &B;
+      Blocks.push_back(&B);
+    }
+  }
+  auto &Mutable = const_cast<Target &>(*Tgt); // the registry hands out const
+  TargetRegistry::RegisterELFStreamer(Mutable, createRecordingELFStreamer);
+  TargetRegistry::RegisterAsmPrinter(Mutable, createRecordingAsmPrinter);
+  L->Installed = true;
+  Slot = std::move(L);
+  return true;
+}
+
+bool finishCompileCodegen(std::string &Err) {
+  std::unique_ptr<LiveRecording> L = std::move(liveRecording());
+  if (!L) {
+    Err = "no recording of code generation was started";
+    return false;
+  }
+  restoreRegistry(*L);
+  dumpUnattributed(L->Spec.CPU, L->Rec.Unattributed);
+  if (!L->CodegenDone) {
+    Err = "no code generation ran (the compile wrote no object code)";
+    return false;
+  }
   return true;
 }
 

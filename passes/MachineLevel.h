@@ -1,9 +1,11 @@
 //===- MachineLevel.h - ICC: machine instructions per basic block -*- C++ -*-===//
 ///
 /// \file
-/// The ICC level (Warwick-94 §3.3.5, design.md §5 and §7): code generation of
-/// a clone of the optimised module for another target, in-process, and per
-/// original IR basic block the machine-instruction RUV.
+/// The ICC level (Warwick-94 §3.3.5, design.md §5 and §7): per original IR
+/// basic block the machine-instruction RUV, from code generation of a clone
+/// of the optimised module for a target, in process (machineLevelRuvs), or,
+/// for the compile's own target when it writes an x86-64 ELF object, from
+/// the compile's own code generation (recordCompileCodegen).
 ///
 //===----------------------------------------------------------------------===//
 #ifndef SEGTIME_PASSES_MACHINELEVEL_H
@@ -13,6 +15,7 @@
 
 #include "llvm/IR/Module.h"
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -63,6 +66,34 @@ bool machineLevelRuvs(const llvm::Module &M, const TargetSpec &T,
 /// for T, by name, with the reason (code the target's back end cannot
 /// lower: inline asm or types of another architecture, a variable-length
 /// array aligned beyond the target's stack alignment); they have no RUVs.)
+
+/// Receives the ICC RUVs of one function F of M from recordCompileCodegen,
+/// as machineLevelRuvs gives them for the whole module (RUVs per block,
+/// per IR edge, the blocks left through a conditional jump), keyed by F's
+/// blocks as they were when the recording started (blocks that code
+/// generation's IR passes deleted since are only keys, never read).
+using FunctionIccSink = std::function<void(const llvm::Function &F,
+                                           const std::map<const llvm::BasicBlock *, Ruv> &Ruvs,
+                                           const EdgeRuvs &Edges,
+                                           const std::set<const llvm::BasicBlock *> &CondJumps)>;
+
+/// Records the compile's own code generation of M, for target T (the
+/// compile's, compileTarget): the target's ELF streamer and AsmPrinter
+/// constructors in the target registry are replaced, for one streamer and
+/// one AsmPrinter, by recording ones (the object file stays byte for byte
+/// the same), and each function's blocks are costed as the AsmPrinter
+/// finishes it, as machineLevelRuvs costs the clone's, and handed to Sink.
+/// Call at the end of the optimisation pipeline, before code generation
+/// builds its passes. Returns false and sets Why if it cannot record (not
+/// an x86-64 ELF target, x86 branch alignment asked for, code generation
+/// cut short): then use machineLevelRuvs. Info as for machineLevelRuvs.
+bool recordCompileCodegen(const llvm::Module &M, const TargetSpec &T, FunctionIccSink Sink,
+                          std::string &Why, std::map<std::string, std::string> *Info = nullptr);
+
+/// After code generation: ends the recording and puts the registry back.
+/// Returns false and sets Err if no recording was started or no code
+/// generation ran (e.g. an error stopped it).
+bool finishCompileCodegen(std::string &Err);
 
 } // namespace segtime
 

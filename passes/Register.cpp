@@ -6,10 +6,16 @@
 
 #include "llvm/IR/DebugInfo.h"
 #include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/Support/CommandLine.h"
 
 using namespace llvm;
 
 namespace segtime {
+
+static cl::opt<bool>
+    IccClone("segtime-icc-clone", cl::Hidden,
+             cl::desc("segtime: cost the compile's own target on a clone of the module "
+                      "compiled a second time, not on the compile's own code generation"));
 
 IRCollection &irCollection() {
   static IRCollection C;
@@ -17,6 +23,9 @@ IRCollection &irCollection() {
 }
 
 namespace {
+
+/// Blocks of each function by IR function name, in function order.
+using BlockLists = std::map<std::string, std::vector<const BasicBlock *>>;
 
 /// The target of the compile itself: its triple, and the CPU and features
 /// clang put on the functions (-march=native -mno-avx512f and so on).
@@ -41,28 +50,29 @@ std::optional<TargetSpec> compileTarget(const Module &M) {
 /// requested target, then removes the line tables the plugin added
 /// (SourceLoc.h).
 /// Machine blocks of code generation's own on IR edges (split critical
-/// edges, skip jumps, loop-exit jumps and epilogues) of function F: a Stage
+/// edges, skip jumps, loop-exit jumps and epilogues) of the function whose
+/// blocks are Blocks (in their order in the function): a Stage
 /// node run as often as the edge, after the edge's source block
 /// (IRFunctionSeg::EdgeFreq) or, for an edge that leaves a loop, after that
 /// Loop node, once per execution of the loop (IRFunctionSeg::LoopExits). An
 /// edge whose frequency the IR level does not know is charged to its source
 /// block, a loop-exit edge to its destination block (once per exit, not
 /// once per iteration).
-void attachEdges(IRFunctionSeg &FS, const Function &F, const EdgeRuvs &Edges,
-                 const std::string &Key) {
+void attachEdges(IRFunctionSeg &FS, const std::vector<const BasicBlock *> &Blocks,
+                 const EdgeRuvs &Edges, const std::string &Key) {
   // F's edges by (source, destination) block position in F: Edges is keyed
   // by block addresses, whose order changes from run to run, and the order
   // decides where edge Stages of one source go in the node list.
   std::map<const BasicBlock *, unsigned> Pos;
-  for (const BasicBlock &B : F)
-    Pos.emplace(&B, static_cast<unsigned>(Pos.size()));
+  for (const BasicBlock *B : Blocks)
+    Pos.emplace(B, static_cast<unsigned>(Pos.size()));
   auto PosOf = [&](const BasicBlock *B) {
     auto It = Pos.find(B);
     return It == Pos.end() ? ~0u : It->second;
   };
   std::vector<const EdgeRuvs::value_type *> Ordered;
   for (const auto &E : Edges)
-    if (E.first.first->getParent() == &F)
+    if (Pos.count(E.first.first))
       Ordered.push_back(&E);
   llvm::sort(Ordered, [&](const auto *A, const auto *B) {
     return std::make_pair(PosOf(A->first.first), PosOf(A->first.second)) <
@@ -123,6 +133,141 @@ void attachEdges(IRFunctionSeg &FS, const Function &F, const EdgeRuvs &Edges,
   }
 }
 
+/// The blocks of each function of C in M, in function order: the keys the
+/// ICC RUVs are attached by.
+BlockLists blockLists(const Module &M, const IRCollection &C) {
+  BlockLists L;
+  for (const auto &[Name, FS] : C.Functions)
+    if (const Function *F = M.getFunction(Name)) {
+      std::vector<const BasicBlock *> &Blocks = L[Name];
+      for (const BasicBlock &B : *F)
+        Blocks.push_back(&B);
+    }
+  return L;
+}
+
+/// Puts the ICC RUVs of one target (RUV key Key) onto the IR SEG of every
+/// function of C: per Stage the RUV of its block, the data-dependent
+/// branches that stay conditional jumps, the edge Stages (attachEdges).
+/// Blocks: each function's blocks, the keys of Ruvs, Edges and CondJumps.
+void attachFunction(IRFunctionSeg &FS, const std::string &Key,
+                    const std::vector<const BasicBlock *> &Blocks,
+                    const std::map<const BasicBlock *, Ruv> &Ruvs, const EdgeRuvs &Edges,
+                    const std::set<const BasicBlock *> &CondJumps) {
+    std::map<std::string, const Ruv *> ByStage;
+    // Stages ending in a data-dependent branch that is still a
+    // conditional jump in the machine code: one possible misprediction
+    // per execution (docs/models.md "branch mispredictions").
+    std::map<std::string, std::string> DataBranchOf;
+    for (const BasicBlock *B : Blocks) {
+      auto R = Ruvs.find(B);
+      auto S = FS.StageOf.find(B);
+      if (R != Ruvs.end() && S != FS.StageOf.end())
+        ByStage[S->second] = &R->second;
+      auto D = FS.DataBranch.find(B);
+      if (S != FS.StageOf.end() && D != FS.DataBranch.end() && CondJumps.count(B))
+        DataBranchOf[S->second] = D->second;
+    }
+    std::function<void(NodeList &)> Attach = [&](NodeList &L) {
+      for (Node &N : L) {
+        auto C = FS.CopyOf.find(N.Id);
+        auto X = ByStage.find(C != FS.CopyOf.end() ? C->second : N.Id);
+        if (N.Kind == NodeKind::Stage && X != ByStage.end()) {
+          Ruv &R = N.Ruvs[Key] = *X->second;
+          if (auto D = DataBranchOf.find(N.Id); D != DataBranchOf.end() && C == FS.CopyOf.end()) {
+            R.add("branch.cond.data", 1);
+            N.BranchProb = D->second;
+          }
+        }
+        Attach(N.Body);
+      }
+    };
+    Attach(FS.Seg);
+    attachEdges(FS, Blocks, Edges, Key);
+}
+
+/// attachFunction for every function of C (Blocks: by name).
+void attachTarget(IRCollection &C, const std::string &Key, const BlockLists &Blocks,
+                  const std::map<const BasicBlock *, Ruv> &Ruvs, const EdgeRuvs &Edges,
+                  const std::set<const BasicBlock *> &CondJumps) {
+  TimeRegion AttachTime(phaseTimer("icc-attach", "ICC RUVs onto the IR SEG"));
+  for (auto &[Name, FS] : C.Functions)
+    if (auto BL = Blocks.find(Name); BL != Blocks.end())
+      attachFunction(FS, Key, BL->second, Ruvs, Edges, CondJumps);
+}
+
+/// Releases the IR SEG's maps keyed by M's blocks.
+void releaseBlockMaps(IRFunctionSeg &FS) {
+  FS.StageOf = {};
+  FS.EdgeFreq = {};
+  FS.LoopExits = {};
+  FS.CopyOf = {};
+  FS.DataBranch = {};
+}
+
+void releaseBlockMaps(IRCollection &C) {
+  for (auto &[Name, FS] : C.Functions)
+    releaseBlockMaps(FS);
+}
+
+/// The compile target whose code generation is being recorded
+/// (recordCompileCodegen), until finishIccLevels.
+struct PendingIcc {
+  std::string Key;  ///< "ICC:<cpu>"
+  std::string Name; ///< target name in IRCollection::TargetInfo
+  BlockLists Blocks;
+};
+
+std::optional<PendingIcc> &pending() {
+  static std::optional<PendingIcc> P;
+  return P;
+}
+
+/// FunctionIccSink of the recording: attaches F's RUVs as soon as F is
+/// costed, then releases F's block maps and block list.
+void attachRecorded(const Function &F, const std::map<const BasicBlock *, Ruv> &Ruvs,
+                    const EdgeRuvs &Edges, const std::set<const BasicBlock *> &CondJumps) {
+  std::optional<PendingIcc> &P = pending();
+  auto FS = irCollection().Functions.find(F.getName().str());
+  if (!P || FS == irCollection().Functions.end())
+    return;
+  auto BL = P->Blocks.find(FS->first);
+  if (BL == P->Blocks.end())
+    return;
+  TimeRegion AttachTime(phaseTimer("icc-attach", "ICC RUVs onto the IR SEG"));
+  attachFunction(FS->second, P->Key, BL->second, Ruvs, Edges, CondJumps);
+  releaseBlockMaps(FS->second);
+  P->Blocks.erase(BL);
+}
+
+/// The ICC level of target Spec from a clone of M compiled a second time
+/// (machineLevelRuvs), attached to the IR SEGs of C at once; a note per
+/// function the target cannot compile, the target's "error" if it fails.
+void cloneTarget(Module &M, IRCollection &C, const TargetSpec &Spec) {
+  std::map<const BasicBlock *, Ruv> Ruvs;
+  EdgeRuvs Edges;
+  std::set<const BasicBlock *> CondJumps;
+  std::map<std::string, std::string> Skipped;
+  std::string Err;
+  bool Ok = machineLevelRuvs(M, Spec, Ruvs, Err, &C.TargetInfo[Spec.Name], &Edges,
+                             &CondJumps, &Skipped);
+  // Functions the target cannot compile: no ICC level for them, a note.
+  for (auto &[Name, Why] : Skipped)
+    if (Function *F = M.getFunction(Name)) {
+      std::string Note = "ICC " + Spec.Name + ": '" + Name + "' not compiled for " +
+                         Spec.CPU + ": " + Why + " (no ICC level for it on this target)";
+      C.Errors.push_back(Note);
+      M.getContext().diagnose(
+          DiagnosticInfoUnsupported(*F, "segtime: " + Note, F->getSubprogram(), DS_Warning));
+    }
+  if (!Ok) {
+    C.Errors.push_back("ICC " + Spec.Name + ": " + Err);
+    C.TargetInfo[Spec.Name]["error"] = Err;
+    return;
+  }
+  attachTarget(C, "ICC:" + Spec.Name, blockLists(M, C), Ruvs, Edges, CondJumps);
+}
+
 struct CollectPass : PassInfoMixin<CollectPass> {
   PreservedAnalyses run(Module &M, ModuleAnalysisManager &MAM) {
     IRCollection &C = irCollection();
@@ -154,6 +299,12 @@ struct CollectPass : PassInfoMixin<CollectPass> {
             F.getSubprogram(), DS_Warning));
     }
     IRTime.reset();
+    // Each target from a clone compiled a second time (cloneTarget), but
+    // the compile's own, when it writes an object file: its own code
+    // generation is recorded (attachRecorded attaches each function's RUVs
+    // as it is costed). The recording is set up last: the clones' code
+    // generation builds AsmPrinters through the same target registry.
+    std::optional<TargetSpec> Recorded;
     for (const std::string &T : C.Targets) {
       std::string Err;
       std::optional<TargetSpec> Spec =
@@ -162,74 +313,25 @@ struct CollectPass : PassInfoMixin<CollectPass> {
         C.Errors.push_back(Err);
         continue;
       }
-      std::map<const BasicBlock *, Ruv> Ruvs;
-      EdgeRuvs Edges;
-      std::set<const BasicBlock *> CondJumps;
-      std::map<std::string, std::string> Skipped;
       C.TargetInfo[Spec->Name] = {{"triple", Spec->Triple}, {"cpu", Spec->CPU}};
-      bool Ok = machineLevelRuvs(M, *Spec, Ruvs, Err, &C.TargetInfo[Spec->Name], &Edges,
-                                 &CondJumps, &Skipped);
-      // Functions the target cannot compile: no ICC level for them, a note.
-      for (auto &[Name, Why] : Skipped)
-        if (Function *F = M.getFunction(Name)) {
-          std::string Note = "ICC " + Spec->Name + ": '" + Name + "' not compiled for " +
-                             Spec->CPU + ": " + Why + " (no ICC level for it on this target)";
-          C.Errors.push_back(Note);
-          M.getContext().diagnose(
-              DiagnosticInfoUnsupported(*F, "segtime: " + Note, F->getSubprogram(), DS_Warning));
-        }
-      if (!Ok) {
-        C.Errors.push_back("ICC " + Spec->Name + ": " + Err);
-        C.TargetInfo[Spec->Name]["error"] = Err;
-        continue;
-      }
-      TimeRegion AttachTime(phaseTimer("icc-attach", "ICC RUVs onto the IR SEG"));
-      for (auto &[Name, FS] : C.Functions) {
-        Function *F = M.getFunction(Name);
-        if (!F)
-          continue;
-        std::map<std::string, const Ruv *> ByStage;
-        // Stages ending in a data-dependent branch that is still a
-        // conditional jump in the machine code: one possible misprediction
-        // per execution (docs/models.md "branch mispredictions").
-        std::map<std::string, std::string> DataBranchOf;
-        for (BasicBlock &B : *F) {
-          auto R = Ruvs.find(&B);
-          auto S = FS.StageOf.find(&B);
-          if (R != Ruvs.end() && S != FS.StageOf.end())
-            ByStage[S->second] = &R->second;
-          auto D = FS.DataBranch.find(&B);
-          if (S != FS.StageOf.end() && D != FS.DataBranch.end() && CondJumps.count(&B))
-            DataBranchOf[S->second] = D->second;
-        }
-        std::function<void(NodeList &)> Attach = [&](NodeList &L) {
-          for (Node &N : L) {
-            auto C = FS.CopyOf.find(N.Id);
-            auto X = ByStage.find(C != FS.CopyOf.end() ? C->second : N.Id);
-            if (N.Kind == NodeKind::Stage && X != ByStage.end()) {
-              Ruv &R = N.Ruvs["ICC:" + Spec->Name] = *X->second;
-              if (auto D = DataBranchOf.find(N.Id); D != DataBranchOf.end() && C == FS.CopyOf.end()) {
-                R.add("branch.cond.data", 1);
-                N.BranchProb = D->second;
-              }
-            }
-            Attach(N.Body);
-          }
-        };
-        Attach(FS.Seg);
-        attachEdges(FS, *F, Edges, "ICC:" + Spec->Name);
-      }
+      if (T == "compile" && C.EmitsObject && !IccClone && !Recorded)
+        Recorded = Spec;
+      else
+        cloneTarget(M, C, *Spec);
     }
+    std::string Why;
+    if (Recorded && recordCompileCodegen(M, *Recorded, attachRecorded, Why,
+                                         &C.TargetInfo[Recorded->Name]))
+      pending().emplace(
+          PendingIcc{"ICC:" + Recorded->Name, Recorded->Name, blockLists(M, C)});
+    else if (Recorded) // (not recordable: Why)
+      cloneTarget(M, C, *Recorded);
     // The maps from M's blocks served the ICC levels only: released now
-    // rather than held, with pointers into freed IR, until the plugin
-    // writes the SEG file after code generation.
-    for (auto &[Name, FS] : C.Functions) {
-      FS.StageOf = {};
-      FS.EdgeFreq = {};
-      FS.LoopExits = {};
-      FS.CopyOf = {};
-      FS.DataBranch = {};
-    }
+    // rather than held until the plugin writes the SEG file after code
+    // generation -- unless the compile's own code generation is being
+    // recorded: then finishIccLevels attaches its RUVs and releases them.
+    if (!pending())
+      releaseBlockMaps(C);
     if (C.StripDebugInfo) {
       TimeRegion StripTime(phaseTimer("strip-debug", "line tables stripped"));
       stripLineTables(M);
@@ -239,6 +341,20 @@ struct CollectPass : PassInfoMixin<CollectPass> {
 };
 
 } // namespace
+
+void finishIccLevels() {
+  std::optional<PendingIcc> &P = pending();
+  if (!P)
+    return;
+  IRCollection &C = irCollection();
+  std::string Err;
+  if (!finishCompileCodegen(Err)) {
+    C.Errors.push_back(P->Key + ": " + Err);
+    C.TargetInfo[P->Name]["error"] = Err;
+  }
+  releaseBlockMaps(C);
+  P.reset();
+}
 
 void registerSegtimePasses(PassBuilder &PB) {
   PB.registerAnalysisRegistrationCallback(

@@ -31,6 +31,12 @@ struct IRCollection {
   bool Enabled = false;          ///< set by the clang plugin
   bool StripDebugInfo = false;   ///< the plugin turned line tables on itself
   std::vector<std::string> Targets; ///< ICC targets (MachineLevel.h syntax)
+  /// The compile writes an object file through code generation (clang -c,
+  /// not -emit-llvm, -S or -flto): the ICC level of target "compile" is then
+  /// recorded from that code generation (recordCompileCodegen), not from a
+  /// clone compiled a second time (-mllvm -segtime-icc-clone forces the
+  /// clone).
+  bool EmitsObject = false;
   /// Units of symbolic work per function for the IR level (buildIRSeg).
   uint64_t Budget = DefaultAnalysisBudget;
   /// Source parameter names per IR function name (from the AST).
@@ -48,6 +54,12 @@ struct IRCollection {
 
 /// The collection of the current compile (one per process).
 IRCollection &irCollection();
+
+/// After code generation: attaches the ICC RUVs recorded from the compile's
+/// own code generation to the IR SEGs of irCollection() (or, if no code
+/// generation ran, a note and the target's "error"), then releases the IR
+/// SEGs' block maps. Nothing to do if none was recorded.
+void finishIccLevels();
 
 /// Registers the analyses, printers and the collection pass (run at the
 /// end of the optimisation pipeline when irCollection().Enabled).

@@ -516,6 +516,8 @@ private:
       CI.getDiagnostics().Report(ID) << Path << EC.message();
     }
     IRCollection &C = irCollection();
+    if (Opts.IR)
+      finishIccLevels(); // code generation has run
     std::map<std::string, std::string> IRName; // source name -> IR (mangled) name
     for (auto &[Mangled, Source] : C.SourceNames)
       IRName[Source] = Mangled;
@@ -568,6 +570,9 @@ protected:
       C.Enabled = Opts.IR;
       C.Targets = Opts.Targets;
       C.Budget = Opts.Budget;
+      const CodeGenOptions &CGO = CI.getCodeGenOpts();
+      C.EmitsObject = CI.getFrontendOpts().ProgramAction == frontend::EmitObj &&
+                      !CGO.PrepareForLTO && !CGO.PrepareForThinLTO;
       C.Instrument.Enabled = Opts.Instrument;
       C.Instrument.TimeInnermostLoops = Opts.TimeInnermostLoops;
       C.Instrument.NoClock = Opts.NoClock;

@@ -1,0 +1,44 @@
+#!/usr/bin/env python3
+"""Compares the ICC RUVs of two .seg.json files: every IR-level node's
+"ICC:<target>" RUV, by function, node id and target, must be the same in
+both (and present in both). Prints the number of RUVs compared, or the
+first differences, and exits 1 if any differ or if there are none.
+
+Usage: icc_ruvs_equal.py A.seg.json B.seg.json
+"""
+import json
+import sys
+
+
+def icc_ruvs(path):
+    """{(function, node id, "ICC:<target>"): RUV} over all IR-level nodes."""
+    out = {}
+
+    def walk(fn, nodes):
+        for n in nodes:
+            for key, ruv in n.get("ruv", {}).items():
+                if key.startswith("ICC:"):
+                    out[(fn, n["id"], key)] = ruv
+            walk(fn, n.get("body", []))
+
+    with open(path) as f:
+        data = json.load(f)
+    for fn in data["functions"]:
+        walk(fn["name"], fn.get("level_segs", {}).get("IR", []))
+    return out
+
+
+def main():
+    a, b = icc_ruvs(sys.argv[1]), icc_ruvs(sys.argv[2])
+    diffs = [k for k in sorted(set(a) | set(b)) if a.get(k) != b.get(k)]
+    for k in diffs[:10]:
+        print("differs:", k, a.get(k), b.get(k))
+    if diffs or not a:
+        print("%d of %d ICC RUVs differ" % (len(diffs), len(set(a) | set(b))))
+        return 1
+    print("%d ICC RUVs equal" % len(a))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
