@@ -34,8 +34,12 @@ USAGE:
 import argparse
 import json
 import math
+import os
 import re
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from segtime_common import load_seg  # noqa: E402
 
 
 def idiv(a, b):
@@ -170,7 +174,7 @@ def main():
     ap.add_argument("--missing-ok", action="store_true")
     a = ap.parse_args()
 
-    doc = json.load(open(a.seg))
+    doc = load_seg(a.seg)
     fns = [f for f in doc["functions"] if f["name"] == a.function]
     if not fns:
         raise SystemExit("icc_count: no function '%s' in %s (have: %s)" % (
