@@ -358,12 +358,15 @@ template <typename F> void textsOfNode(json &N, F &Fn) {
   if (R != N.end())
     if (json *File = rangeFile(*R))
       Fn(*File);
-  auto Ruvs = N.find("ruv");
-  if (Ruvs != N.end())
-    for (json &Level : *Ruvs)
-      if (Level.is_array())
-        for (size_t I = 0; I < Level.size(); I += 2)
-          Fn(Level[I]);
+  auto Ruvs = N.find("ruv"); // [level, [op, count, ...] or shared index, ...]
+  if (Ruvs != N.end() && Ruvs->is_array())
+    for (size_t I = 0; I + 1 < Ruvs->size(); I += 2) {
+      Fn((*Ruvs)[I]);
+      json &Pairs = (*Ruvs)[I + 1];
+      if (Pairs.is_array())
+        for (size_t K = 0; K < Pairs.size(); K += 2)
+          Fn(Pairs[K]);
+    }
   auto Streams = N.find("streams");
   if (Streams != N.end())
     for (json &M : *Streams) {
@@ -417,12 +420,12 @@ json countJSON(double V) {
   return json(V);
 }
 
-/// [line, col, end_line, end_col, file]; the end is left out if it is the
-/// start, the file if it is DefaultFile (the function's).
-json compactRange(const SourceRange &R, const std::string *DefaultFile) {
-  json J = json::array({R.Line, R.Col});
+/// [line - Base, col, end_line - line, end_col, file]; the end is left out
+/// if it is the start, the file if it is DefaultFile (the function's).
+json compactRange(const SourceRange &R, const std::string *DefaultFile, unsigned Base) {
+  json J = json::array({int64_t(R.Line) - int64_t(Base), R.Col});
   if (R.EndLine != R.Line || R.EndCol != R.Col) {
-    J.push_back(R.EndLine);
+    J.push_back(int64_t(R.EndLine) - int64_t(R.Line));
     J.push_back(R.EndCol);
   }
   if (!DefaultFile || R.File != *DefaultFile)
@@ -430,38 +433,52 @@ json compactRange(const SourceRange &R, const std::string *DefaultFile) {
   return J;
 }
 
+/// compactRange's inverse: [line, col, end_line, end_col, file], absolute.
+json expandRange(const json &R, const std::string &DefaultFile, int64_t Base) {
+  bool HasFile = R.size() == 3 || R.size() == 5;
+  size_t Numbers = R.size() - HasFile;
+  if (!R.is_array() || (Numbers != 2 && Numbers != 4))
+    throw std::runtime_error("range " + R.dump() + ": expected [line, col, end_line, end_col, file]");
+  int64_t Line = Base + R[0].get<int64_t>();
+  int64_t EndLine = Numbers == 4 ? Line + R[2].get<int64_t>() : Line;
+  return json::array({Line, R[1], EndLine, Numbers == 4 ? R[3] : R[1],
+                      HasFile ? R.back() : json(DefaultFile)});
+}
+
 
 
 /// Schema 1's layout of node N turned into schema 2's: range as an array,
 /// RUVs as [op, count, ...], no "kind": "Stage" and no "step_kind": "add".
-void compactNodeLayout(const Node &N, json &J, const std::string &File);
+void compactNodeLayout(const Node &N, json &J, const SourceRange &FR);
 
-void compactListLayout(const NodeList &L, json &J, const std::string &File) {
+void compactListLayout(const NodeList &L, json &J, const SourceRange &FR) {
   for (size_t I = 0; I < L.size(); ++I)
-    compactNodeLayout(L[I], J[I], File);
+    compactNodeLayout(L[I], J[I], FR);
 }
 
-void compactNodeLayout(const Node &N, json &J, const std::string &File) {
-  J["range"] = compactRange(N.Range, &File);
+void compactNodeLayout(const Node &N, json &J, const SourceRange &FR) {
+  J["range"] = compactRange(N.Range, &FR.File, FR.Line);
   if (N.Kind == NodeKind::Stage)
     J.erase("kind");
   if (N.Kind == NodeKind::Loop && N.StepKind == "add")
     J.erase("step_kind");
   if (!N.Ruvs.empty()) {
-    json &R = J["ruv"];
+    json R = json::array();
     for (auto &[Level, V] : N.Ruvs) {
       json Pairs = json::array();
       for (auto &[Op, Count] : V.counts()) {
         Pairs.push_back(Op);
         Pairs.push_back(countJSON(Count));
       }
-      R[Level] = std::move(Pairs);
+      R.push_back(Level);
+      R.push_back(std::move(Pairs));
     }
+    J["ruv"] = std::move(R);
   }
   if (N.Kind == NodeKind::Loop)
-    compactListLayout(N.Body, J["body"], File);
+    compactListLayout(N.Body, J["body"], FR);
   for (size_t I = 0; I < N.Arms.size(); ++I)
-    compactListLayout(N.Arms[I].Body, J["arms"][I]["body"], File);
+    compactListLayout(N.Arms[I].Body, J["arms"][I]["body"], FR);
 }
 
 template <typename F> void nodesOfList(json &L, F &Fn) {
@@ -478,17 +495,115 @@ template <typename F> void nodesOfList(json &L, F &Fn) {
   }
 }
 
-/// Fn(Node) on every node of a function's JSON, parents first.
-template <typename F> void nodesOfFunction(json &J, F &Fn) {
-  if (J.contains("seg"))
+/// Fn(Node) on every node of a function's JSON, parents first; Start()
+/// before each SEG (the source level's, each level's).
+template <typename F, typename S> void nodesOfFunction(json &J, F &Fn, S Start) {
+  if (J.contains("seg")) {
+    Start();
     nodesOfList(J["seg"], Fn);
+  }
   if (J.contains("level_segs"))
-    for (json &L : J["level_segs"])
+    for (json &L : J["level_segs"]) {
+      Start();
       nodesOfList(L, Fn);
+    }
 }
 
-/// Writes each "ruv" that occurs twice or more in the function once, in
-/// J["ruvs"], and the nodes' "ruv" as its index there.
+template <typename F> void nodesOfFunction(json &J, F &Fn) {
+  nodesOfFunction(J, Fn, [] {});
+}
+
+/// Node ids in depth-first order are mostly "v1", "v2", ... ("ir1", ...):
+/// an id that is the previous node's with its number plus one is left out.
+class ImplicitIds {
+public:
+  void start() { Valid = false; }
+  /// Whether Id follows the previous one; makes Id the previous one.
+  bool follows(const std::string &Id) {
+    bool Next = Valid && Id == next();
+    take(Id);
+    return Next;
+  }
+  /// The id after the previous one; throws if there is none.
+  std::string next() const {
+    if (!Valid)
+      throw std::runtime_error("a node without \"id\" does not follow a numbered one");
+    return Prefix + std::to_string(Number + 1);
+  }
+  void take(const std::string &Id) {
+    size_t D = Id.size();
+    while (D > 0 && std::isdigit(static_cast<unsigned char>(Id[D - 1])))
+      --D;
+    Valid = D < Id.size() && Id.size() - D < 10 && (Id[D] != '0' || D + 1 == Id.size());
+    if (Valid) {
+      Prefix = Id.substr(0, D);
+      Number = std::stoll(Id.substr(D));
+    }
+  }
+
+private:
+  bool Valid = false;
+  std::string Prefix;
+  long long Number = 0;
+};
+
+/// Short keys of schema 2 for the fields of nodes and arms, and of
+/// parameters (the long ones are schema 1's).
+const std::pair<const char *, const char *> NodeKeys[] = {
+    {"id", "i"},     {"kind", "k"},   {"range", "r"},     {"ruv", "u"},
+    {"label", "l"},  {"freq", "f"},   {"source_node", "s"}, {"branch_prob", "bp"},
+    {"body", "b"},   {"arms", "a"},   {"prob", "p"},      {"reason", "why"},
+    {"callee", "c"}, {"args", "x"},   {"trip", "t"}};
+const std::pair<const char *, const char *> ParameterKeys[] = {
+    {"name", "n"},  {"kind", "k"},    {"default", "d"},   {"source", "src"},
+    {"where", "w"}, {"meaning", "m"}, {"taken_at", "ta"}, {"other_at", "oa"}};
+
+template <typename Keys> void renameKeys(json &J, const Keys &Ks, bool ToShort) {
+  for (auto &[Long, Short] : Ks) {
+    auto It = J.find(ToShort ? Long : Short);
+    if (It != J.end()) {
+      json V = std::move(*It);
+      J.erase(It);
+      J[ToShort ? Short : Long] = std::move(V);
+    }
+  }
+}
+
+/// Renames the keys of every node, arm and parameter of function J (whose
+/// SEGs are under the long keys "seg", "level_segs", "body", "arms").
+void renameFunctionKeys(json &J, bool ToShort) {
+  std::function<void(json &)> List = [&](json &L) {
+    for (json &N : L) {
+      if (!ToShort)
+        renameKeys(N, NodeKeys, false);
+      if (N.contains("body"))
+        List(N["body"]);
+      if (N.contains("arms"))
+        for (json &A : N["arms"]) {
+          if (!ToShort)
+            renameKeys(A, NodeKeys, false);
+          if (A.contains("body"))
+            List(A["body"]);
+          if (ToShort)
+            renameKeys(A, NodeKeys, true);
+        }
+      if (ToShort)
+        renameKeys(N, NodeKeys, true);
+    }
+  };
+  if (J.contains("seg"))
+    List(J["seg"]);
+  if (J.contains("level_segs"))
+    for (json &L : J["level_segs"])
+      List(L);
+  if (J.contains("parameters"))
+    for (json &P : J["parameters"])
+      renameKeys(P, ParameterKeys, ToShort);
+}
+
+/// Writes each RUV of one level ([op, count, ...]) that occurs twice or
+/// more in the function once, in J["ruvs"], and the nodes' copies as its
+/// index there.
 void shareRuvs(json &J) {
   std::unordered_map<std::string, std::pair<size_t, size_t>> Uses; // text -> count, first
   std::vector<std::pair<json *, std::string>> Slots;
@@ -496,11 +611,13 @@ void shareRuvs(json &J) {
     auto R = N.find("ruv");
     if (R == N.end())
       return;
-    std::string Text = R->dump();
-    auto &U = Uses[Text];
-    if (!U.first++)
-      U.second = Uses.size();
-    Slots.emplace_back(&*R, std::move(Text));
+    for (size_t I = 1; I < R->size(); I += 2) {
+      std::string Text = (*R)[I].dump();
+      auto &U = Uses[Text];
+      if (!U.first++)
+        U.second = Uses.size();
+      Slots.emplace_back(&(*R)[I], std::move(Text));
+    }
   };
   nodesOfFunction(J, Count);
   std::vector<std::pair<size_t, size_t>> Order; // count, first of the shared ones
@@ -512,8 +629,9 @@ void shareRuvs(json &J) {
     }
   if (Order.empty())
     return;
-  std::sort(Order.begin(), Order.end(),
-            [](auto &A, auto &B) { return A.first != B.first ? A.first > B.first : A.second < B.second; });
+  std::sort(Order.begin(), Order.end(), [](auto &A, auto &B) {
+    return A.first != B.first ? A.first > B.first : A.second < B.second;
+  });
   std::unordered_map<std::string_view, size_t> Index;
   json Table = json::array();
   for (auto &[C, First] : Order) {
@@ -591,37 +709,60 @@ size_t digits(size_t N) { return N < 10 ? 1 : 1 + digits(N / 10); }
 
 json FunctionSeg::toCompactJSON() const {
   json J = toJSON();
-  J["range"] = compactRange(Range, nullptr);
-  compactListLayout(Body, J["seg"], Range.File);
+  J["range"] = compactRange(Range, nullptr, 0);
+  if (InMainFile)
+    J.erase("in_main_file");
+  compactListLayout(Body, J["seg"], Range);
   for (auto &[K, L] : LevelSegs)
-    compactListLayout(L, J["level_segs"][K], Range.File);
-  // Pieces worth sharing: those whose copies cost more bytes than an entry
-  // in the table and an index per use; most used first.
+    compactListLayout(L, J["level_segs"][K], Range);
+  ImplicitIds Ids;
+  auto DropId = [&](json &N) {
+    if (Ids.follows(N["id"].get<std::string>()))
+      N.erase("id");
+  };
+  nodesOfFunction(J, DropId, [&] { Ids.start(); });
+
+  // Texts worth sharing, whole or in pieces: those whose copies cost more
+  // bytes than an entry in the table and an index per use; most used first.
   struct Use {
     size_t Count = 0, First = 0;
   };
   std::unordered_map<std::string_view, Use> Uses;
-  auto Count = [&](json &Slot) {
-    for (std::string_view P : pieces(Slot.get_ref<const std::string &>())) {
-      Use &U = Uses[P];
-      if (!U.Count++)
-        U.First = Uses.size();
-    }
+  auto Add = [&](std::string_view P) {
+    Use &U = Uses[P];
+    if (!U.Count++)
+      U.First = Uses.size();
   };
-  textsOfFunction(J, Count);
-  std::vector<std::pair<std::string_view, Use>> Shared;
+  auto CountWhole = [&](json &Slot) { Add(Slot.get_ref<const std::string &>()); };
+  textsOfFunction(J, CountWhole);
   size_t IndexDigits = digits(Uses.size());
+  auto Worth = [&](std::string_view P, const Use &U) {
+    return U.Count >= 2 && U.Count * (P.size() + 2) > P.size() + 3 + U.Count * IndexDigits;
+  };
+  std::unordered_map<std::string_view, Use> Wholes;
   for (auto &[P, U] : Uses)
-    if (U.Count >= 2 && U.Count * (P.size() + 2) > P.size() + 3 + U.Count * IndexDigits)
+    if (Worth(P, U))
+      Wholes.emplace(P, U);
+  Uses = Wholes;
+  // Pieces of the texts that are not shared whole.
+  auto CountPieces = [&](json &Slot) {
+    const std::string &S = Slot.get_ref<const std::string &>();
+    if (Wholes.count(S))
+      return;
+    std::vector<std::string_view> Ps = pieces(S);
+    if (Ps.size() > 1)
+      for (std::string_view P : Ps)
+        Add(P);
+  };
+  textsOfFunction(J, CountPieces);
+  std::vector<std::pair<std::string_view, Use>> Shared;
+  for (auto &[P, U] : Uses)
+    if (Wholes.count(P) || Worth(P, U))
       Shared.emplace_back(P, U);
   std::sort(Shared.begin(), Shared.end(), [](const auto &A, const auto &B) {
     return A.second.Count != B.second.Count ? A.second.Count > B.second.Count
                                             : A.second.First < B.second.First;
   });
-  if (Shared.empty()) {
-    shareRuvs(J);
-    return J;
-  }
   std::unordered_map<std::string_view, size_t> Index;
   json Strings = json::array();
   for (size_t I = 0; I < Shared.size(); ++I) {
@@ -633,10 +774,14 @@ json FunctionSeg::toCompactJSON() const {
   std::vector<std::pair<json *, json>> Encoded;
   auto Encode = [&](json &Slot) {
     const std::string &S = Slot.get_ref<const std::string &>();
-    std::vector<std::string_view> Ps = pieces(S);
+    auto Whole = Index.find(S);
+    if (Whole != Index.end()) {
+      Encoded.emplace_back(&Slot, Whole->second);
+      return;
+    }
     json Parts = json::array();
     bool Any = false;
-    for (std::string_view P : Ps) {
+    for (std::string_view P : pieces(S)) {
       auto It = Index.find(P);
       if (It != Index.end()) {
         Parts.push_back(It->second);
@@ -648,33 +793,41 @@ json FunctionSeg::toCompactJSON() const {
       }
     }
     if (Any)
-      Encoded.emplace_back(&Slot, Parts.size() == 1 ? std::move(Parts[0]) : std::move(Parts));
+      Encoded.emplace_back(&Slot, std::move(Parts));
   };
-  textsOfFunction(J, Encode);
+  if (!Shared.empty())
+    textsOfFunction(J, Encode);
   for (auto &[Slot, V] : Encoded)
     *Slot = std::move(V);
-  J["strings"] = std::move(Strings);
+  if (!Shared.empty())
+    J["strings"] = std::move(Strings);
   shareRuvs(J);
+  renameFunctionKeys(J, true);
   return J;
 }
 
-/// A function in compact form with its shared RUVs and texts written out
-/// and the file of every range given.
+/// A function in compact form in schema 1's layout: long keys, shared RUVs
+/// and texts written out, ranges absolute with their file, ids given.
 static void expandTexts(json &J) {
+  renameFunctionKeys(J, false);
   auto SharedRuvs = J.find("ruvs");
   if (SharedRuvs != J.end()) {
     const json Ruvs = std::move(*SharedRuvs);
     J.erase("ruvs");
     auto Unshare = [&](json &N) {
       auto R = N.find("ruv");
-      if (R == N.end() || !R->is_number())
+      if (R == N.end() || !R->is_array())
         return;
-      size_t I = R->get<size_t>();
-      if (!R->is_number_unsigned() || I >= Ruvs.size())
-        throw std::runtime_error("function '" + J.value("name", "") + "': RUV index " +
-                                 R->dump() + " out of range (" + std::to_string(Ruvs.size()) +
-                                 " shared RUVs)");
-      *R = Ruvs[I];
+      for (size_t I = 1; I < R->size(); I += 2) {
+        json &Slot = (*R)[I];
+        if (!Slot.is_number())
+          continue;
+        if (!Slot.is_number_unsigned() || Slot.get<size_t>() >= Ruvs.size())
+          throw std::runtime_error("function '" + J.value("name", "") + "': RUV index " +
+                                   Slot.dump() + " out of range (" +
+                                   std::to_string(Ruvs.size()) + " shared RUVs)");
+        Slot = Ruvs[Slot.get<size_t>()];
+      }
     };
     nodesOfFunction(J, Unshare);
   }
@@ -711,15 +864,32 @@ static void expandTexts(json &J) {
     Slot = std::move(Text);
   };
   textsOfFunction(J, Expand);
-  // Ranges without a file are in the function's.
+  // Ranges absolute, with the function's file if they have none; RUVs as
+  // {level: [op, count, ...]}; ids given.
   auto FR = J.find("range");
-  std::string File = FR != J.end() && FR->is_array() && rangeFile(*FR) ? rangeFile(*FR)->get<std::string>() : "";
-  auto AddFile = [&](json &N) {
+  if (FR == J.end() || !FR->is_array())
+    throw std::runtime_error("function '" + J.value("name", "") + "': no \"range\"");
+  *FR = expandRange(*FR, "", 0);
+  std::string File = (*FR)[4].get<std::string>();
+  int64_t Base = (*FR)[0].get<int64_t>();
+  ImplicitIds Ids;
+  auto Node = [&](json &N) {
     auto R = N.find("range");
-    if (R != N.end() && R->is_array() && !rangeFile(*R))
-      R->push_back(File);
+    if (R != N.end())
+      *R = expandRange(*R, File, Base);
+    auto Ruv = N.find("ruv");
+    if (Ruv != N.end() && Ruv->is_array()) {
+      json Levels = json::object();
+      for (size_t I = 0; I + 1 < Ruv->size(); I += 2)
+        Levels[(*Ruv)[I].get<std::string>()] = std::move((*Ruv)[I + 1]);
+      *Ruv = std::move(Levels);
+    }
+    auto Id = N.find("id");
+    if (Id == N.end())
+      N["id"] = Ids.next();
+    Ids.take(N["id"].get<std::string>());
   };
-  nodesOfFunction(J, AddFile);
+  nodesOfFunction(J, Node, [&] { Ids.start(); });
 }
 
 // The compact dump of the document: {"functions":[F1,F2,...],HEADER} where

@@ -44,94 +44,14 @@ def measured(out):
     return json.loads(lines[0].split(" ", 1)[1])
 
 
-# Texts of schema 2 (docs/seg-json.md "Schema 2"): node, arm, stream and
-# parameter fields that hold a string, a "strings" index, or an array of them.
-_NODE_TEXTS = ("label", "freq", "source_node", "branch_prob", "footprint_B", "traffic_B", "chain",
-               "loop", "index", "start", "step", "step_kind", "trip", "callee", "op", "bytes",
-               "peer", "pattern", "root", "reason", "kind")
-_PARAMETER_TEXTS = ("name", "kind", "source", "where", "meaning", "taken_at", "other_at")
-
-
-def _expand_function(f):
-    """Schema 2's function f in schema 1's layout (core/Seg.cpp expandTexts
-    and the fromJSON readers): texts resolved, ranges as objects, RUVs as
-    objects, "kind" and "step_kind" defaults written."""
-    strings = f.pop("strings", [])
-    ruvs = f.pop("ruvs", [])
-
-    def text(t):
-        if isinstance(t, str):
-            return t
-        if isinstance(t, int):
-            return strings[t]
-        return "".join(text(e) for e in t)
-
-    def rng(r, file=""):
-        # [line, col(, end_line, end_col)(, file)]: no end = the start, no file = the function's
-        if not isinstance(r, list):
-            return r
-        end = r[2:4] if len(r) >= 4 else r[0:2]
-        return {"line": r[0], "col": r[1], "end_line": end[0], "end_col": end[1],
-                "file": text(r[-1]) if len(r) in (3, 5) else file}
-
-    def node(n):
-        for k in _NODE_TEXTS:
-            if k in n:
-                n[k] = text(n[k])
-        for k in ("args", "memory_notes"):
-            if k in n:
-                n[k] = [text(e) for e in n[k]]
-        n.setdefault("kind", "Stage")
-        if n["kind"] == "Loop":
-            n.setdefault("step_kind", "add")
-        if "range" in n:
-            n["range"] = rng(n["range"], f["range"]["file"])
-        if isinstance(n.get("ruv"), int):
-            n["ruv"] = json.loads(json.dumps(ruvs[n["ruv"]]))
-        for level, v in n.get("ruv", {}).items():
-            if isinstance(v, list):
-                n["ruv"][level] = {text(v[i]): float(v[i + 1]) for i in range(0, len(v), 2)}
-        for m in n.get("streams", []):
-            if "base" in m:
-                m["base"] = text(m["base"])
-            m["offsets_B"] = [text(e) for e in m.get("offsets_B", [])]
-            for lp in m.get("loops", []):
-                for k in ("loop", "stride_B", "trip", "index"):
-                    if k in lp:
-                        lp[k] = text(lp[k])
-        for c in n.get("body", []):
-            node(c)
-        for a in n.get("arms", []):
-            a["label"], a["prob"] = text(a.get("label", "")), text(a["prob"])
-            for c in a["body"]:
-                node(c)
-
-    f["range"] = rng(f.get("range", {}))
-    for prm in f.get("parameters", []):
-        for k in _PARAMETER_TEXTS:
-            if k in prm:
-                prm[k] = text(prm[k])
-    for n in f.get("seg", []):
-        node(n)
-    for lst in f.get("level_segs", {}).values():
-        for n in lst:
-            node(n)
-    return f
-
-
 def load_seg(path):
     """The .seg.json file at path as a dict in schema 1's layout (the expanded
-    form; `segtime show FILE --json` prints the same), whichever of schema 1
-    or 2 the file has."""
-    with open(path) as fh:
-        doc = json.load(fh)
-    if doc.get("schema") == "segtime.seg/2":
-        doc["functions"] = [_expand_function(f) for f in doc["functions"]]
-        doc["schema"] = "segtime.seg/1"
-    elif doc.get("schema") != "segtime.seg/1":
-        sys.exit("%s: not a SEG file of a known version (expected \"schema\": \"segtime.seg/2\" "
-                 "or \"segtime.seg/1\")" % path)
-    return doc
+    form, docs/seg-json.md), whichever schema the file has: as `segtime show
+    FILE --json` prints it (one reader of the format, core/Seg.cpp)."""
+    r = subprocess.run([SEGTIME, "show", path, "--json"], capture_output=True, text=True)
+    if r.returncode != 0:
+        sys.exit("%s: %s" % (os.path.basename(sys.argv[0]), r.stderr.strip() or "cannot read " + path))
+    return json.loads(r.stdout)
 
 
 def extra_params(name, seg):

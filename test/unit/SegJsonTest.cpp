@@ -167,14 +167,17 @@ TEST(SegJson, CompactRoundTrip) {
   json C = S.toCompactJSON();
   EXPECT_EQ(C["schema"], "segtime.seg/2");
   EXPECT_EQ(SegFile::fromJSON(json::parse(C.dump())).toJSON(), S.toJSON());
-  // Shared texts: a product's factors, a "where"'s file and a name's stem are written once
-  // in "strings" and referred to by index; ranges and RUVs are arrays.
+  // Shared texts: a repeated name, a product's factors and a "where"'s file
+  // are written once in "strings" and referred to by index; ranges and RUVs
+  // are arrays under short keys, ids that count on are left out.
   const json &F = C["functions"][0];
   std::vector<std::string> Strings = F.at("strings").get<std::vector<std::string>>();
-  for (const char *Piece : {"P_f", "k.c", "(1 - P_f_5)"})
+  for (const char *Piece : {"P_f_5", "k.c", "(1 - P_f_5)"})
     EXPECT_EQ(std::count(Strings.begin(), Strings.end(), Piece), 1) << Piece << " in " << F.dump();
-  EXPECT_TRUE(F["seg"][0]["range"].is_array()) << F["seg"][0].dump();
-  EXPECT_FALSE(F["seg"][0].contains("kind")); // Stage, the default
+  EXPECT_TRUE(F["seg"][0]["r"].is_array()) << F["seg"][0].dump();
+  EXPECT_FALSE(F["seg"][0].contains("k")); // Stage, the default
+  EXPECT_EQ(F["seg"][0]["i"], "v1");
+  EXPECT_FALSE(F["seg"][1].contains("i")) << F["seg"][1].dump(); // v2 follows v1
 }
 
 TEST(SegJson, ReadWrittenFile) {
