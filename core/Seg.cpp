@@ -449,14 +449,14 @@ json expandRange(const json &R, const std::string &DefaultFile, int64_t Base) {
 
 /// Schema 1's layout of node N turned into schema 2's: range as an array,
 /// RUVs as [op, count, ...], no "kind": "Stage" and no "step_kind": "add".
-void compactNodeLayout(const Node &N, json &J, const SourceRange &FR);
+void compactNodeLayout(const Node &N, json &J, const SourceRange &FR, SegVocabulary *V);
 
-void compactListLayout(const NodeList &L, json &J, const SourceRange &FR) {
+void compactListLayout(const NodeList &L, json &J, const SourceRange &FR, SegVocabulary *V) {
   for (size_t I = 0; I < L.size(); ++I)
-    compactNodeLayout(L[I], J[I], FR);
+    compactNodeLayout(L[I], J[I], FR, V);
 }
 
-void compactNodeLayout(const Node &N, json &J, const SourceRange &FR) {
+void compactNodeLayout(const Node &N, json &J, const SourceRange &FR, SegVocabulary *V) {
   J["range"] = compactRange(N.Range, &FR.File, FR.Line);
   if (N.Kind == NodeKind::Stage)
     J.erase("kind");
@@ -464,21 +464,21 @@ void compactNodeLayout(const Node &N, json &J, const SourceRange &FR) {
     J.erase("step_kind");
   if (!N.Ruvs.empty()) {
     json R = json::array();
-    for (auto &[Level, V] : N.Ruvs) {
+    for (auto &[Level, Counts] : N.Ruvs) {
       json Pairs = json::array();
-      for (auto &[Op, Count] : V.counts()) {
-        Pairs.push_back(Op);
+      for (auto &[Op, Count] : Counts.counts()) {
+        Pairs.push_back(V ? json(V->of(Op)) : json(Op));
         Pairs.push_back(countJSON(Count));
       }
-      R.push_back(Level);
+      R.push_back(V ? json(V->of(Level)) : json(Level));
       R.push_back(std::move(Pairs));
     }
     J["ruv"] = std::move(R);
   }
   if (N.Kind == NodeKind::Loop)
-    compactListLayout(N.Body, J["body"], FR);
+    compactListLayout(N.Body, J["body"], FR, V);
   for (size_t I = 0; I < N.Arms.size(); ++I)
-    compactListLayout(N.Arms[I].Body, J["arms"][I]["body"], FR);
+    compactListLayout(N.Arms[I].Body, J["arms"][I]["body"], FR, V);
 }
 
 template <typename F> void nodesOfList(json &L, F &Fn) {
@@ -554,9 +554,10 @@ const std::pair<const char *, const char *> NodeKeys[] = {
     {"label", "l"},  {"freq", "f"},   {"source_node", "s"}, {"branch_prob", "bp"},
     {"body", "b"},   {"arms", "a"},   {"prob", "p"},      {"reason", "why"},
     {"callee", "c"}, {"args", "x"},   {"trip", "t"}};
-const std::pair<const char *, const char *> ParameterKeys[] = {
-    {"name", "n"},  {"kind", "k"},    {"default", "d"},   {"source", "src"},
-    {"where", "w"}, {"meaning", "m"}, {"taken_at", "ta"}, {"other_at", "oa"}};
+/// Schema 2 writes a parameter as an array of its fields in this order
+/// (the last two only if "taken_at" is given).
+const char *const ParameterOrder[] = {"name",    "kind",    "default",  "source",
+                                      "where",   "meaning", "taken_at", "other_at"};
 
 template <typename Keys> void renameKeys(json &J, const Keys &Ks, bool ToShort) {
   for (auto &[Long, Short] : Ks) {
@@ -597,8 +598,19 @@ void renameFunctionKeys(json &J, bool ToShort) {
     for (json &L : J["level_segs"])
       List(L);
   if (J.contains("parameters"))
-    for (json &P : J["parameters"])
-      renameKeys(P, ParameterKeys, ToShort);
+    for (json &P : J["parameters"]) {
+      json Q = ToShort ? json::array() : json::object();
+      if (!ToShort && (!P.is_array() || (P.size() != 6 && P.size() != 8)))
+        throw std::runtime_error("function '" + J.value("name", "") + "': parameter " + P.dump() +
+                                 ": expected [name, kind, default, source, where, meaning"
+                                 "(, taken_at, other_at)]");
+      for (size_t I = 0; I < std::size(ParameterOrder); ++I)
+        if (ToShort && (I < 6 || P.contains(ParameterOrder[I])))
+          Q.push_back(std::move(P[ParameterOrder[I]]));
+        else if (!ToShort && I < P.size())
+          Q[ParameterOrder[I]] = std::move(P[I]);
+      P = std::move(Q);
+    }
 }
 
 /// Writes each RUV of one level ([op, count, ...]) that occurs twice or
@@ -646,11 +658,12 @@ void shareRuvs(json &J) {
   J["ruvs"] = std::move(Table);
 }
 
-/// The pieces a text is cut into for sharing: before each '*' outside
-/// parentheses (the factors of a product: a frequency repeats the
-/// conditions of the branches above it), and before a final ":LINE" or
-/// ":LINE:COL" (a parameter's "where" repeats the file name). The pieces
-/// concatenated are the text.
+/// The pieces a text is cut into for sharing: before each '*' and " + "
+/// outside parentheses (the factors and terms of a frequency repeat the
+/// conditions of the branches above it), around quotes (a reason's callee),
+/// before a final ":LINE" or ":LINE:COL" (a parameter's "where" repeats the
+/// file name) or "_LINE" or "_LINE_COL" (a parameter's name repeats the
+/// function's). The pieces concatenated are the text.
 std::vector<std::string_view> pieces(std::string_view S) {
   std::vector<std::string_view> Out;
   size_t End = S.size();
@@ -692,7 +705,8 @@ std::vector<std::string_view> pieces(std::string_view S) {
       --Depth;
     // before a product's factor, and before and after a quoted name
     // ("call to external function 'f' (no body ...)")
-    if (((C == '*' && Depth == 0) || C == '\'') && K > From) {
+    bool Sum = C == ' ' && Depth == 0 && K + 2 < End && S[K + 1] == '+' && S[K + 2] == ' ';
+    if (((C == '*' && Depth == 0) || C == '\'' || Sum) && K > From) {
       Out.push_back(S.substr(From, K - From));
       From = K;
     }
@@ -707,14 +721,14 @@ size_t digits(size_t N) { return N < 10 ? 1 : 1 + digits(N / 10); }
 
 } // namespace
 
-json FunctionSeg::toCompactJSON() const {
+json FunctionSeg::toCompactJSON(SegVocabulary *Vocab) const {
   json J = toJSON();
   J["range"] = compactRange(Range, nullptr, 0);
   if (InMainFile)
     J.erase("in_main_file");
-  compactListLayout(Body, J["seg"], Range);
+  compactListLayout(Body, J["seg"], Range, Vocab);
   for (auto &[K, L] : LevelSegs)
-    compactListLayout(L, J["level_segs"][K], Range);
+    compactListLayout(L, J["level_segs"][K], Range, Vocab);
   ImplicitIds Ids;
   auto DropId = [&](json &N) {
     if (Ids.follows(N["id"].get<std::string>()))
@@ -733,7 +747,10 @@ json FunctionSeg::toCompactJSON() const {
     if (!U.Count++)
       U.First = Uses.size();
   };
-  auto CountWhole = [&](json &Slot) { Add(Slot.get_ref<const std::string &>()); };
+  auto CountWhole = [&](json &Slot) {
+    if (Slot.is_string()) // (not a vocabulary index)
+      Add(Slot.get_ref<const std::string &>());
+  };
   textsOfFunction(J, CountWhole);
   size_t IndexDigits = digits(Uses.size());
   auto Worth = [&](std::string_view P, const Use &U) {
@@ -746,6 +763,8 @@ json FunctionSeg::toCompactJSON() const {
   Uses = Wholes;
   // Pieces of the texts that are not shared whole.
   auto CountPieces = [&](json &Slot) {
+    if (!Slot.is_string())
+      return;
     const std::string &S = Slot.get_ref<const std::string &>();
     if (Wholes.count(S))
       return;
@@ -773,6 +792,8 @@ json FunctionSeg::toCompactJSON() const {
   // replacing any.
   std::vector<std::pair<json *, json>> Encoded;
   auto Encode = [&](json &Slot) {
+    if (!Slot.is_string())
+      return;
     const std::string &S = Slot.get_ref<const std::string &>();
     auto Whole = Index.find(S);
     if (Whole != Index.end()) {
@@ -808,7 +829,7 @@ json FunctionSeg::toCompactJSON() const {
 
 /// A function in compact form in schema 1's layout: long keys, shared RUVs
 /// and texts written out, ranges absolute with their file, ids given.
-static void expandTexts(json &J) {
+static void expandTexts(json &J, const std::vector<std::string> *Vocab) {
   renameFunctionKeys(J, false);
   auto SharedRuvs = J.find("ruvs");
   if (SharedRuvs != J.end()) {
@@ -830,6 +851,29 @@ static void expandTexts(json &J) {
       }
     };
     nodesOfFunction(J, Unshare);
+  }
+  if (Vocab) { // RUV names are indices in the file's vocabulary
+    auto Name = [&](json &Slot) {
+      if (!Slot.is_number())
+        return;
+      if (!Slot.is_number_unsigned() || Slot.get<size_t>() >= Vocab->size())
+        throw std::runtime_error("function '" + J.value("name", "") + "': RUV name index " +
+                                 Slot.dump() + " out of range (" + std::to_string(Vocab->size()) +
+                                 " names in \"vocabulary\")");
+      Slot = (*Vocab)[Slot.get<size_t>()];
+    };
+    auto Names = [&](json &N) {
+      auto R = N.find("ruv");
+      if (R == N.end() || !R->is_array())
+        return;
+      for (size_t I = 0; I + 1 < R->size(); I += 2) {
+        Name((*R)[I]);
+        if ((*R)[I + 1].is_array())
+          for (size_t K = 0; K < (*R)[I + 1].size(); K += 2)
+            Name((*R)[I + 1][K]);
+      }
+    };
+    nodesOfFunction(J, Names);
   }
   json Strings = json::array();
   auto S = J.find("strings");
@@ -896,7 +940,7 @@ static void expandTexts(json &J) {
 // the header's keys all sort after "functions".
 void SegFileWriter::add(const FunctionSeg &F) {
   std::string Text = Any ? "," : "{\"functions\":[";
-  Text += F.toCompactJSON().dump();
+  Text += F.toCompactJSON(&Vocab).dump();
   Any = true;
   Out(Text);
 }
@@ -905,15 +949,18 @@ void SegFileWriter::finish(const SegFile &Rest) {
   Out(Any ? "]," : "{\"functions\":[],");
   json Header = headerJSON(Rest);
   Header["schema"] = SegFile::Schema;
+  Header["vocabulary"] = Vocab.Names;
   Out(Header.dump().substr(1) + "\n"); // without "{"
 }
 
 json SegFile::toCompactJSON() const {
+  SegVocabulary Vocab;
   json Fs = json::array();
   for (const FunctionSeg &F : Functions)
-    Fs.push_back(F.toCompactJSON());
+    Fs.push_back(F.toCompactJSON(&Vocab));
   json J = headerJSON(*this);
   J["schema"] = Schema;
+  J["vocabulary"] = Vocab.Names;
   J["functions"] = std::move(Fs);
   return J;
 }
@@ -928,13 +975,16 @@ SegFile SegFile::fromJSON(const json &J) {
   SegFile S;
   S.SourceFile = J.value("source", "");
   S.OptLevel = J.value("opt_level", "");
+  std::optional<std::vector<std::string>> Vocab;
+  if (J.contains("vocabulary"))
+    Vocab = J["vocabulary"].get<std::vector<std::string>>();
   for (const json &F : J.at("functions")) {
     if (Version == SchemaV1) {
       S.Functions.push_back(FunctionSeg::fromJSON(F));
       continue;
     }
     json Copy = F;
-    expandTexts(Copy);
+    expandTexts(Copy, Vocab ? &*Vocab : nullptr);
     S.Functions.push_back(FunctionSeg::fromJSON(Copy));
   }
   S.Warnings = J.value("warnings", std::vector<std::string>{});

@@ -28,6 +28,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace segtime {
@@ -202,6 +203,21 @@ struct Parameter {
   static Parameter fromJSON(const json &J);
 };
 
+/// The RUV operation and level names of a schema-2 file ("vocabulary"),
+/// numbered in order of first use: the RUVs of every function refer to them
+/// by index.
+struct SegVocabulary {
+  std::vector<std::string> Names;
+  std::unordered_map<std::string, size_t> Index;
+  /// Name's index, numbering it if it is new.
+  size_t of(const std::string &Name) {
+    auto [It, New] = Index.try_emplace(Name, Names.size());
+    if (New)
+      Names.push_back(Name);
+    return It->second;
+  }
+};
+
 /// The SEG of one function.
 struct FunctionSeg {
   std::string Name;
@@ -223,9 +239,11 @@ struct FunctionSeg {
   /// end_col, file], RUVs as [op, count, ...] with whole counts as integers,
   /// no "kind": "Stage", no "step_kind": "add", and the texts that repeat
   /// (whole, or pieces of them: the factors of a product, a "where"'s file)
-  /// written once in "strings" and referred to by index. Same content as
-  /// toJSON: fromJSON of either gives this function back.
-  json toCompactJSON() const;
+  /// written once in "strings" and referred to by index; RUV operation and
+  /// level names as indices in Vocab, numbering the new ones (nullptr: as
+  /// texts). Same content as toJSON: SegFile::fromJSON of either gives this
+  /// function back.
+  json toCompactJSON(SegVocabulary *Vocab = nullptr) const;
   /// Reads either layout once its texts are strings (SegFile::fromJSON
   /// resolves schema 2's "strings").
   static FunctionSeg fromJSON(const json &J);
@@ -272,6 +290,7 @@ public:
 private:
   std::function<void(const std::string &)> Out;
   bool Any = false; ///< a function has been written
+  SegVocabulary Vocab; ///< of the functions written so far
 };
 
 /// The JSON document in file Path. Throws std::runtime_error "PATH: cannot
