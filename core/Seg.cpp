@@ -320,18 +320,25 @@ json SegFile::toJSON() const {
 
 namespace {
 
-/// A compact range's file slot (the last of 3 or 5 elements), or nullptr.
-json *rangeFile(json &R) {
-  return R.is_array() && (R.size() == 3 || R.size() == 5) ? &R.back() : nullptr;
-}
+/// Node fields whose value is a text (a string in schema 1), by their
+/// schema-2 key.
+const char *const NodeTexts[] = {"l",     "f",     "s",         "bp",   "footprint_B", "traffic_B",
+                                 "chain", "loop",  "index",     "start", "step",       "step_kind",
+                                 "t",     "c",     "op",        "bytes", "peer",       "pattern",
+                                 "root",  "why",   "k"};
 
-/// Node fields whose value is a text (a string in schema 1).
-const char *const NodeTexts[] = {"label", "freq", "source_node", "branch_prob", "footprint_B",
-                                 "traffic_B", "chain", "loop", "index", "start", "step",
-                                 "step_kind", "trip", "callee", "op", "bytes", "peer",
-                                 "pattern", "root", "reason", "kind"};
-const char *const ParameterTexts[] = {"name", "kind", "source", "where", "meaning", "taken_at",
-                                      "other_at"};
+/// Schema 2's short keys of node and arm fields; the others keep schema 1's.
+const std::pair<const char *, const char *> NodeKeys[] = {
+    {"id", "i"},     {"kind", "k"},   {"range", "r"},       {"ruv", "u"},
+    {"label", "l"},  {"freq", "f"},   {"source_node", "s"}, {"branch_prob", "bp"},
+    {"body", "b"},   {"arms", "a"},   {"prob", "p"},        {"reason", "why"},
+    {"callee", "c"}, {"args", "x"},   {"trip", "t"}};
+
+/// Schema 2 writes a parameter as an array of its fields in this order
+/// (the last two only if "taken_at" is given); all but "default" are texts.
+const char *const ParameterOrder[] = {"name",  "kind",    "default",  "source",
+                                      "where", "meaning", "taken_at", "other_at"};
+constexpr size_t ParameterDefault = 2;
 
 /// Calls Fn(Slot) on each text slot of object J named in Keys.
 template <typename Keys, typename F> void textFields(json &J, const Keys &Ks, F &Fn) {
@@ -342,23 +349,28 @@ template <typename Keys, typename F> void textFields(json &J, const Keys &Ks, F 
   }
 }
 
+/// A compact range's file slot (the last of 3 or 5 elements), or nullptr.
+json *rangeFile(json &R) {
+  return R.is_array() && (R.size() == 3 || R.size() == 5) ? &R.back() : nullptr;
+}
+
 template <typename F> void textsOfList(json &L, F &Fn);
 
 /// Calls Fn(Slot) on every text slot of node N in compact form (fields,
-/// range file, RUV operation names, streams, arms), depth first.
+/// range file, RUV names unless numbered, streams, arms), depth first.
 template <typename F> void textsOfNode(json &N, F &Fn) {
   textFields(N, NodeTexts, Fn);
-  for (const char *K : {"args", "memory_notes"}) {
+  for (const char *K : {"x", "memory_notes"}) {
     auto It = N.find(K);
     if (It != N.end())
       for (json &E : *It)
         Fn(E);
   }
-  auto R = N.find("range");
+  auto R = N.find("r");
   if (R != N.end())
     if (json *File = rangeFile(*R))
       Fn(*File);
-  auto Ruvs = N.find("ruv"); // [level, [op, count, ...] or shared index, ...]
+  auto Ruvs = N.find("u"); // [level, [op, count, ...] or shared index, ...]
   if (Ruvs != N.end() && Ruvs->is_array())
     for (size_t I = 0; I + 1 < Ruvs->size(); I += 2) {
       Fn((*Ruvs)[I]);
@@ -379,15 +391,15 @@ template <typename F> void textsOfNode(json &N, F &Fn) {
           textFields(L, std::initializer_list<const char *>{"loop", "stride_B", "trip", "index"},
                      Fn);
     }
-  auto Body = N.find("body");
+  auto Body = N.find("b");
   if (Body != N.end())
     textsOfList(*Body, Fn);
-  auto Arms = N.find("arms");
+  auto Arms = N.find("a");
   if (Arms != N.end())
     for (json &A : *Arms) {
-      textFields(A, std::initializer_list<const char *>{"label", "prob"}, Fn);
-      if (A.contains("body"))
-        textsOfList(A["body"], Fn);
+      textFields(A, std::initializer_list<const char *>{"l", "p"}, Fn);
+      if (A.contains("b"))
+        textsOfList(A["b"], Fn);
     }
 }
 
@@ -396,8 +408,8 @@ template <typename F> void textsOfList(json &L, F &Fn) {
     textsOfNode(N, Fn);
 }
 
-/// Every text slot of a function's JSON: its range file, parameters, SEG and
-/// level SEGs (not its name and formal parameters).
+/// Every text slot of a function in compact form: its range file,
+/// parameters, SEG and level SEGs (not its name and formal parameters).
 template <typename F> void textsOfFunction(json &J, F &Fn) {
   auto R = J.find("range");
   if (R != J.end())
@@ -405,7 +417,10 @@ template <typename F> void textsOfFunction(json &J, F &Fn) {
       Fn(*File);
   if (J.contains("parameters"))
     for (json &P : J["parameters"])
-      textFields(P, ParameterTexts, Fn);
+      if (P.is_array())
+        for (size_t I = 0; I < P.size(); ++I)
+          if (I != ParameterDefault)
+            Fn(P[I]);
   if (J.contains("seg"))
     textsOfList(J["seg"], Fn);
   if (J.contains("level_segs"))
@@ -435,82 +450,14 @@ json compactRange(const SourceRange &R, const std::string *DefaultFile, unsigned
 
 /// compactRange's inverse: [line, col, end_line, end_col, file], absolute.
 json expandRange(const json &R, const std::string &DefaultFile, int64_t Base) {
-  bool HasFile = R.size() == 3 || R.size() == 5;
-  size_t Numbers = R.size() - HasFile;
-  if (!R.is_array() || (Numbers != 2 && Numbers != 4))
+  bool HasFile = R.is_array() && (R.size() == 3 || R.size() == 5);
+  size_t Numbers = R.is_array() ? R.size() - HasFile : 0;
+  if (Numbers != 2 && Numbers != 4)
     throw std::runtime_error("range " + R.dump() + ": expected [line, col, end_line, end_col, file]");
   int64_t Line = Base + R[0].get<int64_t>();
   int64_t EndLine = Numbers == 4 ? Line + R[2].get<int64_t>() : Line;
   return json::array({Line, R[1], EndLine, Numbers == 4 ? R[3] : R[1],
                       HasFile ? R.back() : json(DefaultFile)});
-}
-
-
-
-/// Schema 1's layout of node N turned into schema 2's: range as an array,
-/// RUVs as [op, count, ...], no "kind": "Stage" and no "step_kind": "add".
-void compactNodeLayout(const Node &N, json &J, const SourceRange &FR, SegVocabulary *V);
-
-void compactListLayout(const NodeList &L, json &J, const SourceRange &FR, SegVocabulary *V) {
-  for (size_t I = 0; I < L.size(); ++I)
-    compactNodeLayout(L[I], J[I], FR, V);
-}
-
-void compactNodeLayout(const Node &N, json &J, const SourceRange &FR, SegVocabulary *V) {
-  J["range"] = compactRange(N.Range, &FR.File, FR.Line);
-  if (N.Kind == NodeKind::Stage)
-    J.erase("kind");
-  if (N.Kind == NodeKind::Loop && N.StepKind == "add")
-    J.erase("step_kind");
-  if (!N.Ruvs.empty()) {
-    json R = json::array();
-    for (auto &[Level, Counts] : N.Ruvs) {
-      json Pairs = json::array();
-      for (auto &[Op, Count] : Counts.counts()) {
-        Pairs.push_back(V ? json(V->of(Op)) : json(Op));
-        Pairs.push_back(countJSON(Count));
-      }
-      R.push_back(V ? json(V->of(Level)) : json(Level));
-      R.push_back(std::move(Pairs));
-    }
-    J["ruv"] = std::move(R);
-  }
-  if (N.Kind == NodeKind::Loop)
-    compactListLayout(N.Body, J["body"], FR, V);
-  for (size_t I = 0; I < N.Arms.size(); ++I)
-    compactListLayout(N.Arms[I].Body, J["arms"][I]["body"], FR, V);
-}
-
-template <typename F> void nodesOfList(json &L, F &Fn) {
-  for (json &N : L) {
-    Fn(N);
-    auto Body = N.find("body");
-    if (Body != N.end())
-      nodesOfList(*Body, Fn);
-    auto Arms = N.find("arms");
-    if (Arms != N.end())
-      for (json &A : *Arms)
-        if (A.contains("body"))
-          nodesOfList(A["body"], Fn);
-  }
-}
-
-/// Fn(Node) on every node of a function's JSON, parents first; Start()
-/// before each SEG (the source level's, each level's).
-template <typename F, typename S> void nodesOfFunction(json &J, F &Fn, S Start) {
-  if (J.contains("seg")) {
-    Start();
-    nodesOfList(J["seg"], Fn);
-  }
-  if (J.contains("level_segs"))
-    for (json &L : J["level_segs"]) {
-      Start();
-      nodesOfList(L, Fn);
-    }
-}
-
-template <typename F> void nodesOfFunction(json &J, F &Fn) {
-  nodesOfFunction(J, Fn, [] {});
 }
 
 /// Node ids in depth-first order are mostly "v1", "v2", ... ("ir1", ...):
@@ -547,111 +494,182 @@ private:
   long long Number = 0;
 };
 
-/// Short keys of schema 2 for the fields of nodes and arms, and of
-/// parameters (the long ones are schema 1's).
-const std::pair<const char *, const char *> NodeKeys[] = {
-    {"id", "i"},     {"kind", "k"},   {"range", "r"},     {"ruv", "u"},
-    {"label", "l"},  {"freq", "f"},   {"source_node", "s"}, {"branch_prob", "bp"},
-    {"body", "b"},   {"arms", "a"},   {"prob", "p"},      {"reason", "why"},
-    {"callee", "c"}, {"args", "x"},   {"trip", "t"}};
-/// Schema 2 writes a parameter as an array of its fields in this order
-/// (the last two only if "taken_at" is given).
-const char *const ParameterOrder[] = {"name",    "kind",    "default",  "source",
-                                      "where",   "meaning", "taken_at", "other_at"};
+/// What compactNode needs besides the node.
+struct CompactContext {
+  const SourceRange &Function; ///< the function's range (file, base line)
+  SegVocabulary *Vocab;        ///< RUV names' numbers (nullptr: names as texts)
+  ImplicitIds Ids;
+};
 
-template <typename Keys> void renameKeys(json &J, const Keys &Ks, bool ToShort) {
-  for (auto &[Long, Short] : Ks) {
-    auto It = J.find(ToShort ? Long : Short);
-    if (It != J.end()) {
-      json V = std::move(*It);
-      J.erase(It);
-      J[ToShort ? Short : Long] = std::move(V);
+json compactList(const NodeList &L, CompactContext &C);
+
+/// Node::toJSON's content in schema 2's layout (short keys, range and RUVs
+/// as arrays, defaults and following ids left out), texts not yet shared.
+json compactNode(const Node &N, CompactContext &C) {
+  json J = json::object();
+  if (!C.Ids.follows(N.Id))
+    J["i"] = N.Id;
+  if (N.Kind != NodeKind::Stage)
+    J["k"] = nodeKindName(N.Kind);
+  J["r"] = compactRange(N.Range, &C.Function.File, C.Function.Line);
+  if (!N.Label.empty())
+    J["l"] = N.Label;
+  if (!N.Freq.empty())
+    J["f"] = N.Freq;
+  if (!N.SourceNode.empty())
+    J["s"] = N.SourceNode;
+  if (!N.BranchProb.empty())
+    J["bp"] = N.BranchProb;
+  if (!N.Footprint.empty())
+    J["footprint_B"] = N.Footprint;
+  if (!N.Traffic.empty())
+    J["traffic_B"] = N.Traffic;
+  for (const MemStream &M : N.Streams)
+    J["streams"].push_back(M.toJSON());
+  if (!N.MemoryNotes.empty())
+    J["memory_notes"] = N.MemoryNotes;
+  if (!N.Chain.empty())
+    J["chain"] = N.Chain;
+  if (!N.Ruvs.empty()) {
+    json R = json::array();
+    for (auto &[Level, Counts] : N.Ruvs) {
+      json Pairs = json::array();
+      for (auto &[Op, Count] : Counts.counts()) {
+        Pairs.push_back(C.Vocab ? json(C.Vocab->of(Op)) : json(Op));
+        Pairs.push_back(countJSON(Count));
+      }
+      R.push_back(C.Vocab ? json(C.Vocab->of(Level)) : json(Level));
+      R.push_back(std::move(Pairs));
     }
+    J["u"] = std::move(R);
+  }
+  switch (N.Kind) {
+  case NodeKind::Loop:
+    J["loop"] = N.LoopKind;
+    J["index"] = N.Index;
+    J["start"] = N.Start;
+    J["step"] = N.Step;
+    if (N.StepKind != "add")
+      J["step_kind"] = N.StepKind;
+    J["t"] = N.Trip;
+    J["b"] = compactList(N.Body, C);
+    break;
+  case NodeKind::Branch: {
+    json A = json::array();
+    for (const Arm &X : N.Arms)
+      A.push_back({{"l", X.Label}, {"p", X.Prob}, {"b", compactList(X.Body, C)}});
+    J["a"] = std::move(A);
+    break;
+  }
+  case NodeKind::Call:
+    J["c"] = N.Callee;
+    J["x"] = N.Args;
+    break;
+  case NodeKind::Comm:
+    J["op"] = N.CommOp;
+    J["bytes"] = N.Bytes;
+    J["peer"] = N.Peer;
+    J["pattern"] = N.Pattern;
+    J["root"] = N.Root;
+    break;
+  case NodeKind::Unknown:
+    J["why"] = N.Reason;
+    break;
+  default:
+    break;
+  }
+  return J;
+}
+
+json compactList(const NodeList &L, CompactContext &C) {
+  json A = json::array();
+  for (const Node &N : L)
+    A.push_back(compactNode(N, C));
+  return A;
+}
+
+/// Fn(Node) on every node of a list, parents first; Short: schema 2's keys.
+template <typename F> void nodesOfList(json &L, F &Fn, bool Short) {
+  const char *Body = Short ? "b" : "body", *Arms = Short ? "a" : "arms";
+  for (json &N : L) {
+    Fn(N);
+    auto B = N.find(Body);
+    if (B != N.end())
+      nodesOfList(*B, Fn, Short);
+    auto A = N.find(Arms);
+    if (A != N.end())
+      for (json &X : *A)
+        if (X.contains(Body))
+          nodesOfList(X[Body], Fn, Short);
   }
 }
 
-/// Renames the keys of every node, arm and parameter of function J (whose
-/// SEGs are under the long keys "seg", "level_segs", "body", "arms").
-void renameFunctionKeys(json &J, bool ToShort) {
-  std::function<void(json &)> List = [&](json &L) {
-    for (json &N : L) {
-      if (!ToShort)
-        renameKeys(N, NodeKeys, false);
-      if (N.contains("body"))
-        List(N["body"]);
-      if (N.contains("arms"))
-        for (json &A : N["arms"]) {
-          if (!ToShort)
-            renameKeys(A, NodeKeys, false);
-          if (A.contains("body"))
-            List(A["body"]);
-          if (ToShort)
-            renameKeys(A, NodeKeys, true);
-        }
-      if (ToShort)
-        renameKeys(N, NodeKeys, true);
-    }
-  };
-  if (J.contains("seg"))
-    List(J["seg"]);
+/// Fn(Node) on every node of a function's JSON, parents first; Start()
+/// before each SEG (the source level's, each level's).
+template <typename F, typename S> void nodesOfFunction(json &J, F &Fn, bool Short, S Start) {
+  if (J.contains("seg")) {
+    Start();
+    nodesOfList(J["seg"], Fn, Short);
+  }
   if (J.contains("level_segs"))
-    for (json &L : J["level_segs"])
-      List(L);
-  if (J.contains("parameters"))
-    for (json &P : J["parameters"]) {
-      json Q = ToShort ? json::array() : json::object();
-      if (!ToShort && (!P.is_array() || (P.size() != 6 && P.size() != 8)))
-        throw std::runtime_error("function '" + J.value("name", "") + "': parameter " + P.dump() +
-                                 ": expected [name, kind, default, source, where, meaning"
-                                 "(, taken_at, other_at)]");
-      for (size_t I = 0; I < std::size(ParameterOrder); ++I)
-        if (ToShort && (I < 6 || P.contains(ParameterOrder[I])))
-          Q.push_back(std::move(P[ParameterOrder[I]]));
-        else if (!ToShort && I < P.size())
-          Q[ParameterOrder[I]] = std::move(P[I]);
-      P = std::move(Q);
+    for (json &L : J["level_segs"]) {
+      Start();
+      nodesOfList(L, Fn, Short);
     }
+}
+
+template <typename F> void nodesOfFunction(json &J, F &Fn, bool Short) {
+  nodesOfFunction(J, Fn, Short, [] {});
 }
 
 /// Writes each RUV of one level ([op, count, ...]) that occurs twice or
 /// more in the function once, in J["ruvs"], and the nodes' copies as its
 /// index there.
 void shareRuvs(json &J) {
-  std::unordered_map<std::string, std::pair<size_t, size_t>> Uses; // text -> count, first
-  std::vector<std::pair<json *, std::string>> Slots;
+  struct Use {
+    size_t Count = 0, First = 0;
+    json *Value = nullptr;
+  };
+  std::unordered_map<std::string, Use> Uses;
+  std::vector<std::pair<json *, Use *>> Slots;
+  std::string Key;
   auto Count = [&](json &N) {
-    auto R = N.find("ruv");
+    auto R = N.find("u");
     if (R == N.end())
       return;
     for (size_t I = 1; I < R->size(); I += 2) {
-      std::string Text = (*R)[I].dump();
-      auto &U = Uses[Text];
-      if (!U.first++)
-        U.second = Uses.size();
-      Slots.emplace_back(&(*R)[I], std::move(Text));
+      json &Pairs = (*R)[I];
+      Key.clear();
+      for (const json &E : Pairs) { // op indices and counts
+        Key += E.is_number_integer() ? std::to_string(E.get<int64_t>()) : E.dump();
+        Key += ',';
+      }
+      Use &U = Uses[Key];
+      if (!U.Count++) {
+        U.First = Uses.size();
+        U.Value = &Pairs;
+      }
+      Slots.emplace_back(&Pairs, &U);
     }
   };
-  nodesOfFunction(J, Count);
-  std::vector<std::pair<size_t, size_t>> Order; // count, first of the shared ones
-  std::unordered_map<size_t, const std::string *> ByFirst;
-  for (auto &[Text, U] : Uses)
-    if (U.first >= 2) {
-      Order.push_back(U);
-      ByFirst[U.second] = &Text;
-    }
-  if (Order.empty())
+  nodesOfFunction(J, Count, true);
+  std::vector<Use *> Shared;
+  for (auto &[K, U] : Uses)
+    if (U.Count >= 2)
+      Shared.push_back(&U);
+  if (Shared.empty())
     return;
-  std::sort(Order.begin(), Order.end(), [](auto &A, auto &B) {
-    return A.first != B.first ? A.first > B.first : A.second < B.second;
+  std::sort(Shared.begin(), Shared.end(), [](const Use *A, const Use *B) {
+    return A->Count != B->Count ? A->Count > B->Count : A->First < B->First;
   });
-  std::unordered_map<std::string_view, size_t> Index;
+  std::unordered_map<const Use *, size_t> Index;
   json Table = json::array();
-  for (auto &[C, First] : Order) {
-    Index[*ByFirst[First]] = Table.size();
-    Table.push_back(json::parse(*ByFirst[First]));
+  for (Use *U : Shared) {
+    Index[U] = Table.size();
+    Table.push_back(*U->Value);
   }
-  for (auto &[Slot, Text] : Slots) {
-    auto It = Index.find(Text);
+  for (auto &[Slot, U] : Slots) {
+    auto It = Index.find(U);
     if (It != Index.end())
       *Slot = It->second;
   }
@@ -719,25 +737,17 @@ std::vector<std::string_view> pieces(std::string_view S) {
 
 size_t digits(size_t N) { return N < 10 ? 1 : 1 + digits(N / 10); }
 
-} // namespace
-
-json FunctionSeg::toCompactJSON(SegVocabulary *Vocab) const {
-  json J = toJSON();
-  J["range"] = compactRange(Range, nullptr, 0);
-  if (InMainFile)
-    J.erase("in_main_file");
-  compactListLayout(Body, J["seg"], Range, Vocab);
-  for (auto &[K, L] : LevelSegs)
-    compactListLayout(L, J["level_segs"][K], Range, Vocab);
-  ImplicitIds Ids;
-  auto DropId = [&](json &N) {
-    if (Ids.follows(N["id"].get<std::string>()))
-      N.erase("id");
+/// Writes the texts of compact function J that repeat, whole or in pieces,
+/// once in J["strings"] and their uses as indices there: those whose copies
+/// cost more bytes than an entry in the table and an index per use; most
+/// used first.
+void shareTexts(json &J) {
+  std::vector<json *> Slots;
+  auto Collect = [&](json &Slot) {
+    if (Slot.is_string()) // (not a vocabulary index)
+      Slots.push_back(&Slot);
   };
-  nodesOfFunction(J, DropId, [&] { Ids.start(); });
-
-  // Texts worth sharing, whole or in pieces: those whose copies cost more
-  // bytes than an entry in the table and an index per use; most used first.
+  textsOfFunction(J, Collect);
   struct Use {
     size_t Count = 0, First = 0;
   };
@@ -747,11 +757,8 @@ json FunctionSeg::toCompactJSON(SegVocabulary *Vocab) const {
     if (!U.Count++)
       U.First = Uses.size();
   };
-  auto CountWhole = [&](json &Slot) {
-    if (Slot.is_string()) // (not a vocabulary index)
-      Add(Slot.get_ref<const std::string &>());
-  };
-  textsOfFunction(J, CountWhole);
+  for (json *Slot : Slots)
+    Add(Slot->get_ref<const std::string &>());
   size_t IndexDigits = digits(Uses.size());
   auto Worth = [&](std::string_view P, const Use &U) {
     return U.Count >= 2 && U.Count * (P.size() + 2) > P.size() + 3 + U.Count * IndexDigits;
@@ -762,22 +769,22 @@ json FunctionSeg::toCompactJSON(SegVocabulary *Vocab) const {
       Wholes.emplace(P, U);
   Uses = Wholes;
   // Pieces of the texts that are not shared whole.
-  auto CountPieces = [&](json &Slot) {
-    if (!Slot.is_string())
-      return;
-    const std::string &S = Slot.get_ref<const std::string &>();
+  std::vector<std::vector<std::string_view>> Pieces(Slots.size());
+  for (size_t I = 0; I < Slots.size(); ++I) {
+    const std::string &S = Slots[I]->get_ref<const std::string &>();
     if (Wholes.count(S))
-      return;
-    std::vector<std::string_view> Ps = pieces(S);
-    if (Ps.size() > 1)
-      for (std::string_view P : Ps)
+      continue;
+    Pieces[I] = pieces(S);
+    if (Pieces[I].size() > 1)
+      for (std::string_view P : Pieces[I])
         Add(P);
-  };
-  textsOfFunction(J, CountPieces);
+  }
   std::vector<std::pair<std::string_view, Use>> Shared;
   for (auto &[P, U] : Uses)
     if (Wholes.count(P) || Worth(P, U))
       Shared.emplace_back(P, U);
+  if (Shared.empty())
+    return;
   std::sort(Shared.begin(), Shared.end(), [](const auto &A, const auto &B) {
     return A.second.Count != B.second.Count ? A.second.Count > B.second.Count
                                             : A.second.First < B.second.First;
@@ -788,21 +795,21 @@ json FunctionSeg::toCompactJSON(SegVocabulary *Vocab) const {
     Index[Shared[I].first] = I;
     Strings.push_back(std::string(Shared[I].first));
   }
-  // The views point into J's strings: collect the new slots before
+  // The views point into J's strings: compute the new slots before
   // replacing any.
   std::vector<std::pair<json *, json>> Encoded;
-  auto Encode = [&](json &Slot) {
-    if (!Slot.is_string())
-      return;
-    const std::string &S = Slot.get_ref<const std::string &>();
+  for (size_t I = 0; I < Slots.size(); ++I) {
+    const std::string &S = Slots[I]->get_ref<const std::string &>();
     auto Whole = Index.find(S);
     if (Whole != Index.end()) {
-      Encoded.emplace_back(&Slot, Whole->second);
-      return;
+      Encoded.emplace_back(Slots[I], Whole->second);
+      continue;
     }
+    if (Pieces[I].size() < 2)
+      continue;
     json Parts = json::array();
     bool Any = false;
-    for (std::string_view P : pieces(S)) {
+    for (std::string_view P : Pieces[I]) {
       auto It = Index.find(P);
       if (It != Index.end()) {
         Parts.push_back(It->second);
@@ -814,29 +821,96 @@ json FunctionSeg::toCompactJSON(SegVocabulary *Vocab) const {
       }
     }
     if (Any)
-      Encoded.emplace_back(&Slot, std::move(Parts));
-  };
-  if (!Shared.empty())
-    textsOfFunction(J, Encode);
+      Encoded.emplace_back(Slots[I], std::move(Parts));
+  }
   for (auto &[Slot, V] : Encoded)
     *Slot = std::move(V);
-  if (!Shared.empty())
-    J["strings"] = std::move(Strings);
+  J["strings"] = std::move(Strings);
+}
+
+/// Renames the keys of every node and arm of function J from schema 2's to
+/// schema 1's, and its parameters from arrays to objects.
+void expandKeys(json &J) {
+  auto Rename = [](json &X) {
+    for (auto &[Long, Short] : NodeKeys) {
+      auto It = X.find(Short);
+      if (It != X.end()) {
+        json V = std::move(*It);
+        X.erase(It);
+        X[Long] = std::move(V);
+      }
+    }
+  };
+  std::function<void(json &)> List = [&](json &L) {
+    for (json &N : L) {
+      Rename(N);
+      if (N.contains("body"))
+        List(N["body"]);
+      if (N.contains("arms"))
+        for (json &A : N["arms"]) {
+          Rename(A);
+          if (A.contains("body"))
+            List(A["body"]);
+        }
+    }
+  };
+  if (J.contains("seg"))
+    List(J["seg"]);
+  if (J.contains("level_segs"))
+    for (json &L : J["level_segs"])
+      List(L);
+  if (J.contains("parameters"))
+    for (json &P : J["parameters"]) {
+      if (!P.is_array() || (P.size() != 6 && P.size() != 8))
+        throw std::runtime_error("function '" + J.value("name", "") + "': parameter " + P.dump() +
+                                 ": expected [name, kind, default, source, where, meaning"
+                                 "(, taken_at, other_at)]");
+      json Q = json::object();
+      for (size_t I = 0; I < P.size(); ++I)
+        Q[ParameterOrder[I]] = std::move(P[I]);
+      P = std::move(Q);
+    }
+}
+
+} // namespace
+
+json FunctionSeg::toCompactJSON(SegVocabulary *Vocab) const {
+  json Ps = json::array();
+  for (const Parameter &P : Parameters) {
+    json A = json::array({P.Name, P.Kind,
+                          P.Default ? json(*P.Default)
+                                    : !P.DefaultExpr.empty() ? json(P.DefaultExpr) : json(nullptr),
+                          P.Source, P.Where, P.Meaning});
+    if (!P.TakenAt.empty()) {
+      A.push_back(P.TakenAt);
+      A.push_back(P.OtherAt);
+    }
+    Ps.push_back(std::move(A));
+  }
+  json J = {{"name", Name}, {"range", compactRange(Range, nullptr, 0)}, {"params", Params},
+            {"parameters", std::move(Ps)}};
+  if (!InMainFile)
+    J["in_main_file"] = false;
+  CompactContext C{Range, Vocab, {}};
+  J["seg"] = compactList(Body, C);
+  for (auto &[K, L] : LevelSegs) {
+    C.Ids.start();
+    J["level_segs"][K] = compactList(L, C);
+  }
+  shareTexts(J);
   shareRuvs(J);
-  renameFunctionKeys(J, true);
   return J;
 }
 
-/// A function in compact form in schema 1's layout: long keys, shared RUVs
-/// and texts written out, ranges absolute with their file, ids given.
+/// A function in compact form in schema 1's layout: shared RUVs and texts
+/// written out, long keys, ranges absolute with their file, ids given.
 static void expandTexts(json &J, const std::vector<std::string> *Vocab) {
-  renameFunctionKeys(J, false);
   auto SharedRuvs = J.find("ruvs");
   if (SharedRuvs != J.end()) {
     const json Ruvs = std::move(*SharedRuvs);
     J.erase("ruvs");
     auto Unshare = [&](json &N) {
-      auto R = N.find("ruv");
+      auto R = N.find("u");
       if (R == N.end() || !R->is_array())
         return;
       for (size_t I = 1; I < R->size(); I += 2) {
@@ -850,7 +924,7 @@ static void expandTexts(json &J, const std::vector<std::string> *Vocab) {
         Slot = Ruvs[Slot.get<size_t>()];
       }
     };
-    nodesOfFunction(J, Unshare);
+    nodesOfFunction(J, Unshare, true);
   }
   if (Vocab) { // RUV names are indices in the file's vocabulary
     auto Name = [&](json &Slot) {
@@ -863,7 +937,7 @@ static void expandTexts(json &J, const std::vector<std::string> *Vocab) {
       Slot = (*Vocab)[Slot.get<size_t>()];
     };
     auto Names = [&](json &N) {
-      auto R = N.find("ruv");
+      auto R = N.find("u");
       if (R == N.end() || !R->is_array())
         return;
       for (size_t I = 0; I + 1 < R->size(); I += 2) {
@@ -873,7 +947,7 @@ static void expandTexts(json &J, const std::vector<std::string> *Vocab) {
             Name((*R)[I + 1][K]);
       }
     };
-    nodesOfFunction(J, Names);
+    nodesOfFunction(J, Names, true);
   }
   json Strings = json::array();
   auto S = J.find("strings");
@@ -908,6 +982,7 @@ static void expandTexts(json &J, const std::vector<std::string> *Vocab) {
     Slot = std::move(Text);
   };
   textsOfFunction(J, Expand);
+  expandKeys(J);
   // Ranges absolute, with the function's file if they have none; RUVs as
   // {level: [op, count, ...]}; ids given.
   auto FR = J.find("range");
@@ -933,7 +1008,7 @@ static void expandTexts(json &J, const std::vector<std::string> *Vocab) {
       N["id"] = Ids.next();
     Ids.take(N["id"].get<std::string>());
   };
-  nodesOfFunction(J, Node, [&] { Ids.start(); });
+  nodesOfFunction(J, Node, false, [&] { Ids.start(); });
 }
 
 // The compact dump of the document: {"functions":[F1,F2,...],HEADER} where
