@@ -437,15 +437,21 @@ json countJSON(double V) {
 
 /// [line - Base, col, end_line - line, end_col, file]; the end is left out
 /// if it is the start, the file if it is DefaultFile (the function's).
-json compactRange(const SourceRange &R, const std::string *DefaultFile, unsigned Base) {
+json compactRange(const SourceRange &R, const std::string *DefaultFile, unsigned Base,
+                  SegVocabulary *Vocab) {
   json J = json::array({int64_t(R.Line) - int64_t(Base), R.Col});
   if (R.EndLine != R.Line || R.EndCol != R.Col) {
     J.push_back(int64_t(R.EndLine) - int64_t(R.Line));
     J.push_back(R.EndCol);
   }
   if (!DefaultFile || R.File != *DefaultFile)
-    J.push_back(R.File);
+    J.push_back(Vocab ? json(Vocab->of(R.File)) : json(R.File));
   return J;
+}
+
+/// S as a number in Vocab, or as a text without one.
+json named(const std::string &S, SegVocabulary *Vocab) {
+  return Vocab ? json(Vocab->of(S)) : json(S);
 }
 
 /// compactRange's inverse: [line, col, end_line, end_col, file], absolute.
@@ -510,8 +516,8 @@ json compactNode(const Node &N, CompactContext &C) {
   if (!C.Ids.follows(N.Id))
     J["i"] = N.Id;
   if (N.Kind != NodeKind::Stage)
-    J["k"] = nodeKindName(N.Kind);
-  J["r"] = compactRange(N.Range, &C.Function.File, C.Function.Line);
+    J["k"] = named(nodeKindName(N.Kind), C.Vocab);
+  J["r"] = compactRange(N.Range, &C.Function.File, C.Function.Line, C.Vocab);
   if (!N.Label.empty())
     J["l"] = N.Label;
   if (!N.Freq.empty())
@@ -545,7 +551,7 @@ json compactNode(const Node &N, CompactContext &C) {
   }
   switch (N.Kind) {
   case NodeKind::Loop:
-    J["loop"] = N.LoopKind;
+    J["loop"] = named(N.LoopKind, C.Vocab);
     J["index"] = N.Index;
     J["start"] = N.Start;
     J["step"] = N.Step;
@@ -557,7 +563,7 @@ json compactNode(const Node &N, CompactContext &C) {
   case NodeKind::Branch: {
     json A = json::array();
     for (const Arm &X : N.Arms)
-      A.push_back({{"l", X.Label}, {"p", X.Prob}, {"b", compactList(X.Body, C)}});
+      A.push_back({{"l", named(X.Label, C.Vocab)}, {"p", X.Prob}, {"b", compactList(X.Body, C)}});
     J["a"] = std::move(A);
     break;
   }
@@ -877,17 +883,17 @@ void expandKeys(json &J) {
 json FunctionSeg::toCompactJSON(SegVocabulary *Vocab) const {
   json Ps = json::array();
   for (const Parameter &P : Parameters) {
-    json A = json::array({P.Name, P.Kind,
+    json A = json::array({P.Name, named(P.Kind, Vocab),
                           P.Default ? json(*P.Default)
                                     : !P.DefaultExpr.empty() ? json(P.DefaultExpr) : json(nullptr),
-                          P.Source, P.Where, P.Meaning});
+                          named(P.Source, Vocab), P.Where, named(P.Meaning, Vocab)});
     if (!P.TakenAt.empty()) {
       A.push_back(P.TakenAt);
       A.push_back(P.OtherAt);
     }
     Ps.push_back(std::move(A));
   }
-  json J = {{"name", Name}, {"range", compactRange(Range, nullptr, 0)}, {"params", Params},
+  json J = {{"name", Name}, {"range", compactRange(Range, nullptr, 0, Vocab)}, {"params", Params},
             {"parameters", std::move(Ps)}};
   if (!InMainFile)
     J["in_main_file"] = false;
@@ -948,6 +954,30 @@ static void expandTexts(json &J, const std::vector<std::string> *Vocab) {
       }
     };
     nodesOfFunction(J, Names, true);
+    // kinds, loop kinds, arm labels, range files, a parameter's kind,
+    // source and meaning
+    auto Categorical = [&](json &N) {
+      for (const char *K : {"k", "loop"})
+        if (N.contains(K))
+          Name(N[K]);
+      if (N.contains("r"))
+        if (json *File = rangeFile(N["r"]))
+          Name(*File);
+      if (N.contains("a"))
+        for (json &A : N["a"])
+          if (A.contains("l"))
+            Name(A["l"]);
+    };
+    nodesOfFunction(J, Categorical, true);
+    if (J.contains("range"))
+      if (json *File = rangeFile(J["range"]))
+        Name(*File);
+    if (J.contains("parameters"))
+      for (json &P : J["parameters"])
+        if (P.is_array())
+          for (size_t I : {1, 3, 5})
+            if (I < P.size())
+              Name(P[I]);
   }
   json Strings = json::array();
   auto S = J.find("strings");

@@ -203,9 +203,10 @@ struct Parameter {
   static Parameter fromJSON(const json &J);
 };
 
-/// The RUV operation and level names of a schema-2 file ("vocabulary"),
-/// numbered in order of first use: the RUVs of every function refer to them
-/// by index.
+/// The names of a schema-2 file ("vocabulary"): RUV operations and levels,
+/// node and loop kinds, arm labels, source files, parameter kinds, sources
+/// and meanings, numbered in order of first use; every function refers to
+/// them by index.
 struct SegVocabulary {
   std::vector<std::string> Names;
   std::unordered_map<std::string, size_t> Index;
@@ -239,9 +240,10 @@ struct FunctionSeg {
   /// end_col, file], RUVs as [op, count, ...] with whole counts as integers,
   /// no "kind": "Stage", no "step_kind": "add", and the texts that repeat
   /// (whole, or pieces of them: the factors of a product, a "where"'s file)
-  /// written once in "strings" and referred to by index; RUV operation and
-  /// level names as indices in Vocab, numbering the new ones (nullptr: as
-  /// texts). Same content as toJSON: SegFile::fromJSON of either gives this
+  /// written once in "strings" and referred to by index; names (RUV
+  /// operations and levels, kinds, arm labels, files, a parameter's kind,
+  /// source and meaning) as indices in Vocab, numbering the new ones
+  /// (nullptr: as texts). Same content as toJSON: SegFile::fromJSON of either gives this
   /// function back.
   json toCompactJSON(SegVocabulary *Vocab = nullptr) const;
   /// Reads either layout once its texts are strings (SegFile::fromJSON
