@@ -908,6 +908,17 @@ json FunctionSeg::toCompactJSON(SegVocabulary *Vocab) const {
   return J;
 }
 
+/// Entry Index of Table (the "What" of function F); throws naming them if
+/// Index is not one.
+template <typename Table>
+static const auto &entry(const Table &T, const json &Index, const json &F, const char *What) {
+  if (!Index.is_number_unsigned() || Index.get<size_t>() >= T.size())
+    throw std::runtime_error("function '" + F.value("name", "") + "': " + What + " index " +
+                             Index.dump() + " out of range (" + std::to_string(T.size()) +
+                             " entries)");
+  return T[Index.get<size_t>()];
+}
+
 /// A function in compact form in schema 1's layout: shared RUVs and texts
 /// written out, long keys, ranges absolute with their file, ids given.
 static void expandTexts(json &J, const std::vector<std::string> *Vocab) {
@@ -921,26 +932,16 @@ static void expandTexts(json &J, const std::vector<std::string> *Vocab) {
         return;
       for (size_t I = 1; I < R->size(); I += 2) {
         json &Slot = (*R)[I];
-        if (!Slot.is_number())
-          continue;
-        if (!Slot.is_number_unsigned() || Slot.get<size_t>() >= Ruvs.size())
-          throw std::runtime_error("function '" + J.value("name", "") + "': RUV index " +
-                                   Slot.dump() + " out of range (" +
-                                   std::to_string(Ruvs.size()) + " shared RUVs)");
-        Slot = Ruvs[Slot.get<size_t>()];
+        if (Slot.is_number())
+          Slot = entry(Ruvs, Slot, J, "shared RUV (\"ruvs\")");
       }
     };
     nodesOfFunction(J, Unshare, true);
   }
   if (Vocab) { // RUV names are indices in the file's vocabulary
     auto Name = [&](json &Slot) {
-      if (!Slot.is_number())
-        return;
-      if (!Slot.is_number_unsigned() || Slot.get<size_t>() >= Vocab->size())
-        throw std::runtime_error("function '" + J.value("name", "") + "': RUV name index " +
-                                 Slot.dump() + " out of range (" + std::to_string(Vocab->size()) +
-                                 " names in \"vocabulary\")");
-      Slot = (*Vocab)[Slot.get<size_t>()];
+      if (Slot.is_number())
+        Slot = entry(*Vocab, Slot, J, "name (\"vocabulary\")");
     };
     auto Names = [&](json &N) {
       auto R = N.find("u");
@@ -989,13 +990,8 @@ static void expandTexts(json &J, const std::vector<std::string> *Vocab) {
                                                                 std::string &Out) {
     if (T.is_string()) {
       Out += T.get_ref<const std::string &>();
-    } else if (T.is_number_unsigned()) {
-      size_t I = T.get<size_t>();
-      if (I >= Strings.size())
-        throw std::runtime_error("function '" + J.value("name", "") + "': string index " +
-                                 std::to_string(I) + " out of range (" +
-                                 std::to_string(Strings.size()) + " strings)");
-      Out += Strings[I].get_ref<const std::string &>();
+    } else if (T.is_number()) {
+      Out += entry(Strings, T, J, "text (\"strings\")").template get_ref<const std::string &>();
     } else if (T.is_array()) {
       for (const json &E : T)
         Append(E, Out);

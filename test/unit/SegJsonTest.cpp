@@ -180,6 +180,19 @@ TEST(SegJson, CompactRoundTrip) {
   EXPECT_FALSE(F["seg"][1].contains("i")) << F["seg"][1].dump(); // v2 follows v1
 }
 
+TEST(SegJson, CompactBadIndexNamesFunctionAndTable) {
+  json C = sample().toCompactJSON();
+  C["functions"][0]["strings"] = json::array(); // its indices point nowhere
+  try {
+    SegFile::fromJSON(C);
+    FAIL() << "no exception";
+  } catch (const std::runtime_error &E) {
+    std::string What = E.what();
+    EXPECT_NE(What.find("function 'f'"), std::string::npos) << What;
+    EXPECT_NE(What.find("\"strings\""), std::string::npos) << What;
+  }
+}
+
 TEST(SegJson, ReadWrittenFile) {
   std::string Path = ::testing::TempDir() + "segtime-roundtrip.seg.json";
   for (bool Compact : {false, true}) {
