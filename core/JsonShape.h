@@ -30,8 +30,10 @@ constexpr int MaxJsonDepth = 1000;
 
 /// Throws std::runtime_error "at /functions/0/seg/1 (function f, node v2):
 /// \"trip\" must be a string, got number" if J is not shaped as a SEG file.
-/// The schema key itself is checked by SegFile::fromJSON.
-void checkSegShape(const nlohmann::json &J);
+/// The schema key itself is checked by SegFile::fromJSON. CheckFunctions
+/// false: the document's own keys only (schema 2 keeps its functions in the
+/// compact form, whose reader checks every index into its tables).
+void checkSegShape(const nlohmann::json &J, bool CheckFunctions = true);
 
 /// The same for a CT file.
 void checkCtShape(const nlohmann::json &J);

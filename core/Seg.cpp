@@ -3,6 +3,10 @@
 #include "core/JsonShape.h"
 
 #include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <string_view>
+#include <unordered_map>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -12,6 +16,13 @@ namespace segtime {
 
 Ruv Ruv::fromJSON(const json &J) {
   Ruv R;
+  if (J.is_array()) { // schema 2: [op, count, op, count, ...]
+    if (J.size() % 2)
+      throw std::runtime_error("RUV " + J.dump() + ": expected operation, count pairs");
+    for (size_t I = 0; I < J.size(); I += 2)
+      R.Counts[J[I].get<std::string>()] = J[I + 1].get<double>();
+    return R;
+  }
   for (auto It = J.begin(); It != J.end(); ++It)
     R.Counts[It.key()] = It.value().get<double>();
   return R;
@@ -24,6 +35,20 @@ json SourceRange::toJSON() const {
 
 SourceRange SourceRange::fromJSON(const json &J) {
   SourceRange R;
+  if (J.is_array()) { // schema 2: [line, col, end_line, end_col, file]
+    bool HasFile = J.size() == 3 || J.size() == 5;
+    size_t Numbers = J.size() - HasFile;
+    if (Numbers != 2 && Numbers != 4)
+      throw std::runtime_error("range " + J.dump() +
+                               ": expected [line, col, end_line, end_col, file]");
+    R.Line = J[0].get<unsigned>();
+    R.Col = J[1].get<unsigned>();
+    R.EndLine = Numbers == 4 ? J[2].get<unsigned>() : R.Line;
+    R.EndCol = Numbers == 4 ? J[3].get<unsigned>() : R.Col;
+    if (HasFile)
+      R.File = J.back().get<std::string>();
+    return R;
+  }
   R.File = J.value("file", "");
   R.Line = J.value("line", 0u);
   R.Col = J.value("col", 0u);
@@ -131,7 +156,7 @@ json Node::toJSON() const {
 
 Node Node::fromJSON(const json &J) {
   Node N;
-  N.Kind = parseKind(J.at("kind").get<std::string>());
+  N.Kind = parseKind(J.value("kind", "Stage")); // schema 2 leaves out "Stage"
   N.Id = J.at("id").get<std::string>();
   N.Label = J.value("label", "");
   if (J.contains("range"))
@@ -274,7 +299,7 @@ FunctionSeg FunctionSeg::fromJSON(const json &J) {
 
 /// The file's keys but "functions".
 static json headerJSON(const SegFile &S) {
-  json J = {{"schema", SegFile::Schema},
+  json J = {{"schema", SegFile::SchemaV1},
             {"source", S.SourceFile},
             {"opt_level", S.OptLevel},
             {"warnings", S.Warnings}};
@@ -292,41 +317,779 @@ json SegFile::toJSON() const {
   return J;
 }
 
-// dump(1) of the document: "{\n \"functions\": [\n", each function indented
-// by two spaces (strings hold no raw newline: every line break is the
-// layout's), ",\n" between them, "\n ],\n" (or " \"functions\": [],\n"),
-// then the other keys, which sort after "functions", as dump(1) of an
-// object prints them without its opening "{\n".
-void SegFileWriter::add(const FunctionSeg &F) {
-  std::string Text = F.toJSON().dump(1);
-  std::string Indented = Any ? ",\n  " : "{\n \"functions\": [\n  ";
-  Indented.reserve(Indented.size() + Text.size() + Text.size() / 8);
-  for (size_t From = 0, To; From < Text.size(); From = To + 1) {
-    To = std::min(Text.find('\n', From), Text.size());
-    Indented.append(Text, From, To - From);
-    if (To < Text.size())
-      Indented += "\n  ";
+// ---- Schema 2: the compact form of a function (docs/seg-json.md) ----------
+
+namespace {
+
+/// Node fields whose value is a text (a string in schema 1), by their
+/// schema-2 key.
+const char *const NodeTexts[] = {"l",     "f",     "s",         "bp",   "footprint_B", "traffic_B",
+                                 "chain", "loop",  "index",     "start", "step",       "step_kind",
+                                 "t",     "c",     "op",        "bytes", "peer",       "pattern",
+                                 "root",  "why",   "k"};
+
+/// Schema 2's short keys of node and arm fields; the others keep schema 1's.
+const std::pair<const char *, const char *> NodeKeys[] = {
+    {"id", "i"},     {"kind", "k"},   {"range", "r"},       {"ruv", "u"},
+    {"label", "l"},  {"freq", "f"},   {"source_node", "s"}, {"branch_prob", "bp"},
+    {"body", "b"},   {"arms", "a"},   {"prob", "p"},        {"reason", "why"},
+    {"callee", "c"}, {"args", "x"},   {"trip", "t"}};
+
+/// Schema 2 writes a parameter as an array of its fields in this order
+/// (the last two only if "taken_at" is given); all but "default" are texts.
+const char *const ParameterOrder[] = {"name",  "kind",    "default",  "source",
+                                      "where", "meaning", "taken_at", "other_at"};
+constexpr size_t ParameterDefault = 2;
+
+/// Calls Fn(Slot) on each text slot of object J named in Keys.
+template <typename Keys, typename F> void textFields(json &J, const Keys &Ks, F &Fn) {
+  for (const char *K : Ks) {
+    auto It = J.find(K);
+    if (It != J.end())
+      Fn(*It);
   }
+}
+
+/// A compact range's file slot (the last of 3 or 5 elements), or nullptr.
+json *rangeFile(json &R) {
+  return R.is_array() && (R.size() == 3 || R.size() == 5) ? &R.back() : nullptr;
+}
+
+template <typename F> void textsOfList(json &L, F &Fn);
+
+/// Calls Fn(Slot) on every text slot of node N in compact form (fields,
+/// range file, RUV names unless numbered, streams, arms), depth first.
+template <typename F> void textsOfNode(json &N, F &Fn) {
+  textFields(N, NodeTexts, Fn);
+  for (const char *K : {"x", "memory_notes"}) {
+    auto It = N.find(K);
+    if (It != N.end())
+      for (json &E : *It)
+        Fn(E);
+  }
+  auto R = N.find("r");
+  if (R != N.end())
+    if (json *File = rangeFile(*R))
+      Fn(*File);
+  auto Ruvs = N.find("u"); // [level, [op, count, ...] or shared index, ...]
+  if (Ruvs != N.end() && Ruvs->is_array())
+    for (size_t I = 0; I + 1 < Ruvs->size(); I += 2) {
+      Fn((*Ruvs)[I]);
+      json &Pairs = (*Ruvs)[I + 1];
+      if (Pairs.is_array())
+        for (size_t K = 0; K < Pairs.size(); K += 2)
+          Fn(Pairs[K]);
+    }
+  auto Streams = N.find("streams");
+  if (Streams != N.end())
+    for (json &M : *Streams) {
+      textFields(M, std::initializer_list<const char *>{"base"}, Fn);
+      if (M.contains("offsets_B"))
+        for (json &E : M["offsets_B"])
+          Fn(E);
+      if (M.contains("loops"))
+        for (json &L : M["loops"])
+          textFields(L, std::initializer_list<const char *>{"loop", "stride_B", "trip", "index"},
+                     Fn);
+    }
+  auto Body = N.find("b");
+  if (Body != N.end())
+    textsOfList(*Body, Fn);
+  auto Arms = N.find("a");
+  if (Arms != N.end())
+    for (json &A : *Arms) {
+      textFields(A, std::initializer_list<const char *>{"l", "p"}, Fn);
+      if (A.contains("b"))
+        textsOfList(A["b"], Fn);
+    }
+}
+
+template <typename F> void textsOfList(json &L, F &Fn) {
+  for (json &N : L)
+    textsOfNode(N, Fn);
+}
+
+/// Every text slot of a function in compact form: its range file,
+/// parameters, SEG and level SEGs (not its name and formal parameters).
+template <typename F> void textsOfFunction(json &J, F &Fn) {
+  auto R = J.find("range");
+  if (R != J.end())
+    if (json *File = rangeFile(*R))
+      Fn(*File);
+  if (J.contains("parameters"))
+    for (json &P : J["parameters"])
+      if (P.is_array())
+        for (size_t I = 0; I < P.size(); ++I)
+          if (I != ParameterDefault)
+            Fn(P[I]);
+  if (J.contains("seg"))
+    textsOfList(J["seg"], Fn);
+  if (J.contains("level_segs"))
+    for (json &L : J["level_segs"])
+      textsOfList(L, Fn);
+}
+
+/// A count as JSON: an integer if it is one (1 rather than 1.0).
+json countJSON(double V) {
+  if (V == std::floor(V) && std::fabs(V) < 9.0e15)
+    return json(static_cast<int64_t>(V));
+  return json(V);
+}
+
+/// [line - Base, col, end_line - line, end_col, file]; the end is left out
+/// if it is the start, the file if it is DefaultFile (the function's).
+json compactRange(const SourceRange &R, const std::string *DefaultFile, unsigned Base,
+                  SegVocabulary *Vocab) {
+  json J = json::array({int64_t(R.Line) - int64_t(Base), R.Col});
+  if (R.EndLine != R.Line || R.EndCol != R.Col) {
+    J.push_back(int64_t(R.EndLine) - int64_t(R.Line));
+    J.push_back(R.EndCol);
+  }
+  if (!DefaultFile || R.File != *DefaultFile)
+    J.push_back(Vocab ? json(Vocab->of(R.File)) : json(R.File));
+  return J;
+}
+
+/// S as a number in Vocab, or as a text without one.
+json named(const std::string &S, SegVocabulary *Vocab) {
+  return Vocab ? json(Vocab->of(S)) : json(S);
+}
+
+/// compactRange's inverse: [line, col, end_line, end_col, file], absolute.
+json expandRange(const json &R, const std::string &DefaultFile, int64_t Base) {
+  bool HasFile = R.is_array() && (R.size() == 3 || R.size() == 5);
+  size_t Numbers = R.is_array() ? R.size() - HasFile : 0;
+  if (Numbers != 2 && Numbers != 4)
+    throw std::runtime_error("range " + R.dump() + ": expected [line, col, end_line, end_col, file]");
+  int64_t Line = Base + R[0].get<int64_t>();
+  int64_t EndLine = Numbers == 4 ? Line + R[2].get<int64_t>() : Line;
+  return json::array({Line, R[1], EndLine, Numbers == 4 ? R[3] : R[1],
+                      HasFile ? R.back() : json(DefaultFile)});
+}
+
+/// Node ids in depth-first order are mostly "v1", "v2", ... ("ir1", ...):
+/// an id that is the previous node's with its number plus one is left out.
+class ImplicitIds {
+public:
+  void start() { Valid = false; }
+  /// Whether Id follows the previous one; makes Id the previous one.
+  bool follows(const std::string &Id) {
+    bool Next = Valid && Id == next();
+    take(Id);
+    return Next;
+  }
+  /// The id after the previous one; throws if there is none.
+  std::string next() const {
+    if (!Valid)
+      throw std::runtime_error("a node without \"id\" does not follow a numbered one");
+    return Prefix + std::to_string(Number + 1);
+  }
+  void take(const std::string &Id) {
+    size_t D = Id.size();
+    while (D > 0 && std::isdigit(static_cast<unsigned char>(Id[D - 1])))
+      --D;
+    Valid = D < Id.size() && Id.size() - D < 10 && (Id[D] != '0' || D + 1 == Id.size());
+    if (Valid) {
+      Prefix = Id.substr(0, D);
+      Number = std::stoll(Id.substr(D));
+    }
+  }
+
+private:
+  bool Valid = false;
+  std::string Prefix;
+  long long Number = 0;
+};
+
+/// What compactNode needs besides the node.
+struct CompactContext {
+  const SourceRange &Function; ///< the function's range (file, base line)
+  SegVocabulary *Vocab;        ///< RUV names' numbers (nullptr: names as texts)
+  ImplicitIds Ids;
+};
+
+json compactList(const NodeList &L, CompactContext &C);
+
+/// Node::toJSON's content in schema 2's layout (short keys, range and RUVs
+/// as arrays, defaults and following ids left out), texts not yet shared.
+json compactNode(const Node &N, CompactContext &C) {
+  json J = json::object();
+  if (!C.Ids.follows(N.Id))
+    J["i"] = N.Id;
+  if (N.Kind != NodeKind::Stage)
+    J["k"] = named(nodeKindName(N.Kind), C.Vocab);
+  J["r"] = compactRange(N.Range, &C.Function.File, C.Function.Line, C.Vocab);
+  if (!N.Label.empty())
+    J["l"] = N.Label;
+  if (!N.Freq.empty())
+    J["f"] = N.Freq;
+  if (!N.SourceNode.empty())
+    J["s"] = N.SourceNode;
+  if (!N.BranchProb.empty())
+    J["bp"] = N.BranchProb;
+  if (!N.Footprint.empty())
+    J["footprint_B"] = N.Footprint;
+  if (!N.Traffic.empty())
+    J["traffic_B"] = N.Traffic;
+  for (const MemStream &M : N.Streams)
+    J["streams"].push_back(M.toJSON());
+  if (!N.MemoryNotes.empty())
+    J["memory_notes"] = N.MemoryNotes;
+  if (!N.Chain.empty())
+    J["chain"] = N.Chain;
+  if (!N.Ruvs.empty()) {
+    json R = json::array();
+    for (auto &[Level, Counts] : N.Ruvs) {
+      json Pairs = json::array();
+      for (auto &[Op, Count] : Counts.counts()) {
+        Pairs.push_back(C.Vocab ? json(C.Vocab->of(Op)) : json(Op));
+        Pairs.push_back(countJSON(Count));
+      }
+      R.push_back(C.Vocab ? json(C.Vocab->of(Level)) : json(Level));
+      R.push_back(std::move(Pairs));
+    }
+    J["u"] = std::move(R);
+  }
+  switch (N.Kind) {
+  case NodeKind::Loop:
+    J["loop"] = named(N.LoopKind, C.Vocab);
+    J["index"] = N.Index;
+    J["start"] = N.Start;
+    J["step"] = N.Step;
+    if (N.StepKind != "add")
+      J["step_kind"] = N.StepKind;
+    J["t"] = N.Trip;
+    J["b"] = compactList(N.Body, C);
+    break;
+  case NodeKind::Branch: {
+    json A = json::array();
+    for (const Arm &X : N.Arms)
+      A.push_back({{"l", named(X.Label, C.Vocab)}, {"p", X.Prob}, {"b", compactList(X.Body, C)}});
+    J["a"] = std::move(A);
+    break;
+  }
+  case NodeKind::Call:
+    J["c"] = N.Callee;
+    J["x"] = N.Args;
+    break;
+  case NodeKind::Comm:
+    J["op"] = N.CommOp;
+    J["bytes"] = N.Bytes;
+    J["peer"] = N.Peer;
+    J["pattern"] = N.Pattern;
+    J["root"] = N.Root;
+    break;
+  case NodeKind::Unknown:
+    J["why"] = N.Reason;
+    break;
+  default:
+    break;
+  }
+  return J;
+}
+
+json compactList(const NodeList &L, CompactContext &C) {
+  json A = json::array();
+  for (const Node &N : L)
+    A.push_back(compactNode(N, C));
+  return A;
+}
+
+/// Fn(Node) on every node of a list, parents first; Short: schema 2's keys.
+template <typename F> void nodesOfList(json &L, F &Fn, bool Short) {
+  const char *Body = Short ? "b" : "body", *Arms = Short ? "a" : "arms";
+  for (json &N : L) {
+    Fn(N);
+    auto B = N.find(Body);
+    if (B != N.end())
+      nodesOfList(*B, Fn, Short);
+    auto A = N.find(Arms);
+    if (A != N.end())
+      for (json &X : *A)
+        if (X.contains(Body))
+          nodesOfList(X[Body], Fn, Short);
+  }
+}
+
+/// Fn(Node) on every node of a function's JSON, parents first; Start()
+/// before each SEG (the source level's, each level's).
+template <typename F, typename S> void nodesOfFunction(json &J, F &Fn, bool Short, S Start) {
+  if (J.contains("seg")) {
+    Start();
+    nodesOfList(J["seg"], Fn, Short);
+  }
+  if (J.contains("level_segs"))
+    for (json &L : J["level_segs"]) {
+      Start();
+      nodesOfList(L, Fn, Short);
+    }
+}
+
+template <typename F> void nodesOfFunction(json &J, F &Fn, bool Short) {
+  nodesOfFunction(J, Fn, Short, [] {});
+}
+
+/// Writes each RUV of one level ([op, count, ...]) that occurs twice or
+/// more in the function once, in J["ruvs"], and the nodes' copies as its
+/// index there.
+void shareRuvs(json &J) {
+  struct Use {
+    size_t Count = 0, First = 0;
+    json *Value = nullptr;
+  };
+  std::unordered_map<std::string, Use> Uses;
+  std::vector<std::pair<json *, Use *>> Slots;
+  std::string Key;
+  auto Count = [&](json &N) {
+    auto R = N.find("u");
+    if (R == N.end())
+      return;
+    for (size_t I = 1; I < R->size(); I += 2) {
+      json &Pairs = (*R)[I];
+      Key.clear();
+      for (const json &E : Pairs) { // op indices and counts
+        Key += E.is_number_integer() ? std::to_string(E.get<int64_t>()) : E.dump();
+        Key += ',';
+      }
+      Use &U = Uses[Key];
+      if (!U.Count++) {
+        U.First = Uses.size();
+        U.Value = &Pairs;
+      }
+      Slots.emplace_back(&Pairs, &U);
+    }
+  };
+  nodesOfFunction(J, Count, true);
+  std::vector<Use *> Shared;
+  for (auto &[K, U] : Uses)
+    if (U.Count >= 2)
+      Shared.push_back(&U);
+  if (Shared.empty())
+    return;
+  std::sort(Shared.begin(), Shared.end(), [](const Use *A, const Use *B) {
+    return A->Count != B->Count ? A->Count > B->Count : A->First < B->First;
+  });
+  std::unordered_map<const Use *, size_t> Index;
+  json Table = json::array();
+  for (Use *U : Shared) {
+    Index[U] = Table.size();
+    Table.push_back(*U->Value);
+  }
+  for (auto &[Slot, U] : Slots) {
+    auto It = Index.find(U);
+    if (It != Index.end())
+      *Slot = It->second;
+  }
+  J["ruvs"] = std::move(Table);
+}
+
+/// The pieces a text is cut into for sharing: before each '*' and " + "
+/// outside parentheses (the factors and terms of a frequency repeat the
+/// conditions of the branches above it), around quotes (a reason's callee),
+/// before a final ":LINE" or ":LINE:COL" (a parameter's "where" repeats the
+/// file name) or "_LINE" or "_LINE_COL" (a parameter's name repeats the
+/// function's). The pieces concatenated are the text.
+std::vector<std::string_view> pieces(std::string_view S) {
+  std::vector<std::string_view> Out;
+  size_t End = S.size();
+  // ":LINE" or ":LINE:COL" at the end
+  size_t Colons = 0, I = S.size();
+  while (I > 0 && Colons < 2) {
+    size_t J = I;
+    while (J > 0 && std::isdigit(static_cast<unsigned char>(S[J - 1])))
+      --J;
+    if (J == I || J == 0 || S[J - 1] != ':')
+      break;
+    I = J - 1;
+    ++Colons;
+    End = I;
+  }
+  if (End == 0)
+    End = S.size();
+  // "_LINE" or "_LINE_COL" at the end (a parameter's name: P_f_12, Pir_f_12_9)
+  if (End == S.size()) {
+    size_t Unders = 0;
+    for (size_t I = S.size(); I > 0 && Unders < 2;) {
+      size_t J = I;
+      while (J > 0 && std::isdigit(static_cast<unsigned char>(S[J - 1])))
+        --J;
+      if (J == I || J <= 1 || S[J - 1] != '_')
+        break;
+      I = J - 1;
+      ++Unders;
+      End = I;
+    }
+  }
+  int Depth = 0;
+  size_t From = 0;
+  for (size_t K = 0; K < End; ++K) {
+    char C = S[K];
+    if (C == '(')
+      ++Depth;
+    else if (C == ')')
+      --Depth;
+    // before a product's factor, and before and after a quoted name
+    // ("call to external function 'f' (no body ...)")
+    bool Sum = C == ' ' && Depth == 0 && K + 2 < End && S[K + 1] == '+' && S[K + 2] == ' ';
+    if (((C == '*' && Depth == 0) || C == '\'' || Sum) && K > From) {
+      Out.push_back(S.substr(From, K - From));
+      From = K;
+    }
+  }
+  Out.push_back(S.substr(From, End - From));
+  if (End < S.size())
+    Out.push_back(S.substr(End));
+  return Out;
+}
+
+size_t digits(size_t N) { return N < 10 ? 1 : 1 + digits(N / 10); }
+
+/// Writes the texts of compact function J that repeat, whole or in pieces,
+/// once in J["strings"] and their uses as indices there: those whose copies
+/// cost more bytes than an entry in the table and an index per use; most
+/// used first.
+void shareTexts(json &J) {
+  std::vector<json *> Slots;
+  auto Collect = [&](json &Slot) {
+    if (Slot.is_string()) // (not a vocabulary index)
+      Slots.push_back(&Slot);
+  };
+  textsOfFunction(J, Collect);
+  struct Use {
+    size_t Count = 0, First = 0;
+  };
+  std::unordered_map<std::string_view, Use> Uses;
+  auto Add = [&](std::string_view P) {
+    Use &U = Uses[P];
+    if (!U.Count++)
+      U.First = Uses.size();
+  };
+  for (json *Slot : Slots)
+    Add(Slot->get_ref<const std::string &>());
+  size_t IndexDigits = digits(Uses.size());
+  auto Worth = [&](std::string_view P, const Use &U) {
+    return U.Count >= 2 && U.Count * (P.size() + 2) > P.size() + 3 + U.Count * IndexDigits;
+  };
+  std::unordered_map<std::string_view, Use> Wholes;
+  for (auto &[P, U] : Uses)
+    if (Worth(P, U))
+      Wholes.emplace(P, U);
+  Uses = Wholes;
+  // Pieces of the texts that are not shared whole.
+  std::vector<std::vector<std::string_view>> Pieces(Slots.size());
+  for (size_t I = 0; I < Slots.size(); ++I) {
+    const std::string &S = Slots[I]->get_ref<const std::string &>();
+    if (Wholes.count(S))
+      continue;
+    Pieces[I] = pieces(S);
+    if (Pieces[I].size() > 1)
+      for (std::string_view P : Pieces[I])
+        Add(P);
+  }
+  std::vector<std::pair<std::string_view, Use>> Shared;
+  for (auto &[P, U] : Uses)
+    if (Wholes.count(P) || Worth(P, U))
+      Shared.emplace_back(P, U);
+  if (Shared.empty())
+    return;
+  std::sort(Shared.begin(), Shared.end(), [](const auto &A, const auto &B) {
+    return A.second.Count != B.second.Count ? A.second.Count > B.second.Count
+                                            : A.second.First < B.second.First;
+  });
+  std::unordered_map<std::string_view, size_t> Index;
+  json Strings = json::array();
+  for (size_t I = 0; I < Shared.size(); ++I) {
+    Index[Shared[I].first] = I;
+    Strings.push_back(std::string(Shared[I].first));
+  }
+  // The views point into J's strings: compute the new slots before
+  // replacing any.
+  std::vector<std::pair<json *, json>> Encoded;
+  for (size_t I = 0; I < Slots.size(); ++I) {
+    const std::string &S = Slots[I]->get_ref<const std::string &>();
+    auto Whole = Index.find(S);
+    if (Whole != Index.end()) {
+      Encoded.emplace_back(Slots[I], Whole->second);
+      continue;
+    }
+    if (Pieces[I].size() < 2)
+      continue;
+    json Parts = json::array();
+    bool Any = false;
+    for (std::string_view P : Pieces[I]) {
+      auto It = Index.find(P);
+      if (It != Index.end()) {
+        Parts.push_back(It->second);
+        Any = true;
+      } else if (!Parts.empty() && Parts.back().is_string()) {
+        Parts.back().get_ref<std::string &>() += P;
+      } else {
+        Parts.push_back(std::string(P));
+      }
+    }
+    if (Any)
+      Encoded.emplace_back(Slots[I], std::move(Parts));
+  }
+  for (auto &[Slot, V] : Encoded)
+    *Slot = std::move(V);
+  J["strings"] = std::move(Strings);
+}
+
+/// Renames the keys of every node and arm of function J from schema 2's to
+/// schema 1's, and its parameters from arrays to objects.
+void expandKeys(json &J) {
+  auto Rename = [](json &X) {
+    for (auto &[Long, Short] : NodeKeys) {
+      auto It = X.find(Short);
+      if (It != X.end()) {
+        json V = std::move(*It);
+        X.erase(It);
+        X[Long] = std::move(V);
+      }
+    }
+  };
+  std::function<void(json &)> List = [&](json &L) {
+    for (json &N : L) {
+      Rename(N);
+      if (N.contains("body"))
+        List(N["body"]);
+      if (N.contains("arms"))
+        for (json &A : N["arms"]) {
+          Rename(A);
+          if (A.contains("body"))
+            List(A["body"]);
+        }
+    }
+  };
+  if (J.contains("seg"))
+    List(J["seg"]);
+  if (J.contains("level_segs"))
+    for (json &L : J["level_segs"])
+      List(L);
+  if (J.contains("parameters"))
+    for (json &P : J["parameters"]) {
+      if (!P.is_array() || (P.size() != 6 && P.size() != 8))
+        throw std::runtime_error("function '" + J.value("name", "") + "': parameter " + P.dump() +
+                                 ": expected [name, kind, default, source, where, meaning"
+                                 "(, taken_at, other_at)]");
+      json Q = json::object();
+      for (size_t I = 0; I < P.size(); ++I)
+        Q[ParameterOrder[I]] = std::move(P[I]);
+      P = std::move(Q);
+    }
+}
+
+} // namespace
+
+json FunctionSeg::toCompactJSON(SegVocabulary *Vocab) const {
+  json Ps = json::array();
+  for (const Parameter &P : Parameters) {
+    json A = json::array({P.Name, named(P.Kind, Vocab),
+                          P.Default ? json(*P.Default)
+                                    : !P.DefaultExpr.empty() ? json(P.DefaultExpr) : json(nullptr),
+                          named(P.Source, Vocab), P.Where, named(P.Meaning, Vocab)});
+    if (!P.TakenAt.empty()) {
+      A.push_back(P.TakenAt);
+      A.push_back(P.OtherAt);
+    }
+    Ps.push_back(std::move(A));
+  }
+  json J = {{"name", Name}, {"range", compactRange(Range, nullptr, 0, Vocab)}, {"params", Params},
+            {"parameters", std::move(Ps)}};
+  if (!InMainFile)
+    J["in_main_file"] = false;
+  CompactContext C{Range, Vocab, {}};
+  J["seg"] = compactList(Body, C);
+  for (auto &[K, L] : LevelSegs) {
+    C.Ids.start();
+    J["level_segs"][K] = compactList(L, C);
+  }
+  shareTexts(J);
+  shareRuvs(J);
+  return J;
+}
+
+/// Entry Index of Table (the "What" of function F); throws naming them if
+/// Index is not one.
+template <typename Table>
+static const auto &entry(const Table &T, const json &Index, const json &F, const char *What) {
+  if (!Index.is_number_unsigned() || Index.get<size_t>() >= T.size())
+    throw std::runtime_error("function '" + F.value("name", "") + "': " + What + " index " +
+                             Index.dump() + " out of range (" + std::to_string(T.size()) +
+                             " entries)");
+  return T[Index.get<size_t>()];
+}
+
+/// A function in compact form in schema 1's layout: shared RUVs and texts
+/// written out, long keys, ranges absolute with their file, ids given.
+static void expandTexts(json &J, const std::vector<std::string> *Vocab) {
+  auto SharedRuvs = J.find("ruvs");
+  if (SharedRuvs != J.end()) {
+    const json Ruvs = std::move(*SharedRuvs);
+    J.erase("ruvs");
+    auto Unshare = [&](json &N) {
+      auto R = N.find("u");
+      if (R == N.end() || !R->is_array())
+        return;
+      for (size_t I = 1; I < R->size(); I += 2) {
+        json &Slot = (*R)[I];
+        if (Slot.is_number())
+          Slot = entry(Ruvs, Slot, J, "shared RUV (\"ruvs\")");
+      }
+    };
+    nodesOfFunction(J, Unshare, true);
+  }
+  if (Vocab) { // RUV names are indices in the file's vocabulary
+    auto Name = [&](json &Slot) {
+      if (Slot.is_number())
+        Slot = entry(*Vocab, Slot, J, "name (\"vocabulary\")");
+    };
+    auto Names = [&](json &N) {
+      auto R = N.find("u");
+      if (R == N.end() || !R->is_array())
+        return;
+      for (size_t I = 0; I + 1 < R->size(); I += 2) {
+        Name((*R)[I]);
+        if ((*R)[I + 1].is_array())
+          for (size_t K = 0; K < (*R)[I + 1].size(); K += 2)
+            Name((*R)[I + 1][K]);
+      }
+    };
+    nodesOfFunction(J, Names, true);
+    // kinds, loop kinds, arm labels, range files, a parameter's kind,
+    // source and meaning
+    auto Categorical = [&](json &N) {
+      for (const char *K : {"k", "loop"})
+        if (N.contains(K))
+          Name(N[K]);
+      if (N.contains("r"))
+        if (json *File = rangeFile(N["r"]))
+          Name(*File);
+      if (N.contains("a"))
+        for (json &A : N["a"])
+          if (A.contains("l"))
+            Name(A["l"]);
+    };
+    nodesOfFunction(J, Categorical, true);
+    if (J.contains("range"))
+      if (json *File = rangeFile(J["range"]))
+        Name(*File);
+    if (J.contains("parameters"))
+      for (json &P : J["parameters"])
+        if (P.is_array())
+          for (size_t I : {1, 3, 5})
+            if (I < P.size())
+              Name(P[I]);
+  }
+  json Strings = json::array();
+  auto S = J.find("strings");
+  if (S != J.end()) {
+    Strings = std::move(*S);
+    J.erase("strings");
+  }
+  std::function<void(const json &, std::string &)> Append = [&](const json &T,
+                                                                std::string &Out) {
+    if (T.is_string()) {
+      Out += T.get_ref<const std::string &>();
+    } else if (T.is_number()) {
+      Out += entry(Strings, T, J, "text (\"strings\")").template get_ref<const std::string &>();
+    } else if (T.is_array()) {
+      for (const json &E : T)
+        Append(E, Out);
+    } else {
+      throw std::runtime_error("function '" + J.value("name", "") + "': " + T.dump() +
+                               " is not a text (string, string index or array of them)");
+    }
+  };
+  auto Expand = [&](json &Slot) {
+    if (Slot.is_string())
+      return;
+    std::string Text;
+    Append(Slot, Text);
+    Slot = std::move(Text);
+  };
+  textsOfFunction(J, Expand);
+  expandKeys(J);
+  // Ranges absolute, with the function's file if they have none; RUVs as
+  // {level: [op, count, ...]}; ids given.
+  auto FR = J.find("range");
+  if (FR == J.end() || !FR->is_array())
+    throw std::runtime_error("function '" + J.value("name", "") + "': no \"range\"");
+  *FR = expandRange(*FR, "", 0);
+  std::string File = (*FR)[4].get<std::string>();
+  int64_t Base = (*FR)[0].get<int64_t>();
+  ImplicitIds Ids;
+  auto Node = [&](json &N) {
+    auto R = N.find("range");
+    if (R != N.end())
+      *R = expandRange(*R, File, Base);
+    auto Ruv = N.find("ruv");
+    if (Ruv != N.end() && Ruv->is_array()) {
+      json Levels = json::object();
+      for (size_t I = 0; I + 1 < Ruv->size(); I += 2)
+        Levels[(*Ruv)[I].get<std::string>()] = std::move((*Ruv)[I + 1]);
+      *Ruv = std::move(Levels);
+    }
+    auto Id = N.find("id");
+    if (Id == N.end())
+      N["id"] = Ids.next();
+    Ids.take(N["id"].get<std::string>());
+  };
+  nodesOfFunction(J, Node, false, [&] { Ids.start(); });
+}
+
+// The compact dump of the document: {"functions":[F1,F2,...],HEADER} where
+// the header's keys all sort after "functions".
+void SegFileWriter::add(const FunctionSeg &F) {
+  std::string Text = Any ? "," : "{\"functions\":[";
+  Text += F.toCompactJSON(&Vocab).dump();
   Any = true;
-  Out(Indented);
+  Out(Text);
 }
 
 void SegFileWriter::finish(const SegFile &Rest) {
-  Out(Any ? "\n ],\n" : "{\n \"functions\": [],\n");
-  std::string Text = headerJSON(Rest).dump(1);
-  Out(Text.substr(2) + "\n"); // without "{\n"
+  Out(Any ? "]," : "{\"functions\":[],");
+  json Header = headerJSON(Rest);
+  Header["schema"] = SegFile::Schema;
+  Header["vocabulary"] = Vocab.Names;
+  Out(Header.dump().substr(1) + "\n"); // without "{"
+}
+
+json SegFile::toCompactJSON() const {
+  SegVocabulary Vocab;
+  json Fs = json::array();
+  for (const FunctionSeg &F : Functions)
+    Fs.push_back(F.toCompactJSON(&Vocab));
+  json J = headerJSON(*this);
+  J["schema"] = Schema;
+  J["vocabulary"] = Vocab.Names;
+  J["functions"] = std::move(Fs);
+  return J;
 }
 
 SegFile SegFile::fromJSON(const json &J) {
-  if (!J.is_object() || J.value("schema", "") != Schema)
-    throw std::runtime_error(std::string("not a SEG file (expected \"schema\": \"") +
-                             Schema + "\")");
-  checkSegShape(J);
+  std::string Version = J.is_object() ? J.value("schema", "") : "";
+  if (Version != Schema && Version != SchemaV1)
+    throw std::runtime_error(std::string("not a SEG file of a known version (expected \"schema\": \"") +
+                             Schema + "\" or \"" + SchemaV1 + "\"" +
+                             (Version.empty() ? std::string() : ", found \"" + Version + "\"") +
+                             ")");
+  checkSegShape(J, /*CheckFunctions=*/Version == SchemaV1);
   SegFile S;
   S.SourceFile = J.value("source", "");
   S.OptLevel = J.value("opt_level", "");
-  for (const json &F : J.at("functions"))
-    S.Functions.push_back(FunctionSeg::fromJSON(F));
+  std::optional<std::vector<std::string>> Vocab;
+  if (J.contains("vocabulary"))
+    Vocab = J["vocabulary"].get<std::vector<std::string>>();
+  for (const json &F : J.at("functions")) {
+    if (Version == SchemaV1) {
+      S.Functions.push_back(FunctionSeg::fromJSON(F));
+      continue;
+    }
+    json Copy = F;
+    expandTexts(Copy, Vocab ? &*Vocab : nullptr);
+    S.Functions.push_back(FunctionSeg::fromJSON(Copy));
+  }
   S.Warnings = J.value("warnings", std::vector<std::string>{});
   if (J.contains("targets"))
     S.Targets = J["targets"].get<std::map<std::string, std::map<std::string, std::string>>>();

@@ -5,7 +5,9 @@
 /// Warwick-94 §2 Fig. 4) per function, resource usage vectors (RUVs,
 /// Warwick-94 eq. 3) per node and level, and the data-dependent parameters of
 /// the timing formulas. No LLVM or Clang dependency; JSON round-trips through
-/// toJSON/fromJSON (schema "segtime.seg/1", docs/seg-json.md).
+/// toJSON/fromJSON (schema "segtime.seg/1", the expanded form) and
+/// toCompactJSON (schema "segtime.seg/2", the form the plugin writes: shared
+/// texts, no indentation; docs/seg-json.md).
 ///
 /// Expressions (trip counts, probabilities, call arguments) are strings in the
 /// syntax of the predictor's expression parser: + - * / ^, parentheses, numbers,
@@ -26,6 +28,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace segtime {
@@ -200,6 +203,22 @@ struct Parameter {
   static Parameter fromJSON(const json &J);
 };
 
+/// The names of a schema-2 file ("vocabulary"): RUV operations and levels,
+/// node and loop kinds, arm labels, source files, parameter kinds, sources
+/// and meanings, numbered in order of first use; every function refers to
+/// them by index.
+struct SegVocabulary {
+  std::vector<std::string> Names;
+  std::unordered_map<std::string, size_t> Index;
+  /// Name's index, numbering it if it is new.
+  size_t of(const std::string &Name) {
+    auto [It, New] = Index.try_emplace(Name, Names.size());
+    if (New)
+      Names.push_back(Name);
+    return It->second;
+  }
+};
+
 /// The SEG of one function.
 struct FunctionSeg {
   std::string Name;
@@ -215,21 +234,41 @@ struct FunctionSeg {
   /// The body a level's formula is built from: LevelSegs["IR"] for INTCC and
   /// ICC levels when present, else the source-level Body.
   const NodeList &bodyFor(const std::string &LevelKey) const;
+  /// Schema 1's layout (the expanded form).
   json toJSON() const;
+  /// Schema 2's layout (docs/seg-json.md): ranges as [line, col, end_line,
+  /// end_col, file], RUVs as [op, count, ...] with whole counts as integers,
+  /// no "kind": "Stage", no "step_kind": "add", and the texts that repeat
+  /// (whole, or pieces of them: the factors of a product, a "where"'s file)
+  /// written once in "strings" and referred to by index; names (RUV
+  /// operations and levels, kinds, arm labels, files, a parameter's kind,
+  /// source and meaning) as indices in Vocab, numbering the new ones
+  /// (nullptr: as texts). Same content as toJSON: SegFile::fromJSON of either gives this
+  /// function back.
+  json toCompactJSON(SegVocabulary *Vocab = nullptr) const;
+  /// Reads either layout once its texts are strings (SegFile::fromJSON
+  /// resolves schema 2's "strings").
   static FunctionSeg fromJSON(const json &J);
 };
 
 /// A translation unit's characterisation: the content of a .seg.json file.
 struct SegFile {
-  static constexpr const char *Schema = "segtime.seg/1";
+  /// The version the plugin writes (compact, shared texts).
+  static constexpr const char *Schema = "segtime.seg/2";
+  /// The expanded form (toJSON; files of earlier plugins): still read.
+  static constexpr const char *SchemaV1 = "segtime.seg/1";
   std::string SourceFile;
   std::string OptLevel; ///< "O0", "O2", ...
   std::vector<FunctionSeg> Functions;
   std::vector<std::string> Warnings;
   /// ICC targets characterised: name -> {"triple", "cpu", ...}.
   std::map<std::string, std::map<std::string, std::string>> Targets;
+  /// The expanded form (schema 1, for views: `segtime show --json`).
   json toJSON() const;
-  /// Throws std::runtime_error naming the problem if J is not a SEG file.
+  /// The form the plugin writes (schema 2; FunctionSeg::toCompactJSON).
+  json toCompactJSON() const;
+  /// Either schema. Throws std::runtime_error naming the problem if J is
+  /// not a SEG file of a known version.
   static SegFile fromJSON(const json &J);
   /// Reads and parses Path; throws std::runtime_error with file and reason.
   static SegFile read(const std::string &Path);
@@ -237,10 +276,10 @@ struct SegFile {
 };
 
 /// Writes a SEG file one function at a time: the same bytes as
-/// SegFile::toJSON().dump(1) followed by a newline, but only one function's
-/// JSON in memory at once (a large translation unit's document is ten times
-/// its SEGs). Functions are written as they are added, in order; finish
-/// writes the file's other keys, which all sort after "functions".
+/// SegFile::toCompactJSON().dump() followed by a newline, but only one
+/// function's JSON in memory at once. Functions are written as they are
+/// added, in order; finish writes the file's other keys, which all sort
+/// after "functions".
 class SegFileWriter {
 public:
   /// Out receives the text in pieces, in order.
@@ -253,6 +292,7 @@ public:
 private:
   std::function<void(const std::string &)> Out;
   bool Any = false; ///< a function has been written
+  SegVocabulary Vocab; ///< of the functions written so far
 };
 
 /// The JSON document in file Path. Throws std::runtime_error "PATH: cannot

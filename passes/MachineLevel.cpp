@@ -489,8 +489,80 @@ public:
     return MCII.get(I.getOpcode()).isUnconditionalBranch();
   }
 
-  /// The ICC RUV of one execution of block B (per iteration if B is in a loop).
+  ~BlockCoster() {
+    if (IccDump)
+      errs() << "segtime-icc " << STI.getCPU() << ": " << MemoHits << " of " << Costed
+             << " blocks costed from the memo (" << Memo.size() << " distinct)\n";
+  }
+
+  /// The ICC RUV of one execution of block B (per iteration if B is in a
+  /// loop). Memoised: blocks with the same instructions (memoKey) and the
+  /// same InLoop cost the same, and real code repeats blocks (spills,
+  /// returns, calls with the same argument set-up), so llvm-mca runs once
+  /// per distinct block of the target.
   Ruv cost(const BlockRecord &B) {
+    ++Costed;
+    auto [It, New] = Memo.try_emplace(memoKey(B));
+    if (New)
+      It->second = costOnce(B);
+    else
+      ++MemoHits;
+    if (IccDump)
+      dump(B, It->second);
+    return It->second;
+  }
+
+private:
+  /// Everything of B that costOnce reads, as bytes: InLoop, and per
+  /// instruction its opcode, flags and operands (registers, immediates,
+  /// nested instructions). An expression operand (branch target, symbol
+  /// address) costs the same whatever it names, but for the callee of a
+  /// call, whose being defined in the module or not (call.external) is in
+  /// the key. Two blocks with equal keys have equal costs.
+  std::string memoKey(const BlockRecord &B) const {
+    std::string Key(1, B.InLoop ? 'L' : 'S');
+    for (const MCInst &I : B.Insts)
+      appendKey(Key, I);
+    return Key;
+  }
+
+  /// Appends I's part of memoKey to Key.
+  void appendKey(std::string &Key, const MCInst &I) const {
+    auto Put = [&Key](auto V) { Key.append(reinterpret_cast<const char *>(&V), sizeof V); };
+    const MCInstrDesc &D = MCII.get(I.getOpcode());
+    Put(I.getOpcode());
+    Put(I.getFlags());
+    Put(uint32_t(I.getNumOperands()));
+    for (unsigned K = 0; K < I.getNumOperands(); ++K) {
+      const MCOperand &Op = I.getOperand(K);
+      if (Op.isReg()) {
+        Key += 'r';
+        Put(unsigned(Op.getReg()));
+      } else if (Op.isImm()) {
+        Key += 'i';
+        Put(Op.getImm());
+      } else if (Op.isSFPImm()) {
+        Key += 's';
+        Put(Op.getSFPImm());
+      } else if (Op.isDFPImm()) {
+        Key += 'd';
+        Put(Op.getDFPImm());
+      } else if (Op.isExpr()) {
+        Key += 'e';
+        if (K == 0 && D.isCall())
+          if (auto *Sym = dyn_cast<MCSymbolRefExpr>(Op.getExpr()))
+            Key += Defined.count(Sym->getSymbol().getName().str()) ? 'D' : 'X';
+      } else if (Op.isInst()) {
+        Key += 'n';
+        appendKey(Key, *Op.getInst());
+      } else {
+        Key += '?';
+      }
+    }
+  }
+
+  /// cost() without the memo.
+  Ruv costOnce(const BlockRecord &B) {
     Ruv R;
     R.add("instructions", B.Insts.size());
     for (const MCInst &I : B.Insts) {
@@ -522,12 +594,9 @@ public:
       costWithMca(B, R);
     else
       costWithItineraries(B, R);
-    if (IccDump)
-      dump(B, R);
     return R;
   }
 
-private:
   /// llvm-mca's default latency of a call instruction (-call-latency).
   static constexpr unsigned CallLatency = 100;
   /// Iterations of the two runs whose difference is the steady state of a
@@ -770,6 +839,9 @@ private:
   bool IsSparc = false;
   bool IsX86 = false;
   std::set<unsigned> FPRegs;
+  /// cost() of the blocks costed so far, by memoKey.
+  StringMap<Ruv> Memo;
+  unsigned MemoHits = 0, Costed = 0; ///< for the dump's hit rate
   std::unique_ptr<MCInstrAnalysis> MCIA;
   std::unique_ptr<mca::InstrumentManager> IM;
   std::unique_ptr<mca::InstrPostProcess> IPP;

@@ -45,7 +45,7 @@ asserted (noise on this machine).
 import argparse, json, os, sys, tempfile
 
 from segtime_common import (BUILD, CLANG, PLUGIN, ROOT, SEGTIME, ct_reachable, example_names,
-                            extra_params, measured, median, pct, run)
+                            extra_params, load_seg, measured, median, pct, run)
 
 RT = os.path.join(BUILD, "lib", "libsegtime-rt.a")
 
@@ -132,8 +132,7 @@ def main():
             reach, byname = ct_reachable(ct, kernel)
             iters = sum(n["iterations"] for f in reach for n in byname[f]["nodes"]
                         if n["kind"] == "loop") / calls
-            with open(base + ".seg.json") as f:
-                seg = json.load(f)
+            seg = load_seg(base + ".seg.json")
             cmd = [SEGTIME, "predict", base + ".seg.json", "--machine", "t800", "--level", "hllc",
                    "--function", kernel, "--json"]
             for k, v in m["params"].items():

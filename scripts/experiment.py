@@ -28,7 +28,7 @@ into DIR (PNG and SVG). Times are reported, not asserted (noisy shared VM).
 """
 import argparse, json, os, shutil, sys
 
-from segtime_common import BUILD, CLANG, PLUGIN, ROOT, SEGTIME, extra_params, measured, median, run
+from segtime_common import BUILD, CLANG, PLUGIN, ROOT, SEGTIME, extra_params, load_seg, measured, median, run
 
 RT = os.path.join(BUILD, "lib", "libsegtime-rt.a")
 FLAGS = ["-march=native", "-mno-avx512f"]  # after the -O level
@@ -128,8 +128,7 @@ def main():
             argvs, sizes = argvs[:2], sizes[:2]
         print("== %s/%s -%s: build" % (folder, src_name, opt), file=sys.stderr, flush=True)
         base = build(folder, src_name, name, opt, work)
-        with open(base + ".seg.json") as f:
-            seg = json.load(f)
+        seg = load_seg(base + ".seg.json")
         extra = extra_params(src_name, seg)
         seg_args, kargs = [base + ".seg.json"], []
         for argv, size in zip(argvs, sizes):

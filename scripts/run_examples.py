@@ -18,7 +18,7 @@ HLLC, POC) and print the error (predicted - measured) / measured in percent.
 import argparse, json, os, sys
 
 from segtime_common import (BUILD, CLANG, PLUGIN, ROOT, SEGTIME, PhaseProbe, add_phase_arguments,
-                            example_names, extra_params, measured, median, pct, run)
+                            example_names, extra_params, load_seg, measured, median, pct, run)
 
 
 LEVELS = ("ICC", "INTCC", "HLLC", "POC")
@@ -72,8 +72,7 @@ def main():
                     while i < len(lines) and lines[i].startswith("  "):
                         print(lines[i])
                         i += 1
-            with open(base + ".seg.json") as f:
-                seg = json.load(f)
+            seg = load_seg(base + ".seg.json")
             cmd = [SEGTIME, "predict", base + ".seg.json",
                    "--machine", a.machine, "--function", kernel, "--json"]
             for k, v in m["params"].items():

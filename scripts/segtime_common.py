@@ -44,6 +44,16 @@ def measured(out):
     return json.loads(lines[0].split(" ", 1)[1])
 
 
+def load_seg(path):
+    """The .seg.json file at path as a dict in schema 1's layout (the expanded
+    form, docs/seg-json.md), whichever schema the file has: as `segtime show
+    FILE --json` prints it (one reader of the format, core/Seg.cpp)."""
+    r = subprocess.run([SEGTIME, "show", path, "--json"], capture_output=True, text=True)
+    if r.returncode != 0:
+        sys.exit("%s: %s" % (os.path.basename(sys.argv[0]), r.stderr.strip() or "cannot read " + path))
+    return json.loads(r.stdout)
+
+
 def extra_params(name, seg):
     """-p values for EXTRA, found by the parameters' meaning in the SEG file."""
     out = []

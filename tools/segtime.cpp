@@ -316,23 +316,38 @@ void showList(const NodeList &L, int Depth) {
 }
 
 int showMain(int Argc, char **Argv) {
-  const char *Usage = "usage: segtime show FILE.seg.json [--function NAME] [--ir]\n"
+  const char *Usage = "usage: segtime show FILE.seg.json [--function NAME] [--ir] [--json]\n"
                       "  --ir   also print the IR-level SEG (optimised loops, basic blocks\n"
-                      "         with frequencies, '<- vN': the source node they came from)\n";
+                      "         with frequencies, '<- vN': the source node they came from)\n"
+                      "  --json print the file (or the function) as indented JSON in the\n"
+                      "         expanded form (schema segtime.seg/1: no shared texts)\n";
   if (Argc < 1 || !std::strcmp(Argv[0], "--help"))
     return std::cout << Usage, Argc < 1 ? 2 : 0;
   std::string Only;
-  bool IR = false;
+  bool IR = false, Json = false;
   for (int I = 1; I < Argc; ++I) {
     if (!std::strcmp(Argv[I], "--function") && I + 1 < Argc)
       Only = Argv[++I];
     else if (!std::strcmp(Argv[I], "--ir"))
       IR = true;
+    else if (!std::strcmp(Argv[I], "--json"))
+      Json = true;
     else
       fail(std::string("show: unknown option '") + Argv[I] + "'\n" + Usage);
   }
   try {
     SegFile S = SegFile::read(Argv[0]);
+    if (Json) {
+      if (!Only.empty()) {
+        const FunctionSeg *F = S.find(Only);
+        if (!F)
+          fail(std::string(Argv[0]) + ": no function '" + Only + "'");
+        std::cout << F->toJSON().dump(1) << "\n";
+      } else {
+        std::cout << S.toJSON().dump(1) << "\n";
+      }
+      return 0;
+    }
     FormulaBuilder FB(S);
     for (const FunctionSeg &F : S.Functions) {
       if (!Only.empty() && F.Name != Only)

@@ -4,10 +4,15 @@
 both (and present in both). Prints the number of RUVs compared, or the
 first differences, and exits 1 if any differ or if there are none.
 
-Usage: icc_ruvs_equal.py A.seg.json B.seg.json
+Usage: icc_ruvs_equal.py --segtime SEGTIME A.seg.json B.seg.json
+(files of schema 2 are read in the expanded form `segtime show --json`
+prints, core/Seg.cpp being the one reader of that format)
 """
 import json
+import subprocess
 import sys
+
+SEGTIME = "segtime"
 
 
 def icc_ruvs(path):
@@ -21,15 +26,19 @@ def icc_ruvs(path):
                     out[(fn, n["id"], key)] = ruv
             walk(fn, n.get("body", []))
 
-    with open(path) as f:
-        data = json.load(f)
+    data = json.loads(subprocess.run([SEGTIME, "show", path, "--json"], check=True,
+                                     capture_output=True, text=True).stdout)
     for fn in data["functions"]:
         walk(fn["name"], fn.get("level_segs", {}).get("IR", []))
     return out
 
 
 def main():
-    a, b = icc_ruvs(sys.argv[1]), icc_ruvs(sys.argv[2])
+    global SEGTIME
+    args = sys.argv[1:]
+    if args[:1] == ["--segtime"]:
+        SEGTIME, args = args[1], args[2:]
+    a, b = icc_ruvs(args[0]), icc_ruvs(args[1])
     diffs = [k for k in sorted(set(a) | set(b)) if a.get(k) != b.get(k)]
     for k in diffs[:10]:
         print("differs:", k, a.get(k), b.get(k))

@@ -5,7 +5,7 @@
 // outer index), so merge's parameters are bound and the IR levels predict.
 // RUN: %clang -target x86_64-linux-gnu -O0 -fplugin=%segtime_plugin \
 // RUN:   -fplugin-arg-segtime-quiet -fplugin-arg-segtime-out=%t.json -c %s -o %t.o
-// RUN: FileCheck %s < %t.json
+// RUN: %segtime show %t.json --json | FileCheck %s
 // RUN: %segtime predict %t.json --machine %costvectors/t800.yaml --function passes --level intcc \
 // RUN:   -p n=64 --json | FileCheck %s --check-prefix=PRED
 

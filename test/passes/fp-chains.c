@@ -11,7 +11,7 @@
 // RUN: %segtime show %t.json --ir --function conv | FileCheck --check-prefix=CONV %s
 // RUN: %segtime show %t.json --ir --function horner | FileCheck --check-prefix=HORNER %s
 // RUN: %segtime show %t.json --ir --function scale | FileCheck --check-prefix=SCALE %s
-// RUN: FileCheck --check-prefix=JSON %s < %t.json
+// RUN: %segtime show %t.json --json | FileCheck --check-prefix=JSON %s
 
 // One sum per output point through two loops: the row loop's sum starts at 0
 // (own), the column loop's continues it (continued); the point loop has none.

@@ -12,7 +12,7 @@
 // RUN:   -fplugin-arg-segtime-out=%t-clone.json -c %s -o %t-clone.o
 // RUN: cmp %t-plain.o %t-rec.o
 // RUN: cmp %t-plain.o %t-clone.o
-// RUN: %python %inputs/icc_ruvs_equal.py %t-rec.json %t-clone.json | FileCheck %s --check-prefix=EQUAL
+// RUN: %python %inputs/icc_ruvs_equal.py --segtime %segtime %t-rec.json %t-clone.json | FileCheck %s --check-prefix=EQUAL
 // EQUAL: ICC RUVs equal
 // The jump table's indirect jump is in the recorded code.
 // RUN: %segtime show %t-rec.json --ir | FileCheck %s
@@ -27,14 +27,14 @@
 // RUN: %clang -target x86_64-linux-gnu -O2 -I%S/../../examples -fplugin=%segtime_plugin \
 // RUN:   -fplugin-arg-segtime-quiet -fplugin-arg-segtime-targets=compile -mllvm -segtime-icc-clone \
 // RUN:   -fplugin-arg-segtime-out=%t-lu-clone.json -c %S/../../examples/lu.c -o %t-lu-clone.o 2>/dev/null
-// RUN: %python %inputs/icc_ruvs_equal.py %t-lu.json %t-lu-clone.json | FileCheck %s --check-prefix=EQUAL
+// RUN: %python %inputs/icc_ruvs_equal.py --segtime %segtime %t-lu.json %t-lu-clone.json | FileCheck %s --check-prefix=EQUAL
 // RUN: %clang -target x86_64-linux-gnu -Os -I%S/../../examples -fplugin=%segtime_plugin \
 // RUN:   -fplugin-arg-segtime-quiet -fplugin-arg-segtime-targets=compile \
 // RUN:   -fplugin-arg-segtime-out=%t-nb.json -c %S/../../examples/nbody.c -o %t-nb.o 2>/dev/null
 // RUN: %clang -target x86_64-linux-gnu -Os -I%S/../../examples -fplugin=%segtime_plugin \
 // RUN:   -fplugin-arg-segtime-quiet -fplugin-arg-segtime-targets=compile -mllvm -segtime-icc-clone \
 // RUN:   -fplugin-arg-segtime-out=%t-nb-clone.json -c %S/../../examples/nbody.c -o %t-nb-clone.o 2>/dev/null
-// RUN: %python %inputs/icc_ruvs_equal.py %t-nb.json %t-nb-clone.json | FileCheck %s --check-prefix=EQUAL
+// RUN: %python %inputs/icc_ruvs_equal.py --segtime %segtime %t-nb.json %t-nb-clone.json | FileCheck %s --check-prefix=EQUAL
 //
 // At -O0 clang's code generation runs at its lowest level (fast register
 // allocation: values spilled to the stack) and the clone's at the default
@@ -69,10 +69,10 @@
 // RUN: %clang -target x86_64-linux-gnu -O2 -g -fplugin=%segtime_plugin -fplugin-arg-segtime-quiet \
 // RUN:   -fplugin-arg-segtime-targets=compile -fplugin-arg-segtime-out=%tg.json -c %s -o %tg-rec.o
 // RUN: cmp %tg-plain.o %tg-rec.o
-// RUN: %python %inputs/icc_ruvs_equal.py %tg.json %t-rec.json | FileCheck %s --check-prefix=EQUAL
+// RUN: %python %inputs/icc_ruvs_equal.py --segtime %segtime %tg.json %t-rec.json | FileCheck %s --check-prefix=EQUAL
 // RUN: %clang -target x86_64-linux-gnu -O2 -fplugin=%segtime_plugin -fplugin-arg-segtime-quiet \
 // RUN:   -fplugin-arg-segtime-targets=compile -fplugin-arg-segtime-out=%ts.json -S %s -o %t.s
-// RUN: %python %inputs/icc_ruvs_equal.py %ts.json %t-rec.json | FileCheck %s --check-prefix=EQUAL
+// RUN: %python %inputs/icc_ruvs_equal.py --segtime %segtime %ts.json %t-rec.json | FileCheck %s --check-prefix=EQUAL
 
 int g(int);
 

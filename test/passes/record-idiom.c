@@ -8,7 +8,7 @@
 // RUN:   -fplugin=%segtime_plugin -fplugin-arg-segtime-quiet \
 // RUN:   -fplugin-arg-segtime-out=%t.json -c %s -o %t.o
 // RUN: %segtime show %t.json --ir | FileCheck %s
-// RUN: FileCheck --check-prefix=JSON %s < %t.json
+// RUN: %segtime show %t.json --json | FileCheck --check-prefix=JSON %s
 // RUN: %segtime predict %t.json --machine %costvectors/t800.yaml --function colmin --level intcc \
 // RUN:   -p n=24 -p m=10 | FileCheck --check-prefix=PRED %s
 // RUN: %segtime predict %t.json --machine %costvectors/t800.yaml --function colmin --level intcc \
