@@ -103,6 +103,14 @@ public:
     Path.resize(Len);
   }
 
+  /// Runs Fn(E) for each element E of the array A, with the path extended
+  /// by E's index.
+  template <typename F> void items(const json &A, F &&Fn) {
+    size_t I = 0;
+    for (const json &E : A)
+      in(std::to_string(I++), [&] { Fn(E); });
+  }
+
   std::string Function, NodeId;
 
 private:
@@ -173,31 +181,27 @@ void checkNode(Checker &C, const json &N) {
     C.in("body", [&] { checkList(C, N["body"]); });
   if (N.contains("arms"))
     C.in("arms", [&] {
-      size_t I = 0;
-      for (const json &A : N["arms"])
-        C.in(std::to_string(I++), [&] {
-          C.keys(A, {{"label", Want::String}, {"prob", Want::String}, {"body", Want::Array}},
-                 {"prob", "body"});
-          C.in("body", [&] { checkList(C, A["body"]); });
-        });
+      C.items(N["arms"], [&](const json &A) {
+        C.keys(A, {{"label", Want::String}, {"prob", Want::String}, {"body", Want::Array}},
+               {"prob", "body"});
+        C.in("body", [&] { checkList(C, A["body"]); });
+      });
     });
   if (N.contains("streams"))
     C.in("streams", [&] {
-      size_t I = 0;
-      for (const json &S : N["streams"])
-        C.in(std::to_string(I++), [&] {
-          C.keys(S, {{"base", Want::String}, {"load", Want::Bool}, {"store", Want::Bool},
-                     {"size_B", Want::Count}, {"offsets_B", Want::StringArray},
-                     {"loops", Want::Array}},
-                 {"size_B", "loops"});
-          size_t J = 0;
-          for (const json &L : S["loops"])
-            C.in("loops/" + std::to_string(J++), [&] {
-              C.keys(L, {{"loop", Want::String}, {"stride_B", Want::String},
-                         {"trip", Want::String}, {"index", Want::String}},
-                     {"loop", "stride_B", "trip"});
-            }, true);
-        });
+      C.items(N["streams"], [&](const json &S) {
+        C.keys(S, {{"base", Want::String}, {"load", Want::Bool}, {"store", Want::Bool},
+                   {"size_B", Want::Count}, {"offsets_B", Want::StringArray},
+                   {"loops", Want::Array}},
+               {"size_B", "loops"});
+        size_t J = 0;
+        for (const json &L : S["loops"])
+          C.in("loops/" + std::to_string(J++), [&] {
+            C.keys(L, {{"loop", Want::String}, {"stride_B", Want::String},
+                       {"trip", Want::String}, {"index", Want::String}},
+                   {"loop", "stride_B", "trip"});
+          }, true);
+      });
     });
   C.NodeId = Saved;
 }
@@ -205,9 +209,7 @@ void checkNode(Checker &C, const json &N) {
 void checkList(Checker &C, const json &L) {
   if (!L.is_array())
     C.fail(std::string("expected a list of nodes, got ") + L.type_name());
-  size_t I = 0;
-  for (const json &N : L)
-    C.in(std::to_string(I++), [&] { checkNode(C, N); });
+  C.items(L, [&](const json &N) { checkNode(C, N); });
 }
 
 void checkFunction(Checker &C, const json &F) {
@@ -220,20 +222,18 @@ void checkFunction(Checker &C, const json &F) {
     C.in("range", [&] { checkRange(C, F["range"]); });
   if (F.contains("parameters"))
     C.in("parameters", [&] {
-      size_t I = 0;
-      for (const json &P : F["parameters"])
-        C.in(std::to_string(I++), [&] {
-          C.keys(P, {{"name", Want::String}, {"kind", Want::String},
-                     {"default", Want::StringOrNumber}, {"source", Want::String},
-                     {"where", Want::String}, {"meaning", Want::String},
-                     {"taken_at", Want::String}, {"other_at", Want::String}},
-                 {"name"});
-          if (P.contains("kind") && P["kind"] == "branch" && P.contains("default") &&
-              P["default"].is_number() &&
-              (P["default"].get<double>() < 0 || P["default"].get<double>() > 1))
-            C.fail("\"default\" of branch probability " + P["name"].get<std::string>() +
-                   " must be in [0, 1], got " + P["default"].dump());
-        });
+      C.items(F["parameters"], [&](const json &P) {
+        C.keys(P, {{"name", Want::String}, {"kind", Want::String},
+                   {"default", Want::StringOrNumber}, {"source", Want::String},
+                   {"where", Want::String}, {"meaning", Want::String},
+                   {"taken_at", Want::String}, {"other_at", Want::String}},
+               {"name"});
+        if (P.contains("kind") && P["kind"] == "branch" && P.contains("default") &&
+            P["default"].is_number() &&
+            (P["default"].get<double>() < 0 || P["default"].get<double>() > 1))
+          C.fail("\"default\" of branch probability " + P["name"].get<std::string>() +
+                 " must be in [0, 1], got " + P["default"].dump());
+      });
     });
   C.in("seg", [&] { checkList(C, F["seg"]); });
   if (F.contains("level_segs"))
@@ -254,9 +254,7 @@ void checkSegShape(const json &J, bool CheckFunctions) {
          {"functions"});
   if (CheckFunctions)
     C.in("functions", [&] {
-      size_t I = 0;
-      for (const json &F : J["functions"])
-        C.in(std::to_string(I++), [&] { checkFunction(C, F); });
+      C.items(J["functions"], [&](const json &F) { checkFunction(C, F); });
     });
   if (J.contains("targets"))
     C.in("targets", [&] {
@@ -286,50 +284,48 @@ void checkCtShape(const json &J) {
       C.fail("\"hz\" (ticks per second) must be > 0, got " + T["hz"].dump());
   });
   C.in("functions", [&] {
-    size_t I = 0;
-    for (const json &F : J["functions"])
-      C.in(std::to_string(I++), [&] {
-        C.keys(F, {{"name", Want::String}, {"file", Want::String}, {"line", Want::Count},
-                   {"col", Want::Count}, {"recursive", Want::Bool}, {"calls", Want::Count},
-                   {"inclusive_s", Want::NonNeg}, {"exclusive_s", Want::NonNeg},
-                   {"raw_inclusive_s", Want::NonNeg}, {"timed_calls", Want::Count},
-                   {"nodes", Want::Array}},
-               {"name", "calls", "inclusive_s", "exclusive_s", "nodes"});
-        C.Function = F["name"].get<std::string>();
-        const json &Ns = F["nodes"];
-        size_t K = 0;
-        for (const json &N : Ns)
-          C.in("nodes/" + std::to_string(K++), [&] {
-            C.NodeId = std::to_string(K - 1);
-            C.keys(N, {{"kind", Want::String}, {"file", Want::String}, {"line", Want::Count},
-                       {"col", Want::Count}, {"parent", Want::Number},
-                       {"end_line", Want::Count}, {"end_col", Want::Count},
-                       {"entries", Want::Count}, {"iterations", Want::Count},
-                       {"op", Want::String}, {"executions", Want::Count},
-                       {"arms", Want::Array}, {"callee", Want::String}, {"count", Want::Count},
-                       {"inclusive_s", Want::OptNonNeg}, {"exclusive_s", Want::OptNonNeg},
-                       {"seg_id", Want::String}},
-                   {"kind", "line", "col"});
-            if (N.contains("parent")) {
-              double P = N["parent"].get<double>();
-              if (P != -1 && (P < 0 || P != std::floor(P) || P >= static_cast<double>(Ns.size()) ||
-                              P == static_cast<double>(K - 1)))
-                C.fail("\"parent\" must be -1 or the index of another node of the function (0.." +
-                       std::to_string(Ns.size() - 1) + "), got " + N["parent"].dump());
-            }
-            if (N.contains("arms")) {
-              size_t A = 0;
-              for (const json &X : N["arms"])
-                C.in("arms/" + std::to_string(A++), [&] {
-                  C.keys(X, {{"label", Want::String}, {"count", Want::Count},
-                             {"target_line", Want::Count}, {"target_col", Want::Count}},
-                         {"count"});
-                }, true);
-            }
-          }, true);
-        C.NodeId.clear();
-        C.Function.clear();
-      });
+    C.items(J["functions"], [&](const json &F) {
+      C.keys(F, {{"name", Want::String}, {"file", Want::String}, {"line", Want::Count},
+                 {"col", Want::Count}, {"recursive", Want::Bool}, {"calls", Want::Count},
+                 {"inclusive_s", Want::NonNeg}, {"exclusive_s", Want::NonNeg},
+                 {"raw_inclusive_s", Want::NonNeg}, {"timed_calls", Want::Count},
+                 {"nodes", Want::Array}},
+             {"name", "calls", "inclusive_s", "exclusive_s", "nodes"});
+      C.Function = F["name"].get<std::string>();
+      const json &Ns = F["nodes"];
+      size_t K = 0;
+      for (const json &N : Ns)
+        C.in("nodes/" + std::to_string(K++), [&] {
+          C.NodeId = std::to_string(K - 1);
+          C.keys(N, {{"kind", Want::String}, {"file", Want::String}, {"line", Want::Count},
+                     {"col", Want::Count}, {"parent", Want::Number},
+                     {"end_line", Want::Count}, {"end_col", Want::Count},
+                     {"entries", Want::Count}, {"iterations", Want::Count},
+                     {"op", Want::String}, {"executions", Want::Count},
+                     {"arms", Want::Array}, {"callee", Want::String}, {"count", Want::Count},
+                     {"inclusive_s", Want::OptNonNeg}, {"exclusive_s", Want::OptNonNeg},
+                     {"seg_id", Want::String}},
+                 {"kind", "line", "col"});
+          if (N.contains("parent")) {
+            double P = N["parent"].get<double>();
+            if (P != -1 && (P < 0 || P != std::floor(P) || P >= static_cast<double>(Ns.size()) ||
+                            P == static_cast<double>(K - 1)))
+              C.fail("\"parent\" must be -1 or the index of another node of the function (0.." +
+                     std::to_string(Ns.size() - 1) + "), got " + N["parent"].dump());
+          }
+          if (N.contains("arms")) {
+            size_t A = 0;
+            for (const json &X : N["arms"])
+              C.in("arms/" + std::to_string(A++), [&] {
+                C.keys(X, {{"label", Want::String}, {"count", Want::Count},
+                           {"target_line", Want::Count}, {"target_col", Want::Count}},
+                       {"count"});
+              }, true);
+          }
+        }, true);
+      C.NodeId.clear();
+      C.Function.clear();
+    });
   });
 }
 
