@@ -1,5 +1,6 @@
 //===- Predict.cpp - Predicted times per function and level ---------------===//
 #include "predictor/Predict.h"
+#include "predictor/PredictedSpeed.h"
 #include "predictor/MemoryModel.h"
 #include "predictor/Collectives.h"
 #include "predictor/Formula.h"
@@ -1047,6 +1048,8 @@ static std::string fmtTime(double S) {
   else OS << S * 1e9 << " ns";
   return OS.str();
 }
+
+std::string formatSeconds(double S) { return fmtTime(S); }
 
 void Prediction::printText(std::ostream &OS) const {
   OS << "machine: " << MachineName << " (" << MachinePath << "), code compiled at -" << OptLevel
