@@ -135,6 +135,8 @@ PredictedArgs::PredictedArgs(const std::string &Cmd, int Argc, char **Argv) {
       throw std::runtime_error("--seg needs " + MachineFlag +
                                (Hetero ? " NAME:COUNT,..." : " NAME|PATH"));
     SegFile S = SegFile::read(Seg);
+    if (!S.find(Function))
+      throw std::runtime_error(Seg + ": no function '" + Function + "' (--function)");
     Times = predictFunctionTimes(S, Function, Machines, Values, Level, Target);
     std::string List;
     char Buf[64];

@@ -20,6 +20,7 @@
 #include "predictor/Install.h"
 #include "predictor/Predict.h"
 #include "predictor/PredictedSpeed.h"
+#include "tools/PredictedArgs.h"
 
 #include <algorithm>
 #include <cmath>
@@ -169,25 +170,12 @@ int predictMain(int Argc, char **Argv) {
     } else if (A == "--function" || A == "-f") {
       O.Functions.push_back(Next());
     } else if (A == "-p" || A == "--param") {
-      std::string KV = Next();
-      size_t Eq = KV.find('=');
-      if (Eq == std::string::npos || Eq == 0)
-        fail("-p expects NAME=VALUE, got '" + KV + "'");
-      double V = 0;
       try {
-        size_t Used = 0;
-        V = std::stod(KV.substr(Eq + 1), &Used);
-        if (Used != KV.size() - Eq - 1)
-          throw std::invalid_argument("");
-      } catch (const std::exception &) {
-        fail("-p " + KV + ": '" + KV.substr(Eq + 1) + "' is not a number");
+        auto [Name, V] = parseParamAssignment(Next());
+        O.Values[Name] = V;
+      } catch (const std::exception &E) {
+        fail(E.what());
       }
-      // stod reads "nan" and "inf": a value must be a finite number (the
-      // range of each parameter is checked against the SEG file, predict()).
-      if (!std::isfinite(V))
-        fail("-p " + KV + ": parameter '" + KV.substr(0, Eq) + "' must be a finite number, got '" +
-             KV.substr(Eq + 1) + "'");
-      O.Values[KV.substr(0, Eq)] = V;
     } else if (A == "--profile") {
       Profile = Next();
     } else if (A == "--np" || A == "--rank") {
