@@ -29,6 +29,7 @@
 ///   instrument=all   also time innermost loops (counted only by default)
 ///   instrument=no-clock  the same instrumentation with every timer read an
 ///                    opaque zero: a measurement aid (what the reads cost)
+///   p=NAME=VALUE     parameter value for the printed ICC times (repeatable)
 ///   timing           print the plugin's own phase times (passes/Timing.h)
 ///   budget=N         units of symbolic work per function for the IR level
 ///                    (default 1000000, passes/IRSeg.h); beyond, numeric
@@ -77,6 +78,7 @@ struct PluginOptions {
   bool TimeInnermostLoops = false; ///< instrument=all
   bool NoClock = false;            ///< instrument=no-clock
   bool Timing = false;             ///< print the plugin's phase times
+  std::map<std::string, double> Values; ///< p=NAME=VALUE, for the printed ICC times
 };
 
 /// The innermost source-level SEG node whose range contains Line:Col, for
@@ -635,7 +637,8 @@ private:
 
   /// Builds the source-level SEG of Functions[I], merges IR (if any) into
   /// it, turns it into its .seg.json text (Ready[I], written by flush) and
-  /// releases it (quiet) or keeps its source level for the summary.
+  /// releases it (quiet) or keeps it for the summary (which predicts ICC on
+  /// the IR-level SEGs, the callees' too).
   void writeFunction(size_t I, IRFunctionSeg *IR) {
     FunctionSeg F;
     {
@@ -659,7 +662,6 @@ private:
       llvm::TimeRegion T(phaseTimer("write-json", ".seg.json written"));
       Ready[I] = F.toCompactJSON(&Vocab).dump();
     }
-    F.LevelSegs.clear();
     if (!Opts.Quiet)
       Kept[I] = std::move(F);
   }
@@ -703,7 +705,7 @@ private:
   void print(const SegFile &File) {
     if (!Opts.MachineNote.empty())
       llvm::errs() << Opts.MachineNote << "\n";
-    llvm::errs() << compileTimeSummary(File, Opts.Machine) << "segtime: wrote "
+    llvm::errs() << compileTimeSummary(File, Opts.Machine, Opts.Values) << "segtime: wrote "
                  << outputPath() << "\n";
   }
 
@@ -844,6 +846,16 @@ protected:
           else
             Opts.Targets.push_back(P.str());
         }
+      } else if (Key == "p") {
+        if (!NeedValue("NAME=VALUE"))
+          continue;
+        auto [Name, Num] = Val.split('=');
+        double V = 0;
+        // (getAsDouble returns true on error)
+        if (Name.empty() || Num.getAsDouble(V) || !std::isfinite(V))
+          Bad(A, "expected p=NAME=VALUE with a finite number, as segtime predict's -p");
+        else
+          Opts.Values[Name.str()] = V;
       } else if (Key == "timing") {
         if (NoValue())
           Opts.Timing = true;
@@ -877,6 +889,8 @@ protected:
                         "  instrument=no-clock\n"
                         "                 the same code with every timer read an opaque 0\n"
                         "                 (measures what the reads cost: ct_overhead.py)\n"
+                        "  p=NAME=VALUE   a parameter value for the printed ICC times (as\n"
+                        "                 segtime predict -p; repeatable)\n"
                         "  timing         print the plugin's own phase times (AST SEG, IR SEG,\n"
                         "                 ICC clone, code generation, block costing, JSON)\n"
                         "  budget=N       units of symbolic work per function at the IR level\n"
@@ -888,7 +902,7 @@ protected:
       } else {
         Bad(A, "unknown key '" + Key.str() +
                    "' (expected quiet, machine=NAME, out=PATH, targets=CPU,..., no-ir, "
-                   "instrument[=all|no-clock], timing, budget=N, help)");
+                   "instrument[=all|no-clock], p=NAME=VALUE, timing, budget=N, help)");
       }
     }
     return true;
