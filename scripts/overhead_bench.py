@@ -44,10 +44,11 @@ Progress goes to stderr, the table to stdout, everything to --json.
 Timing on a shared machine is noisy: --reps R compiles each file R times per
 build and takes the median wall time and the largest RSS.
 """
-import argparse, glob, hashlib, json, os, shutil, subprocess, sys, tarfile
+import argparse, glob, json, os, subprocess, sys, tarfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from segtime_common import BUILD, CLANG, PLUGIN, ROOT, SEGTIME, median, percentile, run_limited  # noqa: E402
+from segtime_common import (BUILD, CLANG, PLUGIN, ROOT, SEGTIME, cached, csmith_include,  # noqa: E402
+                            csmith_program, file_sha, log, median, objdump_compare, percentile, run, run_limited, sha)
 
 WORK = os.path.join(BUILD, "overhead")
 EXT = os.path.join(BUILD, "ext")
@@ -82,49 +83,12 @@ SELECT printf('%08.3f|%s', 3.14159, upper('segtime')), json_object('a', 1, 'b', 
 """
 
 
-def log(msg):
-    print(msg, file=sys.stderr, flush=True)
-
-
-def sha(*parts):
-    h = hashlib.sha1()
-    for p in parts:
-        h.update(p if isinstance(p, bytes) else str(p).encode())
-    return h.hexdigest()[:16]
-
-
-def file_sha(path):
-    with open(path, "rb") as f:
-        return sha(f.read())
-
-
-def check(cmd, cwd=None, what=""):
-    """Runs a download/extract step; exits with its output if it fails."""
-    r = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True)
-    if r.returncode != 0:
-        sys.exit("overhead_bench.py: %s failed: %s\n%s%s" % (what or cmd[0], " ".join(cmd),
-                                                             r.stdout[-2000:], r.stderr[-2000:]))
-    return r
-
-
 # ---- sources ---------------------------------------------------------------
 
 def csmith_sources(n, opt):
     """(name, path, flags) of csmith programs with seeds 1..n."""
-    inc = sorted(glob.glob("/usr/include/csmith*"))
-    if not shutil.which("csmith") or not inc:
-        sys.exit("overhead_bench.py: csmith and its headers (/usr/include/csmith*) are needed")
-    d = os.path.join(WORK, "src", "csmith")
-    os.makedirs(d, exist_ok=True)
-    out = []
-    for seed in range(1, n + 1):
-        path = os.path.join(d, "seed%d.c" % seed)
-        if not os.path.exists(path):
-            # cwd: csmith writes platform.info into the current directory
-            check(["csmith", "--seed", str(seed), "-o", path + ".tmp"], cwd=d, what="csmith")
-            os.replace(path + ".tmp", path)
-        out.append(("seed%d-%s" % (seed, opt), path, ["-" + opt, "-w", "-I" + inc[-1]]))
-    return out
+    return [("seed%d-%s" % (seed, opt), csmith_program(seed, WORK), ["-" + opt, "-w", "-I" + csmith_include()])
+            for seed in range(1, n + 1)]
 
 
 def example_sources():
@@ -158,8 +122,8 @@ def lua_dir():
     opts = ["-o", "Dir::Etc::SourceList=" + os.path.join(apt, "sources.list"),
             "-o", "Dir::Etc::SourceParts=/dev/null", "-o", "Dir::State::Lists=" + os.path.join(apt, "lists")]
     log("lua: apt-get source --download-only lua5.4 (into %s)" % EXT)
-    check(["apt-get"] + opts + ["update"], what="apt-get update (private deb-src list)")
-    check(["apt-get"] + opts + ["source", "--download-only", "lua5.4"], cwd=EXT, what="apt-get source")
+    run(["apt-get"] + opts + ["update"])
+    run(["apt-get"] + opts + ["source", "--download-only", "lua5.4"], cwd=EXT)
     tars = sorted(glob.glob(os.path.join(EXT, "lua5.4_*.orig.tar.gz")))
     if not tars:
         sys.exit("overhead_bench.py: apt-get source lua5.4 gave no lua5.4_*.orig.tar.gz in " + EXT)
@@ -185,7 +149,7 @@ def sqlite_dir():
         return os.path.dirname(found[-1])
     os.makedirs(EXT, exist_ok=True)
     log("sqlite: npm pack %s (into %s)" % (SQLITE_NPM, EXT))
-    r = check(["npm", "pack", SQLITE_NPM], cwd=EXT, what="npm pack")
+    r = run(["npm", "pack", SQLITE_NPM], cwd=EXT)
     tgz = os.path.join(EXT, r.stdout.strip().splitlines()[-1])
     with tarfile.open(tgz) as t:
         inner = [m for m in t.getmembers() if "sqlite-autoconf-" in m.name and m.name.endswith(".tar.gz")]
@@ -205,32 +169,6 @@ def sqlite_sources():
 
 
 # ---- measuring one file ----------------------------------------------------
-
-def objdump(obj):
-    """`objdump -d` of obj without its header (which names the file)."""
-    r = subprocess.run(["objdump", "-d", obj], capture_output=True, text=True)
-    return r.stdout.split("\n", 3)[-1] if r.returncode == 0 else None
-
-
-def cached(path, key, compute, fresh, files=()):
-    """The result cached at path under key, else compute() (then cached); a
-    result with status ok whose files are gone is computed again."""
-    if not fresh and os.path.exists(path):
-        try:
-            with open(path) as f:
-                c = json.load(f)
-            r = c["result"]
-            if c.get("key") == key and (r.get("status") != "ok" or all(map(os.path.exists, files))):
-                return r
-        except (OSError, ValueError, KeyError, AttributeError):
-            pass
-    result = compute()
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path + ".tmp", "w") as f:
-        json.dump({"key": key, "result": result}, f)
-    os.replace(path + ".tmp", path)
-    return result
-
 
 def compile_runs(cmd, a):
     """a.reps compiles of cmd: median wall time, largest RSS, the worst status."""
@@ -286,13 +224,9 @@ def measure(set_name, name, src, flags, a, ids):
     if p["status"] == "ok" and q["status"] == "ok":
         row["time_ratio"] = q["wall_s"] / p["wall_s"]
         row["rss_ratio"] = q["rss_mb"] / p["rss_mb"]
-        da, db = objdump(plain_o), objdump(plugin_o)
-        row["objdump_identical"] = da is not None and da == db
-        if not row["objdump_identical"] and da is not None and db is not None:
-            import difflib
-            row["objdump_diff_lines"] = sum(
-                1 for l in difflib.unified_diff(da.splitlines(), db.splitlines(), n=0)
-                if l[:1] in "+-" and l[:3] not in ("+++", "---"))
+        row["objdump_identical"], diff = objdump_compare(plain_o, plugin_o)
+        if diff is not None:
+            row["objdump_diff_lines"] = diff
 
     def predict():
         r = run_limited([a.segtime, "predict", seg, "--machine", "t800", "--level", "all"],
