@@ -273,7 +273,9 @@ def main():
     machine_ids = [file_sha(m.partition("@")[0]) for m in a.machines if os.path.exists(m.partition("@")[0])]
     machine_ids += [file_sha(p) for p in sorted(glob.glob(os.path.join(ROOT, "costvectors", "*.yaml")))]
     ids = sha(clang_v, file_sha(a.plugin), file_sha(a.segtime), machine_ids)
-    work = [(s, "O2") for s in seed_range(a.seeds)] + [(s, "O0") for s in seed_range(a.o0_seeds)]
+    o2, o0 = [(s, "O2") for s in seed_range(a.seeds)], [(s, "O0") for s in seed_range(a.o0_seeds)]
+    # Both levels advance together, in proportion (a run stopped early has some of each).
+    work = sorted(o2 + o0, key=lambda w: (w[0] - 1) / (len(o2) if w[1] == "O2" else len(o0)))
     results = []
     with ProcessPoolExecutor(max_workers=max(1, a.jobs)) as pool:
         futs = {pool.submit(program, s, o, a, ids): (s, o) for s, o in work}

@@ -20,9 +20,10 @@ compile's own CPU), each compile under a time-out and an address-space cap
     file (exit status 1, some function not predicted, counts as done);
   - whether `objdump -d` of every object is the same with and without the
     plugin (the plugin must not change the code);
-  - Lua: the interpreter linked from each build's objects runs a small
-    script with the same output; SQLite: the shell of each build gives the
-    same output on a small SQL script.
+  - Lua: the interpreter linked from each build's objects runs every script
+    of test/programs/lua (self-checking with assert) with the same output;
+    SQLite: the shell of each build gives the same output on every SQL
+    script of test/programs/sql.
 
 Sets:
   csmith    csmith --seed 1..N (--csmith, -O2), and 1..M at -O0 (--csmith-o0)
@@ -54,33 +55,9 @@ WORK = os.path.join(BUILD, "overhead")
 EXT = os.path.join(BUILD, "ext")
 SQLITE_NPM = "sqlite3@6.0.1"  # bundles sqlite-autoconf-3520000.tar.gz
 LUA_FLAGS = ["-O2", "-std=gnu99", "-DLUA_COMPAT_5_3", "-DLUA_USE_LINUX"]
-LUA_SCRIPT = r"""
-local t = {}
-for i = 1, 200 do t[i] = (i * 7919) % 1009 end
-table.sort(t)
-local s = 0
-for _, v in ipairs(t) do s = s + v end
-print(s, #t, t[1], t[#t])
-print(string.format("%.6f", math.sin(1.25) * math.sqrt(2)))
-print(("segtime"):rep(3, "-"), utf8.len("häßlich"), utf8.offset("häßlich", 3))
-local function fib(n) if n < 2 then return n end return fib(n - 1) + fib(n - 2) end
-print(fib(20), string.pack(">I4", 258):byte(1, -1))
-for w in ("alpha beta gamma"):gmatch("%a+") do io.write(w:upper(), " ") end
-print(select("#", table.unpack({1, 2, 3})), coroutine.wrap(function() coroutine.yield(42) end)())
-"""
-SQL_SCRIPT = """
-CREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT, v REAL);
-WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 500)
-INSERT INTO t SELECT x, 'n' || (x * 37 % 101), x * 1.5 FROM c;
-CREATE INDEX t_name ON t(name);
-SELECT count(*), sum(v), min(name), max(name) FROM t;
-SELECT name, count(*) AS k, round(avg(v), 3) FROM t GROUP BY name ORDER BY k DESC, name LIMIT 5;
-SELECT a.id, b.id FROM t a JOIN t b ON a.name = b.name AND a.id < b.id ORDER BY a.id LIMIT 3;
-UPDATE t SET v = v * 2 WHERE id % 3 = 0;
-DELETE FROM t WHERE id > 450;
-SELECT count(*), total(v), group_concat(id, ',') FILTER (WHERE id < 8) FROM t;
-SELECT printf('%08.3f|%s', 3.14159, upper('segtime')), json_object('a', 1, 'b', json_array(2, 3));
-"""
+# The programs' own checks: Lua scripts (self-checking with assert) and SQL
+# scripts for the SQLite shell, run by both builds (functional_check).
+PROGRAMS = os.path.join(ROOT, "test", "programs")
 
 
 # ---- sources ---------------------------------------------------------------
@@ -244,43 +221,62 @@ def measure(set_name, name, src, flags, a, ids):
 
 # ---- functional checks -----------------------------------------------------
 
-def link_and_run(objs, exe, libs, run_cmd, stdin_text):
+def link_and_run(objs, exe, libs):
     r = subprocess.run([CLANG] + objs + ["-o", exe] + libs, capture_output=True, text=True)
-    if r.returncode != 0:
-        return None, "link failed: " + r.stderr[-400:]
-    r = subprocess.run(run_cmd(exe), input=stdin_text, capture_output=True, text=True, timeout=120)
-    return r.stdout + "exit %d\n" % r.returncode + r.stderr, ""
+    return r.returncode == 0, r.stderr[-400:]
+
+
+def run_script(exe, script, set_name):
+    """The program's output (stdout, exit status, stderr) on one script: Lua
+    runs it, the SQLite shell reads it on stdin with an in-memory database."""
+    if set_name == "lua":
+        cmd, stdin_text = [exe, os.path.basename(script)], None
+    else:
+        with open(script) as f:
+            cmd, stdin_text = [exe, ":memory:"], f.read()
+    r = subprocess.run(cmd, input=stdin_text, capture_output=True, text=True, timeout=300,
+                       cwd=os.path.dirname(script))
+    return r.returncode, r.stdout + "exit %d\n" % r.returncode + r.stderr
 
 
 def functional_check(set_name, objs, a):
     """Links the plain and the plugin objects of Lua (interpreter, no luac) or
-    SQLite (shell) and compares the programs' output on a small script."""
+    SQLite (shell) and runs both on every script of test/programs/lua (each
+    must exit 0: they check themselves with assert) or test/programs/sql;
+    the outputs must be the same."""
     d = os.path.join(WORK, "run", set_name)
     os.makedirs(d, exist_ok=True)
     if set_name == "lua":
         keep = [(n, o) for n, o in objs if not n.endswith("/luac")]
         libs = ["-lm", "-ldl", "-Wl,-E"]
-        script = os.path.join(d, "check.lua")
-        with open(script, "w") as f:
-            f.write(LUA_SCRIPT)
-        run_cmd, stdin_text = (lambda exe: [exe, script]), None
+        scripts = sorted(glob.glob(os.path.join(PROGRAMS, "lua", "*.lua")))
     else:
         keep, libs = objs, ["-lm", "-ldl", "-lpthread"]
-        run_cmd, stdin_text = (lambda exe: [exe, ":memory:"]), SQL_SCRIPT
-    outs = {}
+        scripts = sorted(glob.glob(os.path.join(PROGRAMS, "sql", "*.sql")))
+    exes = {}
     for which, k in (("plain", 0), ("plugin", 1)):
         files = [o[k] for _, o in keep]
         missing = [f for f in files if not os.path.exists(f)]
         if missing:
             return {"status": "not run", "reason": "no object (compile failed or timed out): "
                     + ", ".join(os.path.basename(m) for m in missing[:3])}
-        out, err = link_and_run(files, os.path.join(d, set_name + "-" + which), libs, run_cmd, stdin_text)
-        if out is None:
-            return {"status": "not run", "reason": which + " " + err}
-        outs[which] = out
-    same = outs["plain"] == outs["plugin"]
-    return {"status": "same output" if same else "DIFFERENT output", "output": outs["plain"][-2000:],
-            "plugin_output": "" if same else outs["plugin"][-2000:]}
+        exes[which] = os.path.join(d, set_name + "-" + which)
+        ok, err = link_and_run(files, exes[which], libs)
+        if not ok:
+            return {"status": "not run", "reason": which + " link failed: " + err}
+    differ, failed, lines = [], [], 0
+    for script in scripts:
+        (rc, plain), (_, plugin) = (run_script(exes[w], script, set_name) for w in ("plain", "plugin"))
+        name = os.path.basename(script)
+        lines += plain.count("\n")
+        if plain != plugin:
+            differ.append(name)
+        if set_name == "lua" and rc != 0:
+            failed.append(name)
+    status = "same output" if not differ else "DIFFERENT output"
+    return {"status": "%s on %d of %d scripts (%d lines)" % (status, len(scripts) - len(differ), len(scripts), lines)
+            + ("; plain build fails " + ", ".join(failed) if failed else ""),
+            "scripts": [os.path.basename(s) for s in scripts], "differ": differ, "failed": failed}
 
 
 # ---- report ----------------------------------------------------------------
