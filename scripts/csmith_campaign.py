@@ -258,6 +258,9 @@ def main():
     ap.add_argument("--work", help="sources, cache and kept files (default BUILD/campaign)")
     ap.add_argument("--keep", action="store_true", help="keep the files of programs in a failing class")
     ap.add_argument("--fresh", action="store_true", help="ignore the cached results")
+    ap.add_argument("--build-id", help="the cache's key for clang, the plugin, segtime and the machine "
+                                       "files instead of their hash (printed at the start): to go on "
+                                       "with a run across a rebuild that does not change what it checks")
     ap.add_argument("--json", help="write every program's result and the table here")
     a = ap.parse_args()
     a.plugin = os.path.join(a.build, "lib", "segtime.so")
@@ -272,7 +275,8 @@ def main():
     clang_v = subprocess.run([CLANG, "--version"], capture_output=True, text=True).stdout
     machine_ids = [file_sha(m.partition("@")[0]) for m in a.machines if os.path.exists(m.partition("@")[0])]
     machine_ids += [file_sha(p) for p in sorted(glob.glob(os.path.join(ROOT, "costvectors", "*.yaml")))]
-    ids = sha(clang_v, file_sha(a.plugin), file_sha(a.segtime), machine_ids)
+    ids = a.build_id or sha(clang_v, file_sha(a.plugin), file_sha(a.segtime), machine_ids)
+    log("build id %s%s" % (ids, " (given)" if a.build_id else ""))
     o2, o0 = [(s, "O2") for s in seed_range(a.seeds)], [(s, "O0") for s in seed_range(a.o0_seeds)]
     # Both levels advance together, in proportion (a run stopped early has some of each).
     work = sorted(o2 + o0, key=lambda w: (w[0] - 1) / (len(o2) if w[1] == "O2" else len(o0)))
