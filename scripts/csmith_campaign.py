@@ -144,7 +144,8 @@ def program(seed, opt, a, ids):
     cache = os.path.join(a.work, "cache", "seed%d-%s.json" % (seed, opt))
 
     def compute():
-        d = os.path.join(a.work, "tmp", "seed%d-%s" % (seed, opt))
+        # per process: two runs over one --work may meet on a program
+        d = os.path.join(a.work, "tmp", "seed%d-%s.%d" % (seed, opt, os.getpid()))
         os.makedirs(d, exist_ok=True)
         plain_o, plugin_o, seg = (os.path.join(d, n) for n in ("plain.o", "plugin.o", "p.seg.json"))
         cap = int(a.mem_cap_gb * 2**30)
