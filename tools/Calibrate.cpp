@@ -73,6 +73,7 @@
 #include "predictor/ResourceModel.h"
 #include "tools/calib/BenchSource.h"
 #include "tools/calib/Compare.h"
+#include "tools/calib/KernelSources.h"
 #include "tools/calib/LowLevel.h"
 #include "tools/calib/Process.h"
 #include "tools/calib/TrainingSource.h"
@@ -837,28 +838,9 @@ std::vector<double> runSampleProgram(const fs::path &Dir, const std::string &Nam
 /// whichever phase of a shared VM was least disturbed (one batch of 0.5 s
 /// can fall wholly in a slow phase: 1.7 vs 2.4 GHz in two runs).
 void measureClock(const fs::path &Dir, const Options &O, int Reps, ClockResult &CR) {
-  static const char *Source = R"(#include <stdio.h>
-#include <stdlib.h>
-#include <time.h>
-static double now(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t); return t.tv_sec + 1e-9 * t.tv_nsec; }
-int main(int argc, char **argv) {
-  int reps = atoi(argv[1]); long n = atol(argv[2]); long x = 1, y = 3;
-  for (int r = 0; r < reps; r++) {
-    double t0 = now();
-    for (long i = 0; i < n; i++) {
-#define A x += y; __asm__ volatile("" : "+r"(x));
-      A A A A A A A A A A A A A A A A
-    }
-    printf("%.6f\n", 16.0 * n / (now() - t0) / 1e9);
-  }
-  if (x == 0)
-    puts(""); /* keeps x alive */
-  return 0;
-}
-)";
   long N = O.Quick ? 1000000 : 8000000; // 16 adds each: ~40 ms at 3 GHz
   std::vector<double> G =
-      runSampleProgram(Dir, "clock", Source, {std::to_string(Reps), std::to_string(N)});
+      runSampleProgram(Dir, "clock", kernel::coreClock(), {std::to_string(Reps), std::to_string(N)});
   CR.GHz.insert(CR.GHz.end(), G.begin(), G.end());
   ++CR.Batches;
   // the fastest sample is the undisturbed one
@@ -877,51 +859,9 @@ int main(int argc, char **argv) {
 /// predictor's history to learn across passes. The value is the median
 /// over Reps repetitions (spread (max - min) / median); about 0.1 s.
 void measureMispredict(const fs::path &Dir, const Options &O, ClockResult &CR) {
-  static const char *Source = R"(#include <stdio.h>
-#include <stdlib.h>
-#include <time.h>
-static double now(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t); return t.tv_sec + 1e-9 * t.tv_nsec; }
-static int cmp(const void *x, const void *y) { return *(const unsigned char *)x - *(const unsigned char *)y; }
-__attribute__((noinline)) static long pass(const unsigned char *a, long n) {
-  long c = 0;
-  for (long i = 0; i < n; i++)
-    if (a[i] < 128) {
-      c += a[i];
-      __asm__ volatile("" : "+r"(c));
-    }
-  return c;
-}
-static double fastest(const unsigned char *a, long n, int passes, long *sink) {
-  double best = 1e30;
-  for (int p = 0; p < passes; p++) {
-    double t0 = now();
-    *sink += pass(a, n);
-    double t = now() - t0;
-    if (t < best) best = t;
-  }
-  return best;
-}
-int main(int argc, char **argv) {
-  int reps = atoi(argv[1]); long n = atol(argv[2]);
-  unsigned char *r = malloc(n), *s = malloc(n);
-  unsigned long long x = 88172645463325252ull; /* xorshift64 */
-  for (long i = 0; i < n; i++) {
-    x ^= x << 13; x ^= x >> 7; x ^= x << 17;
-    r[i] = s[i] = (unsigned char)(x >> 56);
-  }
-  qsort(s, n, 1, cmp);
-  long sink = 0;
-  for (int k = 0; k < reps; k++) {
-    double ts = fastest(s, n, 3, &sink), tr = fastest(r, n, 3, &sink);
-    printf("%.6f\n", (tr - ts) / (0.5 * n) * 1e9);
-  }
-  if (sink == 42) puts("");
-  return 0;
-}
-)";
   MispredictResult M;
   M.Elements = O.Quick ? 262144 : 1048576;
-  M.Ns = runSampleProgram(Dir, "mispredict", Source,
+  M.Ns = runSampleProgram(Dir, "mispredict", kernel::mispredict(),
                           {std::to_string(O.Reps), std::to_string(M.Elements)});
   M.Value = median(M.Ns);
   M.Spread = relSpread(M.Ns);

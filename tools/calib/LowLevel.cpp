@@ -11,6 +11,7 @@
 #include <thread>
 #include "predictor/MemoryModel.h"
 
+#include "tools/calib/KernelSources.h"
 #include "tools/calib/Process.h"
 
 #include <algorithm>
@@ -416,7 +417,7 @@ CacheResult LowLevelBench::runCaches() {
   fs::path Src = Dir / "sweep.c", Exe = Dir / "sweep";
   {
     std::ofstream OS(Src);
-    OS << cacheSweepSource();
+    OS << kernel::cacheSweep();
     if (!OS)
       throw CalibError("cannot write " + Src.string());
   }
