@@ -18,7 +18,6 @@
 #include "predictor/Parkbench.h"
 #include "predictor/ResourceModel.h"
 #include "tools/calib/BenchSource.h"
-#include "tools/calib/Compare.h"
 #include "tools/calib/KernelSources.h"
 #include "tools/calib/LowLevel.h"
 #include "tools/calib/Process.h"
