@@ -11,6 +11,7 @@
 #include <thread>
 #include "predictor/MemoryModel.h"
 
+#include "tools/Gnuplot.h"
 #include "tools/calib/KernelSources.h"
 #include "tools/calib/Process.h"
 
@@ -1340,29 +1341,14 @@ void OverlapResult::print(std::ostream &OS) const {
 
 namespace {
 
-std::string gpQuote(const std::string &S) {
-  std::string R = "\"";
-  for (char C : S)
-    R += (C == '"' || C == '\\') ? std::string("\\") + C : std::string(1, C);
-  return R + "\"";
-}
-
-/// Runs gnuplot on Dir/Name.gp (which writes Name.png and Name.svg).
+/// Runs gnuplot (Gnuplot.h) for Dir/Name.png and .svg; CalibError if it fails.
 std::vector<std::string> gnuplot(const fs::path &Dir, const std::string &Name,
                                  const std::string &Setup, const std::string &Plot) {
-  std::ofstream Gp(Dir / (Name + ".gp"));
-  Gp << Setup << "set terminal pngcairo size 900,600 font \"Sans,11\"\nset output "
-     << gpQuote((Dir / (Name + ".png")).string()) << "\n"
-     << Plot << "set terminal svg size 900,600 font \"Sans,11\" background \"white\"\n"
-     << "set output " << gpQuote((Dir / (Name + ".svg")).string()) << "\n"
-     << Plot << "unset output\n";
-  Gp.close();
-  RunResult R = runProgram({"/usr/bin/gnuplot", (Dir / (Name + ".gp")).string()}, Dir,
-                           Name + ".gnuplot", 60);
-  if (!R.ok())
-    throw CalibError("--plot: gnuplot failed (" + R.status() + "; is gnuplot-nox installed?):\n" +
-                     tail(R.Err, 2000));
-  return {(Dir / (Name + ".png")).string(), (Dir / (Name + ".svg")).string()};
+  try {
+    return gnuplotImages(Dir.string(), Name, Setup, Plot);
+  } catch (const std::runtime_error &E) {
+    throw CalibError(E.what());
+  }
 }
 
 } // namespace
@@ -1375,7 +1361,7 @@ std::vector<std::string> plotLowLevel(const std::string &DirS, const RinfResult 
   if (EC)
     throw CalibError("--plot: cannot create directory '" + DirS + "': " + EC.message());
   std::vector<std::string> Out;
-  // gnuplot runs in Dir (runProgram has no cwd): use absolute data paths.
+  // The data files are named by absolute paths in the plot commands.
   if (Rinf) {
     std::ofstream Dat(Dir / "rinf1.dat");
     Dat.precision(8);
@@ -1386,12 +1372,12 @@ std::vector<std::string> plotLowLevel(const std::string &DirS, const RinfResult 
       for (size_t I = 0; I < Kn.N.size(); ++I)
         Dat << Kn.N[I] << " " << Kn.T[I] * 1e9 << "\n";
       Dat << "\n\n";
-      Plot += (K ? ", \\\n  " : "") + gpQuote((Dir / "rinf1.dat").string()) + " index " +
+      Plot += (K ? ", \\\n  " : "") + gpString((Dir / "rinf1.dat").string()) + " index " +
               std::to_string(K) + " using 1:2 with points pt 7 ps 0.7 lc " + std::to_string(K + 1) +
-              " title " + gpQuote(Kn.K.Name + " measured") + ", " + fmt(Kn.Fit.T0 * 1e9, 6) +
+              " title " + gpString(Kn.K.Name + " measured") + ", " + fmt(Kn.Fit.T0 * 1e9, 6) +
               " + x * " + fmt(Kn.K.Q / Kn.Fit.RInf * 1e9, 6) + " with lines lc " +
               std::to_string(K + 1) + " title " +
-              gpQuote(Kn.K.Name + " fit: r_∞ = " + fmt(Kn.Fit.RInf / 1e6, 4) + " Mflop/s, n_{1/2} = " +
+              gpString(Kn.K.Name + " fit: r_∞ = " + fmt(Kn.Fit.RInf / 1e6, 4) + " Mflop/s, n_{1/2} = " +
                       fmt(Kn.Fit.XHalf, 3));
     }
     Plot += "\n";
@@ -1413,9 +1399,9 @@ std::vector<std::string> plotLowLevel(const std::string &DirS, const RinfResult 
       for (size_t I = 0; I < M.W.size(); ++I)
         Dat << M.W[I] << " " << M.Bw[I] / 1e9 << "\n";
       Dat << "\n\n";
-      Plot += (K ? ", \\\n  " : "") + gpQuote((Dir / "bandwidth.dat").string()) + " index " +
+      Plot += (K ? ", \\\n  " : "") + gpString((Dir / "bandwidth.dat").string()) + " index " +
               std::to_string(K) + " using 1:2 with linespoints pt 7 ps 0.6 lw 2 title " +
-              gpQuote(M.Name + " (" + M.What + ")");
+              gpString(M.Name + " (" + M.What + ")");
     }
     Plot += "\n";
     Dat.close();
@@ -1426,7 +1412,7 @@ std::vector<std::string> plotLowLevel(const std::string &DirS, const RinfResult 
     for (const CacheInfo &C : Poly->Caches)
       Setup += "set arrow from " + fmt(C.Size, 8) + ", graph 0 to " + fmt(C.Size, 8) +
                ", graph 1 nohead dt 2 lc rgb \"gray40\"\nset label " +
-               gpQuote(C.Name + " " + bytes(C.Size)) + " at " + fmt(C.Size, 8) +
+               gpString(C.Name + " " + bytes(C.Size)) + " at " + fmt(C.Size, 8) +
                ", graph 0.97 right offset -0.5,0\n";
     auto P = gnuplot(Dir, "bandwidth", Setup, Plot);
     Out.insert(Out.end(), P.begin(), P.end());
@@ -1438,7 +1424,7 @@ std::vector<std::string> plotLowLevel(const std::string &DirS, const RinfResult 
     for (size_t I = 0; I < Caches->W.size(); ++I)
       Dat << Caches->W[I] << " " << Caches->Lat[I] * 1e9 << " " << Caches->Read[I] / 1e9 << "\n";
     Dat.close();
-    std::string D = gpQuote((Dir / "caches.dat").string());
+    std::string D = gpString((Dir / "caches.dat").string());
     std::string Setup =
         "set title \"capacity sweep: random pointer chase and read bandwidth\"\n"
         "set xlabel \"working set (bytes)\"\nset ylabel \"latency (ns per dependent load)\"\n"
@@ -1452,7 +1438,7 @@ std::vector<std::string> plotLowLevel(const std::string &DirS, const RinfResult 
         continue;
       Setup += "set arrow from " + fmt(M.Size, 8) + ", graph 0 to " + fmt(M.Size, 8) +
                ", graph 1 nohead lw 2 lc rgb \"dark-red\"\nset label " +
-               gpQuote(M.Name + " " + bytes(M.Size) + " (" + fmt(M.Latency * 1e9, 3) + " ns)") +
+               gpString(M.Name + " " + bytes(M.Size) + " (" + fmt(M.Latency * 1e9, 3) + " ns)") +
                " at " + fmt(M.Size, 8) + ", graph " + fmt(Y, 3) + " right offset -0.5,0 tc rgb \"dark-red\"\n";
       Y -= 0.05;
     }
@@ -1462,7 +1448,7 @@ std::vector<std::string> plotLowLevel(const std::string &DirS, const RinfResult 
         continue;
       Setup += "set arrow from " + fmt(R->Size, 8) + ", graph 0 to " + fmt(R->Size, 8) +
                ", graph 1 nohead dt 2 lc rgb \"gray40\"\nset label " +
-               gpQuote(C.Name + " reported " + bytes(R->Size)) + " at " + fmt(R->Size, 8) +
+               gpString(C.Name + " reported " + bytes(R->Size)) + " at " + fmt(R->Size, 8) +
                ", graph 0.05 left offset 0.5,0 tc rgb \"gray40\"\n";
     }
     std::string Plot = "plot " + D + " using 1:2 axes x1y1 with linespoints pt 7 ps 0.5 lw 2 "
