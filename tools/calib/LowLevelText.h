@@ -1,4 +1,4 @@
-//===- LowLevelText.h - Helpers of the low-level parts' reports -*- C++ -*-===//
+//===- LowLevelText.h - Shared text functions of calibrate -----*- C++ -*-===//
 ///
 /// \file
 /// Number and text formatting, sample checks and machine-file entries that
