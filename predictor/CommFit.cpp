@@ -55,20 +55,13 @@ LineFit fitLine(const std::vector<double> &N, const std::vector<double> &T, size
   LineFit F;
   if (N[J] == N[I])
     return F;
-  size_t M = J - I + 1;
-  Eigen::MatrixX2d X(M, 2);
-  Eigen::VectorXd Tv(M);
-  for (size_t K = 0; K < M; ++K) {
-    X(K, 0) = 1;
-    X(K, 1) = N[I + K];
-    Tv(K) = T[I + K];
-  }
-  auto [C, Rss] = relativeLs(X, Tv);
-  if (!(C(1) > 0))
+  RelativeLine L = fitRelativeLine({N.begin() + I, N.begin() + J + 1},
+                                   {T.begin() + I, T.begin() + J + 1});
+  if (!(L.Slope > 0))
     return F;
-  F.T0 = C(0);
-  F.InvR = C(1);
-  F.Rss = Rss;
+  F.T0 = L.T0;
+  F.InvR = L.Slope;
+  F.Rss = L.Rss;
   return F;
 }
 
@@ -106,6 +99,19 @@ std::vector<size_t> sortedOrder(const std::vector<double> &N) {
 }
 
 } // namespace
+
+RelativeLine fitRelativeLine(const std::vector<double> &X, const std::vector<double> &T) {
+  Eigen::Index M = static_cast<Eigen::Index>(X.size());
+  Eigen::MatrixX2d A(M, 2);
+  Eigen::VectorXd Tv(M);
+  for (Eigen::Index K = 0; K < M; ++K) {
+    A(K, 0) = 1;
+    A(K, 1) = X[static_cast<size_t>(K)];
+    Tv(K) = T[static_cast<size_t>(K)];
+  }
+  auto [C, Rss] = relativeLs(A, Tv);
+  return {C(0), C(1), Rss};
+}
 
 FitResiduals residuals(const HockneyModel &Model, const std::vector<double> &N,
                        const std::vector<double> &T) {

@@ -62,6 +62,17 @@ struct HockneyFit {
   double Bic = 0; ///< the criterion of the chosen segment count (piecewise only)
 };
 
+/// The straight line t = T0 + Slope x through the points (X_i, T_i) by least
+/// squares with weights 1/T_i (relative residuals), columns scaled for
+/// conditioning, solved with Eigen's column-pivoting QR: the solve of every
+/// Hockney-type fit (PARKBENCH-93 eq. 3.1 in Parkbench.h fitHockney, eq. 3.4
+/// here). Rss is the sum of squared relative residuals. X and T of equal
+/// size >= 2 with T > 0 (the callers check; not checked here).
+struct RelativeLine {
+  double T0 = 0, Slope = 0, Rss = 0;
+};
+RelativeLine fitRelativeLine(const std::vector<double> &X, const std::vector<double> &T);
+
 /// Single-range Hockney fit of times T (s) at sizes N (B), N and T of equal
 /// length >= 2 with at least 2 distinct sizes: min sum ((t_0 + n/r_inf - t)/t)^2.
 /// Throws std::invalid_argument on bad input or if the fitted slope 1/r_inf

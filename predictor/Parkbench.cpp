@@ -6,8 +6,7 @@
 ///
 //===----------------------------------------------------------------------===//
 #include "predictor/Parkbench.h"
-
-#include <Eigen/Dense>
+#include "predictor/CommFit.h"
 
 #include <algorithm>
 #include <cmath>
@@ -32,24 +31,13 @@ RinfFit fitHockney(const std::vector<double> &X, const std::vector<double> &T, d
     throw std::invalid_argument("Hockney fit: q (operations per element) must be > 0");
   if (std::set<double>(X.begin(), X.end()).size() < 2)
     throw std::invalid_argument("Hockney fit: needs at least two distinct lengths");
-  Eigen::Index M = static_cast<Eigen::Index>(X.size());
-  Eigen::MatrixXd A(M, 2);
-  Eigen::VectorXd B(M);
-  for (Eigen::Index I = 0; I < M; ++I) {
+  for (size_t I = 0; I < X.size(); ++I)
     if (!(T[I] > 0) || !std::isfinite(T[I]))
       throw std::invalid_argument("Hockney fit: time " + std::to_string(T[I]) + " at length " +
                                   std::to_string(X[I]) + " is not positive");
-    // Row i of (a + b x_i) / t_i = 1: relative residuals.
-    A(I, 0) = 1 / T[I];
-    A(I, 1) = X[I] / T[I];
-    B(I) = 1;
-  }
-  // Scale the columns so the QR sees comparable magnitudes (t ~ 1e-9 s).
-  Eigen::Vector2d Scale(A.col(0).norm(), A.col(1).norm());
-  A.col(0) /= Scale(0);
-  A.col(1) /= Scale(1);
-  Eigen::Vector2d Y = A.colPivHouseholderQr().solve(B);
-  double Intercept = Y(0) / Scale(0), Slope = Y(1) / Scale(1);
+  // The line a + b x with relative residuals (one solve with CommFit.h's).
+  RelativeLine L = fitRelativeLine(X, T);
+  double Intercept = L.T0, Slope = L.Slope;
   if (!(Slope > 0))
     throw std::invalid_argument("Hockney fit: the time does not grow with the length (slope " +
                                 std::to_string(Slope) + " s per element)");

@@ -2,8 +2,9 @@
 ///
 /// \file
 /// The plotting helper of the segtime commands that draw (farm, dc,
-/// compare): writes a gnuplot script next to its data and runs gnuplot once
-/// for a PNG (pngcairo) and once for an SVG of the same plot.
+/// compare, comm calibrate): writes a gnuplot script next to its data and
+/// runs gnuplot once for a PNG (pngcairo) and once for an SVG of the same
+/// plot.
 ///
 //===----------------------------------------------------------------------===//
 #ifndef SEGTIME_TOOLS_GNUPLOT_H

@@ -37,7 +37,7 @@ int farmMain(int Argc, char **Argv);      // Templates.cpp
 int dcMain(int Argc, char **Argv);        // Templates.cpp
 int heteroMain(int Argc, char **Argv);    // Templates.cpp
 int commMain(int Argc, char **Argv);      // CommCalibrate.cpp
-int compareMain(int Argc, char **Argv);   // Compare.cpp
+int compareMain(int Argc, char **Argv);   // CompareCommand.cpp
 
 namespace {
 

@@ -50,12 +50,6 @@ const std::vector<int> &polyOrders();
 /// The C source of the low-level benchmark program (see the file comment).
 std::string lowLevelSource();
 
-/// The C source of the capacity sweep (tools/calib/CacheSweep.c, embedded
-/// at build time): `sweep REPS TARGET_S MAXBYTES PER_OCTAVE HUGE`, the
-/// latency of a random pointer chase and the read bandwidth at working sets
-/// from 4 KiB to MAXBYTES (see that file).
-const char *cacheSweepSource();
-
 } // namespace segtime
 
 #endif

@@ -1,10 +1,10 @@
-//===- Compare.cpp - Agreement of two machine files -----------------------===//
+//===- MachineCompare.cpp - Agreement of two machine files ----------------===//
 ///
 /// \file
-/// `segtime calibrate --compare A B` (see Compare.h).
+/// `segtime calibrate --compare A B` (see MachineCompare.h).
 ///
 //===----------------------------------------------------------------------===//
-#include "tools/calib/Compare.h"
+#include "tools/calib/MachineCompare.h"
 
 #include "predictor/Machine.h"
 #include "predictor/Parkbench.h"

@@ -1,4 +1,4 @@
-//===- Compare.h - Agreement of two machine files ---------------*- C++ -*-===//
+//===- MachineCompare.h - Agreement of two machine files --------*- C++ -*-===//
 ///
 /// \file
 /// The reproducibility check of `segtime calibrate`: two machine files (two
@@ -13,8 +13,8 @@
 ///   segtime calibrate --compare run1.yaml run2.yaml [--tolerance 0.1] [--json]
 ///
 //===----------------------------------------------------------------------===//
-#ifndef SEGTIME_TOOLS_CALIB_COMPARE_H
-#define SEGTIME_TOOLS_CALIB_COMPARE_H
+#ifndef SEGTIME_TOOLS_CALIB_MACHINECOMPARE_H
+#define SEGTIME_TOOLS_CALIB_MACHINECOMPARE_H
 
 #include <ostream>
 #include <string>

@@ -1,4 +1,4 @@
-//===- Compare.cpp - segtime compare: Warwick-94 Tables 6 and 7 -----------===//
+//===- CompareCommand.cpp - segtime compare: Warwick-94 Tables 6 and 7 ----===//
 ///
 /// \file
 /// Compares a kernel's predicted times per SEG node and level with what an

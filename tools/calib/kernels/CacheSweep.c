@@ -1,3 +1,4 @@
+/*===- CacheSweep.c - capacity sweep of the cache hierarchy (whole program) -===*/
 /* segtime calibrate: the capacity sweep of the cache hierarchy (embedded in
    segtime at build time, tools/calib/CacheSweepSource.cpp.in; see
    tools/calib/CacheProbe.h and docs/calibrate.md).
