@@ -26,6 +26,7 @@
 ///   instrument=all   also time innermost loops (counted only by default)
 ///   instrument=no-clock  the same instrumentation with every timer read an
 ///                    opaque zero: a measurement aid (what the reads cost)
+///   p=NAME=VALUE     parameter value for the printed ICC times (repeatable)
 ///   timing           print the plugin's own phase times (passes/Timing.h)
 ///   budget=N         units of symbolic work per function for the IR level
 ///                    (default 1000000, passes/IRSeg.h); beyond, numeric
@@ -74,6 +75,7 @@ struct PluginOptions {
   bool TimeInnermostLoops = false; ///< instrument=all
   bool NoClock = false;            ///< instrument=no-clock
   bool Timing = false;             ///< print the plugin's phase times
+  std::map<std::string, double> Values; ///< p=NAME=VALUE, for the printed ICC times
 };
 
 /// The innermost source-level SEG node whose range contains Line:Col, for
@@ -502,10 +504,10 @@ private:
   }
 
   /// Merges each function's IR levels into its SEG and writes the function
-  /// to the .seg.json, then releases the IR SEG (and, with quiet, the whole
-  /// function: the summary needs the source-level SEGs of all functions,
-  /// its callees' too): at most one function's IR SEG and JSON text are in
-  /// memory at once.
+  /// to the .seg.json; with quiet, then releases the function, so that at
+  /// most one function's IR SEG and JSON text are in memory at once (the
+  /// printed summary needs the source- and IR-level SEGs of all functions,
+  /// the callees' too).
   void mergeAndWrite(SegFile &File) {
     std::string Path = outputPath();
     std::error_code EC;
@@ -534,9 +536,11 @@ private:
         llvm::TimeRegion T(phaseTimer("write-json", ".seg.json written"));
         W.add(F);
       }
-      F.LevelSegs.clear();
-      if (Opts.Quiet)
+      // The summary predicts ICC on the IR-level SEGs (callees' too).
+      if (Opts.Quiet) {
+        F.LevelSegs.clear();
         F.Body = NodeList();
+      }
     }
     C.Functions.clear(); // (those with no source-level SEG)
     if (Opts.IR)
@@ -548,7 +552,7 @@ private:
   void print(const SegFile &File) {
     if (!Opts.MachineNote.empty())
       llvm::errs() << Opts.MachineNote << "\n";
-    llvm::errs() << compileTimeSummary(File, Opts.Machine) << "segtime: wrote "
+    llvm::errs() << compileTimeSummary(File, Opts.Machine, Opts.Values) << "segtime: wrote "
                  << outputPath() << "\n";
   }
 
@@ -656,6 +660,16 @@ protected:
           else
             Opts.Targets.push_back(P.str());
         }
+      } else if (Key == "p") {
+        if (!NeedValue("NAME=VALUE"))
+          continue;
+        auto [Name, Num] = Val.split('=');
+        double V = 0;
+        // (getAsDouble returns true on error)
+        if (Name.empty() || Num.getAsDouble(V) || !std::isfinite(V))
+          Bad(A, "expected p=NAME=VALUE with a finite number, as segtime predict's -p");
+        else
+          Opts.Values[Name.str()] = V;
       } else if (Key == "timing") {
         if (NoValue())
           Opts.Timing = true;
@@ -689,6 +703,8 @@ protected:
                         "  instrument=no-clock\n"
                         "                 the same code with every timer read an opaque 0\n"
                         "                 (measures what the reads cost: ct_overhead.py)\n"
+                        "  p=NAME=VALUE   a parameter value for the printed ICC times (as\n"
+                        "                 segtime predict -p; repeatable)\n"
                         "  timing         print the plugin's own phase times (AST SEG, IR SEG,\n"
                         "                 ICC clone, code generation, block costing, JSON)\n"
                         "  budget=N       units of symbolic work per function at the IR level\n"
@@ -700,7 +716,7 @@ protected:
       } else {
         Bad(A, "unknown key '" + Key.str() +
                    "' (expected quiet, machine=NAME, out=PATH, targets=CPU,..., no-ir, "
-                   "instrument[=all|no-clock], timing, budget=N, help)");
+                   "instrument[=all|no-clock], p=NAME=VALUE, timing, budget=N, help)");
       }
     }
     return true;

@@ -1124,7 +1124,64 @@ void Prediction::printText(std::ostream &OS) const {
 } // namespace segtime
 
 namespace segtime {
-std::string compileTimeSummary(const SegFile &File, const std::string &MachineName) {
+/// The ICC line of the compile-time summary for one function: its
+/// prediction by predict() (time, instructions, cycles) or, where values
+/// are missing, what it needs and the closed-form instruction count if it
+/// is short.
+static void printIccLine(std::ostream &OS, FormulaBuilder &FB, const FunctionPrediction &FP,
+                         const std::string &MachineName, const std::string &Target) {
+  const std::string Head = "  ICC   t on " + MachineName + " (" + Target + ")";
+  auto It = FP.Levels.find("ICC");
+  if (It != FP.Levels.end()) {
+    const LevelPrediction &LP = It->second;
+    OS << Head << " = " << fmtTime(LP.TimeS);
+    std::string Sep = "   (";
+    for (const char *K : {"instructions", "cycles"})
+      if (LP.Counts.count(K)) {
+        OS << Sep << LP.Counts.at(K) << " " << K;
+        Sep = ", ";
+      }
+    if (Sep == ", ")
+      OS << ")";
+    std::string At;
+    for (const ParamValue &V : FP.Params)
+    {
+      std::ostringstream X;
+      X << V.Name << "=" << V.Value << (V.Source == "user" ? "" : " [" + V.Source + "]");
+      At += (At.empty() ? " at " : ", ") + X.str();
+    }
+    OS << At << "\n";
+    return;
+  }
+  if (FP.Missing.empty()) {
+    const std::string Pre = "ICC not predicted: ";
+    std::string Why = FP.Error;
+    for (const std::string &N : FP.Notes)
+      if (Why.empty() && N.compare(0, Pre.size(), Pre) == 0)
+        Why = N.substr(Pre.size());
+    OS << Head << ": not predicted: " << (Why.empty() ? "no ICC data" : Why) << "\n";
+    return;
+  }
+  std::string Needs;
+  for (const MissingValue &V : FP.Missing)
+    Needs += (Needs.empty() ? "" : ", ") + V.Name;
+  OS << Head << ": needs " << Needs << " (-fplugin-arg-segtime-p=NAME=VALUE)\n";
+  try {
+    ex I = FB.closedForm(FP.Name, countWeight("ICC:" + Target, "instructions"),
+                         "count:ICC:" + Target + ":instructions", "ICC");
+    // Only a short one: the exact IR-level forms (remainders of unrolled
+    // loops, guards) of most loops are not for reading at compile time.
+    FormulaText Text = toFormulaText(I);
+    if (!I.is_zero() && Text.Defs.empty() && Text.Formula.size() <= 160)
+      OS << "  ICC   instructions = " << Text.Formula << "\n";
+  } catch (const std::exception &) {
+    // (the time line above already says what is missing)
+  }
+}
+
+std::string compileTimeSummary(const SegFile &File, const std::string &MachineName,
+                               const std::map<std::string, double> &Values,
+                               size_t MaxFunctions) {
   std::ostringstream OS;
   std::unique_ptr<Machine> M;
   std::string MachineNote;
@@ -1133,12 +1190,45 @@ std::string compileTimeSummary(const SegFile &File, const std::string &MachineNa
   } catch (const std::exception &E) {
     MachineNote = E.what();
   }
+  std::vector<const FunctionSeg *> Shown;
+  size_t NotShown = 0;
+  for (const FunctionSeg &F : File.Functions)
+    if (F.InMainFile && Shown.size() < MaxFunctions)
+      Shown.push_back(&F);
+    else if (F.InMainFile)
+      ++NotShown;
+  // ICC: the prediction of segtime predict itself (the same models: overlap
+  // of iterations, memory term) for the first target of the file that the
+  // machine has a cost vector for.
+  std::string Target, IccNote;
+  Prediction Icc;
+  std::map<std::string, const FunctionPrediction *> IccOf;
+  if (M && !Shown.empty()) {
+    if (auto T = iccTarget(File, *M, "")) {
+      Target = *T;
+      PredictOptions PO;
+      PO.Levels = {"ICC"};
+      PO.Optional = {"ICC"};
+      PO.Values = Values;
+      for (const FunctionSeg *F : Shown)
+        PO.Functions.push_back(F->Name);
+      try {
+        checkValues(File, PO);
+        Icc = predict(File, *M, PO);
+        for (const FunctionPrediction &FP : Icc.Functions)
+          IccOf[FP.Name] = &FP;
+        for (const std::string &U : Icc.UnusedValues)
+          IccNote += "segtime: -fplugin-arg-segtime-p: no function uses '" + U + "'\n";
+      } catch (const std::exception &E) {
+        IccNote = "segtime: no ICC predictions: " + std::string(E.what()) + "\n";
+      }
+    }
+  }
   FormulaBuilder FB(File);
   // Long closed forms (a whole main()) are cut.
   const std::string Whole = "in segtime predict --json";
-  for (const FunctionSeg &F : File.Functions) {
-    if (!F.InMainFile)
-      continue;
+  for (const FunctionSeg *FPtr : Shown) {
+    const FunctionSeg &F = *FPtr;
     OS << "segtime: " << F.Name << " (" << F.Range.File << ":" << F.Range.Line << ", -"
        << File.OptLevel << ")\n";
     OS << "  " << FB.structural(F.Name) << "\n";
@@ -1158,7 +1248,13 @@ std::string compileTimeSummary(const SegFile &File, const std::string &MachineNa
     } catch (const std::exception &E) {
       OS << "  (no closed form: " << E.what() << ")\n";
     }
+    if (auto It = IccOf.find(F.Name); It != IccOf.end())
+      printIccLine(OS, FB, *It->second, M->Name, Target);
   }
+  if (NotShown)
+    OS << "segtime: " << NotShown << " more functions of the main file not shown "
+       << "(segtime predict FILE.seg.json)\n";
+  OS << IccNote;
   if (!MachineNote.empty())
     OS << "segtime: no times printed: " << MachineNote << "\n";
   return OS.str();

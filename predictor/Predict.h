@@ -162,11 +162,18 @@ void checkValues(const SegFile &S, const PredictOptions &O);
 /// is not, every rank 0..p-1 is evaluated and the slowest is reported.
 Prediction predict(const SegFile &S, const Machine &M, const PredictOptions &O);
 
-/// Text the plugin prints at compile time: per main-file function, the
-/// structural formula, the POC flop count and the POC and HLLC closed-form
-/// times on machine MachineName (a name or path; if it cannot be read the
-/// text says why). Never throws.
-std::string compileTimeSummary(const SegFile &S, const std::string &MachineName);
+/// Text the plugin prints at compile time: per main-file function (the
+/// first MaxFunctions; a line counts the others), the structural formula,
+/// the POC flop count, the POC and HLLC closed-form times on machine
+/// MachineName (a name or path; if it cannot be read the text says why)
+/// and, when S has ICC data for a target the machine has a cost vector for,
+/// the ICC prediction of predict() (s, instructions, cycles) at Values
+/// (-fplugin-arg-segtime-p=NAME=VALUE), or the names it needs and the
+/// closed-form instruction count. ICC needs the IR-level SEGs (LevelSegs)
+/// of S. Never throws.
+std::string compileTimeSummary(const SegFile &S, const std::string &MachineName,
+                               const std::map<std::string, double> &Values = {},
+                               size_t MaxFunctions = 50);
 
 } // namespace segtime
 

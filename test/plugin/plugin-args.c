@@ -26,6 +26,10 @@
 // RUN:   -fplugin-arg-segtime-budget=lots -fplugin-arg-segtime-quiet -fplugin-arg-segtime-out=%t.dir/f.json \
 // RUN:   -c %s -o %t.dir/f.o 2>&1 | FileCheck %s --check-prefix=BUDGET
 // RUN: test -s %t.dir/f.o
+// RUN: %clang -target x86_64-linux-gnu -fplugin=%segtime_plugin -fplugin-arg-segtime-p=n=nan \
+// RUN:   -fplugin-arg-segtime-p=n -fplugin-arg-segtime-p -fplugin-arg-segtime-quiet \
+// RUN:   -fplugin-arg-segtime-out=%t.dir/p.json -c %s -o %t.dir/p.o 2>&1 | FileCheck %s --check-prefix=PVAL
+// RUN: test -s %t.dir/p.o
 // An unknown target among known ones: a warning listing the known names;
 // the known target is characterised.
 // RUN: %clang -target x86_64-linux-gnu -O2 -fplugin=%segtime_plugin -fplugin-arg-segtime-targets=nonsense,leon3 \
@@ -57,7 +61,7 @@
 
 int f(int x) { return x + 1; }
 
-// BOGUS: warning: segtime: plugin argument 'bogus' ignored: unknown key 'bogus' (expected quiet, machine=NAME, out=PATH, targets=CPU,..., no-ir, instrument[=all|no-clock], timing, budget=N, help)
+// BOGUS: warning: segtime: plugin argument 'bogus' ignored: unknown key 'bogus' (expected quiet, machine=NAME, out=PATH, targets=CPU,..., no-ir, instrument[=all|no-clock], p=NAME=VALUE, timing, budget=N, help)
 // BOGUS-NOT: error
 // QUIETVAL: warning: segtime: plugin argument 'quiet=1' ignored: 'quiet' takes no value
 // OUTEMPTY: warning: segtime: plugin argument 'out=' ignored: 'out' needs a value: out=PATH
@@ -65,6 +69,9 @@ int f(int x) { return x + 1; }
 // INSTRUMENT: warning: segtime: plugin argument 'instrument=some' ignored: expected instrument, instrument=all or instrument=no-clock
 // BUDGET: warning: segtime: plugin argument 'budget=-3' ignored: expected a whole number > 0, got '-3'
 // BUDGET: warning: segtime: plugin argument 'budget=lots' ignored: expected a whole number > 0, got 'lots'
+// PVAL: warning: segtime: plugin argument 'p=n=nan' ignored: expected p=NAME=VALUE with a finite number
+// PVAL: warning: segtime: plugin argument 'p=n' ignored: expected p=NAME=VALUE
+// PVAL: warning: segtime: plugin argument 'p' ignored: 'p' needs a value: p=NAME=VALUE
 // TARGETS: warning: segtime: plugin argument 'targets=nonsense,leon3': unknown ICC target 'nonsense'; accepted: znver5, {{.*}}leon3{{.*}}; the target is left out
 // TARGETS-NOT: error
 // NOVALS: warning: segtime: plugin argument 'targets=' ignored: 'targets' needs a value: targets=CPU,...
