@@ -210,6 +210,20 @@ void releaseBlockMaps(IRCollection &C) {
     releaseBlockMaps(FS);
 }
 
+/// Hands the final IR SEG of It to C.OnFinal, if set, and erases it.
+void handOver(IRCollection &C, std::map<std::string, IRFunctionSeg>::iterator It) {
+  if (!C.OnFinal)
+    return;
+  C.OnFinal(It->first, It->second);
+  C.Functions.erase(It);
+}
+
+/// handOver for every function of C.
+void handOverAll(IRCollection &C) {
+  while (C.OnFinal && !C.Functions.empty())
+    handOver(C, C.Functions.begin());
+}
+
 /// The compile target whose code generation is being recorded
 /// (recordCompileCodegen), until finishIccLevels.
 struct PendingIcc {
@@ -234,10 +248,13 @@ void attachRecorded(const Function &F, const std::map<const BasicBlock *, Ruv> &
   auto BL = P->Blocks.find(FS->first);
   if (BL == P->Blocks.end())
     return;
-  TimeRegion AttachTime(phaseTimer("icc-attach", "ICC RUVs onto the IR SEG"));
+  std::optional<TimeRegion> AttachTime(std::in_place,
+                                       phaseTimer("icc-attach", "ICC RUVs onto the IR SEG"));
   attachFunction(FS->second, P->Key, BL->second, Ruvs, Edges, CondJumps);
   releaseBlockMaps(FS->second);
   P->Blocks.erase(BL);
+  AttachTime.reset();
+  handOver(irCollection(), FS);
 }
 
 /// The ICC level of target Spec from a clone of M compiled a second time
@@ -330,8 +347,10 @@ struct CollectPass : PassInfoMixin<CollectPass> {
     // rather than held until the plugin writes the SEG file after code
     // generation -- unless the compile's own code generation is being
     // recorded: then finishIccLevels attaches its RUVs and releases them.
-    if (!pending())
+    if (!pending()) {
       releaseBlockMaps(C);
+      handOverAll(C);
+    }
     if (C.StripDebugInfo) {
       TimeRegion StripTime(phaseTimer("strip-debug", "line tables stripped"));
       stripLineTables(M);
@@ -354,6 +373,7 @@ void finishIccLevels() {
   }
   releaseBlockMaps(C);
   P.reset();
+  handOverAll(C); // (functions code generation did not reach)
 }
 
 void registerSegtimePasses(PassBuilder &PB) {

@@ -19,6 +19,7 @@
 
 #include "llvm/Passes/PassBuilder.h"
 
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -50,6 +51,12 @@ struct IRCollection {
   /// Component timing (-fplugin-arg-segtime-instrument): run InstrumentPass
   /// at the start of the pipeline.
   InstrumentConfig Instrument;
+  /// Called once per function of Functions as soon as its IR SEG is final
+  /// (every ICC level attached, block maps released), with its IR name and
+  /// SEG; the entry is erased from Functions afterwards. The clang plugin
+  /// merges and writes the function there, so that only the functions
+  /// still waiting for code generation are held (empty: kept in Functions).
+  std::function<void(const std::string &, IRFunctionSeg &)> OnFinal;
 };
 
 /// The collection of the current compile (one per process).

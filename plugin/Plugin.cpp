@@ -3,9 +3,12 @@
 /// \file
 /// `-fplugin=build/lib/segtime.so` adds, after the main compile action, an AST
 /// consumer that builds the SEG of every function with a body, prints each
-/// main-file function's timing formula and writes <output>.seg.json. The
-/// plugin never changes the AST or the generated code, except with
-/// `instrument` (component timing), whose point is to add timers.
+/// main-file function's timing formula and writes <output>.seg.json. Each
+/// function is built, merged with its IR levels and written as soon as its
+/// IR SEG is final (during code generation), then released: memory holds
+/// the IR SEGs still waiting for code generation, not the whole file's
+/// SEGs. The plugin never changes the AST or the generated code, except
+/// with `instrument` (component timing), whose point is to add timers.
 ///
 /// USAGE:
 ///   clang-19 -O2 -fplugin=build/lib/segtime.so -c kernel.c
@@ -164,17 +167,13 @@ void loopsByLine(const NodeList &L, std::map<unsigned, std::vector<const Node *>
 /// takes the source loop's trip count, its enclosing source indices written
 /// as the IR loops' iteration numbers (i = start + step*k); otherwise it
 /// keeps the parameter N_<function>_<line> (shared with the source level).
-/// F's IR SEG is moved out of C; IRName maps source names to IR (mangled)
-/// names; warnings go into File.
-void mergeIR(SegFile &File, FunctionSeg &F, IRCollection &C,
-             const std::map<std::string, std::string> &IRName) {
-  auto Mangled = IRName.find(F.Name);
-  auto It = C.Functions.find(Mangled != IRName.end() ? Mangled->second : F.Name);
-  if (It == C.Functions.end())
-    return;
-  NodeList Seg = std::move(It->second.Seg);
+/// IR's SEG is moved into F; SourceNames maps IR (mangled) names to source
+/// names; warnings go into Warnings.
+void mergeIR(std::vector<std::string> &Warnings, FunctionSeg &F, IRFunctionSeg &IR,
+             const std::map<std::string, std::string> &SourceNames) {
+  NodeList Seg = std::move(IR.Seg);
   std::map<std::string, Parameter> Fallback;
-  for (const Parameter &P : It->second.Parameters)
+  for (const Parameter &P : IR.Parameters)
     Fallback[P.Name] = P;
   std::map<unsigned, std::vector<const Node *>> AstLoops;
   loopsByLine(F.Body, AstLoops);
@@ -239,7 +238,7 @@ void mergeIR(SegFile &File, FunctionSeg &F, IRCollection &C,
               std::fabs(Ratio - Factor) < 0.01 && ((int)Factor & ((int)Factor - 1)) == 0)
             N.Label = "unrolled x" + std::to_string((int)Factor); // remainder not a loop
           else if (sameValue(Src->Trip, N.Trip, Subst) == 0)
-            File.Warnings.push_back(F.Name + ":" + std::to_string(N.Range.Line) +
+            Warnings.push_back(F.Name + ":" + std::to_string(N.Range.Line) +
                                     ": segtime: trip counts disagree: source loop " + Src->Id +
                                     " runs " + Src->Trip + " times, ScalarEvolution says " +
                                     simplifyExprText(N.Trip) + " for optimised loop " + N.Id);
@@ -259,7 +258,8 @@ void mergeIR(SegFile &File, FunctionSeg &F, IRCollection &C,
         N.Trip = simplifyExprText(N.Trip);
       }
       if (N.Kind == NodeKind::Call) {
-        N.Callee = C.SourceNames.count(N.Callee) ? C.SourceNames[N.Callee] : N.Callee;
+        if (auto S = SourceNames.find(N.Callee); S != SourceNames.end())
+          N.Callee = S->second;
         auto A = AstCalls.find({N.Range.Line, N.Callee});
         if (A != AstCalls.end() && A->second.size() == 1)
           for (size_t I = 0; I < N.Args.size() && I < A->second[0]->Args.size(); ++I)
@@ -349,44 +349,89 @@ private:
   SourceManager &SM;
 };
 
-/// Turns calls that close a cycle of the call graph into Unknown nodes.
-void markRecursion(SegFile &S, std::vector<std::pair<std::string, std::string>> &Found) {
-  std::map<std::string, std::set<std::string>> Calls;
-  for (const FunctionSeg &F : S.Functions)
-    forEachNode(F.Body, [&](const Node &N) {
-      if (N.Kind == NodeKind::Call)
-        Calls[F.Name].insert(N.Callee);
-    });
-  auto Reaches = [&](const std::string &From, const std::string &To) {
-    std::set<std::string> Seen;
-    std::vector<std::string> Work{From};
-    while (!Work.empty()) {
-      std::string X = Work.back();
-      Work.pop_back();
-      if (X == To)
-        return true;
-      if (!Seen.insert(X).second)
-        continue;
-      for (const std::string &Y : Calls[X])
-        Work.push_back(Y);
+/// The strongly connected components of the call graph of the functions
+/// to characterise, from their ASTs: an edge for every direct call to a
+/// function with a body (outside sizeof and lambda bodies), the Call nodes
+/// of their SEGs and those in code the SEG leaves Unknown. Component number
+/// by source name (functions with the same name share one).
+class CallGraph : public RecursiveASTVisitor<CallGraph> {
+public:
+  explicit CallGraph(const std::vector<const FunctionDecl *> &Functions) {
+    for (const FunctionDecl *FD : Functions) {
+      Out = &Calls[FD->getNameAsString()];
+      TraverseStmt(FD->getBody());
     }
-    return false;
-  };
-  std::function<void(NodeList &, const std::string &)> Walk = [&](NodeList &L,
-                                                                  const std::string &Fn) {
+    for (auto &[Name, Callees] : Calls)
+      if (!Index.count(Name))
+        connect(Name);
+  }
+  /// Whether a call from Caller to Callee closes a cycle (Callee reaches
+  /// Caller, or is Caller).
+  bool recursive(const std::string &Caller, const std::string &Callee) const {
+    auto A = Component.find(Caller), B = Component.find(Callee);
+    return Caller == Callee ||
+           (A != Component.end() && B != Component.end() && A->second == B->second);
+  }
+
+  bool VisitCallExpr(CallExpr *C) {
+    if (const FunctionDecl *Callee = C->getDirectCallee())
+      if (const FunctionDecl *Def = Callee->getDefinition(); Def && Def->hasBody())
+        Out->insert(Def->getNameAsString());
+    return true;
+  }
+  bool TraverseUnaryExprOrTypeTraitExpr(UnaryExprOrTypeTraitExpr *) { return true; }
+  bool shouldVisitLambdaBody() const { return false; }
+
+private:
+  /// Tarjan's algorithm from Name.
+  void connect(const std::string &Name) {
+    size_t Mine = Index.size();
+    Index[Name] = Low[Name] = Mine;
+    Stack.push_back(Name);
+    OnStack.insert(Name);
+    for (const std::string &Next : Calls[Name]) {
+      if (!Index.count(Next)) {
+        connect(Next);
+        Low[Name] = std::min(Low[Name], Low[Next]);
+      } else if (OnStack.count(Next)) {
+        Low[Name] = std::min(Low[Name], Index[Next]);
+      }
+    }
+    if (Low[Name] != Mine)
+      return;
+    std::string X;
+    do {
+      X = Stack.back();
+      Stack.pop_back();
+      OnStack.erase(X);
+      Component[X] = Mine;
+    } while (X != Name);
+  }
+
+  std::set<std::string> *Out = nullptr;
+  std::map<std::string, std::set<std::string>> Calls;
+  std::map<std::string, size_t> Index, Low, Component;
+  std::vector<std::string> Stack;
+  std::set<std::string> OnStack;
+};
+
+/// Turns F's calls that close a cycle of the call graph G into Unknown
+/// nodes; adds {function, node id} of each to Found.
+void markRecursion(FunctionSeg &F, const CallGraph &G,
+                   std::vector<std::pair<std::string, std::string>> &Found) {
+  std::function<void(NodeList &)> Walk = [&](NodeList &L) {
     for (Node &N : L) {
-      if (N.Kind == NodeKind::Call && Reaches(N.Callee, Fn)) {
+      if (N.Kind == NodeKind::Call && G.recursive(F.Name, N.Callee)) {
         N.Kind = NodeKind::Unknown;
         N.Reason = "recursive call to '" + N.Callee + "'";
-        Found.push_back({Fn, N.Id});
+        Found.push_back({F.Name, N.Id});
       }
-      Walk(N.Body, Fn);
+      Walk(N.Body);
       for (Arm &A : N.Arms)
-        Walk(A.Body, Fn);
+        Walk(A.Body);
     }
   };
-  for (FunctionSeg &F : S.Functions)
-    Walk(F.Body, F.Name);
+  Walk(F.Body);
 }
 
 class SegConsumer : public ASTConsumer {
@@ -394,7 +439,16 @@ public:
   SegConsumer(CompilerInstance &CI, PluginOptions O, std::string InFile)
       : CI(CI), Opts(std::move(O)), InFile(std::move(InFile)) {}
 
-  void Initialize(ASTContext &Ctx) override { Names.emplace(Ctx); }
+  /// Functions are merged and written as their IR SEGs become final
+  /// (irFinal), during code generation; the rest in HandleTranslationUnit.
+  void Initialize(ASTContext &Ctx) override {
+    Names.emplace(Ctx);
+    this->Ctx = &Ctx;
+    if (Opts.IR)
+      irCollection().OnFinal = [this](const std::string &Mangled, IRFunctionSeg &IR) {
+        irFinal(Mangled, IR);
+      };
+  }
 
   /// Source parameter names of every function, by IR name, for the IR
   /// passes (which run before HandleTranslationUnit; IR keeps no names).
@@ -425,33 +479,34 @@ public:
 
   void HandleTranslationUnit(ASTContext &Ctx) override {
     DiagnosticsEngine &D = CI.getDiagnostics();
-    if (D.hasErrorOccurred())
+    if (D.hasErrorOccurred()) {
+      abandon();
       return;
-    SourceManager &SM = Ctx.getSourceManager();
-    std::optional<llvm::TimeRegion> AstTime(phaseTimer("ast-seg", "AST SEG (POC, HLLC)"));
-    FunctionCollector FC(SM);
-    FC.TraverseDecl(Ctx.getTranslationUnitDecl());
-
-    SegFile File;
-    File.SourceFile = InFile;
-    const CodeGenOptions &CG = CI.getCodeGenOpts();
-    File.OptLevel = CG.OptimizeSize == 1   ? "Os"
-                    : CG.OptimizeSize == 2 ? "Oz"
-                                           : "O" + std::to_string(CG.OptimizationLevel);
-    std::vector<BuilderWarning> Warnings;
-    std::map<std::string, SourceLocation> Where;
-    for (const FunctionDecl *FD : FC.Functions) {
-      FunctionSeg F = buildFunctionSeg(Ctx, FD, Warnings);
-      Where[F.Name] = FD->getLocation();
-      File.Functions.push_back(std::move(F));
     }
-    std::vector<std::pair<std::string, std::string>> Rec;
-    markRecursion(File, Rec);
+    prepare();
+    if (Opts.IR)
+      finishIccLevels(); // code generation has run (hands over the rest)
+    // Functions with no IR SEG: not emitted (unused static, inline), or no
+    // code generation (-fsyntax-only), or no-ir.
+    for (size_t I = 0; I < Functions.size(); ++I)
+      if (!Written[I])
+        writeFunction(I, nullptr);
+    flush();
+    irCollection().Functions.clear(); // (those with no source-level SEG)
+
+    SourceManager &SM = Ctx.getSourceManager();
     unsigned WarnID = D.getCustomDiagID(DiagnosticsEngine::Warning, "%0");
     bool Warn = !D.getIgnoreAllWarnings(); // -w (custom IDs do not follow it)
     // One warning per function for its calls to external functions (malloc,
     // printf, ...), one per node for everything else; all go into the file.
+    // In source order, whatever order the functions were done in.
     std::map<std::string, std::pair<SourceLocation, std::map<std::string, int>>> External;
+    std::vector<BuilderWarning> Warnings;
+    std::vector<std::pair<std::string, std::string>> Rec;
+    for (size_t I = 0; I < Functions.size(); ++I) {
+      Warnings.insert(Warnings.end(), Done[I].Warnings.begin(), Done[I].Warnings.end());
+      Rec.insert(Rec.end(), Done[I].Recursive.begin(), Done[I].Recursive.end());
+    }
     for (const BuilderWarning &W : Warnings) {
       PresumedLoc P = SM.getPresumedLoc(SM.getExpansionLoc(W.Loc));
       File.Warnings.push_back((P.isValid() ? std::string(P.getFilename()) + ":" +
@@ -484,14 +539,30 @@ public:
         D.Report(Where[Fn], WarnID) << Msg;
       File.Warnings.push_back(Msg);
     }
-
-    AstTime.reset();
-    mergeAndWrite(File);
-    if (!Opts.Quiet)
+    for (const DoneFunction &X : Done)
+      File.Warnings.insert(File.Warnings.end(), X.MergeWarnings.begin(), X.MergeWarnings.end());
+    if (Opts.IR)
+      mergeIRFile(File, irCollection());
+    {
+      llvm::TimeRegion T(phaseTimer("write-json", ".seg.json written"));
+      // The keys after "functions" (all sort after it), as SegFileWriter.
+      json Header = File.toCompactJSON();
+      Header.erase("functions");
+      Header["vocabulary"] = Vocab.Names;
+      emit((AnyWritten ? "]," : "{\"functions\":[],") + Header.dump().substr(1) + "\n");
+      OS.reset();
+    }
+    irCollection().OnFinal = nullptr;
+    if (!Opts.Quiet) {
+      for (std::optional<FunctionSeg> &F : Kept)
+        File.Functions.push_back(std::move(*F));
       print(File);
+    }
     if (Opts.Timing)
       printPhaseTimes(llvm::errs());
   }
+
+  ~SegConsumer() override { irCollection().OnFinal = nullptr; }
 
 private:
   std::string outputPath() const {
@@ -503,50 +574,132 @@ private:
     return std::string(P.str());
   }
 
-  /// Merges each function's IR levels into its SEG and writes the function
-  /// to the .seg.json; with quiet, then releases the function, so that at
-  /// most one function's IR SEG and JSON text are in memory at once (the
-  /// printed summary needs the source- and IR-level SEGs of all functions,
-  /// the callees' too).
-  void mergeAndWrite(SegFile &File) {
+  /// Once, when the AST is complete (before code generation hands over the
+  /// first IR SEG, or at the end): the functions to characterise, those
+  /// that have an IR SEG coming, the call graph, the file's header and the
+  /// open .seg.json.
+  void prepare() {
+    if (OS)
+      return;
+    llvm::TimeRegion T(phaseTimer("ast-seg", "AST SEG (POC, HLLC)"));
+    FunctionCollector FC(Ctx->getSourceManager());
+    FC.TraverseDecl(Ctx->getTranslationUnitDecl());
+    Functions = std::move(FC.Functions);
+    Written.assign(Functions.size(), false);
+    Done.resize(Functions.size());
+    Kept.resize(Opts.Quiet ? 0 : Functions.size());
+    for (size_t I = 0; I < Functions.size(); ++I)
+      ByName[Functions[I]->getNameAsString()].push_back(I);
+    Graph.emplace(Functions);
+    for (auto &[Mangled, Source] : irCollection().SourceNames)
+      IRName[Source] = Mangled;
+    // An IR SEG comes for the first function of each source name whose IR
+    // name the IR passes characterised (irFinal).
+    Expect.assign(Functions.size(), false);
+    for (auto &[Name, Is] : ByName) {
+      auto IN = IRName.find(Name);
+      Expect[Is.front()] = irCollection().Functions.count(IN != IRName.end() ? IN->second : Name);
+    }
+    File.SourceFile = InFile;
+    const CodeGenOptions &CG = CI.getCodeGenOpts();
+    File.OptLevel = CG.OptimizeSize == 1   ? "Os"
+                    : CG.OptimizeSize == 2 ? "Oz"
+                                           : "O" + std::to_string(CG.OptimizationLevel);
     std::string Path = outputPath();
-    std::error_code EC;
-    llvm::raw_fd_ostream OS(Path, EC, llvm::sys::fs::OF_Text);
+    OS.emplace(Path, EC, llvm::sys::fs::OF_Text);
     if (EC) {
       unsigned ID = CI.getDiagnostics().getCustomDiagID(DiagnosticsEngine::Error,
                                                         "segtime: cannot write '%0': %1");
       CI.getDiagnostics().Report(ID) << Path << EC.message();
     }
-    IRCollection &C = irCollection();
-    if (Opts.IR)
-      finishIccLevels(); // code generation has run
-    std::map<std::string, std::string> IRName; // source name -> IR (mangled) name
-    for (auto &[Mangled, Source] : C.SourceNames)
-      IRName[Source] = Mangled;
-    SegFileWriter W([&](const std::string &Text) {
-      if (!EC)
-        OS << Text;
-    });
-    for (FunctionSeg &F : File.Functions) {
-      if (Opts.IR) {
-        llvm::TimeRegion T(phaseTimer("merge-ir", "IR levels merged into the SEG"));
-        mergeIR(File, F, C, IRName);
-      }
-      {
-        llvm::TimeRegion T(phaseTimer("write-json", ".seg.json written"));
-        W.add(F);
-      }
-      // The summary predicts ICC on the IR-level SEGs (callees' too).
-      if (Opts.Quiet) {
-        F.LevelSegs.clear();
-        F.Body = NodeList();
-      }
+  }
+
+  /// IRCollection::OnFinal: the IR SEG of IR function Mangled is final.
+  /// The function it belongs to (the first not yet written of that source
+  /// name, as before: IR names whose source name maps back to another IR
+  /// name are not characterised) is built, merged and written now, so that
+  /// neither level is held until the end of the compile.
+  void irFinal(const std::string &Mangled, IRFunctionSeg &IR) {
+    prepare();
+    auto SN = irCollection().SourceNames.find(Mangled);
+    const std::string &Source = SN != irCollection().SourceNames.end() ? SN->second : Mangled;
+    auto IN = IRName.find(Source);
+    if (IN != IRName.end() ? IN->second != Mangled : Source != Mangled)
+      return;
+    auto B = ByName.find(Source);
+    if (B == ByName.end())
+      return;
+    if (!Written[B->second.front()]) {
+      writeFunction(B->second.front(), &IR);
+      flush();
     }
-    C.Functions.clear(); // (those with no source-level SEG)
-    if (Opts.IR)
-      mergeIRFile(File, C);
-    llvm::TimeRegion T(phaseTimer("write-json", ".seg.json written"));
-    W.finish(File);
+  }
+
+  /// Builds the source-level SEG of Functions[I], merges IR (if any) into
+  /// it, turns it into its .seg.json text (Ready[I], written by flush) and
+  /// releases it (quiet) or keeps it for the summary (which predicts ICC on
+  /// the IR-level SEGs, the callees' too).
+  void writeFunction(size_t I, IRFunctionSeg *IR) {
+    FunctionSeg F;
+    {
+      llvm::TimeRegion T(phaseTimer("ast-seg", "AST SEG (POC, HLLC)"));
+      F = buildFunctionSeg(*Ctx, Functions[I], Done[I].Warnings);
+      Where[F.Name] = Functions[I]->getLocation();
+      markRecursion(F, *Graph, Done[I].Recursive);
+    }
+    Written[I] = true;
+    if (Opts.IR) {
+      llvm::TimeRegion T(phaseTimer("merge-ir", "IR levels merged into the SEG"));
+      // A second function of the same source name (C++ overloads) gets the
+      // empty IR level the first one left behind.
+      IRFunctionSeg Empty;
+      if (IR || Merged.count(F.Name))
+        mergeIR(Done[I].MergeWarnings, F, IR ? *IR : Empty, irCollection().SourceNames);
+      if (IR)
+        Merged.insert(F.Name);
+    }
+    {
+      llvm::TimeRegion T(phaseTimer("write-json", ".seg.json written"));
+      Ready[I] = F.toCompactJSON(&Vocab).dump();
+    }
+    if (!Opts.Quiet)
+      Kept[I] = std::move(F);
+  }
+
+  /// Writes the texts of the functions in source order as far as they are
+  /// ready; a function with no IR SEG coming is built on the way. (Code
+  /// generation finishes functions in its own order: a text waits until
+  /// those before it are written.)
+  void flush() {
+    while (NextToWrite < Functions.size()) {
+      auto R = Ready.find(NextToWrite);
+      if (R == Ready.end() && !Expect[NextToWrite] && !Written[NextToWrite]) {
+        writeFunction(NextToWrite, nullptr);
+        R = Ready.find(NextToWrite);
+      }
+      if (R == Ready.end())
+        return;
+      emit((AnyWritten ? "," : "{\"functions\":[") + R->second);
+      AnyWritten = true;
+      Ready.erase(R);
+      ++NextToWrite;
+    }
+  }
+
+  void emit(const std::string &Text) {
+    if (!EC)
+      *OS << Text;
+  }
+
+  /// An error ended the compile: no .seg.json (a partly written one is
+  /// removed).
+  void abandon() {
+    irCollection().OnFinal = nullptr;
+    if (!OS)
+      return;
+    OS.reset();
+    if (!EC)
+      llvm::sys::fs::remove(outputPath());
   }
 
   void print(const SegFile &File) {
@@ -560,6 +713,39 @@ private:
   PluginOptions Opts;
   std::string InFile;
   std::optional<ASTNameGenerator> Names;
+  ASTContext *Ctx = nullptr;
+  /// The functions to characterise, in source order (FunctionCollector),
+  /// whether each is written, and their indices by source name.
+  std::vector<const FunctionDecl *> Functions;
+  std::vector<bool> Written;
+  std::map<std::string, std::vector<size_t>> ByName;
+  std::optional<CallGraph> Graph;
+  std::map<std::string, std::string> IRName; ///< source name -> IR (mangled) name
+  std::set<std::string> Merged; ///< source names whose IR SEG is merged
+  /// Without quiet: the source-level SEGs for the summary, in source order.
+  std::vector<std::optional<FunctionSeg>> Kept;
+  SegFile File; ///< the file's header and warnings (functions: Kept)
+  /// What building and merging Functions[I] reported: the builder's
+  /// warnings, the recursive calls ({function, node id}), the merge's
+  /// warnings.
+  struct DoneFunction {
+    std::vector<BuilderWarning> Warnings;
+    std::vector<std::pair<std::string, std::string>> Recursive;
+    std::vector<std::string> MergeWarnings;
+  };
+  std::vector<DoneFunction> Done;
+  std::map<std::string, SourceLocation> Where;
+  /// The .seg.json (the compact form, as SegFileWriter writes it, but
+  /// functions numbered into the vocabulary in the order they are done):
+  /// Expect[I] if an IR SEG comes for Functions[I]; texts done but not yet
+  /// written (a function before them waits for code generation).
+  std::vector<bool> Expect;
+  std::map<size_t, std::string> Ready;
+  size_t NextToWrite = 0;
+  bool AnyWritten = false;
+  SegVocabulary Vocab;
+  std::error_code EC;
+  std::optional<llvm::raw_fd_ostream> OS;
 };
 
 class SegtimeAction : public PluginASTAction {
@@ -602,7 +788,7 @@ protected:
   /// missing or bad value, or an unknown ICC target is a warning naming the
   /// argument and what is accepted, and the argument is ignored (the
   /// defaults stand). Only an output that cannot be written is an error
-  /// (mergeAndWrite). docs/cli.md lists both.
+  /// (SegConsumer::prepare). docs/cli.md lists both.
   bool ParseArgs(const CompilerInstance &CI, const std::vector<std::string> &Args) override {
     DiagnosticsEngine &D = CI.getDiagnostics();
     unsigned WarnID = D.getCustomDiagID(DiagnosticsEngine::Warning,

@@ -1,5 +1,6 @@
 //===- Predict.cpp - Predicted times per function and level ---------------===//
 #include "predictor/Predict.h"
+#include "predictor/PredictedSpeed.h"
 #include "predictor/MemoryModel.h"
 #include "predictor/Collectives.h"
 #include "predictor/Formula.h"
@@ -224,6 +225,34 @@ static void memoryNotes(const FunctionSeg &F, const std::optional<MemoryModel> &
                       ": " + M);
     if (N.Footprint.empty())
       continue;
+    // A nest that no predicted level costs (HLLC costs only the nests of
+    // its source loops) may use a name without a value: said, not evaluated.
+    std::set<std::string> Names, Counters; // (a nest's own loop counters)
+    auto Add = [&](const std::string &E) {
+      if (!E.empty())
+        for (const std::string &X : freeSymbols(parseExpr(E)))
+          Names.insert(X);
+    };
+    Add(N.Footprint);
+    Add(N.Traffic);
+    for (const MemStream &St : N.Streams) {
+      for (const std::string &O : St.Offsets)
+        Add(O);
+      for (const MemStream::Step &L : St.Loops) {
+        Add(L.Stride);
+        Add(L.Trip);
+        Counters.insert(L.Index);
+      }
+    }
+    std::string Unbound;
+    for (const std::string &X : Names)
+      if (!Values.count(X) && !Counters.count(X))
+        Unbound += (Unbound.empty() ? "" : ", ") + X;
+    if (!Unbound.empty()) {
+      Notes.push_back("memory term, loop nest at line " + std::to_string(N.Range.Line) +
+                      ": not evaluated (no value for " + Unbound + ")");
+      continue;
+    }
     double Fp = evaluate(parseExpr(N.Footprint), Values);
     double V = evaluate(parseExpr(N.Traffic), Values);
     char Buf[256];
@@ -1047,6 +1076,8 @@ static std::string fmtTime(double S) {
   else OS << S * 1e9 << " ns";
   return OS.str();
 }
+
+std::string formatSeconds(double S) { return fmtTime(S); }
 
 void Prediction::printText(std::ostream &OS) const {
   OS << "machine: " << MachineName << " (" << MachinePath << "), code compiled at -" << OptLevel

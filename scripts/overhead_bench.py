@@ -20,9 +20,10 @@ compile's own CPU), each compile under a time-out and an address-space cap
     file (exit status 1, some function not predicted, counts as done);
   - whether `objdump -d` of every object is the same with and without the
     plugin (the plugin must not change the code);
-  - Lua: the interpreter linked from each build's objects runs a small
-    script with the same output; SQLite: the shell of each build gives the
-    same output on a small SQL script.
+  - Lua: the interpreter linked from each build's objects runs every script
+    of test/programs/lua (self-checking with assert) with the same output;
+    SQLite: the shell of each build gives the same output on every SQL
+    script of test/programs/sql.
 
 Sets:
   csmith    csmith --seed 1..N (--csmith, -O2), and 1..M at -O0 (--csmith-o0)
@@ -44,87 +45,27 @@ Progress goes to stderr, the table to stdout, everything to --json.
 Timing on a shared machine is noisy: --reps R compiles each file R times per
 build and takes the median wall time and the largest RSS.
 """
-import argparse, glob, hashlib, json, os, shutil, subprocess, sys, tarfile
+import argparse, glob, json, os, subprocess, sys, tarfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from segtime_common import BUILD, CLANG, PLUGIN, ROOT, SEGTIME, median, percentile, run_limited  # noqa: E402
+from segtime_common import (BUILD, CLANG, PLUGIN, ROOT, SEGTIME, cached, csmith_include,  # noqa: E402
+                            csmith_program, file_sha, log, median, objdump_compare, percentile, run, run_limited, sha)
 
 WORK = os.path.join(BUILD, "overhead")
 EXT = os.path.join(BUILD, "ext")
 SQLITE_NPM = "sqlite3@6.0.1"  # bundles sqlite-autoconf-3520000.tar.gz
 LUA_FLAGS = ["-O2", "-std=gnu99", "-DLUA_COMPAT_5_3", "-DLUA_USE_LINUX"]
-LUA_SCRIPT = r"""
-local t = {}
-for i = 1, 200 do t[i] = (i * 7919) % 1009 end
-table.sort(t)
-local s = 0
-for _, v in ipairs(t) do s = s + v end
-print(s, #t, t[1], t[#t])
-print(string.format("%.6f", math.sin(1.25) * math.sqrt(2)))
-print(("segtime"):rep(3, "-"), utf8.len("häßlich"), utf8.offset("häßlich", 3))
-local function fib(n) if n < 2 then return n end return fib(n - 1) + fib(n - 2) end
-print(fib(20), string.pack(">I4", 258):byte(1, -1))
-for w in ("alpha beta gamma"):gmatch("%a+") do io.write(w:upper(), " ") end
-print(select("#", table.unpack({1, 2, 3})), coroutine.wrap(function() coroutine.yield(42) end)())
-"""
-SQL_SCRIPT = """
-CREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT, v REAL);
-WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 500)
-INSERT INTO t SELECT x, 'n' || (x * 37 % 101), x * 1.5 FROM c;
-CREATE INDEX t_name ON t(name);
-SELECT count(*), sum(v), min(name), max(name) FROM t;
-SELECT name, count(*) AS k, round(avg(v), 3) FROM t GROUP BY name ORDER BY k DESC, name LIMIT 5;
-SELECT a.id, b.id FROM t a JOIN t b ON a.name = b.name AND a.id < b.id ORDER BY a.id LIMIT 3;
-UPDATE t SET v = v * 2 WHERE id % 3 = 0;
-DELETE FROM t WHERE id > 450;
-SELECT count(*), total(v), group_concat(id, ',') FILTER (WHERE id < 8) FROM t;
-SELECT printf('%08.3f|%s', 3.14159, upper('segtime')), json_object('a', 1, 'b', json_array(2, 3));
-"""
-
-
-def log(msg):
-    print(msg, file=sys.stderr, flush=True)
-
-
-def sha(*parts):
-    h = hashlib.sha1()
-    for p in parts:
-        h.update(p if isinstance(p, bytes) else str(p).encode())
-    return h.hexdigest()[:16]
-
-
-def file_sha(path):
-    with open(path, "rb") as f:
-        return sha(f.read())
-
-
-def check(cmd, cwd=None, what=""):
-    """Runs a download/extract step; exits with its output if it fails."""
-    r = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True)
-    if r.returncode != 0:
-        sys.exit("overhead_bench.py: %s failed: %s\n%s%s" % (what or cmd[0], " ".join(cmd),
-                                                             r.stdout[-2000:], r.stderr[-2000:]))
-    return r
+# The programs' own checks: Lua scripts (self-checking with assert) and SQL
+# scripts for the SQLite shell, run by both builds (functional_check).
+PROGRAMS = os.path.join(ROOT, "test", "programs")
 
 
 # ---- sources ---------------------------------------------------------------
 
 def csmith_sources(n, opt):
     """(name, path, flags) of csmith programs with seeds 1..n."""
-    inc = sorted(glob.glob("/usr/include/csmith*"))
-    if not shutil.which("csmith") or not inc:
-        sys.exit("overhead_bench.py: csmith and its headers (/usr/include/csmith*) are needed")
-    d = os.path.join(WORK, "src", "csmith")
-    os.makedirs(d, exist_ok=True)
-    out = []
-    for seed in range(1, n + 1):
-        path = os.path.join(d, "seed%d.c" % seed)
-        if not os.path.exists(path):
-            # cwd: csmith writes platform.info into the current directory
-            check(["csmith", "--seed", str(seed), "-o", path + ".tmp"], cwd=d, what="csmith")
-            os.replace(path + ".tmp", path)
-        out.append(("seed%d-%s" % (seed, opt), path, ["-" + opt, "-w", "-I" + inc[-1]]))
-    return out
+    return [("seed%d-%s" % (seed, opt), csmith_program(seed, WORK), ["-" + opt, "-w", "-I" + csmith_include()])
+            for seed in range(1, n + 1)]
 
 
 def example_sources():
@@ -158,8 +99,8 @@ def lua_dir():
     opts = ["-o", "Dir::Etc::SourceList=" + os.path.join(apt, "sources.list"),
             "-o", "Dir::Etc::SourceParts=/dev/null", "-o", "Dir::State::Lists=" + os.path.join(apt, "lists")]
     log("lua: apt-get source --download-only lua5.4 (into %s)" % EXT)
-    check(["apt-get"] + opts + ["update"], what="apt-get update (private deb-src list)")
-    check(["apt-get"] + opts + ["source", "--download-only", "lua5.4"], cwd=EXT, what="apt-get source")
+    run(["apt-get"] + opts + ["update"])
+    run(["apt-get"] + opts + ["source", "--download-only", "lua5.4"], cwd=EXT)
     tars = sorted(glob.glob(os.path.join(EXT, "lua5.4_*.orig.tar.gz")))
     if not tars:
         sys.exit("overhead_bench.py: apt-get source lua5.4 gave no lua5.4_*.orig.tar.gz in " + EXT)
@@ -185,7 +126,7 @@ def sqlite_dir():
         return os.path.dirname(found[-1])
     os.makedirs(EXT, exist_ok=True)
     log("sqlite: npm pack %s (into %s)" % (SQLITE_NPM, EXT))
-    r = check(["npm", "pack", SQLITE_NPM], cwd=EXT, what="npm pack")
+    r = run(["npm", "pack", SQLITE_NPM], cwd=EXT)
     tgz = os.path.join(EXT, r.stdout.strip().splitlines()[-1])
     with tarfile.open(tgz) as t:
         inner = [m for m in t.getmembers() if "sqlite-autoconf-" in m.name and m.name.endswith(".tar.gz")]
@@ -205,32 +146,6 @@ def sqlite_sources():
 
 
 # ---- measuring one file ----------------------------------------------------
-
-def objdump(obj):
-    """`objdump -d` of obj without its header (which names the file)."""
-    r = subprocess.run(["objdump", "-d", obj], capture_output=True, text=True)
-    return r.stdout.split("\n", 3)[-1] if r.returncode == 0 else None
-
-
-def cached(path, key, compute, fresh, files=()):
-    """The result cached at path under key, else compute() (then cached); a
-    result with status ok whose files are gone is computed again."""
-    if not fresh and os.path.exists(path):
-        try:
-            with open(path) as f:
-                c = json.load(f)
-            r = c["result"]
-            if c.get("key") == key and (r.get("status") != "ok" or all(map(os.path.exists, files))):
-                return r
-        except (OSError, ValueError, KeyError, AttributeError):
-            pass
-    result = compute()
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path + ".tmp", "w") as f:
-        json.dump({"key": key, "result": result}, f)
-    os.replace(path + ".tmp", path)
-    return result
-
 
 def compile_runs(cmd, a):
     """a.reps compiles of cmd: median wall time, largest RSS, the worst status."""
@@ -286,13 +201,9 @@ def measure(set_name, name, src, flags, a, ids):
     if p["status"] == "ok" and q["status"] == "ok":
         row["time_ratio"] = q["wall_s"] / p["wall_s"]
         row["rss_ratio"] = q["rss_mb"] / p["rss_mb"]
-        da, db = objdump(plain_o), objdump(plugin_o)
-        row["objdump_identical"] = da is not None and da == db
-        if not row["objdump_identical"] and da is not None and db is not None:
-            import difflib
-            row["objdump_diff_lines"] = sum(
-                1 for l in difflib.unified_diff(da.splitlines(), db.splitlines(), n=0)
-                if l[:1] in "+-" and l[:3] not in ("+++", "---"))
+        row["objdump_identical"], diff = objdump_compare(plain_o, plugin_o)
+        if diff is not None:
+            row["objdump_diff_lines"] = diff
 
     def predict():
         r = run_limited([a.segtime, "predict", seg, "--machine", "t800", "--level", "all"],
@@ -310,43 +221,62 @@ def measure(set_name, name, src, flags, a, ids):
 
 # ---- functional checks -----------------------------------------------------
 
-def link_and_run(objs, exe, libs, run_cmd, stdin_text):
+def link_and_run(objs, exe, libs):
     r = subprocess.run([CLANG] + objs + ["-o", exe] + libs, capture_output=True, text=True)
-    if r.returncode != 0:
-        return None, "link failed: " + r.stderr[-400:]
-    r = subprocess.run(run_cmd(exe), input=stdin_text, capture_output=True, text=True, timeout=120)
-    return r.stdout + "exit %d\n" % r.returncode + r.stderr, ""
+    return r.returncode == 0, r.stderr[-400:]
+
+
+def run_script(exe, script, set_name):
+    """The program's output (stdout, exit status, stderr) on one script: Lua
+    runs it, the SQLite shell reads it on stdin with an in-memory database."""
+    if set_name == "lua":
+        cmd, stdin_text = [exe, os.path.basename(script)], None
+    else:
+        with open(script) as f:
+            cmd, stdin_text = [exe, ":memory:"], f.read()
+    r = subprocess.run(cmd, input=stdin_text, capture_output=True, text=True, timeout=300,
+                       cwd=os.path.dirname(script))
+    return r.returncode, r.stdout + "exit %d\n" % r.returncode + r.stderr
 
 
 def functional_check(set_name, objs, a):
     """Links the plain and the plugin objects of Lua (interpreter, no luac) or
-    SQLite (shell) and compares the programs' output on a small script."""
+    SQLite (shell) and runs both on every script of test/programs/lua (each
+    must exit 0: they check themselves with assert) or test/programs/sql;
+    the outputs must be the same."""
     d = os.path.join(WORK, "run", set_name)
     os.makedirs(d, exist_ok=True)
     if set_name == "lua":
         keep = [(n, o) for n, o in objs if not n.endswith("/luac")]
         libs = ["-lm", "-ldl", "-Wl,-E"]
-        script = os.path.join(d, "check.lua")
-        with open(script, "w") as f:
-            f.write(LUA_SCRIPT)
-        run_cmd, stdin_text = (lambda exe: [exe, script]), None
+        scripts = sorted(glob.glob(os.path.join(PROGRAMS, "lua", "*.lua")))
     else:
         keep, libs = objs, ["-lm", "-ldl", "-lpthread"]
-        run_cmd, stdin_text = (lambda exe: [exe, ":memory:"]), SQL_SCRIPT
-    outs = {}
+        scripts = sorted(glob.glob(os.path.join(PROGRAMS, "sql", "*.sql")))
+    exes = {}
     for which, k in (("plain", 0), ("plugin", 1)):
         files = [o[k] for _, o in keep]
         missing = [f for f in files if not os.path.exists(f)]
         if missing:
             return {"status": "not run", "reason": "no object (compile failed or timed out): "
                     + ", ".join(os.path.basename(m) for m in missing[:3])}
-        out, err = link_and_run(files, os.path.join(d, set_name + "-" + which), libs, run_cmd, stdin_text)
-        if out is None:
-            return {"status": "not run", "reason": which + " " + err}
-        outs[which] = out
-    same = outs["plain"] == outs["plugin"]
-    return {"status": "same output" if same else "DIFFERENT output", "output": outs["plain"][-2000:],
-            "plugin_output": "" if same else outs["plugin"][-2000:]}
+        exes[which] = os.path.join(d, set_name + "-" + which)
+        ok, err = link_and_run(files, exes[which], libs)
+        if not ok:
+            return {"status": "not run", "reason": which + " link failed: " + err}
+    differ, failed, lines = [], [], 0
+    for script in scripts:
+        (rc, plain), (_, plugin) = (run_script(exes[w], script, set_name) for w in ("plain", "plugin"))
+        name = os.path.basename(script)
+        lines += plain.count("\n")
+        if plain != plugin:
+            differ.append(name)
+        if set_name == "lua" and rc != 0:
+            failed.append(name)
+    status = "same output" if not differ else "DIFFERENT output"
+    return {"status": "%s on %d of %d scripts (%d lines)" % (status, len(scripts) - len(differ), len(scripts), lines)
+            + ("; plain build fails " + ", ".join(failed) if failed else ""),
+            "scripts": [os.path.basename(s) for s in scripts], "differ": differ, "failed": failed}
 
 
 # ---- report ----------------------------------------------------------------

@@ -1,7 +1,9 @@
-"""segtime_common.py - what scripts/run_examples.py and scripts/validate.py share:
-paths, running commands, the SEGTIME_MEASURED line of the example harness, the
-data-dependent parameters the examples give, and small statistics."""
-import json, os, subprocess, sys, time
+"""segtime_common.py - what the scripts share: paths, running commands (with
+limits), the SEGTIME_MEASURED line of the example harness, the data-dependent
+parameters the examples give, small statistics, and the result cache, csmith
+programs and `objdump -d` of scripts/overhead_bench.py and
+scripts/csmith_campaign.py."""
+import glob, hashlib, json, os, shutil, subprocess, sys, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BUILD = os.path.join(ROOT, "build")
@@ -27,9 +29,9 @@ def example_names(only=""):
     return [n for n in names if n in only.split(",")] if only else names
 
 
-def run(cmd, env=None, check=True):
+def run(cmd, env=None, check=True, cwd=None):
     """Runs cmd, capturing its output; exits with its output if it fails and check."""
-    r = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    r = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=cwd)
     if check and r.returncode != 0:
         sys.exit("%s: command failed: %s\n%s%s" % (os.path.basename(sys.argv[0]), " ".join(cmd),
                                                  r.stdout[-2000:], r.stderr[-2000:]))
@@ -129,6 +131,87 @@ def run_limited(cmd, timeout, mem_bytes=None, cwd=None):
         state = "failed"
     return {"wall_s": wall, "rss_mb": usage.ru_maxrss / 1024.0, "rc": rc, "status": state,
             "stdout": stdout, "stderr": stderr}
+
+
+def log(msg):
+    """A progress line on stderr."""
+    print(msg, file=sys.stderr, flush=True)
+
+
+def sha(*parts):
+    """A 16-hex-digit key of parts (bytes, or anything as its str)."""
+    h = hashlib.sha1()
+    for p in parts:
+        h.update(p if isinstance(p, bytes) else str(p).encode())
+    return h.hexdigest()[:16]
+
+
+def file_sha(path):
+    with open(path, "rb") as f:
+        return sha(f.read())
+
+
+def cached(path, key, compute, fresh=False, files=()):
+    """The result (a dict) cached at path under key, else compute() (then
+    cached); a result with status ok whose files are gone is computed again."""
+    if not fresh and os.path.exists(path):
+        try:
+            with open(path) as f:
+                c = json.load(f)
+            r = c["result"]
+            if c.get("key") == key and (r.get("status") != "ok" or all(map(os.path.exists, files))):
+                return r
+        except (OSError, ValueError, KeyError, AttributeError):
+            pass
+    result = compute()
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path + ".tmp", "w") as f:
+        json.dump({"key": key, "result": result}, f)
+    os.replace(path + ".tmp", path)
+    return result
+
+
+def objdump(obj):
+    """`objdump -d` of obj without its header (which names the file); None if
+    objdump fails."""
+    r = subprocess.run(["objdump", "-d", obj], capture_output=True, text=True)
+    return r.stdout.split("\n", 3)[-1] if r.returncode == 0 else None
+
+
+def objdump_compare(a, b):
+    """Whether objects a and b have the same `objdump -d`: (identical, number
+    of differing lines or None when identical or objdump failed)."""
+    import difflib
+    da, db = objdump(a), objdump(b)
+    if da is not None and da == db:
+        return True, None
+    if da is None or db is None:
+        return False, None
+    return False, sum(1 for l in difflib.unified_diff(da.splitlines(), db.splitlines(), n=0)
+                      if l[:1] in "+-" and l[:3] not in ("+++", "---"))
+
+
+def csmith_include():
+    """csmith's header directory; exits if csmith is not installed."""
+    inc = sorted(glob.glob("/usr/include/csmith*"))
+    if not shutil.which("csmith") or not inc:
+        sys.exit("%s: csmith and its headers (/usr/include/csmith*) are needed"
+                 % os.path.basename(sys.argv[0]))
+    return inc[-1]
+
+
+def csmith_program(seed, work):
+    """work/src/csmith/seedSEED.c, made by `csmith --seed SEED` when absent."""
+    d = os.path.join(work, "src", "csmith")
+    os.makedirs(d, exist_ok=True)
+    path = os.path.join(d, "seed%d.c" % seed)
+    if not os.path.exists(path):
+        # cwd: csmith writes platform.info into the current directory; the
+        # temporary name is per process (parallel runs)
+        tmp = "%s.%d.tmp" % (path, os.getpid())
+        run(["csmith", "--seed", str(seed), "-o", tmp], cwd=d)
+        os.replace(tmp, path)
+    return path
 
 
 def pct(predicted, measured_value):

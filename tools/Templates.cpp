@@ -24,6 +24,7 @@
 //===----------------------------------------------------------------------===//
 #include "predictor/Templates.h"
 #include "tools/Gnuplot.h"
+#include "tools/PredictedArgs.h"
 
 #include <nlohmann/json.hpp>
 
@@ -175,7 +176,7 @@ bool readOptions(int Argc, char **Argv, const std::string &Cmd, const char *Usag
   while (A.next()) {
     std::string F = A.flag();
     if (F == "--help" || F == "-h") {
-      std::cout << Usage;
+      std::cout << Usage << predictedArgsUsage(Cmd);
       return false;
     }
     if (!Take(F, A))
@@ -560,6 +561,9 @@ int farmTree(const std::vector<int> &Parent, const std::vector<double> &Te, doub
 
 int farmMain(int Argc, char **Argv) {
   try {
+    PredictedArgs Pred("farm", Argc, Argv); // --seg: predicted times
+    Argc = Pred.argc();
+    Argv = Pred.argv();
     TreeOptions O;
     double Transfer = 0;
     std::vector<int> Parents;
@@ -582,6 +586,8 @@ int farmMain(int Argc, char **Argv) {
     };
     if (!readOptions(Argc, Argv, "farm", FarmUsage, Take))
       return 0;
+    if (Pred.active() && !O.Json)
+      Pred.printText(std::cout);
     requireOptions("farm", {{!O.Te.empty(), "--te"},
                             {O.HaveBetaE, "--beta-e"},
                             {O.HaveBetaF, "--beta-f"},
@@ -652,6 +658,8 @@ int farmMain(int Argc, char **Argv) {
                 {"efficiency", R.Efficiency}};
       addPeakJson(J, Threshold, Peak, Gran);
       J["plots"] = Plots;
+      if (Pred.active())
+        J["predicted"] = Pred.toJSON();
       std::cout << J.dump(2) << "\n";
       return 0;
     }
@@ -782,6 +790,9 @@ std::vector<GranularityRow> dcGranularity(unsigned K, double Te, double Ts, doub
 
 int dcMain(int Argc, char **Argv) {
   try {
+    PredictedArgs Pred("dc", Argc, Argv); // --seg: predicted times
+    Argc = Pred.argc();
+    Argv = Pred.argv();
     TreeOptions O;
     O.MaxLevels = 16;
     std::vector<double> Ts, Tj, Tt = {0};
@@ -804,6 +815,8 @@ int dcMain(int Argc, char **Argv) {
     };
     if (!readOptions(Argc, Argv, "dc", DCUsage, Take))
       return 0;
+    if (Pred.active() && !O.Json)
+      Pred.printText(std::cout);
     requireOptions("dc", {{O.HaveLevels, "--levels"},
                           {!O.Te.empty(), "--te"},
                           {!Ts.empty(), "--ts"},
@@ -887,6 +900,8 @@ int dcMain(int Argc, char **Argv) {
                 {"plots", Plots}};
       if (Uniform)
         addPeakJson(J, Threshold, Peak, Gran);
+      if (Pred.active())
+        J["predicted"] = Pred.toJSON();
       std::cout << J.dump(2) << "\n";
       return 0;
     }
@@ -975,6 +990,9 @@ std::vector<double> broadcast(const std::string &Flag, const std::vector<double>
 
 int heteroMain(int Argc, char **Argv) {
   try {
+    PredictedArgs Pred("hetero", Argc, Argv); // --seg: predicted times
+    Argc = Pred.argc();
+    Argv = Pred.argv();
     std::vector<double> Speeds, Times, Util, Work, Comm;
     double Size = 0;
     bool Json = false;
@@ -1002,6 +1020,8 @@ int heteroMain(int Argc, char **Argv) {
     };
     if (!readOptions(Argc, Argv, "hetero", HeteroUsage, Take))
       return 0;
+    if (Pred.active() && !Json)
+      Pred.printText(std::cout);
     if (Speeds.empty() == Times.empty())
       throw UsageError("give either --speeds or --times (see segtime hetero --help)");
     HeteroParams P;
@@ -1054,6 +1074,8 @@ int heteroMain(int Argc, char **Argv) {
                 {"overheads_s", R.Overheads},
                 {"avg_overhead_latency_s", R.AverageOverheadLatency},
                 {"latency_unit_s", R.LatencyUnit}};
+      if (Pred.active())
+        J["predicted"] = Pred.toJSON();
       std::cout << J.dump(2) << "\n";
       return 0;
     }

@@ -19,6 +19,8 @@
 #include "predictor/Formula.h"
 #include "predictor/Install.h"
 #include "predictor/Predict.h"
+#include "predictor/PredictedSpeed.h"
+#include "tools/PredictedArgs.h"
 
 #include <algorithm>
 #include <cmath>
@@ -64,7 +66,11 @@ const char *PredictUsage =
     "                       the user's machines ($XDG_DATA_HOME/segtime/machines),\n"
     "                       the installed ones (docs/cli.md); default: this machine\n"
     "                       if `segtime calibrate` calibrated it (default.yaml there),\n"
-    "                       else t800 (a note on stderr says which)\n"
+    "                       else t800 (a note on stderr says which). Repeated\n"
+    "                       (--machine A --machine B ...): the machines side by\n"
+    "                       side, with t(A)/t(machine) per function and level\n"
+    "                       (--json: {\"machines\": [one report per machine, with\n"
+    "                       \"ratio_to_first\"]})\n"
     "  --level L            poc, hllc, intcc, icc, or all (the default: poc and\n"
     "                       hllc, plus intcc and icc when both the machine\n"
     "                       file and the SEG file have them); comma lists\n"
@@ -129,7 +135,8 @@ std::vector<std::string> parseLevels(const std::string &S) {
 }
 
 int predictMain(int Argc, char **Argv) {
-  std::string Seg, MachineName, Profile;
+  std::string Seg, Profile;
+  std::vector<std::string> MachineNames; // several: side by side
   PredictOptions O;
   bool Json = false, LevelsGiven = false;
   for (int I = 0; I < Argc; ++I) {
@@ -152,7 +159,7 @@ int predictMain(int Argc, char **Argv) {
       std::cout << PredictUsage;
       return 0;
     } else if (A == "--machine" || A == "-m") {
-      MachineName = Next();
+      MachineNames.push_back(Next());
     } else if (A == "--level") {
       O.Levels = parseLevels(Next());
       LevelsGiven = std::find(O.Levels.begin(), O.Levels.end(), "ALL") == O.Levels.end();
@@ -163,25 +170,12 @@ int predictMain(int Argc, char **Argv) {
     } else if (A == "--function" || A == "-f") {
       O.Functions.push_back(Next());
     } else if (A == "-p" || A == "--param") {
-      std::string KV = Next();
-      size_t Eq = KV.find('=');
-      if (Eq == std::string::npos || Eq == 0)
-        fail("-p expects NAME=VALUE, got '" + KV + "'");
-      double V = 0;
       try {
-        size_t Used = 0;
-        V = std::stod(KV.substr(Eq + 1), &Used);
-        if (Used != KV.size() - Eq - 1)
-          throw std::invalid_argument("");
-      } catch (const std::exception &) {
-        fail("-p " + KV + ": '" + KV.substr(Eq + 1) + "' is not a number");
+        auto [Name, V] = parseParamAssignment(Next());
+        O.Values[Name] = V;
+      } catch (const std::exception &E) {
+        fail(E.what());
       }
-      // stod reads "nan" and "inf": a value must be a finite number (the
-      // range of each parameter is checked against the SEG file, predict()).
-      if (!std::isfinite(V))
-        fail("-p " + KV + ": parameter '" + KV.substr(0, Eq) + "' must be a finite number, got '" +
-             KV.substr(Eq + 1) + "'");
-      O.Values[KV.substr(0, Eq)] = V;
     } else if (A == "--profile") {
       Profile = Next();
     } else if (A == "--np" || A == "--rank") {
@@ -202,11 +196,12 @@ int predictMain(int Argc, char **Argv) {
   }
   if (Seg.empty())
     fail("no SEG file given (see segtime predict --help)");
-  if (MachineName.empty()) {
+  if (MachineNames.empty()) {
     DefaultMachine D = defaultMachine();
     std::cerr << D.Note << "\n";
-    MachineName = D.Path;
+    MachineNames.push_back(D.Path);
   }
+  const std::string &MachineName = MachineNames[0];
   try {
     SegFile S = SegFile::read(Seg);
     Machine M = readMachine(findMachine(MachineName));
@@ -223,19 +218,31 @@ int predictMain(int Argc, char **Argv) {
                   << " (" << V.Note << ")" << (User ? "; -p given, not used" : "") << "\n";
       }
     }
-    if (!LevelsGiven) {
-      bool HasIR = std::any_of(S.Functions.begin(), S.Functions.end(),
-                               [](const FunctionSeg &F) { return F.LevelSegs.count("IR"); });
-      if (HasIR && M.Levels.count("INTCC")) {
-        O.Levels.push_back("INTCC");
-        O.Optional.insert("INTCC");
+    if (MachineNames.size() > 1) { // side by side (predictor/PredictedSpeed.h)
+      MachineComparison C;
+      for (const std::string &Name : MachineNames) {
+        Machine Mi = readMachine(findMachine(Name));
+        PredictOptions Oi = O;
+        if (!LevelsGiven)
+          addDefaultLevels(S, Mi, Oi);
+        C.Predictions.push_back(predict(S, Mi, Oi));
+        C.Predictions.back().SegPath = Seg;
       }
-      std::optional<std::string> T = iccTarget(S, M, O.Target);
-      if (HasIR && T && M.has("ICC", *T)) {
-        O.Levels.push_back("ICC");
-        O.Optional.insert("ICC");
-      }
+      for (const std::string &U : C.Predictions[0].UnusedValues)
+        std::cerr << "segtime: warning: -p " << U
+                  << " is not a parameter of the predicted functions (ignored)\n";
+      if (Json)
+        std::cout << C.toJSON().dump(2) << "\n";
+      else
+        C.printText(std::cout);
+      for (const Prediction &P : C.Predictions)
+        for (auto &F : P.Functions)
+          if (!F.Error.empty() && (Json || F.Failed))
+            std::cerr << "segtime: error: " << P.MachineName << ": " << F.Error << "\n";
+      return C.exitStatus();
     }
+    if (!LevelsGiven)
+      addDefaultLevels(S, M, O);
     Prediction P = predict(S, M, O);
     P.SegPath = Seg;
     for (const std::string &U : P.UnusedValues)

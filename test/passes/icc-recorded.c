@@ -48,7 +48,9 @@
 // O0: ICC:x86-64: {{.*}}mem.store=
 //
 // With other targets compiled from clones before it (their AsmPrinters are
-// built through the same target registry): the same RUVs, the same file.
+// built through the same target registry): the same RUVs, the same file
+// content (the vocabulary's numbering follows the order in which functions
+// are done: code generation's, or all at once).
 // RUN: %clang -target x86_64-linux-gnu -O2 -fplugin=%segtime_plugin -fplugin-arg-segtime-quiet \
 // RUN:   -fplugin-arg-segtime-targets=znver4,compile,leon3 -fplugin-arg-segtime-out=%tm.json \
 // RUN:   -c %s -o %tm.o
@@ -56,7 +58,9 @@
 // RUN:   -fplugin-arg-segtime-targets=znver4,compile,leon3 -mllvm -segtime-icc-clone \
 // RUN:   -fplugin-arg-segtime-out=%tm-clone.json -c %s -o %tm-clone.o
 // RUN: cmp %t-plain.o %tm.o
-// RUN: cmp %tm.json %tm-clone.json
+// RUN: %segtime show %tm.json --json > %tm.txt
+// RUN: %segtime show %tm-clone.json --json > %tm-clone.txt
+// RUN: cmp %tm.txt %tm-clone.txt
 // RUN: FileCheck %s --check-prefix=MULTI < %tm.json
 // MULTI-DAG: "ICC:x86-64"
 // MULTI-DAG: "ICC:znver4"

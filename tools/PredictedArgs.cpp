@@ -1,0 +1,185 @@
+//===- PredictedArgs.cpp - Predicted times as template options ------------===//
+///
+/// \file
+/// Rewrites `--seg ... --function ... --machines/--machine ... -p ...` of
+/// `segtime hetero`, `farm` and `dc` into --times / --te from
+/// predictFunctionTimes (predictor/PredictedSpeed.h).
+///
+//===----------------------------------------------------------------------===//
+#include "tools/PredictedArgs.h"
+
+#include "core/Vocabulary.h"
+#include "predictor/PredictedSpeed.h"
+
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+#include <stdexcept>
+
+namespace segtime {
+
+std::pair<std::string, double> parseParamAssignment(const std::string &KV) {
+  size_t Eq = KV.find('=');
+  if (Eq == std::string::npos || Eq == 0)
+    throw std::runtime_error("-p expects NAME=VALUE, got '" + KV + "'");
+  double V = 0;
+  try {
+    size_t Used = 0;
+    V = std::stod(KV.substr(Eq + 1), &Used);
+    if (Used != KV.size() - Eq - 1)
+      throw std::invalid_argument("");
+  } catch (const std::exception &) {
+    throw std::runtime_error("-p " + KV + ": '" + KV.substr(Eq + 1) + "' is not a number");
+  }
+  // stod reads "nan" and "inf": a value must be a finite number (the range
+  // of each parameter is checked against the SEG file, predict()).
+  if (!std::isfinite(V))
+    throw std::runtime_error("-p " + KV + ": parameter '" + KV.substr(0, Eq) +
+                             "' must be a finite number, got '" + KV.substr(Eq + 1) + "'");
+  return {KV.substr(0, Eq), V};
+}
+
+std::string predictedArgsUsage(const std::string &Cmd) {
+  bool Hetero = Cmd == "hetero";
+  return std::string("Times predicted by segtime (docs/templates.md), instead of ") +
+         (Hetero ? "--speeds/--times" : "--te") +
+         ":\n"
+         "  --seg FILE.seg.json  the program, compiled with the segtime plugin\n"
+         "  --function F         the function whose predicted time is " +
+         (Hetero ? "the program's\n                       time on each workstation\n"
+                 : "the task time\n") +
+         (Hetero ? "  --machines LIST      machine files with counts: sparc5-70:5,sparc10-30:3\n"
+                 : "  --machine NAME|PATH  the machine file of the processors\n") +
+         "  -p NAME=VALUE        parameter values (repeatable), as for segtime predict\n"
+         "  --level L            icc, intcc, hllc or poc (default: the most detailed\n"
+         "                       level every machine predicts)\n"
+         "  --target NAME        ICC target (default: as segtime predict)\n\n";
+}
+
+PredictedArgs::PredictedArgs(const std::string &Cmd, int Argc, char **Argv) {
+  const bool Hetero = Cmd == "hetero";
+  std::string Seg, Function;
+  std::map<std::string, double> Values;
+  std::vector<MachineTime> Times;
+  std::vector<unsigned> Counts;
+  const std::string MachineFlag = Hetero ? "--machines" : "--machine";
+  std::vector<std::string> Machines;
+  std::string Level, Target, FirstOwn, Conflict;
+  bool Own = false;
+  for (int I = 0; I < Argc; ++I) {
+    std::string A = Argv[I];
+    auto Next = [&]() -> std::string {
+      if (I + 1 >= Argc)
+        throw std::runtime_error(A + " needs a value");
+      return Argv[++I];
+    };
+    bool Mine = true;
+    if (A == "--seg") {
+      Seg = Next();
+    } else if (A == "--function") {
+      Function = Next();
+    } else if (A == MachineFlag) {
+      if (!Hetero) {
+        Machines = {Next()};
+        Counts = {1};
+        continue;
+      }
+      std::string L = Next();
+      size_t P = 0;
+      while (P <= L.size()) {
+        size_t Q = L.find(',', P);
+        std::string Item = L.substr(P, Q == std::string::npos ? std::string::npos : Q - P);
+        size_t C = Item.rfind(':');
+        std::string Name = C == std::string::npos ? Item : Item.substr(0, C);
+        std::string N = C == std::string::npos ? "1" : Item.substr(C + 1);
+        if (Name.empty() || N.empty() || N.find_first_not_of("0123456789") != std::string::npos ||
+            N.size() > 6 || std::stoul(N) == 0)
+          throw std::runtime_error(MachineFlag + ": '" + Item +
+                                   "' is not NAME or NAME:COUNT (COUNT >= 1)");
+        Machines.push_back(Name);
+        Counts.push_back(static_cast<unsigned>(std::stoul(N)));
+        if (Q == std::string::npos)
+          break;
+        P = Q + 1;
+      }
+    } else if (A == "-p" || A == "--param") {
+      auto [Name, V] = parseParamAssignment(Next());
+      Values[Name] = V;
+    } else if (A == "--level") {
+      std::string L = Next();
+      segtime::Level Lv;
+      if (!parseLevel(L, Lv) || Lv == segtime::Level::CT || Lv == segtime::Level::DBC)
+        throw std::runtime_error("--level: '" + L + "' is not one of icc, intcc, hllc, poc");
+      Level = levelKey(Lv);
+    } else if (A == "--target") {
+      Target = Next();
+    } else {
+      Mine = false;
+      if (Hetero ? (A == "--times" || A == "--speeds") : A == "--te")
+        Conflict = A;
+      Args.push_back(A);
+    }
+    if (Mine && A != "--seg" && FirstOwn.empty())
+      FirstOwn = A;
+    Own = Own || Mine;
+  }
+  if (Own) {
+    if (Seg.empty())
+      throw std::runtime_error(FirstOwn + " needs --seg FILE.seg.json (see segtime " + Cmd +
+                               " --help)");
+    if (!Conflict.empty())
+      throw std::runtime_error("--seg predicts the times: drop " + Conflict);
+    if (Function.empty())
+      throw std::runtime_error("--seg needs --function F (the function to predict)");
+    if (Machines.empty())
+      throw std::runtime_error("--seg needs " + MachineFlag +
+                               (Hetero ? " NAME:COUNT,..." : " NAME|PATH"));
+    SegFile S = SegFile::read(Seg);
+    if (!S.find(Function))
+      throw std::runtime_error(Seg + ": no function '" + Function + "' (--function)");
+    Times = predictFunctionTimes(S, Function, Machines, Values, Level, Target);
+    std::string List;
+    char Buf[64];
+    for (size_t J = 0; J < Times.size(); ++J)
+      for (unsigned K = 0; K < Counts[J]; ++K) {
+        std::snprintf(Buf, sizeof Buf, "%.17g", Times[J].TimeS);
+        List += (List.empty() ? "" : ",") + std::string(Buf);
+        if (!Hetero)
+          break;
+      }
+    Args.push_back(Hetero ? "--times" : "--te");
+    Args.push_back(List);
+
+    Active = true;
+    json Ms = json::array();
+    for (size_t J = 0; J < Times.size(); ++J)
+      Ms.push_back({{"name", Times[J].Machine},
+                    {"file", Times[J].Path},
+                    {"count", Counts[J]},
+                    {"time_s", Times[J].TimeS},
+                    {"target", Times[J].Target}});
+    Info = {{"seg", Seg},
+            {"function", Function},
+            {"level", Times[0].Level},
+            {"values", Values},
+            {"machines", Ms}};
+    std::ostringstream OS;
+    OS << "predicted time of " << Function << " (" << Seg << ", " << Times[0].Level
+       << (Times[0].Target.empty() ? "" : " " + Times[0].Target) << ")";
+    const char *Sep = " at ";
+    for (const auto &[N, V] : Values) {
+      OS << Sep << N << "=" << V;
+      Sep = ", ";
+    }
+    OS << ":\n";
+    for (size_t J = 0; J < Times.size(); ++J)
+      OS << "  " << Times[J].Machine << " x" << Counts[J] << "  "
+         << formatSeconds(Times[J].TimeS) << "  (" << Times[J].Path << ")\n";
+    OS << "\n";
+    Text = OS.str();
+  }
+  for (std::string &A : Args)
+    Ptrs.push_back(A.data());
+}
+
+} // namespace segtime
