@@ -59,39 +59,72 @@ public:
   }
 };
 
-/// Does S contain a break that leaves the loop S belongs to, a return or a goto?
+/// Whether a loop's body contains a break that leaves that loop, a return or
+/// a goto. One traversal of a body answers for it and for every loop body
+/// nested in it (remembered), so a loop nest costs its size, not its size
+/// times its depth.
 class ExitFinder : public RecursiveASTVisitor<ExitFinder> {
 public:
-  bool Found = false;
-  int Depth = 0; // nesting of inner loops/switches, whose breaks stay inside
+  bool hasExit(const Stmt *Body) {
+    auto It = Exits.find(Body);
+    if (It != Exits.end())
+      return It->second;
+    Parent = nullptr;
+    TraverseStmt(const_cast<Stmt *>(Body));
+    return Exits.lookup(Body);
+  }
+
   bool TraverseStmt(Stmt *S) {
     if (!S)
       return true;
-    bool Inner = isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt, SwitchStmt>(S);
-    Depth += Inner;
+    Flags Outer = Cur;
+    const Stmt *OuterParent = Parent;
+    Cur = Flags();
+    Parent = S;
     bool R = RecursiveASTVisitor::TraverseStmt(S);
-    Depth -= Inner;
+    Parent = OuterParent;
+    // A break inside S leaves S's loop unless a loop or switch within S
+    // (S included) encloses it.
+    bool Inner = isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt, SwitchStmt>(S);
+    bool FreeBreak = Cur.FreeBreak && !Inner;
+    if (!Parent || isBodyOf(S, Parent))
+      Exits[S] = FreeBreak || Cur.ReturnOrGoto;
+    Cur.FreeBreak = Outer.FreeBreak || FreeBreak;
+    Cur.ReturnOrGoto |= Outer.ReturnOrGoto;
     return R;
   }
   bool VisitBreakStmt(BreakStmt *) {
-    Found |= Depth == 0;
+    Cur.FreeBreak = true;
     return true;
   }
   bool VisitReturnStmt(ReturnStmt *) {
-    Found = true;
+    Cur.ReturnOrGoto = true;
     return true;
   }
   bool VisitGotoStmt(GotoStmt *) {
-    Found = true;
+    Cur.ReturnOrGoto = true;
     return true;
   }
-};
 
-static bool hasExit(const Stmt *Body) {
-  ExitFinder F;
-  F.TraverseStmt(const_cast<Stmt *>(Body));
-  return F.Found;
-}
+private:
+  static bool isBodyOf(const Stmt *S, const Stmt *Loop) {
+    if (auto *F = dyn_cast<ForStmt>(Loop))
+      return F->getBody() == S;
+    if (auto *W = dyn_cast<WhileStmt>(Loop))
+      return W->getBody() == S;
+    if (auto *D = dyn_cast<DoStmt>(Loop))
+      return D->getBody() == S;
+    if (auto *R = dyn_cast<CXXForRangeStmt>(Loop))
+      return R->getBody() == S;
+    return false;
+  }
+  struct Flags {
+    bool FreeBreak = false, ReturnOrGoto = false;
+  };
+  Flags Cur;
+  const Stmt *Parent = nullptr; ///< of the statement being traversed
+  llvm::DenseMap<const Stmt *, bool> Exits; ///< by loop body
+};
 
 // --- MPI (docs/mpi.md) --------------------------------------------------------
 
@@ -1080,7 +1113,7 @@ private:
     L.Id = newId();
     L.Range = range(S->getSourceRange());
     L.LoopKind = Kind;
-    bool Exits = hasExit(Body);
+    bool Exits = ExitsOf.hasExit(Body);
     if (C && !Exits) {
       L.Index = C->Index->getNameAsString();
       L.Start = simplifyExprText(C->Start);
@@ -1267,6 +1300,7 @@ private:
   NodeList *Cur = nullptr;
   int OpenStage = -1;
   clang::SourceRange CurRange;
+  ExitFinder ExitsOf;
   std::set<const VarDecl *> Mutated;
   std::map<const Stmt *, std::set<const VarDecl *>> MutatedCache;
   std::vector<const VarDecl *> Indices;
