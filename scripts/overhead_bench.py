@@ -24,6 +24,10 @@ compile's own CPU), each compile under a time-out and an address-space cap
     of test/programs/lua (self-checking with assert) with the same output;
     SQLite: the shell of each build gives the same output on every SQL
     script of test/programs/sql.
+    With --lua-tests DIR, both interpreters also run Lua's own test suite
+    (DIR = the testes/ directory of github.com/lua/lua at tag v5.4.4:
+    `git -C lua archive v5.4.4 testes | tar -x`; never committed) in its
+    portable mode, `lua -e"_U=true" all.lua`: each must end "final OK".
 
 Sets:
   csmith    csmith --seed 1..N (--csmith, -O2), and 1..M at -O0 (--csmith-o0)
@@ -274,9 +278,27 @@ def functional_check(set_name, objs, a):
         if set_name == "lua" and rc != 0:
             failed.append(name)
     status = "same output" if not differ else "DIFFERENT output"
-    return {"status": "%s on %d of %d scripts (%d lines)" % (status, len(scripts) - len(differ), len(scripts), lines)
-            + ("; plain build fails " + ", ".join(failed) if failed else ""),
-            "scripts": [os.path.basename(s) for s in scripts], "differ": differ, "failed": failed}
+    out = {"status": "%s on %d of %d scripts (%d lines)" % (status, len(scripts) - len(differ), len(scripts), lines)
+           + ("; plain build fails " + ", ".join(failed) if failed else ""),
+           "scripts": [os.path.basename(s) for s in scripts], "differ": differ, "failed": failed}
+    if set_name == "lua" and a.lua_tests:
+        out["lua_tests"] = {w: lua_test_suite(exes[w], a.lua_tests) for w in ("plain", "plugin")}
+        out["status"] += "; Lua's test suite (all.lua, portable): " + ", ".join(
+            "%s %s" % (w, r) for w, r in out["lua_tests"].items())
+    return out
+
+
+def lua_test_suite(exe, testes):
+    """'passed' if Lua's own test suite (all.lua in testes, portable mode)
+    ends with "final OK" and exit status 0, else what went wrong."""
+    try:
+        r = subprocess.run([exe, "-e", "_U=true", "all.lua"], capture_output=True, text=True,
+                           timeout=900, cwd=testes)
+    except subprocess.TimeoutExpired:
+        return "timed out (900 s)"
+    if r.returncode == 0 and "final OK" in r.stdout:
+        return "passed"
+    return "FAILED (exit %d): %s" % (r.returncode, (r.stdout + r.stderr)[-300:])
 
 
 # ---- report ----------------------------------------------------------------
@@ -389,6 +411,8 @@ def main():
                     help="another -fplugin-arg-segtime-ARG (repeatable), e.g. no-ir")
     ap.add_argument("--plugin", default=PLUGIN, help="plugin to measure (default %(default)s)")
     ap.add_argument("--segtime", default=SEGTIME, help="segtime tool for predict (default %(default)s)")
+    ap.add_argument("--lua-tests", metavar="DIR",
+                    help="Lua 5.4.4's testes/ directory: both interpreters run its all.lua")
     ap.add_argument("--fresh", action="store_true", help="ignore the cached results")
     ap.add_argument("--json", help="write every file's results and the summary here")
     a = ap.parse_args()
