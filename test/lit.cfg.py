@@ -5,7 +5,7 @@ import lit.formats
 config.name = "segtime"
 config.test_format = lit.formats.ShTest(True)
 config.suffixes = [".c", ".cpp", ".test", ".ll"]
-config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py.in", "unit"]
+config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py.in", "unit", "fuzz"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.segtime_obj_root, "test")
 
