@@ -162,7 +162,7 @@ json CtFile::toJSON() const {
 }
 
 CtFile CtFile::fromJSON(const json &J) {
-  if (!J.is_object() || J.value("schema", "") != Schema)
+  if (!J.is_object() || !J.contains("schema") || J.at("schema") != Schema)
     throw std::runtime_error(std::string("not a CT file (expected \"schema\": \"") + Schema +
                              "\")");
   checkCtShape(J);

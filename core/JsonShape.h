@@ -21,12 +21,25 @@
 #define SEGTIME_CORE_JSONSHAPE_H
 
 #include <nlohmann/json.hpp>
+#include <iosfwd>
 #include <stdexcept>
+#include <string>
 
 namespace segtime {
 
 /// Deepest nesting of arrays and objects a SEG or CT document may have.
 constexpr int MaxJsonDepth = 1000;
+/// Deepest nesting the JSON parser accepts: deeper than MaxJsonDepth, so that
+/// the shape checks name the path of a deep nest, and shallow enough that
+/// copying or walking the parsed document cannot run out of stack.
+constexpr int MaxJsonParseDepth = 8 * MaxJsonDepth;
+
+/// The JSON document read from In, the contents of file Path (named in the
+/// error): what readJsonFile (core/Seg.h) reads after opening the file.
+/// Throws std::runtime_error "PATH: invalid JSON: ..." if it is not JSON
+/// (nlohmann-json's message, with line and column), has a number beyond the
+/// range of a double, or nests deeper than MaxJsonParseDepth.
+nlohmann::json parseJson(std::istream &In, const std::string &Path);
 
 /// Throws std::runtime_error "at /functions/0/seg/1 (function f, node v2):
 /// \"trip\" must be a string, got number" if J is not shaped as a SEG file.

@@ -1067,8 +1067,26 @@ json SegFile::toCompactJSON() const {
   return J;
 }
 
+/// Nesting depth of J (a number or string: 0), without recursion.
+static int jsonDepth(const json &J) {
+  int Max = 0;
+  std::vector<std::pair<const json *, int>> Stack = {{&J, 0}};
+  while (!Stack.empty()) {
+    auto [V, D] = Stack.back();
+    Stack.pop_back();
+    if (!V->is_structured())
+      continue;
+    Max = std::max(Max, D + 1);
+    for (const json &E : *V)
+      Stack.push_back({&E, D + 1});
+  }
+  return Max;
+}
+
 SegFile SegFile::fromJSON(const json &J) {
-  std::string Version = J.is_object() ? J.value("schema", "") : "";
+  std::string Version = J.is_object() && J.contains("schema") && J.at("schema").is_string()
+                            ? J.at("schema").get<std::string>()
+                            : "";
   if (Version != Schema && Version != SchemaV1)
     throw std::runtime_error(std::string("not a SEG file of a known version (expected \"schema\": \"") +
                              Schema + "\" or \"" + SchemaV1 + "\"" +
@@ -1086,9 +1104,27 @@ SegFile SegFile::fromJSON(const json &J) {
       S.Functions.push_back(FunctionSeg::fromJSON(F));
       continue;
     }
-    json Copy = F;
-    expandTexts(Copy, Vocab ? &*Vocab : nullptr);
-    S.Functions.push_back(FunctionSeg::fromJSON(Copy));
+    const std::string Where = "SEG file at /functions/" + std::to_string(S.Functions.size());
+    if (!F.is_object())
+      throw std::runtime_error(Where + ": expected an object, got " + F.type_name());
+    if (jsonDepth(F) > MaxJsonDepth) // the compact form's walks recurse per level
+      throw std::runtime_error(Where + ": nested more than " + std::to_string(MaxJsonDepth) +
+                               " levels deep");
+    // The compact form is checked as it is expanded and read: an index out of
+    // its table is named; a key or value of another type than written is
+    // refused with the function and nlohmann-json's account of it.
+    try {
+      json Copy = F;
+      expandTexts(Copy, Vocab ? &*Vocab : nullptr);
+      S.Functions.push_back(FunctionSeg::fromJSON(Copy));
+    } catch (const json::exception &E) {
+      auto Name = F.find("name");
+      throw std::runtime_error(Where +
+                               (Name != F.end() && Name->is_string()
+                                    ? " (function " + Name->get<std::string>() + ")"
+                                    : std::string()) +
+                               ": malformed compact form: " + E.what());
+    }
   }
   S.Warnings = J.value("warnings", std::vector<std::string>{});
   if (J.contains("targets"))
@@ -1096,15 +1132,27 @@ SegFile SegFile::fromJSON(const json &J) {
   return S;
 }
 
+json parseJson(std::istream &In, const std::string &Path) {
+  // Nesting is limited while parsing: copying or walking a deeper document
+  // (recursive in nlohmann-json and in the readers) would overflow the stack.
+  json::parser_callback_t Limit = [&](int Depth, json::parse_event_t, json &) {
+    if (Depth > MaxJsonParseDepth)
+      throw std::runtime_error(Path + ": invalid JSON: nested more than " +
+                               std::to_string(MaxJsonParseDepth) + " levels deep");
+    return true;
+  };
+  try {
+    return json::parse(In, Limit);
+  } catch (const json::exception &E) { // parse_error; out_of_range: a number too large
+    throw std::runtime_error(Path + ": invalid JSON: " + E.what());
+  }
+}
+
 json readJsonFile(const std::string &Path) {
   std::ifstream In(Path);
   if (!In)
     throw std::runtime_error(Path + ": cannot open file");
-  try {
-    return json::parse(In);
-  } catch (const json::parse_error &E) {
-    throw std::runtime_error(Path + ": invalid JSON: " + E.what());
-  }
+  return parseJson(In, Path);
 }
 
 SegFile SegFile::read(const std::string &Path) { return readJsonAs<SegFile>(Path); }

@@ -5,7 +5,7 @@ import lit.formats
 config.name = "segtime"
 config.test_format = lit.formats.ShTest(True)
 config.suffixes = [".c", ".cpp", ".test", ".ll"]
-config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py.in", "unit"]
+config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py.in", "unit", "fuzz"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.segtime_obj_root, "test")
 
@@ -24,6 +24,11 @@ config.environment["PATH"] = os.pathsep.join([tools, config.environment.get("PAT
 # or writes the real home directory; tests of the user's machines set their own.
 config.environment["XDG_DATA_HOME"] = os.path.join(config.segtime_obj_root, "test", "xdg-empty")
 config.environment.pop("SEGTIME_MACHINE_PATH", None)
+# Sanitizer build (scripts/sanitize.sh): the preloaded sanitizer runtime and
+# its options reach every command, clang-19 with the plugin included.
+for _var in ("LD_PRELOAD", "ASAN_OPTIONS", "UBSAN_OPTIONS"):
+    if _var in os.environ:
+        config.environment[_var] = os.environ[_var]
 # MPI (test/plugin/mpi-*.c): the include flags of the installed MPI, and the
 # feature `mpi` when its mpi.h is present (tests say REQUIRES: mpi).
 import shutil, subprocess
