@@ -17,16 +17,23 @@ namespace segtime {
 static bool isNum(const ex &E) { return is_a<numeric>(E) && ex_to<numeric>(E).is_real(); }
 static double dbl(const ex &E) { return ex_to<numeric>(E).to_double(); }
 
+/// Whether a whole number Q (a quotient or remainder in double) is a long:
+/// finite and in range; otherwise idiv and imod stay unevaluated (a NaN
+/// cast to long is undefined, and was LONG_MIN on x86).
+static bool isLong(double Q) { return std::isfinite(Q) && std::fabs(Q) < 9.2e18; }
+
 static ex idivEval(const ex &A, const ex &B) {
   if (B.is_equal(1))
     return A;
   if (isNum(A) && isNum(B) && !B.is_zero())
-    return numeric(static_cast<long>(std::trunc(dbl(A) / dbl(B))));
+    if (double Q = std::trunc(dbl(A) / dbl(B)); isLong(Q))
+      return numeric(static_cast<long>(Q));
   return idiv(A, B).hold();
 }
 static ex imodEval(const ex &A, const ex &B) {
   if (isNum(A) && isNum(B) && !B.is_zero())
-    return numeric(static_cast<long>(std::fmod(std::trunc(dbl(A)), std::trunc(dbl(B)))));
+    if (double R = std::fmod(std::trunc(dbl(A)), std::trunc(dbl(B))); isLong(R))
+      return numeric(static_cast<long>(R));
   return imod(A, B).hold();
 }
 static ex umodEval(const ex &A, const ex &B) {

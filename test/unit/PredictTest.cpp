@@ -149,7 +149,7 @@ TEST(Predict, ExpressionDefault) {
   P.DefaultExpr = "1/q";
   O.Values.erase("P_f_3");
   O.ProfileValues.clear();
-  const FunctionPrediction &F = predict(S, machine(), O).Functions[0];
+  FunctionPrediction F = predict(S, machine(), O).Functions[0];
   EXPECT_NE(F.Error.find("q (for the default of P_f_3)"), std::string::npos) << F.Error;
 }
 

@@ -151,7 +151,8 @@ static void printPoints(int from, int to, int reps) {
 }
 
 static double *alignedArray(long n, long stagger) {
-  double *p = aligned_alloc(64, (size_t)(n + 64) * sizeof(double) + 64 * 8);
+  /* (C11: the size of aligned_alloc is a multiple of the alignment) */
+  double *p = aligned_alloc(64, ((size_t)(n + 64) * sizeof(double) + 64 * 8 + 63) / 64 * 64);
   if (!p) {
     fprintf(stderr, "park: cannot allocate %ld doubles\n", n);
     exit(3);
@@ -332,7 +333,7 @@ int main(int argc, char **argv) {
           CPU_SET((int)((cpu + 1) % ncpu), &s);
           sched_setaffinity(0, sizeof s, &s);
         }
-        long *mine = aligned_alloc(4096, (size_t)nmax * sizeof(long));
+        long *mine = aligned_alloc(4096, ((size_t)nmax * sizeof(long) + 4095) / 4096 * 4096);
         if (!mine)
           _exit(3);
         for (long i = 0; i < nmax; i++) mine[i] = i;
@@ -349,7 +350,7 @@ int main(int argc, char **argv) {
         _exit((int)(s & 1) * 0);
       }
     }
-    SW = aligned_alloc(4096, (size_t)nmax * sizeof(long));
+    SW = aligned_alloc(4096, ((size_t)nmax * sizeof(long) + 4095) / 4096 * 4096);
     if (!SW) {
       fprintf(stderr, "park: cannot allocate %ld longs\n", nmax);
       return 3;
