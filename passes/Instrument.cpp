@@ -698,9 +698,12 @@ void Instrumenter::function(Function &F, LoopInfo &LI, TargetLibraryInfo &TLI) {
       add(B, FN, SlotPairs, ConstantInt::get(I64, 1));
       B.CreateStore(D, B.CreateConstInBoundsGEP1_64(I64, Blk, Nodes[FN].Base + SlotLastTimed));
       Value *Short = B.CreateICmpULT(D, B.CreateLoad(I64, shortTicks()));
+      // (Two instructions made in sequence, not as arguments of one call,
+      // whose order of evaluation differs between compilers.)
+      Value *SkipP = B.CreateConstInBoundsGEP1_64(I64, Blk, Nodes[FN].Base + SlotSkip);
       B.CreateStore(B.CreateSelect(Short, ConstantInt::get(I64, SkipAfterShort),
                                    ConstantInt::get(I64, 0)),
-                    B.CreateConstInBoundsGEP1_64(I64, Blk, Nodes[FN].Base + SlotSkip));
+                    SkipP);
       B.SetInsertPoint(At);
       PHINode *V = B.CreatePHI(I64, 2);
       V->addIncoming(D, Then->getParent());
