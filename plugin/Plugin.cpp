@@ -849,13 +849,12 @@ protected:
       } else if (Key == "p") {
         if (!NeedValue("NAME=VALUE"))
           continue;
-        auto [Name, Num] = Val.split('=');
-        double V = 0;
-        // (getAsDouble returns true on error)
-        if (Name.empty() || Num.getAsDouble(V) || !std::isfinite(V))
+        try {
+          auto [Name, V] = parseParamAssignment(Val.str());
+          Opts.Values[Name] = V;
+        } catch (const std::runtime_error &) {
           Bad(A, "expected p=NAME=VALUE with a finite number, as segtime predict's -p");
-        else
-          Opts.Values[Name.str()] = V;
+        }
       } else if (Key == "timing") {
         if (NoValue())
           Opts.Timing = true;

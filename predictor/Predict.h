@@ -137,6 +137,11 @@ void installLoopModels(FormulaBuilder &FB, const SegFile &S, const Machine &M,
 std::optional<std::string> iccTarget(const SegFile &S, const Machine &M,
                                      const std::string &Wanted);
 
+/// "NAME=VALUE" of -p (segtime predict, the templates, the plugin's p=): the name and a finite number. Throws
+/// std::runtime_error "-p expects NAME=VALUE, got '...'" or "-p KV: '...' is
+/// not a number" / "... must be a finite number".
+std::pair<std::string, double> parseParamAssignment(const std::string &KV);
+
 /// Checks the -p values O.Values against S: finite; a branch probability
 /// in [0, 1]; a loop's number of iterations, a source name that is a whole
 /// trip count (a size), `rank` >= 0; `p` >= 1. Throws std::runtime_error

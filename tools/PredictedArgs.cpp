@@ -7,6 +7,7 @@
 ///
 //===----------------------------------------------------------------------===//
 #include "tools/PredictedArgs.h"
+#include "predictor/Predict.h"
 
 #include "core/Vocabulary.h"
 #include "predictor/PredictedSpeed.h"
@@ -17,27 +18,6 @@
 #include <stdexcept>
 
 namespace segtime {
-
-std::pair<std::string, double> parseParamAssignment(const std::string &KV) {
-  size_t Eq = KV.find('=');
-  if (Eq == std::string::npos || Eq == 0)
-    throw std::runtime_error("-p expects NAME=VALUE, got '" + KV + "'");
-  double V = 0;
-  try {
-    size_t Used = 0;
-    V = std::stod(KV.substr(Eq + 1), &Used);
-    if (Used != KV.size() - Eq - 1)
-      throw std::invalid_argument("");
-  } catch (const std::exception &) {
-    throw std::runtime_error("-p " + KV + ": '" + KV.substr(Eq + 1) + "' is not a number");
-  }
-  // stod reads "nan" and "inf": a value must be a finite number (the range
-  // of each parameter is checked against the SEG file, predict()).
-  if (!std::isfinite(V))
-    throw std::runtime_error("-p " + KV + ": parameter '" + KV.substr(0, Eq) +
-                             "' must be a finite number, got '" + KV.substr(Eq + 1) + "'");
-  return {KV.substr(0, Eq), V};
-}
 
 std::string predictedArgsUsage(const std::string &Cmd) {
   bool Hetero = Cmd == "hetero";

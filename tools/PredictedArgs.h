@@ -54,11 +54,6 @@ private:
   std::vector<char *> Ptrs;
 };
 
-/// "NAME=VALUE" of -p: the name and a finite number. Throws
-/// std::runtime_error "-p expects NAME=VALUE, got '...'" or "-p KV: '...' is
-/// not a number" / "... must be a finite number".
-std::pair<std::string, double> parseParamAssignment(const std::string &KV);
-
 } // namespace segtime
 
 #endif
