@@ -22,6 +22,17 @@ std::optional<std::string> iccTarget(const SegFile &S, const Machine &M,
                                      const std::string &Wanted) {
   if (!Wanted.empty())
     return S.Targets.count(Wanted) ? std::optional<std::string>(Wanted) : std::nullopt;
+  // A target the machine has its own ICC cost vector for; then the machine's
+  // own CPU (identity llvm_cpu, which `segtime calibrate` records); then the
+  // first target an `any` cost vector serves.
+  auto Icc = M.Levels.find("ICC");
+  for (auto &[T, Info] : S.Targets)
+    if (Icc != M.Levels.end() && Icc->second.count(T) && !Info.count("error"))
+      return T;
+  if (auto Cpu = M.Identity.find("llvm_cpu"); Cpu != M.Identity.end())
+    if (auto T = S.Targets.find(Cpu->second);
+        T != S.Targets.end() && M.has("ICC", T->first) && !T->second.count("error"))
+      return T->first;
   for (auto &[T, Info] : S.Targets)
     if (M.has("ICC", T) && !Info.count("error"))
       return T;
@@ -578,6 +589,8 @@ void FilePredictor::predictFunction(FunctionPrediction &FP, const FunctionSeg &F
   std::set<std::string> Free;
   std::vector<ResourceModel *> Active;
   std::string IRError;
+  for (auto &[L, Why] : O.LeftOut)
+    FP.Notes.push_back(L + " not predicted: " + Why);
   for (auto &Model : Models) {
     std::string L = Model->level();
     if ((L == "INTCC" || L == "ICC") && !FS.LevelSegs.count("IR")) {

@@ -75,13 +75,17 @@ struct PredictOptions {
   /// profileParameters); -p values win over them, they win over the SEG
   /// file's static defaults. Source reported as "profile".
   std::map<std::string, double> ProfileValues;
-  /// ICC target (e.g. "znver5"); empty: the first target of the SEG file
-  /// that the machine file has an ICC cost vector for.
+  /// ICC target (e.g. "znver5"); empty: a target of the SEG file the
+  /// machine file has its own ICC cost vector for, else the machine's CPU
+  /// (identity llvm_cpu), else the first target an `any` vector serves.
   std::string Target;
   /// Levels added by default rather than asked for: a function for which
   /// one cannot be predicted (no IR-level SEG, parameters only that level
   /// has) leaves it out with a note instead of failing.
   std::set<std::string> Optional;
+  /// Default levels the machine file has no cost vector for (a reference
+  /// file of ICC and memory only): level -> why; each function notes it.
+  std::map<std::string, std::string> LeftOut;
   /// Closed forms are expanded only when they stay within this many terms
   /// (FormulaBuilder::setMaxTerms; 0: always).
   size_t MaxTerms = 4000;

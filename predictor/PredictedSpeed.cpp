@@ -15,6 +15,15 @@
 namespace segtime {
 
 void addDefaultLevels(const SegFile &S, const Machine &M, PredictOptions &O) {
+  // POC and HLLC are in every default; a machine file without them (ICC and
+  // memory only) leaves them out with a note.
+  for (auto It = O.Levels.begin(); It != O.Levels.end();)
+    if ((*It == "POC" || *It == "HLLC") && !M.Levels.count(*It)) {
+      O.LeftOut[*It] = "machine '" + M.Name + "' has no " + *It + " cost vector";
+      It = O.Levels.erase(It);
+    } else {
+      ++It;
+    }
   bool HasIR = std::any_of(S.Functions.begin(), S.Functions.end(),
                            [](const FunctionSeg &F) { return F.LevelSegs.count("IR"); });
   if (HasIR && M.Levels.count("INTCC")) {
