@@ -107,8 +107,11 @@ void warnLimit(ThroughputLimit L, const std::string &What) {
                  "beta_e) (UBC-91 §3.1); the throughput is that limit\n";
 }
 
+/// The farm on an irregular tree (--parents), as text or JSON; Predicted (not
+/// null) is the --seg prediction the task times came from, for the JSON.
 int farmTree(const std::vector<int> &Parent, const std::vector<double> &Te, double BetaE,
-             double BetaF, double Transfer, std::uint64_t Tasks, bool Json) {
+             double BetaF, double Transfer, std::uint64_t Tasks, bool Json,
+             const json &Predicted) {
   TreeFarmParams P;
   P.Parent = Parent;
   P.TaskTime = Te;
@@ -145,6 +148,8 @@ int farmTree(const std::vector<int> &Parent, const std::vector<double> &Te, doub
               {"sequential_time_s", R.SequentialTime},
               {"speedup", R.Speedup},
               {"efficiency", R.Efficiency}};
+    if (!Predicted.is_null())
+      J["predicted"] = Predicted;
     std::cout << J.dump(2) << "\n";
     return 0;
   }
@@ -209,7 +214,8 @@ int farmMain(int Argc, char **Argv) {
         throw UsageError("--parents gives the whole topology: drop --arity and --levels");
       if (!O.PlotDir.empty())
         throw UsageError("--plot needs a balanced tree (--arity, --levels), not --parents");
-      return farmTree(Parents, O.Te, O.BetaE, O.BetaF, Transfer, O.Tasks, O.Json);
+      return farmTree(Parents, O.Te, O.BetaE, O.BetaF, Transfer, O.Tasks, O.Json,
+                      Pred.active() ? json(Pred.toJSON()) : json());
     }
     if (O.Te.size() != 1)
       throw UsageError("--te: one task time for a balanced tree (lists are for --parents)");
