@@ -5,6 +5,8 @@
 #include "predictor/MemoryModel.h"
 #include "predictor/ResourceModel.h"
 
+#include <boost/math/distributions/students_t.hpp>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -19,23 +21,9 @@ namespace segtime {
 //===--- Statistics -------------------------------------------------------===//
 
 double studentT90(unsigned Dof) {
-  // t_{0.95, v}, v = 1..30 (standard tables, e.g. NIST/SEMATECH e-Handbook 1.3.6.7.2).
-  static const double Table[30] = {6.3138, 2.9200, 2.3534, 2.1318, 2.0150, 1.9432, 1.8946,
-                                   1.8595, 1.8331, 1.8125, 1.7959, 1.7823, 1.7709, 1.7613,
-                                   1.7531, 1.7459, 1.7396, 1.7341, 1.7291, 1.7247, 1.7207,
-                                   1.7171, 1.7139, 1.7109, 1.7081, 1.7056, 1.7033, 1.7011,
-                                   1.6991, 1.6973};
   if (Dof == 0)
     throw std::invalid_argument("studentT90: 0 degrees of freedom");
-  if (Dof <= 30)
-    return Table[Dof - 1];
-  // Abramowitz & Stegun 26.7.5 (Cornish-Fisher expansion of t in 1/v).
-  const double X = 1.6448536269514722, V = Dof;
-  const double X3 = X * X * X, X5 = X3 * X * X, X7 = X5 * X * X, X9 = X7 * X * X;
-  const double G1 = (X3 + X) / 4, G2 = (5 * X5 + 16 * X3 + 3 * X) / 96,
-               G3 = (3 * X7 + 19 * X5 + 17 * X3 - 15 * X) / 384,
-               G4 = (79 * X9 + 776 * X7 + 1482 * X5 - 1920 * X3 - 945 * X) / 92160;
-  return X + G1 / V + G2 / (V * V) + G3 / (V * V * V) + G4 / (V * V * V * V);
+  return boost::math::quantile(boost::math::students_t_distribution<double>(Dof), 0.95);
 }
 
 ErrorStats errorStats(const std::vector<double> &E) {

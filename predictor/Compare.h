@@ -37,10 +37,8 @@
 namespace segtime {
 
 /// t_{0.95, Dof}: the critical value of Student's t distribution for a
-/// two-sided 90% interval with Dof degrees of freedom (Dof >= 1). Dof <= 30:
-/// the tabulated values (4 decimals); above: the Cornish-Fisher expansion of
-/// Abramowitz & Stegun 26.7.5 to 1/Dof^4 about z_{0.95} = 1.6448536 (error
-/// < 1e-5 at Dof = 30). Throws std::invalid_argument for Dof = 0.
+/// two-sided 90% interval with Dof degrees of freedom (Dof >= 1), the 0.95
+/// quantile from Boost.Math. Throws std::invalid_argument for Dof = 0.
 double studentT90(unsigned Dof);
 
 /// Warwick-94 Table 7 statistics of a sample of errors E_i (percent), taken

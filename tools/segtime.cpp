@@ -222,8 +222,8 @@ int predictMain(int Argc, char **Argv) {
     }
     if (MachineNames.size() > 1) { // side by side (predictor/PredictedSpeed.h)
       MachineComparison C;
-      for (const std::string &Name : MachineNames) {
-        Machine Mi = readMachine(findMachine(Name));
+      for (size_t I = 0; I < MachineNames.size(); ++I) {
+        Machine Mi = I == 0 ? M : readMachine(findMachine(MachineNames[I]));
         PredictOptions Oi = O;
         if (!LevelsGiven)
           addDefaultLevels(S, Mi, Oi);
