@@ -8,6 +8,8 @@
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/Support/CommandLine.h"
 
+#include <utility>
+
 using namespace llvm;
 
 namespace segtime {
@@ -303,6 +305,15 @@ void cloneTarget(Module &M, IRCollection &C, const TargetSpec &Spec) {
   attachTarget(C, "ICC:" + Spec.Name, blockLists(M, C), Ruvs, Edges, CondJumps);
 }
 
+/// First pass of the pipeline: IRCollection::OnBackendStart, once.
+struct BackendStartPass : PassInfoMixin<BackendStartPass> {
+  PreservedAnalyses run(Module &, ModuleAnalysisManager &) {
+    if (std::function<void()> F = std::exchange(irCollection().OnBackendStart, nullptr))
+      F();
+    return PreservedAnalyses::all();
+  }
+};
+
 struct CollectPass : PassInfoMixin<CollectPass> {
   PreservedAnalyses run(Module &M, ModuleAnalysisManager &MAM) {
     IRCollection &C = irCollection();
@@ -420,6 +431,10 @@ void registerSegtimePasses(PassBuilder &PB) {
         }
         return false;
       });
+  PB.registerPipelineStartEPCallback([](ModulePassManager &MPM, OptimizationLevel) {
+    if (irCollection().OnBackendStart)
+      MPM.addPass(BackendStartPass());
+  });
   // Component timing: before the optimiser, so that counts are source-level.
   PB.registerPipelineStartEPCallback([](ModulePassManager &MPM, OptimizationLevel) {
     IRCollection &C = irCollection();
