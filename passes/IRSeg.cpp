@@ -2003,6 +2003,26 @@ IRFunctionSeg buildIRSeg(Function &F, LoopInfo &LI, ScalarEvolution &SE,
   return R;
 }
 
+void packSeg(IRFunctionSeg &FS) {
+  if (FS.Seg.empty())
+    return;
+  json J = json::array();
+  for (const Node &N : FS.Seg)
+    J.push_back(N.toJSON());
+  FS.Seg = {};
+  FS.PackedSeg = json::to_cbor(J);
+}
+
+void unpackSeg(IRFunctionSeg &FS) {
+  if (FS.PackedSeg.empty())
+    return;
+  json J = json::from_cbor(FS.PackedSeg);
+  FS.PackedSeg = {};
+  FS.Seg.reserve(J.size());
+  for (const json &N : J)
+    FS.Seg.push_back(Node::fromJSON(N));
+}
+
 AnalysisKey IRSegAnalysis::Key;
 
 IRSegAnalysis::Result IRSegAnalysis::run(Function &F, FunctionAnalysisManager &FAM) {

@@ -23,8 +23,10 @@
 #include "llvm/IR/Function.h"
 #include "llvm/IR/PassManager.h"
 
+#include <cstdint>
 #include <map>
 #include <optional>
+#include <vector>
 
 namespace segtime {
 
@@ -65,7 +67,18 @@ struct IRFunctionSeg {
   std::vector<std::string> Notes;
   /// The function's symbolic work passed the budget (buildIRSeg).
   bool BudgetExceeded = false;
+  /// Seg in a compact form while the function waits for code generation
+  /// (packSeg: its nodes' JSON content as CBOR, about a sixth of the
+  /// nodes' memory; Seg is then empty); empty when Seg holds the nodes.
+  std::vector<std::uint8_t> PackedSeg;
 };
+
+/// Moves FS.Seg into FS.PackedSeg (nothing if it is packed already).
+void packSeg(IRFunctionSeg &FS);
+
+/// Gives FS.Seg back from FS.PackedSeg, the same nodes as before packSeg,
+/// and empties PackedSeg (nothing if it is not packed).
+void unpackSeg(IRFunctionSeg &FS);
 
 /// Default of buildIRSeg's Budget (-fplugin-arg-segtime-budget): units of
 /// symbolic work per function, a unit being one monomial of a block

@@ -8,6 +8,8 @@
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/Support/CommandLine.h"
 
+#include <utility>
+
 using namespace llvm;
 
 namespace segtime {
@@ -16,6 +18,11 @@ static cl::opt<bool>
     IccClone("segtime-icc-clone", cl::Hidden,
              cl::desc("segtime: cost the compile's own target on a clone of the module "
                       "compiled a second time, not on the compile's own code generation"));
+
+static cl::opt<bool> UnpackedWaiting(
+    "segtime-unpacked-ir-segs", cl::Hidden,
+    cl::desc("segtime: keep the IR SEGs waiting for code generation as nodes, not packed "
+             "(packSeg; the .seg.json is the same either way)"));
 
 IRCollection &irCollection() {
   static IRCollection C;
@@ -192,8 +199,13 @@ void attachTarget(IRCollection &C, const std::string &Key, const BlockLists &Blo
                   const std::set<const BasicBlock *> &CondJumps) {
   TimeRegion AttachTime(phaseTimer("icc-attach", "ICC RUVs onto the IR SEG"));
   for (auto &[Name, FS] : C.Functions)
-    if (auto BL = Blocks.find(Name); BL != Blocks.end())
+    if (auto BL = Blocks.find(Name); BL != Blocks.end()) {
+      bool Packed = !FS.PackedSeg.empty();
+      unpackSeg(FS);
       attachFunction(FS, Key, BL->second, Ruvs, Edges, CondJumps);
+      if (Packed)
+        packSeg(FS);
+    }
 }
 
 /// Releases the IR SEG's maps keyed by M's blocks.
@@ -210,8 +222,10 @@ void releaseBlockMaps(IRCollection &C) {
     releaseBlockMaps(FS);
 }
 
-/// Hands the final IR SEG of It to C.OnFinal, if set, and erases it.
+/// Hands the final IR SEG of It (unpacked) to C.OnFinal, if set, and
+/// erases it.
 void handOver(IRCollection &C, std::map<std::string, IRFunctionSeg>::iterator It) {
+  unpackSeg(It->second);
   if (!C.OnFinal)
     return;
   C.OnFinal(It->first, It->second);
@@ -220,7 +234,12 @@ void handOver(IRCollection &C, std::map<std::string, IRFunctionSeg>::iterator It
 
 /// handOver for every function of C.
 void handOverAll(IRCollection &C) {
-  while (C.OnFinal && !C.Functions.empty())
+  if (!C.OnFinal) { // (kept in C.Functions, as nodes)
+    for (auto &[Name, FS] : C.Functions)
+      unpackSeg(FS);
+    return;
+  }
+  while (!C.Functions.empty())
     handOver(C, C.Functions.begin());
 }
 
@@ -250,6 +269,7 @@ void attachRecorded(const Function &F, const std::map<const BasicBlock *, Ruv> &
     return;
   std::optional<TimeRegion> AttachTime(std::in_place,
                                        phaseTimer("icc-attach", "ICC RUVs onto the IR SEG"));
+  unpackSeg(FS->second);
   attachFunction(FS->second, P->Key, BL->second, Ruvs, Edges, CondJumps);
   releaseBlockMaps(FS->second);
   P->Blocks.erase(BL);
@@ -285,6 +305,15 @@ void cloneTarget(Module &M, IRCollection &C, const TargetSpec &Spec) {
   attachTarget(C, "ICC:" + Spec.Name, blockLists(M, C), Ruvs, Edges, CondJumps);
 }
 
+/// First pass of the pipeline: IRCollection::OnBackendStart, once.
+struct BackendStartPass : PassInfoMixin<BackendStartPass> {
+  PreservedAnalyses run(Module &, ModuleAnalysisManager &) {
+    if (std::function<void()> F = std::exchange(irCollection().OnBackendStart, nullptr))
+      F();
+    return PreservedAnalyses::all();
+  }
+};
+
 struct CollectPass : PassInfoMixin<CollectPass> {
   PreservedAnalyses run(Module &M, ModuleAnalysisManager &MAM) {
     IRCollection &C = irCollection();
@@ -292,6 +321,11 @@ struct CollectPass : PassInfoMixin<CollectPass> {
       return PreservedAnalyses::all();
     auto &FAM = MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
     std::optional<TimeRegion> IRTime(phaseTimer("ir-seg", "IR SEG (IntCC)"));
+    // When the compile's own code generation is to be recorded, each IR SEG
+    // waits for it, packed (packSeg): the module's IR SEGs are held from
+    // here until code generation reaches each function.
+    bool Pack = C.EmitsObject && !IccClone && !UnpackedWaiting &&
+                llvm::is_contained(C.Targets, "compile");
     for (Function &F : M) {
       if (F.isDeclaration())
         continue;
@@ -314,6 +348,8 @@ struct CollectPass : PassInfoMixin<CollectPass> {
             "segtime: IR level of '" + FS.Name + "': " + FS.Notes.back() +
                 " (-fplugin-arg-segtime-budget=N raises the budget)",
             F.getSubprogram(), DS_Warning));
+      if (Pack)
+        packSeg(FS);
     }
     IRTime.reset();
     // Each target from a clone compiled a second time (cloneTarget), but
@@ -395,6 +431,10 @@ void registerSegtimePasses(PassBuilder &PB) {
         }
         return false;
       });
+  PB.registerPipelineStartEPCallback([](ModulePassManager &MPM, OptimizationLevel) {
+    if (irCollection().OnBackendStart)
+      MPM.addPass(BackendStartPass());
+  });
   // Component timing: before the optimiser, so that counts are source-level.
   PB.registerPipelineStartEPCallback([](ModulePassManager &MPM, OptimizationLevel) {
     IRCollection &C = irCollection();

@@ -57,6 +57,11 @@ struct IRCollection {
   /// merges and writes the function there, so that only the functions
   /// still waiting for code generation are held (empty: kept in Functions).
   std::function<void(const std::string &, IRFunctionSeg &)> OnFinal;
+  /// Called once, by the first pass of the optimisation pipeline (after
+  /// clang's IR generation, before any optimisation): the clang plugin
+  /// builds the source-level SEGs there and releases the AST, as clang
+  /// itself does before its back end (-clear-ast-before-backend).
+  std::function<void()> OnBackendStart;
 };
 
 /// The collection of the current compile (one per process).

@@ -436,18 +436,22 @@ void markRecursion(FunctionSeg &F, const CallGraph &G,
 
 class SegConsumer : public ASTConsumer {
 public:
-  SegConsumer(CompilerInstance &CI, PluginOptions O, std::string InFile)
-      : CI(CI), Opts(std::move(O)), InFile(std::move(InFile)) {}
+  /// ReleaseAst: the AST may be released when the back end starts
+  /// (backendStarts).
+  SegConsumer(CompilerInstance &CI, PluginOptions O, std::string InFile, bool ReleaseAst)
+      : CI(CI), Opts(std::move(O)), InFile(std::move(InFile)), ReleaseAst(ReleaseAst) {}
 
   /// Functions are merged and written as their IR SEGs become final
   /// (irFinal), during code generation; the rest in HandleTranslationUnit.
   void Initialize(ASTContext &Ctx) override {
     Names.emplace(Ctx);
     this->Ctx = &Ctx;
-    if (Opts.IR)
+    if (Opts.IR) {
       irCollection().OnFinal = [this](const std::string &Mangled, IRFunctionSeg &IR) {
         irFinal(Mangled, IR);
       };
+      irCollection().OnBackendStart = [this] { backendStarts(); };
+    }
   }
 
   /// Source parameter names of every function, by IR name, for the IR
@@ -483,7 +487,7 @@ public:
       abandon();
       return;
     }
-    prepare();
+    expect();
     if (Opts.IR)
       finishIccLevels(); // code generation has run (hands over the rest)
     // Functions with no IR SEG: not emitted (unused static, inline), or no
@@ -562,7 +566,10 @@ public:
       printPhaseTimes(llvm::errs());
   }
 
-  ~SegConsumer() override { irCollection().OnFinal = nullptr; }
+  ~SegConsumer() override {
+    irCollection().OnFinal = nullptr;
+    irCollection().OnBackendStart = nullptr;
+  }
 
 private:
   std::string outputPath() const {
@@ -574,10 +581,10 @@ private:
     return std::string(P.str());
   }
 
-  /// Once, when the AST is complete (before code generation hands over the
-  /// first IR SEG, or at the end): the functions to characterise, those
-  /// that have an IR SEG coming, the call graph, the file's header and the
-  /// open .seg.json.
+  /// Once, when the AST is complete (when the back end starts, or code
+  /// generation hands over the first IR SEG, or at the end): the functions
+  /// to characterise, the call graph, the file's header and the open
+  /// .seg.json.
   void prepare() {
     if (OS)
       return;
@@ -593,13 +600,6 @@ private:
     Graph.emplace(Functions);
     for (auto &[Mangled, Source] : irCollection().SourceNames)
       IRName[Source] = Mangled;
-    // An IR SEG comes for the first function of each source name whose IR
-    // name the IR passes characterised (irFinal).
-    Expect.assign(Functions.size(), false);
-    for (auto &[Name, Is] : ByName) {
-      auto IN = IRName.find(Name);
-      Expect[Is.front()] = irCollection().Functions.count(IN != IRName.end() ? IN->second : Name);
-    }
     File.SourceFile = InFile;
     const CodeGenOptions &CG = CI.getCodeGenOpts();
     File.OptLevel = CG.OptimizeSize == 1   ? "Os"
@@ -614,13 +614,64 @@ private:
     }
   }
 
+  /// Once, when the IR passes have characterised the functions (the first
+  /// IR SEG handed over, or at the end): Expect.
+  void expect() {
+    prepare();
+    if (!Expect.empty() || Functions.empty())
+      return;
+    // An IR SEG comes for the first function of each source name whose IR
+    // name the IR passes characterised (irFinal).
+    Expect.assign(Functions.size(), false);
+    for (auto &[Name, Is] : ByName) {
+      auto IN = IRName.find(Name);
+      Expect[Is.front()] = irCollection().Functions.count(IN != IRName.end() ? IN->second : Name);
+    }
+  }
+
+  /// IRCollection::OnBackendStart: clang's IR generation is done, the AST
+  /// complete. Every function's source-level SEG is built now and held
+  /// packed (its JSON content as CBOR, a small fraction of the AST) until
+  /// its IR SEG comes, and the AST is released as clang releases it before
+  /// its back end when no plugin needs it afterwards
+  /// (-clear-ast-before-backend): code generation then runs without it, as
+  /// without the plugin. The SEGs are those writeFunction would have built
+  /// later from the same AST.
+  void backendStarts() {
+    if (CI.getDiagnostics().hasErrorOccurred())
+      return;
+    prepare();
+    Prebuilt.resize(Functions.size());
+    for (size_t I = 0; I < Functions.size(); ++I)
+      if (!Written[I]) {
+        FunctionSeg F = buildSourceSeg(I);
+        llvm::TimeRegion T(phaseTimer("ast-seg", "AST SEG (POC, HLLC)"));
+        Prebuilt[I] = json::to_cbor(F.toJSON());
+      }
+    if (ReleaseAst) {
+      Ctx->cleanup();
+      Ctx->getAllocator().Reset();
+      AstReleased = true;
+    }
+  }
+
+  /// The source-level SEG of Functions[I] from the AST, its recursive calls
+  /// marked (needs the AST).
+  FunctionSeg buildSourceSeg(size_t I) {
+    llvm::TimeRegion T(phaseTimer("ast-seg", "AST SEG (POC, HLLC)"));
+    FunctionSeg F = buildFunctionSeg(*Ctx, Functions[I], Done[I].Warnings);
+    Where[F.Name] = Functions[I]->getLocation();
+    markRecursion(F, *Graph, Done[I].Recursive);
+    return F;
+  }
+
   /// IRCollection::OnFinal: the IR SEG of IR function Mangled is final.
   /// The function it belongs to (the first not yet written of that source
   /// name, as before: IR names whose source name maps back to another IR
   /// name are not characterised) is built, merged and written now, so that
   /// neither level is held until the end of the compile.
   void irFinal(const std::string &Mangled, IRFunctionSeg &IR) {
-    prepare();
+    expect();
     auto SN = irCollection().SourceNames.find(Mangled);
     const std::string &Source = SN != irCollection().SourceNames.end() ? SN->second : Mangled;
     auto IN = IRName.find(Source);
@@ -641,11 +692,13 @@ private:
   /// the IR-level SEGs, the callees' too).
   void writeFunction(size_t I, IRFunctionSeg *IR) {
     FunctionSeg F;
-    {
+    if (I < Prebuilt.size() && !Prebuilt[I].empty()) {
       llvm::TimeRegion T(phaseTimer("ast-seg", "AST SEG (POC, HLLC)"));
-      F = buildFunctionSeg(*Ctx, Functions[I], Done[I].Warnings);
-      Where[F.Name] = Functions[I]->getLocation();
-      markRecursion(F, *Graph, Done[I].Recursive);
+      F = FunctionSeg::fromJSON(json::from_cbor(Prebuilt[I]));
+      Prebuilt[I] = {};
+    } else {
+      assert(!AstReleased && "a source-level SEG to build after the AST is released");
+      F = buildSourceSeg(I);
     }
     Written[I] = true;
     if (Opts.IR) {
@@ -712,6 +765,11 @@ private:
   CompilerInstance &CI;
   PluginOptions Opts;
   std::string InFile;
+  bool ReleaseAst = false;
+  bool AstReleased = false; ///< by backendStarts: Functions' decls are gone
+  /// backendStarts: the source-level SEG of each function not yet written,
+  /// packed (CBOR of FunctionSeg::toJSON), until writeFunction takes it.
+  std::vector<std::vector<std::uint8_t>> Prebuilt;
   std::optional<ASTNameGenerator> Names;
   ASTContext *Ctx = nullptr;
   /// The functions to characterise, in source order (FunctionCollector),
@@ -780,7 +838,15 @@ protected:
       }
       CG.PassBuilderCallbacks.push_back(registerSegtimePasses);
     }
-    return std::make_unique<SegConsumer>(CI, Opts, InFile.str());
+    // Clang keeps the AST through its back end because a plugin runs after
+    // the main action (it sets ClearASTBeforeBackend to false once the
+    // plugins' consumers are made); the consumer releases it itself when the
+    // back end starts (SegConsumer::backendStarts) if the compile asked for
+    // that and no other plugin might need it.
+    bool ReleaseAst = CI.getCodeGenOpts().ClearASTBeforeBackend &&
+                      std::distance(FrontendPluginRegistry::begin(),
+                                    FrontendPluginRegistry::end()) == 1;
+    return std::make_unique<SegConsumer>(CI, Opts, InFile.str(), ReleaseAst);
   }
 
   /// Reads -fplugin-arg-segtime-KEY[=VALUE]. An analysis option never
