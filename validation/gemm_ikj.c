@@ -1,0 +1,37 @@
+/*
+ * gemm_ikj.c -- BLAS-3 C += A B in i-k-j loop order: C m x n, A m x k,
+ * B k x n, row-major doubles. The inner loop scales row p of B by A[i][p]
+ * into row i of C (unit stride). Cost: m n k multiply-adds.
+ * C accumulates from call to call (A is scaled by 1e-6: finite values).
+ * Usage: gemm_ikj [m] [n] [k]
+ */
+#include "valset.h"
+
+SEGTIME_KERNEL void gemm_ikj(int m, int n, int k, const double *a, const double *b, double *c)
+{
+    for (int i = 0; i < m; i++)
+        for (int p = 0; p < k; p++) {
+            double aip = a[i * k + p];
+            for (int j = 0; j < n; j++)
+                c[i * n + j] += aip * b[p * n + j];
+        }
+}
+
+int main(int argc, char **argv)
+{
+    int m = (int)vs_arg(argc, argv, 1, 400);
+    int n = (int)vs_arg(argc, argv, 2, m);
+    int k = (int)vs_arg(argc, argv, 3, m);
+    double *a = vs_doubles((size_t)m * k, -0.5, 21u);
+    double *b = vs_doubles((size_t)k * n, -0.5, 22u);
+    double *c = vs_doubles((size_t)m * n, -0.5, 23u);
+    for (size_t i = 0; i < (size_t)m * k; i++)
+        a[i] *= 1e-6;
+    SEGTIME_BENCH("gemm_ikj", gemm_ikj(m, n, k, a, b, c), SEGTIME_P(m), SEGTIME_P(n),
+                  SEGTIME_P(k));
+    vs_checksum(c, (size_t)m * n);
+    free(a);
+    free(b);
+    free(c);
+    return 0;
+}
