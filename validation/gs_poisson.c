@@ -1,14 +1,14 @@
 /*
- * gauss_seidel.c -- Gauss-Seidel relaxation of the 2-D Poisson problem,
+ * gs_poisson.c -- Gauss-Seidel relaxation of the 2-D Poisson problem,
  * in place, `steps` lexicographic sweeps over the interior of an n x n grid
  * of doubles with right-hand side f: each point uses the already updated
  * west and north neighbours (a loop-carried dependence along j).
  * Cost: 5 adds and 1 multiply per point and sweep; the harness restores u
- * before every call (untimed). Usage: gauss_seidel [n] [steps]
+ * before every call (untimed). Usage: gs_poisson [n] [steps]
  */
 #include "valset.h"
 
-SEGTIME_KERNEL void gauss_seidel(int n, int steps, const double *f, double *u)
+SEGTIME_KERNEL void gs_poisson(int n, int steps, const double *f, double *u)
 {
     for (int t = 0; t < steps; t++)
         for (int i = 1; i < n - 1; i++)
@@ -25,7 +25,7 @@ int main(int argc, char **argv)
     double *f = vs_doubles(nn, -0.5, 33u);
     double *u0 = vs_doubles(nn, 0.0, 34u);
     double *u = segtime_alloc(nn, sizeof *u);
-    SEGTIME_BENCH_SETUP("gauss_seidel", memcpy(u, u0, nn * sizeof *u), gauss_seidel(n, steps, f, u),
+    SEGTIME_BENCH_SETUP("gs_poisson", memcpy(u, u0, nn * sizeof *u), gs_poisson(n, steps, f, u),
                         SEGTIME_P(n), SEGTIME_P(steps));
     vs_checksum(u, nn);
     free(f);
