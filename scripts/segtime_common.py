@@ -76,16 +76,17 @@ def given_params(seg, given, params):
     return out
 
 
-def compile_kernel(src, base, flags, extra=()):
+def compile_kernel(src, base, flags, link=True):
     """Compiles src with the plugin (ICC target "compile": the code being
-    compiled) into base (program) and base.seg.json; extra: more clang
-    arguments (e.g. -c to stop at base.o)."""
+    compiled) into base.o and base.seg.json, and links base.o into the program
+    base when link."""
     obj = base + ".o"
     run([CLANG] + list(flags) + ["-fplugin=" + PLUGIN, "-fplugin-arg-segtime-quiet",
                                  "-fplugin-arg-segtime-targets=compile",
                                  "-fplugin-arg-segtime-out=" + base + ".seg.json",
-                                 "-c", src, "-o", obj] + list(extra))
-    run([CLANG, obj, "-o", base, "-lm"])
+                                 "-c", src, "-o", obj])
+    if link:
+        run([CLANG, obj, "-o", base, "-lm"])
 
 
 def predict(seg_path, kernel, params, extra, machine, levels="all", profile=None, timeout=None):
