@@ -19,19 +19,5 @@ SEGTIME_KERNEL void gemm_ikj(int m, int n, int k, const double *a, const double 
 
 int main(int argc, char **argv)
 {
-    int m = (int)vs_arg(argc, argv, 1, 400);
-    int n = (int)vs_arg(argc, argv, 2, m);
-    int k = (int)vs_arg(argc, argv, 3, m);
-    double *a = vs_doubles((size_t)m * k, -0.5, 21u);
-    double *b = vs_doubles((size_t)k * n, -0.5, 22u);
-    double *c = vs_doubles((size_t)m * n, -0.5, 23u);
-    for (size_t i = 0; i < (size_t)m * k; i++)
-        a[i] *= 1e-6;
-    SEGTIME_BENCH("gemm_ikj", gemm_ikj(m, n, k, a, b, c), SEGTIME_P(m), SEGTIME_P(n),
-                  SEGTIME_P(k));
-    vs_checksum(c, (size_t)m * n);
-    free(a);
-    free(b);
-    free(c);
-    return 0;
+    return vs_gemm_main(argc, argv, "gemm_ikj", gemm_ikj, 400, 21u);
 }

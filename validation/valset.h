@@ -77,4 +77,29 @@ static inline void vs_checksum(const double *a, size_t n)
     printf("checksum: %.15g\n", s);
 }
 
+/* A matrix-product kernel C (m x n) from A (m x k) and B (k x n or n x k). */
+typedef void (*vs_gemm_fn)(int m, int n, int k, const double *a, const double *b, double *c);
+
+/* The harness of the matrix-product kernels: argv m [n] [k] (default
+ * square, m = def), A scaled by 1e-6 so that C, when the kernel accumulates
+ * into it, stays finite over the calls; prints the checksum of C. */
+static inline int vs_gemm_main(int argc, char **argv, const char *name, vs_gemm_fn fn, int def,
+                               unsigned seed)
+{
+    int m = (int)vs_arg(argc, argv, 1, def);
+    int n = (int)vs_arg(argc, argv, 2, m);
+    int k = (int)vs_arg(argc, argv, 3, m);
+    double *a = vs_doubles((size_t)m * k, -0.5, seed);
+    double *b = vs_doubles((size_t)k * n, -0.5, seed + 1);
+    double *c = vs_doubles((size_t)m * n, -0.5, seed + 2);
+    for (size_t i = 0; i < (size_t)m * k; i++)
+        a[i] *= 1e-6;
+    SEGTIME_BENCH(name, fn(m, n, k, a, b, c), SEGTIME_P(m), SEGTIME_P(n), SEGTIME_P(k));
+    vs_checksum(c, (size_t)m * n);
+    free(a);
+    free(b);
+    free(c);
+    return 0;
+}
+
 #endif /* SEGTIME_VALSET_H */
