@@ -179,12 +179,12 @@ def given(k, seg, params):
     return extra_params(k["name"], seg) + given_params(seg, k.get("given"), params)
 
 
-def predict_levels(seg_path, function, params, extra, machine):
+def predict_levels(seg_path, function, params, extra, machine, levels=LEVELS):
     """Every level's prediction, one `segtime predict` per level (a level that
     fails or exceeds PREDICT_TIMEOUT is left out and named in the error):
     ({"levels": {...}}, error text)."""
     levels, errors = {}, []
-    for l in LEVELS:
+    for l in levels:
         p, err = predict(seg_path, function, params, extra, machine, l.lower(),
                          timeout=PREDICT_TIMEOUT)
         if p:

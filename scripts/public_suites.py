@@ -104,6 +104,9 @@ def main():
                          "(default: $SEGTIME_APT_SOURCES, else the system's)")
     ap.add_argument("--only", default="", help="comma list of loops (s000,s1112,...)")
     ap.add_argument("--limit", type=int, default=0, help="the first N loops only (short run)")
+    ap.add_argument("--levels", default=",".join(LEVELS),
+                    help="levels to predict (default all; HLLC of a TSVC loop function can take "
+                         "more than a minute: left out of a short run)")
     ap.add_argument("--reps", default="3", help="timed calls (SEGTIME_REPS, default 3)")
     ap.add_argument("--json", default="")
     ap.add_argument("--table", default="")
@@ -142,7 +145,8 @@ def main():
             rows.append({"kernel": name, "error": "run failed: " + r.stderr[-300:]})
             continue
         m = measured(r.stdout)
-        pred, err = predict_levels(base + "-loop.seg.json", name, {}, [], a.machine)
+        pred, err = predict_levels(base + "-loop.seg.json", name, {}, [], a.machine,
+                                   [l.upper() for l in a.levels.split(",")])
         rows.append({"kernel": name, "function": name, "argv": [], "measured_median_s": m["median_s"],
                      "measured_min_s": m["min_s"], "measured_max_s": m["max_s"],
                      "spread_pct": 100.0 * (m["max_s"] - m["min_s"]) / m["median_s"],
