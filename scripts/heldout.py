@@ -44,8 +44,8 @@ import argparse, json, os, re, sys
 from concurrent.futures import ThreadPoolExecutor
 
 from segtime_common import (BUILD, ROOT, PhaseProbe, add_phase_arguments, compile_kernel,
-                            eval_expr, extra_params, fast_rounds, given_params, kernel_instructions, load_manifest,
-                            load_seg, measured, median, pct, percentile, predict, run)
+                            eval_expr, extra_params, fast_rounds, given_params, kernel_instructions,
+                            load_manifest, load_seg, measured, median, pct, percentile, predict, run)
 
 LEVELS = ["ICC", "INTCC", "HLLC", "POC"]
 FLAGS = ["-O2", "-march=native", "-mno-avx512f"]

@@ -49,8 +49,8 @@ Not a test: timings are noisy; it prints numbers (median, spread, errors).
 import argparse, json, os, sys
 
 from segtime_common import (BUILD, CLANG, PLUGIN, ROOT, PhaseProbe, add_phase_arguments,
-                            extra_params, fast_rounds, kernel_instructions, load_manifest,
-                            measured, median, pct, predict, run)
+                            extra_params, fast_rounds, given_params, kernel_instructions,
+                            load_manifest, load_seg, measured, median, pct, predict, run)
 
 RT = os.path.join(BUILD, "lib", "libsegtime-rt.a")
 
@@ -59,6 +59,14 @@ FLAGS = ["-O2", "-march=native", "-mno-avx512f"]
 # argv for the small runs under valgrind (kernel parameters follow from the
 # program's own SEGTIME_MEASURED line): the manifest's "small" sizes.
 SMALL = {k["name"]: [str(v) for v in k["small"]] for k in load_manifest()["kernels"]}
+# Data-dependent trip counts the manifest gives from the algorithm.
+GIVEN = {k["name"]: k.get("given") for k in load_manifest()["kernels"]}
+
+
+def extra_for(name, seg, params):
+    """-p arguments of the data-dependent parameters: segtime_common.EXTRA's
+    branch probabilities and the manifest's given trip counts at params."""
+    return extra_params(name, seg) + given_params(seg, GIVEN.get(name), params)
 
 
 def main():
@@ -140,9 +148,7 @@ def main():
                 probes_after.setdefault(name, []).append(after)
                 rounds.setdefault(name, []).append(m)
     for folder, name, base, ct in built:
-        with open(base + ".seg.json") as f:
-            seg = json.load(f)
-        extra = extra_params(name, seg)
+        seg = load_seg(base + ".seg.json")
         if a.counts_only:
             m = measured(run([base] + SMALL.get(name, []),
                              env=dict(os.environ, SEGTIME_REPS="1")).stdout)
@@ -179,11 +185,13 @@ def main():
                 fast = fast_rounds(vals, probes[name], probes_after[name], best)
                 slow_rounds[name] = len(vals) - len(fast)
                 m["median_s"] = median(fast or vals)
-            pred, err = predict(base + ".seg.json", m["function"], m["params"], extra, a.machine)
+            pred, err = predict(base + ".seg.json", m["function"], m["params"],
+                                extra_for(name, seg, m["params"]), a.machine)
             # ICC with the branch probabilities and loop counts measured by CT
             # at the timed size (argv: the parameters the program reported).
             run([ct], env=dict(os.environ, SEGTIME_REPS="1", SEGTIME_CT_FILE=ct + "-big.ct.json"))
-            pt, _ = predict(base + ".seg.json", m["function"], m["params"], extra, a.machine,
+            pt, _ = predict(base + ".seg.json", m["function"], m["params"],
+                            extra_for(name, seg, m["params"]), a.machine,
                             "icc", profile=ct + "-big.ct.json")
         kernel = m["function"]
         row = {"kernel": name, "function": kernel, "params": m["params"], "levels": {},
@@ -206,7 +214,8 @@ def main():
         if not a.no_callgrind and name in SMALL:
             small = measured(run([base] + SMALL[name], env=dict(os.environ, SEGTIME_REPS="1")).stdout)
             per_call = kernel_instructions(base, SMALL[name], seg)
-            sp, err2 = predict(base + ".seg.json", kernel, small["params"], extra, a.machine, "icc")
+            sp, err2 = predict(base + ".seg.json", kernel, small["params"],
+                               extra_for(name, seg, small["params"]), a.machine, "icc")
             row["callgrind"] = {"params": small["params"], "instructions": per_call}
             if sp:
                 icc = sp["levels"]["ICC"]["counts"].get("instructions", 0)
@@ -216,7 +225,8 @@ def main():
             # The same with measured branch probabilities (the instrumented build).
             run([ct] + SMALL[name], env=dict(os.environ, SEGTIME_REPS="1",
                                             SEGTIME_CT_FILE=ct + ".ct.json"))
-            pp, err3 = predict(base + ".seg.json", kernel, small["params"], extra, a.machine, "icc",
+            pp, err3 = predict(base + ".seg.json", kernel, small["params"],
+                               extra_for(name, seg, small["params"]), a.machine, "icc",
                                profile=ct + ".ct.json")
             if pp:
                 icc = pp["levels"]["ICC"]["counts"].get("instructions", 0)
