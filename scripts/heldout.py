@@ -183,15 +183,15 @@ def predict_levels(seg_path, function, params, extra, machine, levels=LEVELS):
     """Every level's prediction, one `segtime predict` per level (a level that
     fails or exceeds PREDICT_TIMEOUT is left out and named in the error):
     ({"levels": {...}}, error text)."""
-    levels, errors = {}, []
+    out, errors = {}, []
     for l in levels:
         p, err = predict(seg_path, function, params, extra, machine, l.lower(),
                          timeout=PREDICT_TIMEOUT)
         if p:
-            levels.update(p["levels"])
+            out.update(p["levels"])
         else:
             errors.append("%s: %s" % (l, err))
-    return {"levels": levels}, "; ".join(errors)
+    return {"levels": out}, "; ".join(errors)
 
 
 def levels_of(pred, measured_s):
