@@ -3,7 +3,7 @@ limits), the SEGTIME_MEASURED line of the example harness, the data-dependent
 parameters the examples give, small statistics, and the result cache, csmith
 programs and `objdump -d` of scripts/overhead_bench.py and
 scripts/csmith_campaign.py."""
-import glob, hashlib, json, os, shutil, subprocess, sys, time
+import glob, hashlib, json, math, os, re, shutil, subprocess, sys, tempfile, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BUILD = os.path.join(ROOT, "build")
@@ -22,6 +22,118 @@ PLUGIN = os.environ.get("SEGTIME_PLUGIN") or os.path.join(BUILD, "lib", "segtime
 EXTRA = {"mergesort": {"merge": {"'||'": 1.0, "'&&'": 1.0, "'if' condition": 0.5}}}
 
 
+MANIFEST = os.path.join(ROOT, "validation", "manifest.json")
+
+
+def load_manifest(path=MANIFEST):
+    """The validation manifest (validation/manifest.json): {"kernels": [...]},
+    each kernel with name, file (relative to ROOT), role, group, args (argv
+    names in order), footprint_bytes (a Python expression in the parameters
+    the harness reports), sizes (argv lists), small (argv for callgrind) and
+    given (data-dependent parameters, see given_params). Exits with the file
+    and the problem on a malformed manifest."""
+    try:
+        with open(path) as f:
+            m = json.load(f)
+    except (OSError, ValueError) as e:
+        sys.exit("%s: cannot read %s: %s" % (os.path.basename(sys.argv[0]), path, e))
+    for i, k in enumerate(m.get("kernels", [])):
+        missing = [key for key in ("name", "file", "role", "args", "footprint_bytes", "sizes", "small")
+                   if key not in k]
+        if missing:
+            sys.exit("%s: kernel %d (%s): missing %s" % (path, i, k.get("name", "?"), ", ".join(missing)))
+        if any(len(s) != len(k["args"]) for s in k["sizes"]) or len(k["small"]) > len(k["args"]):
+            sys.exit("%s: kernel %s: a size has not one value per argument %s"
+                     % (path, k["name"], k["args"]))
+    if not m.get("kernels"):
+        sys.exit("%s: no kernels" % path)
+    return m
+
+
+def eval_expr(expr, params):
+    """expr (a Python arithmetic expression of the manifest) with params
+    (name -> number) and floor, ceil, log2, sqrt."""
+    env = {"floor": math.floor, "ceil": math.ceil, "log2": math.log2, "sqrt": math.sqrt}
+    return eval(expr, {"__builtins__": {}}, dict(env, **params))
+
+
+def given_params(seg, given, params):
+    """-p values for a manifest kernel's "given" list: each names a function,
+    a phrase of the parameter's meaning in the SEG file (the parameter must be
+    the only one matching) and its value as an expression of params (the
+    values the harness reports): data-dependent trip counts given from the
+    algorithm, not fitted."""
+    out = []
+    for g in given or []:
+        fn = next((f for f in seg["functions"] if f["name"] == g["function"]), None)
+        if fn is None:
+            sys.exit("given: no function %s in the SEG file" % g["function"])
+        hits = [p["name"] for p in fn["parameters"] if g["meaning"] in p["meaning"]]
+        if len(hits) != 1:
+            sys.exit("given: expected one parameter of %s matching '%s', found %s"
+                     % (g["function"], g["meaning"], hits))
+        out += ["-p", "%s=%.17g" % (hits[0], eval_expr(g["value"], params))]
+    return out
+
+
+def compile_kernel(src, base, flags, link=True):
+    """Compiles src with the plugin (ICC target "compile": the code being
+    compiled) into base.o and base.seg.json, and links base.o into the program
+    base when link."""
+    obj = base + ".o"
+    run([CLANG] + list(flags) + ["-fplugin=" + PLUGIN, "-fplugin-arg-segtime-quiet",
+                                 "-fplugin-arg-segtime-targets=compile",
+                                 "-fplugin-arg-segtime-out=" + base + ".seg.json",
+                                 "-c", src, "-o", obj])
+    if link:
+        run([CLANG, obj, "-o", base, "-lm"])
+
+
+def predict(seg_path, kernel, params, extra, machine, levels="all", profile=None, timeout=None):
+    """`segtime predict --json` of one function at params (name -> value) and
+    extra -p arguments: (the function's JSON, "") or (None, the error; also
+    when it takes more than timeout s)."""
+    cmd = [SEGTIME, "predict", seg_path, "--machine", machine, "--function", kernel,
+           "--level", levels, "--json"] + (["--profile", profile] if profile else [])
+    for k, v in params.items():
+        cmd += ["-p", "%s=%s" % (k, v)]
+    try:
+        r = run(cmd + list(extra), check=False, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return None, "segtime predict --level %s took more than %g s" % (levels, timeout)
+    if r.returncode != 0:
+        return None, r.stderr.strip()
+    return json.loads(r.stdout)["functions"][0], ""
+
+
+def callgrind_instructions(binary, args, functions, reps):
+    """Instructions executed in the named functions of binary (run with args
+    and SEGTIME_REPS=reps) under valgrind --tool=callgrind."""
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "cg.out")
+        env = dict(os.environ, SEGTIME_REPS=str(reps))
+        run(["valgrind", "--tool=callgrind", "--callgrind-out-file=" + out, binary] + list(args),
+            env=env)
+        ann = run(["callgrind_annotate", "--threshold=100", out]).stdout
+    total = 0
+    for line in ann.splitlines():
+        m = re.match(r"^\s*([\d,]+)\s+(?:\([^)]*\)\s+)?\S*?:(\w+)\s", line)
+        if m and m.group(2) in functions:
+            total += int(m.group(1).replace(",", ""))
+    return total
+
+
+def kernel_instructions(binary, args, seg):
+    """The dynamic instruction count of one kernel call: the difference / 2 of
+    the instructions executed with 3 and with 1 timed repetitions in the
+    file's own functions except the harness's (main, segtime_*)."""
+    funcs = {f["name"] for f in seg["functions"]
+             if f["name"] != "main" and not f["name"].startswith("segtime_")}
+    i1 = callgrind_instructions(binary, args, funcs, 1)
+    i3 = callgrind_instructions(binary, args, funcs, 3)
+    return (i3 - i1) / 2.0
+
+
 def example_names(only=""):
     """Names of the examples (examples/*.c without .c), sorted; only: a comma
     list to keep (empty: all)."""
@@ -29,9 +141,10 @@ def example_names(only=""):
     return [n for n in names if n in only.split(",")] if only else names
 
 
-def run(cmd, env=None, check=True, cwd=None):
-    """Runs cmd, capturing its output; exits with its output if it fails and check."""
-    r = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=cwd)
+def run(cmd, env=None, check=True, cwd=None, timeout=None):
+    """Runs cmd, capturing its output; exits with its output if it fails and
+    check; timeout (s): subprocess.TimeoutExpired after that long."""
+    r = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=cwd, timeout=timeout)
     if check and r.returncode != 0:
         sys.exit("%s: command failed: %s\n%s%s" % (os.path.basename(sys.argv[0]), " ".join(cmd),
                                                  r.stdout[-2000:], r.stderr[-2000:]))

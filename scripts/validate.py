@@ -46,48 +46,27 @@ For every kernel (examples/*.c, validation/*.c):
 instruction counts, usable on a loaded machine).
 Not a test: timings are noisy; it prints numbers (median, spread, errors).
 """
-import argparse, json, os, re, sys, tempfile
+import argparse, json, os, sys
 
-from segtime_common import (BUILD, CLANG, PLUGIN, ROOT, SEGTIME, PhaseProbe, add_phase_arguments,
-                            extra_params, fast_rounds, measured, median, pct, run)
+from segtime_common import (BUILD, CLANG, PLUGIN, ROOT, PhaseProbe, add_phase_arguments,
+                            extra_params, fast_rounds, given_params, kernel_instructions,
+                            load_manifest, load_seg, measured, median, pct, predict, run)
 
 RT = os.path.join(BUILD, "lib", "libsegtime-rt.a")
 
 FLAGS = ["-O2", "-march=native", "-mno-avx512f"]
 
 # argv for the small runs under valgrind (kernel parameters follow from the
-# program's own SEGTIME_MEASURED line).
-SMALL = {
-    "matmul": ["48"], "lu": ["48"], "jacobi": ["40", "2"], "nbody": ["150"], "dft": ["96"],
-    "integrate": ["2000"], "mergesort": ["10"],
-    "daxpy": ["3000"], "dot": ["3000"], "gemv": ["60", "50"], "trisolve": ["80"],
-    "stencil1d": ["1000", "3"], "conv2d": ["40", "5"], "floyd": ["24"], "prefix": ["3000"],
-    "poly": ["500", "9"], "histogram": ["5000", "64"],
-}
-def predict(seg_path, kernel, params, extra, machine, levels="all", profile=None):
-    cmd = [SEGTIME, "predict", seg_path, "--machine", machine, "--function", kernel,
-           "--level", levels, "--json"] + (["--profile", profile] if profile else [])
-    for k, v in params.items():
-        cmd += ["-p", "%s=%s" % (k, v)]
-    r = run(cmd + extra, check=False)
-    if r.returncode != 0:
-        return None, r.stderr.strip()
-    return json.loads(r.stdout)["functions"][0], ""
+# program's own SEGTIME_MEASURED line): the manifest's "small" sizes.
+SMALL = {k["name"]: [str(v) for v in k["small"]] for k in load_manifest()["kernels"]}
+# Data-dependent trip counts the manifest gives from the algorithm.
+GIVEN = {k["name"]: k.get("given") for k in load_manifest()["kernels"]}
 
 
-def callgrind_instructions(binary, args, functions, reps):
-    """Instructions executed in the file's own functions with SEGTIME_REPS=reps."""
-    with tempfile.TemporaryDirectory() as d:
-        out = os.path.join(d, "cg.out")
-        env = dict(os.environ, SEGTIME_REPS=str(reps))
-        run(["valgrind", "--tool=callgrind", "--callgrind-out-file=" + out, binary] + args, env=env)
-        ann = run(["callgrind_annotate", "--threshold=100", out]).stdout
-    total = 0
-    for line in ann.splitlines():
-        m = re.match(r"^\s*([\d,]+)\s+(?:\([^)]*\)\s+)?\S*?:(\w+)\s", line)
-        if m and m.group(2) in functions:
-            total += int(m.group(1).replace(",", ""))
-    return total
+def extra_for(name, seg, params):
+    """-p arguments of the data-dependent parameters: segtime_common.EXTRA's
+    branch probabilities and the manifest's given trip counts at params."""
+    return extra_params(name, seg) + given_params(seg, GIVEN.get(name), params)
 
 
 def main():
@@ -169,9 +148,7 @@ def main():
                 probes_after.setdefault(name, []).append(after)
                 rounds.setdefault(name, []).append(m)
     for folder, name, base, ct in built:
-        with open(base + ".seg.json") as f:
-            seg = json.load(f)
-        extra = extra_params(name, seg)
+        seg = load_seg(base + ".seg.json")
         if a.counts_only:
             m = measured(run([base] + SMALL.get(name, []),
                              env=dict(os.environ, SEGTIME_REPS="1")).stdout)
@@ -208,11 +185,13 @@ def main():
                 fast = fast_rounds(vals, probes[name], probes_after[name], best)
                 slow_rounds[name] = len(vals) - len(fast)
                 m["median_s"] = median(fast or vals)
-            pred, err = predict(base + ".seg.json", m["function"], m["params"], extra, a.machine)
+            pred, err = predict(base + ".seg.json", m["function"], m["params"],
+                                extra_for(name, seg, m["params"]), a.machine)
             # ICC with the branch probabilities and loop counts measured by CT
             # at the timed size (argv: the parameters the program reported).
             run([ct], env=dict(os.environ, SEGTIME_REPS="1", SEGTIME_CT_FILE=ct + "-big.ct.json"))
-            pt, _ = predict(base + ".seg.json", m["function"], m["params"], extra, a.machine,
+            pt, _ = predict(base + ".seg.json", m["function"], m["params"],
+                            extra_for(name, seg, m["params"]), a.machine,
                             "icc", profile=ct + "-big.ct.json")
         kernel = m["function"]
         row = {"kernel": name, "function": kernel, "params": m["params"], "levels": {},
@@ -234,12 +213,9 @@ def main():
                 row["levels"][lvl] = {"time_s": v["time_s"], "error_pct": pct(v["time_s"], m["median_s"])}
         if not a.no_callgrind and name in SMALL:
             small = measured(run([base] + SMALL[name], env=dict(os.environ, SEGTIME_REPS="1")).stdout)
-            funcs = {f["name"] for f in seg["functions"]
-                     if f["name"] != "main" and not f["name"].startswith("segtime_")}
-            i1 = callgrind_instructions(base, SMALL[name], funcs, 1)
-            i3 = callgrind_instructions(base, SMALL[name], funcs, 3)
-            per_call = (i3 - i1) / 2.0
-            sp, err2 = predict(base + ".seg.json", kernel, small["params"], extra, a.machine, "icc")
+            per_call = kernel_instructions(base, SMALL[name], seg)
+            sp, err2 = predict(base + ".seg.json", kernel, small["params"],
+                               extra_for(name, seg, small["params"]), a.machine, "icc")
             row["callgrind"] = {"params": small["params"], "instructions": per_call}
             if sp:
                 icc = sp["levels"]["ICC"]["counts"].get("instructions", 0)
@@ -249,7 +225,8 @@ def main():
             # The same with measured branch probabilities (the instrumented build).
             run([ct] + SMALL[name], env=dict(os.environ, SEGTIME_REPS="1",
                                             SEGTIME_CT_FILE=ct + ".ct.json"))
-            pp, err3 = predict(base + ".seg.json", kernel, small["params"], extra, a.machine, "icc",
+            pp, err3 = predict(base + ".seg.json", kernel, small["params"],
+                               extra_for(name, seg, small["params"]), a.machine, "icc",
                                profile=ct + ".ct.json")
             if pp:
                 icc = pp["levels"]["ICC"]["counts"].get("instructions", 0)
