@@ -44,9 +44,9 @@ double work(int n, const char *s) {
 // CHECK: Call @29 free
 // CHECK: Call @30 free
 
-// JSON: "bytes": "8*n",
-// JSON-NEXT: "callee": "malloc",
 // JSON: "kind": "library",
 // JSON-NEXT: "meaning": "bytes of strlen (the string's length, B)",
 // JSON-NEXT: "name": "B_work_24",
 // JSON-NEXT: "source": "none",
+// JSON: "bytes": "8*n",
+// JSON-NEXT: "callee": "malloc",

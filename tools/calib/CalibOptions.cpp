@@ -203,7 +203,7 @@ Options parseArgs(int Argc, char **Argv, std::string &Command) {
         }
         if (!parseLevel(X, L) || L == Level::CT || L == Level::DBC)
           usageError("--level: '" + X +
-                     "' is not one of caches, tick, rinf1, poly, strided, overlap, parkbench, hllc, "
+                     "' is not one of caches, tick, rinf1, poly, strided, overlap, library, parkbench, hllc, "
                      "poc, "
                      "intcc, icc, all");
         if (!O.has(levelKey(L)))
