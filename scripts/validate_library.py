@@ -5,8 +5,8 @@ For each function of the machine file's `library` section (docs/models.md
 "Library calls"), at three sizes for the sized ones: a one-call C function
 (bench_<case>) is compiled at -O2 with the plugin and predicted with
 `segtime predict --json` (its `library_s`: the library term of the SEG), and
-the same compiled code is timed by a driver (the median and spread of
---reps samples of >= 2 ms each). memcpy, memmove, memset and the libm
+the same compiled code is timed by a driver (--stat, default the minimum,
+and the spread (max - min)/statistic of --reps samples of >= 2 ms each). memcpy, memmove, memset and the libm
 functions are HLLC constructs in the SEG, not library calls: their
 prediction is the section's per_call + per_B * n itself (marked "section").
 Allocation cases pair the call with its free (malloc+free, ...), a pattern
@@ -125,7 +125,7 @@ def validate(a):
     kernel, driver = os.path.join(tmp, "bench.c"), os.path.join(tmp, "driver.c")
     open(kernel, "w").write(src)
     open(driver, "w").write(HEAD.split("char bufa")[0] +
-                            "extern char bufa[], bufc[], str[], str2[]; extern double x;\n" +
+                            "extern char bufa[65536], bufc[65536], str[65536], str2[65536]; extern double x;\n" +
                             "".join("void bench_%s(long);\n" % c for c in CASES) + DRIVER % table)
     seg = os.path.join(tmp, "bench.seg.json")
     run([CLANG, "-O2", "-fplugin=" + PLUGIN, "-fplugin-arg-segtime-quiet",
@@ -138,14 +138,14 @@ def validate(a):
         for n in sizes or [0]:
             r = run([os.path.join(tmp, "bench"), case, str(max(n, 1)), str(a.reps)])
             t = [float(v) for v in r.stdout.split()]
-            m = median(t)
+            m = min(t) if a.stat == "min" else median(t)
             if case in SECTION_ONLY:
                 p, how = section_cost(a.machine, case, n), "section"
             else:
                 p, unres = predicted(seg, a.machine, case, n, params)
                 how = "SEG"
             rows.append({"case": what, "function": case, "size_B": n, "measured_s": m,
-                         "spread": (max(t) - min(t)) / m if m > 0 else None, "min_s": min(t),
+                         "spread": (max(t) - min(t)) / m if m > 0 else None, "median_s": median(t),
                          "predicted_s": p, "from": how,
                          "error": (p - m) / m if p is not None and m > 0 else None})
     if a.json:
@@ -193,6 +193,8 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--machine", help="machine file with a library section")
     p.add_argument("--reps", type=int, default=7)
+    p.add_argument("--stat", choices=["min", "median"], default="min",
+                   help="statistic of the samples (min, as calibrate: noise only slows calls down)")
     p.add_argument("--json", action="store_true")
     p.add_argument("--unknowns", action="store_true", help="count main's Unknown nodes in the examples")
     a = p.parse_args()
