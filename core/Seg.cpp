@@ -137,6 +137,8 @@ json Node::toJSON() const {
   case NodeKind::Call:
     J["callee"] = Callee;
     J["args"] = Args;
+    if (!Bytes.empty()) // a library call's size (core/Library.h)
+      J["bytes"] = Bytes;
     break;
   case NodeKind::Comm:
     J["op"] = CommOp;
@@ -180,6 +182,8 @@ Node Node::fromJSON(const json &J) {
   if (J.contains("args"))
     N.Args = J["args"].get<std::vector<std::string>>();
   N.Reason = J.value("reason", "");
+  if (N.Kind == NodeKind::Call)
+    N.Bytes = J.value("bytes", "");
   if (N.Kind == NodeKind::Comm) {
     N.CommOp = J.at("op").get<std::string>();
     N.Bytes = J.value("bytes", "");
@@ -571,6 +575,8 @@ json compactNode(const Node &N, CompactContext &C) {
   case NodeKind::Call:
     J["c"] = N.Callee;
     J["x"] = N.Args;
+    if (!N.Bytes.empty())
+      J["bytes"] = N.Bytes;
     break;
   case NodeKind::Comm:
     J["op"] = N.CommOp;

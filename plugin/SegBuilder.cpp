@@ -13,6 +13,7 @@
 ///
 //===----------------------------------------------------------------------===//
 #include "plugin/SegBuilder.h"
+#include "core/Library.h"
 #include "core/Vocabulary.h"
 #include "predictor/ExprText.h"
 
@@ -564,6 +565,8 @@ private:
     const FunctionDecl *Def = Callee->getDefinition();
     if ((!Def || !Def->hasBody()) && mpiCall(C, Name))
       return;
+    if ((!Def || !Def->hasBody()) && libraryCall(C, Name))
+      return;
     if (!Def || !Def->hasBody()) {
       unknown(C, "call to external function '" + Name + "' (no body in this translation unit)",
               Name);
@@ -580,6 +583,56 @@ private:
       N.Args.push_back(S ? simplifyExprText(*S) : "");
     }
     push(std::move(N));
+  }
+
+  /// A call to a C library function segtime costs (core/Library.h): a
+  /// Call node with its size in bytes (`bytes`) from the arguments, the
+  /// length of a string literal argument for the string functions; a size
+  /// the arguments do not give is a parameter B_<fn>_<line> (no default).
+  /// False: Name is not such a function.
+  bool libraryCall(const CallExpr *C, const std::string &Name) {
+    const LibraryFunction *F = libraryFunction(Name);
+    if (!F)
+      return false;
+    Node N;
+    N.Kind = NodeKind::Call;
+    N.Id = newId();
+    N.Range = range(C->getSourceRange());
+    N.Callee = Name;
+    for (const Expr *A : C->arguments()) {
+      std::optional<std::string> S = toExpr(A);
+      N.Args.push_back(S ? simplifyExprText(*S) : "");
+    }
+    if (F->Sized) {
+      std::vector<unsigned> Strings;
+      std::vector<unsigned> Factors = librarySizeArgs(Name, &Strings);
+      std::optional<std::string> Size;
+      for (unsigned I : Factors) {
+        if (I >= N.Args.size() || N.Args[I].empty()) {
+          Size.reset();
+          break;
+        }
+        Size = (Size ? *Size + "*" : "") + "(" + N.Args[I] + ")";
+      }
+      for (unsigned I : Strings) // the shortest literal bounds strcmp's comparison
+        if (I < C->getNumArgs())
+          if (auto *L = dyn_cast<StringLiteral>(C->getArg(I)->IgnoreParenImpCasts()))
+            if (!Size || std::stod(*Size) > L->getByteLength())
+              Size = std::to_string(L->getByteLength());
+      if (Size) {
+        N.Bytes = simplifyExprText(*Size);
+      } else {
+        N.Bytes = addParam("B", C->getBeginLoc(), "library", std::nullopt, "none",
+                           "bytes of " + Name + " (" + F->Size + ")");
+        Warnings.push_back({C->getBeginLoc(),
+                            "segtime: size of " + Name +
+                                " not an expression in source names; it is parameter " +
+                                N.Bytes + " (SEG node " + N.Id + " in '" + Fn + "')",
+                            Fn, ""});
+      }
+    }
+    push(std::move(N));
+    return true;
   }
 
   /// Bytes moved by an MPI call: count * size of the datatype, in source

@@ -320,4 +320,33 @@ std::string costGroup(const std::string &Level, const std::string &Key) {
   return "other"; // br, switch, phi, ret, alloca, vector shuffles, "*"
 }
 
+CallCostFit fitCallCost(const std::vector<double> &N, const std::vector<double> &T) {
+  if (N.size() != T.size())
+    throw std::runtime_error("fitCallCost: " + std::to_string(N.size()) + " sizes but " +
+                             std::to_string(T.size()) + " times");
+  std::set<double> Distinct(N.begin(), N.end());
+  if (Distinct.size() < 2)
+    throw std::runtime_error("fitCallCost: t = a + b n needs two sizes or more, got " +
+                             std::to_string(Distinct.size()));
+  DenseRows A;
+  for (size_t I = 0; I < N.size(); ++I) {
+    if (!(T[I] > 0))
+      throw std::runtime_error("fitCallCost: time " + std::to_string(T[I]) + " at size " +
+                               std::to_string(N[I]) + " is not > 0");
+    A.push_back({1.0, N[I]});
+  }
+  NonNegativeLs X = relativeNnls(A, T, {"per_call", "per_B"});
+  CallCostFit F;
+  F.PerCall = X.X[0];
+  F.PerB = X.X[1];
+  double Sum = 0;
+  for (size_t I = 0; I < N.size(); ++I) {
+    double R = (F.PerCall + F.PerB * N[I] - T[I]) / T[I];
+    Sum += R * R;
+    F.MaxRel = std::max(F.MaxRel, std::fabs(R));
+  }
+  F.RmsRel = std::sqrt(Sum / N.size());
+  return F;
+}
+
 } // namespace segtime

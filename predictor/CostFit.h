@@ -58,6 +58,22 @@ NonNegativeLs relativeNnls(const DenseRows &A, const std::vector<double> &T,
                            const std::vector<std::string> &Names, bool MinimumNorm = false,
                            std::vector<int> Free = {});
 
+/// Cost of a library call of size n (docs/calibrate.md "library"):
+/// t = PerCall + PerB * n, s and s/B.
+struct CallCostFit {
+  double PerCall = 0; ///< s
+  double PerB = 0;    ///< s/B
+  double RmsRel = 0;  ///< root mean square of (fit - t_i) / t_i
+  double MaxRel = 0;  ///< largest |fit - t_i| / t_i
+};
+
+/// Fits t = a + b n to times T (s per call, > 0) at sizes N (B), by
+/// relativeNnls on the rows [1, n_i] (a, b >= 0; relative residuals, so the
+/// per-call cost of small sizes is not swamped by the large ones). Throws
+/// std::runtime_error if N and T differ in length, there are fewer than two
+/// distinct sizes, or a time is not > 0.
+CallCostFit fitCallCost(const std::vector<double> &N, const std::vector<double> &T);
+
 /// The group-multiplier fit of a training set (see the file comment).
 struct GroupFit {
   std::vector<std::string> Groups;

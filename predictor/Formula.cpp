@@ -1,6 +1,7 @@
 //===- Formula.cpp - Timing formulas from a SEG ---------------------------===//
 #include "predictor/Formula.h"
 #include "predictor/Collectives.h"
+#include "core/Library.h"
 
 #include <algorithm>
 #include <regex>
@@ -25,6 +26,29 @@ StageWeight commWeight() {
       return 0;
     return commTerm(N.Pattern, parseExpr(N.Bytes.empty() ? "0" : N.Bytes), sym("p"));
   };
+}
+
+StageWeight libraryWeight(const std::map<std::string, double> &Costs) {
+  return [Costs](const Node &N) -> ex {
+    const LibraryFunction *F = N.Kind == NodeKind::Call ? libraryFunction(N.Callee) : nullptr;
+    if (!F)
+      return 0;
+    auto A = Costs.find(libraryKey(*F, "per_call"));
+    if (A == Costs.end())
+      return 0;
+    ex T = numeric(A->second);
+    if (F->Sized && !N.Bytes.empty()) {
+      auto B = Costs.find(libraryKey(*F, "per_B"));
+      if (B == Costs.end())
+        return 0;
+      T += numeric(B->second) * parseExpr(N.Bytes);
+    }
+    return T;
+  };
+}
+
+bool FormulaBuilder::libraryCall(const Node &N) const {
+  return N.Kind == NodeKind::Call && !File.find(N.Callee) && libraryFunction(N.Callee);
 }
 
 ex loopIndexValue(const Node &L, const symbol &K) {
@@ -131,7 +155,7 @@ bool FormulaBuilder::listDeps(const NodeList &L, const StageWeight &W, const std
     try {
       std::set<std::string> S;
       bool NZ = false;
-      if (!N.Ruvs.empty() || N.Kind == NodeKind::Comm) {
+      if (!N.Ruvs.empty() || N.Kind == NodeKind::Comm || libraryCall(N)) {
         ex Own = W(N);
         if (!Own.is_zero()) {
           NZ = true;
@@ -240,7 +264,7 @@ ex FormulaBuilder::nodeCost(const Node &N, const StageWeight &W, const std::stri
   const bool In = !Masked || Mask->count(&N);
   if (Masked && !In && N.Kind == NodeKind::Call)
     return 0;
-  ex Own = (N.Ruvs.empty() && N.Kind != NodeKind::Comm) || !In ? ex(0) : W(N);
+  ex Own = (N.Ruvs.empty() && N.Kind != NodeKind::Comm && !libraryCall(N)) || !In ? ex(0) : W(N);
   switch (N.Kind) {
   case NodeKind::Stage:
   case NodeKind::Comm:
@@ -281,6 +305,14 @@ ex FormulaBuilder::nodeCost(const Node &N, const StageWeight &W, const std::stri
     return Sum;
   }
   case NodeKind::Call: {
+    if (libraryCall(N)) {
+      const LibraryFunction *F = libraryFunction(N.Callee);
+      if (!LibraryCosted.count(F->Name))
+        Unresolved.insert(Fn + ":" + std::to_string(N.Range.Line) + ": call to '" + N.Callee +
+                          "': no library cost in " + LibraryMachine + " (library." + F->Name +
+                          ": segtime calibrate --level library)");
+      return Own;
+    }
     const FunctionSeg *Callee = File.find(N.Callee);
     if (!Callee || InProgress.count(N.Callee)) {
       Unresolved.insert(Fn + ":" + std::to_string(N.Range.Line) + ": " +

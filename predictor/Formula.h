@@ -41,6 +41,13 @@ StageWeight countWeight(const std::string &LevelKey, const std::string &Op);
 /// names of the node's byte expression and the number of processes `p`.
 StageWeight commWeight();
 
+/// Stage weight of library calls (core/Library.h; FormulaBuilder::
+/// libraryCall): t = per_call + per_B * bytes, s, with the machine's
+/// `library` entries (Machine.h) in Costs ("library.memcpy.per_call" ->
+/// value); 0 for every other node and for a function Costs lacks (the
+/// builder reports those, setLibraryCosts).
+StageWeight libraryWeight(const std::map<std::string, double> &Costs);
+
 /// Formula builder over one SEG file. Closed forms are memoised per
 /// (function, weight key). Recursion (a cycle of calls) contributes 0 and
 /// is reported by unresolved(); a call to a function without a SEG too.
@@ -118,6 +125,17 @@ public:
   /// Warwick-94 eq. 1 style structural formula of Fn.
   std::string structural(const std::string &Fn) const;
 
+  /// A call to a C library function segtime costs (core/Library.h) that
+  /// has no SEG in the file.
+  bool libraryCall(const Node &N) const;
+  /// The library functions the machine has costs for (LibraryFunction
+  /// names) and its name: a library call to any other is reported by
+  /// unresolved() as "no library cost in MACHINE". Unset: none has.
+  void setLibraryCosts(std::set<std::string> Costed, std::string Machine) {
+    LibraryCosted = std::move(Costed);
+    LibraryMachine = std::move(Machine);
+  }
+
   /// Unknown nodes and unresolved calls met while building closed forms.
   const std::set<std::string> &unresolved() const { return Unresolved; }
 
@@ -159,6 +177,8 @@ private:
   std::set<std::string> InProgress;
   std::set<std::string> Unresolved;
   std::map<std::string, LoopBound> Bounds;
+  std::set<std::string> LibraryCosted; ///< setLibraryCosts
+  std::string LibraryMachine = "the machine file";
   int LoopDepth = 0; ///< loops enclosing the node being costed
   bool ClampTrips = false; ///< setClampTrips
 };

@@ -146,7 +146,7 @@ static CostEntry readEntry(const std::string &Path, const YAML::Node &N, const s
 }
 
 const std::vector<std::string> &paramSections() {
-  static const std::vector<std::string> S = {"parkbench", "memory", "comm"};
+  static const std::vector<std::string> S = {"parkbench", "memory", "comm", "library"};
   return S;
 }
 
@@ -161,6 +161,8 @@ double Machine::paramValue(const std::string &Key) const {
   throw std::runtime_error("machine '" + Name + "' (" + Path + ") has no parameter '" + Key +
                            "'" + (Key.find("memory.") == 0 || Key.find("parkbench.") == 0
                                       ? " (measure it with `segtime calibrate`)"
+                                  : Key.find("library.") == 0
+                                      ? " (measure it with `segtime calibrate --level library`)"
                                   : Key.find("comm.") == 0
                                       ? " (measure it with `segtime comm calibrate`)"
                                       : ""));
@@ -216,6 +218,8 @@ static void readParams(const std::string &Path, const YAML::Node &N, const std::
     E.Unit = scalar(Path, N["unit"], Key + ".unit");
     bool Memory = Key.rfind("memory.", 0) == 0;
     std::string Want = Memory ? memoryUnit(Key) : "";
+    if (Key.rfind("library.", 0) == 0) // library.F.per_call (s), library.F.per_B (s/B)
+      Want = Key.size() > 6 && Key.compare(Key.size() - 6, 6, ".per_B") == 0 ? "s/B" : "s";
     if (!Want.empty() && E.Unit != Want)
       throw err(Path, N["unit"].Mark(), "'" + Key + "': unit must be '" + Want + "', got '" +
                                             E.Unit + "'");
@@ -239,7 +243,7 @@ static Machine readMachineChecked(const std::string &Path, const YAML::Node &Roo
     throw MachineFileError(Path + ":1:1: expected a mapping at the top level");
   warnUnknownKeys(Path, Root,
                   {"schema", "name", "version", "description", "identity", "levels", "parkbench",
-                   "memory", "comm"},
+                   "memory", "comm", "library"},
                   "top level");
   if (!Root["schema"] || scalar(Path, Root["schema"], "schema") != "segtime.machine/1")
     throw err(Path, Root["schema"] ? Root["schema"].Mark() : Root.Mark(),

@@ -1,5 +1,6 @@
 //===- Predict.cpp - Predicted times per function and level ---------------===//
 #include "predictor/Predict.h"
+#include "core/Library.h"
 #include "predictor/PredictedSpeed.h"
 #include "predictor/MemoryModel.h"
 #include "predictor/Collectives.h"
@@ -470,6 +471,19 @@ public:
         P.Target = chooseTarget(S, M, O.Target);
       Models.push_back(makeModel(L, M, S.OptLevel, P.Target, Known));
     }
+    // Library calls: the functions the machine has a cost for.
+    std::set<std::string> Costed;
+    for (const LibraryFunction &F : libraryFunctions()) {
+      const CostEntry *A = M.param(libraryKey(F, "per_call"));
+      const CostEntry *B = M.param(libraryKey(F, "per_B"));
+      if (!A || (F.Sized && !B))
+        continue;
+      Costed.insert(F.Name);
+      LibraryCosts[libraryKey(F, "per_call")] = A->Value;
+      if (B)
+        LibraryCosts[libraryKey(F, "per_B")] = B->Value;
+    }
+    FB.setLibraryCosts(std::move(Costed), M.Name);
     // ICC loops: overlap of iterations and the memory term.
     for (auto &Model : Models)
       installLoopModels(FB, S, M, P.Target, *Model, Mem, MemWhy, O.Values);
@@ -517,6 +531,7 @@ private:
   std::string CommError;
   std::unique_ptr<CommModelScope> CommScope;
   std::map<std::pair<std::string, std::string>, std::set<std::string>> OpsMemo;
+  std::map<std::string, double> LibraryCosts; ///< library.F.per_call / per_B, s and s/B
 };
 
 const std::set<std::string> &FilePredictor::opsOf(const std::string &Fn, const std::string &Key,
@@ -620,6 +635,14 @@ void FilePredictor::predictFunction(FunctionPrediction &FP, const FunctionSeg &F
       FP.Failed = true;
       return;
     }
+  }
+  // Library calls' time, the same way (every level costs them alike).
+  StageWeight LibW = libraryWeight(LibraryCosts);
+  ex LibE = FB.closedForm(Name, LibW, "library", "");
+  if (!LibE.is_zero()) {
+    FP.LibraryFormula = toFormulaText(LibE);
+    for (const std::string &X : FB.dependsOn(Name, LibW, "library", ""))
+      CommDeps.insert(X);
   }
   // Per level, the names its time and counts depend on, from the SEG's
   // structure (FormulaBuilder::dependsOn): a name whose coefficient cancels
@@ -820,7 +843,7 @@ void FilePredictor::predictFunction(FunctionPrediction &FP, const FunctionSeg &F
           Stray.insert(X);
       return Stray.empty() ? E : dropTermsWith(E, Stray);
     };
-    Closed[L] = Clean(FB.closedForm(Name, Model->timeWeight(), "time:" + L, L) + CommE);
+    Closed[L] = Clean(FB.closedForm(Name, Model->timeWeight(), "time:" + L, L) + CommE + LibE);
     if (FB.factored(Name, "time:" + L))
       FP.Notes.push_back(L + " closed form left factored: its expansion has more than " +
                          std::to_string(O.MaxTerms) + " terms (--max-terms)");
@@ -860,6 +883,7 @@ void FilePredictor::predictFunction(FunctionPrediction &FP, const FunctionSeg &F
         LP.Rank = static_cast<int>(V.at("rank"));
     }
     LP.CommS = CommE.is_zero() ? 0 : Eval(CommE, V, "communication time");
+    LP.LibraryS = LibE.is_zero() ? 0 : Eval(LibE, V, "library-call time");
     for (const std::string &Op : opsOf(Name, Key, L)) {
       double C =
           Eval(Clean(FB.closedForm(Name, countWeight(Key, Op), "count:" + Key + ":" + Op, L)), V,
@@ -1059,6 +1083,8 @@ json Prediction::toJSON() const {
       Ls[L]["counts"] = LP.Counts;
       if (!F.CommFormula.Formula.empty())
         Ls[L]["comm_s"] = LP.CommS;
+      if (!F.LibraryFormula.Formula.empty())
+        Ls[L]["library_s"] = LP.LibraryS;
       if (LP.Rank >= 0)
         Ls[L]["rank"] = LP.Rank;
     }
@@ -1067,6 +1093,8 @@ json Prediction::toJSON() const {
     J["levels"] = Ls;
     if (!F.CommFormula.Formula.empty())
       putFormula(J, "comm_formula", F.CommFormula);
+    if (!F.LibraryFormula.Formula.empty())
+      putFormula(J, "library_formula", F.LibraryFormula);
     J["unresolved"] = F.Unresolved;
     if (!F.Notes.empty())
       J["notes"] = F.Notes;
@@ -1133,11 +1161,16 @@ void Prediction::printText(std::ostream &OS) const {
     if (!F.CommFormula.Formula.empty())
       OS << "  comm  t = " << cutFormula(F.CommFormula, 400, "in --json")
          << " s (included in every level below)\n";
+    if (!F.LibraryFormula.Formula.empty())
+      OS << "  lib   t = " << cutFormula(F.LibraryFormula, 400, "in --json")
+         << " s (library calls, included in every level below)\n";
     for (auto &[L, LP] : F.Levels) {
       OS << "  " << std::left << std::setw(5) << L << " t = " << cutFormula(LP.Formula, 400, "in --json") << " s\n"
          << "        = " << fmtTime(LP.TimeS);
       if (!F.CommFormula.Formula.empty())
         OS << "   (comm " << fmtTime(LP.CommS) << ")";
+      if (!F.LibraryFormula.Formula.empty())
+        OS << "   (library " << fmtTime(LP.LibraryS) << ")";
       if (LP.Rank >= 0)
         OS << "   [rank " << LP.Rank << "]";
       if (L == "POC")

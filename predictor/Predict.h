@@ -30,6 +30,7 @@ struct ParamValue {
 struct LevelPrediction {
   double TimeS = 0;  ///< compute + communication, s
   double CommS = 0;  ///< of which communication (Comm nodes, docs/mpi.md), s
+  double LibraryS = 0; ///< of which library calls (the machine's `library` section), s
   /// MPI rank the time is for: the given --rank, else the slowest of the p
   /// ranks; -1 if the formula does not depend on the rank.
   int Rank = -1;
@@ -65,6 +66,10 @@ struct FunctionPrediction {
   /// (predictor/Collectives.h); "" if the function does not communicate.
   /// The same at every level: it is built from the source-level SEG.
   FormulaText CommFormula;
+  /// Time of the calls to C library functions (core/Library.h), from the
+  /// machine's `library` section; "" if there are none or none is costed.
+  /// The same at every level: it is built from the source-level SEG.
+  FormulaText LibraryFormula;
 };
 
 struct PredictOptions {

@@ -78,6 +78,7 @@
 #include "tools/calib/BenchSource.h"
 #include "tools/calib/MachineCompare.h"
 #include "tools/calib/KernelSources.h"
+#include "tools/calib/Library.h"
 #include "tools/calib/LowLevel.h"
 #include "tools/calib/Process.h"
 #include "tools/calib/TrainingSource.h"
@@ -288,6 +289,7 @@ struct LowLevelResults {
   std::optional<PolyMemResult> Poly;
   std::optional<StridedResult> Strided;
   std::optional<OverlapResult> Overlap;
+  std::optional<LibraryResult> Library;
   ParamList Params;
   std::vector<std::string> OwnedKeys; ///< cache keys the file's old values of are replaced
 };
@@ -295,7 +297,7 @@ struct LowLevelResults {
 /// Runs the low-level parts O asks for, in the order of the paper; a part
 /// that cannot run is skipped (skipPart).
 LowLevelResults runLowLevel(const Options &O, const LowLevelOptions &LO, LowLevelBench &LB,
-                            RunInfo &Info) {
+                            RunInfo &Info, const fs::path &Dir) {
   LowLevelResults LR;
   // Runs one part, collects its parameters, says how long it took.
   bool UsesCaches = false; // a part sized its benchmarks with the cache hierarchy
@@ -303,7 +305,7 @@ LowLevelResults runLowLevel(const Options &O, const LowLevelOptions &LO, LowLeve
     if (!O.hasPart(Name))
       return;
     auto T0 = std::chrono::steady_clock::now();
-    UsesCaches |= std::string(Name) != "tick";
+    UsesCaches |= std::string(Name) != "tick" && std::string(Name) != "library";
     try {
       LB.waitForFastPhase(Name);
       Result = std::invoke(Run, LB);
@@ -326,6 +328,7 @@ LowLevelResults runLowLevel(const Options &O, const LowLevelOptions &LO, LowLeve
   Part("poly", LR.Poly, &LowLevelBench::runPoly);
   Part("strided", LR.Strided, [](LowLevelBench &B) { return B.runStrided(); });
   Part("overlap", LR.Overlap, &LowLevelBench::runOverlap);
+  Part("library", LR.Library, [&](LowLevelBench &) { return runLibrary(Dir, LO); });
   if (LR.Strided && !LR.Strided->SharedSkipped.empty()) {
     std::cerr << "calibrate: strided: skipped: " << LR.Strided->SharedSkipped << "\n";
     Info.Skipped.push_back(LR.Strided->SharedSkipped);
@@ -373,6 +376,8 @@ void report(const Options &O, const RunInfo &Info, const std::vector<OptResult> 
       J["memory"]["strided"] = LR.Strided->toJson();
     if (LR.Overlap)
       J["memory"]["overlap"] = LR.Overlap->toJson();
+    if (LR.Library)
+      J["library"] = LR.Library->toJson();
     if (!Plots.empty())
       J["plots"] = Plots;
     std::cout << J.dump(2) << "\n";
@@ -391,6 +396,8 @@ void report(const Options &O, const RunInfo &Info, const std::vector<OptResult> 
     LR.Strided->print(std::cout);
   if (LR.Overlap)
     LR.Overlap->print(std::cout);
+  if (LR.Library)
+    LR.Library->print(std::cout);
   for (const std::string &P : Plots)
     std::cout << "plot: " << P << "\n";
 }
@@ -463,7 +470,7 @@ void calibrate(const Options &O, const std::string &Command, const fs::path &Dir
       skipPart(Info, "ICC branch-misprediction penalty", E);
     }
   }
-  LowLevelResults LR = runLowLevel(O, LO, LB, Info);
+  LowLevelResults LR = runLowLevel(O, LO, LB, Info, Dir);
   if (LR.Params.empty() && Results.empty() && !Clock)
     throw CalibError("nothing was measured: every part requested was skipped");
   if (Clock) {

@@ -278,7 +278,7 @@ void showList(const NodeList &L, int Depth) {
     if (!N.SourceNode.empty())
       std::cout << " <- " << N.SourceNode;
     if (N.Kind == NodeKind::Call)
-      std::cout << " " << N.Callee;
+      std::cout << " " << N.Callee << (N.Bytes.empty() ? "" : " bytes=" + N.Bytes);
     if (N.Kind == NodeKind::Unknown)
       std::cout << " reason: " << N.Reason;
     if (N.Kind == NodeKind::Comm)

@@ -71,6 +71,9 @@ const char *Usage =
     "                   overlap  how far memory transfers hide under a chain of\n"
     "                          dependent multiply-adds: exponent p of t = (t_core^p\n"
     "                          + t_mem^p)^(1/p) per footprint (memory.overlap)\n"
+    "                   library  cost per call and per byte of C library functions\n"
+    "                          (malloc, memcpy, strlen, snprintf, libm, clock reads,\n"
+    "                          ...): t = per_call + per_B * size (section library)\n"
     "                   parkbench = tick,rinf1,poly\n"
     "                   hllc, poc  the HLLC constructs and the POC flop rate\n"
     "                   intcc  the same benchmarks counted on the optimised IR,\n"
@@ -200,7 +203,7 @@ Options parseArgs(int Argc, char **Argv, std::string &Command) {
         }
         if (!parseLevel(X, L) || L == Level::CT || L == Level::DBC)
           usageError("--level: '" + X +
-                     "' is not one of caches, tick, rinf1, poly, strided, overlap, parkbench, hllc, "
+                     "' is not one of caches, tick, rinf1, poly, strided, overlap, library, parkbench, hllc, "
                      "poc, "
                      "intcc, icc, all");
         if (!O.has(levelKey(L)))

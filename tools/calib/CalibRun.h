@@ -37,8 +37,8 @@ namespace fs = std::filesystem;
 
 /// The low-level parts (PARKBENCH-93 §3.2 and the memory curves), in the
 /// order they run: the default and `--level all`.
-const std::vector<std::string> LowLevelParts{"caches", "tick",    "rinf1",
-                                             "poly",   "strided", "overlap"};
+const std::vector<std::string> LowLevelParts{"caches",  "tick",    "rinf1",  "poly",
+                                             "strided", "overlap", "library"};
 
 /// Command-line options (see calibrateUsage()).
 struct Options {

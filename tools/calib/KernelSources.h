@@ -7,7 +7,7 @@
 /// function `kernel::fooBar()` returns the text of kernels/FooBar.c after its
 /// first line (a `/*===- ... -===*/` banner saying what the file is).
 ///
-/// Whole programs: cacheSweep(), coreClock(), mispredict(). The others are
+/// Whole programs: cacheSweep(), coreClock(), mispredict(), library(). The others are
 /// pieces that BenchSource.cpp and LowLevelSource.cpp join with the code they
 /// generate (one function per HLLC construct, one Horner polynomial per
 /// order), in this order:
@@ -40,6 +40,8 @@ const char *cacheSweep();
 const char *coreClock();
 /// kernels/Mispredict.c: the branch-misprediction penalty.
 const char *mispredict();
+/// kernels/Library.c: time per call of the C library functions (Library.h).
+const char *library();
 
 } // namespace segtime::kernel
 

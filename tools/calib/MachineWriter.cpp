@@ -331,6 +331,8 @@ std::vector<std::string> ownedPrefixes(const std::string &Part) {
     return {"memory.strided.", "memory.strided_shared2."};
   if (Part == "overlap")
     return {"memory.overlap."};
+  if (Part == "library")
+    return {"library."};
   return {};
 }
 
@@ -388,7 +390,9 @@ void writeMachine(const std::string &Path, const Options &O, const RunInfo &I,
                  "calibrate --level caches`) and sustained bandwidths (B/s loaded + stored): "
                  "`--level poly`; strided-walk line rates: `--level strided`; "
                  "core/memory overlap: `--level overlap` "
-                 "(docs/calibrate.md)"}};
+                 "(docs/calibrate.md)"},
+      {"library", "C library calls, t = per_call + per_B * size: `segtime calibrate --level "
+                  "library` (docs/calibrate.md, docs/models.md \"Library calls\")"}};
   for (const auto &[Section, Comment] : SectionComment) {
     std::string Prefix = Section + ".";
     std::map<std::string, CostEntry> Merged;
