@@ -26,6 +26,7 @@
 #include <optional>
 #include <regex>
 #include <set>
+#include <tuple>
 #include <algorithm>
 
 using namespace llvm;
@@ -312,6 +313,13 @@ private:
     const DILocation *Site;
   };
 
+  /// A call's location as the inliner copies it into the inlinedAt of the
+  /// inlined code (a distinct node of the same line, column and scope).
+  using SiteKey = std::tuple<unsigned, unsigned, const DIScope *>;
+  static SiteKey siteKey(const DILocation *L) {
+    return {L->getLine(), L->getColumn(), L->getScope()};
+  }
+
   /// The calls DL's code was inlined through, innermost first.
   static std::vector<InlineLink> inlineChain(const DILocation *DL) {
     std::vector<InlineLink> C;
@@ -356,8 +364,17 @@ private:
   /// The callee-name of every value of F that was an argument of a call
   /// in Sites (a cast's operand too: ScalarEvolution looks through it).
   void nameCallArgs(const CallSiteArgMap &Sites) {
+    // Only calls inlined into F (a call left as a call keeps its own
+    // arguments' names).
+    std::set<SiteKey> Inlined;
+    for (const Instruction &I : instructions(F))
+      for (const DILocation *L = I.getDebugLoc().get(); L; L = L->getInlinedAt())
+        if (L->getInlinedAt())
+          Inlined.insert(siteKey(L->getInlinedAt()));
     for (const auto &[Site, Args] : Sites)
       for (const auto &[VH, Name] : Args.Args) {
+        if (!Inlined.count(siteKey(Site)))
+          continue;
         const Value *V = VH;
         auto Local = [&](const Value *X) {
           if (auto *I = dyn_cast_or_null<Instruction>(X))
@@ -372,7 +389,7 @@ private:
         if (auto *C = dyn_cast<CastInst>(V); C && Local(C->getOperand(0)))
           Vs.push_back(C->getOperand(0));
         for (const Value *X : Vs) {
-          SiteNames[Site].try_emplace(X, Name);
+          SiteNames[siteKey(Site)].try_emplace(X, Name);
           if (!isa<Argument>(X))
             Text.Named.try_emplace(X, Name);
         }
@@ -392,7 +409,7 @@ private:
     std::map<const Value *, std::string> Ctx;
     std::vector<const DILocation *> Mine;
     for (const InlineLink &L : Chain) {
-      if (auto It = SiteNames.find(L.Site); It != SiteNames.end())
+      if (auto It = SiteNames.find(siteKey(L.Site)); It != SiteNames.end())
         for (auto &[V, Name] : It->second)
           Ctx.try_emplace(V, Name);
       Mine.push_back(L.Site);
@@ -2109,7 +2126,7 @@ private:
   bool Triangular = false;
   IRFunctionSeg &Out;
   /// The values of F that were arguments of each call (nameCallArgs).
-  std::map<const DILocation *, std::map<const Value *, std::string>> SiteNames;
+  std::map<SiteKey, std::map<const Value *, std::string>> SiteNames;
   /// Out.Inlined's entry of each call; the calls the node being built is
   /// inlined through (enterInlined).
   std::map<const DILocation *, size_t> SiteIndex;

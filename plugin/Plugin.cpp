@@ -233,10 +233,13 @@ InlinedCopy copyInlined(const IRFunctionSeg &IR, const InlinedSite &S) {
 }
 
 /// The IR-level SEG of a function that has no code of its own (every call
-/// to it inlined) from the copies of its inlined calls: each call's code
-/// once, in the order of the copies (one execution of each call site; the
-/// frequencies of the copied nodes stay relative to the enclosing region
-/// of the caller, 1 for a call in straight-line code). The callee's
+/// to it inlined) from the copies of its inlined calls: one call, as the
+/// mean of its K call sites (each site's code in the order of the copies,
+/// its top-level frequencies divided by K; they stay relative to the
+/// enclosing region of the caller, 1 for a call in straight-line code or
+/// unconditional in a loop body). Per call, as the source levels and the
+/// IR level of a function with code of its own are; the caller's own IR
+/// level counts each site's code where it runs. The callee's
 /// arguments ("kernel.n") become its parameters (n); a loop count the
 /// caller could not give, N_<caller>_<line>, becomes N_<callee>_<line>, so
 /// that mergeIR can take the source loop's count for it. With several
@@ -277,8 +280,11 @@ IRFunctionSeg inlinedSeg(const std::string &Callee, const std::string &SourceNam
         for (auto &[From, To] : Rename)
           T = replaceWord(T, From, To);
       });
-      if (!Prefix.empty())
+      if (!Prefix.empty()) {
         Ids(N);
+        std::string K = std::to_string(Copies.size());
+        N.Freq = N.Freq.empty() ? "1/" + K : "(" + N.Freq + ")/" + K;
+      }
       R.Seg.push_back(std::move(N));
     }
     R.Notes.push_back("code of the call at " + C.Site.Where + " (inlined into '" + C.Caller +
@@ -823,6 +829,8 @@ private:
       std::string Name = irNameOf(Callee);
       IRFunctionSeg Seg = inlinedSeg(Name, Callee, Inlined[Callee]);
       Inlined.erase(Callee);
+      for (const std::string &N : Seg.Notes)
+        Done[B->second.front()].MergeWarnings.push_back(Callee + ": segtime: IR level from the " + N);
       writeFunction(B->second.front(), &Seg);
       flush();
     }
