@@ -142,8 +142,12 @@ static ex nestLoadStoreTime(const Node &Nest, const std::string &Target, double 
                              countPerExecution(Nest, Key, "mem.store") / numeric(St));
 }
 
+/// The ECM model needs L1 and L2 geometry and every reference of the nest
+/// as a stream: a nest whose pass left a reference out or bounded it
+/// (Node::MemoryNotes: indirect, non-affine) keeps the p-norm.
 static bool ecmApplies(const MemoryModel &Mem, const Node &Nest) {
-  return Mem.caches().size() >= 2 && !Nest.Streams.empty() && !Nest.Footprint.empty();
+  return Mem.caches().size() >= 2 && !Nest.Streams.empty() && !Nest.Footprint.empty() &&
+         Nest.MemoryNotes.empty();
 }
 
 /// The source-level loops that IR loop nests with a memory term are
@@ -282,9 +286,11 @@ static std::vector<NestBreakdown> breakdownOf(const FunctionSeg &F, const Memory
     } else if (C == Cores.end()) {
       B.NotAnalysable = "not costed at the ICC level";
     } else if (!ecmApplies(*Mem, N)) {
-      B.NotAnalysable = std::string(N.Streams.empty() ? "no reference streams"
-                                                      : "the machine file lacks L1/L2 geometry") +
-                        ": traffic / bandwidth combined by the overlap exponent (fallback)";
+      B.NotAnalysable =
+          std::string(!N.MemoryNotes.empty() ? N.MemoryNotes.front()
+                      : N.Streams.empty()    ? "no reference streams"
+                                             : "the machine file lacks L1/L2 geometry") +
+          "; traffic / bandwidth combined with the core time by the overlap exponent";
     }
     double Core = C == Cores.end() ? 0 : evaluate(C->second, Values);
     B.CoreCycles = TCyc > 0 ? Core / TCyc : 0;
