@@ -660,6 +660,14 @@ std::vector<EcmTerm> MemoryModel::ecmTerms(const std::vector<MemStream> &S, cons
   return T;
 }
 
+ex MemoryModel::ecmData(const std::vector<EcmTerm> &Terms) {
+  return ecmCombine(0, Terms);
+}
+
+ex MemoryModel::ecmTime(const ex &Core, const std::vector<EcmTerm> &Terms, const ex &F) const {
+  return combine(Core, ecmData(Terms), F);
+}
+
 ex MemoryModel::ecmCombine(const ex &Core, const std::vector<EcmTerm> &Terms) {
   ex T = Core, Serial = 0;
   for (const EcmTerm &E : Terms)

@@ -237,6 +237,18 @@ public:
   /// max(T_OL, overlapping terms, sum of the non-overlapping terms)
   /// (Stengel et al. 2015 eq. 1, Kerncraft's ECM model).
   static GiNaC::ex ecmCombine(const GiNaC::ex &Core, const std::vector<EcmTerm> &Terms);
+  /// The data side of the ECM rule: max(overlapping terms, sum of the
+  /// others) (s).
+  static GiNaC::ex ecmData(const std::vector<EcmTerm> &Terms);
+  /// The nest's time: the core time Core (T_OL) and ecmData(Terms)
+  /// combined as combine() does, by the overlap exponent p that `segtime
+  /// calibrate --level overlap` measured at footprint F: (T_OL^p +
+  /// T_data^p)^(1/p); the ECM max (p -> infinity) without the curve. The
+  /// measured exponent (2.0-2.6 on the machines here: a core busy with a
+  /// chain of FMAs issues the loads behind it late) is the overlap of core
+  /// and transfers this machine showed, where the ECM model assumes it full.
+  GiNaC::ex ecmTime(const GiNaC::ex &Core, const std::vector<EcmTerm> &Terms,
+                    const GiNaC::ex &F) const;
   /// Do the transfers of level L ("L1": T_nOL, "L2": T_L1L2, "L3": T_L2L3,
   /// "DRAM": T_L3Mem) overlap with the core and each other? The machine
   /// file's memory.<L>.transfers_overlap (0 or 1) if present, else by the

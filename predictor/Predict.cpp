@@ -229,9 +229,10 @@ void installLoopModels(FormulaBuilder &FB, const SegFile &S, const Machine &M,
     ex F = parseExpr(N.Footprint);
     // ICC: the ECM model where the nest's streams are known (docs/models.md).
     if (Icc && ecmApplies(*Mem, N))
-      return MemoryModel::ecmCombine(
-          C, Mem->ecmTerms(streamsFor(N, Values), parseExpr(N.Traffic), F,
-                           nestLoadStoreTime(N, Target, TCyc, *Mem)));
+      return Mem->ecmTime(C,
+                          Mem->ecmTerms(streamsFor(N, Values), parseExpr(N.Traffic), F,
+                                        nestLoadStoreTime(N, Target, TCyc, *Mem)),
+                          F);
     return Mem->combine(C, nestMemoryTime(*Mem, N, F, Values), F);
   });
 }
@@ -310,7 +311,9 @@ static std::vector<NestBreakdown> breakdownOf(const FunctionSeg &F, const Memory
       ex Fx = parseExpr(N.Footprint);
       std::vector<EcmTerm> T = Mem->ecmTerms(St, parseExpr(N.Traffic), Fx,
                                              nestLoadStoreTime(N, Target, TCyc, *Mem));
-      B.TimeS = evaluate(MemoryModel::ecmCombine(C->second, T), Values);
+      B.TimeS = evaluate(Mem->ecmTime(C->second, T, Fx), Values);
+      if (auto P = Mem->overlapExponent(evaluate(Fx, Values)))
+        B.OverlapExponent = *P;
       B.Lines["L1"] = evaluate(T[1].Lines, Values);
       B.Lines["L2"] = evaluate(T[2].Lines + T[3].Lines, Values);
       B.Lines["L3"] = evaluate(T[2].Lines, Values);
@@ -1233,6 +1236,8 @@ json Prediction::toJSON() const {
                   {"core_cycles_per_iteration", B.Iterations > 0 ? B.CoreCycles / B.Iterations : 0.0},
                   {"lines", B.Lines},       {"bound", B.Bound},
                   {"share", B.Share},       {"model", B.NotAnalysable.empty() ? "ECM" : "fallback"}};
+        if (B.OverlapExponent > 0)
+          X["overlap_exponent"] = B.OverlapExponent;
         if (!B.NotAnalysable.empty())
           X["not_analysable"] = B.NotAnalysable;
         json Ts = json::array();
@@ -1294,8 +1299,8 @@ std::string formatSeconds(double S) { return fmtTime(S); }
 static void printBreakdown(std::ostream &OS, const std::vector<NestBreakdown> &Bs) {
   if (Bs.empty())
     return;
-  OS << "  breakdown (ICC, per execution of each loop nest; ECM: T = max(T_OL, overlapping "
-        "terms, sum of the others)):\n";
+  OS << "  breakdown (ICC, per execution of each loop nest; ECM: T = max(T_OL, T_data), T_data "
+        "= max(overlapping terms, sum of the others)):\n";
   char Buf[256];
   for (const NestBreakdown &B : Bs) {
     std::snprintf(Buf, sizeof Buf,
@@ -1305,6 +1310,13 @@ static void printBreakdown(std::ostream &OS, const std::vector<NestBreakdown> &B
     OS << Buf;
     if (!B.NotAnalysable.empty())
       OS << "    not analysable by ECM: " << B.NotAnalysable << "\n";
+    else if (B.OverlapExponent > 0) {
+      std::snprintf(Buf, sizeof Buf,
+                    "    T = (T_OL^p + T_data^p)^(1/p), p = %.3g (memory.overlap), T_data = "
+                    "max(overlapping transfers, sum of the others)\n",
+                    B.OverlapExponent);
+      OS << Buf;
+    }
     std::snprintf(Buf, sizeof Buf, "    core: %.4g cycles, %.4g iterations, %.3g cycles per iteration\n",
                   B.CoreCycles, B.Iterations, B.Iterations > 0 ? B.CoreCycles / B.Iterations : 0.0);
     OS << Buf;

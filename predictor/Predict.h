@@ -73,6 +73,8 @@ struct NestBreakdown {
   std::vector<Term> Terms;
   std::string Bound; ///< the largest term's level (of the non-overlapping sum's largest member when that sum wins)
   double Share = 0;  ///< its share of TimeS (0..1)
+  /// The measured core/data overlap exponent used (0: the ECM max).
+  double OverlapExponent = 0;
   /// "" if the ECM model applies, else why not and what is used instead.
   std::string NotAnalysable;
 };
