@@ -145,6 +145,16 @@ static ex nestLoadStoreTime(const Node &Nest, const std::string &Target, double 
 /// The ECM model needs L1 and L2 geometry and every reference of the nest
 /// as a stream: a nest whose pass left a reference out or bounded it
 /// (Node::MemoryNotes: indirect, non-affine) keeps the p-norm.
+/// s per core cycle (the ICC entry "cycles"); 0 if the cost vector has none
+/// (an in-order target costed per instruction class: no ECM then).
+static double cycleTime(const ICCModel &Icc) {
+  try {
+    return Icc.cost("cycles");
+  } catch (const std::exception &) {
+    return 0;
+  }
+}
+
 static bool ecmApplies(const MemoryModel &Mem, const Node &Nest) {
   return Mem.caches().size() >= 2 && !Nest.Streams.empty() && !Nest.Footprint.empty() &&
          Nest.MemoryNotes.empty();
@@ -217,7 +227,7 @@ void installLoopModels(FormulaBuilder &FB, const SegFile &S, const Machine &M,
     Rob = std::stod(T->second.at("micro_op_buffer"));
   if (Icc && Mem)
     Mem->setTarget(Target);
-  double TCyc = Icc ? Icc->cost("cycles") : 0;
+  double TCyc = Icc ? cycleTime(*Icc) : 0;
   FB.setLoopBound("time:" + Model.level(), [Icc, Rob, &Mem, Values, Target, TCyc,
                                             Cores](const Node &N, const ex &Core,
                                                    int Depth) -> ex {
@@ -228,7 +238,7 @@ void installLoopModels(FormulaBuilder &FB, const SegFile &S, const Machine &M,
       (*Cores)[&N] = C;
     ex F = parseExpr(N.Footprint);
     // ICC: the ECM model where the nest's streams are known (docs/models.md).
-    if (Icc && ecmApplies(*Mem, N))
+    if (Icc && TCyc > 0 && ecmApplies(*Mem, N))
       return Mem->ecmTime(C,
                           Mem->ecmTerms(streamsFor(N, Values), parseExpr(N.Traffic), F,
                                         nestLoadStoreTime(N, Target, TCyc, *Mem)),
@@ -286,6 +296,9 @@ static std::vector<NestBreakdown> breakdownOf(const FunctionSeg &F, const Memory
                         "): core time only";
     } else if (C == Cores.end()) {
       B.NotAnalysable = "not costed at the ICC level";
+    } else if (TCyc <= 0) {
+      B.NotAnalysable = "the ICC cost vector has no 'cycles' entry (no core time in cycles); the "
+                        "p-norm of core and memory time";
     } else if (!ecmApplies(*Mem, N)) {
       B.NotAnalysable =
           std::string(!N.MemoryNotes.empty() ? N.MemoryNotes.front()
@@ -625,7 +638,7 @@ public:
       installLoopModels(FB, S, M, P.Target, *Model, Mem, MemWhy, O.Values, Cores);
     for (auto &Model : Models)
       if (auto *I = dynamic_cast<const ICCModel *>(Model.get()))
-        CycleS = I->cost("cycles");
+        CycleS = cycleTime(*I);
   }
 
   bool clampTrips() const { return FB.clampTrips(); }
