@@ -49,6 +49,8 @@ std::optional<MemoryModel> MemoryModel::fromMachine(const Machine &M, std::strin
     // large L3 is a fraction of what sysfs or CPUID report), else the
     // reported size.
     const CostEntry *Eff = M.param(P + "size_effective"), *Rep = M.param(P + "size");
+    if (Rep && Rep->Value > 0)
+      R.Reported[L] = Rep->Value;
     bool Measured = Eff && Eff->Value > 0;
     const CostEntry *S = Measured ? Eff : Rep, *B = M.param(P + "bandwidth");
     if (S && B && S->Value > 0 && B->Value > 0) {
@@ -63,6 +65,17 @@ std::optional<MemoryModel> MemoryModel::fromMachine(const Machine &M, std::strin
       R.SizeNote += (R.SizeNote.empty() ? "cache sizes: " : ", ") + std::string(Buf);
     }
   }
+  for (const char *L : {"L1", "L2", "L3", "DRAM"})
+    if (const CostEntry *O = M.param(std::string("memory.") + L + ".transfers_overlap")) {
+      if (O->Value != 0 && O->Value != 1)
+        throw std::runtime_error("machine '" + M.Name + "': memory." + L +
+                                 ".transfers_overlap must be 0 or 1");
+      R.OverlapFlags[L] = O->Value;
+    }
+  if (const CostEntry *Ld = M.param("memory.L1.loads_per_cycle"))
+    R.LoadsPerCycle = Ld->Value;
+  if (const CostEntry *St = M.param("memory.L1.stores_per_cycle"))
+    R.StoresPerCycle = St->Value;
   const CostEntry *D = M.param("memory.DRAM.bandwidth");
   if (!D || D->Value <= 0) {
     Why = "machine '" + M.Name + "' has no memory.DRAM.bandwidth (measure it with `segtime "
@@ -400,19 +413,27 @@ ex otherLines(const Stream &P, const ex &Lines, const CacheGeometry *C, double L
 }
 } // namespace
 
-std::vector<ex> linesIntoEach(const std::vector<MemStream> &S, const CacheGeometry *C,
-                              bool WriteBacks, const ex *Footprint) {
-  double Line = C ? C->Line : 64;
+namespace {
+/// The streams S parsed, with the counters of their triangular loops.
+struct Parsed {
   std::vector<Stream> Ps;
+  Counters Ks;
+  /// Bytes all streams touch in one iteration of each loop (distinct lines).
+  std::map<std::string, ex> V;
+  /// Loops, innermost first (in the order streams list them, once each).
+  std::vector<std::string> Order;
+};
+
+Parsed parseStreams(const std::vector<MemStream> &S, double Line) {
+  Parsed R;
   // The counters of triangular loops, by loop: one loop's counter bounds
   // the sums of every stream that iterates it (V mixes them).
   std::map<std::string, ex> IndexOf;
-  Counters Ks;
   for (const MemStream &M : S)
     for (const MemStream::Step &St : M.Loops)
       if (!St.Index.empty() && !IndexOf.count(St.Loop)) {
         IndexOf[St.Loop] = sym(St.Index);
-        Ks.push_back({sym(St.Index), parseExpr(St.Trip)});
+        R.Ks.push_back({sym(St.Index), parseExpr(St.Trip)});
       }
   for (const MemStream &M : S) {
     Stream P;
@@ -427,20 +448,44 @@ std::vector<ex> linesIntoEach(const std::vector<MemStream> &S, const CacheGeomet
       P.Trip.push_back(parseExpr(St.Trip));
       auto K = IndexOf.find(St.Loop);
       P.Index.push_back(K == IndexOf.end() ? ex(0) : K->second);
+      if (std::find(R.Order.begin(), R.Order.end(), St.Loop) == R.Order.end())
+        R.Order.push_back(St.Loop);
     }
     if (P.Loop.empty())
       throw std::runtime_error("memory stream of '" + M.Base + "' has no loops");
     P.Size = M.Size;
     cluster(P, Line);
-    Ps.push_back(std::move(P));
+    R.Ps.push_back(std::move(P));
   }
-  // Bytes all streams touch in one iteration of each loop (distinct lines).
-  std::map<std::string, ex> V;
-  for (const Stream &P : Ps)
+  for (const Stream &P : R.Ps)
     for (size_t J = 0; J < P.Loop.size(); ++J) {
-      ex L = streamLines(P, J, nullptr, Line, V, Ks).M;
-      V[P.Loop[J]] += numeric(Line) * (L + otherLines(P, L, nullptr, Line, V, Ks));
+      ex L = streamLines(P, J, nullptr, Line, R.V, R.Ks).M;
+      R.V[P.Loop[J]] += numeric(Line) * (L + otherLines(P, L, nullptr, Line, R.V, R.Ks));
     }
+  return R;
+}
+} // namespace
+
+ex reuseWorkingSet(const std::vector<MemStream> &S, double Size, double Line, const ex &F) {
+  Parsed P = parseStreams(S, Line);
+  // V per loop grows outwards: the smallest V that exceeds Size is the
+  // innermost loop whose iteration does not fit.
+  ex W = F;
+  for (const std::string &L : P.Order) {
+    ex VL = largest(P.V.at(L), P.Ks);
+    ex Over = cmp_lt(numeric(Size), VL);
+    W = min(W, Over * VL + (1 - Over) * F);
+  }
+  return W;
+}
+
+std::vector<ex> linesIntoEach(const std::vector<MemStream> &S, const CacheGeometry *C,
+                              bool WriteBacks, const ex *Footprint) {
+  double Line = C ? C->Line : 64;
+  Parsed PS = parseStreams(S, Line);
+  const std::vector<Stream> &Ps = PS.Ps;
+  const Counters &Ks = PS.Ks;
+  const std::map<std::string, ex> &V = PS.V;
   std::vector<ex> Each;
   ex Distinct = 0, Fits = 1;
   for (size_t I = 0; I < Ps.size(); ++I) {
@@ -518,6 +563,119 @@ ex MemoryModel::lineTime(const std::vector<MemStream> &S, const ex &V, const ex 
   }
   return T + time(Line * max(SeqIn, numeric(3, 4) * SeqMoved), F) +
          stridedTime(Line * max(StrIn, numeric(3, 4) * StrMoved), F);
+}
+
+double MemoryModel::reportedSize(const std::string &L) const {
+  if (auto It = Reported.find(L); It != Reported.end())
+    return It->second;
+  for (const CacheGeometry &C : Caches)
+    if (C.Name == L)
+      return C.Size;
+  return 0;
+}
+
+/// AMD Zen cores (LLVM's znver1 .. znver5).
+static bool isZen(const std::string &Target) { return Target.rfind("znver", 0) == 0; }
+
+bool MemoryModel::transfersOverlap(const std::string &L, std::string *Where) const {
+  if (auto It = OverlapFlags.find(L); It != OverlapFlags.end()) {
+    if (Where)
+      *Where = "machine file memory." + L + ".transfers_overlap";
+    return It->second != 0;
+  }
+  if (Where)
+    *Where = isZen(Target) ? "datasheet: AMD Zen overlaps the cache transfers, not memory's "
+                             "(Kerncraft Zen machine files; Hofmann et al. 2020)"
+                           : "datasheet: Intel-like, no transfer overlaps (Stengel et al. 2015)";
+  return isZen(Target) && L != "DRAM";
+}
+
+std::pair<double, double> MemoryModel::loadStorePorts() const {
+  double Ld = LoadsPerCycle > 0 ? LoadsPerCycle : isZen(Target) ? 3 : 2;
+  double St = StoresPerCycle > 0 ? StoresPerCycle : isZen(Target) ? 2 : 1;
+  return {Ld, St};
+}
+
+std::vector<EcmTerm> MemoryModel::ecmTerms(const std::vector<MemStream> &S, const ex &V,
+                                           const ex &F, const ex &NOL) const {
+  (void)V;
+  if (Caches.size() < 2)
+    throw std::logic_error("ecmTerms needs the geometry of L1 and L2");
+  double Line = Caches.front().Line;
+  ex L = numeric(Line);
+  auto Into = [&](size_t I) {
+    return max(linesInto(S, &Caches[I], false, &F),
+               numeric(3, 4) * linesInto(S, &Caches[I], /*WriteBacks=*/true, &F));
+  };
+  std::vector<EcmTerm> T;
+  // Inverse bandwidth of the last level whose transfers serialise.
+  ex Prev = 0;
+  auto Cost = [&](bool Overlaps, const ex &InvB) -> ex {
+    return Overlaps ? InvB : max(0, InvB - Prev);
+  };
+  bool O1 = transfersOverlap("L1"), O2 = transfersOverlap("L2"), O3 = transfersOverlap("L3"),
+       OM = transfersOverlap("DRAM");
+  T.push_back({"T_nOL", "L1", NOL, 0, O1});
+  if (!O1)
+    Prev = numeric(1 / SourceBandwidth[0]);
+  ex In1 = Into(0);
+  ex InvB2 = numeric(1 / SourceBandwidth[1]);
+  T.push_back({"T_L1L2", "L2", L * In1 * Cost(O2, InvB2), In1, O2});
+  if (!O2)
+    Prev = InvB2;
+  // Lines into L2, from L3 or memory: page-strided streams' at the strided
+  // walk's rate at F; the others' compulsory ones at the curve at F, their
+  // re-fetched ones at the curve at their reuse working set W.
+  ex In2 = Into(1);
+  ex Str = 0;
+  if (stridedCurve()) {
+    std::vector<ex> In = linesIntoEach(S, &Caches[1], false, &F),
+                    Moved = linesIntoEach(S, &Caches[1], /*WriteBacks=*/true, &F);
+    ex StrIn = 0, StrMoved = 0;
+    for (size_t I = 0; I < S.size(); ++I) {
+      ex P = pageStrided(S[I]);
+      StrIn += P * In[I];
+      StrMoved += P * Moved[I];
+    }
+    Str = max(StrIn, numeric(3, 4) * StrMoved);
+  }
+  ex Seq = max(0, In2 - Str);
+  ex Distinct = linesInto(S, nullptr);
+  if (!is_a<numeric>(F) || ex_to<numeric>(F).to_double() > 0)
+    Distinct = min(Distinct, F / L);
+  ex Comp = min(Seq, Distinct), Refetch = Seq - Comp;
+  ex W = reuseWorkingSet(S, Caches[1].Size, Line, F);
+  double S3 = reportedSize("L3");
+  ex InL3W = S3 > 0 ? cmp_le(W, numeric(S3)) : ex(0);
+  ex InL3F = S3 > 0 ? cmp_le(F, numeric(S3)) : ex(0);
+  ex InvW = time(1, W), InvF = time(1, F), InvS = stridedTime(1, F);
+  T.push_back({"T_L2L3", "L3",
+               L * (InL3W * Refetch * Cost(O3, InvW) + InL3F * Comp * Cost(O3, InvF) +
+                    InL3F * Str * Cost(O3, InvS)),
+               InL3W * Refetch + InL3F * (Comp + Str), O3});
+  T.push_back({"T_L3Mem", "memory",
+               L * ((1 - InL3W) * Refetch * Cost(OM, InvW) + (1 - InL3F) * Comp * Cost(OM, InvF) +
+                    (1 - InL3F) * Str * Cost(OM, InvS)),
+               (1 - InL3W) * Refetch + (1 - InL3F) * (Comp + Str), OM});
+  return T;
+}
+
+ex MemoryModel::ecmData(const std::vector<EcmTerm> &Terms) {
+  return ecmCombine(0, Terms);
+}
+
+ex MemoryModel::ecmTime(const ex &Core, const std::vector<EcmTerm> &Terms, const ex &F) const {
+  return combine(Core, ecmData(Terms), F);
+}
+
+ex MemoryModel::ecmCombine(const ex &Core, const std::vector<EcmTerm> &Terms) {
+  ex T = Core, Serial = 0;
+  for (const EcmTerm &E : Terms)
+    if (E.Overlaps)
+      T = max(T, E.Time);
+    else
+      Serial += E.Time;
+  return max(T, Serial);
 }
 
 } // namespace segtime

@@ -36,6 +36,7 @@
 #include "predictor/Machine.h"
 
 #include <ginac/ginac.h>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -103,6 +104,17 @@ std::vector<GiNaC::ex> linesIntoEach(const std::vector<MemStream> &S, const Cach
                                      bool WriteBacks = false,
                                      const GiNaC::ex *Footprint = nullptr);
 
+/// The reuse working set (B) of the lines that streams S bring into a
+/// cache of Size bytes again within one execution of their nest: the bytes
+/// all streams touch in one iteration of the innermost loop whose
+/// iteration does not fit Size (the loop whose layer condition fails: the
+/// lines are touched again after that many bytes), Footprint if every
+/// loop's iteration fits. gemm i-k-j (C[i][j] += A[i][k] B[k][j], 1000 x
+/// 1100 x 1200, L2 512 KiB): one k iteration touches a row of B and C
+/// (17.6 KB), one i iteration all of B (10.6 MB), so W = 10.6 MB.
+GiNaC::ex reuseWorkingSet(const std::vector<MemStream> &S, double Size, double Line,
+                          const GiNaC::ex &Footprint);
+
 /// Bytes within which the hardware prefetchers work: they do not cross a
 /// 4 KiB page (Intel 64 and IA-32 Architectures Optimization Reference
 /// Manual, "Data Prefetching": the L2 streamer and the L1 IP-stride
@@ -116,6 +128,17 @@ constexpr double PrefetchPage = 4096;
 /// if it is smaller or the stream never moves. Unevaluated (cmp_le) while the
 /// stride is symbolic (8*n).
 GiNaC::ex pageStrided(const MemStream &M);
+
+/// One contribution of the Execution-Cache-Memory (ECM) model of a loop
+/// nest (Treibig & Hager 2010; Stengel, Treibig, Hager & Wellein 2015;
+/// Hofmann et al. 2020): seconds per execution of the nest.
+struct EcmTerm {
+  std::string Name;   ///< "T_nOL", "T_L1L2", "T_L2L3", "T_L3Mem"
+  std::string Bound;  ///< the level it stands for: "L1", "L2", "L3", "memory"
+  GiNaC::ex Time;     ///< s per execution of the nest
+  GiNaC::ex Lines;    ///< cache lines moved for it (0 for T_nOL)
+  bool Overlaps = false; ///< overlaps with the core (else serialises with the other nOL terms)
+};
 
 class MemoryModel {
 public:
@@ -191,6 +214,59 @@ public:
   GiNaC::ex lineTime(const std::vector<MemStream> &S, const GiNaC::ex &Traffic,
                      const GiNaC::ex &Footprint) const;
 
+  /// The data terms of the ECM model of one execution of a nest with
+  /// streams S, traffic V (B), footprint F (B) and load/store time NOL (s,
+  /// T_nOL: the nest's loads and stores on the core's load/store ports):
+  /// T_nOL, then per pair of levels the lines moved between them (lines
+  /// into cache k: max(In_k, 3/4 Moved_k), as lineTime) over their
+  /// bandwidth. T_L1L2 carries the lines into L1 at the L2 bandwidth; the
+  /// lines into L2 come from L3 or memory: the compulsory ones (at most the
+  /// nest's distinct lines) at the measured curve's bandwidth at F, the
+  /// others (re-fetched because a layer condition fails for L2) at the
+  /// curve's bandwidth at their reuse working set W (reuseWorkingSet); each
+  /// is T_L2L3 if its working set fits the reported L3 size, else T_L3Mem.
+  /// A term that does not overlap (transfersOverlap) costs the increment of
+  /// its inverse bandwidth over the previous non-overlapping level's (the
+  /// measured bandwidth of level k is the time of the whole path from k to
+  /// the registers), an overlapping one its level's whole inverse
+  /// bandwidth; so that a triad predicts the calibrated bandwidth of its
+  /// level in both cases.
+  std::vector<EcmTerm> ecmTerms(const std::vector<MemStream> &S, const GiNaC::ex &Traffic,
+                                const GiNaC::ex &Footprint, const GiNaC::ex &NOL) const;
+  /// The ECM rule over the core time Core (T_OL, s) and Terms: T =
+  /// max(T_OL, overlapping terms, sum of the non-overlapping terms)
+  /// (Stengel et al. 2015 eq. 1, Kerncraft's ECM model).
+  static GiNaC::ex ecmCombine(const GiNaC::ex &Core, const std::vector<EcmTerm> &Terms);
+  /// The data side of the ECM rule: max(overlapping terms, sum of the
+  /// others) (s).
+  static GiNaC::ex ecmData(const std::vector<EcmTerm> &Terms);
+  /// The nest's time: the core time Core (T_OL) and ecmData(Terms)
+  /// combined as combine() does, by the overlap exponent p that `segtime
+  /// calibrate --level overlap` measured at footprint F: (T_OL^p +
+  /// T_data^p)^(1/p); the ECM max (p -> infinity) without the curve. The
+  /// measured exponent (2.0-2.6 on the machines here: a core busy with a
+  /// chain of FMAs issues the loads behind it late) is the overlap of core
+  /// and transfers this machine showed, where the ECM model assumes it full.
+  GiNaC::ex ecmTime(const GiNaC::ex &Core, const std::vector<EcmTerm> &Terms,
+                    const GiNaC::ex &F) const;
+  /// Do the transfers of level L ("L1": T_nOL, "L2": T_L1L2, "L3": T_L2L3,
+  /// "DRAM": T_L3Mem) overlap with the core and each other? The machine
+  /// file's memory.<L>.transfers_overlap (0 or 1) if present, else by the
+  /// ICC target (setTarget): AMD Zen (znver*) overlaps L1, L2 and L3
+  /// transfers, not memory's (Kerncraft's Zen and Zen 2 machine files;
+  /// Hofmann et al. 2020); any other (Intel-like) overlaps none (Stengel et
+  /// al. 2015). Where says which ("machine file", "datasheet: ...").
+  bool transfersOverlap(const std::string &L, std::string *Where = nullptr) const;
+  /// The ICC target ("znver3", "skylake") for transfersOverlap's default.
+  void setTarget(const std::string &T) { Target = T; }
+  /// Reported size of cache level L (memory.<L>.size; else the size used); 0 if none.
+  double reportedSize(const std::string &L) const;
+  /// Load and store micro-ops the core issues per cycle (memory.L1.loads_per_cycle,
+  /// .stores_per_cycle; else datasheet: AMD Zen 3, 3 and 2, Software
+  /// Optimization Guide for AMD Family 19h, §2.12; Intel Skylake and later,
+  /// 2 and 1, Intel Optimization Reference Manual §2.2).
+  std::pair<double, double> loadStorePorts() const;
+
   /// V / Bs(F) in seconds: V bytes of lines of page-strided streams at the
   /// strided walk's measured rate at footprint F (the shared curve when
   /// ranksSharing() >= 2 and the file has one); the triad's time(V, F) if
@@ -229,6 +305,10 @@ private:
                                               const std::string &Field = "bandwidth",
                                               std::vector<std::pair<double, double>> *Points =
                                                   nullptr) const;
+  std::map<std::string, double> Reported; ///< memory.<L>.size
+  std::map<std::string, double> OverlapFlags; ///< memory.<L>.transfers_overlap
+  double LoadsPerCycle = 0, StoresPerCycle = 0; ///< memory.L1.*_per_cycle (0: none)
+  std::string Target;
   std::vector<Level> Strided, StridedShared; ///< steps of memory.strided(_shared2)
   std::vector<Level> Overlap; ///< steps of memory.overlap (Bandwidth = exponent p)
   double Ranks = 1;

@@ -127,6 +127,51 @@ static ex nestMemoryTime(const MemoryModel &Mem, const Node &N, const ex &F,
   return Mem.time(parseExpr(N.Traffic), F);
 }
 
+/// Count of operation Op (RUV key Key) per execution of IR node N: a
+/// stage's own count, a loop's trip times its body's (summed over its
+/// counter where the body depends on it: a triangular nest).
+static ex countPerExecution(const Node &N, const std::string &Key, const std::string &Op) {
+  if (N.Kind == NodeKind::Stage) {
+    auto R = N.Ruvs.find(Key);
+    return R == N.Ruvs.end() ? ex(0) : ex(numeric(R->second.get(Op)));
+  }
+  if (N.Kind != NodeKind::Loop)
+    return 0;
+  ex Body = 0;
+  for (const Node &X : N.Body)
+    Body += frequencyOf(X) * countPerExecution(X, Key, Op);
+  ex Trip = parseExpr(N.Trip);
+  if (!N.Index.empty() && Body.has(sym(N.Index)))
+    return seg_sum(Body, sym(N.Index), 0, Trip - 1);
+  return Trip * Body;
+}
+
+static ex nestLoadStoreTime(const Node &Nest, const std::string &Target, double TCyc,
+                     const MemoryModel &Mem) {
+  std::string Key = "ICC:" + Target;
+  auto [Ld, St] = Mem.loadStorePorts();
+  return numeric(TCyc) * max(countPerExecution(Nest, Key, "mem.load") / numeric(Ld),
+                             countPerExecution(Nest, Key, "mem.store") / numeric(St));
+}
+
+/// The ECM model needs L1 and L2 geometry and every reference of the nest
+/// as a stream: a nest whose pass left a reference out or bounded it
+/// (Node::MemoryNotes: indirect, non-affine) keeps the p-norm.
+/// s per core cycle (the ICC entry "cycles"); 0 if the cost vector has none
+/// (an in-order target costed per instruction class: no ECM then).
+static double cycleTime(const ICCModel &Icc) {
+  try {
+    return Icc.cost("cycles");
+  } catch (const std::exception &) {
+    return 0;
+  }
+}
+
+static bool ecmApplies(const MemoryModel &Mem, const Node &Nest) {
+  return Mem.caches().size() >= 2 && !Nest.Streams.empty() && !Nest.Footprint.empty() &&
+         Nest.MemoryNotes.empty();
+}
+
 /// The source-level loops that IR loop nests with a memory term are
 /// attributed to (Node::SourceNode), each with those nests: the outermost
 /// IR loops with a Footprint, at the top of the function's IR-level SEG (a
@@ -154,7 +199,8 @@ static std::map<const Node *, std::vector<const Node *>> nestsBySourceLoop(const
 void installLoopModels(FormulaBuilder &FB, const SegFile &S, const Machine &M,
                        const std::string &Target, const ResourceModel &Model,
                        std::optional<MemoryModel> &Mem, std::string &MemWhy,
-                       const std::map<std::string, double> &Values) {
+                       const std::map<std::string, double> &Values,
+                       std::shared_ptr<std::map<const Node *, ex>> Cores) {
   auto *Icc = dynamic_cast<const ICCModel *>(&Model);
   if (!Icc && Model.level() != "INTCC" && Model.level() != "HLLC")
     return;
@@ -191,14 +237,142 @@ void installLoopModels(FormulaBuilder &FB, const SegFile &S, const Machine &M,
   auto T = S.Targets.find(Target);
   if (Icc && T != S.Targets.end() && T->second.count("micro_op_buffer"))
     Rob = std::stod(T->second.at("micro_op_buffer"));
-  FB.setLoopBound("time:" + Model.level(), [Icc, Rob, &Mem, Values](const Node &N, const ex &Core,
-                                                                    int Depth) -> ex {
+  if (Icc && Mem)
+    Mem->setTarget(Target);
+  double TCyc = Icc ? cycleTime(*Icc) : 0;
+  FB.setLoopBound("time:" + Model.level(), [Icc, Rob, &Mem, Values, Target, TCyc,
+                                            Cores](const Node &N, const ex &Core,
+                                                   int Depth) -> ex {
     ex C = Icc ? Icc->overlap(N, Core, Depth, Rob) : Core;
     if (!Mem || N.Footprint.empty())
       return C;
+    if (Icc && Cores)
+      (*Cores)[&N] = C;
     ex F = parseExpr(N.Footprint);
+    // ICC: the ECM model where the nest's streams are known (docs/models.md).
+    if (Icc && TCyc > 0 && ecmApplies(*Mem, N))
+      return Mem->ecmTime(C,
+                          Mem->ecmTerms(streamsFor(N, Values), parseExpr(N.Traffic), F,
+                                        nestLoadStoreTime(N, Target, TCyc, *Mem)),
+                          F);
     return Mem->combine(C, nestMemoryTime(*Mem, N, F, Values), F);
   });
+}
+
+/// Iterations of the innermost loops of IR node N per execution.
+static ex innerIterations(const Node &N) {
+  if (N.Kind != NodeKind::Loop)
+    return 0;
+  ex Body = 0;
+  bool Inner = false;
+  for (const Node &X : N.Body)
+    if (X.Kind == NodeKind::Loop) {
+      Body += frequencyOf(X) * innerIterations(X);
+      Inner = true;
+    }
+  ex Trip = parseExpr(N.Trip);
+  if (!Inner)
+    return Trip;
+  if (!N.Index.empty() && Body.has(sym(N.Index)))
+    return seg_sum(Body, sym(N.Index), 0, Trip - 1);
+  return Trip * Body;
+}
+
+/// The ECM breakdown of the IR loop nests of F at Values (ICC, target
+/// Target, s per cycle TCyc); Cores: their core times (installLoopModels).
+static std::vector<NestBreakdown> breakdownOf(const FunctionSeg &F, const MemoryModel *Mem,
+                                              const std::string &Why, const std::string &Target,
+                                              double TCyc,
+                                              const std::map<const Node *, ex> &Cores,
+                                              const std::map<std::string, double> &Values) {
+  std::vector<NestBreakdown> R;
+  auto It = F.LevelSegs.find("IR");
+  if (It == F.LevelSegs.end())
+    return R;
+  for (const Node &N : It->second) {
+    if (N.Kind != NodeKind::Loop)
+      continue;
+    NestBreakdown B;
+    B.Id = N.Id;
+    B.Line = N.Range.Line;
+    B.CycleS = TCyc;
+    B.Executions = evaluate(frequencyOf(N), Values);
+    B.Iterations = evaluate(innerIterations(N), Values);
+    auto C = Cores.find(&N);
+    if (!Mem) {
+      B.NotAnalysable = "no memory term: " + Why;
+    } else if (N.Footprint.empty()) {
+      B.NotAnalysable = "no footprint (" +
+                        (N.MemoryNotes.empty() ? std::string("no analysable references")
+                                               : N.MemoryNotes.front()) +
+                        "): core time only";
+    } else if (C == Cores.end()) {
+      B.NotAnalysable = "not costed at the ICC level";
+    } else if (TCyc <= 0) {
+      B.NotAnalysable = "the ICC cost vector has no 'cycles' entry (no core time in cycles); the "
+                        "p-norm of core and memory time";
+    } else if (!ecmApplies(*Mem, N)) {
+      B.NotAnalysable =
+          std::string(!N.MemoryNotes.empty() ? N.MemoryNotes.front()
+                      : N.Streams.empty()    ? "no reference streams"
+                                             : "the machine file lacks L1/L2 geometry") +
+          "; traffic / bandwidth combined with the core time by the overlap exponent";
+    }
+    double Core = C == Cores.end() ? 0 : evaluate(C->second, Values);
+    B.CoreCycles = TCyc > 0 ? Core / TCyc : 0;
+    B.Terms.push_back({"T_OL", "core", Core, true});
+    if (!B.NotAnalysable.empty()) {
+      if (Mem && !N.Footprint.empty() && C != Cores.end()) {
+        ex Fx = parseExpr(N.Footprint);
+        double Tm = evaluate(nestMemoryTime(*Mem, N, Fx, Values), Values);
+        B.Terms.push_back({"T_mem", Mem->levelOf(evaluate(Fx, Values)).Name, Tm, true});
+        B.TimeS = evaluate(Mem->combine(C->second, nestMemoryTime(*Mem, N, Fx, Values), Fx),
+                           Values);
+      } else {
+        B.TimeS = Core;
+      }
+    } else {
+      std::vector<MemStream> St = streamsFor(N, Values);
+      ex Fx = parseExpr(N.Footprint);
+      std::vector<EcmTerm> T = Mem->ecmTerms(St, parseExpr(N.Traffic), Fx,
+                                             nestLoadStoreTime(N, Target, TCyc, *Mem));
+      B.TimeS = evaluate(Mem->ecmTime(C->second, T, Fx), Values);
+      if (auto P = Mem->overlapExponent(evaluate(Fx, Values)))
+        B.OverlapExponent = *P;
+      B.Lines["L1"] = evaluate(T[1].Lines, Values);
+      B.Lines["L2"] = evaluate(T[2].Lines + T[3].Lines, Values);
+      B.Lines["L3"] = evaluate(T[2].Lines, Values);
+      B.Lines["memory"] = evaluate(T[3].Lines, Values);
+      for (const EcmTerm &E : T)
+        B.Terms.push_back({E.Name, E.Bound, evaluate(E.Time, Values), E.Overlaps});
+    }
+    // The bound: the largest overlapping term, or the largest member of the
+    // non-overlapping sum when the sum is larger.
+    double Best = -1, Serial = 0, BestSerial = -1;
+    std::string Which, WhichSerial;
+    for (const NestBreakdown::Term &X : B.Terms)
+      if (X.Overlaps) {
+        if (X.TimeS > Best) {
+          Best = X.TimeS;
+          Which = X.Bound;
+        }
+      } else {
+        Serial += X.TimeS;
+        if (X.TimeS > BestSerial) {
+          BestSerial = X.TimeS;
+          WhichSerial = X.Bound;
+        }
+      }
+    if (Serial > Best) {
+      B.Bound = WhichSerial;
+      B.Share = B.TimeS > 0 ? BestSerial / B.TimeS : 0;
+    } else {
+      B.Bound = Which;
+      B.Share = B.TimeS > 0 ? Best / B.TimeS : 0;
+    }
+    R.push_back(std::move(B));
+  }
+  return R;
 }
 
 /// How the memory note's transfer time combines with the core time.
@@ -486,7 +660,10 @@ public:
     FB.setLibraryCosts(std::move(Costed), M.Name);
     // ICC loops: overlap of iterations and the memory term.
     for (auto &Model : Models)
-      installLoopModels(FB, S, M, P.Target, *Model, Mem, MemWhy, O.Values);
+      installLoopModels(FB, S, M, P.Target, *Model, Mem, MemWhy, O.Values, Cores);
+    for (auto &Model : Models)
+      if (auto *I = dynamic_cast<const ICCModel *>(Model.get()))
+        CycleS = cycleTime(*I);
   }
 
   bool clampTrips() const { return FB.clampTrips(); }
@@ -527,6 +704,10 @@ private:
   std::vector<std::unique_ptr<ResourceModel>> Models;
   std::string MemWhy;
   std::optional<MemoryModel> Mem;
+  /// ICC core time per loop nest (the breakdown's T_OL).
+  std::shared_ptr<std::map<const Node *, ex>> Cores =
+      std::make_shared<std::map<const Node *, ex>>();
+  double CycleS = 0; ///< the ICC entry "cycles"
   std::optional<CollectiveModel> Comm;
   std::string CommError;
   std::unique_ptr<CommModelScope> CommScope;
@@ -895,6 +1076,8 @@ void FilePredictor::predictFunction(FunctionPrediction &FP, const FunctionSeg &F
       FP.Params.push_back({"rank", double(LP.Rank), "the slowest of the p ranks"});
     if (L == "POC" && !LP.Counts.count("flop"))
       LP.Counts["flop"] = 0;
+    if (L == "ICC" && O.Breakdown)
+      FP.Breakdown = breakdownOf(FS, Mem ? &*Mem : nullptr, MemWhy, P.Target, CycleS, *Cores, V);
     FP.Levels[L] = LP;
   }
 }
@@ -1098,6 +1281,31 @@ json Prediction::toJSON() const {
     J["unresolved"] = F.Unresolved;
     if (!F.Notes.empty())
       J["notes"] = F.Notes;
+    if (!F.Breakdown.empty()) {
+      json Bs = json::array();
+      for (const NestBreakdown &B : F.Breakdown) {
+        json X = {{"loop", B.Id},           {"line", B.Line},
+                  {"executions", B.Executions}, {"time_s", B.TimeS},
+                  {"iterations", B.Iterations}, {"core_cycles", B.CoreCycles},
+                  {"core_cycles_per_iteration", B.Iterations > 0 ? B.CoreCycles / B.Iterations : 0.0},
+                  {"lines", B.Lines},       {"bound", B.Bound},
+                  {"share", B.Share},       {"model", B.NotAnalysable.empty() ? "ECM" : "fallback"}};
+        if (B.OverlapExponent > 0)
+          X["overlap_exponent"] = B.OverlapExponent;
+        if (!B.NotAnalysable.empty())
+          X["not_analysable"] = B.NotAnalysable;
+        json Ts = json::array();
+        for (const NestBreakdown::Term &T : B.Terms)
+          Ts.push_back({{"name", T.Name},
+                        {"bound", T.Bound},
+                        {"time_s", T.TimeS},
+                        {"cycles", B.CycleS > 0 ? T.TimeS / B.CycleS : 0.0},
+                        {"overlaps", T.Overlaps}});
+        X["terms"] = Ts;
+        Bs.push_back(X);
+      }
+      J["breakdown"] = Bs;
+    }
     J["where"] = F.Where;
     J["status"] = F.Failed ? "error" : !F.Error.empty() ? "incomplete" : "predicted";
     if (!F.Error.empty())
@@ -1140,6 +1348,51 @@ static std::string fmtTime(double S) {
 }
 
 std::string formatSeconds(double S) { return fmtTime(S); }
+
+/// The --breakdown table: one block per loop nest.
+static void printBreakdown(std::ostream &OS, const std::vector<NestBreakdown> &Bs) {
+  if (Bs.empty())
+    return;
+  OS << "  breakdown (ICC, per execution of each loop nest; ECM: T = max(T_OL, T_data), T_data "
+        "= max(overlapping terms, sum of the others)):\n";
+  char Buf[256];
+  for (const NestBreakdown &B : Bs) {
+    std::snprintf(Buf, sizeof Buf,
+                  "  loop nest %s at line %u: %s x %.4g per call; bound: %s (%.0f %%)%s\n",
+                  B.Id.c_str(), B.Line, fmtTime(B.TimeS).c_str(), B.Executions,
+                  B.Bound.c_str(), 100 * B.Share, B.NotAnalysable.empty() ? "" : " [fallback]");
+    OS << Buf;
+    if (!B.NotAnalysable.empty())
+      OS << "    not analysable by ECM: " << B.NotAnalysable << "\n";
+    else if (B.OverlapExponent > 0) {
+      std::snprintf(Buf, sizeof Buf,
+                    "    T = (T_OL^p + T_data^p)^(1/p), p = %.3g (memory.overlap), T_data = "
+                    "max(overlapping transfers, sum of the others)\n",
+                    B.OverlapExponent);
+      OS << Buf;
+    }
+    std::snprintf(Buf, sizeof Buf, "    core: %.4g cycles, %.4g iterations, %.3g cycles per iteration\n",
+                  B.CoreCycles, B.Iterations, B.Iterations > 0 ? B.CoreCycles / B.Iterations : 0.0);
+    OS << Buf;
+    if (!B.Lines.empty()) {
+      OS << "    lines:";
+      for (const char *L : {"L1", "L2", "L3", "memory"})
+        if (B.Lines.count(L)) {
+          std::snprintf(Buf, sizeof Buf, " %s %.4g", L, B.Lines.at(L));
+          OS << Buf;
+        }
+      OS << "  (into L1, into L2, into L2 from L3, from memory)\n";
+    }
+    OS << "    term      level    time         cycles       overlaps  share\n";
+    for (const NestBreakdown::Term &T : B.Terms) {
+      std::snprintf(Buf, sizeof Buf, "    %-9s %-8s %-12s %-12.4g %-9s %.0f %%\n", T.Name.c_str(),
+                    T.Bound.c_str(), fmtTime(T.TimeS).c_str(),
+                    B.CycleS > 0 ? T.TimeS / B.CycleS : 0.0, T.Overlaps ? "yes" : "no",
+                    B.TimeS > 0 ? 100 * T.TimeS / B.TimeS : 0.0);
+      OS << Buf;
+    }
+  }
+}
 
 void Prediction::printText(std::ostream &OS) const {
   OS << "machine: " << MachineName << " (" << MachinePath << "), code compiled at -" << OptLevel
@@ -1188,6 +1441,7 @@ void Prediction::printText(std::ostream &OS) const {
       OS << "  not costed: " << U << "\n";
     for (const std::string &N : F.Notes)
       OS << "  note: " << N << "\n";
+    printBreakdown(OS, F.Breakdown);
   }
   // The functions not predicted, with what they lack, last.
   size_t Incomplete = 0, Failed = 0;

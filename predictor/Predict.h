@@ -15,9 +15,14 @@
 #include "predictor/ExprText.h"
 #include "predictor/Machine.h"
 
+#include <memory>
 #include <optional>
 #include <ostream>
 #include <set>
+
+namespace GiNaC {
+class ex;
+}
 
 namespace segtime {
 
@@ -47,6 +52,34 @@ struct MissingValue {
   std::vector<std::string> Levels; ///< the levels that need it
 };
 
+/// One IR loop nest's time by the ECM model at the ICC level (`segtime
+/// predict --breakdown`, docs/models.md "ECM"), per execution of the nest.
+struct NestBreakdown {
+  std::string Id;      ///< IR loop id ("ir3")
+  unsigned Line = 0;   ///< source line of the nest
+  double Executions = 1; ///< executions per call of the function
+  double TimeS = 0;    ///< predicted time, s per execution
+  double Iterations = 0; ///< iterations of its innermost loops per execution
+  double CoreCycles = 0; ///< T_OL (the scheduling model's core time), cycles per execution
+  double CycleS = 0;   ///< s per cycle (the ICC entry "cycles")
+  /// Cache lines per execution: "L1" into L1, "L2" into L2, "L3" and
+  /// "memory" the lines into L2 that come from there.
+  std::map<std::string, double> Lines;
+  struct Term {
+    std::string Name;  ///< "T_OL", "T_nOL", "T_L1L2", "T_L2L3", "T_L3Mem"
+    std::string Bound; ///< "core", "L1", "L2", "L3", "memory"
+    double TimeS = 0;
+    bool Overlaps = true;
+  };
+  std::vector<Term> Terms;
+  std::string Bound; ///< the largest term's level (of the non-overlapping sum's largest member when that sum wins)
+  double Share = 0;  ///< its share of TimeS (0..1)
+  /// The measured core/data overlap exponent used (0: the ECM max).
+  double OverlapExponent = 0;
+  /// "" if the ECM model applies, else why not and what is used instead.
+  std::string NotAnalysable;
+};
+
 struct FunctionPrediction {
   std::string Name;
   std::string Where; ///< the function's file:line
@@ -62,6 +95,8 @@ struct FunctionPrediction {
   std::vector<MissingValue> Missing;
   bool Failed = false; ///< Error is not (only) missing values
   std::vector<std::string> Notes; ///< optional levels left out, and why
+  /// ICC loop nests, with PredictOptions::Breakdown.
+  std::vector<NestBreakdown> Breakdown;
   /// Communication time of the Comm nodes, in t_<pattern>(bytes, p) terms
   /// (predictor/Collectives.h); "" if the function does not communicate.
   /// The same at every level: it is built from the source-level SEG.
@@ -94,6 +129,8 @@ struct PredictOptions {
   /// Closed forms are expanded only when they stay within this many terms
   /// (FormulaBuilder::setMaxTerms; 0: always).
   size_t MaxTerms = 4000;
+  /// Per ICC loop nest: the ECM terms, lines and bound (FunctionPrediction::Breakdown).
+  bool Breakdown = false;
 };
 
 struct Prediction {
@@ -135,10 +172,13 @@ std::set<std::string> knownOutcomes(const PredictOptions &O,
 /// must outlive FB's use. Values: the parameter values; an
 /// MPI process count p >= 2 (--np) means ranks sharing one node's L3 and
 /// memory (MemoryModel::setRanksSharing: all ranks on one node assumed).
+/// Cores, if given, receives the ICC core time (s, per execution) of every
+/// loop nest with a memory term, before the memory term (for the breakdown).
 void installLoopModels(FormulaBuilder &FB, const SegFile &S, const Machine &M,
                        const std::string &Target, const ResourceModel &Model,
                        std::optional<MemoryModel> &Mem, std::string &MemWhy,
-                       const std::map<std::string, double> &Values);
+                       const std::map<std::string, double> &Values,
+                       std::shared_ptr<std::map<const Node *, GiNaC::ex>> Cores = nullptr);
 
 /// The ICC target to predict for: Wanted if the SEG file has it, else the
 /// first target of the SEG file (whose code generation succeeded) that M has

@@ -6,7 +6,7 @@
 ///
 /// USAGE:
 ///   segtime predict FILE.seg.json --machine t800 -p n=256 [--level poc|hllc|all]
-///                   [--function NAME] [--json] [--max-terms N]
+///                   [--function NAME] [--json] [--max-terms N] [--breakdown]
 ///   segtime calibrate --level hllc,poc --out costvectors/local.yaml
 ///   segtime show FILE.seg.json [--function NAME]
 ///   segtime dot FILE.seg.json --function NAME > f.dot
@@ -92,6 +92,9 @@ const char *PredictUsage =
     "                       default: every rank, the slowest is reported\n"
     "                       (docs/mpi.md)\n"
     "  --json               print one JSON object (layout: docs/cli.md)\n"
+    "  --breakdown          per ICC loop nest: the ECM terms (core, L1, L2, L3,\n"
+    "                       memory), cache lines, core cycles per iteration, the\n"
+    "                       bound and its share (text table, or in --json)\n"
     "  --max-terms N        expand a closed form only if it stays within N terms\n"
     "                       (default 4000; 0: always); a larger one is printed\n"
     "                       and evaluated factored, with a note\n"
@@ -186,6 +189,8 @@ int predictMain(int Argc, char **Argv) {
       O.Values[Np ? "p" : "rank"] = static_cast<double>(N);
     } else if (A == "--json") {
       Json = true;
+    } else if (A == "--breakdown") {
+      O.Breakdown = true;
     } else if (A == "--max-terms") {
       O.MaxTerms = static_cast<size_t>(NextCount(0, "number of terms (0, 1, ...)"));
     } else if (!A.empty() && A[0] == '-') {
@@ -245,6 +250,9 @@ int predictMain(int Argc, char **Argv) {
     }
     if (!LevelsGiven)
       addDefaultLevels(S, M, O);
+    if (O.Breakdown && std::find(O.Levels.begin(), O.Levels.end(), "ICC") == O.Levels.end())
+      fail("--breakdown needs the ICC level (--level icc or all; the SEG file needs ICC data "
+           "for a target of the machine file)");
     Prediction P = predict(S, M, O);
     P.SegPath = Seg;
     for (const std::string &U : P.UnusedValues)

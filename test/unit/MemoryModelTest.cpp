@@ -435,3 +435,107 @@ TEST(CacheLines, PageStridedStreamsUseTheStridedRate) {
   M.Params[memoryCurveKey(1, "bandwidth", "strided")] = entry(0, "B/s");
   EXPECT_THROW(MemoryModel::fromMachine(M, Why), std::runtime_error);
 }
+
+namespace {
+/// gemm i-k-j, C[i][j] += A[i][k] B[k][j] (C ni x nj, A ni x nk, B nk x nj):
+/// loops j (l0), k (l1), i (l2), innermost first.
+std::vector<MemStream> gemmIkj(int Ni, int Nj, int Nk) {
+  std::string I = std::to_string(Ni), J = std::to_string(Nj), K = std::to_string(Nk);
+  std::string RowB = std::to_string(8 * Nj), RowA = std::to_string(8 * Nk);
+  return {stream("a", {{"0", J}, {"8", K}, {RowA, I}}),
+          stream("b", {{"8", J}, {RowB, K}, {"0", I}}),
+          stream("c", {{"8", J}, {"0", K}, {RowB, I}}, {}, true)};
+}
+} // namespace
+
+TEST(CacheLines, GemmIkjStreamsBOncePerI) {
+  // ni = 4, nj = nk = 64: B is 32 KiB (512 lines), a row of A or C 8 lines.
+  // By hand, into a 4 KiB L1: a k iteration touches a row of B and of C and
+  // one A element (17 lines, fit): C's row stays across k, B's rows slide;
+  // an i iteration touches all of B (does not fit): B again per i. Lines:
+  // B 4 x 512 + C 4 x 8 + A 4 x 8 = 2112. The model counts each run from
+  // an unaligned start (1 + 63/8 lines per row of 64 doubles, +1/8 line):
+  // 2122.5, +0.5 %.
+  std::vector<MemStream> G = gemmIkj(4, 64, 64);
+  const CacheGeometry L1{"L1", 4096, 4, 64};
+  EXPECT_NEAR(lines(G, &L1), 2112, 0.01 * 2112);
+  EXPECT_DOUBLE_EQ(lines(G, &L1), 4 * (1 + 63.0 / 8 + 63 * 8) + 2 * 4 * (1 + 63.0 / 8));
+  // A 32 KiB L2 (B alone fills it): the same lines; a 64 KiB one holds the
+  // footprint (36 KiB): warm caches bring nothing in.
+  const CacheGeometry L2{"L2", 32768, 8, 64}, Big{"L2", 65536, 8, 64};
+  EXPECT_NEAR(lines(G, &L2), 2112, 0.01 * 2112);
+  EXPECT_DOUBLE_EQ(lines(G, &Big), 0);
+  // The size, 1000 x 1100 x 1200 into a 512 KiB L2: B (10.6 MB)
+  // once per i, 1000 x 1200 x 1100 / 8 = 1.65e8 lines, plus A and C.
+  std::vector<MemStream> Big3 = gemmIkj(1000, 1100, 1200);
+  const CacheGeometry Zen3L2{"L2", 524288, 8, 64};
+  EXPECT_NEAR(lines(Big3, &Zen3L2), 1.65e8 + 2 * 1000 * 1200 / 8.0 + 1000 * 1100 / 8.0,
+              0.01 * 1.65e8);
+}
+
+TEST(CacheLines, ReuseWorkingSetIsTheFirstLoopThatDoesNotFit) {
+  // gemm i-k-j, ni = 4, nj = nk = 64, a 4 KiB cache: the k iteration (17
+  // lines, 1.1 kB) fits, the i iteration (all of B, 32 KiB + rows) does
+  // not: B's lines are touched again after ~33 kB.
+  std::vector<MemStream> G = gemmIkj(4, 64, 64);
+  double F = 8.0 * (4 * 64 + 64 * 64 + 4 * 64);
+  double W = evaluate(reuseWorkingSet(G, 4096, 64, F), {});
+  EXPECT_GT(W, 32768);
+  EXPECT_LT(W, 36000);
+  // Every iteration fits a 1 MiB cache: the footprint.
+  EXPECT_DOUBLE_EQ(evaluate(reuseWorkingSet(G, 1 << 20, 64, F), {}), F);
+}
+
+TEST(MemoryModel, EcmTriadPredictsItsOwnBandwidthWithAndWithoutOverlap) {
+  // machine(): L1 100 GB/s, L2 50 GB/s, DRAM 10 GB/s; a triad of 1e6
+  // elements from DRAM moves L = 3 (1 + 999999/8) lines into L1 and L2.
+  // Intel-like: T_nOL (its bytes at the L1 rate) + T_L1L2 (1/50 - 1/100
+  // per byte) + T_L3Mem (1/10 - 1/50) = the whole path, l L / 10 GB/s.
+  // Zen: every cache transfer overlaps, memory's costs 1/10: the same.
+  Machine M = machine();
+  for (const char *L : {"L1", "L2"}) {
+    M.Params[std::string("memory.") + L + ".ways"] = entry(8, "ways");
+    M.Params[std::string("memory.") + L + ".line_size"] = entry(64, "B");
+  }
+  std::string Why;
+  auto Mem = MemoryModel::fromMachine(M, Why);
+  ASSERT_TRUE(Mem) << Why;
+  std::vector<MemStream> Triad = {stream("a", {{"8", "1000000"}}, {}, true),
+                                  stream("b", {{"8", "1000000"}}),
+                                  stream("c", {{"8", "1000000"}})};
+  double L = 3 * (1 + 999999.0 / 8), Want = 64 * L / 10e9;
+  for (const char *Target : {"skylake", "znver3"}) {
+    Mem->setTarget(Target);
+    auto T = Mem->ecmTerms(Triad, 24e6, 24e6, GiNaC::numeric(64 * L / 100e9));
+    ASSERT_EQ(T.size(), 4u);
+    EXPECT_EQ(T[0].Name, "T_nOL");
+    EXPECT_EQ(T[3].Name, "T_L3Mem");
+    EXPECT_NEAR(evaluate(T[1].Lines, {}), L, 1e-6);
+    EXPECT_NEAR(evaluate(T[3].Lines, {}), L, 1e-6); // no L3 in the file: from memory
+    EXPECT_NEAR(evaluate(MemoryModel::ecmCombine(0, T), {}), Want, 1e-9 * Want) << Target;
+  }
+  std::string Where;
+  Mem->setTarget("znver3");
+  EXPECT_TRUE(Mem->transfersOverlap("L2", &Where));
+  EXPECT_FALSE(Mem->transfersOverlap("DRAM"));
+  EXPECT_NE(Where.find("Zen"), std::string::npos);
+  Mem->setTarget("icelake-server");
+  EXPECT_FALSE(Mem->transfersOverlap("L2"));
+  // The machine file's switch wins; values other than 0 and 1 are refused.
+  M.Params["memory.L2.transfers_overlap"] = entry(1, "");
+  Mem = MemoryModel::fromMachine(M, Why);
+  EXPECT_TRUE(Mem->transfersOverlap("L2", &Where));
+  EXPECT_NE(Where.find("machine file"), std::string::npos);
+  M.Params["memory.L2.transfers_overlap"] = entry(2, "");
+  EXPECT_THROW(MemoryModel::fromMachine(M, Why), std::runtime_error);
+}
+
+TEST(MemoryModel, EcmRuleMaxOfOverlappingAndSumOfTheRest) {
+  std::vector<EcmTerm> T = {{"T_nOL", "L1", GiNaC::numeric(2), 0, false},
+                            {"T_L1L2", "L2", GiNaC::numeric(3), 0, false},
+                            {"T_L2L3", "L3", GiNaC::numeric(4), 0, true}};
+  EXPECT_DOUBLE_EQ(evaluate(MemoryModel::ecmCombine(GiNaC::numeric(1), T), {}), 5); // 2 + 3
+  EXPECT_DOUBLE_EQ(evaluate(MemoryModel::ecmCombine(GiNaC::numeric(6), T), {}), 6); // core
+  T[1].Overlaps = true;
+  EXPECT_DOUBLE_EQ(evaluate(MemoryModel::ecmCombine(GiNaC::numeric(1), T), {}), 4);
+}
