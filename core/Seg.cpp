@@ -147,6 +147,10 @@ json Node::toJSON() const {
     break;
   case NodeKind::Unknown:
     J["reason"] = Reason;
+    if (!Callee.empty()) {
+      J["callee"] = Callee;
+      J["args"] = Args;
+    }
     break;
   default:
     break;
@@ -266,6 +270,8 @@ json FunctionSeg::toJSON() const {
   json J = {{"name", Name},         {"range", Range.toJSON()},
             {"params", Params},     {"parameters", std::move(Ps)},
             {"in_main_file", InMainFile}, {"seg", listToJSON(Body)}};
+  if (Static)
+    J["static"] = true;
   for (auto &[K, L] : LevelSegs)
     J["level_segs"][K] = listToJSON(L);
   return J;
@@ -290,6 +296,7 @@ FunctionSeg FunctionSeg::fromJSON(const json &J) {
     for (const json &P : J["parameters"])
       F.Parameters.push_back(Parameter::fromJSON(P));
   F.InMainFile = J.value("in_main_file", true);
+  F.Static = J.value("static", false);
   F.Body = listFromJSON(J.at("seg"));
   if (J.contains("level_segs"))
     for (auto It = J["level_segs"].begin(); It != J["level_segs"].end(); ++It)
@@ -581,6 +588,10 @@ json compactNode(const Node &N, CompactContext &C) {
     break;
   case NodeKind::Unknown:
     J["why"] = N.Reason;
+    if (!N.Callee.empty()) {
+      J["c"] = N.Callee;
+      J["x"] = N.Args;
+    }
     break;
   default:
     break;
@@ -898,6 +909,8 @@ json FunctionSeg::toCompactJSON(SegVocabulary *Vocab) const {
             {"parameters", std::move(Ps)}};
   if (!InMainFile)
     J["in_main_file"] = false;
+  if (Static)
+    J["static"] = true;
   CompactContext C{Range, Vocab, {}};
   J["seg"] = compactList(Body, C);
   for (auto &[K, L] : LevelSegs) {
