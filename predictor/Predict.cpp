@@ -1147,9 +1147,10 @@ json Prediction::toJSON() const {
       }
       J["bound_parameters"] = Bs;
     }
-    J["costed"] = {{"nodes", F.Costed.Nodes},
-                   {"not_costed", F.Costed.NotCosted},
-                   {"no_seg", F.Costed.NoSeg}};
+    if (F.Costed.NotCosted) // (as "unresolved": nothing when all is costed)
+      J["costed"] = {{"nodes", F.Costed.Nodes},
+                     {"not_costed", F.Costed.NotCosted},
+                     {"no_seg", F.Costed.NoSeg}};
     json Ls = json::object();
     for (auto &[L, LP] : F.Levels) {
       Ls[L] = {{"time_s", LP.TimeS}};

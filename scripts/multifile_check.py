@@ -72,6 +72,7 @@ def main():
                                                for p in fn["parameters"]))
     print("  ICC instructions, whole run (main, no -p): predicted %d, callgrind %d (own functions: %s): "
           "%+.2f %%" % (predicted, measured, ", ".join("%s %d" % kv for kv in sorted(per.items())), err))
+    fn.setdefault("costed", {"nodes": 0, "not_costed": 0, "no_seg": []})
     print("  costed: %d of %d SEG nodes; no SEG: %s" % (
         fn["costed"]["nodes"] - fn["costed"]["not_costed"], fn["costed"]["nodes"],
         ", ".join(fn["costed"]["no_seg"])))
