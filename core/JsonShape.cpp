@@ -214,7 +214,8 @@ void checkList(Checker &C, const json &L) {
 
 void checkFunction(Checker &C, const json &F) {
   C.keys(F, {{"name", Want::String}, {"range", Want::Object}, {"params", Want::StringArray},
-             {"parameters", Want::Array}, {"in_main_file", Want::Bool}, {"seg", Want::Array},
+             {"parameters", Want::Array}, {"in_main_file", Want::Bool}, {"static", Want::Bool},
+             {"seg", Want::Array},
              {"level_segs", Want::Object}},
          {"name", "seg"});
   C.Function = F["name"].get<std::string>();

@@ -149,6 +149,10 @@ json Node::toJSON() const {
     break;
   case NodeKind::Unknown:
     J["reason"] = Reason;
+    if (!Callee.empty()) {
+      J["callee"] = Callee;
+      J["args"] = Args;
+    }
     break;
   default:
     break;
@@ -270,6 +274,8 @@ json FunctionSeg::toJSON() const {
   json J = {{"name", Name},         {"range", Range.toJSON()},
             {"params", Params},     {"parameters", std::move(Ps)},
             {"in_main_file", InMainFile}, {"seg", listToJSON(Body)}};
+  if (Static)
+    J["static"] = true;
   for (auto &[K, L] : LevelSegs)
     J["level_segs"][K] = listToJSON(L);
   return J;
@@ -294,6 +300,7 @@ FunctionSeg FunctionSeg::fromJSON(const json &J) {
     for (const json &P : J["parameters"])
       F.Parameters.push_back(Parameter::fromJSON(P));
   F.InMainFile = J.value("in_main_file", true);
+  F.Static = J.value("static", false);
   F.Body = listFromJSON(J.at("seg"));
   if (J.contains("level_segs"))
     for (auto It = J["level_segs"].begin(); It != J["level_segs"].end(); ++It)
@@ -587,6 +594,10 @@ json compactNode(const Node &N, CompactContext &C) {
     break;
   case NodeKind::Unknown:
     J["why"] = N.Reason;
+    if (!N.Callee.empty()) {
+      J["c"] = N.Callee;
+      J["x"] = N.Args;
+    }
     break;
   default:
     break;
@@ -904,6 +915,8 @@ json FunctionSeg::toCompactJSON(SegVocabulary *Vocab) const {
             {"parameters", std::move(Ps)}};
   if (!InMainFile)
     J["in_main_file"] = false;
+  if (Static)
+    J["static"] = true;
   CompactContext C{Range, Vocab, {}};
   J["seg"] = compactList(Body, C);
   for (auto &[K, L] : LevelSegs) {

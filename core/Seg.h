@@ -227,6 +227,9 @@ struct FunctionSeg {
   std::vector<Parameter> Parameters;
   NodeList Body;
   bool InMainFile = true;
+  /// Internal linkage (C `static`): its name is visible only in its own
+  /// translation unit (`segtime link` keeps two of the same name apart).
+  bool Static = false;
   /// SEGs of the optimised code (key "IR"): loops as the optimiser left them
   /// (trip counts from ScalarEvolution), stages = basic blocks with their
   /// INTCC and ICC:<target> RUVs. Empty when the IR passes did not run.

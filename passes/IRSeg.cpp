@@ -1981,12 +1981,19 @@ private:
     for (Instruction &I : B) {
       auto *C = dyn_cast<CallInst>(&I);
       Function *Callee = C ? C->getCalledFunction() : nullptr;
-      if (!Callee || Callee->isDeclaration() || Callee->isIntrinsic())
+      if (!Callee || Callee->isIntrinsic())
         continue;
       Node N;
       N.Kind = NodeKind::Call;
       N.Id = "ir" + std::to_string(NextId++);
       N.Callee = Callee->getName().str();
+      if (Callee->isDeclaration()) {
+        // defined in another translation unit or a library: Unknown here,
+        // with callee and arguments for `segtime link` (core/Link.h)
+        N.Kind = NodeKind::Unknown;
+        N.Reason = "call to external function '" + N.Callee +
+                   "' (no body in this translation unit)";
+      }
       N.Range = rangeOf(C->getDebugLoc());
       N.Freq = Freq;
       auto Saved = enterInlined(N, C->getDebugLoc().get());

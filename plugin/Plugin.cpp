@@ -355,7 +355,7 @@ void mergeIR(std::vector<std::string> &Warnings, FunctionSeg &F, IRFunctionSeg &
   // iteration number, with the loop's line.
   std::map<std::string, unsigned> PerIteration;
   forEachNode(F.Body, [&](const Node &N) {
-    if (N.Kind == NodeKind::Call)
+    if (N.Kind == NodeKind::Call || !N.Callee.empty())
       AstCalls[{N.Range.Line, N.Callee}].push_back(&N);
   });
   std::function<void(NodeList &)> Walk = [&](NodeList &L) {
@@ -398,7 +398,7 @@ void mergeIR(std::vector<std::string> &Warnings, FunctionSeg &F, IRFunctionSeg &
           Used.insert(N.Trip);
         N.Trip = simplifyExprText(N.Trip);
       }
-      if (N.Kind == NodeKind::Call) {
+      if (N.Kind == NodeKind::Call || !N.Callee.empty()) {
         if (auto S = SourceNames.find(N.Callee); S != SourceNames.end())
           N.Callee = S->second;
         auto A = AstCalls.find({N.Range.Line, N.Callee});

@@ -398,17 +398,18 @@ private:
     close();
   }
 
-  void unknown(const Stmt *S, const std::string &Reason, const std::string &External = "") {
+  Node &unknown(const Stmt *S, const std::string &Reason, const std::string &External = "") {
     Node N;
     N.Kind = NodeKind::Unknown;
     N.Id = newId();
     N.Range = range(S->getSourceRange());
     N.Reason = Reason;
-    push(N);
+    Node &Pushed = push(N);
     Warnings.push_back({S->getBeginLoc(),
                         "segtime: not characterised: " + Reason + " (SEG node " + N.Id +
                             " in '" + Fn + "')",
                         Fn, External});
+    return Pushed;
   }
 
   std::string typeOf(QualType T) {
@@ -568,8 +569,14 @@ private:
     if ((!Def || !Def->hasBody()) && libraryCall(C, Name))
       return;
     if (!Def || !Def->hasBody()) {
-      unknown(C, "call to external function '" + Name + "' (no body in this translation unit)",
-              Name);
+      // callee and arguments, for `segtime link` (another unit may define it)
+      Node &U = unknown(
+          C, "call to external function '" + Name + "' (no body in this translation unit)", Name);
+      U.Callee = Name;
+      for (const Expr *A : C->arguments()) {
+        std::optional<std::string> S = toExpr(A);
+        U.Args.push_back(S ? simplifyExprText(*S) : "");
+      }
       return;
     }
     Node N;
@@ -897,6 +904,34 @@ private:
   }
 
   // --- symbolic expressions in source names ---------------------------------
+  /// A number main reads from its command line, atoi(argv[K]) (or atol,
+  /// atoll, atof, strtol, strtoll, strtoul, strtoull, strtod): the parameter
+  /// argvK (kind "input", no default: a value read from input), declared once
+  /// with the line of its first read; nullopt for any other call.
+  std::optional<std::string> inputValue(const CallExpr *Call) {
+    const FunctionDecl *F = Call->getDirectCallee();
+    if (!F || Call->getNumArgs() < 1 || !FD->isMain() || FD->getNumParams() < 2)
+      return std::nullopt;
+    std::string N = F->getNameAsString();
+    static const std::set<std::string> Readers = {"atoi",   "atol",    "atoll",    "atof",
+                                                  "strtol", "strtoll", "strtoul",  "strtoull",
+                                                  "strtod"};
+    if (!Readers.count(N))
+      return std::nullopt;
+    auto *Sub = dyn_cast<ArraySubscriptExpr>(Call->getArg(0)->IgnoreParenImpCasts());
+    auto *Base = Sub ? dyn_cast<DeclRefExpr>(Sub->getBase()->IgnoreParenImpCasts()) : nullptr;
+    Expr::EvalResult K;
+    if (!Base || Base->getDecl() != FD->getParamDecl(1) ||
+        !Sub->getIdx()->EvaluateAsInt(K, Ctx))
+      return std::nullopt;
+    std::string Name = "argv" + std::to_string(K.Val.getInt().getSExtValue());
+    if (ParamNames.insert(Name).second)
+      Out.Parameters.push_back({Name, "input", std::nullopt, "none", where(Call->getBeginLoc()),
+                                "the number in command-line argument argv[" +
+                                    Name.substr(4) + "] (" + N + "): read from input"});
+    return Name;
+  }
+
   /// The expression E in source names, if it is an arithmetic expression of
   /// constants, parameters, globals, indices of enclosing counted loops and
   /// locals assigned once at their declaration, none of them changed in the
@@ -972,20 +1007,33 @@ private:
     if (auto *C = dyn_cast<ConditionalOperator>(E)) {
       // a < b ? a : b  (min), a > b ? a : b (max), as MIN/MAX macros expand
       auto *Cmp = dyn_cast<BinaryOperator>(C->getCond()->IgnoreParenImpCasts());
-      if (!Cmp || !Cmp->isRelationalOp())
+      if (!Cmp || !(Cmp->isRelationalOp() || Cmp->isEqualityOp()))
         return std::nullopt;
       auto A = toExpr(Cmp->getLHS(), Avoid), B = toExpr(Cmp->getRHS(), Avoid);
       auto X = toExpr(C->getTrueExpr(), Avoid), Y = toExpr(C->getFalseExpr(), Avoid);
       if (!A || !B || !X || !Y)
         return std::nullopt;
       bool Less = Cmp->getOpcode() == BO_LT || Cmp->getOpcode() == BO_LE;
-      if (*X == *A && *Y == *B)
+      if (Cmp->isRelationalOp() && *X == *A && *Y == *B)
         return std::string(Less ? "min(" : "max(") + *A + ", " + *B + ")";
-      if (*X == *B && *Y == *A)
+      if (Cmp->isRelationalOp() && *X == *B && *Y == *A)
         return std::string(Less ? "max(" : "min(") + *A + ", " + *B + ")";
-      return std::nullopt;
+      // c ? x : y, the condition exact (1 or 0): c*x + (1 - c)*y
+      std::string Cond;
+      switch (Cmp->getOpcode()) {
+      case BO_LT: Cond = "cmp_lt(" + *A + ", " + *B + ")"; break;
+      case BO_LE: Cond = "cmp_le(" + *A + ", " + *B + ")"; break;
+      case BO_GT: Cond = "cmp_lt(" + *B + ", " + *A + ")"; break;
+      case BO_GE: Cond = "cmp_le(" + *B + ", " + *A + ")"; break;
+      case BO_EQ: Cond = "cmp_eq(" + *A + ", " + *B + ")"; break;
+      case BO_NE: Cond = "(1 - cmp_eq(" + *A + ", " + *B + "))"; break;
+      default: return std::nullopt;
+      }
+      return "(" + Cond + "*(" + *X + ") + (1 - " + Cond + ")*(" + *Y + "))";
     }
     if (auto *Call = dyn_cast<CallExpr>(E)) {
+      if (auto In = inputValue(Call))
+        return In;
       // a call to a min/max helper of two arguments
       const FunctionDecl *F = Call->getDirectCallee();
       if (F && Call->getNumArgs() == 2) {
@@ -1383,6 +1431,7 @@ FunctionSeg buildFunctionSeg(ASTContext &Ctx, const FunctionDecl *FD,
     F.Range.EndCol = E.getColumn();
   }
   F.InMainFile = SM.isInMainFile(SM.getExpansionLoc(FD->getLocation()));
+  F.Static = !FD->isExternallyVisible();
   for (const ParmVarDecl *P : FD->parameters())
     F.Params.push_back(P->getNameAsString());
   Builder(Ctx, FD, F, Warnings).run();

@@ -269,9 +269,22 @@ ex FormulaBuilder::nodeCost(const Node &N, const StageWeight &W, const std::stri
   case NodeKind::Stage:
   case NodeKind::Comm:
     return Own;
-  case NodeKind::Unknown:
+  case NodeKind::Unknown: {
+    // An IR-level call to a function with no body that the source level
+    // does not list as uncosted (a libm call it costs as a construct, a call
+    // the optimiser made) is not reported: it stays as the source level has it.
+    const FunctionSeg *F = N.Callee.empty() ? nullptr : File.find(Fn);
+    if (F && &F->bodyFor(Level) != &F->Body) {
+      bool Listed = false;
+      forEachNode(F->Body, [&](const Node &X) {
+        Listed |= X.Kind == NodeKind::Unknown && X.Callee == N.Callee;
+      });
+      if (!Listed)
+        return Own;
+    }
     Unresolved.insert(Fn + ":" + std::to_string(N.Range.Line) + ": " + N.Reason);
     return Own;
+  }
   case NodeKind::Loop: {
     ++LoopDepth;
     ex Body = listCost(N.Body, W, Key, Fn, Level);

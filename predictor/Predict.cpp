@@ -10,6 +10,8 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdlib>
+#include <functional>
 #include <iomanip>
 #include <memory>
 #include <set>
@@ -38,6 +40,83 @@ std::optional<std::string> iccTarget(const SegFile &S, const Machine &M,
     if (M.has("ICC", T) && !Info.count("error"))
       return T;
   return std::nullopt;
+}
+
+std::vector<BoundValue> boundFromCalls(const SegFile &S, const FunctionSeg &F,
+                                       const std::map<std::string, double> &Values,
+                                       size_t Max) {
+  std::vector<BoundValue> Out;
+  std::set<std::string> OnPath; // recursion
+  // Env: the current function's parameters -> expressions in F's names.
+  std::function<void(const FunctionSeg &, const exmap &, int)> Walk =
+      [&](const FunctionSeg &Fn, const exmap &Env, int Depth) {
+        if (Depth > 8 || !OnPath.insert(Fn.Name).second)
+          return;
+        forEachNode(Fn.Body, [&](const Node &N) {
+          const FunctionSeg *C = N.Kind == NodeKind::Call ? S.find(N.Callee) : nullptr;
+          if (!C)
+            return;
+          exmap Sub;
+          for (size_t I = 0; I < C->Params.size() && I < N.Args.size(); ++I) {
+            if (N.Args[I].empty())
+              continue;
+            ex A;
+            try {
+              A = parseExpr(N.Args[I]).subs(Env);
+            } catch (const std::exception &) {
+              continue;
+            }
+            Sub[sym(C->Params[I])] = A;
+            if (Out.size() >= Max)
+              continue;
+            BoundValue B{C->Name + "." + C->Params[I], toString(A, 6), std::nullopt,
+                         N.Range.File + ":" + std::to_string(N.Range.Line)};
+            bool All = true;
+            for (const std::string &X : freeSymbols(A))
+              All &= Values.count(X) > 0;
+            if (All)
+              try {
+                B.Value = evaluate(A, Values);
+              } catch (const std::exception &) {
+              }
+            Out.push_back(std::move(B));
+          }
+          Walk(*C, Sub, Depth + 1);
+        });
+        OnPath.erase(Fn.Name);
+      };
+  Walk(F, {}, 0);
+  return Out;
+}
+
+CostedSummary costedSummary(const SegFile &S, const FunctionSeg &F) {
+  CostedSummary R;
+  std::set<std::string> Seen;
+  std::function<void(const FunctionSeg &)> Walk = [&](const FunctionSeg &Fn) {
+    if (!Seen.insert(Fn.Name).second)
+      return;
+    R.Functions.insert(Fn.Name);
+    std::vector<const FunctionSeg *> Callees;
+    forEachNode(Fn.Body, [&](const Node &N) {
+      ++R.Nodes;
+      if (N.Kind == NodeKind::Unknown) {
+        ++R.NotCosted;
+        if (!N.Callee.empty())
+          R.NoSeg.insert(N.Callee);
+      } else if (N.Kind == NodeKind::Call) {
+        if (const FunctionSeg *C = S.find(N.Callee))
+          Callees.push_back(C);
+        else {
+          ++R.NotCosted;
+          R.NoSeg.insert(N.Callee);
+        }
+      }
+    });
+    for (const FunctionSeg *C : Callees)
+      Walk(*C);
+  };
+  Walk(F);
+  return R;
 }
 
 /// iccTarget, or an error that says what each side has.
@@ -749,7 +828,7 @@ MissingValue FilePredictor::describe(const FunctionSeg &F, const std::string &X)
     V.Where = D->second.Where;
     return V;
   }
-  size_t Dot = X.find('.');
+  size_t Dot = X.rfind('.'); // (a linked static callee: "f@a.c.n")
   if (Dot != std::string::npos) {
     std::string Callee = X.substr(0, Dot);
     V.Meaning = "parameter '" + X.substr(Dot + 1) + "' of " + Callee +
@@ -841,16 +920,20 @@ void FilePredictor::predictFunction(FunctionPrediction &FP, const FunctionSeg &F
     Used.insert(Deps.begin(), Deps.end());
   }
   // An optional level needing a value nobody gave is left out.
+  // main's argc: the program run without arguments, unless given.
+  const bool AssumeArgc = Name == "main" && !FS.Params.empty() && FS.Params[0] == "argc" &&
+                          !Declared.count("argc");
   auto Known0 = [&](const std::string &X) {
     auto D = Declared.find(X);
     return O.Values.count(X) || O.ProfileValues.count(X) ||
-           (D != Declared.end() && D->second.hasDefault());
+           (D != Declared.end() && D->second.hasDefault()) || (AssumeArgc && X == "argc");
   };
   auto Known = [&](const std::string &X) {
     auto D = Declared.find(X);
     if (X == "rank" && Known0("p"))
       return true; // every rank is evaluated
-    return O.Values.count(X) || (D != Declared.end() && D->second.hasDefault());
+    return O.Values.count(X) || (D != Declared.end() && D->second.hasDefault()) ||
+           (AssumeArgc && X == "argc");
   };
   std::vector<ResourceModel *> Kept;
   bool RankScan = false;
@@ -889,6 +972,8 @@ void FilePredictor::predictFunction(FunctionPrediction &FP, const FunctionSeg &F
       return Given{Pr->second, "profile"};
     if (auto D = Declared.find(X); D != Declared.end() && D->second.Default)
       return Given{*D->second.Default, D->second.Source};
+    if (AssumeArgc && X == "argc")
+      return Given{1, "assumed: the program run without arguments"};
     return std::nullopt;
   };
   std::map<std::string, double> Values;
@@ -935,9 +1020,22 @@ void FilePredictor::predictFunction(FunctionPrediction &FP, const FunctionSeg &F
     Values[D->Name] = V;
     FP.Params.push_back({D->Name, V, D->Source});
   }
+  // What is not costed, in the function and in those it calls.
+  FP.Costed = costedSummary(S, FS);
   for (const std::string &U : FB.unresolved())
-    if (U.compare(0, Name.size() + 1, Name + ":") == 0)
-      FP.Unresolved.push_back(U);
+    for (const std::string &Fn : FP.Costed.Functions)
+      if (U.compare(0, Fn.size() + 2, Fn + ": ") == 0 ||
+          (U.compare(0, Fn.size() + 1, Fn + ":") == 0 && U.size() > Fn.size() + 1 &&
+           std::isdigit(static_cast<unsigned char>(U[Fn.size() + 1])))) {
+        FP.Unresolved.push_back(U);
+        break;
+      }
+  {
+    std::map<std::string, double> At = Values;
+    for (auto &[K, V] : O.Values)
+      At.emplace(K, V);
+    FP.Bound = boundFromCalls(S, FS, At);
+  }
   if (!Missing.empty()) {
     std::ostringstream E;
     E << "missing parameter value(s) for " << Name << ": ";
@@ -1259,6 +1357,20 @@ json Prediction::toJSON() const {
     for (const ParamValue &V : F.Params)
       Ps.push_back({{"name", V.Name}, {"value", V.Value}, {"source", V.Source}});
     J["parameters"] = Ps;
+    if (!F.Bound.empty()) {
+      json Bs = json::array();
+      for (const BoundValue &B : F.Bound) {
+        json X = {{"name", B.Name}, {"expression", B.Expr}, {"source", "bound from call at " + B.Where}};
+        if (B.Value)
+          X["value"] = *B.Value;
+        Bs.push_back(std::move(X));
+      }
+      J["bound_parameters"] = Bs;
+    }
+    if (F.Costed.NotCosted) // (as "unresolved": nothing when all is costed)
+      J["costed"] = {{"nodes", F.Costed.Nodes},
+                     {"not_costed", F.Costed.NotCosted},
+                     {"no_seg", F.Costed.NoSeg}};
     json Ls = json::object();
     for (auto &[L, LP] : F.Levels) {
       Ls[L] = {{"time_s", LP.TimeS}};
@@ -1411,6 +1523,18 @@ void Prediction::printText(std::ostream &OS) const {
         OS << " " << V.Name << "=" << V.Value << " [" << V.Source << "]";
       OS << "\n";
     }
+    if (!F.Bound.empty()) {
+      OS << "  bound from calls:";
+      for (const BoundValue &B : F.Bound) {
+        OS << " " << B.Name << "=" << B.Expr;
+        char *End = nullptr;
+        std::strtod(B.Expr.c_str(), &End);
+        if (B.Value && End && *End) // an expression, not a number: its value too
+          OS << "=" << *B.Value;
+        OS << " [" << B.Where << "]";
+      }
+      OS << "\n";
+    }
     if (!F.CommFormula.Formula.empty())
       OS << "  comm  t = " << cutFormula(F.CommFormula, 400, "in --json")
          << " s (included in every level below)\n";
@@ -1439,6 +1563,17 @@ void Prediction::printText(std::ostream &OS) const {
     }
     for (const std::string &U : F.Unresolved)
       OS << "  not costed: " << U << "\n";
+    if (F.Costed.NotCosted) {
+      OS << "  costed: " << F.Costed.Nodes - F.Costed.NotCosted << " of " << F.Costed.Nodes
+         << " SEG nodes (with the functions called); not costed: " << F.Costed.NotCosted
+         << " (their time is not in the figures above)";
+      if (!F.Costed.NoSeg.empty()) {
+        OS << "; functions with no SEG:";
+        for (const std::string &C : F.Costed.NoSeg)
+          OS << " " << C;
+      }
+      OS << "\n";
+    }
     for (const std::string &N : F.Notes)
       OS << "  note: " << N << "\n";
     printBreakdown(OS, F.Breakdown);

@@ -80,11 +80,35 @@ struct NestBreakdown {
   std::string NotAnalysable;
 };
 
+/// A callee's parameter that a call binds to the caller's argument
+/// expression (FormulaBuilder substitutes it): listed by predict so that
+/// every value a prediction used is shown with where it comes from.
+struct BoundValue {
+  std::string Name;  ///< "callee.param"
+  std::string Expr;  ///< the argument, in the predicted function's names
+  std::optional<double> Value; ///< Expr at the values used, if they give it
+  std::string Where; ///< the call site, "file:line"
+};
+
+/// What a function's prediction leaves out: the SEG nodes (source level,
+/// the function and every function it calls, each function once) that are
+/// costed and those that are not (Unknown nodes, calls to functions with no
+/// SEG), with the callees that have no SEG.
+struct CostedSummary {
+  unsigned Nodes = 0;     ///< nodes looked at
+  unsigned NotCosted = 0; ///< of which not costed
+  std::set<std::string> NoSeg; ///< callees with no SEG (library, other files)
+  std::set<std::string> Functions; ///< the function and those it calls
+};
+
 struct FunctionPrediction {
   std::string Name;
   std::string Where; ///< the function's file:line
   std::string Structural; ///< Warwick-94 eq. 1 form
   std::vector<ParamValue> Params;
+  /// Callees' parameters bound at call sites (at most MaxBound of them).
+  std::vector<BoundValue> Bound;
+  CostedSummary Costed;
   std::map<std::string, LevelPrediction> Levels; ///< key "POC", "HLLC", "INTCC", "ICC"
   std::vector<std::string> Unresolved; ///< Unknown nodes inside (not costed)
   /// Non-empty: could not predict: a value is missing (Missing lists what),
@@ -179,6 +203,17 @@ void installLoopModels(FormulaBuilder &FB, const SegFile &S, const Machine &M,
                        std::optional<MemoryModel> &Mem, std::string &MemWhy,
                        const std::map<std::string, double> &Values,
                        std::shared_ptr<std::map<const Node *, GiNaC::ex>> Cores = nullptr);
+
+/// The callees' parameters that the calls in F (source level), and in the
+/// functions it calls, bind to argument expressions, in F's names (nested
+/// calls substituted), each call site once, depth first, at most Max;
+/// Values evaluates those whose names they give.
+std::vector<BoundValue> boundFromCalls(const SegFile &S, const FunctionSeg &F,
+                                       const std::map<std::string, double> &Values,
+                                       size_t Max = 40);
+
+/// CostedSummary of F in S (see there).
+CostedSummary costedSummary(const SegFile &S, const FunctionSeg &F);
 
 /// The ICC target to predict for: Wanted if the SEG file has it, else the
 /// first target of the SEG file (whose code generation succeeded) that M has

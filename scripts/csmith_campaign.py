@@ -67,11 +67,16 @@ def seed_range(text):
 
 def nonsense(value, path="$"):
     """Where value (predict's JSON) holds a negative, NaN or infinite number or
-    a formula with nan/inf: a list of 'path: value'."""
+    a formula with nan/inf: a list of 'path: value'. (bound_parameters are the
+    program's own argument values, which may be negative: only NaN and inf
+    there are nonsense.)"""
     out = []
     if isinstance(value, dict):
         for k, v in value.items():
-            if k != "exit_status":
+            if k == "bound_parameters":
+                out += [x for x in nonsense(v, path + "." + k)
+                        if "nan" in x.lower() or "inf" in x.lower()]
+            elif k != "exit_status":
                 out += nonsense(v, path + "." + k)
     elif isinstance(value, list):
         for i, v in enumerate(value):

@@ -1,7 +1,7 @@
 //===- segtime.cpp - The segtime command ----------------------------------===//
 ///
 /// \file
-/// Subcommands: predict, compare, calibrate, show, dot, vocabulary, farm, dc, hetero,
+/// Subcommands: predict, compare, link, calibrate, show, dot, vocabulary, farm, dc, hetero,
 /// comm calibrate.
 ///
 /// USAGE:
@@ -38,6 +38,7 @@ int dcMain(int Argc, char **Argv);        // Templates.cpp
 int heteroMain(int Argc, char **Argv);    // Templates.cpp
 int commMain(int Argc, char **Argv);      // CommCalibrate.cpp
 int compareMain(int Argc, char **Argv);   // CompareCommand.cpp
+int linkMain(int Argc, char **Argv);      // LinkCommand.cpp
 
 namespace {
 
@@ -49,6 +50,7 @@ const char *Usage =
     "  compare FILE.seg.json   predicted vs measured per SEG node (Warwick-94 Tables 6, 7)\n"
     "  calibrate               measure this machine: cost vectors (HLLC, INTCC, POC, ICC clock),\n"
     "                          PARKBENCH-93 TICK1/2, RINF1, POLY1/2, memory bandwidths\n"
+    "  link A.seg.json ... -o P.seg.json  join the SEG files of one program's files\n"
     "  show FILE.seg.json      print the SEG tree with RUVs and parameters\n"
     "  dot FILE.seg.json       the SEG of one function as Graphviz\n"
     "  vocabulary              the operations each level counts\n"
@@ -489,6 +491,8 @@ int main(int Argc, char **Argv) {
     return predictMain(Argc - 2, Argv + 2);
   if (Cmd == "compare")
     return compareMain(Argc - 2, Argv + 2);
+  if (Cmd == "link")
+    return linkMain(Argc - 2, Argv + 2);
   if (Cmd == "calibrate")
     return calibrateMain(Argc - 2, Argv + 2);
   if (Cmd == "show")

@@ -1,0 +1,62 @@
+//===- Link.h - Joins the SEG files of one program -------------*- C++ -*-===//
+///
+/// \file
+/// `segtime link`: the .seg.json files of the translation units of one
+/// program joined into one SEG file, with the calls between translation
+/// units resolved. A call to a function another unit defines is an Unknown
+/// node with Callee and Args in its own unit (the plugin cannot see the
+/// body); linking turns it into a Call node, so that the predictor binds
+/// the callee's parameters to the arguments and costs the callee. Functions
+/// with internal linkage (`static`) are visible only in their own unit:
+/// when several units define one of the same name, each is renamed
+/// NAME@FILE (FILE: the base name of the unit's source file, its whole path
+/// if two units share the base name) and its unit's calls with it.
+/// Names the linker cannot resolve (library functions, units not given) stay
+/// Unknown and are listed.
+///
+//===----------------------------------------------------------------------===//
+#ifndef SEGTIME_CORE_LINK_H
+#define SEGTIME_CORE_LINK_H
+
+#include "core/Seg.h"
+
+#include <string>
+#include <vector>
+
+namespace segtime {
+
+/// What linking did, for the user: calls resolved, calls left unresolved,
+/// functions renamed, conflicts.
+struct LinkReport {
+  /// A callee no unit defines: its name, the number of call sites (source
+  /// level), and the first one ("file:line").
+  struct UnresolvedCall {
+    std::string Callee;
+    unsigned Calls = 0;
+    std::string First;
+  };
+  unsigned Resolved = 0;               ///< call sites (source level) resolved across units
+  std::vector<UnresolvedCall> Unresolved; ///< sorted by name
+  /// "name -> name@file" for static functions made distinct.
+  std::vector<std::string> Renamed;
+  /// Problems that do not stop linking, one line each ("a.c and b.c both
+  /// define 'f' with external linkage: the first is kept").
+  std::vector<std::string> Warnings;
+};
+
+/// Joins Units (the SEG files of one program; Names: the paths they were
+/// read from, for messages, same size) into one SEG file: every function of
+/// every unit (static ones renamed where their names clash), calls across
+/// units resolved (Unknown nodes with a Callee defined elsewhere become Call
+/// nodes, at the source level and in the IR-level SEGs), ICC targets joined,
+/// the units' warnings kept (prefixed with their file). SourceFile is the
+/// units' source files joined by ", "; OptLevel the first unit's (a unit
+/// compiled at another level is a warning). A function with external linkage
+/// defined in two units keeps the first definition (a warning). Throws
+/// std::runtime_error if Units is empty.
+SegFile linkSegFiles(const std::vector<SegFile> &Units, const std::vector<std::string> &Names,
+                     LinkReport &Report);
+
+} // namespace segtime
+
+#endif
