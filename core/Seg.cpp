@@ -665,7 +665,11 @@ void shareRuvs(json &J, SegVocabulary &Vocab) {
       return;
     for (size_t I = 1; I < R->size(); I += 2) {
       json &Pairs = (*R)[I];
-      std::string Key = Pairs.dump();
+      std::string Key; // "op,count,...," (one byte shorter than the dump)
+      for (const json &E : Pairs) { // op indices and counts
+        Key += E.is_number_integer() ? std::to_string(E.get<int64_t>()) : E.dump();
+        Key += ',';
+      }
       ++Count[Key];
       Slots.emplace_back(&Pairs, std::move(Key));
     }
@@ -674,12 +678,12 @@ void shareRuvs(json &J, SegVocabulary &Vocab) {
   for (auto &[Slot, Key] : Slots) {
     auto It = Vocab.RuvIndex.find(Key);
     if (It == Vocab.RuvIndex.end()) {
-      if (Count[Key] < 2 && Key.size() < SpeculativeRuv)
+      if (Count[Key] < 2 && Key.size() + 1 < SpeculativeRuv)
         continue;
       It = Vocab.RuvIndex.emplace(Key, Vocab.Ruvs.size()).first;
       Vocab.Ruvs.push_back(*Slot);
     }
-    if (digits(It->second) < Key.size())
+    if (digits(It->second) < Key.size() + 1)
       *Slot = It->second;
   }
 }
@@ -794,8 +798,13 @@ void shareTexts(const std::vector<json *> &Slots, SegVocabulary &Vocab) {
   std::unordered_map<std::string_view, size_t> PieceUses;
   for (size_t I = 0; I < Slots.size(); ++I) {
     const std::string &S = Slots[I]->get_ref<const std::string &>();
+    size_t N = Uses[S];
+    Whole[I] = Shared(S, N, false);
+    if (Whole[I] != SIZE_MAX)
+      continue;
     Pieces[I] = pieces(S);
-    Whole[I] = Shared(S, Uses[S], Pieces[I].size() < 2);
+    if (Pieces[I].size() < 2)
+      Whole[I] = Shared(S, N, true);
     if (Whole[I] == SIZE_MAX && Pieces[I].size() > 1)
       for (std::string_view P : Pieces[I])
         ++PieceUses[P];
