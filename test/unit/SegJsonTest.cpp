@@ -212,7 +212,10 @@ TEST(SegJson, CompactTablesAcrossFunctions) {
   json Two = S.toCompactJSON();
   EXPECT_EQ(Two["strings"], One["strings"]);
   EXPECT_EQ(Two["ruvs"], One["ruvs"]);
-  EXPECT_LT(Two["functions"][1].dump().size(), One["functions"][0].dump().size());
+  json First = One["functions"][0], Second = Two["functions"][1];
+  First.erase("name");
+  Second.erase("name");
+  EXPECT_EQ(Second, First); // the same indices
   EXPECT_EQ(SegFile::fromJSON(json::parse(Two.dump())).toJSON(), S.toJSON());
   EXPECT_TRUE(Two["warnings"][1].is_array()) << Two["warnings"].dump();
 }
@@ -220,7 +223,7 @@ TEST(SegJson, CompactTablesAcrossFunctions) {
 // A schema-2 file (tables per function, meanings in the vocabulary) is
 // still read.
 TEST(SegJson, ReadsSchema2) {
-  json V2 = json::parse(R"({"functions":[{"name":"f","params":["n"],"parameters":[["P_f_3",0,0.5,1,[2,":3"],3]],"range":[1,1,5,1,2],"ruvs":[[5,1]],"seg":[{"i":"v1","r":[1,3],"u":[4,0]},{"i":"v2","r":[2,3],"u":[4,0]}],"strings":["k.c"]}],"opt_level":"O2","schema":"segtime.seg/2","source":"k.c","vocabulary":["branch","static","k.c","why","HLLC","i32.add"],"warnings":["k.c:2: w"]})");
+  json V2 = json::parse(R"({"functions":[{"name":"f","params":["n"],"parameters":[["P_f_3",0,0.5,1,[0,":3"],3]],"range":[1,1,5,1,2],"ruvs":[[5,1]],"seg":[{"i":"v1","r":[1,3],"u":[4,0]},{"i":"v2","r":[2,3],"u":[4,0]}],"strings":["k.c"]}],"opt_level":"O2","schema":"segtime.seg/2","source":"k.c","vocabulary":["branch","static","k.c","why","HLLC","i32.add"],"warnings":["k.c:2: w"]})");
   SegFile S = SegFile::fromJSON(V2);
   ASSERT_EQ(S.Functions.size(), 1u);
   EXPECT_EQ(S.Functions[0].Parameters[0].Where, "k.c:3");
