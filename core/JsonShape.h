@@ -44,8 +44,9 @@ nlohmann::json parseJson(std::istream &In, const std::string &Path);
 /// Throws std::runtime_error "at /functions/0/seg/1 (function f, node v2):
 /// \"trip\" must be a string, got number" if J is not shaped as a SEG file.
 /// The schema key itself is checked by SegFile::fromJSON. CheckFunctions
-/// false: the document's own keys only (schema 2 keeps its functions in the
-/// compact form, whose reader checks every index into its tables).
+/// false: the document's own keys only (schemas 2 and 3 keep their functions
+/// in the compact form, whose reader checks every index into its tables;
+/// schema 3's warnings are texts, checked as they are expanded).
 void checkSegShape(const nlohmann::json &J, bool CheckFunctions = true);
 
 /// The same for a CT file.

@@ -495,6 +495,7 @@ public:
       throw std::runtime_error("a node without \"id\" does not follow a numbered one");
     return Prefix + std::to_string(Number + 1);
   }
+  bool valid() const { return Valid; }
   void take(const std::string &Id) {
     size_t D = Id.size();
     while (D > 0 && std::isdigit(static_cast<unsigned char>(Id[D - 1])))
@@ -517,6 +518,14 @@ struct CompactContext {
   const SourceRange &Function; ///< the function's range (file, base line)
   SegVocabulary *Vocab;        ///< RUV names' numbers (nullptr: names as texts)
   ImplicitIds Ids;
+  ImplicitIds Labels; ///< "bb3" is left out after "bb2"
+  std::string File;   ///< the previous node's file (a range leaves it out)
+  /// Before each SEG (the source level's, each level's).
+  void start() {
+    Ids.start();
+    Labels.start();
+    File = Function.File;
+  }
 };
 
 json compactList(const NodeList &L, CompactContext &C);
@@ -529,9 +538,14 @@ json compactNode(const Node &N, CompactContext &C) {
     J["i"] = N.Id;
   if (N.Kind != NodeKind::Stage)
     J["k"] = named(nodeKindName(N.Kind), C.Vocab);
-  J["r"] = compactRange(N.Range, &C.Function.File, C.Function.Line, C.Vocab);
-  if (!N.Label.empty())
+  J["r"] = compactRange(N.Range, &C.File, C.Function.Line, C.Vocab);
+  C.File = N.Range.File;
+  // A label that follows the previous node's is left out; an empty one is
+  // written where it would be taken for the next.
+  bool Next = C.Labels.valid() && N.Label == C.Labels.next();
+  if (!Next && (!N.Label.empty() || C.Labels.valid()))
     J["l"] = N.Label;
+  C.Labels.take(N.Label);
   if (!N.Freq.empty())
     J["f"] = N.Freq;
   if (!N.SourceNode.empty())
@@ -646,58 +660,49 @@ template <typename F> void nodesOfFunction(json &J, F &Fn, bool Short) {
   nodesOfFunction(J, Fn, Short, [] {});
 }
 
-/// Writes each RUV of one level ([op, count, ...]) that occurs twice or
-/// more in the function once, in J["ruvs"], and the nodes' copies as its
-/// index there.
-void shareRuvs(json &J) {
-  struct Use {
-    size_t Count = 0, First = 0;
-    json *Value = nullptr;
-  };
-  std::unordered_map<std::string, Use> Uses;
-  std::vector<std::pair<json *, Use *>> Slots;
-  std::string Key;
-  auto Count = [&](json &N) {
+size_t digits(size_t N) { return N < 10 ? 1 : 1 + digits(N / 10); }
+
+/// A text or RUV this long (B, as written) or longer is put in the file's
+/// table at its first use even if it occurs once in its function: its index
+/// costs a few bytes more if it is never used again, and saves the text
+/// each time a later function (or warning) uses it. Shorter ones are shared
+/// when they repeat within the function.
+constexpr size_t SpeculativeText = 12, SpeculativeRuv = 12;
+
+/// Replaces each RUV of one level ([op, count, ...]) of function J by its
+/// index in Vocab.Ruvs where the index is shorter: a list already there,
+/// and one that occurs twice or more in J or is long (SpeculativeRuv),
+/// numbered now.
+void shareRuvs(json &J, SegVocabulary &Vocab) {
+  std::unordered_map<std::string, size_t> Count;
+  std::vector<std::pair<json *, std::string>> Slots;
+  auto Collect = [&](json &N) {
     auto R = N.find("u");
     if (R == N.end())
       return;
     for (size_t I = 1; I < R->size(); I += 2) {
       json &Pairs = (*R)[I];
-      Key.clear();
+      std::string Key; // "op,count,...," (one byte shorter than the dump)
       for (const json &E : Pairs) { // op indices and counts
         Key += E.is_number_integer() ? std::to_string(E.get<int64_t>()) : E.dump();
         Key += ',';
       }
-      Use &U = Uses[Key];
-      if (!U.Count++) {
-        U.First = Uses.size();
-        U.Value = &Pairs;
-      }
-      Slots.emplace_back(&Pairs, &U);
+      ++Count[Key];
+      Slots.emplace_back(&Pairs, std::move(Key));
     }
   };
-  nodesOfFunction(J, Count, true);
-  std::vector<Use *> Shared;
-  for (auto &[K, U] : Uses)
-    if (U.Count >= 2)
-      Shared.push_back(&U);
-  if (Shared.empty())
-    return;
-  std::sort(Shared.begin(), Shared.end(), [](const Use *A, const Use *B) {
-    return A->Count != B->Count ? A->Count > B->Count : A->First < B->First;
-  });
-  std::unordered_map<const Use *, size_t> Index;
-  json Table = json::array();
-  for (Use *U : Shared) {
-    Index[U] = Table.size();
-    Table.push_back(*U->Value);
-  }
-  for (auto &[Slot, U] : Slots) {
-    auto It = Index.find(U);
-    if (It != Index.end())
+  nodesOfFunction(J, Collect, true);
+  for (auto &[Slot, Key] : Slots) {
+    auto It = Vocab.RuvIndex.find(Key);
+    if (It == Vocab.RuvIndex.end()) {
+      if (Count[Key] < 2 && Key.size() + 1 < SpeculativeRuv)
+        continue;
+      It = Vocab.RuvIndex.emplace(Key, Vocab.Ruvs.size()).first;
+      Vocab.Ruvs.push_back(*Slot);
+    }
+    if (digits(It->second) < Key.size() + 1)
       *Slot = It->second;
   }
-  J["ruvs"] = std::move(Table);
 }
 
 /// The pieces a text is cut into for sharing: before each '*' and " + "
@@ -739,19 +744,43 @@ std::vector<std::string_view> pieces(std::string_view S) {
   }
   int Depth = 0;
   size_t From = 0;
+  auto Cut = [&](size_t K) {
+    if (K > From) {
+      Out.push_back(S.substr(From, K - From));
+      From = K;
+    }
+  };
+  auto Digit = [&](size_t K) { return K < End && std::isdigit(static_cast<unsigned char>(S[K])); };
   for (size_t K = 0; K < End; ++K) {
     char C = S[K];
+    // around a location inside a text: ":LINE:" after a warning's file,
+    // "LINE:COL" in a meaning ("the optimised branch goes to 124:27 (...)")
+    if ((C == ':' && Digit(K + 1)) || (Digit(K) && K > 0 && S[K - 1] == ' ')) {
+      size_t E = K;
+      bool Colon = false;
+      while (E < End && (S[E] == ':' || Digit(E)))
+        Colon |= S[E++] == ':';
+      if (Colon && E > K + 1) {
+        Cut(K);
+        Cut(E);
+        K = E - 1;
+        continue;
+      }
+    }
     if (C == '(')
       ++Depth;
     else if (C == ')')
       --Depth;
     // before a product's factor, and before and after a quoted name
-    // ("call to external function 'f' (no body ...)")
+    // ("call to external function 'f' (no body ...)"), before a
+    // parenthesised remark (" (SEG node v8 in 'f')")
     bool Sum = C == ' ' && Depth == 0 && K + 2 < End && S[K + 1] == '+' && S[K + 2] == ' ';
-    if (((C == '*' && Depth == 0) || C == '\'' || Sum) && K > From) {
-      Out.push_back(S.substr(From, K - From));
-      From = K;
-    }
+    bool Remark = C == ' ' && Depth == 0 && K + 1 < End && S[K + 1] == '(';
+    // (not at the apostrophe of "BranchProbabilityInfo's")
+    bool Quote = C == '\'' && !(K > 0 && std::isalpha(static_cast<unsigned char>(S[K - 1])) &&
+                                 K + 1 < End && std::isalpha(static_cast<unsigned char>(S[K + 1])));
+    if ((C == '*' && Depth == 0) || Quote || Sum || Remark)
+      Cut(K);
   }
   Out.push_back(S.substr(From, End - From));
   if (End < S.size())
@@ -759,74 +788,50 @@ std::vector<std::string_view> pieces(std::string_view S) {
   return Out;
 }
 
-size_t digits(size_t N) { return N < 10 ? 1 : 1 + digits(N / 10); }
-
-/// Writes the texts of compact function J that repeat, whole or in pieces,
-/// once in J["strings"] and their uses as indices there: those whose copies
-/// cost more bytes than an entry in the table and an index per use; most
-/// used first.
-void shareTexts(json &J) {
-  std::vector<json *> Slots;
-  auto Collect = [&](json &Slot) {
-    if (Slot.is_string()) // (not a vocabulary index)
-      Slots.push_back(&Slot);
-  };
-  textsOfFunction(J, Collect);
-  struct Use {
-    size_t Count = 0, First = 0;
-  };
-  std::unordered_map<std::string_view, Use> Uses;
-  auto Add = [&](std::string_view P) {
-    Use &U = Uses[P];
-    if (!U.Count++)
-      U.First = Uses.size();
-  };
+/// Replaces the texts in Slots (strings) by indices in Vocab.Texts, whole
+/// or in pieces (an array of indices and strings), where that is shorter: a
+/// text or piece already in the table, or one whose copies in Slots cost
+/// more bytes than an entry and an index per use, or a long one
+/// (SpeculativeText), numbered now in order of first use.
+void shareTexts(const std::vector<json *> &Slots, SegVocabulary &Vocab) {
+  std::unordered_map<std::string_view, size_t> Uses;
   for (json *Slot : Slots)
-    Add(Slot->get_ref<const std::string &>());
-  size_t IndexDigits = digits(Uses.size());
-  auto Worth = [&](std::string_view P, const Use &U) {
-    return U.Count >= 2 && U.Count * (P.size() + 2) > P.size() + 3 + U.Count * IndexDigits;
+    ++Uses[Slot->get_ref<const std::string &>()];
+  size_t IndexDigits = digits(Vocab.Texts.size() + Uses.size());
+  // P's index in the table if it is to be written as one, else SIZE_MAX.
+  auto Shared = [&](std::string_view P, size_t N, bool Speculate) -> size_t {
+    auto It = Vocab.TextIndex.find(P);
+    if (It != Vocab.TextIndex.end())
+      return digits(It->second) < P.size() + 2 ? It->second : SIZE_MAX;
+    bool Worth = N >= 2 && N * (P.size() + 2) > P.size() + 3 + N * IndexDigits;
+    if (!Worth && !(Speculate && P.size() >= SpeculativeText))
+      return SIZE_MAX;
+    return Vocab.text(P);
   };
-  std::unordered_map<std::string_view, Use> Wholes;
-  for (auto &[P, U] : Uses)
-    if (Worth(P, U))
-      Wholes.emplace(P, U);
-  Uses = Wholes;
-  // Pieces of the texts that are not shared whole.
+  // Wholes first (a text with nothing to cut may be shared speculatively),
+  // then the pieces of the others.
+  std::vector<size_t> Whole(Slots.size(), SIZE_MAX);
   std::vector<std::vector<std::string_view>> Pieces(Slots.size());
+  std::unordered_map<std::string_view, size_t> PieceUses;
   for (size_t I = 0; I < Slots.size(); ++I) {
     const std::string &S = Slots[I]->get_ref<const std::string &>();
-    if (Wholes.count(S))
+    size_t N = Uses[S];
+    Whole[I] = Shared(S, N, false);
+    if (Whole[I] != SIZE_MAX)
       continue;
     Pieces[I] = pieces(S);
-    if (Pieces[I].size() > 1)
+    if (Pieces[I].size() < 2)
+      Whole[I] = Shared(S, N, true);
+    if (Whole[I] == SIZE_MAX && Pieces[I].size() > 1)
       for (std::string_view P : Pieces[I])
-        Add(P);
+        ++PieceUses[P];
   }
-  std::vector<std::pair<std::string_view, Use>> Shared;
-  for (auto &[P, U] : Uses)
-    if (Wholes.count(P) || Worth(P, U))
-      Shared.emplace_back(P, U);
-  if (Shared.empty())
-    return;
-  std::sort(Shared.begin(), Shared.end(), [](const auto &A, const auto &B) {
-    return A.second.Count != B.second.Count ? A.second.Count > B.second.Count
-                                            : A.second.First < B.second.First;
-  });
-  std::unordered_map<std::string_view, size_t> Index;
-  json Strings = json::array();
-  for (size_t I = 0; I < Shared.size(); ++I) {
-    Index[Shared[I].first] = I;
-    Strings.push_back(std::string(Shared[I].first));
-  }
-  // The views point into J's strings: compute the new slots before
+  // The views point into the slots' strings: compute the new slots before
   // replacing any.
   std::vector<std::pair<json *, json>> Encoded;
   for (size_t I = 0; I < Slots.size(); ++I) {
-    const std::string &S = Slots[I]->get_ref<const std::string &>();
-    auto Whole = Index.find(S);
-    if (Whole != Index.end()) {
-      Encoded.emplace_back(Slots[I], Whole->second);
+    if (Whole[I] != SIZE_MAX) {
+      Encoded.emplace_back(Slots[I], Whole[I]);
       continue;
     }
     if (Pieces[I].size() < 2)
@@ -834,9 +839,9 @@ void shareTexts(json &J) {
     json Parts = json::array();
     bool Any = false;
     for (std::string_view P : Pieces[I]) {
-      auto It = Index.find(P);
-      if (It != Index.end()) {
-        Parts.push_back(It->second);
+      size_t Id = Shared(P, PieceUses[P], true);
+      if (Id != SIZE_MAX) {
+        Parts.push_back(Id);
         Any = true;
       } else if (!Parts.empty() && Parts.back().is_string()) {
         Parts.back().get_ref<std::string &>() += P;
@@ -849,7 +854,17 @@ void shareTexts(json &J) {
   }
   for (auto &[Slot, V] : Encoded)
     *Slot = std::move(V);
-  J["strings"] = std::move(Strings);
+}
+
+/// shareTexts on every text of compact function J.
+void shareTexts(json &J, SegVocabulary &Vocab) {
+  std::vector<json *> Slots;
+  auto Collect = [&](json &Slot) {
+    if (Slot.is_string()) // (not a vocabulary index)
+      Slots.push_back(&Slot);
+  };
+  textsOfFunction(J, Collect);
+  shareTexts(Slots, Vocab);
 }
 
 /// Renames the keys of every node and arm of function J from schema 2's to
@@ -904,7 +919,7 @@ json FunctionSeg::toCompactJSON(SegVocabulary *Vocab) const {
     json A = json::array({P.Name, named(P.Kind, Vocab),
                           P.Default ? json(*P.Default)
                                     : !P.DefaultExpr.empty() ? json(P.DefaultExpr) : json(nullptr),
-                          named(P.Source, Vocab), P.Where, named(P.Meaning, Vocab)});
+                          named(P.Source, Vocab), P.Where, P.Meaning});
     if (!P.TakenAt.empty()) {
       A.push_back(P.TakenAt);
       A.push_back(P.OtherAt);
@@ -917,14 +932,17 @@ json FunctionSeg::toCompactJSON(SegVocabulary *Vocab) const {
     J["in_main_file"] = false;
   if (Static)
     J["static"] = true;
-  CompactContext C{Range, Vocab, {}};
+  CompactContext C{Range, Vocab, {}, {}, {}};
+  C.start();
   J["seg"] = compactList(Body, C);
   for (auto &[K, L] : LevelSegs) {
-    C.Ids.start();
+    C.start();
     J["level_segs"][K] = compactList(L, C);
   }
-  shareTexts(J);
-  shareRuvs(J);
+  if (Vocab) {
+    shareTexts(J, *Vocab);
+    shareRuvs(J, *Vocab);
+  }
   return J;
 }
 
@@ -939,13 +957,50 @@ static const auto &entry(const Table &T, const json &Index, const json &F, const
   return T[Index.get<size_t>()];
 }
 
+namespace {
+/// Schema 3's file-level tables (SegVocabulary as read).
+struct FileTables {
+  json Strings = json::array(), Ruvs = json::array();
+};
+} // namespace
+
+/// A text (a string, an index in Strings or an array of texts) appended to
+/// Out; throws naming function F (or, F null, the place Where) if an index
+/// is out of Strings or T is not a text.
+static void appendText(const json &T, const json &Strings, const char *Table, std::string &Out,
+                       const std::function<std::runtime_error(const std::string &)> &Fail) {
+  if (T.is_string()) {
+    Out += T.get_ref<const std::string &>();
+  } else if (T.is_number()) {
+    if (!T.is_number_unsigned() || T.get<size_t>() >= Strings.size())
+      throw Fail(std::string("text (\"strings\") index ") + T.dump() + " out of range (" +
+                 std::to_string(Strings.size()) + " entries in " + Table + ")");
+    Out += Strings[T.get<size_t>()].get_ref<const std::string &>();
+  } else if (T.is_array()) {
+    for (const json &E : T)
+      appendText(E, Strings, Table, Out, Fail);
+  } else {
+    throw Fail(T.dump() + " is not a text (string, string index or array of them)");
+  }
+}
+
 /// A function in compact form in schema 1's layout: shared RUVs and texts
 /// written out, long keys, ranges absolute with their file, ids given.
-static void expandTexts(json &J, const std::vector<std::string> *Vocab) {
+/// File: schema 3's tables (else schema 2's, in the function).
+static void expandTexts(json &J, const std::vector<std::string> *Vocab, const FileTables *File) {
   auto SharedRuvs = J.find("ruvs");
-  if (SharedRuvs != J.end()) {
-    const json Ruvs = std::move(*SharedRuvs);
-    J.erase("ruvs");
+  if (File && SharedRuvs != J.end())
+    throw std::runtime_error("function '" + J.value("name", "") +
+                             "': \"ruvs\" in a function (schema 3 has one table, after the "
+                             "functions)");
+  if (File || SharedRuvs != J.end()) {
+    json Own;
+    if (!File) {
+      Own = std::move(*SharedRuvs); // (schema 2)
+      J.erase("ruvs");
+    }
+    const json &Ruvs = File ? File->Ruvs : Own;
+    const char *What = File ? "shared RUV (the file's \"ruvs\")" : "shared RUV (\"ruvs\")";
     auto Unshare = [&](json &N) {
       auto R = N.find("u");
       if (R == N.end() || !R->is_array())
@@ -953,7 +1008,7 @@ static void expandTexts(json &J, const std::vector<std::string> *Vocab) {
       for (size_t I = 1; I < R->size(); I += 2) {
         json &Slot = (*R)[I];
         if (Slot.is_number())
-          Slot = entry(Ruvs, Slot, J, "shared RUV (\"ruvs\")");
+          Slot = entry(Ruvs, Slot, J, What);
       }
     };
     nodesOfFunction(J, Unshare, true);
@@ -997,34 +1052,29 @@ static void expandTexts(json &J, const std::vector<std::string> *Vocab) {
       for (json &P : J["parameters"])
         if (P.is_array())
           for (size_t I : {1, 3, 5})
-            if (I < P.size())
+            if (I < P.size() && (I != 5 || !File)) // schema 3: the meaning is a text
               Name(P[I]);
   }
-  json Strings = json::array();
+  json Own = json::array();
   auto S = J.find("strings");
-  if (S != J.end()) {
-    Strings = std::move(*S);
+  if (File && S != J.end())
+    throw std::runtime_error("function '" + J.value("name", "") +
+                             "': \"strings\" in a function (schema 3 has one table, after the "
+                             "functions)");
+  if (!File && S != J.end()) {
+    Own = std::move(*S);
     J.erase("strings");
   }
-  std::function<void(const json &, std::string &)> Append = [&](const json &T,
-                                                                std::string &Out) {
-    if (T.is_string()) {
-      Out += T.get_ref<const std::string &>();
-    } else if (T.is_number()) {
-      Out += entry(Strings, T, J, "text (\"strings\")").template get_ref<const std::string &>();
-    } else if (T.is_array()) {
-      for (const json &E : T)
-        Append(E, Out);
-    } else {
-      throw std::runtime_error("function '" + J.value("name", "") + "': " + T.dump() +
-                               " is not a text (string, string index or array of them)");
-    }
+  const json &Strings = File ? File->Strings : Own;
+  auto Fail = [&](const std::string &Msg) {
+    return std::runtime_error("function '" + J.value("name", "") + "': " + Msg);
   };
+  const char *Table = File ? "the file's \"strings\"" : "the function's \"strings\"";
   auto Expand = [&](json &Slot) {
     if (Slot.is_string())
       return;
     std::string Text;
-    Append(Slot, Text);
+    appendText(Slot, Strings, Table, Text, Fail);
     Slot = std::move(Text);
   };
   textsOfFunction(J, Expand);
@@ -1035,13 +1085,23 @@ static void expandTexts(json &J, const std::vector<std::string> *Vocab) {
   if (FR == J.end() || !FR->is_array())
     throw std::runtime_error("function '" + J.value("name", "") + "': no \"range\"");
   *FR = expandRange(*FR, "", 0);
-  std::string File = (*FR)[4].get<std::string>();
+  std::string FnFile = (*FR)[4].get<std::string>();
   int64_t Base = (*FR)[0].get<int64_t>();
-  ImplicitIds Ids;
+  ImplicitIds Ids, Labels;
+  std::string PrevFile;
   auto Node = [&](json &N) {
     auto R = N.find("range");
-    if (R != N.end())
-      *R = expandRange(*R, File, Base);
+    if (R != N.end()) {
+      // Schema 3: a node's file is by default the previous node's.
+      *R = expandRange(*R, File ? PrevFile : FnFile, Base);
+      PrevFile = (*R)[4].get<std::string>();
+    }
+    if (File) { // schema 3: labels that count on are left out
+      auto L = N.find("label");
+      if (L == N.end() && Labels.valid())
+        L = N.emplace("label", Labels.next()).first;
+      Labels.take(L == N.end() ? std::string() : L->get<std::string>());
+    }
     auto Ruv = N.find("ruv");
     if (Ruv != N.end() && Ruv->is_array()) {
       json Levels = json::object();
@@ -1054,7 +1114,11 @@ static void expandTexts(json &J, const std::vector<std::string> *Vocab) {
       N["id"] = Ids.next();
     Ids.take(N["id"].get<std::string>());
   };
-  nodesOfFunction(J, Node, false, [&] { Ids.start(); });
+  nodesOfFunction(J, Node, false, [&] {
+    Ids.start();
+    Labels.start();
+    PrevFile = FnFile;
+  });
 }
 
 // The compact dump of the document: {"functions":[F1,F2,...],HEADER} where
@@ -1068,10 +1132,21 @@ void SegFileWriter::add(const FunctionSeg &F) {
 
 void SegFileWriter::finish(const SegFile &Rest) {
   Out(Any ? "]," : "{\"functions\":[],");
-  json Header = headerJSON(Rest);
-  Header["schema"] = SegFile::Schema;
-  Header["vocabulary"] = Vocab.Names;
-  Out(Header.dump().substr(1) + "\n"); // without "{"
+  Out(compactHeader(Rest, Vocab).dump().substr(1) + "\n"); // without "{"
+}
+
+json compactHeader(const SegFile &S, SegVocabulary &Vocab) {
+  json J = headerJSON(S);
+  J["schema"] = SegFile::Schema;
+  json &Warnings = J["warnings"];
+  std::vector<json *> Slots;
+  for (json &W : Warnings)
+    Slots.push_back(&W);
+  shareTexts(Slots, Vocab);
+  J["vocabulary"] = Vocab.Names;
+  J["strings"] = Vocab.Texts;
+  J["ruvs"] = Vocab.Ruvs;
+  return J;
 }
 
 json SegFile::toCompactJSON() const {
@@ -1079,9 +1154,7 @@ json SegFile::toCompactJSON() const {
   json Fs = json::array();
   for (const FunctionSeg &F : Functions)
     Fs.push_back(F.toCompactJSON(&Vocab));
-  json J = headerJSON(*this);
-  J["schema"] = Schema;
-  J["vocabulary"] = Vocab.Names;
+  json J = compactHeader(*this, Vocab);
   J["functions"] = std::move(Fs);
   return J;
 }
@@ -1106,9 +1179,9 @@ SegFile SegFile::fromJSON(const json &J) {
   std::string Version = J.is_object() && J.contains("schema") && J.at("schema").is_string()
                             ? J.at("schema").get<std::string>()
                             : "";
-  if (Version != Schema && Version != SchemaV1)
+  if (Version != Schema && Version != SchemaV2 && Version != SchemaV1)
     throw std::runtime_error(std::string("not a SEG file of a known version (expected \"schema\": \"") +
-                             Schema + "\" or \"" + SchemaV1 + "\"" +
+                             Schema + "\", \"" + SchemaV2 + "\" or \"" + SchemaV1 + "\"" +
                              (Version.empty() ? std::string() : ", found \"" + Version + "\"") +
                              ")");
   checkSegShape(J, /*CheckFunctions=*/Version == SchemaV1);
@@ -1118,6 +1191,15 @@ SegFile SegFile::fromJSON(const json &J) {
   std::optional<std::vector<std::string>> Vocab;
   if (J.contains("vocabulary"))
     Vocab = J["vocabulary"].get<std::vector<std::string>>();
+  // Schema 3: the file's tables of shared texts and RUVs (shapes checked).
+  std::optional<FileTables> Tables;
+  if (Version == Schema) {
+    Tables.emplace();
+    if (J.contains("strings"))
+      Tables->Strings = J["strings"];
+    if (J.contains("ruvs"))
+      Tables->Ruvs = J["ruvs"];
+  }
   for (const json &F : J.at("functions")) {
     if (Version == SchemaV1) {
       S.Functions.push_back(FunctionSeg::fromJSON(F));
@@ -1134,7 +1216,7 @@ SegFile SegFile::fromJSON(const json &J) {
     // refused with the function and nlohmann-json's account of it.
     try {
       json Copy = F;
-      expandTexts(Copy, Vocab ? &*Vocab : nullptr);
+      expandTexts(Copy, Vocab ? &*Vocab : nullptr, Tables ? &*Tables : nullptr);
       S.Functions.push_back(FunctionSeg::fromJSON(Copy));
     } catch (const json::exception &E) {
       auto Name = F.find("name");
@@ -1143,9 +1225,23 @@ SegFile SegFile::fromJSON(const json &J) {
                                     ? " (function " + Name->get<std::string>() + ")"
                                     : std::string()) +
                                ": malformed compact form: " + E.what());
+    } catch (const std::runtime_error &E) {
+      throw std::runtime_error(Where + ": " + E.what());
     }
   }
-  S.Warnings = J.value("warnings", std::vector<std::string>{});
+  if (J.contains("warnings")) {
+    // Schema 3: texts (checked here); schemas 1 and 2: strings.
+    const json Empty = json::array();
+    const json &Strings = Tables ? Tables->Strings : Empty;
+    size_t I = 0;
+    for (const json &W : J["warnings"]) {
+      std::string Where = "SEG file at /warnings/" + std::to_string(I++);
+      std::string Text;
+      appendText(W, Strings, "the file's \"strings\"", Text,
+                 [&](const std::string &Msg) { return std::runtime_error(Where + ": " + Msg); });
+      S.Warnings.push_back(std::move(Text));
+    }
+  }
   if (J.contains("targets"))
     S.Targets = J["targets"].get<std::map<std::string, std::map<std::string, std::string>>>();
   return S;

@@ -6,8 +6,9 @@
 /// Warwick-94 eq. 3) per node and level, and the data-dependent parameters of
 /// the timing formulas. No LLVM or Clang dependency; JSON round-trips through
 /// toJSON/fromJSON (schema "segtime.seg/1", the expanded form) and
-/// toCompactJSON (schema "segtime.seg/2", the form the plugin writes: shared
-/// texts, no indentation; docs/seg-json.md).
+/// toCompactJSON (schema "segtime.seg/3", the form the plugin writes: texts
+/// and RUVs shared through file-level tables, no indentation;
+/// docs/seg-json.md). Schema 2 (tables per function) is still read.
 ///
 /// Expressions (trip counts, probabilities, call arguments) are strings in the
 /// syntax of the predictor's expression parser: + - * / ^, parentheses, numbers,
@@ -22,12 +23,14 @@
 #ifndef SEGTIME_CORE_SEG_H
 #define SEGTIME_CORE_SEG_H
 
+#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -203,19 +206,39 @@ struct Parameter {
   static Parameter fromJSON(const json &J);
 };
 
-/// The names of a schema-2 file ("vocabulary"): RUV operations and levels,
-/// node and loop kinds, arm labels, source files, parameter kinds, sources
-/// and meanings, numbered in order of first use; every function refers to
-/// them by index.
+/// The file-level tables of a compact file (schema 3, docs/seg-json.md),
+/// filled while its functions are written and written after them:
+///  - "vocabulary": RUV operations and levels, node and loop kinds, arm
+///    labels, source files, a parameter's kind and source;
+///  - "strings": texts and pieces of texts that repeat (within a function
+///    or across functions, warnings included);
+///  - "ruvs": one level's [op, count, ...] lists that repeat.
+/// Each is numbered in order of first use; functions refer to entries by
+/// index.
 struct SegVocabulary {
   std::vector<std::string> Names;
   std::unordered_map<std::string, size_t> Index;
+  /// "strings": the shared texts (a deque: TextIndex's keys view them).
+  std::deque<std::string> Texts;
+  std::unordered_map<std::string_view, size_t> TextIndex;
+  /// "ruvs": the shared [op, count, ...] lists; their numbers by their dump.
+  std::vector<json> Ruvs;
+  std::unordered_map<std::string, size_t> RuvIndex;
   /// Name's index, numbering it if it is new.
   size_t of(const std::string &Name) {
     auto [It, New] = Index.try_emplace(Name, Names.size());
     if (New)
       Names.push_back(Name);
     return It->second;
+  }
+  /// Text's index in "strings", numbering it if it is new.
+  size_t text(std::string_view Text) {
+    auto It = TextIndex.find(Text);
+    if (It != TextIndex.end())
+      return It->second;
+    Texts.emplace_back(Text);
+    TextIndex.emplace(Texts.back(), Texts.size() - 1);
+    return Texts.size() - 1;
   }
 };
 
@@ -239,15 +262,16 @@ struct FunctionSeg {
   const NodeList &bodyFor(const std::string &LevelKey) const;
   /// Schema 1's layout (the expanded form).
   json toJSON() const;
-  /// Schema 2's layout (docs/seg-json.md): ranges as [line, col, end_line,
-  /// end_col, file], RUVs as [op, count, ...] with whole counts as integers,
-  /// no "kind": "Stage", no "step_kind": "add", and the texts that repeat
-  /// (whole, or pieces of them: the factors of a product, a "where"'s file)
-  /// written once in "strings" and referred to by index; names (RUV
-  /// operations and levels, kinds, arm labels, files, a parameter's kind,
-  /// source and meaning) as indices in Vocab, numbering the new ones
-  /// (nullptr: as texts). Same content as toJSON: SegFile::fromJSON of either gives this
-  /// function back.
+  /// Schema 3's layout of a function (docs/seg-json.md): ranges as [line,
+  /// col, end_line, end_col, file], RUVs as [op, count, ...] with whole
+  /// counts as integers, no "kind": "Stage", no "step_kind": "add"; names
+  /// (RUV operations and levels, kinds, arm labels, files, a parameter's kind
+  /// and source) as indices in Vocab->Names; texts that repeat (whole, or
+  /// pieces of them: the factors of a product, a "where"'s file, a meaning's
+  /// fixed words) as indices in Vocab->Texts and RUVs that repeat as indices
+  /// in Vocab->Ruvs, numbering the new ones (the tables are written after
+  /// the functions: compactHeader). nullptr: names and texts written out,
+  /// nothing shared. SegFile::fromJSON of the file gives this function back.
   json toCompactJSON(SegVocabulary *Vocab = nullptr) const;
   /// Reads either layout once its texts are strings (SegFile::fromJSON
   /// resolves schema 2's "strings").
@@ -257,7 +281,9 @@ struct FunctionSeg {
 /// A translation unit's characterisation: the content of a .seg.json file.
 struct SegFile {
   /// The version the plugin writes (compact, shared texts).
-  static constexpr const char *Schema = "segtime.seg/2";
+  static constexpr const char *Schema = "segtime.seg/3";
+  /// The compact form with tables per function (plugins before schema 3).
+  static constexpr const char *SchemaV2 = "segtime.seg/2";
   /// The expanded form (toJSON; files of earlier plugins): still read.
   static constexpr const char *SchemaV1 = "segtime.seg/1";
   std::string SourceFile;
@@ -268,9 +294,9 @@ struct SegFile {
   std::map<std::string, std::map<std::string, std::string>> Targets;
   /// The expanded form (schema 1, for views: `segtime show --json`).
   json toJSON() const;
-  /// The form the plugin writes (schema 2; FunctionSeg::toCompactJSON).
+  /// The form the plugin writes (schema 3; FunctionSeg::toCompactJSON).
   json toCompactJSON() const;
-  /// Either schema. Throws std::runtime_error naming the problem if J is
+  /// Any of schemas 1, 2 and 3. Throws std::runtime_error naming the problem if J is
   /// not a SEG file of a known version.
   static SegFile fromJSON(const json &J);
   /// Reads and parses Path; throws std::runtime_error with file and reason.
@@ -297,6 +323,12 @@ private:
   bool Any = false; ///< a function has been written
   SegVocabulary Vocab; ///< of the functions written so far
 };
+
+/// The keys of schema 3's document but "functions" (all sort after it):
+/// schema, source, opt_level, targets, the warnings as texts (sharing
+/// pieces through Vocab), and Vocab's tables "vocabulary", "strings" and
+/// "ruvs". Call once, after the last function was made compact with Vocab.
+json compactHeader(const SegFile &S, SegVocabulary &Vocab);
 
 /// The JSON document in file Path. Throws std::runtime_error "PATH: cannot
 /// open file" or "PATH: invalid JSON: ...".

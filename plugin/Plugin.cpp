@@ -709,9 +709,7 @@ public:
     {
       llvm::TimeRegion T(phaseTimer("write-json", ".seg.json written"));
       // The keys after "functions" (all sort after it), as SegFileWriter.
-      json Header = File.toCompactJSON();
-      Header.erase("functions");
-      Header["vocabulary"] = Vocab.Names;
+      json Header = compactHeader(File, Vocab);
       emit((AnyWritten ? "]," : "{\"functions\":[],") + Header.dump().substr(1) + "\n");
       OS.reset();
     }

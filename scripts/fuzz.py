@@ -11,7 +11,7 @@ directory, then runs each harness (test/fuzz/Fuzz*.cpp) for --minutes, one
 at a time, single process:
   machine  machine files (YAML), readMachine     seeds: costvectors/*.yaml,
                                                  test/Inputs/*.yaml, test/unit/Inputs/*.yaml
-  seg      .seg.json, schema 1 and 2             seeds: test/Inputs/*.seg.json
+  seg      .seg.json, schema 1, 2 and 3          seeds: test/Inputs/*.seg.json
   ct       .ct.json profiles                     seeds: test/Inputs/*.ct.json
 The corpus grows in BUILD/corpus/READER across runs (the seeds are copied in
 first); a finding (crash, uncaught exception, sanitizer report, an input

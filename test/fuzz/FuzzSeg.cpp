@@ -1,8 +1,8 @@
 //===- FuzzSeg.cpp - libFuzzer harness of the .seg.json reader ------------===//
 ///
 /// \file
-/// The bytes as a .seg.json file, either schema (segtime.seg/1 expanded,
-/// segtime.seg/2 compact with its vocabulary): SegFile::read's steps, the
+/// The bytes as a .seg.json file, any schema (segtime.seg/1 expanded,
+/// segtime.seg/2 and /3 compact with their tables): SegFile::read's steps, the
 /// JSON parse and SegFile::fromJSON with its shape checks. Documented error:
 /// std::runtime_error.
 ///

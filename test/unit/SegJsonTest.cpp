@@ -165,15 +165,17 @@ TEST(SegJson, CompactRoundTrip) {
   IR[0].Freq = "(1 - P_f_5)*P_g_7";
   IR[2].Freq = "(1 - P_f_5)*P_h_9";
   json C = S.toCompactJSON();
-  EXPECT_EQ(C["schema"], "segtime.seg/2");
+  EXPECT_EQ(C["schema"], "segtime.seg/3");
   EXPECT_EQ(SegFile::fromJSON(json::parse(C.dump())).toJSON(), S.toJSON());
   // Shared texts: a repeated name, a product's factors and a "where"'s file
-  // are written once in "strings" and referred to by index; ranges and RUVs
-  // are arrays under short keys, ids that count on are left out.
+  // are written once in the file's "strings" and referred to by index;
+  // ranges and RUVs are arrays under short keys, ids that count on are left
+  // out.
   const json &F = C["functions"][0];
-  std::vector<std::string> Strings = F.at("strings").get<std::vector<std::string>>();
+  EXPECT_FALSE(F.contains("strings")) << F.dump(); // one table, the file's
+  std::vector<std::string> Strings = C.at("strings").get<std::vector<std::string>>();
   for (const char *Piece : {"P_f_5", "k.c", "(1 - P_f_5)"})
-    EXPECT_EQ(std::count(Strings.begin(), Strings.end(), Piece), 1) << Piece << " in " << F.dump();
+    EXPECT_EQ(std::count(Strings.begin(), Strings.end(), Piece), 1) << Piece << " in " << C.dump();
   EXPECT_TRUE(F["seg"][0]["r"].is_array()) << F["seg"][0].dump();
   EXPECT_FALSE(F["seg"][0].contains("k")); // Stage, the default
   EXPECT_EQ(F["seg"][0]["i"], "v1");
@@ -182,15 +184,52 @@ TEST(SegJson, CompactRoundTrip) {
 
 TEST(SegJson, CompactBadIndexNamesFunctionAndTable) {
   json C = sample().toCompactJSON();
-  C["functions"][0]["strings"] = json::array(); // its indices point nowhere
+  C["strings"] = json::array(); // the indices point nowhere
   try {
     SegFile::fromJSON(C);
     FAIL() << "no exception";
   } catch (const std::runtime_error &E) {
     std::string What = E.what();
-    EXPECT_NE(What.find("function 'f'"), std::string::npos) << What;
-    EXPECT_NE(What.find("\"strings\""), std::string::npos) << What;
+    for (const char *Part : {"/functions/0", "function 'f'", "the file's \"strings\"", "0 entries"})
+      EXPECT_NE(What.find(Part), std::string::npos) << What;
   }
+  C = sample().toCompactJSON();
+  C["functions"][0]["strings"] = json::array(); // schema 2's table in schema 3
+  EXPECT_THROW(SegFile::fromJSON(C), std::runtime_error);
+}
+
+// Texts and RUVs are shared across functions and with the warnings: a
+// second function identical to the first adds nothing to "strings" and
+// "ruvs"; a warning's file name is written once.
+TEST(SegJson, CompactTablesAcrossFunctions) {
+  SegFile S = sample();
+  S.Functions.resize(1);
+  S.Warnings = {"k.c:3: segtime: not characterised: call to external function 'malloc'",
+                "k.c:9: segtime: not characterised: call to external function 'free'"};
+  json One = S.toCompactJSON();
+  S.Functions.push_back(S.Functions[0]);
+  S.Functions[1].Name = "f2";
+  json Two = S.toCompactJSON();
+  EXPECT_EQ(Two["strings"], One["strings"]);
+  EXPECT_EQ(Two["ruvs"], One["ruvs"]);
+  json First = One["functions"][0], Second = Two["functions"][1];
+  First.erase("name");
+  Second.erase("name");
+  EXPECT_EQ(Second, First); // the same indices
+  EXPECT_EQ(SegFile::fromJSON(json::parse(Two.dump())).toJSON(), S.toJSON());
+  EXPECT_TRUE(Two["warnings"][1].is_array()) << Two["warnings"].dump();
+}
+
+// A schema-2 file (tables per function, meanings in the vocabulary) is
+// still read.
+TEST(SegJson, ReadsSchema2) {
+  json V2 = json::parse(R"({"functions":[{"name":"f","params":["n"],"parameters":[["P_f_3",0,0.5,1,[0,":3"],3]],"range":[1,1,5,1,2],"ruvs":[[5,1]],"seg":[{"i":"v1","r":[1,3],"u":[4,0]},{"i":"v2","r":[2,3],"u":[4,0]}],"strings":["k.c"]}],"opt_level":"O2","schema":"segtime.seg/2","source":"k.c","vocabulary":["branch","static","k.c","why","HLLC","i32.add"],"warnings":["k.c:2: w"]})");
+  SegFile S = SegFile::fromJSON(V2);
+  ASSERT_EQ(S.Functions.size(), 1u);
+  EXPECT_EQ(S.Functions[0].Parameters[0].Where, "k.c:3");
+  EXPECT_EQ(S.Functions[0].Parameters[0].Meaning, "why");
+  EXPECT_EQ(S.Functions[0].Body[1].Ruvs.at("HLLC").get("i32.add"), 1);
+  EXPECT_EQ(S.Warnings, std::vector<std::string>{"k.c:2: w"});
 }
 
 TEST(SegJson, ReadWrittenFile) {
@@ -215,7 +254,8 @@ TEST(SegJson, UnknownVersionNamesFileAndVersions) {
     FAIL() << "no exception";
   } catch (const std::runtime_error &E) {
     std::string What = E.what();
-    for (const char *Part : {"segtime-v9.seg.json", "segtime.seg/2", "segtime.seg/1", "segtime.seg/9"})
+    for (const char *Part : {"segtime-v9.seg.json", "segtime.seg/3", "segtime.seg/2", "segtime.seg/1",
+                             "segtime.seg/9"})
       EXPECT_NE(What.find(Part), std::string::npos) << What;
   }
 }
