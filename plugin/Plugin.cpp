@@ -152,147 +152,6 @@ std::string replaceWord(const std::string &Text, const std::string &Name,
   return R;
 }
 
-/// Applies Fn to every expression text of N and its body (counts,
-/// frequencies, arguments, probabilities, memory terms).
-void forEachText(Node &N, const std::function<void(std::string &)> &Fn) {
-  for (std::string *T : {&N.Trip, &N.Start, &N.Step, &N.Freq, &N.BranchProb, &N.Footprint,
-                         &N.Traffic, &N.Bytes, &N.Peer, &N.Root})
-    Fn(*T);
-  for (std::string &A : N.Args)
-    Fn(A);
-  for (MemStream &M : N.Streams) {
-    for (std::string &O : M.Offsets)
-      Fn(O);
-    for (MemStream::Step &St : M.Loops) {
-      Fn(St.Stride);
-      Fn(St.Trip);
-    }
-  }
-  for (Node &C : N.Body)
-    forEachText(C, Fn);
-  for (Arm &A : N.Arms) {
-    Fn(A.Prob);
-    for (Node &C : A.Body)
-      forEachText(C, Fn);
-  }
-}
-
-/// Text with every "<Prefix>X" (Prefix "kernel.", X a word, not preceded
-/// by a word character) written X: a callee's parameter in its own name.
-std::string withoutPrefix(const std::string &Text, const std::string &Prefix) {
-  auto WordChar = [](char C) { return llvm::isAlnum(C) || C == '_'; };
-  std::string R;
-  size_t From = 0;
-  for (size_t At = Text.find(Prefix); At != std::string::npos; At = Text.find(Prefix, At + 1)) {
-    if (At > 0 && (WordChar(Text[At - 1]) || Text[At - 1] == '.'))
-      continue;
-    R.append(Text, From, At - From);
-    From = At + Prefix.size();
-  }
-  R.append(Text, From, std::string::npos);
-  return R;
-}
-
-/// The optimised code of one inlined call, copied out of its caller's
-/// IR-level SEG (with the ICC RUVs attached there): the nodes of
-/// InlinedSite::Nodes with the edge stages code generation put after them,
-/// and the caller's parameters they use.
-struct InlinedCopy {
-  std::string Caller; ///< IR name
-  InlinedSite Site;
-  NodeList Nodes;
-  std::vector<Parameter> Parameters;
-};
-
-InlinedCopy copyInlined(const IRFunctionSeg &IR, const InlinedSite &S) {
-  InlinedCopy C{IR.Name, S, {}, {}};
-  std::function<void(const NodeList &)> Walk = [&](const NodeList &L) {
-    for (size_t I = 0; I < L.size(); ++I) {
-      if (!llvm::is_contained(S.Nodes, L[I].Id)) {
-        Walk(L[I].Body);
-        for (const Arm &A : L[I].Arms)
-          Walk(A.Body);
-        continue;
-      }
-      C.Nodes.push_back(L[I]);
-      // Edge stages (<id>e<to>) and a final loop test (<id>t) go with it.
-      while (I + 1 < L.size() && (L[I + 1].Id.rfind(L[I].Id + "e", 0) == 0 ||
-                                  L[I + 1].Id == L[I].Id + "t") &&
-             !llvm::is_contained(S.Nodes, L[I + 1].Id))
-        C.Nodes.push_back(L[++I]);
-    }
-  };
-  Walk(IR.Seg);
-  std::string Texts;
-  for (Node &N : C.Nodes)
-    forEachText(N, [&](std::string &T) { Texts += T + " "; });
-  for (const Parameter &P : IR.Parameters)
-    if (containsWord(Texts, P.Name))
-      C.Parameters.push_back(P);
-  return C;
-}
-
-/// The IR-level SEG of a function that has no code of its own (every call
-/// to it inlined) from the copies of its inlined calls: one call, as the
-/// mean of its K call sites (each site's code in the order of the copies,
-/// its top-level frequencies divided by K; they stay relative to the
-/// enclosing region of the caller, 1 for a call in straight-line code or
-/// unconditional in a loop body). Per call, as the source levels and the
-/// IR level of a function with code of its own are; the caller's own IR
-/// level counts each site's code where it runs. The callee's
-/// arguments ("kernel.n") become its parameters (n); a loop count the
-/// caller could not give, N_<caller>_<line>, becomes N_<callee>_<line>, so
-/// that mergeIR can take the source loop's count for it. With several
-/// calls, node ids get the prefix "c<k>_".
-IRFunctionSeg inlinedSeg(const std::string &Callee, const std::string &SourceName,
-                         std::vector<InlinedCopy> &Copies) {
-  IRFunctionSeg R;
-  R.Name = Callee;
-  std::set<std::string> ParamNames;
-  for (size_t K = 0; K < Copies.size(); ++K) {
-    InlinedCopy &C = Copies[K];
-    std::map<std::string, std::string> Rename;
-    for (Parameter P : C.Parameters) {
-      std::string Own = "N_" + C.Caller + "_";
-      if (P.Name.rfind(Own, 0) == 0) {
-        std::string New = "N_" + Callee + "_" + P.Name.substr(Own.size());
-        Rename[P.Name] = New;
-        P.Name = New;
-      }
-      if (ParamNames.insert(P.Name).second)
-        R.Parameters.push_back(P);
-    }
-    std::string Prefix = Copies.size() > 1 ? "c" + std::to_string(K + 1) + "_" : "";
-    std::function<void(Node &)> Ids = [&](Node &N) {
-      N.Id = Prefix + N.Id;
-      for (MemStream &M : N.Streams)
-        for (MemStream::Step &St : M.Loops)
-          St.Loop = Prefix + St.Loop;
-      for (Node &X : N.Body)
-        Ids(X);
-      for (Arm &A : N.Arms)
-        for (Node &X : A.Body)
-          Ids(X);
-    };
-    for (Node &N : C.Nodes) {
-      forEachText(N, [&](std::string &T) {
-        T = withoutPrefix(T, SourceName + ".");
-        for (auto &[From, To] : Rename)
-          T = replaceWord(T, From, To);
-      });
-      if (!Prefix.empty()) {
-        Ids(N);
-        std::string K = std::to_string(Copies.size());
-        N.Freq = N.Freq.empty() ? "1/" + K : "(" + N.Freq + ")/" + K;
-      }
-      R.Seg.push_back(std::move(N));
-    }
-    R.Notes.push_back("code of the call at " + C.Site.Where + " (inlined into '" + C.Caller +
-                      "')");
-  }
-  return R;
-}
-
 /// Source-level loops by the line they start on.
 void loopsByLine(const NodeList &L, std::map<unsigned, std::vector<const Node *>> &Out) {
   forEachNode(L, [&](const Node &N) {
@@ -422,24 +281,6 @@ void mergeIR(std::vector<std::string> &Warnings, FunctionSeg &F, IRFunctionSeg &
     }
   };
   Walk(Seg);
-  // The code of a call inlined here is attributed to the call.
-  for (const InlinedSite &S : IR.Inlined) {
-    if (S.Where.find(" in ") != std::string::npos)
-      continue; // (a call in code itself inlined: to the outer call)
-    auto SN = SourceNames.find(S.Callee);
-    auto A = AstCalls.find({S.Line, SN != SourceNames.end() ? SN->second : S.Callee});
-    if (A == AstCalls.end() || A->second.size() != 1)
-      continue;
-    std::function<void(NodeList &, bool)> Mark = [&](NodeList &L, bool In) {
-      for (Node &N : L) {
-        bool Mine = In || llvm::is_contained(S.Nodes, N.Id);
-        if (Mine)
-          N.SourceNode = A->second[0]->Id;
-        Mark(N.Body, Mine);
-      }
-    };
-    Mark(Seg, false);
-  }
   // Trip parameters replaced by source counts, also in the memory terms.
   auto Replace = [&](std::string &X) {
     for (auto &[Name, T] : TripOf)
@@ -784,19 +625,6 @@ private:
       auto IN = IRName.find(Name);
       Expect[Is.front()] = irCollection().Functions.count(IN != IRName.end() ? IN->second : Name);
     }
-    // A function with no code of its own whose calls were inlined: its IR
-    // level comes from its callers' IR SEGs (takeInlined), once all of
-    // them are final.
-    for (auto &[Carrier, FS] : irCollection().Functions)
-      for (const InlinedSite &S : FS.Inlined) {
-        auto SN = irCollection().SourceNames.find(S.Callee);
-        const std::string &Callee = SN != irCollection().SourceNames.end() ? SN->second : S.Callee;
-        auto B = ByName.find(Callee);
-        if (B != ByName.end() && !Expect[B->second.front()])
-          Carriers[Callee].insert(Carrier);
-      }
-    for (auto &[Callee, Waiting] : Carriers)
-      Expect[ByName[Callee].front()] = true;
   }
 
   /// IRCollection::OnBackendStart: clang's IR generation is done, the AST
@@ -842,7 +670,6 @@ private:
   /// neither level is held until the end of the compile.
   void irFinal(const std::string &Mangled, IRFunctionSeg &IR) {
     expect();
-    takeInlined(Mangled, IR);
     auto SN = irCollection().SourceNames.find(Mangled);
     const std::string &Source = SN != irCollection().SourceNames.end() ? SN->second : Mangled;
     auto IN = IRName.find(Source);
@@ -855,40 +682,6 @@ private:
       writeFunction(B->second.front(), &IR);
       flush();
     }
-  }
-
-  /// Copies the code of the calls inlined into IR function Carrier out of
-  /// its IR SEG (final: ICC attached), and writes each callee with no code
-  /// of its own whose callers are all done (inlinedSeg).
-  void takeInlined(const std::string &Carrier, const IRFunctionSeg &IR) {
-    auto &Names = irCollection().SourceNames;
-    auto SourceOf = [&](const std::string &IRName) {
-      auto It = Names.find(IRName);
-      return It != Names.end() ? It->second : IRName;
-    };
-    for (const InlinedSite &S : IR.Inlined)
-      if (Carriers.count(SourceOf(S.Callee)))
-        Inlined[SourceOf(S.Callee)].push_back(copyInlined(IR, S));
-    for (auto &[Callee, Waiting] : Carriers) {
-      if (!Waiting.erase(Carrier) || !Waiting.empty())
-        continue;
-      auto B = ByName.find(Callee);
-      if (B == ByName.end() || Written[B->second.front()])
-        continue;
-      std::string Name = irNameOf(Callee);
-      IRFunctionSeg Seg = inlinedSeg(Name, Callee, Inlined[Callee]);
-      Inlined.erase(Callee);
-      for (const std::string &N : Seg.Notes)
-        Done[B->second.front()].MergeWarnings.push_back(Callee + ": segtime: IR level from the " + N);
-      writeFunction(B->second.front(), &Seg);
-      flush();
-    }
-  }
-
-  /// The IR (mangled) name of source function Source.
-  std::string irNameOf(const std::string &Source) const {
-    auto IN = IRName.find(Source);
-    return IN != IRName.end() ? IN->second : Source;
   }
 
   /// Builds the source-level SEG of Functions[I], merges IR (if any) into
@@ -985,11 +778,6 @@ private:
   std::optional<CallGraph> Graph;
   std::map<std::string, std::string> IRName; ///< source name -> IR (mangled) name
   std::set<std::string> Merged; ///< source names whose IR SEG is merged
-  /// Functions with no code of their own, inlined: the IR functions whose
-  /// IR SEG (with their code) is not final yet, and the copies of their
-  /// code taken so far (takeInlined), by source name.
-  std::map<std::string, std::set<std::string>> Carriers;
-  std::map<std::string, std::vector<InlinedCopy>> Inlined;
   /// Without quiet: the source-level SEGs for the summary, in source order.
   std::vector<std::optional<FunctionSeg>> Kept;
   SegFile File; ///< the file's header and warnings (functions: Kept)
