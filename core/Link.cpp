@@ -17,16 +17,6 @@ namespace segtime {
 
 namespace {
 
-/// Visits every node of a list, depth first, parents first, mutably.
-template <typename F> void forEachNodeMut(NodeList &L, F &&Fn) {
-  for (Node &N : L) {
-    Fn(N);
-    forEachNodeMut(N.Body, Fn);
-    for (Arm &A : N.Arms)
-      forEachNodeMut(A.Body, Fn);
-  }
-}
-
 std::string where(const Node &N, const std::string &Unit) {
   return (N.Range.File.empty() ? Unit : N.Range.File) + ":" + std::to_string(N.Range.Line);
 }
@@ -145,9 +135,9 @@ SegFile linkSegFiles(const std::vector<SegFile> &Units, const std::vector<std::s
           N.Callee = To;
         };
       };
-      forEachNodeMut(G.Body, Fix(true));
+      forEachNode(G.Body, Fix(true));
       for (auto &[K, L] : G.LevelSegs)
-        forEachNodeMut(L, Fix(false));
+        forEachNode(L, Fix(false));
       Out.Functions.push_back(std::move(G));
     }
   }

@@ -345,12 +345,13 @@ template <typename T> T readJsonAs(const std::string &Path) {
   }
 }
 
-/// Visits every node of a list, depth first, parents before children.
-template <typename F> void forEachNode(const NodeList &L, F &&Fn) {
-  for (const Node &N : L) {
+/// Visits every node of a list (NodeList, const or not: Fn gets Node & or
+/// const Node &), depth first, parents before children.
+template <typename List, typename F> void forEachNode(List &L, F &&Fn) {
+  for (auto &N : L) {
     Fn(N);
     forEachNode(N.Body, Fn);
-    for (const Arm &A : N.Arms)
+    for (auto &A : N.Arms)
       forEachNode(A.Body, Fn);
   }
 }
