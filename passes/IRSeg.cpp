@@ -386,6 +386,11 @@ private:
       auto *Br = dyn_cast<BranchInst>(B->getTerminator());
       if (Br && Br->isConditional() && Br->getSuccessor(0) != Br->getSuccessor(1))
         Exact = exactCondition(Br);
+      // The vectoriser's runtime checks: the alias checks (addresses of
+      // different objects) pass, the rest -- enough iterations, a symbolic
+      // stride speculated to be 1 (loop versioning) -- exactly.
+      if (!Exact && Guarded)
+        Exact = checksPassing(Br, static_cast<const Loop *>(Guarded));
       // A data-dependent branch inside the region: a named probability
       // (BPI's estimate by default, a profile's measurement if given).
       std::optional<std::string> Named;
@@ -1103,15 +1108,41 @@ private:
     return exactValue(Br->getCondition(), 0);
   }
 
+  /// The condition of Br, a runtime check before the vectorised loop SL
+  /// (its one side leads into SL), with every comparison of addresses of
+  /// different objects (an alias check: no source value) taking the value
+  /// that lets SL run -- the checks of no overlap pass, as guardedLoop
+  /// assumes -- and the other tests exact: the minimum iteration count, and
+  /// a symbolic stride speculated to be 1 (the vectoriser's loop version
+  /// for unit stride, which a column walk of stride n never takes). nullopt
+  /// if a test is neither.
+  std::optional<std::string> checksPassing(BranchInst *Br, const Loop *SL) {
+    if (!Br || !Br->isConditional() || transformations(const_cast<Loop *>(SL)) != "vectorised")
+      return std::nullopt;
+    // The value of the condition that leads into SL.
+    bool IntoOnTrue = DT.dominates(Br->getSuccessor(0), SL->getHeader());
+    return exactValue(Br->getCondition(), 0, IntoOnTrue);
+  }
+
   /// The 0/1 value of the i1 value V as an expression (see exactCondition).
-  std::optional<std::string> exactValue(Value *V, int Depth) {
+  /// Passing: an address comparison of different objects under V takes the
+  /// value that makes V Passing (checksPassing; nullopt: none is exact).
+  std::optional<std::string> exactValue(Value *V, int Depth,
+                                        std::optional<bool> Passing = std::nullopt) {
     if (Depth > 6)
       return std::nullopt;
     if (auto *C = dyn_cast<ConstantInt>(V))
       return C->isZero() ? "0" : "1";
-    if (auto *Cmp = dyn_cast<ICmpInst>(V))
-      return exactCompare(Cmp);
-    auto Sub = [&](Value *X) { return exactValue(X, Depth + 1); };
+    if (auto *Cmp = dyn_cast<ICmpInst>(V)) {
+      auto R = exactCompare(Cmp);
+      if (!R && Passing && Cmp->getOperand(0)->getType()->isPointerTy())
+        return *Passing ? "1" : "0";
+      return R;
+    }
+    auto Sub = [&](Value *X, bool Flip = false) {
+      return exactValue(X, Depth + 1,
+                        Passing ? std::optional<bool>(*Passing != Flip) : std::nullopt);
+    };
     auto And = [](const std::string &A, const std::string &B) -> std::string {
       if (A == "0" || B == "0")
         return "0";
@@ -1125,7 +1156,8 @@ private:
     };
     std::optional<std::string> R;
     if (auto *BO = dyn_cast<BinaryOperator>(V); BO && V->getType()->isIntegerTy(1)) {
-      auto A = Sub(BO->getOperand(0)), B = Sub(BO->getOperand(1));
+      bool Flip = BO->getOpcode() == Instruction::Xor; // (not c: c's passing value flips)
+      auto A = Sub(BO->getOperand(0), Flip), B = Sub(BO->getOperand(1), Flip);
       if (!A || !B)
         return std::nullopt;
       if (BO->getOpcode() == Instruction::And)
