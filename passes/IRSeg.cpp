@@ -386,6 +386,15 @@ private:
       auto *Br = dyn_cast<BranchInst>(B->getTerminator());
       if (Br && Br->isConditional() && Br->getSuccessor(0) != Br->getSuccessor(1))
         Exact = exactCondition(Br);
+      // The vectoriser's runtime checks: the alias checks (addresses of
+      // different objects) pass, the rest -- enough iterations, a symbolic
+      // stride speculated to be 1 (loop versioning) -- exactly.
+      if (!Exact && Guarded)
+        Exact = checksPassing(Br, static_cast<const Loop *>(Guarded));
+      // The zero-trip guard of a part of an unrolled data-dependent loop:
+      // taken when that part runs at least once (umod(N, 8) > 0).
+      if (!Exact && Guarded)
+        Exact = unrolledGuard(Br, static_cast<const Loop *>(Guarded));
       // A data-dependent branch inside the region: a named probability
       // (BPI's estimate by default, a profile's measurement if given).
       std::optional<std::string> Named;
@@ -1103,15 +1112,41 @@ private:
     return exactValue(Br->getCondition(), 0);
   }
 
+  /// The condition of Br, a runtime check before the vectorised loop SL
+  /// (its one side leads into SL), with every comparison of addresses of
+  /// different objects (an alias check: no source value) taking the value
+  /// that lets SL run -- the checks of no overlap pass, as guardedLoop
+  /// assumes -- and the other tests exact: the minimum iteration count, and
+  /// a symbolic stride speculated to be 1 (the vectoriser's loop version
+  /// for unit stride, which a column walk of stride n never takes). nullopt
+  /// if a test is neither.
+  std::optional<std::string> checksPassing(BranchInst *Br, const Loop *SL) {
+    if (!Br || !Br->isConditional() || transformations(const_cast<Loop *>(SL)) != "vectorised")
+      return std::nullopt;
+    // The value of the condition that leads into SL.
+    bool IntoOnTrue = DT.dominates(Br->getSuccessor(0), SL->getHeader());
+    return exactValue(Br->getCondition(), 0, IntoOnTrue);
+  }
+
   /// The 0/1 value of the i1 value V as an expression (see exactCondition).
-  std::optional<std::string> exactValue(Value *V, int Depth) {
+  /// Passing: an address comparison of different objects under V takes the
+  /// value that makes V Passing (checksPassing; nullopt: none is exact).
+  std::optional<std::string> exactValue(Value *V, int Depth,
+                                        std::optional<bool> Passing = std::nullopt) {
     if (Depth > 6)
       return std::nullopt;
     if (auto *C = dyn_cast<ConstantInt>(V))
       return C->isZero() ? "0" : "1";
-    if (auto *Cmp = dyn_cast<ICmpInst>(V))
-      return exactCompare(Cmp);
-    auto Sub = [&](Value *X) { return exactValue(X, Depth + 1); };
+    if (auto *Cmp = dyn_cast<ICmpInst>(V)) {
+      auto R = exactCompare(Cmp);
+      if (!R && Passing && Cmp->getOperand(0)->getType()->isPointerTy())
+        return *Passing ? "1" : "0";
+      return R;
+    }
+    auto Sub = [&](Value *X, bool Flip = false) {
+      return exactValue(X, Depth + 1,
+                        Passing ? std::optional<bool>(*Passing != Flip) : std::nullopt);
+    };
     auto And = [](const std::string &A, const std::string &B) -> std::string {
       if (A == "0" || B == "0")
         return "0";
@@ -1125,7 +1160,8 @@ private:
     };
     std::optional<std::string> R;
     if (auto *BO = dyn_cast<BinaryOperator>(V); BO && V->getType()->isIntegerTy(1)) {
-      auto A = Sub(BO->getOperand(0)), B = Sub(BO->getOperand(1));
+      bool Flip = BO->getOpcode() == Instruction::Xor; // (not c: c's passing value flips)
+      auto A = Sub(BO->getOperand(0), Flip), B = Sub(BO->getOperand(1), Flip);
       if (!A || !B)
         return std::nullopt;
       if (BO->getOpcode() == Instruction::And)
@@ -1372,16 +1408,115 @@ private:
     DebugLoc Start = loopStartLoc(*L);
     unsigned Line = Start ? Start.getLine() : 0;
     std::string Name = "N_" + Fn + "_" + std::to_string(Line);
-    for (const Parameter &P : Out.Parameters)
-      if (P.Name == Name)
-        return Name;
+    // A data-dependent loop the unroller split into an unrolled part and a
+    // remainder: both count in the iterations N of the source loop.
+    auto Part = unrolledPart(L);
+    std::string Trip = !Part ? Name
+                       : Part->second
+                           ? "umod(" + Name + ", " + std::to_string(Part->first) + ")"
+                           : "idiv(" + Name + ", " + std::to_string(Part->first) + ")";
+    for (Parameter &P : Out.Parameters)
+      if (P.Name == Name) {
+        if (Part)
+          P.Meaning = unrolledMeaning(Line, Part->first);
+        return Trip;
+      }
     Out.Parameters.push_back({Name, "loop", std::nullopt, "none",
                               Start ? Start->getFilename().str() + ":" + std::to_string(Line)
                                     : "",
-                              "iterations of the optimised loop at line " +
-                                  std::to_string(Line) +
-                                  " (ScalarEvolution could not count them)"});
-    return Name;
+                              Part ? unrolledMeaning(Line, Part->first)
+                                   : "iterations of the optimised loop at line " +
+                                         std::to_string(Line) +
+                                         " (ScalarEvolution could not count them)"});
+    return Trip;
+  }
+
+  /// Br's condition as "SL runs at least once" (cmp_lt(0, trip)), if SL is
+  /// a part of an unrolled data-dependent loop (unrolledPart) and one side
+  /// of Br goes straight into SL (its header or preheader: the unroller's
+  /// own test, not the source loop's guard before both parts); nullopt
+  /// otherwise.
+  std::optional<std::string> unrolledGuard(BranchInst *Br, const Loop *SL) {
+    if (!Br || !Br->isConditional() || !unrolledPart(SL))
+      return std::nullopt;
+    for (unsigned I = 0; I < 2; ++I) {
+      BasicBlock *S = Br->getSuccessor(I);
+      if (S != SL->getHeader() && S != SL->getLoopPreheader())
+        continue;
+      std::string Runs = "cmp_lt(0, " + tripOf(const_cast<Loop *>(SL), Out.Name) + ")";
+      return I == 0 ? Runs : negation(Runs);
+    }
+    return std::nullopt;
+  }
+
+  static std::string unrolledMeaning(unsigned Line, unsigned U) {
+    return "iterations of the loop at line " + std::to_string(Line) +
+           " per entry (data-dependent; the optimiser unrolled it by " + std::to_string(U) +
+           ": idiv(N, " + std::to_string(U) + ") unrolled iterations and umod(N, " +
+           std::to_string(U) + ") in the remainder loop)";
+  }
+
+  /// The constant step of L's first integer induction variable (a header
+  /// phi that is an affine recurrence of L), as a magnitude; 0 if none.
+  uint64_t ivStep(const Loop *L) {
+    for (PHINode &P : L->getHeader()->phis()) {
+      if (!P.getType()->isIntegerTy() || !SE.isSCEVable(P.getType()))
+        continue;
+      auto *AR = dyn_cast<SCEVAddRecExpr>(SE.getSCEV(&P));
+      auto *C = AR && AR->getLoop() == L && AR->isAffine()
+                    ? dyn_cast<SCEVConstant>(AR->getStepRecurrence(SE))
+                    : nullptr;
+      if (C && C->getAPInt().getSignificantBits() <= 64 && C->getAPInt().getSExtValue() != 0)
+        return std::abs(C->getAPInt().getSExtValue());
+    }
+    return 0;
+  }
+
+  /// Whether ScalarEvolution cannot write L's count in source names.
+  bool uncounted(const Loop *L) {
+    const SCEV *BTC = SE.getBackedgeTakenCount(L);
+    return isa<SCEVCouldNotCompute>(BTC) || !Text.str(BTC);
+  }
+
+  /// If L is a part of a loop the runtime unroller split (LoopUnrollRuntime:
+  /// an unrolled loop and a remainder loop after or before it, both from
+  /// the same source loop, at its line, in the same parent) whose count
+  /// ScalarEvolution cannot write in source names (a data-dependent count,
+  /// spmv's rowptr[i+1] - rowptr[i]): (U, true) for the remainder -- at most
+  /// U - 1 iterations, U a power of two, umod(N, U) of the source loop's N
+  /// -- or (U, false) for the unrolled part, whose induction step is U times
+  /// the remainder's (idiv(N, U) iterations); nullopt otherwise.
+  std::optional<std::pair<unsigned, bool>> unrolledPart(const Loop *L) {
+    if (!uncounted(L))
+      return std::nullopt;
+    DebugLoc Start = loopStartLoc(*L);
+    if (!Start)
+      return std::nullopt;
+    auto RemainderFactor = [&](const Loop *R) -> unsigned {
+      const SCEV *Max = SE.getConstantMaxBackedgeTakenCount(R);
+      auto *C = dyn_cast<SCEVConstant>(Max);
+      if (!C || isa<SCEVCouldNotCompute>(SE.getBackedgeTakenCount(R)) ||
+          C->getAPInt().getActiveBits() > 8)
+        return 0;
+      uint64_t U = C->getAPInt().getZExtValue() + 2;
+      return isPowerOf2_64(U) ? unsigned(U) : 0;
+    };
+    const auto &Siblings = L->getParentLoop() ? L->getParentLoop()->getSubLoops()
+                                              : LI.getTopLevelLoops();
+    for (const Loop *O : Siblings) {
+      DebugLoc OS = O == L ? DebugLoc() : loopStartLoc(*O);
+      if (!OS || OS.getLine() != Start.getLine() || OS.getCol() != Start.getCol() ||
+          !uncounted(O))
+        continue;
+      uint64_t SL = ivStep(L), SO = ivStep(O);
+      if (!SL || !SO)
+        continue;
+      if (unsigned U = RemainderFactor(L); U && SO == U * SL)
+        return std::make_pair(U, true);
+      if (unsigned U = RemainderFactor(O); U && SL == U * SO)
+        return std::make_pair(U, false);
+    }
+    return std::nullopt;
   }
 
   /// The largest value of S over the iterations of the loops of nest Top
@@ -1466,7 +1601,7 @@ private:
         return T;
     }
     auto It = LoopTrip.find(L);
-    if (It != LoopTrip.end() && It->second.rfind("N_", 0) == 0)
+    if (It != LoopTrip.end() && It->second.find("N_") != std::string::npos)
       return "(" + It->second + " - 1)";
     return std::nullopt;
   }

@@ -976,6 +976,39 @@ std::vector<const BasicBlock *> blocksOf(const Function *F) {
   return Blocks;
 }
 
+/// If machine block MBB, whose only predecessor is P, lies outside a loop
+/// that contains P: the one block of the costed module (OrigOf) that P's IR
+/// block leaves the loop to -- through blocks of code generation's own with
+/// one successor (a split exit edge) -- i.e. the block the loop exits to;
+/// nullptr otherwise.
+static const BasicBlock *
+exitTarget(const Recording &R, const MachineLoopInfo &MLI, const MachineBasicBlock &P,
+           const MachineBasicBlock &MBB,
+           function_ref<const BasicBlock *(const BasicBlock *)> OrigOf) {
+  const MachineLoop *L = MLI.getLoopFor(&P);
+  const BasicBlock *From = P.getBasicBlock();
+  if (!L || L->contains(&MBB) || !From)
+    return nullptr;
+  SmallPtrSet<const BasicBlock *, 8> InLoop;
+  for (const MachineBasicBlock *X : L->blocks())
+    if (const BasicBlock *O = R.Blocks[R.MBBIndex.lookup(X)].Orig)
+      InLoop.insert(O);
+  const BasicBlock *Out = nullptr;
+  for (const BasicBlock *S : successors(From)) {
+    const BasicBlock *O = OrigOf(S);
+    for (int Hops = 0; !O && Hops < 4 && S->getSingleSuccessor(); ++Hops) {
+      S = S->getSingleSuccessor();
+      O = OrigOf(S);
+    }
+    if (!O || InLoop.count(O) || O == Out)
+      continue;
+    if (Out)
+      return nullptr; // two ways out: not decided here
+    Out = O;
+  }
+  return Out;
+}
+
 /// Records the machine blocks of MF in layout order, with what the costing
 /// needs (in a loop?, exit jumps, alignment, fall-through, blocks on IR
 /// edges, conditional jumps), and points the recording at the entry block.
@@ -1068,9 +1101,16 @@ void collectBlocks(Recording &R, MachineFunction &MF, const MachineLoopInfo &MLI
       if (!P.Inherited && !S.Inherited && P.Orig && S.Orig && P.Orig != S.Orig)
         B.EdgeTo = S.Orig;
     }
-    if (MBB.pred_size() == 1 && R.Blocks[Index[*MBB.pred_begin()]].Orig)
+    if (MBB.pred_size() == 1 && R.Blocks[Index[*MBB.pred_begin()]].Orig) {
       B.Orig = R.Blocks[Index[*MBB.pred_begin()]].Orig;
-    else if (Index[&MBB] > First)
+      // The only way out of a loop (the tests after a runtime-unrolled
+      // loop): it runs once per execution of the loop, with the IR block
+      // the loop leaves to, not once per iteration with the loop's block
+      // (a block on one IR edge is charged to that edge instead).
+      if (const BasicBlock *Out =
+              B.EdgeTo ? nullptr : exitTarget(R, MLI, **MBB.pred_begin(), MBB, OrigOf))
+        B.Orig = Out;
+    } else if (Index[&MBB] > First)
       B.Orig = R.Blocks[Index[&MBB] - 1].Orig;
   }
   if (IccDump && OrigFn) {
