@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "tools/TemplateCommon.h"
 #include "tools/Gnuplot.h"
+#include "predictor/PredictedSpeed.h"
 
 #include <algorithm>
 #include <cmath>
@@ -30,19 +31,7 @@ std::string fmt(double V, int Digits) {
   return OS.str();
 }
 
-/// A time with a readable unit: "17 ms", "2.08491 s".
-std::string fmtTime(double S) {
-  if (std::isinf(S))
-    return "unlimited";
-  double A = std::fabs(S);
-  if (A == 0 || A >= 1)
-    return fmt(S) + " s";
-  if (A >= 1e-3)
-    return fmt(S * 1e3) + " ms";
-  if (A >= 1e-6)
-    return fmt(S * 1e6) + " us";
-  return fmt(S * 1e9) + " ns";
-}
+std::string fmtTime(double S) { return formatSeconds(S, 6); }
 
 std::string pad(const std::string &S, size_t W) {
   return S.size() >= W ? S : std::string(W - S.size(), ' ') + S;

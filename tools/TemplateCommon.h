@@ -40,13 +40,16 @@ using cli::requireOptions;
 using cli::splitList;
 using cli::UsageError;
 
-/// Reads the options of command Cmd in order: --help and -h print Usage
-/// and the options of times predicted by segtime (PredictedArgs.h);
-/// Take(F, A) consumes any other option F (its value from A) and returns false
-/// for one it does not know. Returns false when --help was given.
+/// Reads the options of command Cmd in order, after Pred took those of times
+/// predicted by segtime (PredictedArgs.h): --help and -h print Usage and
+/// the predicted-time options; Take(F, A) consumes any other option F (its
+/// value from A) and returns false for one it does not know. Then, unless
+/// Json was set, prints what Pred predicted. Returns false when --help was
+/// given.
 template <typename TakeFn>
-bool readOptions(int Argc, char **Argv, const std::string &Cmd, const char *Usage, TakeFn Take) {
-  ArgReader A(Argc, Argv);
+bool readOptions(PredictedArgs &Pred, const std::string &Cmd, const char *Usage, const bool &Json,
+                 TakeFn Take) {
+  ArgReader A(Pred.argc(), Pred.argv());
   while (A.next()) {
     std::string F = A.flag();
     if (F == "--help" || F == "-h") {
@@ -56,6 +59,8 @@ bool readOptions(int Argc, char **Argv, const std::string &Cmd, const char *Usag
     if (!Take(F, A))
       cli::unknownOption(Cmd, F);
   }
+  if (Pred.active() && !Json)
+    Pred.printText(std::cout);
   return true;
 }
 
@@ -63,7 +68,8 @@ bool readOptions(int Argc, char **Argv, const std::string &Cmd, const char *Usag
 
 std::string fmt(double V, int Digits = 6);
 
-/// A time with a readable unit: "17 ms", "2.08491 s".
+/// A time with a readable unit and 6 digits: "17 ms", "2.08491 s", "0 s"
+/// (formatSeconds, predictor/PredictedSpeed.h).
 std::string fmtTime(double S);
 
 std::string pad(const std::string &S, size_t W);
