@@ -62,17 +62,24 @@ void checkShape(const std::string &Model, unsigned Arity, unsigned Levels) {
 
 double powk(unsigned K, unsigned E) { return std::pow(static_cast<double>(K), E); }
 
+/// What farm and dc check alike after their task times: the message costs,
+/// the number of tasks and the size of the tree.
+void checkTreeRun(const std::string &Model, unsigned Arity, unsigned Levels, double BetaE,
+                  double BetaF, std::uint64_t Tasks) {
+  nonNegative(Model, "beta_e", BetaE);
+  nonNegative(Model, "beta_f", BetaF);
+  if (Tasks < 1)
+    invalid(Model, "number of tasks M must be >= 1, got 0");
+  if (!std::isfinite(treeProcessors(Arity, Levels)))
+    invalid(Model, "a " + std::to_string(Arity) + "-ary tree of " + std::to_string(Levels) +
+                       " levels has too many processors");
+}
+
 void checkFarm(const FarmParams &P) {
   checkShape("farm", P.Arity, P.Levels);
   positive("farm", "T_e", P.TaskTime);
-  nonNegative("farm", "beta_e", P.BetaE);
-  nonNegative("farm", "beta_f", P.BetaF);
   nonNegative("farm", "T_tau", P.TransferTime);
-  if (P.Tasks < 1)
-    invalid("farm", "number of tasks M must be >= 1, got 0");
-  if (!std::isfinite(treeProcessors(P.Arity, P.Levels)))
-    invalid("farm", "a " + std::to_string(P.Arity) + "-ary tree of " + std::to_string(P.Levels) +
-                        " levels has too many processors");
+  checkTreeRun("farm", P.Arity, P.Levels, P.BetaE, P.BetaF, P.Tasks);
 }
 
 /// The peak operating point of a speedup curve SP(N), N = 1, 2, ...
@@ -347,13 +354,7 @@ void checkDC(const DCParams &P) {
   checkPerLevel("T_s", P.SplitTime, P.Levels, true, false);
   checkPerLevel("T_j", P.JoinTime, P.Levels, true, false);
   checkPerLevel("T_tau", P.TransferTime, P.Levels, true, false);
-  nonNegative("dc", "beta_e", P.BetaE);
-  nonNegative("dc", "beta_f", P.BetaF);
-  if (P.Tasks < 1)
-    invalid("dc", "number of tasks M must be >= 1, got 0");
-  if (!std::isfinite(treeProcessors(P.Arity, P.Levels)))
-    invalid("dc", "a " + std::to_string(P.Arity) + "-ary tree of " + std::to_string(P.Levels) +
-                      " levels has too many processors");
+  checkTreeRun("dc", P.Arity, P.Levels, P.BetaE, P.BetaF, P.Tasks);
 }
 
 double at(const std::vector<double> &V, unsigned I) { return V.empty() ? 0 : V[I]; }

@@ -176,8 +176,6 @@ int farmTree(const std::vector<int> &Parent, const std::vector<double> &Te, doub
 
 int farmMain(int Argc, char **Argv) {
   PredictedArgs Pred("farm", Argc, Argv); // --seg: predicted times
-  Argc = Pred.argc();
-  Argv = Pred.argv();
   TreeOptions O;
   double Transfer = 0;
   std::vector<int> Parents;
@@ -187,21 +185,16 @@ int farmMain(int Argc, char **Argv) {
     if (F == "--transfer") {
       Transfer = parseTime(F, A.value());
     } else if (F == "--parents") {
-      for (const std::string &X : splitList(F, A.value())) {
-        double V = parseNumber(F, X);
-        if (V != std::floor(V) || V < -1 || V > 1e9)
-          throw UsageError(F + ": '" + X + "' is not a processor number or -1");
-        Parents.push_back(static_cast<int>(V));
-      }
+      for (const std::string &X : splitList(F, A.value()))
+        Parents.push_back(
+            static_cast<int>(cli::parseWhole(F, X, -1, 1000000000, "processor number or -1")));
     } else {
       return false;
     }
     return true;
   };
-  if (!readOptions(Argc, Argv, "farm", FarmUsage, Take))
+  if (!readOptions(Pred, "farm", FarmUsage, O.Json, Take))
     return 0;
-  if (Pred.active() && !O.Json)
-    Pred.printText(std::cout);
   requireOptions("farm", {{!O.Te.empty(), "--te"},
                           {O.HaveBetaE, "--beta-e"},
                           {O.HaveBetaF, "--beta-f"},
@@ -402,8 +395,6 @@ std::vector<GranularityRow> dcGranularity(unsigned K, double Te, double Ts, doub
 
 int dcMain(int Argc, char **Argv) {
   PredictedArgs Pred("dc", Argc, Argv); // --seg: predicted times
-  Argc = Pred.argc();
-  Argv = Pred.argv();
   TreeOptions O;
   O.MaxLevels = 16;
   std::vector<double> Ts, Tj, Tt = {0};
@@ -424,10 +415,8 @@ int dcMain(int Argc, char **Argv) {
     }
     return true;
   };
-  if (!readOptions(Argc, Argv, "dc", DCUsage, Take))
+  if (!readOptions(Pred, "dc", DCUsage, O.Json, Take))
     return 0;
-  if (Pred.active() && !O.Json)
-    Pred.printText(std::cout);
   requireOptions("dc", {{O.HaveLevels, "--levels"},
                         {!O.Te.empty(), "--te"},
                         {!Ts.empty(), "--ts"},
@@ -598,8 +587,6 @@ std::vector<double> broadcast(const std::string &Flag, const std::vector<double>
 
 int heteroMain(int Argc, char **Argv) {
   PredictedArgs Pred("hetero", Argc, Argv); // --seg: predicted times
-  Argc = Pred.argc();
-  Argv = Pred.argv();
   std::vector<double> Speeds, Times, Util, Work, Comm;
   double Size = 0;
   bool Json = false;
@@ -625,10 +612,8 @@ int heteroMain(int Argc, char **Argv) {
     }
     return true;
   };
-  if (!readOptions(Argc, Argv, "hetero", HeteroUsage, Take))
+  if (!readOptions(Pred, "hetero", HeteroUsage, Json, Take))
     return 0;
-  if (Pred.active() && !Json)
-    Pred.printText(std::cout);
   if (Speeds.empty() == Times.empty())
     throw UsageError("give either --speeds or --times (see segtime hetero --help)");
   HeteroParams P;
