@@ -49,6 +49,14 @@ MS_COMMON = dict(
     stlat=(2, "estimated", "st 2 cycles (" + MS_REC + ")"),
 )
 
+
+def ms_latencies(imul, idiv, fadd, fmul, fdivs, fdivd, fsqrt):
+    """The microSPARC FPU and multiplier latencies (cycles, as recalled)."""
+    names = dict(imul="umul/smul", idiv="sdiv/udiv", fadd="fadd/fsub", fmul="fmuld",
+                 fdivs="fdivs", fdivd="fdivd", fsqrt="fsqrtd")
+    given = dict(imul=imul, idiv=idiv, fadd=fadd, fmul=fmul, fdivs=fdivs, fdivd=fdivd, fsqrt=fsqrt)
+    return {k: (v, "estimated", f"{names[k]} about {v} cycles ({MS_REC})") for k, v in given.items()}
+
 # Per CPU: clock, then cycles per class: (cycles, provenance, basis).
 CPUS = {
     "sparc10-30": dict(
@@ -109,13 +117,7 @@ CPUS = {
             fp=(2.0, "estimated", "FPU not fully pipelined, FP add about 3-4 and multiply "
                 "about 5-7 cycles exposed in dependent chains; about half of the FP "
                 "instructions are FP loads/stores: +2 per FP instruction (" + MS_REC + ")"),
-            imul=(5, "estimated", "umul/smul about 5 cycles (" + MS_REC + ")"),
-            idiv=(36, "estimated", "sdiv/udiv about 36 cycles (" + MS_REC + ")"),
-            fadd=(4, "estimated", "fadd/fsub about 4 cycles (" + MS_REC + ")"),
-            fmul=(6, "estimated", "fmuld about 6 cycles (" + MS_REC + ")"),
-            fdivs=(14, "estimated", "fdivs about 14 cycles (" + MS_REC + ")"),
-            fdivd=(22, "estimated", "fdivd about 22 cycles (" + MS_REC + ")"),
-            fsqrt=(30, "estimated", "fsqrtd about 30 cycles (" + MS_REC + ")"),
+            **ms_latencies(imul=5, idiv=36, fadd=4, fmul=6, fdivs=14, fdivd=22, fsqrt=30),
             dram=(300e-9, "estimated", "main-memory load latency about 300 ns (21 cycles): the "
                   "memory controller is on the chip (no bus between), DRAM of the time; assumed, "
                   "no lmbench table at hand"),
@@ -138,13 +140,7 @@ CPUS = {
                 "microSPARC-II's: FP add about 5, multiply about 9 cycles exposed in dependent "
                 "chains; about half of the FP instructions are FP loads/stores: +3 per FP "
                 "instruction (" + MS_REC + ")"),
-            imul=(19, "estimated", "umul/smul about 19 cycles (" + MS_REC + ")"),
-            idiv=(39, "estimated", "sdiv/udiv about 39 cycles (" + MS_REC + ")"),
-            fadd=(5, "estimated", "fadd/fsub about 5 cycles (" + MS_REC + ")"),
-            fmul=(9, "estimated", "fmuld about 9 cycles (" + MS_REC + ")"),
-            fdivs=(20, "estimated", "fdivs about 20 cycles (" + MS_REC + ")"),
-            fdivd=(35, "estimated", "fdivd about 35 cycles (" + MS_REC + ")"),
-            fsqrt=(60, "estimated", "fsqrtd about 60 cycles (" + MS_REC + ")"),
+            **ms_latencies(imul=19, idiv=39, fadd=5, fmul=9, fdivs=20, fdivd=35, fsqrt=60),
             dram=(350e-9, "estimated", "main-memory load latency about 350 ns (17 cycles): on-chip "
                   "memory controller, slower DRAM than the SPARCstation 5's; assumed, no lmbench "
                   "table at hand"),
