@@ -107,6 +107,19 @@ std::vector<std::string> parseLevels(const std::string &S) {
   return R;
 }
 
+/// Warns about the -p values Unused that no predicted function has, then
+/// prints Report (a Prediction or a MachineComparison) as JSON or text.
+template <typename ReportT>
+void printReport(const ReportT &Report, const std::vector<std::string> &Unused, bool Json) {
+  for (const std::string &U : Unused)
+    std::cerr << "segtime: warning: -p " << U
+              << " is not a parameter of the predicted functions (ignored)\n";
+  if (Json)
+    std::cout << Report.toJSON().dump(2) << "\n";
+  else
+    Report.printText(std::cout);
+}
+
 int predictMain(int Argc, char **Argv) {
   std::string Seg, Profile;
   std::vector<std::string> MachineNames; // several: side by side
@@ -185,13 +198,7 @@ int predictMain(int Argc, char **Argv) {
       C.Predictions.push_back(predict(S, Mi, Oi));
       C.Predictions.back().SegPath = Seg;
     }
-    for (const std::string &U : C.Predictions[0].UnusedValues)
-      std::cerr << "segtime: warning: -p " << U
-                << " is not a parameter of the predicted functions (ignored)\n";
-    if (Json)
-      std::cout << C.toJSON().dump(2) << "\n";
-    else
-      C.printText(std::cout);
+    printReport(C, C.Predictions[0].UnusedValues, Json);
     for (const Prediction &P : C.Predictions)
       for (auto &F : P.Functions)
         if (!F.Error.empty() && (Json || F.Failed))
@@ -201,17 +208,11 @@ int predictMain(int Argc, char **Argv) {
   if (!LevelsGiven)
     addDefaultLevels(S, M, O);
   if (O.Breakdown && std::find(O.Levels.begin(), O.Levels.end(), "ICC") == O.Levels.end())
-    throw UsageError("--breakdown needs the ICC level (--level icc or all; the SEG file needs ICC data "
-         "for a target of the machine file)");
+    throw UsageError("--breakdown needs the ICC level (--level icc or all; the SEG file needs "
+                     "ICC data for a target of the machine file)");
   Prediction P = predict(S, M, O);
   P.SegPath = Seg;
-  for (const std::string &U : P.UnusedValues)
-    std::cerr << "segtime: warning: -p " << U
-              << " is not a parameter of the predicted functions (ignored)\n";
-  if (Json)
-    std::cout << P.toJSON().dump(2) << "\n";
-  else
-    P.printText(std::cout);
+  printReport(P, P.UnusedValues, Json);
   // On stderr: each function's error when the report may not show it
   // (--json, --function), and always a failure other than a missing value.
   for (auto &F : P.Functions)
