@@ -107,18 +107,20 @@ void warnLimit(ThroughputLimit L, const std::string &What) {
                  "beta_e) (UBC-91 §3.1); the throughput is that limit\n";
 }
 
+/// Appends startup_s, time_s, sequential_time_s and speedup of a farm or dc
+/// result R to J (in this order, as the --help of each documents).
+template <typename ResultT> void addTimesJson(json &J, const ResultT &R) {
+  J["startup_s"] = R.Startup;
+  J["time_s"] = R.Time;
+  J["sequential_time_s"] = R.SequentialTime;
+  J["speedup"] = R.Speedup;
+}
+
 /// The farm on an irregular tree (--parents), as text or JSON; Predicted (not
 /// null) is the --seg prediction the task times came from, for the JSON.
-int farmTree(const std::vector<int> &Parent, const std::vector<double> &Te, double BetaE,
-             double BetaF, double Transfer, std::uint64_t Tasks, bool Json,
-             const json &Predicted) {
-  TreeFarmParams P;
-  P.Parent = Parent;
-  P.TaskTime = Te;
-  P.BetaE = BetaE;
-  P.BetaF = BetaF;
-  P.TransferTime = Transfer;
-  P.Tasks = Tasks;
+int farmTree(const TreeFarmParams &P, bool Json, const json &Predicted) {
+  const std::vector<int> &Parent = P.Parent;
+  const std::vector<double> &Te = P.TaskTime;
   TreeFarmResult R = analyzeFarmOnTree(P);
   if (!R.Framework.Feasible && R.Limit == ThroughputLimit::SteadyState)
     std::cerr << "segtime: warning: the §3.1 system has negative fractions\n";
@@ -129,10 +131,10 @@ int farmTree(const std::vector<int> &Parent, const std::vector<double> &Te, doub
               {"params",
                {{"parents", Parent},
                 {"te_s", Te},
-                {"beta_e_s", BetaE},
-                {"beta_f_s", BetaF},
-                {"transfer_s", Transfer},
-                {"tasks", Tasks}}},
+                {"beta_e_s", P.BetaE},
+                {"beta_f_s", P.BetaF},
+                {"transfer_s", P.TransferTime},
+                {"tasks", P.Tasks}}},
               {"processors", countJson(R.Processors)},
               {"depth", R.Depth},
               {"throughput", R.Throughput},
@@ -142,12 +144,9 @@ int farmTree(const std::vector<int> &Parent, const std::vector<double> &Te, doub
               {"transfer_limit", finiteOrNull(R.TransferLimit)},
               {"fractions", R.Fractions},
               {"fractions_steady_state", R.Framework.Fractions},
-              {"forwarded", R.Framework.Forwarded},
-              {"startup_s", R.Startup},
-              {"time_s", R.Time},
-              {"sequential_time_s", R.SequentialTime},
-              {"speedup", R.Speedup},
-              {"efficiency", R.Efficiency}};
+              {"forwarded", R.Framework.Forwarded}};
+    addTimesJson(J, R);
+    J["efficiency"] = R.Efficiency;
     if (!Predicted.is_null())
       J["predicted"] = Predicted;
     std::cout << J.dump(2) << "\n";
@@ -155,8 +154,8 @@ int farmTree(const std::vector<int> &Parent, const std::vector<double> &Te, doub
   }
   std::cout << "processor farm on a tree of " << R.Processors << " processors (depth " << R.Depth
             << "), UBC-91 §3.1 linear system\n"
-            << "  beta_e = " << fmtTime(BetaE) << ", beta_f = " << fmtTime(BetaF)
-            << ", T_tau = " << fmtTime(Transfer) << ", M = " << Tasks << " tasks\n\n"
+            << "  beta_e = " << fmtTime(P.BetaE) << ", beta_f = " << fmtTime(P.BetaF)
+            << ", T_tau = " << fmtTime(P.TransferTime) << ", M = " << P.Tasks << " tasks\n\n"
             << "  proc  parent      T_e    fraction  forwarded F_i\n";
   for (size_t I = 0; I < Parent.size(); ++I)
     std::cout << pad(std::to_string(I), 6) << pad(std::to_string(Parent[I]), 8)
@@ -206,7 +205,7 @@ int farmMain(int Argc, char **Argv) {
       throw UsageError("--parents gives the whole topology: drop --arity and --levels");
     if (!O.PlotDir.empty())
       throw UsageError("--plot needs a balanced tree (--arity, --levels), not --parents");
-    return farmTree(Parents, O.Te, O.BetaE, O.BetaF, Transfer, O.Tasks, O.Json,
+    return farmTree({Parents, O.Te, O.BetaE, O.BetaF, Transfer, O.Tasks}, O.Json,
                     Pred.active() ? json(Pred.toJSON()) : json());
   }
   if (O.Te.size() != 1)
@@ -257,13 +256,10 @@ int farmMain(int Argc, char **Argv) {
               {"forward_limit", finiteOrNull(R.ForwardLimit)},
               {"transfer_limit", finiteOrNull(R.TransferLimit)},
               {"fractions", R.Fractions},
-              {"fractions_steady_state", R.SteadyFractions},
-              {"startup_s", R.Startup},
-              {"time_s", R.Time},
-              {"sequential_time_s", R.SequentialTime},
-              {"speedup", R.Speedup},
-              {"speedup_closed_form", R.SpeedupClosedForm},
-              {"efficiency", R.Efficiency}};
+              {"fractions_steady_state", R.SteadyFractions}};
+    addTimesJson(J, R);
+    J["speedup_closed_form"] = R.SpeedupClosedForm;
+    J["efficiency"] = R.Efficiency;
     addPeakJson(J, Threshold, Peak, Gran);
     J["plots"] = Plots;
     if (Pred.active())
@@ -491,13 +487,10 @@ int dcMain(int Argc, char **Argv) {
               {"level_throughputs", R.LevelThroughputs},
               {"limited_by", throughputLimitName(R.Limit)},
               {"fractions", R.Fractions},
-              {"fractions_steady_state", R.SteadyFractions},
-              {"startup_s", R.Startup},
-              {"time_s", R.Time},
-              {"sequential_time_s", R.SequentialTime},
-              {"speedup", R.Speedup},
-              {"efficiency", R.Efficiency},
-              {"plots", Plots}};
+              {"fractions_steady_state", R.SteadyFractions}};
+    addTimesJson(J, R);
+    J["efficiency"] = R.Efficiency;
+    J["plots"] = Plots;
     if (Uniform)
       addPeakJson(J, Threshold, Peak, Gran);
     if (Pred.active())
