@@ -321,10 +321,12 @@ bool readSegArgs(const std::string &Cmd, const char *Usage, int Argc, char **Arg
 int showMain(int Argc, char **Argv) {
   const char *Usage = "usage: segtime show FILE.seg.json [--function NAME] [--ir] [--json]\n"
                       "  --function NAME  only this function\n"
-                      "  --ir   also print the IR-level SEG (optimised loops, basic blocks\n"
-                      "         with frequencies, '<- vN': the source node they came from)\n"
-                      "  --json print the file (or the function) as indented JSON in the\n"
-                      "         expanded form (schema segtime.seg/1: no shared texts)\n";
+                      "  --ir             also print the IR-level SEG (optimised loops, basic\n"
+                      "                   blocks with frequencies, '<- vN': the source node\n"
+                      "                   they came from)\n"
+                      "  --json           print the file (or the function) as indented JSON in\n"
+                      "                   the expanded form (schema segtime.seg/1: no shared\n"
+                      "                   texts)\n";
   SegArgs Args;
   bool IR = false, Json = false;
   if (!readSegArgs("show", Usage, Argc, Argv, Args, {{"--ir", &IR}, {"--json", &Json}}))
