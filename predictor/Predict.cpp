@@ -1449,17 +1449,23 @@ json Prediction::toJSON() const {
   return J;
 }
 
-static std::string fmtTime(double S) {
+std::string formatSeconds(double S, int Digits) {
+  if (std::isinf(S))
+    return "unlimited";
+  double A = std::fabs(S);
   std::ostringstream OS;
-  OS << std::setprecision(4);
-  if (S >= 1) OS << S << " s";
-  else if (S >= 1e-3) OS << S * 1e3 << " ms";
-  else if (S >= 1e-6) OS << S * 1e6 << " us";
-  else OS << S * 1e9 << " ns";
+  OS << std::setprecision(Digits);
+  if (A == 0 || A >= 1)
+    OS << S << " s";
+  else if (A >= 1e-3)
+    OS << S * 1e3 << " ms";
+  else if (A >= 1e-6)
+    OS << S * 1e6 << " us";
+  else
+    OS << S * 1e9 << " ns";
   return OS.str();
 }
 
-std::string formatSeconds(double S) { return fmtTime(S); }
 
 /// The --breakdown table: one block per loop nest.
 static void printBreakdown(std::ostream &OS, const std::vector<NestBreakdown> &Bs) {
@@ -1471,7 +1477,7 @@ static void printBreakdown(std::ostream &OS, const std::vector<NestBreakdown> &B
   for (const NestBreakdown &B : Bs) {
     std::snprintf(Buf, sizeof Buf,
                   "  loop nest %s at line %u: %s x %.4g per call; bound: %s (%.0f %%)%s\n",
-                  B.Id.c_str(), B.Line, fmtTime(B.TimeS).c_str(), B.Executions,
+                  B.Id.c_str(), B.Line, formatSeconds(B.TimeS).c_str(), B.Executions,
                   B.Bound.c_str(), 100 * B.Share, B.NotAnalysable.empty() ? "" : " [fallback]");
     OS << Buf;
     if (!B.NotAnalysable.empty())
@@ -1498,7 +1504,7 @@ static void printBreakdown(std::ostream &OS, const std::vector<NestBreakdown> &B
     OS << "    term      level    time         cycles       overlaps  share\n";
     for (const NestBreakdown::Term &T : B.Terms) {
       std::snprintf(Buf, sizeof Buf, "    %-9s %-8s %-12s %-12.4g %-9s %.0f %%\n", T.Name.c_str(),
-                    T.Bound.c_str(), fmtTime(T.TimeS).c_str(),
+                    T.Bound.c_str(), formatSeconds(T.TimeS).c_str(),
                     B.CycleS > 0 ? T.TimeS / B.CycleS : 0.0, T.Overlaps ? "yes" : "no",
                     B.TimeS > 0 ? 100 * T.TimeS / B.TimeS : 0.0);
       OS << Buf;
@@ -1543,11 +1549,11 @@ void Prediction::printText(std::ostream &OS) const {
          << " s (library calls, included in every level below)\n";
     for (auto &[L, LP] : F.Levels) {
       OS << "  " << std::left << std::setw(5) << L << " t = " << cutFormula(LP.Formula, 400, "in --json") << " s\n"
-         << "        = " << fmtTime(LP.TimeS);
+         << "        = " << formatSeconds(LP.TimeS);
       if (!F.CommFormula.Formula.empty())
-        OS << "   (comm " << fmtTime(LP.CommS) << ")";
+        OS << "   (comm " << formatSeconds(LP.CommS) << ")";
       if (!F.LibraryFormula.Formula.empty())
-        OS << "   (library " << fmtTime(LP.LibraryS) << ")";
+        OS << "   (library " << formatSeconds(LP.LibraryS) << ")";
       if (LP.Rank >= 0)
         OS << "   [rank " << LP.Rank << "]";
       if (L == "POC")
@@ -1621,7 +1627,7 @@ static void printIccLine(std::ostream &OS, FormulaBuilder &FB, const FunctionPre
   auto It = FP.Levels.find("ICC");
   if (It != FP.Levels.end()) {
     const LevelPrediction &LP = It->second;
-    OS << Head << " = " << fmtTime(LP.TimeS);
+    OS << Head << " = " << formatSeconds(LP.TimeS);
     std::string Sep = "   (";
     for (const char *K : {"instructions", "cycles"})
       if (LP.Counts.count(K)) {

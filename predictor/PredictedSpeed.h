@@ -57,9 +57,11 @@ struct MachineComparison {
   int exitStatus() const; ///< the worst of the predictions' exit statuses
 };
 
-/// One time as `segtime predict` prints it: 4 significant digits, in s, ms,
-/// us or ns.
-std::string formatSeconds(double S);
+/// A time S in seconds with a readable unit, as segtime's reports print it:
+/// Digits significant digits (4 in `segtime predict`, 6 in the parallel
+/// templates) in s (also for 0), ms, us or ns: "17.25 ms", "0 s", "40 ns";
+/// an infinite time is "unlimited".
+std::string formatSeconds(double S, int Digits = 4);
 
 } // namespace segtime
 

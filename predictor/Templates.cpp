@@ -1,11 +1,12 @@
-//===- Templates.cpp - Parallel templates: farm, D&C, heterogeneous NOW ---===//
+//===- Templates.cpp - Parallel templates: farm, D&C ----------------------===//
 ///
 /// \file
-/// UBC-91 (processor farm, divide and conquer, general framework) and UTSA-95
-/// (heterogeneous networks of workstations) models; see Templates.h.
+/// UBC-91 models (processor farm, divide and conquer, general framework); see
+/// Templates.h. The UTSA-95 heterogeneous network is in Hetero.cpp.
 ///
 //===----------------------------------------------------------------------===//
 #include "predictor/Templates.h"
+#include "predictor/TemplateCheck.h"
 
 #include <Eigen/Dense>
 
@@ -19,6 +20,34 @@
 
 namespace segtime {
 
+namespace templatecheck {
+
+std::string num(double V) {
+  std::ostringstream OS;
+  OS << V;
+  return OS.str();
+}
+
+void invalid(const std::string &Model, const std::string &Msg) {
+  throw std::invalid_argument(Model + ": " + Msg);
+}
+
+void positive(const std::string &Model, const std::string &Name, double V,
+              const std::string &Unit) {
+  if (!std::isfinite(V) || V <= 0)
+    invalid(Model, Name + " must be a finite value > 0" + Unit + ", got " + num(V));
+}
+
+void nonNegative(const std::string &Model, const std::string &Name, double V,
+                 const std::string &Unit) {
+  if (!std::isfinite(V) || V < 0)
+    invalid(Model, Name + " must be a finite value >= 0" + Unit + ", got " + num(V));
+}
+
+} // namespace templatecheck
+
+using namespace templatecheck;
+
 namespace {
 
 constexpr double Inf = std::numeric_limits<double>::infinity();
@@ -27,28 +56,6 @@ constexpr double Inf = std::numeric_limits<double>::infinity();
 constexpr unsigned MaxLevelsAccepted = 4096;
 /// Largest explicit tree (processors) built by balancedTreeParents.
 constexpr double MaxExplicitProcessors = 1e6;
-
-std::string num(double V) {
-  std::ostringstream OS;
-  OS << V;
-  return OS.str();
-}
-
-[[noreturn]] void invalid(const std::string &Model, const std::string &Msg) {
-  throw std::invalid_argument(Model + ": " + Msg);
-}
-
-void positive(const std::string &Model, const std::string &Name, double V,
-              const std::string &Unit = " s") {
-  if (!std::isfinite(V) || V <= 0)
-    invalid(Model, Name + " must be a finite value > 0" + Unit + ", got " + num(V));
-}
-
-void nonNegative(const std::string &Model, const std::string &Name, double V,
-                 const std::string &Unit = " s") {
-  if (!std::isfinite(V) || V < 0)
-    invalid(Model, Name + " must be a finite value >= 0" + Unit + ", got " + num(V));
-}
 
 void checkShape(const std::string &Model, unsigned Arity, unsigned Levels) {
   if (Arity < 1)
@@ -62,17 +69,24 @@ void checkShape(const std::string &Model, unsigned Arity, unsigned Levels) {
 
 double powk(unsigned K, unsigned E) { return std::pow(static_cast<double>(K), E); }
 
+/// What farm and dc check alike after their task times: the message costs,
+/// the number of tasks and the size of the tree.
+void checkTreeRun(const std::string &Model, unsigned Arity, unsigned Levels, double BetaE,
+                  double BetaF, std::uint64_t Tasks) {
+  nonNegative(Model, "beta_e", BetaE);
+  nonNegative(Model, "beta_f", BetaF);
+  if (Tasks < 1)
+    invalid(Model, "number of tasks M must be >= 1, got 0");
+  if (!std::isfinite(treeProcessors(Arity, Levels)))
+    invalid(Model, "a " + std::to_string(Arity) + "-ary tree of " + std::to_string(Levels) +
+                       " levels has too many processors");
+}
+
 void checkFarm(const FarmParams &P) {
   checkShape("farm", P.Arity, P.Levels);
   positive("farm", "T_e", P.TaskTime);
-  nonNegative("farm", "beta_e", P.BetaE);
-  nonNegative("farm", "beta_f", P.BetaF);
   nonNegative("farm", "T_tau", P.TransferTime);
-  if (P.Tasks < 1)
-    invalid("farm", "number of tasks M must be >= 1, got 0");
-  if (!std::isfinite(treeProcessors(P.Arity, P.Levels)))
-    invalid("farm", "a " + std::to_string(P.Arity) + "-ary tree of " + std::to_string(P.Levels) +
-                        " levels has too many processors");
+  checkTreeRun("farm", P.Arity, P.Levels, P.BetaE, P.BetaF, P.Tasks);
 }
 
 /// The peak operating point of a speedup curve SP(N), N = 1, 2, ...
@@ -347,13 +361,7 @@ void checkDC(const DCParams &P) {
   checkPerLevel("T_s", P.SplitTime, P.Levels, true, false);
   checkPerLevel("T_j", P.JoinTime, P.Levels, true, false);
   checkPerLevel("T_tau", P.TransferTime, P.Levels, true, false);
-  nonNegative("dc", "beta_e", P.BetaE);
-  nonNegative("dc", "beta_f", P.BetaF);
-  if (P.Tasks < 1)
-    invalid("dc", "number of tasks M must be >= 1, got 0");
-  if (!std::isfinite(treeProcessors(P.Arity, P.Levels)))
-    invalid("dc", "a " + std::to_string(P.Arity) + "-ary tree of " + std::to_string(P.Levels) +
-                      " levels has too many processors");
+  checkTreeRun("dc", P.Arity, P.Levels, P.BetaE, P.BetaF, P.Tasks);
 }
 
 double at(const std::vector<double> &V, unsigned I) { return V.empty() ? 0 : V[I]; }
@@ -701,240 +709,6 @@ TreeFarmResult analyzeFarmOnTree(const TreeFarmParams &P) {
   R.SequentialTime = M * MinTe;
   R.Speedup = R.SequentialTime / R.Time;
   R.Efficiency = R.Speedup / R.Processors;
-  return R;
-}
-
-//===----------------------------------------------------------------------===//
-// Heterogeneous networks of workstations
-//===----------------------------------------------------------------------===//
-
-namespace {
-
-void checkList(const std::string &Name, const std::vector<double> &V) {
-  if (V.empty())
-    invalid("hetero", Name + ": the list is empty (need one value per workstation)");
-}
-
-void checkSameSize(const std::string &Name, const std::vector<double> &V, size_t M) {
-  if (V.size() != M)
-    invalid("hetero", Name + " has " + std::to_string(V.size()) + " values for " +
-                          std::to_string(M) + " workstations");
-}
-
-void checkWeights(const std::vector<double> &W) {
-  checkList("power weights", W);
-  for (double X : W)
-    if (!std::isfinite(X) || X <= 0 || X > 1 + 1e-12)
-      invalid("hetero", "a power weight must be in (0, 1], got " + num(X));
-}
-
-void checkUtil(const std::vector<double> &U) {
-  for (double X : U)
-    if (!std::isfinite(X) || X < 0 || X >= 1)
-      invalid("hetero", "an owner utilisation must be in [0, 1), got " + num(X));
-}
-
-} // namespace
-
-std::vector<double> powerWeightsFromSpeeds(const std::vector<double> &Speeds) {
-  checkList("speeds", Speeds);
-  for (double S : Speeds)
-    positive("hetero", "speed", S, "");
-  double Max = *std::max_element(Speeds.begin(), Speeds.end());
-  std::vector<double> W;
-  for (double S : Speeds)
-    W.push_back(S / Max); // eq. 1
-  return W;
-}
-
-std::vector<double> powerWeightsFromTimes(const std::vector<double> &Times) {
-  checkList("times", Times);
-  for (double T : Times)
-    positive("hetero", "execution time", T);
-  double Min = *std::min_element(Times.begin(), Times.end());
-  std::vector<double> W;
-  for (double T : Times)
-    W.push_back(Min / T); // eq. 2
-  return W;
-}
-
-double heterogeneity(const std::vector<double> &Weights) {
-  checkWeights(Weights);
-  double Sum = 0;
-  for (double W : Weights)
-    Sum += 1 - W;
-  return Sum / Weights.size(); // eq. 4
-}
-
-double parallelismDegree(const std::vector<double> &ActiveTimes, double ParallelTime) {
-  checkList("active times", ActiveTimes);
-  positive("hetero", "parallel time T(A, HN)", ParallelTime);
-  double Sum = 0;
-  for (double T : ActiveTimes) {
-    nonNegative("hetero", "active time", T);
-    Sum += T;
-  }
-  return Sum / ParallelTime; // eq. 5
-}
-
-double heteroSpeedupProperty1(double ParallelismDegree, double Heterogeneity) {
-  nonNegative("hetero", "parallelism degree", ParallelismDegree, "");
-  if (!std::isfinite(Heterogeneity) || Heterogeneity < 0 || Heterogeneity >= 1)
-    invalid("hetero", "heterogeneity must be in [0, 1), got " + num(Heterogeneity));
-  return ParallelismDegree * (1 - Heterogeneity); // eq. 6
-}
-
-double heteroSpeedup(const std::vector<double> &SingleTimes, double ParallelTime) {
-  checkList("single-machine times", SingleTimes);
-  for (double T : SingleTimes)
-    positive("hetero", "single-machine time", T);
-  positive("hetero", "parallel time T(A, HN)", ParallelTime);
-  return *std::min_element(SingleTimes.begin(), SingleTimes.end()) / ParallelTime;
-}
-
-double heteroEfficiency(const std::vector<double> &Weights, const std::vector<double> &CpuTimes,
-                        const std::vector<double> &OwnerTimes, double ParallelTime) {
-  checkWeights(Weights);
-  checkSameSize("CPU times", CpuTimes, Weights.size());
-  checkSameSize("owner times", OwnerTimes, Weights.size());
-  positive("hetero", "parallel time T(A, HN)", ParallelTime);
-  double Num = 0, Den = 0;
-  for (size_t J = 0; J < Weights.size(); ++J) {
-    nonNegative("hetero", "CPU time", CpuTimes[J]);
-    nonNegative("hetero", "owner time", OwnerTimes[J]);
-    if (OwnerTimes[J] >= ParallelTime)
-      invalid("hetero", "owner time " + num(OwnerTimes[J]) + " s must be below the parallel time " +
-                            num(ParallelTime) + " s");
-    Num += Weights[J] * CpuTimes[J];
-    Den += (ParallelTime - OwnerTimes[J]) * Weights[J];
-  }
-  return Num / Den; // eq. 10
-}
-
-double workloadFactor(double DedicatedFastestTime, double FastestTime) {
-  positive("hetero", "dedicated fastest time |A|/max S", DedicatedFastestTime);
-  positive("hetero", "fastest single-machine time", FastestTime);
-  if (DedicatedFastestTime > FastestTime * (1 + 1e-12))
-    invalid("hetero", "the dedicated fastest time " + num(DedicatedFastestTime) +
-                          " s exceeds the fastest single-machine time " + num(FastestTime) +
-                          " s (Delta_A must be <= 1)");
-  return DedicatedFastestTime / FastestTime; // eq. 11
-}
-
-namespace {
-double availablePower(const std::vector<double> &OwnerUtil, const std::vector<double> &Weights) {
-  checkWeights(Weights);
-  checkSameSize("owner utilisations", OwnerUtil, Weights.size());
-  checkUtil(OwnerUtil);
-  double Sum = 0;
-  for (size_t J = 0; J < Weights.size(); ++J)
-    Sum += (1 - OwnerUtil[J]) * Weights[J];
-  return Sum;
-}
-void checkDelta(double DeltaA) {
-  if (!std::isfinite(DeltaA) || DeltaA <= 0 || DeltaA > 1 + 1e-12)
-    invalid("hetero", "Delta_A must be in (0, 1], got " + num(DeltaA));
-}
-} // namespace
-
-double heteroEfficiencyFromSpeedup(double Speedup, double DeltaA,
-                                   const std::vector<double> &OwnerUtil,
-                                   const std::vector<double> &Weights) {
-  nonNegative("hetero", "speedup", Speedup, "");
-  checkDelta(DeltaA);
-  return Speedup * DeltaA / availablePower(OwnerUtil, Weights); // eq. 12
-}
-
-double linearSpeedup(double DeltaA, const std::vector<double> &OwnerUtil,
-                     const std::vector<double> &Weights) {
-  checkDelta(DeltaA);
-  return availablePower(OwnerUtil, Weights) / DeltaA; // eq. 13
-}
-
-double dedicatedEfficiency(double Speedup, const std::vector<double> &Weights) {
-  nonNegative("hetero", "speedup", Speedup, "");
-  checkWeights(Weights);
-  return Speedup / std::accumulate(Weights.begin(), Weights.end(), 0.0); // eq. 14
-}
-
-double averageOverheadLatency(const std::vector<double> &Overheads,
-                              const std::vector<double> &Weights) {
-  checkWeights(Weights);
-  checkSameSize("overheads", Overheads, Weights.size());
-  double L = 0;
-  for (size_t J = 0; J < Weights.size(); ++J) {
-    nonNegative("hetero", "overhead latency", Overheads[J]);
-    L += Overheads[J] * Weights[J];
-  }
-  return L; // eq. 15
-}
-
-double averageLatencyUnit(const std::vector<double> &Overheads,
-                          const std::vector<double> &Weights) {
-  double L = averageOverheadLatency(Overheads, Weights);
-  return L / std::accumulate(Weights.begin(), Weights.end(), 0.0); // eq. 16
-}
-
-double heteroScalability(double LatencyUnit1, double LatencyUnit2) {
-  nonNegative("hetero", "latency unit L_e(A(I_1), HN_1)", LatencyUnit1);
-  positive("hetero", "latency unit L_e(A(I_2), HN_2)", LatencyUnit2);
-  return LatencyUnit1 / LatencyUnit2; // eq. 17
-}
-
-HeteroResult analyzeHetero(const HeteroParams &P) {
-  checkList("speeds", P.Speeds);
-  const size_t M = P.Speeds.size();
-  std::vector<double> U = P.OwnerUtil.empty() ? std::vector<double>(M, 0) : P.OwnerUtil;
-  std::vector<double> Comm = P.CommTime.empty() ? std::vector<double>(M, 0) : P.CommTime;
-  checkSameSize("owner utilisations", U, M);
-  checkSameSize("communication times", Comm, M);
-  checkUtil(U);
-  for (double C : Comm)
-    nonNegative("hetero", "communication time", C);
-  positive("hetero", "problem size |A|", P.Size, " operations");
-
-  HeteroResult R;
-  R.Weights = powerWeightsFromSpeeds(P.Speeds);
-  R.Heterogeneity = heterogeneity(R.Weights);
-  R.TotalPower = std::accumulate(R.Weights.begin(), R.Weights.end(), 0.0);
-
-  if (P.WorkShare.empty()) {
-    for (size_t J = 0; J < M; ++J)
-      R.WorkShare.push_back((1 - U[J]) * P.Speeds[J]);
-  } else {
-    checkSameSize("work shares", P.WorkShare, M);
-    for (double W : P.WorkShare)
-      nonNegative("hetero", "work share", W, "");
-    R.WorkShare = P.WorkShare;
-  }
-  double Total = std::accumulate(R.WorkShare.begin(), R.WorkShare.end(), 0.0);
-  if (!(Total > 0))
-    invalid("hetero", "the work shares add up to 0");
-  for (double &W : R.WorkShare)
-    W /= Total;
-
-  double MaxSpeed = *std::max_element(P.Speeds.begin(), P.Speeds.end());
-  for (size_t J = 0; J < M; ++J) {
-    R.CpuTimes.push_back(R.WorkShare[J] * P.Size / P.Speeds[J]);
-    R.SingleTimes.push_back(P.Size / (P.Speeds[J] * (1 - U[J])));
-    R.ParallelTime = std::max(R.ParallelTime, (R.CpuTimes[J] + Comm[J]) / (1 - U[J]));
-  }
-  const double T = R.ParallelTime;
-  std::vector<double> Owner;
-  for (size_t J = 0; J < M; ++J) {
-    Owner.push_back(U[J] * T);
-    R.Overheads.push_back(std::max(0.0, T - Owner[J] - R.CpuTimes[J]));
-  }
-  R.ParallelismDegree = parallelismDegree(R.CpuTimes, T);
-  R.Speedup = heteroSpeedup(R.SingleTimes, T);
-  R.SpeedupProperty1 = heteroSpeedupProperty1(R.ParallelismDegree, R.Heterogeneity);
-  R.DeltaA = workloadFactor(P.Size / MaxSpeed,
-                            *std::min_element(R.SingleTimes.begin(), R.SingleTimes.end()));
-  R.Efficiency = heteroEfficiency(R.Weights, R.CpuTimes, Owner, T);
-  R.EfficiencyProperty2 = heteroEfficiencyFromSpeedup(R.Speedup, R.DeltaA, U, R.Weights);
-  R.LinearSpeedup = linearSpeedup(R.DeltaA, U, R.Weights);
-  R.AverageOverheadLatency = averageOverheadLatency(R.Overheads, R.Weights);
-  R.LatencyUnit = averageLatencyUnit(R.Overheads, R.Weights);
   return R;
 }
 

@@ -3,9 +3,9 @@
 
     python3 scripts/sparc_machines.py            # rewrites costvectors/sparc*.yaml
 
-One table of cycles per instruction class per CPU (below, each number with its
-basis) is turned into the HLLC, INTCC and ICC cost vectors (cycles x t_cyc), so
-that the three levels of one machine agree with each other. The facts that
+One table of cycles per instruction class per CPU (scripts/machine_facts/sparc.yaml,
+each number with its basis) is turned into the HLLC, INTCC and ICC cost vectors
+(cycles x t_cyc), so that the three levels of one machine agree with each other. The facts that
 UTSA-95 states (data cache and memory sizes, the Ethernet) carry provenance
 `paper`; the clocks come from Sun's model designations; everything else is an
 estimate whose basis is given in its `ref` (no SPARC of the time was available
@@ -22,6 +22,8 @@ overhead), an in-order model in the form of Warwick-94 eq. 7.
 """
 import os
 
+import yaml
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 UTSA41 = ("UTSA-95 §4.3 (data caches 2, 8, 16 KB and memories 16, 16, 32 MB of the SPARCclassic, "
@@ -33,127 +35,41 @@ MS_REC = ("microSPARC pipeline (5-stage, single issue, on-chip FPU) as recalled 
 SPEC_REC = ("SPECfp92 recalled (SS2 22.8, SPARCclassic 21.0, SS5-70 47.3, SS10-30 54.0), "
             "unverified; SPARCstation 2 LINPACK 100 about 4 Mflop/s, recalled, unverified")
 
-# The microSPARC and microSPARC-II share the integer pipeline (5-stage, single
-# issue); their FPUs, clocks and memories differ.
-MS_COMMON = dict(
-    issue=(1.0, "estimated", "single issue, one instruction per cycle (" + MS_REC + ")"),
-    load=(0.5, "estimated", "ld 1 cycle plus a 1-cycle load-use interlock when the next "
-          "instruction uses the value (about half of the loads in compiled code; " + MS_REC + ")"),
-    store=(1.0, "estimated", "st 2 cycles, std 3 (" + MS_REC + ")"),
-    branch=(0.0, "estimated", "delayed branches without a taken-branch penalty; the "
-            "delay-slot instruction is counted in 'instructions' (" + MS_REC + ")"),
-    call=(3.0, "estimated", "call/jmpl pipeline breaks and save/restore, about 3 cycles "
-          "beyond the instructions (register-window overflow traps not counted)"),
-    ialu=(1, "estimated", "integer ALU 1 cycle (" + MS_REC + ")"),
-    ldlat=(2, "estimated", "ld 1 cycle plus a 1-cycle load-use interlock (" + MS_REC + ")"),
-    stlat=(2, "estimated", "st 2 cycles (" + MS_REC + ")"),
-)
 
-# Per CPU: clock, then cycles per class: (cycles, provenance, basis).
-CPUS = {
-    "sparc10-30": dict(
-        description="Sun SPARCstation 10 model 30: SuperSPARC (TMS390Z50) 36 MHz, no L2, "
-                    "16 KB data cache, 32 MB (UTSA-95 §4.1)",
-        processor="SuperSPARC (TI TMS390Z50), SPARC V8",
-        clock=36e6, clock_ref="Sun model designation: SPARCstation 10 model 30 = one 36 MHz "
-                              "SuperSPARC without second-level cache (docs/machines-facts.md)",
-        dcache=16384, ways=4, line=32,
-        geom_ref="SuperSPARC on-chip data cache 16 KB, 4-way (docs/machines-facts.md); 32 B lines "
-                 "as recalled from the TMS390Z50 documentation, unverified",
-        memory=32 * 2**20,
-        cyc=dict(
-            issue=(0.8, "estimated", "3-way superscalar, but grouping rules (one load/store, "
-                   "one FP op, cascaded ALUs, a branch ends a group) keep integer code near "
-                   "1.25 instructions per cycle; assumed, no measurement"),
-            load=(0.2, "estimated", "load latency 1 (" + SS_GCC + "); a group holds one memory "
-                  "op, so a load costs about one full cycle: 1 - issue"),
-            store=(0.2, "estimated", "store 1 cycle (" + SS_GCC + "); one memory op per group: "
-                   "1 - issue"),
-            branch=(0.2, "estimated", "a branch ends a group: about one full cycle; the delay-"
-                    "slot instruction is counted in 'instructions'"),
-            call=(3.0, "estimated", "call/jmpl and save/restore pipeline breaks, about 3 "
-                  "cycles beyond the instructions (register-window overflow traps not counted)"),
-            fp=(1.0, "estimated", "FP add and multiply latency 3, pipelined (" + SS_GCC + "); "
-                "in the dependent chains of reductions about 2 of the 3 cycles are exposed for "
-                "the arithmetic half of the FP instructions (the other half are FP loads/"
-                "stores): +1 per FP instruction"),
-            ialu=(1, "estimated", "integer ALU latency 1 (" + SS_GCC + ")"),
-            imul=(4, "estimated", "integer multiply latency 4 (" + SS_GCC + ")"),
-            idiv=(18, "estimated", "sdiv/udiv iterative, about 18 cycles as recalled, unverified"),
-            fadd=(3, "estimated", "FP add/sub latency 3 (" + SS_GCC + ")"),
-            fmul=(3, "estimated", "FP multiply latency 3 (" + SS_GCC + ")"),
-            fdivs=(6, "estimated", "fdivs latency 6 (" + SS_GCC + ")"),
-            fdivd=(9, "estimated", "fdivd latency 9 (" + SS_GCC + ")"),
-            fsqrt=(12, "estimated", "fsqrtd latency 12 (" + SS_GCC + ")"),
-            ldlat=(1, "estimated", "integer load latency 1 (" + SS_GCC + ")"),
-            stlat=(1, "estimated", "store 1 cycle (" + SS_GCC + ")"),
-            dram=(400e-9, "estimated", "main-memory load latency on the MBus without L2, about "
-                  "400 ns (14 cycles): assumed from DRAM of the time (70-80 ns parts) plus MBus "
-                  "arbitration; no lmbench table at hand"),
-        ),
-        flop=(10.0, "estimated", "LINPACK 100 scaled from the SPARCstation 2 by SPECfp92 "
-              "(54.0 / 22.8 x 4 Mflop/s = 9.5, rounded to 10); " + SPEC_REC),
-    ),
-    "sparc5-70": dict(
-        description="Sun SPARCstation 5 model 70: microSPARC-II 70 MHz, 8 KB data cache, 16 MB "
-                    "(UTSA-95 §4.1)",
-        processor="microSPARC-II (STP1012), SPARC V8",
-        clock=70e6, clock_ref="Sun model designation: SPARCstation 5 model 70 = 70 MHz "
-                              "microSPARC-II (docs/machines-facts.md)",
-        dcache=8192, ways=1, line=16,
-        geom_ref="microSPARC-II data cache 8 KB (UTSA-95 §4.1), direct-mapped with 16 B lines "
-                 "as recalled from the STP1012 documentation, unverified",
-        memory=16 * 2**20,
-        cyc=dict(
-            MS_COMMON,
-            fp=(2.0, "estimated", "FPU not fully pipelined, FP add about 3-4 and multiply "
-                "about 5-7 cycles exposed in dependent chains; about half of the FP "
-                "instructions are FP loads/stores: +2 per FP instruction (" + MS_REC + ")"),
-            imul=(5, "estimated", "umul/smul about 5 cycles (" + MS_REC + ")"),
-            idiv=(36, "estimated", "sdiv/udiv about 36 cycles (" + MS_REC + ")"),
-            fadd=(4, "estimated", "fadd/fsub about 4 cycles (" + MS_REC + ")"),
-            fmul=(6, "estimated", "fmuld about 6 cycles (" + MS_REC + ")"),
-            fdivs=(14, "estimated", "fdivs about 14 cycles (" + MS_REC + ")"),
-            fdivd=(22, "estimated", "fdivd about 22 cycles (" + MS_REC + ")"),
-            fsqrt=(30, "estimated", "fsqrtd about 30 cycles (" + MS_REC + ")"),
-            dram=(300e-9, "estimated", "main-memory load latency about 300 ns (21 cycles): the "
-                  "memory controller is on the chip (no bus between), DRAM of the time; assumed, "
-                  "no lmbench table at hand"),
-        ),
-        flop=(8.5, "estimated", "LINPACK 100 scaled from the SPARCstation 2 by SPECfp92 "
-              "(47.3 / 22.8 x 4 Mflop/s = 8.3, rounded to 8.5); " + SPEC_REC),
-    ),
-    "sparcclassic": dict(
-        description="Sun SPARCclassic: microSPARC 50 MHz, 2 KB data cache, 16 MB (UTSA-95 §4.1)",
-        processor="microSPARC (TI TMS390S10), SPARC V8",
-        clock=50e6, clock_ref="Sun SPARCclassic: 50 MHz microSPARC, 4 KB I-cache / 2 KB D-cache, "
-                              "26.4 SPECint92 (docs/machines-facts.md)",
-        dcache=2048, ways=1, line=16,
-        geom_ref="microSPARC data cache 2 KB (UTSA-95 §4.1; docs/machines-facts.md), direct-mapped "
-                 "with 16 B lines as recalled from the TMS390S10 documentation, unverified",
-        memory=16 * 2**20,
-        cyc=dict(
-            MS_COMMON,
-            fp=(3.0, "estimated", "the microSPARC FPU (not pipelined) takes longer than the "
-                "microSPARC-II's: FP add about 5, multiply about 9 cycles exposed in dependent "
-                "chains; about half of the FP instructions are FP loads/stores: +3 per FP "
-                "instruction (" + MS_REC + ")"),
-            imul=(19, "estimated", "umul/smul about 19 cycles (" + MS_REC + ")"),
-            idiv=(39, "estimated", "sdiv/udiv about 39 cycles (" + MS_REC + ")"),
-            fadd=(5, "estimated", "fadd/fsub about 5 cycles (" + MS_REC + ")"),
-            fmul=(9, "estimated", "fmuld about 9 cycles (" + MS_REC + ")"),
-            fdivs=(20, "estimated", "fdivs about 20 cycles (" + MS_REC + ")"),
-            fdivd=(35, "estimated", "fdivd about 35 cycles (" + MS_REC + ")"),
-            fsqrt=(60, "estimated", "fsqrtd about 60 cycles (" + MS_REC + ")"),
-            dram=(350e-9, "estimated", "main-memory load latency about 350 ns (17 cycles): on-chip "
-                  "memory controller, slower DRAM than the SPARCstation 5's; assumed, no lmbench "
-                  "table at hand"),
-        ),
-        flop=(3.5, "estimated", "LINPACK 100 scaled from the SPARCstation 2 by SPECfp92 "
-              "(21.0 / 22.8 x 4 Mflop/s = 3.7, rounded down for the unpipelined FPU); " + SPEC_REC),
-    ),
-}
 
+def ms_latencies(imul, idiv, fadd, fmul, fdivs, fdivd, fsqrt):
+    """The microSPARC FPU and multiplier latencies (cycles, as recalled)."""
+    names = dict(imul="umul/smul", idiv="sdiv/udiv", fadd="fadd/fsub", fmul="fmuld",
+                 fdivs="fdivs", fdivd="fdivd", fsqrt="fsqrtd")
+    given = dict(imul=imul, idiv=idiv, fadd=fadd, fmul=fmul, fdivs=fdivs, fdivd=fdivd, fsqrt=fsqrt)
+    return {k: (v, "estimated", f"{names[k]} about {v} cycles ({MS_REC})") for k, v in given.items()}
+
+
+def load_cpus(path=os.path.join(ROOT, "scripts", "machine_facts", "sparc.yaml")):
+    """Per CPU: clock, caches, memory, then cycles per class: (cycles, provenance, basis)."""
+    refs = dict(SS_GCC=SS_GCC, MS_REC=MS_REC, SPEC_REC=SPEC_REC)
+
+    def expand(x):
+        if isinstance(x, str):
+            return x.format(**refs)
+        if isinstance(x, list):
+            return tuple(expand(v) for v in x)
+        return {k: expand(v) for k, v in x.items()} if isinstance(x, dict) else x
+
+    with open(path, encoding="utf-8") as f:
+        facts = expand(yaml.safe_load(f))
+    cpus = {}
+    for name, m in facts["cpus"].items():
+        cyc = dict(facts["pipelines"][m.pop("pipeline")]) if "pipeline" in m else {}
+        cyc.update(m["cyc"])
+        if "microsparc_latencies" in m:
+            cyc.update(ms_latencies(**m.pop("microsparc_latencies")))
+        m["cyc"] = cyc
+        cpus[name] = m
+    return cpus
+
+
+CPUS = load_cpus()
 
 def q(s):
     return '"' + s.replace('\\', '\\\\').replace('"', '\\"') + '"'

@@ -12,8 +12,9 @@ Two kinds of file, each number with its provenance:
   the cache geometry sysfs reported there. The ICC and memory parts only: the
   HLLC and INTCC cost vectors of that machine were not kept.
 * znver3.yaml, znver4.yaml, znver5.yaml: AMD Zen 3, 4 and 5 without
-  measuring them. Cache geometry and clocks from AMD's documentation; the
-  bandwidth of each level as the CPU's peak bytes per cycle (architecture)
+  measuring them (the facts: scripts/machine_facts/x86.yaml). Cache geometry
+  and clocks from AMD's documentation; the bandwidth of each level as the
+  CPU's peak bytes per cycle (architecture)
   x the efficiency measured on a reference CPU (measured B/cycle / that
   CPU's peak B/cycle) x the clock. The reference is another CPU: Ice Lake
   for Zen 3 (so that the Zen 3 file is made without any Zen 3 measurement
@@ -86,43 +87,22 @@ ICX = dict(
     "(" + RESULTS + ", rms 2.1-6.6 %)",
 )
 
-# Zen 3/4/5 without measurement: (value, provenance, basis).
-ESTIMATED = {
-    "znver3": dict(
-        reference="icelake-server", vendor="AuthenticAMD", family=25, model=1,
-        processor="AMD EPYC 7003 (Zen 3, Milan), e.g. EPYC 7763",
-        clock=(3.5e9, "datasheet", "EPYC 7763: base 2.45 GHz, boost up to 3.5 GHz (AMD product "
-               "page, " + RECALLED + "); the boost clock, which one busy core of a server keeps "
-               "only in part"),
-        caches=[("L1", 32 * KiB, 8), ("L2", 512 * KiB, 8), ("L3", 32 * MiB, 16)],
-        dram=(25e9, "estimated", "one core's DRAM bandwidth on a loaded 8-channel DDR4-3200 "
-              "socket, about 25 GB/s: published single-thread stream measurements of Zen 3 "
-              "EPYC, " + RECALLED),
-        mispredict=(18, "estimated", "at least 18 cycles, Agner Fog, The microarchitecture of "
-                    "Intel, AMD and VIA CPUs (Zen 1/2), assumed unchanged; " + RECALLED)),
-    "znver4": dict(
-        reference="znver3-epyc", vendor="AuthenticAMD", family=25, model=17,
-        processor="AMD EPYC 9004 (Zen 4, Genoa), e.g. EPYC 9654",
-        clock=(3.7e9, "datasheet", "EPYC 9654: base 2.4 GHz, boost up to 3.7 GHz (AMD product "
-               "page, " + RECALLED + ")"),
-        caches=[("L1", 32 * KiB, 8), ("L2", 1 * MiB, 8), ("L3", 32 * MiB, 16)],
-        dram=(30e9, "estimated", "one core's DRAM bandwidth on a 12-channel DDR5-4800 socket, "
-              "about 30 GB/s: Zen 3's measured single-core rate (costvectors/znver3-epyc.yaml) "
-              "raised for DDR5's shorter line transfer; assumed"),
-        mispredict=(18, "estimated", "as Zen 3 (Agner Fog, Zen 1/2: at least 18 cycles), "
-                    "assumed; " + RECALLED)),
-    "znver5": dict(
-        reference="znver3-epyc", vendor="AuthenticAMD", family=26, model=2,
-        processor="AMD EPYC 9005 (Zen 5, Turin), e.g. EPYC 9755",
-        clock=(4.1e9, "datasheet", "EPYC 9755: base 2.7 GHz, boost up to 4.1 GHz (AMD product "
-               "page, " + RECALLED + ")"),
-        caches=[("L1", 48 * KiB, 12), ("L2", 1 * MiB, 16), ("L3", 32 * MiB, 16)],
-        dram=(35e9, "estimated", "one core's DRAM bandwidth on a 12-channel DDR5-6000 socket, "
-              "about 35 GB/s: the Zen 4 estimate scaled by the memory clock (6000 / 4800, "
-              "rounded down); assumed"),
-        mispredict=(18, "estimated", "as Zen 3 and 4 (Agner Fog, Zen 1/2: at least 18 "
-                    "cycles), assumed; " + RECALLED)),
-}
+
+
+def load_estimated(path=os.path.join(ROOT, "scripts", "machine_facts", "x86.yaml")):
+    """Zen 3/4/5 without measurement: (value, provenance, basis) per fact."""
+    def expand(x):
+        if isinstance(x, str):
+            return x.format(RECALLED=RECALLED)
+        if isinstance(x, list):
+            return tuple(expand(v) for v in x)
+        return {k: expand(v) for k, v in x.items()} if isinstance(x, dict) else x
+
+    with open(path, encoding="utf-8") as f:
+        return expand(yaml.safe_load(f))["estimated"]
+
+
+ESTIMATED = load_estimated()
 CACHE_REF = {k: v + ": L1d, L2, L3 (per 8-core CCD) sizes and ways, 64 B lines"
              for k, v in AMD_SOG.items()}
 

@@ -56,6 +56,7 @@
 #include <sstream>
 #include <thread>
 #include "tools/CommCalibrate.h"
+#include "tools/CommandLine.h"
 
 using namespace segtime;
 using namespace segtime::comm;
@@ -490,39 +491,18 @@ Results fitAll(Raw R, int Reps, int MaxRanges) {
 }
 //===--- Options ----------------------------------------------------------===//
 
-double parseNum(const std::string &Flag, const std::string &S) {
-  try {
-    size_t Used = 0;
-    double V = std::stod(S, &Used);
-    if (Used == S.size() && std::isfinite(V))
-      return V;
-  } catch (const std::exception &) {
-  }
-  throw CommError(Flag + ": '" + S + "' is not a number");
-}
-
-long parsePositive(const std::string &Flag, const std::string &S, long Min, long Max) {
-  double V = parseNum(Flag, S);
-  if (V != std::floor(V) || V < Min || V > Max)
-    throw CommError(Flag + ": expected an integer in " + std::to_string(Min) + ".." +
-                    std::to_string(Max) + ", got '" + S + "'");
-  return static_cast<long>(V);
-}
-
 /// Parses the options; returns false after printing --help.
 bool parseOptions(int Argc, char **Argv, Options &O) {
-  for (int I = 0; I < Argc; ++I) {
-    std::string A = Argv[I];
-    auto Next = [&]() -> std::string {
-      if (I + 1 >= Argc)
-        throw CommError(A + " needs a value");
-      return Argv[++I];
-    };
+  cli::ArgReader R(Argc, Argv);
+  while (R.next()) {
+    std::string A = R.flag();
+    auto Next = [&] { return R.value(); };
+    auto Whole = [&](long long Min, long long Max) { return cli::parseWhole(A, Next(), Min, Max); };
     if (A == "--help" || A == "-h") {
       std::cout << Usage;
       return false;
     } else if (A == "--np") {
-      O.Np = static_cast<int>(parsePositive(A, Next(), 2, 256));
+      O.Np = static_cast<int>(Whole(2, 256));
     } else if (A == "--out" || A == "-o") {
       O.Out = Next();
     } else if (A == "--no-write") {
@@ -530,22 +510,22 @@ bool parseOptions(int Argc, char **Argv, Options &O) {
     } else if (A == "--name") {
       O.Name = Next();
     } else if (A == "--reps") {
-      O.Reps = static_cast<int>(parsePositive(A, Next(), 1, 1000));
+      O.Reps = static_cast<int>(Whole(1, 1000));
       O.RepsGiven = true;
     } else if (A == "--sample-ms") {
-      O.SampleMs = parseNum(A, Next());
+      O.SampleMs = cli::parseNumber(A, Next());
       if (!(O.SampleMs > 0) || O.SampleMs > 10000)
         throw CommError("--sample-ms: expected a number in (0, 10000]");
       O.SampleGiven = true;
     } else if (A == "--max-size") {
-      O.MaxSize = parsePositive(A, Next(), 64, 1L << 30);
+      O.MaxSize = Whole(64, 1L << 30);
       O.MaxGiven = true;
     } else if (A == "--timeout") {
-      O.TimeoutS = parseNum(A, Next());
+      O.TimeoutS = cli::parseNumber(A, Next());
       if (!(O.TimeoutS > 0))
         throw CommError("--timeout: expected seconds > 0");
     } else if (A == "--max-ranges") {
-      O.MaxRanges = static_cast<int>(parsePositive(A, Next(), 1, 12));
+      O.MaxRanges = static_cast<int>(Whole(1, 12));
     } else if (A == "--quick") {
       O.Quick = true;
     } else if (A == "--json") {
@@ -557,7 +537,7 @@ bool parseOptions(int Argc, char **Argv, Options &O) {
     } else if (A == "--replay") {
       O.Replay = Next();
     } else {
-      throw CommError("unknown option '" + A + "' (see segtime comm calibrate --help)");
+      cli::unknownOption("comm calibrate", A);
     }
   }
   if (O.Quick) {
@@ -649,18 +629,7 @@ int report(const Options &O, const Results &Res) {
 
 /// `segtime comm SUBCOMMAND`: only `calibrate` so far.
 int commMain(int Argc, char **Argv) {
-  if (Argc < 1 || !std::strcmp(Argv[0], "--help") || !std::strcmp(Argv[0], "-h")) {
-    std::cout << CommUsage;
-    return Argc < 1 ? 2 : 0;
-  }
-  if (std::strcmp(Argv[0], "calibrate")) {
-    std::cerr << "segtime comm: error: unknown subcommand '" << Argv[0] << "'\n" << CommUsage;
-    return 2;
-  }
-  try {
-    return calibrate(Argc - 1, Argv + 1);
-  } catch (const std::exception &E) {
-    std::cerr << "segtime comm calibrate: error: " << E.what() << "\n";
-  }
-  return 2;
+  static const std::vector<cli::Command> Commands = {
+      {"calibrate", "", calibrate, "segtime comm calibrate"}};
+  return cli::runCommand(Commands, Argc, Argv, CommUsage, "segtime comm", "subcommand");
 }

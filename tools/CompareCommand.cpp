@@ -21,6 +21,7 @@
 ///
 //===----------------------------------------------------------------------===//
 #include "predictor/Compare.h"
+#include "tools/CommandLine.h"
 #include "tools/Gnuplot.h"
 
 #include <algorithm>
@@ -76,20 +77,7 @@ const char *Usage =
     "error of the total e_L - e_CT (Warwick-94 §5.2).\n"
     "Exit status: 0 ok, 2 usage or input error.\n";
 
-struct UsageError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-
-double parseNumber(const std::string &Flag, const std::string &T) {
-  try {
-    size_t Used = 0;
-    double V = std::stod(T, &Used);
-    if (Used == T.size() && std::isfinite(V))
-      return V;
-  } catch (const std::exception &) {
-  }
-  throw UsageError(Flag + ": '" + T + "' is not a number");
-}
+using cli::UsageError;
 
 struct RunSpec {
   std::string Ct;
@@ -308,115 +296,103 @@ std::vector<std::string> plotSizes(const CompareReport &R, const std::string &Fn
 } // namespace
 
 int compareMain(int Argc, char **Argv) {
-  try {
-    std::vector<std::string> Segs;
-    std::string MachineName, PlotDir;
-    bool Csv = false, Json = false;
-    CompareOptions Defaults;
-    std::vector<RunSpec> Runs;
-    auto Cur = [&]() -> CompareOptions & { return Runs.empty() ? Defaults : Runs.back().O; };
-    for (int I = 0; I < Argc; ++I) {
-      std::string A = Argv[I];
-      auto Next = [&]() -> std::string {
-        if (I + 1 >= Argc)
-          throw UsageError(A + " needs a value");
-        return Argv[++I];
-      };
-      if (A == "--help" || A == "-h") {
-        std::cout << Usage;
-        return 0;
-      } else if (A == "--machine" || A == "-m") {
-        MachineName = Next();
-      } else if (A == "--profile") {
-        Runs.push_back({Next(), Defaults});
-      } else if (A == "--function" || A == "-f") {
-        Cur().Function = Next();
-      } else if (A == "--measured") {
-        double V = parseNumber(A, Next());
-        if (!(V > 0))
-          throw UsageError("--measured: the time must be > 0 s");
-        Cur().MeasuredS = V;
-      } else if (A == "--size") {
-        Cur().Size = Next();
-      } else if (A == "-p" || A == "--param") {
-        std::string KV = Next();
-        size_t Eq = KV.find('=');
-        if (Eq == std::string::npos || Eq == 0)
-          throw UsageError("-p expects NAME=VALUE, got '" + KV + "'");
-        Cur().Values[KV.substr(0, Eq)] = parseNumber("-p " + KV, KV.substr(Eq + 1));
-      } else if (A == "--target" || A == "-t") {
-        std::string T = Next();
-        Defaults.Target = T;
-        for (RunSpec &R : Runs)
-          R.O.Target = T;
-      } else if (A == "--csv") {
-        Csv = true;
-      } else if (A == "--json") {
-        Json = true;
-      } else if (A == "--plot") {
-        PlotDir = Next();
-      } else if (!A.empty() && A[0] == '-') {
-        throw UsageError("unknown option '" + A + "' (see segtime compare --help)");
-      } else {
-        Segs.push_back(A);
-      }
+  std::vector<std::string> Segs;
+  std::string MachineName, PlotDir;
+  bool Csv = false, Json = false;
+  CompareOptions Defaults;
+  std::vector<RunSpec> Runs;
+  auto Cur = [&]() -> CompareOptions & { return Runs.empty() ? Defaults : Runs.back().O; };
+  cli::ArgReader Args(Argc, Argv);
+  while (Args.next()) {
+    std::string A = Args.flag();
+    if (A == "--help" || A == "-h") {
+      std::cout << Usage;
+      return 0;
+    } else if (A == "--machine" || A == "-m") {
+      MachineName = Args.value();
+    } else if (A == "--profile") {
+      Runs.push_back({Args.value(), Defaults});
+    } else if (A == "--function" || A == "-f") {
+      Cur().Function = Args.value();
+    } else if (A == "--measured") {
+      double V = cli::parseNumber(A, Args.value());
+      if (!(V > 0))
+        throw UsageError("--measured: the time must be > 0 s");
+      Cur().MeasuredS = V;
+    } else if (A == "--size") {
+      Cur().Size = Args.value();
+    } else if (A == "-p" || A == "--param") {
+      auto [Name, V] = parseParamAssignment(Args.value());
+      Cur().Values[Name] = V;
+    } else if (A == "--target" || A == "-t") {
+      std::string T = Args.value();
+      Defaults.Target = T;
+      for (RunSpec &R : Runs)
+        R.O.Target = T;
+    } else if (A == "--csv") {
+      Csv = true;
+    } else if (A == "--json") {
+      Json = true;
+    } else if (A == "--plot") {
+      PlotDir = Args.value();
+    } else if (Args.isOption()) {
+      cli::unknownOption("compare", A);
+    } else {
+      Segs.push_back(A);
     }
-    if (Segs.empty())
-      throw UsageError("no SEG file given (see segtime compare --help)");
-    if (Runs.empty())
-      throw UsageError("no --profile given: compare needs the .ct.json of an instrumented run");
-    if (MachineName.empty())
-      throw UsageError("no --machine given (see segtime compare --help)");
-    if (Csv && Json)
-      throw UsageError("--csv and --json exclude each other");
-    if (Segs.size() != 1 && Segs.size() != Runs.size())
-      throw UsageError(std::to_string(Segs.size()) + " SEG files for " +
-                       std::to_string(Runs.size()) +
-                       " profiles: give one SEG file, or one per --profile in order");
-    Machine M = readMachine(findMachine(MachineName));
-    CompareReport Report;
-    Report.MachineName = M.Name;
-    Report.MachinePath = M.Path;
-    std::map<std::string, SegFile> SegCache;
-    for (size_t I = 0; I < Runs.size(); ++I) {
-      const std::string &SegPath = Segs.size() == 1 ? Segs[0] : Segs[I];
-      if (!SegCache.count(SegPath))
-        SegCache.emplace(SegPath, SegFile::read(SegPath));
-      CtFile Ct = CtFile::read(Runs[I].Ct);
-      CompareRun R;
-      try {
-        R = compareRun(SegCache.at(SegPath), Ct, M, Runs[I].O);
-      } catch (const std::exception &E) {
-        throw std::runtime_error(SegPath + " + " + Runs[I].Ct + ": " + E.what());
-      }
-      R.SegPath = SegPath;
-      R.CtPath = Runs[I].Ct;
-      Report.Runs.push_back(std::move(R));
+  }
+  if (Segs.empty())
+    throw UsageError("no SEG file given (see segtime compare --help)");
+  if (Runs.empty())
+    throw UsageError("no --profile given: compare needs the .ct.json of an instrumented run");
+  if (MachineName.empty())
+    throw UsageError("no --machine given (see segtime compare --help)");
+  if (Csv && Json)
+    throw UsageError("--csv and --json exclude each other");
+  if (Segs.size() != 1 && Segs.size() != Runs.size())
+    throw UsageError(std::to_string(Segs.size()) + " SEG files for " +
+                     std::to_string(Runs.size()) +
+                     " profiles: give one SEG file, or one per --profile in order");
+  Machine M = readMachine(findMachine(MachineName));
+  CompareReport Report;
+  Report.MachineName = M.Name;
+  Report.MachinePath = M.Path;
+  std::map<std::string, SegFile> SegCache;
+  for (size_t I = 0; I < Runs.size(); ++I) {
+    const std::string &SegPath = Segs.size() == 1 ? Segs[0] : Segs[I];
+    if (!SegCache.count(SegPath))
+      SegCache.emplace(SegPath, SegFile::read(SegPath));
+    CtFile Ct = CtFile::read(Runs[I].Ct);
+    CompareRun R;
+    try {
+      R = compareRun(SegCache.at(SegPath), Ct, M, Runs[I].O);
+    } catch (const std::exception &E) {
+      throw std::runtime_error(SegPath + " + " + Runs[I].Ct + ": " + E.what());
     }
-    Report.finish();
-    if (Json)
-      std::cout << Report.toJSON().dump(2) << "\n";
-    else if (Csv)
-      Report.printCSV(std::cout);
-    else
-      Report.printText(std::cout);
-    if (!PlotDir.empty()) {
-      std::vector<std::string> Files = plotScatter(Report, PlotDir);
-      for (auto &F : plotBounds(Report, PlotDir))
-        Files.push_back(F);
-      std::map<std::string, int> PerFn;
-      for (const CompareRun &R : Report.Runs)
-        ++PerFn[R.Function];
-      for (auto &[Fn, N] : PerFn)
-        if (N > 1)
-          for (auto &F : plotSizes(Report, Fn, PlotDir))
-            Files.push_back(F);
-      for (const std::string &F : Files)
-        std::cerr << "segtime compare: wrote " << F << "\n";
-    }
-  } catch (const std::exception &E) {
-    std::cerr << "segtime compare: error: " << E.what() << "\n";
-    return 2;
+    R.SegPath = SegPath;
+    R.CtPath = Runs[I].Ct;
+    Report.Runs.push_back(std::move(R));
+  }
+  Report.finish();
+  if (Json)
+    std::cout << Report.toJSON().dump(2) << "\n";
+  else if (Csv)
+    Report.printCSV(std::cout);
+  else
+    Report.printText(std::cout);
+  if (!PlotDir.empty()) {
+    std::vector<std::string> Files = plotScatter(Report, PlotDir);
+    for (auto &F : plotBounds(Report, PlotDir))
+      Files.push_back(F);
+    std::map<std::string, int> PerFn;
+    for (const CompareRun &R : Report.Runs)
+      ++PerFn[R.Function];
+    for (auto &[Fn, N] : PerFn)
+      if (N > 1)
+        for (auto &F : plotSizes(Report, Fn, PlotDir))
+          Files.push_back(F);
+    for (const std::string &F : Files)
+      std::cerr << "segtime compare: wrote " << F << "\n";
   }
   return 0;
 }

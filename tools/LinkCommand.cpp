@@ -9,6 +9,7 @@
 ///
 //===----------------------------------------------------------------------===//
 #include "core/Link.h"
+#include "tools/CommandLine.h"
 
 #include <cstring>
 #include <fstream>
@@ -35,63 +36,58 @@ int linkMain(int Argc, char **Argv) {
   std::vector<std::string> Inputs;
   std::string Out;
   bool Json = false;
-  for (int I = 0; I < Argc; ++I) {
-    std::string A = Argv[I];
+  cli::ArgReader Args(Argc, Argv);
+  while (Args.next()) {
+    std::string A = Args.flag();
     if (A == "--help" || A == "-h")
       return std::cout << LinkUsage, 0;
-    if (A == "-o" && I + 1 < Argc)
-      Out = Argv[++I];
+    if (A == "-o")
+      Out = Args.value();
     else if (A == "--json")
       Json = true;
-    else if (!A.empty() && A[0] == '-')
-      return std::cerr << "segtime link: error: unknown option '" << A << "'\n" << LinkUsage, 2;
+    else if (Args.isOption())
+      cli::unknownOption("link", A);
     else
       Inputs.push_back(A);
   }
-  if (Inputs.empty() || Out.empty())
-    return std::cerr << "segtime link: error: "
-                     << (Inputs.empty() ? "no SEG files given" : "no output file (-o PATH)")
-                     << "\n" << LinkUsage,
-           2;
-  try {
-    std::vector<SegFile> Units;
-    for (const std::string &P : Inputs)
-      Units.push_back(SegFile::read(P));
-    LinkReport R;
-    SegFile Linked = linkSegFiles(Units, Inputs, R);
-    std::ofstream OS(Out, std::ios::binary);
-    if (!OS)
-      throw std::runtime_error(Out + ": cannot open for writing");
-    SegFileWriter W([&](const std::string &Piece) { OS << Piece; });
-    for (const FunctionSeg &F : Linked.Functions)
-      W.add(F);
-    W.finish(Linked);
-    OS.close();
-    if (!OS)
-      throw std::runtime_error(Out + ": write failed");
-    if (Json) {
-      json J = {{"output", Out},         {"units", Inputs},
-                {"functions", Linked.Functions.size()}, {"resolved_calls", R.Resolved},
-                {"renamed", R.Renamed},  {"warnings", R.Warnings}};
-      J["unresolved"] = json::array();
-      for (const auto &U : R.Unresolved)
-        J["unresolved"].push_back({{"callee", U.Callee}, {"calls", U.Calls}, {"first", U.First}});
-      std::cout << J.dump(2) << "\n";
-      return 0;
-    }
-    std::cout << "linked " << Inputs.size() << " files, " << Linked.Functions.size()
-              << " functions -> " << Out << "\n"
-              << "  calls resolved across files: " << R.Resolved << "\n";
-    for (const std::string &N : R.Renamed)
-      std::cout << "  static function renamed: " << N << "\n";
+  if (Inputs.empty())
+    throw cli::UsageError("no SEG files given (see segtime link --help)");
+  if (Out.empty())
+    throw cli::UsageError("no output file (-o PATH)");
+  std::vector<SegFile> Units;
+  for (const std::string &P : Inputs)
+    Units.push_back(SegFile::read(P));
+  LinkReport R;
+  SegFile Linked = linkSegFiles(Units, Inputs, R);
+  std::ofstream OS(Out, std::ios::binary);
+  if (!OS)
+    throw std::runtime_error(Out + ": cannot open for writing");
+  SegFileWriter W([&](const std::string &Piece) { OS << Piece; });
+  for (const FunctionSeg &F : Linked.Functions)
+    W.add(F);
+  W.finish(Linked);
+  OS.close();
+  if (!OS)
+    throw std::runtime_error(Out + ": write failed");
+  if (Json) {
+    json J = {{"output", Out},         {"units", Inputs},
+              {"functions", Linked.Functions.size()}, {"resolved_calls", R.Resolved},
+              {"renamed", R.Renamed},  {"warnings", R.Warnings}};
+    J["unresolved"] = json::array();
     for (const auto &U : R.Unresolved)
-      std::cout << "  unresolved (no SEG, not costed): " << U.Callee << ", " << U.Calls
-                << " call" << (U.Calls == 1 ? "" : "s") << " (first at " << U.First << ")\n";
-    for (const std::string &W : R.Warnings)
-      std::cerr << "segtime link: warning: " << W << "\n";
-  } catch (const std::exception &E) {
-    std::cerr << "segtime link: error: " << E.what() << "\n";
-    return 2;
+      J["unresolved"].push_back({{"callee", U.Callee}, {"calls", U.Calls}, {"first", U.First}});
+    std::cout << J.dump(2) << "\n";
+    return 0;
   }
+  std::cout << "linked " << Inputs.size() << " files, " << Linked.Functions.size()
+            << " functions -> " << Out << "\n"
+            << "  calls resolved across files: " << R.Resolved << "\n";
+  for (const std::string &N : R.Renamed)
+    std::cout << "  static function renamed: " << N << "\n";
+  for (const auto &U : R.Unresolved)
+    std::cout << "  unresolved (no SEG, not costed): " << U.Callee << ", " << U.Calls
+              << " call" << (U.Calls == 1 ? "" : "s") << " (first at " << U.First << ")\n";
+  for (const std::string &W : R.Warnings)
+    std::cerr << "segtime link: warning: " << W << "\n";
   return 0;
 }

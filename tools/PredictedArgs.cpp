@@ -7,6 +7,7 @@
 ///
 //===----------------------------------------------------------------------===//
 #include "tools/PredictedArgs.h"
+#include "tools/CommandLine.h"
 #include "predictor/Predict.h"
 
 #include "core/Vocabulary.h"
@@ -46,13 +47,10 @@ PredictedArgs::PredictedArgs(const std::string &Cmd, int Argc, char **Argv) {
   std::vector<std::string> Machines;
   std::string Level, Target, FirstOwn, Conflict;
   bool Own = false;
-  for (int I = 0; I < Argc; ++I) {
-    std::string A = Argv[I];
-    auto Next = [&]() -> std::string {
-      if (I + 1 >= Argc)
-        throw std::runtime_error(A + " needs a value");
-      return Argv[++I];
-    };
+  cli::ArgReader R(Argc, Argv);
+  while (R.next()) {
+    std::string A = R.flag();
+    auto Next = [&] { return R.value(); };
     bool Mine = true;
     if (A == "--seg") {
       Seg = Next();
@@ -65,22 +63,20 @@ PredictedArgs::PredictedArgs(const std::string &Cmd, int Argc, char **Argv) {
         continue;
       }
       std::string L = Next();
-      size_t P = 0;
-      while (P <= L.size()) {
-        size_t Q = L.find(',', P);
-        std::string Item = L.substr(P, Q == std::string::npos ? std::string::npos : Q - P);
+      for (const std::string &Item : cli::splitList(A, L)) {
         size_t C = Item.rfind(':');
-        std::string Name = C == std::string::npos ? Item : Item.substr(0, C);
-        std::string N = C == std::string::npos ? "1" : Item.substr(C + 1);
-        if (Name.empty() || N.empty() || N.find_first_not_of("0123456789") != std::string::npos ||
-            N.size() > 6 || std::stoul(N) == 0)
-          throw std::runtime_error(MachineFlag + ": '" + Item +
-                                   "' is not NAME or NAME:COUNT (COUNT >= 1)");
+        std::string Name = Item.substr(0, C);
+        try {
+          Counts.push_back(C == std::string::npos
+                               ? 1
+                               : cli::parseWhole(A, Item.substr(C + 1), 1, 999999));
+        } catch (const cli::UsageError &) {
+          Name.clear();
+        }
+        if (Name.empty())
+          throw cli::UsageError(MachineFlag + ": '" + Item +
+                                "' is not NAME or NAME:COUNT (COUNT >= 1)");
         Machines.push_back(Name);
-        Counts.push_back(static_cast<unsigned>(std::stoul(N)));
-        if (Q == std::string::npos)
-          break;
-        P = Q + 1;
       }
     } else if (A == "-p" || A == "--param") {
       auto [Name, V] = parseParamAssignment(Next());

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "tools/TemplateCommon.h"
 #include "tools/Gnuplot.h"
+#include "predictor/PredictedSpeed.h"
 
 #include <algorithm>
 #include <cmath>
@@ -19,110 +20,6 @@
 
 namespace segtime::tmpl {
 
-int reportError(const std::string &Cmd, std::string Msg) {
-  if (Msg.rfind(Cmd + ": ", 0) == 0) // the library names the model too
-    Msg.erase(0, Cmd.size() + 2);
-  std::cerr << "segtime " << Cmd << ": error: " << Msg << "\n";
-  return 2;
-}
-
-//===--- Parsing ----------------------------------------------------------===//
-
-double parseNumber(const std::string &Flag, const std::string &Text) {
-  const char *B = Text.c_str();
-  char *E = nullptr;
-  double V = std::strtod(B, &E);
-  if (E == B || *E != '\0' || !std::isfinite(V))
-    throw UsageError(Flag + ": '" + Text + "' is not a number");
-  return V;
-}
-
-/// Seconds, from "0.01", "10ms", "250us", "250µs", "40ns", "2s".
-double parseTime(const std::string &Flag, const std::string &Text) {
-  const char *B = Text.c_str();
-  char *E = nullptr;
-  double V = std::strtod(B, &E);
-  if (E == B || !std::isfinite(V))
-    throw UsageError(Flag + ": '" + Text + "' is not a time (e.g. 0.01, 10ms, 250us)");
-  std::string Unit = E;
-  double Scale = 0;
-  if (Unit.empty() || Unit == "s")
-    Scale = 1;
-  else if (Unit == "ms")
-    Scale = 1e-3;
-  else if (Unit == "us" || Unit == "\xC2\xB5s")
-    Scale = 1e-6;
-  else if (Unit == "ns")
-    Scale = 1e-9;
-  else
-    throw UsageError(Flag + ": unknown time unit '" + Unit + "' in '" + Text +
-                     "' (use s, ms, us or ns)");
-  return V * Scale;
-}
-
-unsigned parseUnsigned(const std::string &Flag, const std::string &Text) {
-  if (Text.empty() || Text.find_first_not_of("0123456789") != std::string::npos || Text.size() > 9)
-    throw UsageError(Flag + ": '" + Text + "' is not a whole number");
-  return static_cast<unsigned>(std::stoul(Text));
-}
-
-/// A task count: a whole number, also written as 1e6.
-std::uint64_t parseCount(const std::string &Flag, const std::string &Text) {
-  double V = parseNumber(Flag, Text);
-  if (V < 1 || V != std::floor(V) || V > 9007199254740992.0)
-    throw UsageError(Flag + ": the number of tasks must be a whole number >= 1, got '" + Text +
-                     "'");
-  return static_cast<std::uint64_t>(V);
-}
-
-std::vector<std::string> splitList(const std::string &Flag, const std::string &S) {
-  std::vector<std::string> R;
-  size_t P = 0;
-  while (true) {
-    size_t Q = S.find(',', P);
-    std::string Item = S.substr(P, Q == std::string::npos ? std::string::npos : Q - P);
-    if (Item.empty())
-      throw UsageError(Flag + ": empty item in the list '" + S + "'");
-    R.push_back(Item);
-    if (Q == std::string::npos)
-      return R;
-    P = Q + 1;
-  }
-}
-
-std::vector<double> parseNumberList(const std::string &Flag, const std::string &S) {
-  std::vector<double> R;
-  for (const std::string &X : splitList(Flag, S))
-    R.push_back(parseNumber(Flag, X));
-  return R;
-}
-
-std::vector<double> parseTimeList(const std::string &Flag, const std::string &S) {
-  std::vector<double> R;
-  for (const std::string &X : splitList(Flag, S))
-    R.push_back(parseTime(Flag, X));
-  return R;
-}
-
-std::vector<unsigned> parseUnsignedList(const std::string &Flag, const std::string &S) {
-  std::vector<unsigned> R;
-  for (const std::string &X : splitList(Flag, S))
-    R.push_back(parseUnsigned(Flag, X));
-  return R;
-}
-
-/// Throws "missing --x --y (see segtime CMD --help)" for the options, in the
-/// order given, that were not given.
-void requireOptions(const std::string &Cmd,
-                    std::initializer_list<std::pair<bool, const char *>> Given) {
-  std::string Missing;
-  for (const auto &[Have, Flag] : Given)
-    if (!Have)
-      Missing += std::string(" ") + Flag;
-  if (!Missing.empty())
-    throw UsageError("missing" + Missing + " (see segtime " + Cmd + " --help)");
-}
-
 //===--- Formatting -------------------------------------------------------===//
 
 std::string fmt(double V, int Digits) {
@@ -134,19 +31,7 @@ std::string fmt(double V, int Digits) {
   return OS.str();
 }
 
-/// A time with a readable unit: "17 ms", "2.08491 s".
-std::string fmtTime(double S) {
-  if (std::isinf(S))
-    return "unlimited";
-  double A = std::fabs(S);
-  if (A == 0 || A >= 1)
-    return fmt(S) + " s";
-  if (A >= 1e-3)
-    return fmt(S * 1e3) + " ms";
-  if (A >= 1e-6)
-    return fmt(S * 1e6) + " us";
-  return fmt(S * 1e9) + " ns";
-}
+std::string fmtTime(double S) { return formatSeconds(S, 6); }
 
 std::string pad(const std::string &S, size_t W) {
   return S.size() >= W ? S : std::string(W - S.size(), ' ') + S;

@@ -1,22 +1,23 @@
 //===- TemplateCommon.h - What segtime farm, dc and hetero share -*- C++ -*-===//
 ///
 /// \file
-/// The option parsing (numbers, times with units, lists), formatting, plots
-/// and the k-ary tree options and peak/granularity reports that the
-/// parallel-template commands (tools/Templates.cpp: farm, dc, hetero) share.
-/// Errors are UsageError: the command prints it and exits with status 2.
+/// The option reading, formatting, plots and the k-ary tree options and
+/// peak/granularity reports that the parallel-template commands
+/// (tools/Templates.cpp: farm, dc, hetero) share; values are parsed by the
+/// command-line layer (tools/CommandLine.h). Errors are UsageError: the
+/// command prints it and exits with status 2.
 ///
 //===----------------------------------------------------------------------===//
 #ifndef SEGTIME_TOOLS_TEMPLATECOMMON_H
 #define SEGTIME_TOOLS_TEMPLATECOMMON_H
 
 #include "predictor/Templates.h"
+#include "tools/CommandLine.h"
 #include "tools/PredictedArgs.h"
 
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
-#include <initializer_list>
 #include <iostream>
 #include <stdexcept>
 #include <string>
@@ -27,59 +28,28 @@ namespace segtime::tmpl {
 
 using json = nlohmann::ordered_json; // keys in the documented order
 
-/// A usage or input error: the command prints it and exits with status 2.
-struct UsageError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
+using cli::ArgReader;
+using cli::parseCount;
+using cli::parseNumber;
+using cli::parseNumberList;
+using cli::parseTime;
+using cli::parseTimeList;
+using cli::parseUnsigned;
+using cli::parseUnsignedList;
+using cli::requireOptions;
+using cli::splitList;
+using cli::UsageError;
 
-int reportError(const std::string &Cmd, std::string Msg);
-
-//===--- Parsing ----------------------------------------------------------===//
-
-double parseNumber(const std::string &Flag, const std::string &Text);
-
-/// Seconds, from "0.01", "10ms", "250us", "250µs", "40ns", "2s".
-double parseTime(const std::string &Flag, const std::string &Text);
-
-unsigned parseUnsigned(const std::string &Flag, const std::string &Text);
-
-/// A task count: a whole number, also written as 1e6.
-std::uint64_t parseCount(const std::string &Flag, const std::string &Text);
-
-std::vector<std::string> splitList(const std::string &Flag, const std::string &S);
-
-std::vector<double> parseNumberList(const std::string &Flag, const std::string &S);
-
-std::vector<double> parseTimeList(const std::string &Flag, const std::string &S);
-
-std::vector<unsigned> parseUnsignedList(const std::string &Flag, const std::string &S);
-
-/// Walks Argv; Next() returns the value of the current flag.
-class ArgReader {
-public:
-  ArgReader(int Argc, char **Argv) : Argc(Argc), Argv(Argv) {}
-  bool next() { return ++I < Argc; }
-  std::string flag() const { return Argv[I]; }
-  std::string value() {
-    std::string F = Argv[I];
-    if (I + 1 >= Argc)
-      throw UsageError(F + " needs a value");
-    return Argv[++I];
-  }
-
-private:
-  int Argc;
-  char **Argv;
-  int I = -1;
-};
-
-/// Reads the options of command Cmd in order: --help and -h print Usage
-/// and the options of times predicted by segtime (PredictedArgs.h);
-/// Take(F, A) consumes any other option F (its value from A) and returns false
-/// for one it does not know. Returns false when --help was given.
+/// Reads the options of command Cmd in order, after Pred took those of times
+/// predicted by segtime (PredictedArgs.h): --help and -h print Usage and
+/// the predicted-time options; Take(F, A) consumes any other option F (its
+/// value from A) and returns false for one it does not know. Then, unless
+/// Json was set, prints what Pred predicted. Returns false when --help was
+/// given.
 template <typename TakeFn>
-bool readOptions(int Argc, char **Argv, const std::string &Cmd, const char *Usage, TakeFn Take) {
-  ArgReader A(Argc, Argv);
+bool readOptions(PredictedArgs &Pred, const std::string &Cmd, const char *Usage, const bool &Json,
+                 TakeFn Take) {
+  ArgReader A(Pred.argc(), Pred.argv());
   while (A.next()) {
     std::string F = A.flag();
     if (F == "--help" || F == "-h") {
@@ -87,21 +57,19 @@ bool readOptions(int Argc, char **Argv, const std::string &Cmd, const char *Usag
       return false;
     }
     if (!Take(F, A))
-      throw UsageError("unknown option '" + F + "' (see segtime " + Cmd + " --help)");
+      cli::unknownOption(Cmd, F);
   }
+  if (Pred.active() && !Json)
+    Pred.printText(std::cout);
   return true;
 }
-
-/// Throws "missing --x --y (see segtime CMD --help)" for the options, in the
-/// order given, that were not given.
-void requireOptions(const std::string &Cmd,
-                    std::initializer_list<std::pair<bool, const char *>> Given);
 
 //===--- Formatting -------------------------------------------------------===//
 
 std::string fmt(double V, int Digits = 6);
 
-/// A time with a readable unit: "17 ms", "2.08491 s".
+/// A time with a readable unit and 6 digits: "17 ms", "2.08491 s", "0 s"
+/// (formatSeconds, predictor/PredictedSpeed.h).
 std::string fmtTime(double S);
 
 std::string pad(const std::string &S, size_t W);

@@ -107,18 +107,20 @@ void warnLimit(ThroughputLimit L, const std::string &What) {
                  "beta_e) (UBC-91 §3.1); the throughput is that limit\n";
 }
 
+/// Appends startup_s, time_s, sequential_time_s and speedup of a farm or dc
+/// result R to J (in this order, as the --help of each documents).
+template <typename ResultT> void addTimesJson(json &J, const ResultT &R) {
+  J["startup_s"] = R.Startup;
+  J["time_s"] = R.Time;
+  J["sequential_time_s"] = R.SequentialTime;
+  J["speedup"] = R.Speedup;
+}
+
 /// The farm on an irregular tree (--parents), as text or JSON; Predicted (not
 /// null) is the --seg prediction the task times came from, for the JSON.
-int farmTree(const std::vector<int> &Parent, const std::vector<double> &Te, double BetaE,
-             double BetaF, double Transfer, std::uint64_t Tasks, bool Json,
-             const json &Predicted) {
-  TreeFarmParams P;
-  P.Parent = Parent;
-  P.TaskTime = Te;
-  P.BetaE = BetaE;
-  P.BetaF = BetaF;
-  P.TransferTime = Transfer;
-  P.Tasks = Tasks;
+int farmTree(const TreeFarmParams &P, bool Json, const json &Predicted) {
+  const std::vector<int> &Parent = P.Parent;
+  const std::vector<double> &Te = P.TaskTime;
   TreeFarmResult R = analyzeFarmOnTree(P);
   if (!R.Framework.Feasible && R.Limit == ThroughputLimit::SteadyState)
     std::cerr << "segtime: warning: the §3.1 system has negative fractions\n";
@@ -129,10 +131,10 @@ int farmTree(const std::vector<int> &Parent, const std::vector<double> &Te, doub
               {"params",
                {{"parents", Parent},
                 {"te_s", Te},
-                {"beta_e_s", BetaE},
-                {"beta_f_s", BetaF},
-                {"transfer_s", Transfer},
-                {"tasks", Tasks}}},
+                {"beta_e_s", P.BetaE},
+                {"beta_f_s", P.BetaF},
+                {"transfer_s", P.TransferTime},
+                {"tasks", P.Tasks}}},
               {"processors", countJson(R.Processors)},
               {"depth", R.Depth},
               {"throughput", R.Throughput},
@@ -142,12 +144,9 @@ int farmTree(const std::vector<int> &Parent, const std::vector<double> &Te, doub
               {"transfer_limit", finiteOrNull(R.TransferLimit)},
               {"fractions", R.Fractions},
               {"fractions_steady_state", R.Framework.Fractions},
-              {"forwarded", R.Framework.Forwarded},
-              {"startup_s", R.Startup},
-              {"time_s", R.Time},
-              {"sequential_time_s", R.SequentialTime},
-              {"speedup", R.Speedup},
-              {"efficiency", R.Efficiency}};
+              {"forwarded", R.Framework.Forwarded}};
+    addTimesJson(J, R);
+    J["efficiency"] = R.Efficiency;
     if (!Predicted.is_null())
       J["predicted"] = Predicted;
     std::cout << J.dump(2) << "\n";
@@ -155,8 +154,8 @@ int farmTree(const std::vector<int> &Parent, const std::vector<double> &Te, doub
   }
   std::cout << "processor farm on a tree of " << R.Processors << " processors (depth " << R.Depth
             << "), UBC-91 §3.1 linear system\n"
-            << "  beta_e = " << fmtTime(BetaE) << ", beta_f = " << fmtTime(BetaF)
-            << ", T_tau = " << fmtTime(Transfer) << ", M = " << Tasks << " tasks\n\n"
+            << "  beta_e = " << fmtTime(P.BetaE) << ", beta_f = " << fmtTime(P.BetaF)
+            << ", T_tau = " << fmtTime(P.TransferTime) << ", M = " << P.Tasks << " tasks\n\n"
             << "  proc  parent      T_e    fraction  forwarded F_i\n";
   for (size_t I = 0; I < Parent.size(); ++I)
     std::cout << pad(std::to_string(I), 6) << pad(std::to_string(Parent[I]), 8)
@@ -175,139 +174,125 @@ int farmTree(const std::vector<int> &Parent, const std::vector<double> &Te, doub
 } // namespace
 
 int farmMain(int Argc, char **Argv) {
-  try {
-    PredictedArgs Pred("farm", Argc, Argv); // --seg: predicted times
-    Argc = Pred.argc();
-    Argv = Pred.argv();
-    TreeOptions O;
-    double Transfer = 0;
-    std::vector<int> Parents;
-    auto Take = [&](const std::string &F, ArgReader &A) {
-      if (readTreeOption(F, A, O))
-        return true;
-      if (F == "--transfer") {
-        Transfer = parseTime(F, A.value());
-      } else if (F == "--parents") {
-        for (const std::string &X : splitList(F, A.value())) {
-          double V = parseNumber(F, X);
-          if (V != std::floor(V) || V < -1 || V > 1e9)
-            throw UsageError(F + ": '" + X + "' is not a processor number or -1");
-          Parents.push_back(static_cast<int>(V));
-        }
-      } else {
-        return false;
-      }
+  PredictedArgs Pred("farm", Argc, Argv); // --seg: predicted times
+  TreeOptions O;
+  double Transfer = 0;
+  std::vector<int> Parents;
+  auto Take = [&](const std::string &F, ArgReader &A) {
+    if (readTreeOption(F, A, O))
       return true;
-    };
-    if (!readOptions(Argc, Argv, "farm", FarmUsage, Take))
-      return 0;
-    if (Pred.active() && !O.Json)
-      Pred.printText(std::cout);
-    requireOptions("farm", {{!O.Te.empty(), "--te"},
-                            {O.HaveBetaE, "--beta-e"},
-                            {O.HaveBetaF, "--beta-f"},
-                            {O.Tasks > 0, "--tasks"},
-                            {!Parents.empty() || O.HaveLevels, "--levels"}});
-
-    if (!Parents.empty()) {
-      if (O.HaveLevels || O.HaveArity)
-        throw UsageError("--parents gives the whole topology: drop --arity and --levels");
-      if (!O.PlotDir.empty())
-        throw UsageError("--plot needs a balanced tree (--arity, --levels), not --parents");
-      return farmTree(Parents, O.Te, O.BetaE, O.BetaF, Transfer, O.Tasks, O.Json,
-                      Pred.active() ? json(Pred.toJSON()) : json());
+    if (F == "--transfer") {
+      Transfer = parseTime(F, A.value());
+    } else if (F == "--parents") {
+      for (const std::string &X : splitList(F, A.value()))
+        Parents.push_back(
+            static_cast<int>(cli::parseWhole(F, X, -1, 1000000000, "processor number or -1")));
+    } else {
+      return false;
     }
-    if (O.Te.size() != 1)
-      throw UsageError("--te: one task time for a balanced tree (lists are for --parents)");
-    FarmParams P;
-    P.Arity = O.Arity;
-    P.Levels = O.Levels;
-    P.TaskTime = O.Te[0];
-    P.BetaE = O.BetaE;
-    P.BetaF = O.BetaF;
-    P.TransferTime = Transfer;
-    P.Tasks = O.Tasks;
-    checkGrains(O.Grains);
-    const double Threshold = O.Threshold;
-    const unsigned MaxLevels =
-        O.MaxLevels ? O.MaxLevels : std::max(P.Arity == 1 ? 32u : 16u, P.Levels);
-
-    FarmResult R = analyzeFarm(P);
-    PeakPoint Peak = farmPeak(P, Threshold, MaxLevels);
-    std::vector<GranularityRow> Gran = farmGranularity(P, O.Grains, MaxLevels, Threshold);
-    warnLimit(R.Limit, "the processors would have to forward more than 1/beta_f tasks/s");
-
-    std::vector<std::string> Plots;
-    if (!O.PlotDir.empty()) {
-      std::vector<Series> Sp = taskTimeSeries(P.TaskTime, [&](double Te) {
-        FarmParams Q = P;
-        Q.TaskTime = Te;
-        return std::make_pair(farmSpeedupCurve(Q, MaxLevels), farmPeak(Q, Threshold, MaxLevels));
-      });
-      std::string XLabel = P.Arity == 1 ? "processors N (linear chain)" : levelsLabel(P.Arity);
-      std::string Common = "beta_e = " + fmtTime(P.BetaE) + ", beta_f = " + fmtTime(P.BetaF) +
-                           ", M = " + std::to_string(P.Tasks);
-      Plots = plotTemplate(O.PlotDir, "farm", "Processor farm", Common,
-                           ", T_e = " + fmtTime(P.TaskTime) + " per task", XLabel, Sp, Gran);
-    }
-
-    if (O.Json) {
-      json J = {{"template", "farm"},
-                {"topology", P.Arity == 1 ? "chain" : "k-ary tree"},
-                {"params", farmParamsJson(P)},
-                {"processors", countJson(R.Processors)},
-                {"a", R.A},
-                {"throughput", R.Throughput},
-                {"throughput_recurrence", R.ThroughputRecurrence},
-                {"throughput_closed_form", R.ThroughputClosedForm},
-                {"level_throughputs", R.LevelThroughputs},
-                {"limited_by", throughputLimitName(R.Limit)},
-                {"forward_limit", finiteOrNull(R.ForwardLimit)},
-                {"transfer_limit", finiteOrNull(R.TransferLimit)},
-                {"fractions", R.Fractions},
-                {"fractions_steady_state", R.SteadyFractions},
-                {"startup_s", R.Startup},
-                {"time_s", R.Time},
-                {"sequential_time_s", R.SequentialTime},
-                {"speedup", R.Speedup},
-                {"speedup_closed_form", R.SpeedupClosedForm},
-                {"efficiency", R.Efficiency}};
-      addPeakJson(J, Threshold, Peak, Gran);
-      J["plots"] = Plots;
-      if (Pred.active())
-        J["predicted"] = Pred.toJSON();
-      std::cout << J.dump(2) << "\n";
-      return 0;
-    }
-
-    std::cout << "processor farm: "
-              << (P.Arity == 1 ? std::string("linear chain")
-                               : std::to_string(P.Arity) + "-ary tree")
-              << ", N = " << P.Levels << " levels, " << fmt(R.Processors) << " processors\n"
-              << "  T_e = " << fmtTime(P.TaskTime) << ", beta_e = " << fmtTime(P.BetaE)
-              << ", beta_f = " << fmtTime(P.BetaF) << ", T_tau = " << fmtTime(P.TransferTime)
-              << ", M = " << P.Tasks << " tasks\n\n"
-              << "  level  processors  fraction f_i  per processor  S_i (tasks/s)\n";
-    for (unsigned L = P.Levels; L >= 1; --L) {
-      double Procs = std::pow(static_cast<double>(P.Arity), P.Levels - L);
-      std::cout << pad(std::to_string(L), 7) << pad(fmt(Procs), 12)
-                << pad(fmt(R.Fractions[L - 1]), 14) << pad(fmt(R.Fractions[L - 1] / Procs), 15)
-                << pad(fmt(R.LevelThroughputs[L - 1]), 15) << "\n";
-    }
-    std::cout << "\n  throughput          " << fmt(R.Throughput) << " tasks/s  (limited by "
-              << throughputLimitName(R.Limit) << "; S_N by (d) " << fmt(R.ThroughputRecurrence)
-              << ", by (f) " << fmt(R.ThroughputClosedForm) << ")\n"
-              << "  start-up            " << fmtTime(R.Startup) << "\n"
-              << "  time for M tasks    " << fmtTime(R.Time) << "  (eq. (g))\n"
-              << "  speedup SP_N        " << fmt(R.Speedup) << "  (closed form "
-              << fmt(R.SpeedupClosedForm) << ")\n"
-              << "  efficiency          " << fmt(R.Efficiency) << "\n";
-    printPeakAndGranularity(Peak, Gran);
-    printPlots(Plots);
+    return true;
+  };
+  if (!readOptions(Pred, "farm", FarmUsage, O.Json, Take))
     return 0;
-  } catch (const std::exception &E) {
-    return reportError("farm", E.what());
+  requireOptions("farm", {{!O.Te.empty(), "--te"},
+                          {O.HaveBetaE, "--beta-e"},
+                          {O.HaveBetaF, "--beta-f"},
+                          {O.Tasks > 0, "--tasks"},
+                          {!Parents.empty() || O.HaveLevels, "--levels"}});
+
+  if (!Parents.empty()) {
+    if (O.HaveLevels || O.HaveArity)
+      throw UsageError("--parents gives the whole topology: drop --arity and --levels");
+    if (!O.PlotDir.empty())
+      throw UsageError("--plot needs a balanced tree (--arity, --levels), not --parents");
+    return farmTree({Parents, O.Te, O.BetaE, O.BetaF, Transfer, O.Tasks}, O.Json,
+                    Pred.active() ? json(Pred.toJSON()) : json());
   }
+  if (O.Te.size() != 1)
+    throw UsageError("--te: one task time for a balanced tree (lists are for --parents)");
+  FarmParams P;
+  P.Arity = O.Arity;
+  P.Levels = O.Levels;
+  P.TaskTime = O.Te[0];
+  P.BetaE = O.BetaE;
+  P.BetaF = O.BetaF;
+  P.TransferTime = Transfer;
+  P.Tasks = O.Tasks;
+  checkGrains(O.Grains);
+  const double Threshold = O.Threshold;
+  const unsigned MaxLevels =
+      O.MaxLevels ? O.MaxLevels : std::max(P.Arity == 1 ? 32u : 16u, P.Levels);
+
+  FarmResult R = analyzeFarm(P);
+  PeakPoint Peak = farmPeak(P, Threshold, MaxLevels);
+  std::vector<GranularityRow> Gran = farmGranularity(P, O.Grains, MaxLevels, Threshold);
+  warnLimit(R.Limit, "the processors would have to forward more than 1/beta_f tasks/s");
+
+  std::vector<std::string> Plots;
+  if (!O.PlotDir.empty()) {
+    std::vector<Series> Sp = taskTimeSeries(P.TaskTime, [&](double Te) {
+      FarmParams Q = P;
+      Q.TaskTime = Te;
+      return std::make_pair(farmSpeedupCurve(Q, MaxLevels), farmPeak(Q, Threshold, MaxLevels));
+    });
+    std::string XLabel = P.Arity == 1 ? "processors N (linear chain)" : levelsLabel(P.Arity);
+    std::string Common = "beta_e = " + fmtTime(P.BetaE) + ", beta_f = " + fmtTime(P.BetaF) +
+                         ", M = " + std::to_string(P.Tasks);
+    Plots = plotTemplate(O.PlotDir, "farm", "Processor farm", Common,
+                         ", T_e = " + fmtTime(P.TaskTime) + " per task", XLabel, Sp, Gran);
+  }
+
+  if (O.Json) {
+    json J = {{"template", "farm"},
+              {"topology", P.Arity == 1 ? "chain" : "k-ary tree"},
+              {"params", farmParamsJson(P)},
+              {"processors", countJson(R.Processors)},
+              {"a", R.A},
+              {"throughput", R.Throughput},
+              {"throughput_recurrence", R.ThroughputRecurrence},
+              {"throughput_closed_form", R.ThroughputClosedForm},
+              {"level_throughputs", R.LevelThroughputs},
+              {"limited_by", throughputLimitName(R.Limit)},
+              {"forward_limit", finiteOrNull(R.ForwardLimit)},
+              {"transfer_limit", finiteOrNull(R.TransferLimit)},
+              {"fractions", R.Fractions},
+              {"fractions_steady_state", R.SteadyFractions}};
+    addTimesJson(J, R);
+    J["speedup_closed_form"] = R.SpeedupClosedForm;
+    J["efficiency"] = R.Efficiency;
+    addPeakJson(J, Threshold, Peak, Gran);
+    J["plots"] = Plots;
+    if (Pred.active())
+      J["predicted"] = Pred.toJSON();
+    std::cout << J.dump(2) << "\n";
+    return 0;
+  }
+
+  std::cout << "processor farm: "
+            << (P.Arity == 1 ? std::string("linear chain")
+                             : std::to_string(P.Arity) + "-ary tree")
+            << ", N = " << P.Levels << " levels, " << fmt(R.Processors) << " processors\n"
+            << "  T_e = " << fmtTime(P.TaskTime) << ", beta_e = " << fmtTime(P.BetaE)
+            << ", beta_f = " << fmtTime(P.BetaF) << ", T_tau = " << fmtTime(P.TransferTime)
+            << ", M = " << P.Tasks << " tasks\n\n"
+            << "  level  processors  fraction f_i  per processor  S_i (tasks/s)\n";
+  for (unsigned L = P.Levels; L >= 1; --L) {
+    double Procs = std::pow(static_cast<double>(P.Arity), P.Levels - L);
+    std::cout << pad(std::to_string(L), 7) << pad(fmt(Procs), 12)
+              << pad(fmt(R.Fractions[L - 1]), 14) << pad(fmt(R.Fractions[L - 1] / Procs), 15)
+              << pad(fmt(R.LevelThroughputs[L - 1]), 15) << "\n";
+  }
+  std::cout << "\n  throughput          " << fmt(R.Throughput) << " tasks/s  (limited by "
+            << throughputLimitName(R.Limit) << "; S_N by (d) " << fmt(R.ThroughputRecurrence)
+            << ", by (f) " << fmt(R.ThroughputClosedForm) << ")\n"
+            << "  start-up            " << fmtTime(R.Startup) << "\n"
+            << "  time for M tasks    " << fmtTime(R.Time) << "  (eq. (g))\n"
+            << "  speedup SP_N        " << fmt(R.Speedup) << "  (closed form "
+            << fmt(R.SpeedupClosedForm) << ")\n"
+            << "  efficiency          " << fmt(R.Efficiency) << "\n";
+  printPeakAndGranularity(Peak, Gran);
+  printPlots(Plots);
+  return 0;
 }
 
 //===--- dc ---------------------------------------------------------------===//
@@ -405,153 +390,142 @@ std::vector<GranularityRow> dcGranularity(unsigned K, double Te, double Ts, doub
 } // namespace
 
 int dcMain(int Argc, char **Argv) {
-  try {
-    PredictedArgs Pred("dc", Argc, Argv); // --seg: predicted times
-    Argc = Pred.argc();
-    Argv = Pred.argv();
-    TreeOptions O;
-    O.MaxLevels = 16;
-    std::vector<double> Ts, Tj, Tt = {0};
-    auto Take = [&](const std::string &F, ArgReader &A) {
-      if (readTreeOption(F, A, O)) {
-        if (O.HaveLevels && O.Levels == 0) // as soon as --levels 0 is read
-          throw UsageError("--levels: the number of levels N must be >= 1");
-        return true;
-      }
-      if (F == "--ts") {
-        Ts = parseTimeList(F, A.value());
-      } else if (F == "--tj") {
-        Tj = parseTimeList(F, A.value());
-      } else if (F == "--transfer") {
-        Tt = parseTimeList(F, A.value());
-      } else {
-        return false;
-      }
+  PredictedArgs Pred("dc", Argc, Argv); // --seg: predicted times
+  TreeOptions O;
+  O.MaxLevels = 16;
+  std::vector<double> Ts, Tj, Tt = {0};
+  auto Take = [&](const std::string &F, ArgReader &A) {
+    if (readTreeOption(F, A, O)) {
+      if (O.HaveLevels && O.Levels == 0) // as soon as --levels 0 is read
+        throw UsageError("--levels: the number of levels N must be >= 1");
       return true;
-    };
-    if (!readOptions(Argc, Argv, "dc", DCUsage, Take))
-      return 0;
-    if (Pred.active() && !O.Json)
-      Pred.printText(std::cout);
-    requireOptions("dc", {{O.HaveLevels, "--levels"},
-                          {!O.Te.empty(), "--te"},
-                          {!Ts.empty(), "--ts"},
-                          {!Tj.empty(), "--tj"},
-                          {O.HaveBetaE, "--beta-e"},
-                          {O.HaveBetaF, "--beta-f"},
-                          {O.Tasks > 0, "--tasks"}});
-    checkGrains(O.Grains);
-    const unsigned K = O.Arity, N = O.Levels, MaxLevels = O.MaxLevels;
-    const std::vector<double> &Te = O.Te;
-    const double BetaE = O.BetaE, BetaF = O.BetaF, Threshold = O.Threshold;
-    const std::uint64_t M = O.Tasks;
-
-    const bool Uniform = Te.size() == 1 && Ts.size() == 1 && Tj.size() == 1 && Tt.size() == 1;
-    DCParams P;
-    if (Uniform) {
-      P = dcUniform(K, N, Te[0], Ts[0], Tj[0], Tt[0], BetaE, BetaF, M);
+    }
+    if (F == "--ts") {
+      Ts = parseTimeList(F, A.value());
+    } else if (F == "--tj") {
+      Tj = parseTimeList(F, A.value());
+    } else if (F == "--transfer") {
+      Tt = parseTimeList(F, A.value());
     } else {
-      if (Te.size() != 1 && Te.size() != N)
-        throw UsageError("--te: give one value (a whole task) or " + std::to_string(N) +
-                         " (levels 1..N), got " + std::to_string(Te.size()));
-      P = dcUniform(K, N, Te.size() == 1 ? Te[0] : 1, 0, 0, 0, BetaE, BetaF, M);
-      if (Te.size() == N)
-        P.TaskTime = Te;
-      P.SplitTime = perLevel("--ts", Ts, N);
-      P.JoinTime = perLevel("--tj", Tj, N);
-      P.TransferTime = perLevel("--transfer", Tt, N);
+      return false;
     }
-    DCResult R = analyzeDC(P);
-    warnLimit(R.Limit, "a level would have to split more than 1/(T_s + T_j + beta_f) tasks/s");
-
-    PeakPoint Peak;
-    std::vector<GranularityRow> Gran;
-    if (Uniform) {
-      Peak = dcPeak(K, Te[0], Ts[0], Tj[0], Tt[0], BetaE, BetaF, M, Threshold, MaxLevels);
-      Gran = dcGranularity(K, Te[0], Ts[0], Tj[0], Tt[0], BetaE, BetaF, M, O.Grains, MaxLevels,
-                           Threshold);
-    }
-
-    std::vector<std::string> Plots;
-    if (!O.PlotDir.empty()) {
-      if (!Uniform)
-        throw UsageError("--plot needs single values for --te, --ts, --tj and --transfer");
-      std::vector<Series> Sp = taskTimeSeries(Te[0], [&](double T) {
-        return std::make_pair(
-            dcSpeedupCurve(K, T, Ts[0], Tj[0], Tt[0], BetaE, BetaF, M, MaxLevels),
-            dcPeak(K, T, Ts[0], Tj[0], Tt[0], BetaE, BetaF, M, Threshold, MaxLevels));
-      });
-      std::string Common = "T_s = " + fmtTime(Ts[0]) + ", T_j = " + fmtTime(Tj[0]) +
-                           ", beta_f = " + fmtTime(BetaF) + ", M = " + std::to_string(M);
-      Plots = plotTemplate(O.PlotDir, "dc", "Divide and conquer", Common, "", levelsLabel(K), Sp,
-                           Gran);
-    }
-
-    if (O.Json) {
-      json J = {{"template", "dc"},
-                {"params",
-                 {{"arity", P.Arity},
-                  {"levels", P.Levels},
-                  {"te_s", P.TaskTime},
-                  {"ts_s", P.SplitTime},
-                  {"tj_s", P.JoinTime},
-                  {"transfer_s", P.TransferTime},
-                  {"beta_e_s", P.BetaE},
-                  {"beta_f_s", P.BetaF},
-                  {"tasks", P.Tasks}}},
-                {"processors", countJson(R.Processors)},
-                {"throughput", R.Throughput},
-                {"throughput_recurrence", R.ThroughputRecurrence},
-                {"s_max", finiteOrNull(R.SMax)},
-                {"throughput_paper_rule", R.ThroughputPaperRule},
-                {"level_throughputs", R.LevelThroughputs},
-                {"limited_by", throughputLimitName(R.Limit)},
-                {"fractions", R.Fractions},
-                {"fractions_steady_state", R.SteadyFractions},
-                {"startup_s", R.Startup},
-                {"time_s", R.Time},
-                {"sequential_time_s", R.SequentialTime},
-                {"speedup", R.Speedup},
-                {"efficiency", R.Efficiency},
-                {"plots", Plots}};
-      if (Uniform)
-        addPeakJson(J, Threshold, Peak, Gran);
-      if (Pred.active())
-        J["predicted"] = Pred.toJSON();
-      std::cout << J.dump(2) << "\n";
-      return 0;
-    }
-
-    std::cout << "divide and conquer: " << K << "-ary tree, N = " << N << " levels, "
-              << fmt(R.Processors) << " processors\n"
-              << "  beta_e = " << fmtTime(BetaE) << ", beta_f = " << fmtTime(BetaF) << ", M = " << M
-              << " tasks\n\n"
-              << "  level        T_e        T_s        T_j      T_tau  fraction f_i  S_i "
-                 "(tasks/s)\n";
-    for (unsigned L = N; L >= 1; --L) {
-      bool Leaf = L == 1;
-      std::cout << pad(std::to_string(L), 7) << pad(fmtTime(P.TaskTime[L - 1]), 11)
-                << pad(Leaf ? "-" : fmtTime(P.SplitTime[L - 1]), 11)
-                << pad(Leaf ? "-" : fmtTime(P.JoinTime[L - 1]), 11)
-                << pad(Leaf ? "-" : fmtTime(P.TransferTime[L - 1]), 11)
-                << pad(fmt(R.Fractions[L - 1]), 14) << pad(fmt(R.LevelThroughputs[L - 1]), 15)
-                << "\n";
-    }
-    std::cout << "\n  throughput          " << fmt(R.Throughput) << " tasks/s  (limited by "
-              << throughputLimitName(R.Limit) << "; S_N by (j) " << fmt(R.ThroughputRecurrence)
-              << ", S_max (k) " << fmt(R.SMax) << ")\n"
-              << "  start-up            " << fmtTime(R.Startup) << "\n"
-              << "  time for M tasks    " << fmtTime(R.Time) << "\n"
-              << "  speedup SP_N        " << fmt(R.Speedup)
-              << "  (against M x T_e(N) = " << fmtTime(R.SequentialTime) << ")\n"
-              << "  efficiency          " << fmt(R.Efficiency) << "\n";
-    if (Uniform)
-      printPeakAndGranularity(Peak, Gran);
-    printPlots(Plots);
+    return true;
+  };
+  if (!readOptions(Pred, "dc", DCUsage, O.Json, Take))
     return 0;
-  } catch (const std::exception &E) {
-    return reportError("dc", E.what());
+  requireOptions("dc", {{O.HaveLevels, "--levels"},
+                        {!O.Te.empty(), "--te"},
+                        {!Ts.empty(), "--ts"},
+                        {!Tj.empty(), "--tj"},
+                        {O.HaveBetaE, "--beta-e"},
+                        {O.HaveBetaF, "--beta-f"},
+                        {O.Tasks > 0, "--tasks"}});
+  checkGrains(O.Grains);
+  const unsigned K = O.Arity, N = O.Levels, MaxLevels = O.MaxLevels;
+  const std::vector<double> &Te = O.Te;
+  const double BetaE = O.BetaE, BetaF = O.BetaF, Threshold = O.Threshold;
+  const std::uint64_t M = O.Tasks;
+
+  const bool Uniform = Te.size() == 1 && Ts.size() == 1 && Tj.size() == 1 && Tt.size() == 1;
+  DCParams P;
+  if (Uniform) {
+    P = dcUniform(K, N, Te[0], Ts[0], Tj[0], Tt[0], BetaE, BetaF, M);
+  } else {
+    if (Te.size() != 1 && Te.size() != N)
+      throw UsageError("--te: give one value (a whole task) or " + std::to_string(N) +
+                       " (levels 1..N), got " + std::to_string(Te.size()));
+    P = dcUniform(K, N, Te.size() == 1 ? Te[0] : 1, 0, 0, 0, BetaE, BetaF, M);
+    if (Te.size() == N)
+      P.TaskTime = Te;
+    P.SplitTime = perLevel("--ts", Ts, N);
+    P.JoinTime = perLevel("--tj", Tj, N);
+    P.TransferTime = perLevel("--transfer", Tt, N);
   }
+  DCResult R = analyzeDC(P);
+  warnLimit(R.Limit, "a level would have to split more than 1/(T_s + T_j + beta_f) tasks/s");
+
+  PeakPoint Peak;
+  std::vector<GranularityRow> Gran;
+  if (Uniform) {
+    Peak = dcPeak(K, Te[0], Ts[0], Tj[0], Tt[0], BetaE, BetaF, M, Threshold, MaxLevels);
+    Gran = dcGranularity(K, Te[0], Ts[0], Tj[0], Tt[0], BetaE, BetaF, M, O.Grains, MaxLevels,
+                         Threshold);
+  }
+
+  std::vector<std::string> Plots;
+  if (!O.PlotDir.empty()) {
+    if (!Uniform)
+      throw UsageError("--plot needs single values for --te, --ts, --tj and --transfer");
+    std::vector<Series> Sp = taskTimeSeries(Te[0], [&](double T) {
+      return std::make_pair(
+          dcSpeedupCurve(K, T, Ts[0], Tj[0], Tt[0], BetaE, BetaF, M, MaxLevels),
+          dcPeak(K, T, Ts[0], Tj[0], Tt[0], BetaE, BetaF, M, Threshold, MaxLevels));
+    });
+    std::string Common = "T_s = " + fmtTime(Ts[0]) + ", T_j = " + fmtTime(Tj[0]) +
+                         ", beta_f = " + fmtTime(BetaF) + ", M = " + std::to_string(M);
+    Plots = plotTemplate(O.PlotDir, "dc", "Divide and conquer", Common, "", levelsLabel(K), Sp,
+                         Gran);
+  }
+
+  if (O.Json) {
+    json J = {{"template", "dc"},
+              {"params",
+               {{"arity", P.Arity},
+                {"levels", P.Levels},
+                {"te_s", P.TaskTime},
+                {"ts_s", P.SplitTime},
+                {"tj_s", P.JoinTime},
+                {"transfer_s", P.TransferTime},
+                {"beta_e_s", P.BetaE},
+                {"beta_f_s", P.BetaF},
+                {"tasks", P.Tasks}}},
+              {"processors", countJson(R.Processors)},
+              {"throughput", R.Throughput},
+              {"throughput_recurrence", R.ThroughputRecurrence},
+              {"s_max", finiteOrNull(R.SMax)},
+              {"throughput_paper_rule", R.ThroughputPaperRule},
+              {"level_throughputs", R.LevelThroughputs},
+              {"limited_by", throughputLimitName(R.Limit)},
+              {"fractions", R.Fractions},
+              {"fractions_steady_state", R.SteadyFractions}};
+    addTimesJson(J, R);
+    J["efficiency"] = R.Efficiency;
+    J["plots"] = Plots;
+    if (Uniform)
+      addPeakJson(J, Threshold, Peak, Gran);
+    if (Pred.active())
+      J["predicted"] = Pred.toJSON();
+    std::cout << J.dump(2) << "\n";
+    return 0;
+  }
+
+  std::cout << "divide and conquer: " << K << "-ary tree, N = " << N << " levels, "
+            << fmt(R.Processors) << " processors\n"
+            << "  beta_e = " << fmtTime(BetaE) << ", beta_f = " << fmtTime(BetaF) << ", M = " << M
+            << " tasks\n\n"
+            << "  level        T_e        T_s        T_j      T_tau  fraction f_i  S_i "
+               "(tasks/s)\n";
+  for (unsigned L = N; L >= 1; --L) {
+    bool Leaf = L == 1;
+    std::cout << pad(std::to_string(L), 7) << pad(fmtTime(P.TaskTime[L - 1]), 11)
+              << pad(Leaf ? "-" : fmtTime(P.SplitTime[L - 1]), 11)
+              << pad(Leaf ? "-" : fmtTime(P.JoinTime[L - 1]), 11)
+              << pad(Leaf ? "-" : fmtTime(P.TransferTime[L - 1]), 11)
+              << pad(fmt(R.Fractions[L - 1]), 14) << pad(fmt(R.LevelThroughputs[L - 1]), 15)
+              << "\n";
+  }
+  std::cout << "\n  throughput          " << fmt(R.Throughput) << " tasks/s  (limited by "
+            << throughputLimitName(R.Limit) << "; S_N by (j) " << fmt(R.ThroughputRecurrence)
+            << ", S_max (k) " << fmt(R.SMax) << ")\n"
+            << "  start-up            " << fmtTime(R.Startup) << "\n"
+            << "  time for M tasks    " << fmtTime(R.Time) << "\n"
+            << "  speedup SP_N        " << fmt(R.Speedup)
+            << "  (against M x T_e(N) = " << fmtTime(R.SequentialTime) << ")\n"
+            << "  efficiency          " << fmt(R.Efficiency) << "\n";
+  if (Uniform)
+    printPeakAndGranularity(Peak, Gran);
+  printPlots(Plots);
+  return 0;
 }
 
 //===--- hetero -----------------------------------------------------------===//
@@ -605,122 +579,114 @@ std::vector<double> broadcast(const std::string &Flag, const std::vector<double>
 } // namespace
 
 int heteroMain(int Argc, char **Argv) {
-  try {
-    PredictedArgs Pred("hetero", Argc, Argv); // --seg: predicted times
-    Argc = Pred.argc();
-    Argv = Pred.argv();
-    std::vector<double> Speeds, Times, Util, Work, Comm;
-    double Size = 0;
-    bool Json = false;
-    auto Take = [&](const std::string &F, ArgReader &A) {
-      if (F == "--speeds") {
-        Speeds = parseNumberList(F, A.value());
-      } else if (F == "--times") {
-        Times = parseTimeList(F, A.value());
-      } else if (F == "--owner-util") {
-        Util = parseNumberList(F, A.value());
-      } else if (F == "--work") {
-        Work = parseNumberList(F, A.value());
-      } else if (F == "--comm") {
-        Comm = parseTimeList(F, A.value());
-      } else if (F == "--size") {
-        Size = parseNumber(F, A.value());
-        if (Size <= 0)
-          throw UsageError("--size: the problem size must be > 0");
-      } else if (F == "--json") {
-        Json = true;
-      } else {
-        return false;
-      }
-      return true;
-    };
-    if (!readOptions(Argc, Argv, "hetero", HeteroUsage, Take))
-      return 0;
-    if (Pred.active() && !Json)
-      Pred.printText(std::cout);
-    if (Speeds.empty() == Times.empty())
-      throw UsageError("give either --speeds or --times (see segtime hetero --help)");
-    HeteroParams P;
-    if (!Times.empty()) {
-      for (double T : Times)
-        if (!(T > 0))
-          throw UsageError("--times: every time must be > 0, got " + fmt(T));
-      P.Size = Size > 0 ? Size : 1;
-      for (double T : Times)
-        P.Speeds.push_back(P.Size / T);
+  PredictedArgs Pred("hetero", Argc, Argv); // --seg: predicted times
+  std::vector<double> Speeds, Times, Util, Work, Comm;
+  double Size = 0;
+  bool Json = false;
+  auto Take = [&](const std::string &F, ArgReader &A) {
+    if (F == "--speeds") {
+      Speeds = parseNumberList(F, A.value());
+    } else if (F == "--times") {
+      Times = parseTimeList(F, A.value());
+    } else if (F == "--owner-util") {
+      Util = parseNumberList(F, A.value());
+    } else if (F == "--work") {
+      Work = parseNumberList(F, A.value());
+    } else if (F == "--comm") {
+      Comm = parseTimeList(F, A.value());
+    } else if (F == "--size") {
+      Size = parseNumber(F, A.value());
+      if (Size <= 0)
+        throw UsageError("--size: the problem size must be > 0");
+    } else if (F == "--json") {
+      Json = true;
     } else {
-      P.Speeds = Speeds;
-      for (double S : Speeds)
-        if (!(S > 0))
-          throw UsageError("--speeds: every speed must be > 0, got " + fmt(S));
-      P.Size = Size > 0 ? Size : *std::max_element(Speeds.begin(), Speeds.end());
+      return false;
     }
-    const size_t M = P.Speeds.size();
-    P.OwnerUtil = broadcast("--owner-util", Util, M);
-    P.CommTime = broadcast("--comm", Comm, M);
-    if (!Work.empty() && Work.size() != M)
-      throw UsageError("--work: " + std::to_string(Work.size()) + " values for " +
-                       std::to_string(M) + " workstations");
-    P.WorkShare = Work;
-    HeteroResult R = analyzeHetero(P);
-    std::vector<double> U = P.OwnerUtil.empty() ? std::vector<double>(M, 0) : P.OwnerUtil;
-    const bool Superlinear = R.Speedup > R.LinearSpeedup * (1 + 1e-12);
-
-    if (Json) {
-      json J = {{"template", "hetero"},
-                {"workstations", M},
-                {"speeds", P.Speeds},
-                {"owner_util", U},
-                {"size", P.Size},
-                {"weights", R.Weights},
-                {"heterogeneity", R.Heterogeneity},
-                {"total_power", R.TotalPower},
-                {"work_shares", R.WorkShare},
-                {"cpu_times_s", R.CpuTimes},
-                {"single_times_s", R.SingleTimes},
-                {"parallel_time_s", R.ParallelTime},
-                {"parallelism_degree", R.ParallelismDegree},
-                {"speedup", R.Speedup},
-                {"speedup_property1", R.SpeedupProperty1},
-                {"delta_a", R.DeltaA},
-                {"efficiency", R.Efficiency},
-                {"efficiency_property2", R.EfficiencyProperty2},
-                {"linear_speedup", R.LinearSpeedup},
-                {"superlinear", Superlinear},
-                {"overheads_s", R.Overheads},
-                {"avg_overhead_latency_s", R.AverageOverheadLatency},
-                {"latency_unit_s", R.LatencyUnit}};
-      if (Pred.active())
-        J["predicted"] = Pred.toJSON();
-      std::cout << J.dump(2) << "\n";
-      return 0;
-    }
-    std::cout << "heterogeneous network of " << M << " workstations, |A| = " << fmt(P.Size)
-              << "\n\n"
-              << pad("ws", 4) << pad("speed", 12) << pad("W_j", 7) << pad("U_j", 7)
-              << pad("share", 8) << pad("T_eff", 11) << pad("T(A,M_j)", 11) << pad("overhead", 11)
-              << "\n";
-    for (size_t J = 0; J < M; ++J)
-      std::cout << pad(std::to_string(J + 1), 4) << pad(fmt(P.Speeds[J]), 12)
-                << pad(fmt(R.Weights[J], 4), 7) << pad(fmt(U[J], 3), 7)
-                << pad(fmt(R.WorkShare[J], 4), 8) << pad(fmtTime(R.CpuTimes[J]), 11)
-                << pad(fmtTime(R.SingleTimes[J]), 11) << pad(fmtTime(R.Overheads[J]), 11) << "\n";
-    std::cout << "\n  heterogeneity H          " << fmt(R.Heterogeneity) << "  (eq. 4)\n"
-              << "  total power sum W_j      " << fmt(R.TotalPower) << "\n"
-              << "  parallel time T(A,HN)    " << fmtTime(R.ParallelTime) << "\n"
-              << "  parallelism degree       " << fmt(R.ParallelismDegree) << "  (eq. 5)\n"
-              << "  speedup                  " << fmt(R.Speedup)
-              << "  (Definition 1; P_deg (1 - H) = " << fmt(R.SpeedupProperty1) << ", eq. 6)\n"
-              << "  Delta_A                  " << fmt(R.DeltaA) << "  (eq. 11)\n"
-              << "  efficiency               " << fmt(R.Efficiency) << "  (eq. 10; eq. 12 "
-              << fmt(R.EfficiencyProperty2) << ")\n"
-              << "  linear speedup           " << fmt(R.LinearSpeedup) << "  (eq. 13"
-              << (Superlinear ? "; the speedup is superlinear" : "") << ")\n"
-              << "  avg overhead latency     " << fmtTime(R.AverageOverheadLatency)
-              << "  (eq. 15)\n"
-              << "  latency unit L           " << fmtTime(R.LatencyUnit) << "  (eq. 16)\n";
+    return true;
+  };
+  if (!readOptions(Pred, "hetero", HeteroUsage, Json, Take))
     return 0;
-  } catch (const std::exception &E) {
-    return reportError("hetero", E.what());
+  if (Speeds.empty() == Times.empty())
+    throw UsageError("give either --speeds or --times (see segtime hetero --help)");
+  HeteroParams P;
+  if (!Times.empty()) {
+    for (double T : Times)
+      if (!(T > 0))
+        throw UsageError("--times: every time must be > 0, got " + fmt(T));
+    P.Size = Size > 0 ? Size : 1;
+    for (double T : Times)
+      P.Speeds.push_back(P.Size / T);
+  } else {
+    P.Speeds = Speeds;
+    for (double S : Speeds)
+      if (!(S > 0))
+        throw UsageError("--speeds: every speed must be > 0, got " + fmt(S));
+    P.Size = Size > 0 ? Size : *std::max_element(Speeds.begin(), Speeds.end());
   }
+  const size_t M = P.Speeds.size();
+  P.OwnerUtil = broadcast("--owner-util", Util, M);
+  P.CommTime = broadcast("--comm", Comm, M);
+  if (!Work.empty() && Work.size() != M)
+    throw UsageError("--work: " + std::to_string(Work.size()) + " values for " +
+                     std::to_string(M) + " workstations");
+  P.WorkShare = Work;
+  HeteroResult R = analyzeHetero(P);
+  std::vector<double> U = P.OwnerUtil.empty() ? std::vector<double>(M, 0) : P.OwnerUtil;
+  const bool Superlinear = R.Speedup > R.LinearSpeedup * (1 + 1e-12);
+
+  if (Json) {
+    json J = {{"template", "hetero"},
+              {"workstations", M},
+              {"speeds", P.Speeds},
+              {"owner_util", U},
+              {"size", P.Size},
+              {"weights", R.Weights},
+              {"heterogeneity", R.Heterogeneity},
+              {"total_power", R.TotalPower},
+              {"work_shares", R.WorkShare},
+              {"cpu_times_s", R.CpuTimes},
+              {"single_times_s", R.SingleTimes},
+              {"parallel_time_s", R.ParallelTime},
+              {"parallelism_degree", R.ParallelismDegree},
+              {"speedup", R.Speedup},
+              {"speedup_property1", R.SpeedupProperty1},
+              {"delta_a", R.DeltaA},
+              {"efficiency", R.Efficiency},
+              {"efficiency_property2", R.EfficiencyProperty2},
+              {"linear_speedup", R.LinearSpeedup},
+              {"superlinear", Superlinear},
+              {"overheads_s", R.Overheads},
+              {"avg_overhead_latency_s", R.AverageOverheadLatency},
+              {"latency_unit_s", R.LatencyUnit}};
+    if (Pred.active())
+      J["predicted"] = Pred.toJSON();
+    std::cout << J.dump(2) << "\n";
+    return 0;
+  }
+  std::cout << "heterogeneous network of " << M << " workstations, |A| = " << fmt(P.Size)
+            << "\n\n"
+            << pad("ws", 4) << pad("speed", 12) << pad("W_j", 7) << pad("U_j", 7)
+            << pad("share", 8) << pad("T_eff", 11) << pad("T(A,M_j)", 11) << pad("overhead", 11)
+            << "\n";
+  for (size_t J = 0; J < M; ++J)
+    std::cout << pad(std::to_string(J + 1), 4) << pad(fmt(P.Speeds[J]), 12)
+              << pad(fmt(R.Weights[J], 4), 7) << pad(fmt(U[J], 3), 7)
+              << pad(fmt(R.WorkShare[J], 4), 8) << pad(fmtTime(R.CpuTimes[J]), 11)
+              << pad(fmtTime(R.SingleTimes[J]), 11) << pad(fmtTime(R.Overheads[J]), 11) << "\n";
+  std::cout << "\n  heterogeneity H          " << fmt(R.Heterogeneity) << "  (eq. 4)\n"
+            << "  total power sum W_j      " << fmt(R.TotalPower) << "\n"
+            << "  parallel time T(A,HN)    " << fmtTime(R.ParallelTime) << "\n"
+            << "  parallelism degree       " << fmt(R.ParallelismDegree) << "  (eq. 5)\n"
+            << "  speedup                  " << fmt(R.Speedup)
+            << "  (Definition 1; P_deg (1 - H) = " << fmt(R.SpeedupProperty1) << ", eq. 6)\n"
+            << "  Delta_A                  " << fmt(R.DeltaA) << "  (eq. 11)\n"
+            << "  efficiency               " << fmt(R.Efficiency) << "  (eq. 10; eq. 12 "
+            << fmt(R.EfficiencyProperty2) << ")\n"
+            << "  linear speedup           " << fmt(R.LinearSpeedup) << "  (eq. 13"
+            << (Superlinear ? "; the speedup is superlinear" : "") << ")\n"
+            << "  avg overhead latency     " << fmtTime(R.AverageOverheadLatency)
+            << "  (eq. 15)\n"
+            << "  latency unit L           " << fmtTime(R.LatencyUnit) << "  (eq. 16)\n";
+  return 0;
 }

@@ -20,9 +20,11 @@
 #include "predictor/Install.h"
 #include "predictor/Predict.h"
 #include "predictor/PredictedSpeed.h"
+#include "tools/CommandLine.h"
 #include "tools/PredictedArgs.h"
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -41,25 +43,6 @@ int compareMain(int Argc, char **Argv);   // CompareCommand.cpp
 int linkMain(int Argc, char **Argv);      // LinkCommand.cpp
 
 namespace {
-
-const char *Usage =
-    "usage: segtime COMMAND [options]\n"
-    "\n"
-    "commands:\n"
-    "  predict FILE.seg.json   predicted time per function and level on a machine\n"
-    "  compare FILE.seg.json   predicted vs measured per SEG node (Warwick-94 Tables 6, 7)\n"
-    "  calibrate               measure this machine: cost vectors (HLLC, INTCC, POC, ICC clock),\n"
-    "                          PARKBENCH-93 TICK1/2, RINF1, POLY1/2, memory bandwidths\n"
-    "  link A.seg.json ... -o P.seg.json  join the SEG files of one program's files\n"
-    "  show FILE.seg.json      print the SEG tree with RUVs and parameters\n"
-    "  dot FILE.seg.json       the SEG of one function as Graphviz\n"
-    "  vocabulary              the operations each level counts\n"
-    "  farm                    processor farm on a k-ary tree (UBC-91)\n"
-    "  dc                      divide and conquer on a k-ary tree (UBC-91)\n"
-    "  hetero                  heterogeneous network of workstations (UTSA-95)\n"
-    "  comm calibrate          measure MPI communication (COMMS1/2/3, SYNCH1, LogGP)\n"
-    "\n"
-    "'segtime COMMAND --help' describes each command.\n";
 
 const char *PredictUsage =
     "usage: segtime predict FILE.seg.json [--machine NAME|PATH] [options]\n"
@@ -107,38 +90,34 @@ const char *PredictUsage =
     "missing (the others are predicted); 2 usage or input error, or some\n"
     "function failed for another reason (the message names it).\n";
 
-[[noreturn]] void fail(const std::string &Msg) {
-  std::cerr << "segtime: error: " << Msg << "\n";
-  std::exit(2);
-}
-
-std::vector<std::string> splitList(const std::string &S) {
-  std::vector<std::string> R;
-  size_t P = 0;
-  while (P <= S.size()) {
-    size_t Q = S.find(',', P);
-    if (Q == std::string::npos)
-      Q = S.size();
-    if (Q > P)
-      R.push_back(S.substr(P, Q - P));
-    P = Q + 1;
-  }
-  return R;
-}
+using cli::UsageError;
 
 std::vector<std::string> parseLevels(const std::string &S) {
   std::vector<std::string> R;
-  for (const std::string &X : splitList(S)) {
+  for (const std::string &X : cli::splitList("--level", S, /*SkipEmpty=*/true)) {
     Level L;
     if (X == "all" || X == "ALL") {
       R.push_back("ALL"); // resolved against the machine and SEG files
       continue;
     }
     if (!parseLevel(X, L) || L == Level::CT || L == Level::DBC)
-      fail("--level: '" + X + "' is not one of poc, hllc, intcc, icc, all");
+      throw UsageError("--level: '" + X + "' is not one of poc, hllc, intcc, icc, all");
     R.push_back(levelKey(L));
   }
   return R;
+}
+
+/// Warns about the -p values Unused that no predicted function has, then
+/// prints Report (a Prediction or a MachineComparison) as JSON or text.
+template <typename ReportT>
+void printReport(const ReportT &Report, const std::vector<std::string> &Unused, bool Json) {
+  for (const std::string &U : Unused)
+    std::cerr << "segtime: warning: -p " << U
+              << " is not a parameter of the predicted functions (ignored)\n";
+  if (Json)
+    std::cout << Report.toJSON().dump(2) << "\n";
+  else
+    Report.printText(std::cout);
 }
 
 int predictMain(int Argc, char **Argv) {
@@ -146,133 +125,100 @@ int predictMain(int Argc, char **Argv) {
   std::vector<std::string> MachineNames; // several: side by side
   PredictOptions O;
   bool Json = false, LevelsGiven = false;
-  for (int I = 0; I < Argc; ++I) {
-    std::string A = Argv[I];
-    auto Next = [&]() -> std::string {
-      if (I + 1 >= Argc)
-        fail(A + " needs a value");
-      return Argv[++I];
-    };
-    // The next argument as a whole number >= Min; What names what it is.
-    auto NextCount = [&](long long Min, const std::string &What) {
-      std::string V = Next();
-      char *End = nullptr;
-      long long N = std::strtoll(V.c_str(), &End, 10);
-      if (V.empty() || *End || N < Min)
-        fail(A + ": '" + V + "' is not a " + What);
-      return N;
-    };
+  cli::ArgReader R(Argc, Argv);
+  while (R.next()) {
+    std::string A = R.flag();
     if (A == "--help" || A == "-h") {
       std::cout << PredictUsage;
       return 0;
     } else if (A == "--machine" || A == "-m") {
-      MachineNames.push_back(Next());
+      MachineNames.push_back(R.value());
     } else if (A == "--level") {
-      O.Levels = parseLevels(Next());
+      O.Levels = parseLevels(R.value());
       LevelsGiven = std::find(O.Levels.begin(), O.Levels.end(), "ALL") == O.Levels.end();
       if (!LevelsGiven)
         O.Levels = {"POC", "HLLC"};
     } else if (A == "--target" || A == "-t") {
-      O.Target = Next();
+      O.Target = R.value();
     } else if (A == "--function" || A == "-f") {
-      O.Functions.push_back(Next());
+      O.Functions.push_back(R.value());
     } else if (A == "-p" || A == "--param") {
-      try {
-        auto [Name, V] = parseParamAssignment(Next());
-        O.Values[Name] = V;
-      } catch (const std::exception &E) {
-        fail(E.what());
-      }
+      auto [Name, V] = parseParamAssignment(R.value());
+      O.Values[Name] = V;
     } else if (A == "--profile") {
-      Profile = Next();
-    } else if (A == "--np" || A == "--rank") {
-      bool Np = A == "--np";
-      long long N = NextCount(Np ? 1 : 0, Np ? "positive number of processes" : "rank (0, 1, ...)");
-      O.Values[Np ? "p" : "rank"] = static_cast<double>(N);
+      Profile = R.value();
+    } else if (A == "--np") {
+      O.Values["p"] = cli::parseWhole(A, R.value(), 1, INT_MAX, "positive number of processes");
+    } else if (A == "--rank") {
+      O.Values["rank"] = cli::parseWhole(A, R.value(), 0, INT_MAX, "rank (0, 1, ...)");
     } else if (A == "--json") {
       Json = true;
     } else if (A == "--breakdown") {
       O.Breakdown = true;
     } else if (A == "--max-terms") {
-      O.MaxTerms = static_cast<size_t>(NextCount(0, "number of terms (0, 1, ...)"));
-    } else if (!A.empty() && A[0] == '-') {
-      fail("unknown option '" + A + "' (see segtime predict --help)");
+      O.MaxTerms = cli::parseWhole(A, R.value(), 0, LLONG_MAX, "number of terms (0, 1, ...)");
+    } else if (R.isOption()) {
+      cli::unknownOption("predict", A);
     } else if (Seg.empty()) {
       Seg = A;
     } else {
-      fail("more than one SEG file given ('" + Seg + "', '" + A + "')");
+      throw UsageError("more than one SEG file given ('" + Seg + "', '" + A + "')");
     }
   }
   if (Seg.empty())
-    fail("no SEG file given (see segtime predict --help)");
+    throw UsageError("no SEG file given (see segtime predict --help)");
   if (MachineNames.empty()) {
     DefaultMachine D = defaultMachine();
     std::cerr << D.Note << "\n";
     MachineNames.push_back(D.Path);
   }
   const std::string &MachineName = MachineNames[0];
-  try {
-    SegFile S = SegFile::read(Seg);
-    Machine M = readMachine(findMachine(MachineName));
-    if (!Profile.empty()) {
-      CtFile Ct = CtFile::read(Profile);
-      if (!matchSeg(Ct, S))
-        std::cerr << "segtime: warning: " << Profile << " matches no node of " << Seg
-                  << " (another program or source?)\n";
-      for (const ProfileValue &V : profileParameters(Ct, S)) {
-        bool User = O.Values.count(V.Name);
-        if (!User)
-          O.ProfileValues[V.Name] = V.Value;
-        std::cerr << "segtime: profile " << Profile << ": " << V.Name << " = " << V.Value
-                  << " (" << V.Note << ")" << (User ? "; -p given, not used" : "") << "\n";
-      }
+  SegFile S = SegFile::read(Seg);
+  Machine M = readMachine(findMachine(MachineName));
+  if (!Profile.empty()) {
+    CtFile Ct = CtFile::read(Profile);
+    if (!matchSeg(Ct, S))
+      std::cerr << "segtime: warning: " << Profile << " matches no node of " << Seg
+                << " (another program or source?)\n";
+    for (const ProfileValue &V : profileParameters(Ct, S)) {
+      bool User = O.Values.count(V.Name);
+      if (!User)
+        O.ProfileValues[V.Name] = V.Value;
+      std::cerr << "segtime: profile " << Profile << ": " << V.Name << " = " << V.Value
+                << " (" << V.Note << ")" << (User ? "; -p given, not used" : "") << "\n";
     }
-    if (MachineNames.size() > 1) { // side by side (predictor/PredictedSpeed.h)
-      MachineComparison C;
-      for (size_t I = 0; I < MachineNames.size(); ++I) {
-        Machine Mi = I == 0 ? M : readMachine(findMachine(MachineNames[I]));
-        PredictOptions Oi = O;
-        if (!LevelsGiven)
-          addDefaultLevels(S, Mi, Oi);
-        C.Predictions.push_back(predict(S, Mi, Oi));
-        C.Predictions.back().SegPath = Seg;
-      }
-      for (const std::string &U : C.Predictions[0].UnusedValues)
-        std::cerr << "segtime: warning: -p " << U
-                  << " is not a parameter of the predicted functions (ignored)\n";
-      if (Json)
-        std::cout << C.toJSON().dump(2) << "\n";
-      else
-        C.printText(std::cout);
-      for (const Prediction &P : C.Predictions)
-        for (auto &F : P.Functions)
-          if (!F.Error.empty() && (Json || F.Failed))
-            std::cerr << "segtime: error: " << P.MachineName << ": " << F.Error << "\n";
-      return C.exitStatus();
-    }
-    if (!LevelsGiven)
-      addDefaultLevels(S, M, O);
-    if (O.Breakdown && std::find(O.Levels.begin(), O.Levels.end(), "ICC") == O.Levels.end())
-      fail("--breakdown needs the ICC level (--level icc or all; the SEG file needs ICC data "
-           "for a target of the machine file)");
-    Prediction P = predict(S, M, O);
-    P.SegPath = Seg;
-    for (const std::string &U : P.UnusedValues)
-      std::cerr << "segtime: warning: -p " << U
-                << " is not a parameter of the predicted functions (ignored)\n";
-    if (Json)
-      std::cout << P.toJSON().dump(2) << "\n";
-    else
-      P.printText(std::cout);
-    // On stderr: each function's error when the report may not show it
-    // (--json, --function), and always a failure other than a missing value.
-    for (auto &F : P.Functions)
-      if (!F.Error.empty() && (Json || !O.Functions.empty() || F.Failed))
-        std::cerr << "segtime: error: " << F.Error << "\n";
-    return P.exitStatus();
-  } catch (const std::exception &E) {
-    fail(E.what());
   }
+  if (MachineNames.size() > 1) { // side by side (predictor/PredictedSpeed.h)
+    MachineComparison C;
+    for (size_t I = 0; I < MachineNames.size(); ++I) {
+      Machine Mi = I == 0 ? M : readMachine(findMachine(MachineNames[I]));
+      PredictOptions Oi = O;
+      if (!LevelsGiven)
+        addDefaultLevels(S, Mi, Oi);
+      C.Predictions.push_back(predict(S, Mi, Oi));
+      C.Predictions.back().SegPath = Seg;
+    }
+    printReport(C, C.Predictions[0].UnusedValues, Json);
+    for (const Prediction &P : C.Predictions)
+      for (auto &F : P.Functions)
+        if (!F.Error.empty() && (Json || F.Failed))
+          std::cerr << "segtime: error: " << P.MachineName << ": " << F.Error << "\n";
+    return C.exitStatus();
+  }
+  if (!LevelsGiven)
+    addDefaultLevels(S, M, O);
+  if (O.Breakdown && std::find(O.Levels.begin(), O.Levels.end(), "ICC") == O.Levels.end())
+    throw UsageError("--breakdown needs the ICC level (--level icc or all; the SEG file needs "
+                     "ICC data for a target of the machine file)");
+  Prediction P = predict(S, M, O);
+  P.SegPath = Seg;
+  printReport(P, P.UnusedValues, Json);
+  // On stderr: each function's error when the report may not show it
+  // (--json, --function), and always a failure other than a missing value.
+  for (auto &F : P.Functions)
+    if (!F.Error.empty() && (Json || !O.Functions.empty() || F.Failed))
+      std::cerr << "segtime: error: " << F.Error << "\n";
+  return P.exitStatus();
 }
 
 void showList(const NodeList &L, int Depth) {
@@ -334,61 +280,89 @@ void showList(const NodeList &L, int Depth) {
   }
 }
 
+/// The arguments of show and dot: FILE.seg.json, --function NAME and the
+/// flags of Flags (set when given).
+struct SegArgs {
+  std::string Seg, Only;
+};
+
+/// Reads them for command Cmd; prints Usage and returns false after --help.
+/// Without arguments prints Usage and exits 2.
+bool readSegArgs(const std::string &Cmd, const char *Usage, int Argc, char **Argv, SegArgs &S,
+                 std::initializer_list<std::pair<const char *, bool *>> Flags) {
+  if (Argc < 1) {
+    std::cout << Usage;
+    std::exit(2);
+  }
+  cli::ArgReader R(Argc, Argv);
+  while (R.next()) {
+    std::string A = R.flag();
+    auto Flag = std::find_if(Flags.begin(), Flags.end(), [&](auto &F) { return A == F.first; });
+    if (A == "--help" || A == "-h") {
+      std::cout << Usage;
+      return false;
+    } else if (A == "--function" || A == "-f") {
+      S.Only = R.value();
+    } else if (Flag != Flags.end()) {
+      *Flag->second = true;
+    } else if (R.isOption()) {
+      cli::unknownOption(Cmd, A);
+    } else if (S.Seg.empty()) {
+      S.Seg = A;
+    } else {
+      throw UsageError("more than one SEG file given ('" + S.Seg + "', '" + A + "')");
+    }
+  }
+  if (S.Seg.empty())
+    throw UsageError("no SEG file given (see segtime " + Cmd + " --help)");
+  return true;
+}
+
 int showMain(int Argc, char **Argv) {
   const char *Usage = "usage: segtime show FILE.seg.json [--function NAME] [--ir] [--json]\n"
-                      "  --ir   also print the IR-level SEG (optimised loops, basic blocks\n"
-                      "         with frequencies, '<- vN': the source node they came from)\n"
-                      "  --json print the file (or the function) as indented JSON in the\n"
-                      "         expanded form (schema segtime.seg/1: no shared texts)\n";
-  if (Argc < 1 || !std::strcmp(Argv[0], "--help"))
-    return std::cout << Usage, Argc < 1 ? 2 : 0;
-  std::string Only;
+                      "  --function NAME  only this function\n"
+                      "  --ir             also print the IR-level SEG (optimised loops, basic\n"
+                      "                   blocks with frequencies, '<- vN': the source node\n"
+                      "                   they came from)\n"
+                      "  --json           print the file (or the function) as indented JSON in\n"
+                      "                   the expanded form (schema segtime.seg/1: no shared\n"
+                      "                   texts)\n";
+  SegArgs Args;
   bool IR = false, Json = false;
-  for (int I = 1; I < Argc; ++I) {
-    if (!std::strcmp(Argv[I], "--function") && I + 1 < Argc)
-      Only = Argv[++I];
-    else if (!std::strcmp(Argv[I], "--ir"))
-      IR = true;
-    else if (!std::strcmp(Argv[I], "--json"))
-      Json = true;
-    else
-      fail(std::string("show: unknown option '") + Argv[I] + "'\n" + Usage);
-  }
-  try {
-    SegFile S = SegFile::read(Argv[0]);
-    if (Json) {
-      if (!Only.empty()) {
-        const FunctionSeg *F = S.find(Only);
-        if (!F)
-          fail(std::string(Argv[0]) + ": no function '" + Only + "'");
-        std::cout << F->toJSON().dump(1) << "\n";
-      } else {
-        std::cout << S.toJSON().dump(1) << "\n";
-      }
-      return 0;
+  if (!readSegArgs("show", Usage, Argc, Argv, Args, {{"--ir", &IR}, {"--json", &Json}}))
+    return 0;
+  const std::string &Only = Args.Only;
+  SegFile S = SegFile::read(Args.Seg);
+  if (Json) {
+    if (!Only.empty()) {
+      const FunctionSeg *F = S.find(Only);
+      if (!F)
+        throw UsageError(Args.Seg + ": no function '" + Only + "'");
+      std::cout << F->toJSON().dump(1) << "\n";
+    } else {
+      std::cout << S.toJSON().dump(1) << "\n";
     }
-    FormulaBuilder FB(S);
-    for (const FunctionSeg &F : S.Functions) {
-      if (!Only.empty() && F.Name != Only)
-        continue;
-      std::cout << "function " << F.Name << " (" << F.Range.File << ":" << F.Range.Line << ")\n";
-      std::cout << "  " << FB.structural(F.Name) << "\n";
-      for (const Parameter &P : F.Parameters)
-        std::cout << "  param " << P.Name << " default="
-                  << P.defaultText() << " [" << P.Source
-                  << "] " << P.Meaning << "\n";
-      showList(F.Body, 1);
-      auto IRSeg = F.LevelSegs.find("IR");
-      if (IR && IRSeg != F.LevelSegs.end()) {
-        std::cout << "  IR-level SEG (-" << S.OptLevel << "):\n";
-        showList(IRSeg->second, 2);
-      }
-    }
-    for (const std::string &W : S.Warnings)
-      std::cout << "warning: " << W << "\n";
-  } catch (const std::exception &E) {
-    fail(E.what());
+    return 0;
   }
+  FormulaBuilder FB(S);
+  for (const FunctionSeg &F : S.Functions) {
+    if (!Only.empty() && F.Name != Only)
+      continue;
+    std::cout << "function " << F.Name << " (" << F.Range.File << ":" << F.Range.Line << ")\n";
+    std::cout << "  " << FB.structural(F.Name) << "\n";
+    for (const Parameter &P : F.Parameters)
+      std::cout << "  param " << P.Name << " default="
+                << P.defaultText() << " [" << P.Source
+                << "] " << P.Meaning << "\n";
+    showList(F.Body, 1);
+    auto IRSeg = F.LevelSegs.find("IR");
+    if (IR && IRSeg != F.LevelSegs.end()) {
+      std::cout << "  IR-level SEG (-" << S.OptLevel << "):\n";
+      showList(IRSeg->second, 2);
+    }
+  }
+  for (const std::string &W : S.Warnings)
+    std::cout << "warning: " << W << "\n";
   return 0;
 }
 
@@ -436,35 +410,42 @@ void dotList(const NodeList &L, const std::string &Parent, std::ostream &OS) {
 }
 
 int dotMain(int Argc, char **Argv) {
-  if (Argc < 1 || !std::strcmp(Argv[0], "--help"))
-    return std::cout << "usage: segtime dot FILE.seg.json [--function NAME] | dot -Tsvg\n",
-           Argc < 1 ? 2 : 0;
-  try {
-    SegFile S = SegFile::read(Argv[0]);
-    std::string Only = Argc >= 3 && !std::strcmp(Argv[1], "--function") ? Argv[2] : "";
-    std::cout << "digraph seg {\n  rankdir=TB;\n  node [fontname=\"Helvetica\"];\n";
-    for (const FunctionSeg &F : S.Functions) {
-      if ((!Only.empty() && F.Name != Only) || (Only.empty() && !F.InMainFile))
-        continue;
-      std::string Root = "f_" + F.Name;
-      std::cout << "  subgraph cluster_" << F.Name << " {\n  label=\"" << F.Name << "\";\n  "
-                << Root << " [shape=plaintext, label=\"" << F.Name << "\"];\n";
-      std::ostringstream OS;
-      dotList(F.Body, Root, OS);
-      std::string Body = OS.str();
-      // Node ids are per function: prefix them.
-      std::cout << std::regex_replace(Body, std::regex("\\bv([0-9]+)"), F.Name + "_v$1")
-                << "  }\n";
-    }
-    std::cout << "}\n";
-  } catch (const std::exception &E) {
-    fail(E.what());
+  SegArgs Args;
+  if (!readSegArgs("dot", "usage: segtime dot FILE.seg.json [--function NAME] | dot -Tsvg\n",
+                   Argc, Argv, Args, {}))
+    return 0;
+  SegFile S = SegFile::read(Args.Seg);
+  const std::string &Only = Args.Only;
+  std::cout << "digraph seg {\n  rankdir=TB;\n  node [fontname=\"Helvetica\"];\n";
+  for (const FunctionSeg &F : S.Functions) {
+    if ((!Only.empty() && F.Name != Only) || (Only.empty() && !F.InMainFile))
+      continue;
+    std::string Root = "f_" + F.Name;
+    std::cout << "  subgraph cluster_" << F.Name << " {\n  label=\"" << F.Name << "\";\n  "
+              << Root << " [shape=plaintext, label=\"" << F.Name << "\"];\n";
+    std::ostringstream OS;
+    dotList(F.Body, Root, OS);
+    std::string Body = OS.str();
+    // Node ids are per function: prefix them.
+    std::cout << std::regex_replace(Body, std::regex("\\bv([0-9]+)"), F.Name + "_v$1")
+              << "  }\n";
   }
+  std::cout << "}\n";
   return 0;
 }
 
 int vocabularyMain(int Argc, char **Argv) {
-  bool Json = Argc > 0 && !std::strcmp(Argv[Argc - 1], "--json");
+  bool Json = false;
+  cli::ArgReader R(Argc, Argv);
+  while (R.next())
+    if (R.flag() == "--json")
+      Json = true;
+    else if (R.flag() == "--help" || R.flag() == "-h")
+      return std::cout << "usage: segtime vocabulary [--json]\n"
+                          "  the HLLC constructs with their McMahon flop weights\n",
+             0;
+    else
+      cli::unknownOption("vocabulary", R.flag());
   json J = json::array();
   for (const Construct &C : hllcVocabulary()) {
     if (Json)
@@ -482,33 +463,35 @@ int vocabularyMain(int Argc, char **Argv) {
 } // namespace
 
 int main(int Argc, char **Argv) {
-  if (Argc < 2 || !std::strcmp(Argv[1], "--help") || !std::strcmp(Argv[1], "-h")) {
-    std::cout << Usage;
-    return Argc < 2 ? 2 : 0;
-  }
-  std::string Cmd = Argv[1];
-  if (Cmd == "predict")
-    return predictMain(Argc - 2, Argv + 2);
-  if (Cmd == "compare")
-    return compareMain(Argc - 2, Argv + 2);
-  if (Cmd == "link")
-    return linkMain(Argc - 2, Argv + 2);
-  if (Cmd == "calibrate")
-    return calibrateMain(Argc - 2, Argv + 2);
-  if (Cmd == "show")
-    return showMain(Argc - 2, Argv + 2);
-  if (Cmd == "dot")
-    return dotMain(Argc - 2, Argv + 2);
-  if (Cmd == "vocabulary")
-    return vocabularyMain(Argc - 2, Argv + 2);
-  if (Cmd == "farm")
-    return farmMain(Argc - 2, Argv + 2);
-  if (Cmd == "dc")
-    return dcMain(Argc - 2, Argv + 2);
-  if (Cmd == "hetero")
-    return heteroMain(Argc - 2, Argv + 2);
-  if (Cmd == "comm")
-    return commMain(Argc - 2, Argv + 2);
-  std::cerr << "segtime: error: unknown command '" << Cmd << "'\n" << Usage;
-  return 2;
+  static const std::vector<cli::Command> Commands = {
+      {"predict", "  predict FILE.seg.json   predicted time per function and level on a machine\n",
+       predictMain, "segtime"},
+      {"compare",
+       "  compare FILE.seg.json   predicted vs measured per SEG node (Warwick-94 Tables 6, 7)\n",
+       compareMain, "segtime compare"},
+      {"calibrate",
+       "  calibrate               measure this machine: cost vectors (HLLC, INTCC, POC, ICC clock),\n"
+       "                          PARKBENCH-93 TICK1/2, RINF1, POLY1/2, memory bandwidths\n",
+       calibrateMain, "segtime: error: calibrate"},
+      {"link", "  link A.seg.json ... -o P.seg.json  join the SEG files of one program's files\n",
+       linkMain, "segtime link"},
+      {"show", "  show FILE.seg.json      print the SEG tree with RUVs and parameters\n", showMain,
+       "segtime"},
+      {"dot", "  dot FILE.seg.json       the SEG of one function as Graphviz\n", dotMain,
+       "segtime"},
+      {"vocabulary", "  vocabulary              the operations each level counts\n",
+       vocabularyMain, "segtime"},
+      {"farm", "  farm                    processor farm on a k-ary tree (UBC-91)\n", farmMain,
+       "segtime farm"},
+      {"dc", "  dc                      divide and conquer on a k-ary tree (UBC-91)\n", dcMain,
+       "segtime dc"},
+      {"hetero", "  hetero                  heterogeneous network of workstations (UTSA-95)\n",
+       heteroMain, "segtime hetero"},
+      {"comm", "  comm calibrate          measure MPI communication (COMMS1/2/3, SYNCH1, LogGP)\n",
+       commMain, "segtime comm"},
+  };
+  static const std::string Usage =
+      cli::commandsUsage("usage: segtime COMMAND [options]\n\ncommands:\n", Commands,
+                         "\n'segtime COMMAND --help' describes each command.\n");
+  return cli::runCommand(Commands, Argc - 1, Argv + 1, Usage, "segtime", "command");
 }

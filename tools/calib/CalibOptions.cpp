@@ -15,6 +15,7 @@
 #include "predictor/Machine.h"
 #include "predictor/Parkbench.h"
 #include "predictor/ResourceModel.h"
+#include "tools/CommandLine.h"
 #include "tools/calib/BenchSource.h"
 #include "tools/calib/KernelSources.h"
 #include "tools/calib/LowLevel.h"
@@ -125,16 +126,6 @@ const char *Usage =
     "Exit status: 0 ok (parts may have been skipped), 2 usage error, nothing\n"
     "measured, or a machine file that cannot be written.\n";
 
-std::vector<std::string> splitList(const std::string &S) {
-  std::vector<std::string> R;
-  std::stringstream SS(S);
-  std::string X;
-  while (std::getline(SS, X, ','))
-    if (!X.empty())
-      R.push_back(X);
-  return R;
-}
-
 [[noreturn]] void usageError(const std::string &Msg) {
   std::cerr << "segtime: error: calibrate: " << Msg << " (see segtime calibrate --help)\n";
   std::exit(2);
@@ -150,26 +141,25 @@ Options parseArgs(int Argc, char **Argv, std::string &Command) {
   Options O;
   bool RepsGiven = false, TimeGiven = false;
   Command = "segtime calibrate";
-  for (int I = 0; I < Argc; ++I) {
-    std::string A = Argv[I];
-    Command += " " + A;
+  for (int I = 0; I < Argc; ++I)
+    Command += " " + std::string(Argv[I]);
+  cli::ArgReader R(Argc, Argv);
+  while (R.next()) {
+    std::string A = R.flag();
+    // The option's value; the number in it in [Lo, Hi] (tools/CommandLine.h).
     auto Next = [&]() -> std::string {
-      if (I + 1 >= Argc)
-        usageError(A + " needs a value");
-      Command += " " + std::string(Argv[I + 1]);
-      return Argv[++I];
+      try {
+        return R.value();
+      } catch (const cli::UsageError &E) {
+        usageError(E.what());
+      }
     };
     auto Number = [&](const std::string &S, double Lo, double Hi) {
       try {
-        size_t Used = 0;
-        double V = std::stod(S, &Used);
-        if (Used == S.size() && V >= Lo && V <= Hi)
-          return V;
-      } catch (const std::exception &) {
+        return cli::parseNumberIn(A, S, Lo, Hi);
+      } catch (const cli::UsageError &E) {
+        usageError(E.what());
       }
-      std::ostringstream Range;
-      Range << "[" << Lo << ", " << Hi << "]";
-      usageError(A + " '" + S + "': expected a number in " + Range.str());
     };
     if (A == "--help" || A == "-h") {
       std::cout << Usage;
@@ -177,7 +167,7 @@ Options parseArgs(int Argc, char **Argv, std::string &Command) {
     } else if (A == "--level") {
       O.Levels.clear();
       O.Parts.clear();
-      std::vector<std::string> Items = splitList(Next());
+      std::vector<std::string> Items = cli::splitList(A, Next(), /*SkipEmpty=*/true);
       if (Items.empty())
         usageError("--level: empty list");
       for (const std::string &X : Items) {
@@ -211,7 +201,7 @@ Options parseArgs(int Argc, char **Argv, std::string &Command) {
       }
     } else if (A == "--opt") {
       O.Opts.clear();
-      for (std::string X : splitList(Next())) {
+      for (std::string X : cli::splitList(A, Next(), /*SkipEmpty=*/true)) {
         if (!X.empty() && X[0] == '-')
           X = X.substr(1);
         static const char *Ok[] = {"O0", "O1", "O2", "O3", "Os", "Oz"};
