@@ -165,7 +165,7 @@ TEST(SegJson, CompactRoundTrip) {
   IR[0].Freq = "(1 - P_f_5)*P_g_7";
   IR[2].Freq = "(1 - P_f_5)*P_h_9";
   json C = S.toCompactJSON();
-  EXPECT_EQ(C["schema"], "segtime.seg/3");
+  EXPECT_EQ(C["schema"], "segtime.seg/4");
   EXPECT_EQ(SegFile::fromJSON(json::parse(C.dump())).toJSON(), S.toJSON());
   // Shared texts: a repeated name, a product's factors and a "where"'s file
   // are written once in the file's "strings" and referred to by index;
@@ -254,7 +254,7 @@ TEST(SegJson, UnknownVersionNamesFileAndVersions) {
     FAIL() << "no exception";
   } catch (const std::runtime_error &E) {
     std::string What = E.what();
-    for (const char *Part : {"segtime-v9.seg.json", "segtime.seg/3", "segtime.seg/2", "segtime.seg/1",
+    for (const char *Part : {"segtime-v9.seg.json", "segtime.seg/4", "segtime.seg/3", "segtime.seg/2", "segtime.seg/1",
                              "segtime.seg/9"})
       EXPECT_NE(What.find(Part), std::string::npos) << What;
   }
