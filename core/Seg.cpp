@@ -69,6 +69,10 @@ std::string nodeKindName(NodeKind K) {
   return "?";
 }
 
+std::string externalCallReason(const std::string &Callee) {
+  return "call to external function '" + Callee + "' (no body in this translation unit)";
+}
+
 static NodeKind parseKind(const std::string &S) {
   for (NodeKind K : {NodeKind::Stage, NodeKind::Loop, NodeKind::Branch,
                      NodeKind::Call, NodeKind::Comm, NodeKind::Unknown})
@@ -513,6 +517,11 @@ private:
   long long Number = 0;
 };
 
+static bool sameRange(const SourceRange &A, const SourceRange &B) {
+  return A.Line == B.Line && A.Col == B.Col && A.EndLine == B.EndLine && A.EndCol == B.EndCol &&
+         A.File == B.File;
+}
+
 /// What compactNode needs besides the node.
 struct CompactContext {
   const SourceRange &Function; ///< the function's range (file, base line)
@@ -520,11 +529,18 @@ struct CompactContext {
   ImplicitIds Ids;
   ImplicitIds Labels; ///< "bb3" is left out after "bb2"
   std::string File;   ///< the previous node's file (a range leaves it out)
+  /// The previous node's range, frequency and source node (schema 4 leaves
+  /// out a node's that are the same).
+  SourceRange Range;
+  std::string Freq, Source;
   /// Before each SEG (the source level's, each level's).
   void start() {
     Ids.start();
     Labels.start();
     File = Function.File;
+    Range = Function;
+    Freq.clear();
+    Source.clear();
   }
 };
 
@@ -538,18 +554,25 @@ json compactNode(const Node &N, CompactContext &C) {
     J["i"] = N.Id;
   if (N.Kind != NodeKind::Stage)
     J["k"] = named(nodeKindName(N.Kind), C.Vocab);
-  J["r"] = compactRange(N.Range, &C.File, C.Function.Line, C.Vocab);
+  // The range, frequency and source node are left out when they are the
+  // previous node's; an empty frequency or source node after one that is
+  // not is written "".
+  if (!sameRange(N.Range, C.Range))
+    J["r"] = compactRange(N.Range, &C.File, C.Range.Line, C.Vocab); // line: from the previous
   C.File = N.Range.File;
+  C.Range = N.Range;
   // A label that follows the previous node's is left out; an empty one is
   // written where it would be taken for the next.
   bool Next = C.Labels.valid() && N.Label == C.Labels.next();
   if (!Next && (!N.Label.empty() || C.Labels.valid()))
     J["l"] = N.Label;
   C.Labels.take(N.Label);
-  if (!N.Freq.empty())
+  if (N.Freq != C.Freq)
     J["f"] = N.Freq;
-  if (!N.SourceNode.empty())
+  C.Freq = N.Freq;
+  if (N.SourceNode != C.Source)
     J["s"] = N.SourceNode;
+  C.Source = N.SourceNode;
   if (!N.BranchProb.empty())
     J["bp"] = N.BranchProb;
   if (!N.Footprint.empty())
@@ -607,7 +630,8 @@ json compactNode(const Node &N, CompactContext &C) {
     J["root"] = N.Root;
     break;
   case NodeKind::Unknown:
-    J["why"] = N.Reason;
+    if (N.Callee.empty() || N.Reason != externalCallReason(N.Callee))
+      J["why"] = N.Reason;
     if (!N.Callee.empty()) {
       J["c"] = N.Callee;
       J["x"] = N.Args;
@@ -913,13 +937,62 @@ void expandKeys(json &J) {
 
 } // namespace
 
+std::string unknownNodeWarning(const std::string &Source, const FunctionSeg &F, const Node &N) {
+  return Source + ":" + std::to_string(N.Range.Line) + ": segtime: not characterised: " + N.Reason +
+         " (SEG node " + N.Id + " in '" + F.Name + "')";
+}
+
+/// Where without its final ":LINE" or ":LINE:COL" ("" if it has none).
+static std::string whereFile(const std::string &Where) {
+  size_t End = Where.size();
+  for (int K = 0; K < 2; ++K) {
+    size_t D = End;
+    while (D > 0 && std::isdigit(static_cast<unsigned char>(Where[D - 1])))
+      --D;
+    if (D == End || D == 0 || Where[D - 1] != ':')
+      break;
+    End = D - 1;
+  }
+  return End == Where.size() ? "" : Where.substr(0, End);
+}
+
+/// ":LINE" or ":LINE:COL" from a parameter name that ends in "_LINE" or
+/// "_LINE_COL" (P_f_12, Pir_f_12_7), "" if it does not.
+static std::string nameLocation(const std::string &Name) {
+  std::string Tail;
+  size_t End = Name.size();
+  for (int K = 0; K < 2; ++K) {
+    size_t D = End;
+    while (D > 0 && std::isdigit(static_cast<unsigned char>(Name[D - 1])))
+      --D;
+    if (D == End || D <= 1 || Name[D - 1] != '_')
+      break;
+    Tail = ":" + Name.substr(D, End - D) + Tail;
+    End = D - 1;
+  }
+  return Tail;
+}
+
+/// Schema 4's "where" of parameter Name after one whose where is Prev: the
+/// file of Prev and the location in Name ("" if either is missing).
+static std::string derivedWhere(const std::string &Prev, const std::string &Name) {
+  std::string File = whereFile(Prev), Loc = nameLocation(Name);
+  return File.empty() || Loc.empty() ? "" : File + Loc;
+}
+
 json FunctionSeg::toCompactJSON(SegVocabulary *Vocab) const {
   json Ps = json::array();
+  std::string PrevWhere;
   for (const Parameter &P : Parameters) {
+    // A where that is the previous parameter's file and the name's
+    // location is left out (null).
+    std::string Derived = derivedWhere(PrevWhere, P.Name);
+    json Where = !P.Where.empty() && P.Where == Derived ? json(nullptr) : json(P.Where);
+    PrevWhere = P.Where;
     json A = json::array({P.Name, named(P.Kind, Vocab),
                           P.Default ? json(*P.Default)
                                     : !P.DefaultExpr.empty() ? json(P.DefaultExpr) : json(nullptr),
-                          named(P.Source, Vocab), P.Where, P.Meaning});
+                          named(P.Source, Vocab), std::move(Where), P.Meaning});
     if (!P.TakenAt.empty()) {
       A.push_back(P.TakenAt);
       A.push_back(P.OtherAt);
@@ -942,6 +1015,12 @@ json FunctionSeg::toCompactJSON(SegVocabulary *Vocab) const {
   if (Vocab) {
     shareTexts(J, *Vocab);
     shareRuvs(J, *Vocab);
+    size_t Index = Vocab->Functions++;
+    forEachNode(Body, [&](const Node &N) {
+      if (N.Kind == NodeKind::Unknown)
+        Vocab->NodeWarnings.try_emplace(unknownNodeWarning("", *this, N),
+                                        json::array({Index, N.Id}));
+    });
   }
   return J;
 }
@@ -986,8 +1065,12 @@ static void appendText(const json &T, const json &Strings, const char *Table, st
 
 /// A function in compact form in schema 1's layout: shared RUVs and texts
 /// written out, long keys, ranges absolute with their file, ids given.
-/// File: schema 3's tables (else schema 2's, in the function).
-static void expandTexts(json &J, const std::vector<std::string> *Vocab, const FileTables *File) {
+/// File: schema 3's or 4's tables (else schema 2's, in the function).
+/// NodeDefaults (schema 4): a node's range, frequency and source node that
+/// are left out are the previous node's, an Unknown call's reason that is
+/// left out is externalCallReason.
+static void expandTexts(json &J, const std::vector<std::string> *Vocab, const FileTables *File,
+                        bool NodeDefaults) {
   auto SharedRuvs = J.find("ruvs");
   if (File && SharedRuvs != J.end())
     throw std::runtime_error("function '" + J.value("name", "") +
@@ -1071,7 +1154,7 @@ static void expandTexts(json &J, const std::vector<std::string> *Vocab, const Fi
   };
   const char *Table = File ? "the file's \"strings\"" : "the function's \"strings\"";
   auto Expand = [&](json &Slot) {
-    if (Slot.is_string())
+    if (Slot.is_string() || (NodeDefaults && Slot.is_null())) // (a where left out)
       return;
     std::string Text;
     appendText(Slot, Strings, Table, Text, Fail);
@@ -1079,6 +1162,21 @@ static void expandTexts(json &J, const std::vector<std::string> *Vocab, const Fi
   };
   textsOfFunction(J, Expand);
   expandKeys(J);
+  if (NodeDefaults && J.contains("parameters")) { // a where left out
+    std::string Prev;
+    for (json &P : J["parameters"]) {
+      json &W = P["where"];
+      if (W.is_null()) {
+        W = derivedWhere(Prev, P.value("name", ""));
+        if (W.get_ref<const std::string &>().empty())
+          throw std::runtime_error("function '" + J.value("name", "") + "': parameter '" +
+                                   P.value("name", "") +
+                                   "': \"where\" left out, but the previous parameter's has no "
+                                   "file:line or the name no _LINE");
+      }
+      Prev = W.get<std::string>();
+    }
+  }
   // Ranges absolute, with the function's file if they have none; RUVs as
   // {level: [op, count, ...]}; ids given.
   auto FR = J.find("range");
@@ -1088,13 +1186,35 @@ static void expandTexts(json &J, const std::vector<std::string> *Vocab, const Fi
   std::string FnFile = (*FR)[4].get<std::string>();
   int64_t Base = (*FR)[0].get<int64_t>();
   ImplicitIds Ids, Labels;
-  std::string PrevFile;
+  std::string PrevFile, PrevFreq, PrevSource;
+  json PrevRange;
   auto Node = [&](json &N) {
     auto R = N.find("range");
     if (R != N.end()) {
       // Schema 3: a node's file is by default the previous node's.
-      *R = expandRange(*R, File ? PrevFile : FnFile, Base);
+      // Schema 4: its line counts from the previous node's.
+      *R = expandRange(*R, File ? PrevFile : FnFile,
+                       NodeDefaults ? PrevRange[0].get<int64_t>() : Base);
       PrevFile = (*R)[4].get<std::string>();
+    }
+    if (NodeDefaults) { // schema 4: the previous node's values by default
+      if (R == N.end())
+        R = N.emplace("range", PrevRange).first;
+      PrevRange = *R;
+      for (auto [Key, Prev] : {std::pair{"freq", &PrevFreq}, std::pair{"source_node", &PrevSource}}) {
+        auto It = N.find(Key);
+        if (It == N.end()) {
+          if (!Prev->empty())
+            N[Key] = *Prev;
+          continue;
+        }
+        *Prev = It->get<std::string>();
+        if (Prev->empty())
+          N.erase(It);
+      }
+      auto Callee = N.find("callee");
+      if (N.value("kind", "") == "Unknown" && !N.contains("reason") && Callee != N.end())
+        N["reason"] = externalCallReason(Callee->get<std::string>());
     }
     if (File) { // schema 3: labels that count on are left out
       auto L = N.find("label");
@@ -1118,6 +1238,9 @@ static void expandTexts(json &J, const std::vector<std::string> *Vocab, const Fi
     Ids.start();
     Labels.start();
     PrevFile = FnFile;
+    PrevRange = *FR;
+    PrevFreq.clear();
+    PrevSource.clear();
   });
 }
 
@@ -1140,8 +1263,18 @@ json compactHeader(const SegFile &S, SegVocabulary &Vocab) {
   J["schema"] = SegFile::Schema;
   json &Warnings = J["warnings"];
   std::vector<json *> Slots;
-  for (json &W : Warnings)
+  for (json &W : Warnings) {
+    // Schema 4: a source-level Unknown node's warning refers to the node.
+    const std::string &Text = W.get_ref<const std::string &>();
+    if (Text.compare(0, S.SourceFile.size(), S.SourceFile) == 0) {
+      auto It = Vocab.NodeWarnings.find(Text.substr(S.SourceFile.size()));
+      if (It != Vocab.NodeWarnings.end()) {
+        W = json::object({{"node", It->second}});
+        continue;
+      }
+    }
     Slots.push_back(&W);
+  }
   shareTexts(Slots, Vocab);
   J["vocabulary"] = Vocab.Names;
   J["strings"] = Vocab.Texts;
@@ -1179,9 +1312,10 @@ SegFile SegFile::fromJSON(const json &J) {
   std::string Version = J.is_object() && J.contains("schema") && J.at("schema").is_string()
                             ? J.at("schema").get<std::string>()
                             : "";
-  if (Version != Schema && Version != SchemaV2 && Version != SchemaV1)
+  if (Version != Schema && Version != SchemaV3 && Version != SchemaV2 && Version != SchemaV1)
     throw std::runtime_error(std::string("not a SEG file of a known version (expected \"schema\": \"") +
-                             Schema + "\", \"" + SchemaV2 + "\" or \"" + SchemaV1 + "\"" +
+                             Schema + "\", \"" + SchemaV3 + "\", \"" + SchemaV2 + "\" or \"" +
+                             SchemaV1 + "\"" +
                              (Version.empty() ? std::string() : ", found \"" + Version + "\"") +
                              ")");
   checkSegShape(J, /*CheckFunctions=*/Version == SchemaV1);
@@ -1191,9 +1325,10 @@ SegFile SegFile::fromJSON(const json &J) {
   std::optional<std::vector<std::string>> Vocab;
   if (J.contains("vocabulary"))
     Vocab = J["vocabulary"].get<std::vector<std::string>>();
-  // Schema 3: the file's tables of shared texts and RUVs (shapes checked).
+  // Schemas 3 and 4: the file's tables of shared texts and RUVs (shapes
+  // checked).
   std::optional<FileTables> Tables;
-  if (Version == Schema) {
+  if (Version == Schema || Version == SchemaV3) {
     Tables.emplace();
     if (J.contains("strings"))
       Tables->Strings = J["strings"];
@@ -1216,7 +1351,8 @@ SegFile SegFile::fromJSON(const json &J) {
     // refused with the function and nlohmann-json's account of it.
     try {
       json Copy = F;
-      expandTexts(Copy, Vocab ? &*Vocab : nullptr, Tables ? &*Tables : nullptr);
+      expandTexts(Copy, Vocab ? &*Vocab : nullptr, Tables ? &*Tables : nullptr,
+                  Version == Schema);
       S.Functions.push_back(FunctionSeg::fromJSON(Copy));
     } catch (const json::exception &E) {
       auto Name = F.find("name");
@@ -1230,13 +1366,35 @@ SegFile SegFile::fromJSON(const json &J) {
     }
   }
   if (J.contains("warnings")) {
-    // Schema 3: texts (checked here); schemas 1 and 2: strings.
+    // Schemas 3 and 4: texts (checked here); schemas 1 and 2: strings.
     const json Empty = json::array();
     const json &Strings = Tables ? Tables->Strings : Empty;
     size_t I = 0;
     for (const json &W : J["warnings"]) {
       std::string Where = "SEG file at /warnings/" + std::to_string(I++);
       std::string Text;
+      if (Version == Schema && W.is_object()) { // {"node": [function index, node id]}
+        auto Fail = [&](const std::string &Msg) { return std::runtime_error(Where + ": " + Msg); };
+        auto R = W.find("node");
+        if (W.size() != 1 || R == W.end() || !R->is_array() || R->size() != 2 ||
+            !(*R)[0].is_number_unsigned() || !(*R)[1].is_string())
+          throw Fail(W.dump() + ": expected a text or {\"node\": [function index, node id]}");
+        size_t Fn = (*R)[0].get<size_t>();
+        if (Fn >= S.Functions.size())
+          throw Fail("function index " + std::to_string(Fn) + " out of range (" +
+                     std::to_string(S.Functions.size()) + " functions)");
+        const FunctionSeg &F = S.Functions[Fn];
+        const std::string &Id = (*R)[1].get_ref<const std::string &>();
+        const Node *Found = nullptr;
+        forEachNode(F.Body, [&](const Node &N) {
+          if (!Found && N.Id == Id && N.Kind == NodeKind::Unknown)
+            Found = &N;
+        });
+        if (!Found)
+          throw Fail("function '" + F.Name + "' has no Unknown node '" + Id + "'");
+        S.Warnings.push_back(unknownNodeWarning(S.SourceFile, F, *Found));
+        continue;
+      }
       appendText(W, Strings, "the file's \"strings\"", Text,
                  [&](const std::string &Msg) { return std::runtime_error(Where + ": " + Msg); });
       S.Warnings.push_back(std::move(Text));

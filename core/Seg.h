@@ -6,9 +6,11 @@
 /// Warwick-94 eq. 3) per node and level, and the data-dependent parameters of
 /// the timing formulas. No LLVM or Clang dependency; JSON round-trips through
 /// toJSON/fromJSON (schema "segtime.seg/1", the expanded form) and
-/// toCompactJSON (schema "segtime.seg/3", the form the plugin writes: texts
-/// and RUVs shared through file-level tables, no indentation;
-/// docs/seg-json.md). Schema 2 (tables per function) is still read.
+/// toCompactJSON (schema "segtime.seg/4", the form the plugin writes: texts
+/// and RUVs shared through file-level tables, no indentation, a node's
+/// range, frequency and source node left out when they are the previous
+/// node's; docs/seg-json.md). Schemas 2 (tables per function) and 3 are
+/// still read.
 ///
 /// Expressions (trip counts, probabilities, call arguments) are strings in the
 /// syntax of the predictor's expression parser: + - * / ^, parentheses, numbers,
@@ -70,6 +72,12 @@ struct SourceRange {
 
 enum class NodeKind { Stage, Loop, Branch, Call, Comm, Unknown };
 std::string nodeKindName(NodeKind K);
+
+/// The reason of an Unknown node for a call to Callee, a function with no
+/// body in the translation unit ("call to external function 'f' (no body
+/// in this translation unit)"): the plugin's levels write it, and the
+/// compact form leaves it out of a node whose callee is Callee.
+std::string externalCallReason(const std::string &Callee);
 
 struct Node;
 using NodeList = std::vector<Node>;
@@ -224,6 +232,12 @@ struct SegVocabulary {
   /// "ruvs": the shared [op, count, ...] lists; their numbers by their dump.
   std::vector<json> Ruvs;
   std::unordered_map<std::string, size_t> RuvIndex;
+  /// Functions made compact so far (the next one's index in "functions").
+  size_t Functions = 0;
+  /// The warning of each source-level Unknown node of those functions
+  /// without its leading source file (unknownNodeWarning), and the node as
+  /// schema 4 refers to it: [function index, node id].
+  std::unordered_map<std::string, json> NodeWarnings;
   /// Name's index, numbering it if it is new.
   size_t of(const std::string &Name) {
     auto [It, New] = Index.try_emplace(Name, Names.size());
@@ -241,6 +255,14 @@ struct SegVocabulary {
     return Texts.size() - 1;
   }
 };
+
+struct FunctionSeg;
+
+/// The plugin's warning for Unknown node N (at the source level) of
+/// function F in the file of source Source: "SOURCE:LINE: segtime: not
+/// characterised: REASON (SEG node ID in 'F')". Schema 4 writes such a
+/// warning as {"node": [function index, node id]}.
+std::string unknownNodeWarning(const std::string &Source, const FunctionSeg &F, const Node &N);
 
 /// The SEG of one function.
 struct FunctionSeg {
@@ -262,7 +284,7 @@ struct FunctionSeg {
   const NodeList &bodyFor(const std::string &LevelKey) const;
   /// Schema 1's layout (the expanded form).
   json toJSON() const;
-  /// Schema 3's layout of a function (docs/seg-json.md): ranges as [line,
+  /// Schema 4's layout of a function (docs/seg-json.md): ranges as [line,
   /// col, end_line, end_col, file], RUVs as [op, count, ...] with whole
   /// counts as integers, no "kind": "Stage", no "step_kind": "add"; names
   /// (RUV operations and levels, kinds, arm labels, files, a parameter's kind
@@ -270,7 +292,9 @@ struct FunctionSeg {
   /// pieces of them: the factors of a product, a "where"'s file, a meaning's
   /// fixed words) as indices in Vocab->Texts and RUVs that repeat as indices
   /// in Vocab->Ruvs, numbering the new ones (the tables are written after
-  /// the functions: compactHeader). nullptr: names and texts written out,
+  /// the functions: compactHeader). A node's range, frequency and source
+  /// node are left out when they are the previous node's (depth first in
+  /// each SEG), an Unknown call's reason when it is externalCallReason. nullptr: names and texts written out,
   /// nothing shared. SegFile::fromJSON of the file gives this function back.
   json toCompactJSON(SegVocabulary *Vocab = nullptr) const;
   /// Reads either layout once its texts are strings (SegFile::fromJSON
@@ -280,8 +304,11 @@ struct FunctionSeg {
 
 /// A translation unit's characterisation: the content of a .seg.json file.
 struct SegFile {
-  /// The version the plugin writes (compact, shared texts).
-  static constexpr const char *Schema = "segtime.seg/3";
+  /// The version the plugin writes (compact, shared texts, values that
+  /// repeat the previous node's left out).
+  static constexpr const char *Schema = "segtime.seg/4";
+  /// Schema 4 without its node defaults (plugins before it): still read.
+  static constexpr const char *SchemaV3 = "segtime.seg/3";
   /// The compact form with tables per function (plugins before schema 3).
   static constexpr const char *SchemaV2 = "segtime.seg/2";
   /// The expanded form (toJSON; files of earlier plugins): still read.
@@ -294,9 +321,9 @@ struct SegFile {
   std::map<std::string, std::map<std::string, std::string>> Targets;
   /// The expanded form (schema 1, for views: `segtime show --json`).
   json toJSON() const;
-  /// The form the plugin writes (schema 3; FunctionSeg::toCompactJSON).
+  /// The form the plugin writes (schema 4; FunctionSeg::toCompactJSON).
   json toCompactJSON() const;
-  /// Any of schemas 1, 2 and 3. Throws std::runtime_error naming the problem if J is
+  /// Any of schemas 1, 2, 3 and 4. Throws std::runtime_error naming the problem if J is
   /// not a SEG file of a known version.
   static SegFile fromJSON(const json &J);
   /// Reads and parses Path; throws std::runtime_error with file and reason.
@@ -324,7 +351,7 @@ private:
   SegVocabulary Vocab; ///< of the functions written so far
 };
 
-/// The keys of schema 3's document but "functions" (all sort after it):
+/// The keys of schema 4's document but "functions" (all sort after it):
 /// schema, source, opt_level, targets, the warnings as texts (sharing
 /// pieces through Vocab), and Vocab's tables "vocabulary", "strings" and
 /// "ruvs". Call once, after the last function was made compact with Vocab.

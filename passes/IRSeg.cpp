@@ -1987,8 +1987,7 @@ private:
         // defined in another translation unit or a library: Unknown here,
         // with callee and arguments for `segtime link` (core/Link.h)
         N.Kind = NodeKind::Unknown;
-        N.Reason = "call to external function '" + N.Callee +
-                   "' (no body in this translation unit)";
+        N.Reason = externalCallReason(N.Callee);
       }
       N.Range = rangeOf(C->getDebugLoc());
       N.Freq = Freq;

@@ -570,8 +570,7 @@ private:
       return;
     if (!Def || !Def->hasBody()) {
       // callee and arguments, for `segtime link` (another unit may define it)
-      Node &U = unknown(
-          C, "call to external function '" + Name + "' (no body in this translation unit)", Name);
+      Node &U = unknown(C, externalCallReason(Name), Name);
       U.Callee = Name;
       for (const Expr *A : C->arguments()) {
         std::optional<std::string> S = toExpr(A);

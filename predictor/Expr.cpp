@@ -566,6 +566,102 @@ ex dropTermsWith(const ex &E, const std::set<std::string> &Names) {
   return D(E);
 }
 
+namespace {
+/// Substitutes numbers for symbols and evaluates, combining the numbers of
+/// every sum and product in an order of their own: exact (rational) ones
+/// exactly, the others in double in ascending order of value. GiNaC keeps a
+/// sum's or product's operands in the order of their hashes, which depend
+/// on memory addresses (type names' addresses under ASLR), so its evalf adds
+/// the same doubles in an order that changes from run to run and the last
+/// digit with it. Each subexpression object is evaluated once.
+struct CanonicalEval : map_function {
+  const exmap &M;
+  std::unordered_map<const basic *, std::pair<ex, ex>> Memo; // (object kept, result)
+  explicit CanonicalEval(const exmap &M) : M(M) {}
+  ex operator()(const ex &E) override {
+    if (is_a<symbol>(E)) {
+      auto It = M.find(E);
+      return It == M.end() ? E : It->second;
+    }
+    if (is_a<numeric>(E))
+      return E;
+    if (E.nops() == 0)
+      return E.evalf();
+    const basic *Key = &ex_to<basic>(E);
+    if (auto It = Memo.find(Key); It != Memo.end())
+      return It->second.second;
+    ex R;
+    bool Sum = is_a<add>(E);
+    if (Sum || is_a<mul>(E)) {
+      exvector Ops;
+      bool AllNum = true;
+      for (const ex &Op : E) {
+        Ops.push_back((*this)(Op));
+        AllNum = AllNum && isNum(Ops.back());
+      }
+      if (AllNum) {
+        numeric Exact = Sum ? 0 : 1;
+        std::vector<double> Inexact;
+        for (const ex &V : Ops) {
+          const numeric &N = ex_to<numeric>(V);
+          if (N.is_rational())
+            Exact = Sum ? Exact + N : Exact * N;
+          else
+            Inexact.push_back(N.to_double());
+        }
+        if (Inexact.empty()) {
+          R = Exact;
+        } else {
+          Inexact.push_back(Exact.to_double());
+          std::sort(Inexact.begin(), Inexact.end());
+          double Acc = Sum ? 0 : 1;
+          for (double D : Inexact)
+            Acc = Sum ? Acc + D : Acc * D;
+          R = numeric(Acc);
+        }
+      } else {
+        R = Sum ? ex(add(Ops)) : ex(mul(Ops));
+      }
+    } else {
+      R = E.map(*this);
+      if (!isNum(R))
+        R = R.evalf();
+    }
+    Memo.emplace(Key, std::make_pair(E, R));
+    return R;
+  }
+};
+} // namespace
+
+ex dropRoundoff(const ex &E, double Rel) {
+  if (!is_a<add>(E))
+    return E;
+  // A term's numeric coefficient if it is not exact (a float), else 0.
+  auto FloatCoeff = [](const ex &T) {
+    numeric C = 1;
+    if (is_a<numeric>(T))
+      C = ex_to<numeric>(T);
+    else if (is_a<mul>(T))
+      for (const ex &F : T)
+        if (is_a<numeric>(F))
+          C *= ex_to<numeric>(F);
+    return C.is_real() && !C.is_rational() ? std::fabs(C.to_double()) : 0.0;
+  };
+  double Max = 0;
+  for (const ex &T : E)
+    Max = std::max(Max, FloatCoeff(T));
+  exvector Kept;
+  bool Dropped = false;
+  for (const ex &T : E) {
+    double C = FloatCoeff(T);
+    if (C > 0 && C < Rel * Max)
+      Dropped = true;
+    else
+      Kept.push_back(T);
+  }
+  return Dropped ? ex(add(Kept)) : E;
+}
+
 double evaluate(const ex &E, const std::map<std::string, double> &Values) {
   exmap M;
   for (const std::string &S : freeSymbols(E)) {
@@ -573,8 +669,8 @@ double evaluate(const ex &E, const std::map<std::string, double> &Values) {
     if (It != Values.end())
       M[sym(S)] = numeric(It->second);
   }
-  SubsOnce Subs(M);
-  ex V = Subs(E).evalf();
+  CanonicalEval Eval(M);
+  ex V = Eval(E);
   if (!isNum(V)) {
     std::string Missing;
     for (const std::string &S : freeSymbols(V))

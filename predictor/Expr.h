@@ -75,9 +75,19 @@ GiNaC::ex expandWithin(const GiNaC::ex &E, size_t MaxTerms, bool *Expanded = nul
 /// knows E does not depend on (FormulaBuilder::dependsOn).
 GiNaC::ex dropTermsWith(const GiNaC::ex &E, const std::set<std::string> &Names);
 
-/// Substitutes values for symbols by name and evaluates to a double.
-/// Throws std::runtime_error listing the symbols still free.
+/// Substitutes values for symbols by name and evaluates to a double: the
+/// numbers of each sum and product are combined exactly if they are exact,
+/// else in ascending order of value, so that the result does not depend on
+/// GiNaC's address-dependent order of operands (the same bits in every
+/// run). Throws std::runtime_error listing the symbols still free.
 double evaluate(const GiNaC::ex &E, const std::map<std::string, double> &Values);
+
+/// E without the terms of its top-level sum whose coefficient is a
+/// floating-point number smaller in magnitude than Rel times the largest
+/// such coefficient of the sum: the round-off a cancellation leaves
+/// (5e-29*P*Q beside 3e-08), which, like the order GiNaC adds in, changes
+/// from run to run. Any other E is returned as it is.
+GiNaC::ex dropRoundoff(const GiNaC::ex &E, double Rel = 1e-12);
 
 /// Human form: "2.1e-09*n^3 + 4e-09*n^2" with Cs numbers rounded to Digits.
 /// Repeats a shared subexpression at every use (see toFormulaText).

@@ -1114,13 +1114,15 @@ void FilePredictor::predictFunction(FunctionPrediction &FP, const FunctionSeg &F
   }
   for (ResourceModel *Model : Kept) {
     const std::string L = Model->level(), Key = ruvKey(L, P.Target);
-    // The round-off a name of coefficient 0 leaves (see above) is dropped.
+    // The round-off a name of coefficient 0 leaves (see above) is dropped,
+    // and a term that cancellation leaves with a coefficient of round-off
+    // size (present or not depending on GiNaC's order of addition).
     auto Clean = [&](const ex &E) {
       std::set<std::string> Stray;
       for (const std::string &X : freeSymbols(E))
         if (!FreeOf[L].count(X))
           Stray.insert(X);
-      return Stray.empty() ? E : dropTermsWith(E, Stray);
+      return dropRoundoff(Stray.empty() ? E : dropTermsWith(E, Stray));
     };
     Closed[L] = Clean(FB.closedForm(Name, Model->timeWeight(), "time:" + L, L) + CommE + LibE);
     if (FB.factored(Name, "time:" + L))
