@@ -23,8 +23,9 @@ predictions with each other. Prints a table; not a test.
 """
 import argparse, json, os, re, shutil, sys, tempfile
 
-from segtime_common import BUILD, CLANG, PLUGIN, ROOT, SEGTIME, extra_params, measured, pct, run
-from validate import FLAGS, SMALL, callgrind_instructions
+from segtime_common import (BUILD, CLANG, PLUGIN, ROOT, SEGTIME, callgrind_instructions,
+                            load_seg, measured, pct, run)
+from validate import FLAGS, SMALL, extra_for
 
 KERNEL_MACRO = "#define SEGTIME_KERNEL __attribute__((noinline, weak))"
 INLINED_MACRO = "#define SEGTIME_KERNEL static inline __attribute__((always_inline))"
@@ -36,8 +37,7 @@ def compile_kernel(src, base):
                            "-fplugin-arg-segtime-out=" + base + ".seg.json",
                            "-c", src, "-o", base + ".o"])
     run([CLANG, base + ".o", "-o", base, "-lm"])
-    with open(base + ".seg.json") as f:
-        return json.load(f)
+    return load_seg(base + ".seg.json")
 
 
 def predicted_instructions(seg_path, kernel, params, extra, machine):
@@ -68,6 +68,7 @@ def main():
     os.makedirs(os.path.join(work, "validation"), exist_ok=True)
     with open(os.path.join(work, "examples", "segtime_bench.h"), "w") as f:
         f.write(header.replace(KERNEL_MACRO, INLINED_MACRO))
+    shutil.copy(os.path.join(ROOT, "validation", "valset.h"), os.path.join(work, "validation"))
     rows = []
     for folder in ("examples", "validation"):
         for name in sorted(n[:-2] for n in os.listdir(os.path.join(ROOT, folder)) if n.endswith(".c")):
@@ -90,7 +91,7 @@ def main():
                 i3 = callgrind_instructions(base, SMALL[name], funcs, 3)
                 per_call = (i3 - i1) / 2.0
                 pred, err = predicted_instructions(base + ".seg.json", kernel, m["params"],
-                                                   extra_params(name, seg), a.machine)
+                                                   extra_for(name, seg, m["params"]), a.machine)
                 has_own = any(f["name"] == kernel and "IR" in f.get("level_segs", {})
                               for f in seg["functions"])
                 row[kind] = {"function": kernel, "params": m["params"], "callgrind": per_call,
