@@ -3,12 +3,14 @@
 /// \file
 /// linkSegFiles (Link.h): names resolved per unit (its own functions first,
 /// then the external functions of the others), Unknown call nodes turned into
-/// Call nodes, static functions of clashing names renamed NAME@FILE.
+/// Call nodes, static functions of clashing names renamed NAME@FILE; the
+/// binder of a callee's parameters to a call's arguments (callBindings).
 ///
 //===----------------------------------------------------------------------===//
 #include "core/Link.h"
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <set>
 #include <stdexcept>
@@ -22,6 +24,42 @@ std::string where(const Node &N, const std::string &Unit) {
 }
 
 } // namespace
+
+std::vector<CallBinding> callBindings(const Node &Call, const std::vector<std::string> &Params) {
+  std::vector<CallBinding> R;
+  for (size_t I = 0; I < Params.size() && I < Call.Args.size(); ++I)
+    if (!Params[I].empty() && !Call.Args[I].empty())
+      R.push_back({Params[I], Call.Args[I]});
+  return R;
+}
+
+std::string bindCalleeNames(const std::string &Text, const std::string &Callee,
+                            const std::vector<CallBinding> &Bindings) {
+  auto NameChar = [](char C) {
+    return std::isalnum(static_cast<unsigned char>(C)) || C == '_' || C == '.';
+  };
+  const std::string Prefix = Callee + ".";
+  std::string R;
+  size_t From = 0;
+  for (size_t At = Text.find(Prefix); At != std::string::npos; At = Text.find(Prefix, At + 1)) {
+    if (At > 0 && NameChar(Text[At - 1]))
+      continue;
+    size_t End = At + Prefix.size();
+    while (End < Text.size() && NameChar(Text[End]))
+      ++End;
+    std::string Param = Text.substr(At + Prefix.size(), End - At - Prefix.size());
+    auto B = std::find_if(Bindings.begin(), Bindings.end(),
+                          [&](const CallBinding &X) { return X.Param == Param; });
+    if (B == Bindings.end())
+      continue;
+    bool Plain = std::all_of(B->Arg.begin(), B->Arg.end(), NameChar);
+    R.append(Text, From, At - From);
+    R += Plain ? B->Arg : "(" + B->Arg + ")";
+    From = End;
+  }
+  R.append(Text, From, std::string::npos);
+  return R;
+}
 
 SegFile linkSegFiles(const std::vector<SegFile> &Units, const std::vector<std::string> &Names,
                      LinkReport &Report) {

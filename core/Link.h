@@ -14,6 +14,10 @@
 /// Names the linker cannot resolve (library functions, units not given) stay
 /// Unknown and are listed.
 ///
+/// callBindings is the one binder of a callee's parameters to a call's
+/// arguments: the predictor binds a callee's formula with it, and the
+/// plugin the code of an inlined call ("kernel.n", bindCalleeNames).
+///
 //===----------------------------------------------------------------------===//
 #ifndef SEGTIME_CORE_LINK_H
 #define SEGTIME_CORE_LINK_H
@@ -56,6 +60,29 @@ struct LinkReport {
 /// std::runtime_error if Units is empty.
 SegFile linkSegFiles(const std::vector<SegFile> &Units, const std::vector<std::string> &Names,
                      LinkReport &Report);
+
+/// One parameter of a callee bound at a call: the parameter's name and the
+/// argument, an expression text in the caller's source names.
+struct CallBinding {
+  std::string Param, Arg;
+};
+
+/// The parameters of a callee (Params, its parameter names in order) that
+/// call node Call binds: those whose argument (Call.Args, same order) is an
+/// expression in the caller's names. An empty argument (one the plugin
+/// could not write so) binds nothing: that parameter stays
+/// "<callee>.<param>" for the user to give. In parameter order; no
+/// binding for arguments beyond Params (varargs) or parameters beyond the
+/// arguments.
+std::vector<CallBinding> callBindings(const Node &Call, const std::vector<std::string> &Params);
+
+/// Text with every whole name "<Callee>.<param>" that Bindings binds
+/// replaced by its argument (in parentheses unless it is a name or a
+/// number): the code of an inlined call, written in the callee's names,
+/// in its caller's. A name is whole when no letter, digit, '_' or '.'
+/// touches it; other names are left as they are.
+std::string bindCalleeNames(const std::string &Text, const std::string &Callee,
+                            const std::vector<CallBinding> &Bindings);
 
 } // namespace segtime
 

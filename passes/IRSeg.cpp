@@ -26,6 +26,7 @@
 #include <optional>
 #include <regex>
 #include <set>
+#include <tuple>
 #include <algorithm>
 
 using namespace llvm;
@@ -148,6 +149,11 @@ struct ScevText {
   std::map<const Loop *, std::string> LoopIndex;
   /// Value of a phi on the path the program takes (set by the builder).
   std::function<std::optional<std::string>(PHINode *)> Phi;
+  /// Values that were arguments of an inlined call, in the callee's names
+  /// ("kernel.n"): those of the calls whose code is being written
+  /// (Context, before the function's own parameters), and those of any
+  /// call (Named, for values that are not the function's parameters).
+  std::map<const Value *, std::string> Context, Named;
 
   static std::string join(const SCEVNAryExpr *E, const char *Sep, ScevText &T, bool &Ok) {
     std::string S;
@@ -182,6 +188,10 @@ struct ScevText {
       return V.getBitWidth() <= 64 ? std::to_string(V.getSExtValue()) : std::optional<std::string>();
     }
     if (auto *U = dyn_cast<SCEVUnknown>(S)) {
+      if (auto C = Context.find(U->getValue()); C != Context.end())
+        return C->second;
+      if (auto C = Named.find(U->getValue()); C != Named.end())
+        return C->second;
       if (auto *A = dyn_cast<Argument>(U->getValue()))
         if (A->getArgNo() < Params.size() && !Params[A->getArgNo()].empty())
           return Params[A->getArgNo()];
@@ -237,8 +247,10 @@ class Builder {
 public:
   Builder(Function &F, LoopInfo &LI, ScalarEvolution &SE, BranchProbabilityInfo &BPI,
           DominatorTree &DT, const std::vector<std::string> &Params, uint64_t Budget,
-          IRFunctionSeg &Out)
+          IRFunctionSeg &Out, const CallSiteArgMap *Sites)
       : F(F), LI(LI), SE(SE), BPI(BPI), DT(DT), Text{Params, {}}, Out(Out), Budget(Budget) {
+    if (Sites)
+      nameCallArgs(*Sites);
     for (BasicBlock *B : ReversePostOrderTraversal<Function *>(&F))
       Order.push_back(B);
     unsigned N = 0;
@@ -294,6 +306,147 @@ public:
   }
 
 private:
+  /// One call of an inlinedAt chain: the inlined function (IR name) and
+  /// the call's location.
+  struct InlineLink {
+    std::string Callee;
+    const DILocation *Site;
+  };
+
+  /// A call's location as the inliner copies it into the inlinedAt of the
+  /// inlined code (a distinct node of the same line, column and scope).
+  using SiteKey = std::tuple<unsigned, unsigned, const DIScope *>;
+  static SiteKey siteKey(const DILocation *L) {
+    return {L->getLine(), L->getColumn(), L->getScope()};
+  }
+
+  /// The calls DL's code was inlined through, innermost first.
+  static std::vector<InlineLink> inlineChain(const DILocation *DL) {
+    std::vector<InlineLink> C;
+    for (const DILocation *L = DL; L && L->getInlinedAt(); L = L->getInlinedAt()) {
+      const DISubprogram *SP = L->getScope()->getSubprogram();
+      if (!SP)
+        break;
+      StringRef Name = SP->getLinkageName().empty() ? SP->getName() : SP->getLinkageName();
+      C.push_back({Name.str(), L->getInlinedAt()});
+    }
+    return C;
+  }
+
+  /// The location that most of B's costed instructions carry, by their
+  /// inlinedAt (the first such instruction's location; ties: the first
+  /// seen); null if none has one.
+  static const DILocation *majorityLoc(const BasicBlock &B) {
+    std::vector<std::pair<const DILocation *, unsigned>> Count; // by inlinedAt, first seen first
+    std::vector<const DILocation *> First;
+    for (const Instruction &I : B) {
+      const DILocation *DL = I.getDebugLoc().get();
+      if (!DL || !DL->getLine() || intccKey(I).empty())
+        continue;
+      auto It = llvm::find_if(Count, [&](auto &P) { return P.first == DL->getInlinedAt(); });
+      if (It == Count.end()) {
+        Count.push_back({DL->getInlinedAt(), 0});
+        First.push_back(DL);
+        It = std::prev(Count.end());
+      }
+      ++It->second;
+    }
+    const DILocation *Best = nullptr;
+    unsigned Most = 0;
+    for (size_t K = 0; K < Count.size(); ++K)
+      if (Count[K].second > Most) {
+        Most = Count[K].second;
+        Best = First[K];
+      }
+    return Best;
+  }
+
+  /// The callee-name of every value of F that was an argument of a call
+  /// in Sites (a cast's operand too: ScalarEvolution looks through it).
+  void nameCallArgs(const CallSiteArgMap &Sites) {
+    std::map<const Value *, std::set<std::string>> NamesOf;
+    std::map<std::string, std::set<const Value *>> ValuesOf;
+    // Only calls inlined into F (a call left as a call keeps its own
+    // arguments' names).
+    std::set<SiteKey> Inlined;
+    for (const Instruction &I : instructions(F))
+      for (const DILocation *L = I.getDebugLoc().get(); L; L = L->getInlinedAt())
+        if (L->getInlinedAt())
+          Inlined.insert(siteKey(L->getInlinedAt()));
+    for (const auto &[Site, Args] : Sites)
+      for (const auto &[VH, Name] : Args.Args) {
+        if (!Inlined.count(siteKey(Site)))
+          continue;
+        const Value *V = VH;
+        auto Local = [&](const Value *X) {
+          if (auto *I = dyn_cast_or_null<Instruction>(X))
+            return I->getFunction() == &F;
+          if (auto *A = dyn_cast_or_null<Argument>(X))
+            return A->getParent() == &F;
+          return false;
+        };
+        if (!Local(V))
+          continue;
+        std::vector<const Value *> Vs{V};
+        if (auto *C = dyn_cast<CastInst>(V); C && Local(C->getOperand(0)))
+          Vs.push_back(C->getOperand(0));
+        for (const Value *X : Vs) {
+          SiteNames[siteKey(Site)].try_emplace(X, Name);
+          if (!isa<Argument>(X)) {
+            NamesOf[X].insert(Name);
+            ValuesOf[Name].insert(X);
+          }
+        }
+      }
+    // Outside the code of its calls a value goes by a callee's name only
+    // if that name is its alone (two calls of kernel with different values
+    // of n: kernel.n names neither), the first by text if it has several
+    // (independent of the order of Sites, pointers).
+    for (auto &[X, Names] : NamesOf)
+      for (const std::string &Name : Names)
+        if (ValuesOf[Name].size() == 1) {
+          Text.Named.emplace(X, Name);
+          break;
+        }
+  }
+
+  /// Enters the code of node N located at DL (null: its parent's): the
+  /// arguments of the calls it was inlined through take the callees'
+  /// names, and N is recorded as the first node of each call's code that
+  /// its parent is not already part of. Returns what to restore.
+  std::pair<std::map<const Value *, std::string>, std::vector<const DILocation *>>
+  enterInlined(const Node &N, const DILocation *DL) {
+    auto Saved = std::make_pair(Text.Context, ParentSites);
+    if (!DL)
+      return Saved;
+    std::vector<InlineLink> Chain = inlineChain(DL);
+    std::map<const Value *, std::string> Ctx;
+    std::vector<const DILocation *> Mine;
+    for (const InlineLink &L : Chain) {
+      if (auto It = SiteNames.find(siteKey(L.Site)); It != SiteNames.end())
+        for (auto &[V, Name] : It->second)
+          Ctx.try_emplace(V, Name);
+      Mine.push_back(L.Site);
+      if (llvm::is_contained(ParentSites, L.Site))
+        continue;
+      auto [It, New] = SiteIndex.try_emplace(L.Site, Out.Inlined.size());
+      if (New) {
+        InlinedSite S;
+        S.Callee = L.Callee;
+        S.Line = L.Site->getLine();
+        S.Col = L.Site->getColumn();
+        for (const DILocation *At = L.Site; At; At = At->getInlinedAt())
+          S.Where += (S.Where.empty() ? "" : " in ") + At->getFilename().str() + ":" +
+                     std::to_string(At->getLine()) + ":" + std::to_string(At->getColumn());
+        Out.Inlined.push_back(std::move(S));
+      }
+      Out.Inlined[It->second].Nodes.push_back(N.Id);
+    }
+    Text.Context = std::move(Ctx);
+    ParentSites = std::move(Mine);
+    return Saved;
+  }
+
   /// The member of region L (nullptr: the function body) that contains B:
   /// B itself, or the outermost loop below L that contains it; nullptr if B
   /// is outside L.
@@ -1991,12 +2144,14 @@ private:
       }
       N.Range = rangeOf(C->getDebugLoc());
       N.Freq = Freq;
+      auto Saved = enterInlined(N, C->getDebugLoc().get());
       for (Value *A : C->args()) {
         std::optional<std::string> S;
         if (A->getType()->isIntegerTy() && SE.isSCEVable(A->getType()))
           S = Text.str(SE.getSCEV(A));
         N.Args.push_back(S ? *S : "");
       }
+      std::tie(Text.Context, ParentSites) = std::move(Saved);
       Out.push_back(std::move(N));
     }
   }
@@ -2028,6 +2183,8 @@ private:
             R.add(K);
         }
         Out.StageOf[B] = N.Id;
+        auto Saved = enterInlined(N, majorityLoc(*B));
+        std::tie(Text.Context, ParentSites) = std::move(Saved);
         List.push_back(std::move(N));
         calls(*B, FreqS, List);
         continue;
@@ -2042,6 +2199,12 @@ private:
       N.Index = "k_" + Out.Name + "_" + N.Id;
       N.Start = "0";
       N.Step = "1";
+      // The call a loop was inlined through: its header's code says (its
+      // start location, copied before inlining, does not; a vector loop
+      // has none).
+      const DILocation *At = majorityLoc(*SL->getHeader());
+      auto Saved = enterInlined(N, At ? At : loopStartLoc(*SL).get());
+      auto Mine = std::make_pair(Text.Context, ParentSites);
       N.Trip = tripOf(SL, Out.Name);
       N.Label = transformations(SL);
       N.Chain = chainOf(SL);
@@ -2054,6 +2217,7 @@ private:
       LoopNodeId[SL] = N.Id;
       LoopTrip[SL] = N.Trip;
       N.Body = region(SL);
+      std::tie(Text.Context, ParentSites) = Mine;
       // A top-tested loop runs its header once more per execution than the
       // trip count: the final test that leaves.
       std::optional<Node> FinalTest;
@@ -2093,6 +2257,7 @@ private:
         memoryOf(SL, N);
         Text.LoopIndex = std::move(Saved);
       }
+      std::tie(Text.Context, ParentSites) = std::move(Saved);
       List.push_back(std::move(N));
       if (FinalTest)
         List.push_back(std::move(*FinalTest));
@@ -2115,6 +2280,12 @@ private:
   /// rather than their largest value).
   bool Triangular = false;
   IRFunctionSeg &Out;
+  /// The values of F that were arguments of each call (nameCallArgs).
+  std::map<SiteKey, std::map<const Value *, std::string>> SiteNames;
+  /// Out.Inlined's entry of each call; the calls the node being built is
+  /// inlined through (enterInlined).
+  std::map<const DILocation *, size_t> SiteIndex;
+  std::vector<const DILocation *> ParentSites;
   std::vector<BasicBlock *> Order;
   std::map<const BasicBlock *, unsigned> Number;
   std::map<std::pair<const BasicBlock *, const BasicBlock *>, double> EdgeFreq;
@@ -2137,10 +2308,11 @@ private:
 
 IRFunctionSeg buildIRSeg(Function &F, LoopInfo &LI, ScalarEvolution &SE,
                          BranchProbabilityInfo &BPI, DominatorTree &DT,
-                         const std::vector<std::string> &Params, uint64_t Budget) {
+                         const std::vector<std::string> &Params, uint64_t Budget,
+                         const CallSiteArgMap *Sites) {
   IRFunctionSeg R;
   R.Name = F.getName().str();
-  Builder(F, LI, SE, BPI, DT, Params, Budget, R).run();
+  Builder(F, LI, SE, BPI, DT, Params, Budget, R, Sites).run();
   return R;
 }
 
@@ -2162,6 +2334,37 @@ void unpackSeg(IRFunctionSeg &FS) {
   FS.Seg.reserve(J.size());
   for (const json &N : J)
     FS.Seg.push_back(Node::fromJSON(N));
+}
+
+std::string calleeParamName(const std::map<std::string, std::vector<std::string>> &ParamNames,
+                            const std::string &Callee, unsigned K) {
+  auto Ps = ParamNames.find(Callee);
+  return Ps != ParamNames.end() && K < Ps->second.size() && !Ps->second[K].empty()
+             ? Ps->second[K]
+             : "arg" + std::to_string(K);
+}
+
+void recordCallArgs(Module &M, const std::map<std::string, std::vector<std::string>> &ParamNames,
+                    const std::map<std::string, std::string> &SourceNames, CallSiteArgMap &Out) {
+  for (Function &F : M)
+    for (Instruction &I : instructions(F)) {
+      auto *C = dyn_cast<CallBase>(&I);
+      Function *Callee = C ? C->getCalledFunction() : nullptr;
+      const DILocation *DL = I.getDebugLoc().get();
+      if (!Callee || Callee->isDeclaration() || !DL)
+        continue;
+      std::string Name = Callee->getName().str();
+      auto Src = SourceNames.find(Name);
+      CallSiteArgs &A = Out[DL];
+      A.Args.clear(); // (two calls at one location: the last one's)
+      for (unsigned K = 0; K < C->arg_size(); ++K) {
+        Value *V = C->getArgOperand(K);
+        if (isa<Constant>(V) || !V->getType()->isIntegerTy())
+          continue;
+        A.Args.push_back({WeakTrackingVH(V), (Src != SourceNames.end() ? Src->second : Name) +
+                                                 "." + calleeParamName(ParamNames, Name, K)});
+      }
+    }
 }
 
 AnalysisKey IRSegAnalysis::Key;
@@ -2193,6 +2396,10 @@ PreservedAnalyses IRSegPrinter::run(Function &F, FunctionAnalysisManager &FAM) {
   for (const Parameter &P : R.Parameters)
     Ps.push_back(P.toJSON());
   J["parameters"] = Ps;
+  json In = json::array();
+  for (const InlinedSite &S : R.Inlined)
+    In.push_back({{"callee", S.Callee}, {"where", S.Where}, {"nodes", S.Nodes}});
+  J["inlined"] = In;
   outs() << J.dump(1) << "\n";
   return PreservedAnalyses::all();
 }

@@ -21,7 +21,9 @@
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/Function.h"
+#include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/PassManager.h"
+#include "llvm/IR/ValueHandle.h"
 
 #include <cstdint>
 #include <map>
@@ -29,6 +31,43 @@
 #include <vector>
 
 namespace segtime {
+
+/// The arguments of one call to a function defined in the module, as they
+/// were before the optimiser ran (recordCallArgs): each value with the
+/// callee's parameter it binds, "<callee>.<parameter>" (the name the
+/// source level gives a callee's parameter in its caller's formula). The
+/// handles follow the values through replaceAllUsesWith (promotion of
+/// locals to registers, atoi rewritten as strtol), so that after inlining
+/// the callee's code is written in the callee's parameters.
+struct CallSiteArgs {
+  std::vector<std::pair<llvm::WeakTrackingVH, std::string>> Args;
+};
+/// By the call's DILocation, which the inliner makes the inlinedAt of the
+/// callee's inlined code.
+using CallSiteArgMap = std::map<const llvm::DILocation *, CallSiteArgs>;
+
+/// The name of parameter K of IR function Callee in the names of inlined
+/// code ("<callee>.<name>" without the callee): its source name
+/// (ParamNames: by IR name), else "arg<K>".
+std::string calleeParamName(const std::map<std::string, std::vector<std::string>> &ParamNames,
+                            const std::string &Callee, unsigned K);
+
+/// Records the arguments of every direct call in M to a function defined
+/// in M (ParamNames: source parameter names by IR name; else arg0, ...;
+/// SourceNames: source name by IR name). Changes nothing in M.
+void recordCallArgs(llvm::Module &M, const std::map<std::string, std::vector<std::string>> &ParamNames,
+                    const std::map<std::string, std::string> &SourceNames, CallSiteArgMap &Out);
+
+/// The code of one inlined call in an IR-level SEG: the nodes (top level
+/// of that code, in order) whose instructions the inliner took from
+/// Callee at the call at Line:Col (its DILocation's inlinedAt chain).
+struct InlinedSite {
+  std::string Callee; ///< IR name of the inlined function
+  std::string Where;  ///< "file:line:col" of the call, then " in file:line:col" of each
+                      ///< call it was itself inlined through
+  unsigned Line = 0, Col = 0;
+  std::vector<std::string> Nodes;
+};
 
 /// The IR-level SEG of one function and where its stages came from.
 struct IRFunctionSeg {
@@ -62,6 +101,10 @@ struct IRFunctionSeg {
   /// Loops whose trip count ScalarEvolution could not compute get a
   /// parameter N_<function>_<line>; listed here.
   std::vector<Parameter> Parameters;
+  /// The code inlined from other functions, per call site (a loop or block
+  /// belongs to the call whose inlinedAt chain its location or most of its
+  /// instructions carry; nested inlining: to each call of the chain).
+  std::vector<InlinedSite> Inlined;
   /// What the analysis simplified or gave up on (a budget exceeded, a
   /// frequency too large to keep in exact conditions), one line each.
   std::vector<std::string> Notes;
@@ -96,11 +139,14 @@ std::string intccKey(const llvm::Instruction &I);
 /// Budget: units of symbolic work (DefaultAnalysisBudget) after which the
 /// rest of F's block frequencies are numeric estimates
 /// (BranchProbabilityInfo's), the result's BudgetExceeded is set and Notes
-/// says so; the SEG is complete either way.
+/// says so; the SEG is complete either way. Sites: the calls' arguments
+/// before inlining (recordCallArgs): values an inlined call's code uses
+/// that were its arguments are written as "<callee>.<parameter>".
 IRFunctionSeg buildIRSeg(llvm::Function &F, llvm::LoopInfo &LI, llvm::ScalarEvolution &SE,
                          llvm::BranchProbabilityInfo &BPI, llvm::DominatorTree &DT,
                          const std::vector<std::string> &ParamNames,
-                         uint64_t Budget = DefaultAnalysisBudget);
+                         uint64_t Budget = DefaultAnalysisBudget,
+                         const CallSiteArgMap *Sites = nullptr);
 
 /// Analysis: the IR-level SEG of a function (parameter names from the
 /// function's debug info if present, else arg0, arg1, ...).

@@ -314,6 +314,16 @@ struct BackendStartPass : PassInfoMixin<BackendStartPass> {
   }
 };
 
+/// Fills irCollection().CallArgs; changes nothing.
+struct RecordCallArgsPass : PassInfoMixin<RecordCallArgsPass> {
+  PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
+    IRCollection &C = irCollection();
+    C.CallArgs.clear();
+    recordCallArgs(M, C.ParamNames, C.SourceNames, C.CallArgs);
+    return PreservedAnalyses::all();
+  }
+};
+
 struct CollectPass : PassInfoMixin<CollectPass> {
   PreservedAnalyses run(Module &M, ModuleAnalysisManager &MAM) {
     IRCollection &C = irCollection();
@@ -336,7 +346,7 @@ struct CollectPass : PassInfoMixin<CollectPass> {
       IRFunctionSeg &FS = C.Functions[F.getName().str()] =
           buildIRSeg(F, FAM.getResult<LoopAnalysis>(F), FAM.getResult<ScalarEvolutionAnalysis>(F),
                      FAM.getResult<BranchProbabilityAnalysis>(F),
-                     FAM.getResult<DominatorTreeAnalysis>(F), Params, C.Budget);
+                     FAM.getResult<DominatorTreeAnalysis>(F), Params, C.Budget, &C.CallArgs);
       // F's analyses are not needed again (code generation computes its
       // own): released now rather than held for the whole module.
       FAM.clear(F, F.getName());
@@ -351,6 +361,7 @@ struct CollectPass : PassInfoMixin<CollectPass> {
       if (Pack)
         packSeg(FS);
     }
+    C.CallArgs.clear();
     IRTime.reset();
     // Each target from a clone compiled a second time (cloneTarget), but
     // the compile's own, when it writes an object file: its own code
@@ -449,6 +460,11 @@ void registerSegtimePasses(PassBuilder &PB) {
   PB.registerPipelineStartEPCallback([](ModulePassManager &MPM, OptimizationLevel) {
     if (irCollection().StripDebugInfo)
       MPM.addPass(LoopLocationsPass());
+  });
+  // The calls' arguments before inlining (IRCollection::CallArgs).
+  PB.registerPipelineStartEPCallback([](ModulePassManager &MPM, OptimizationLevel) {
+    if (irCollection().Enabled)
+      MPM.addPass(RecordCallArgsPass());
   });
   PB.registerOptimizerLastEPCallback(
       [](ModulePassManager &MPM, OptimizationLevel) { MPM.addPass(CollectPass()); });

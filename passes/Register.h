@@ -45,6 +45,11 @@ struct IRCollection {
   /// Source name of every function, by IR name (C++ names are mangled).
   std::map<std::string, std::string> SourceNames;
   std::map<std::string, IRFunctionSeg> Functions;
+  /// The arguments of the module's calls before the optimiser ran
+  /// (recordCallArgs, at the start of the pipeline): the code of an
+  /// inlined call is written in the callee's parameters. Cleared once the
+  /// IR SEGs are built.
+  CallSiteArgMap CallArgs;
   /// Target name -> {"triple", "cpu", "error"?}.
   std::map<std::string, std::map<std::string, std::string>> TargetInfo;
   std::vector<std::string> Errors;

@@ -37,6 +37,7 @@
 ///   help             list the options
 ///
 //===----------------------------------------------------------------------===//
+#include "core/Link.h"
 #include "passes/MachineLevel.h"
 #include "passes/Register.h"
 #include "passes/Timing.h"
@@ -79,6 +80,12 @@ struct PluginOptions {
   bool NoClock = false;            ///< instrument=no-clock
   bool Timing = false;             ///< print the plugin's phase times
   std::map<std::string, double> Values; ///< p=NAME=VALUE, for the printed ICC times
+  /// inlined[=NAME,...]: functions with no code of their own (every call
+  /// inlined) that get IR and machine levels from the code of their calls
+  /// (all of them, or those named). Off by default: each such function
+  /// carries a copy of its callers' code, about 1.4x the .seg.json on Lua.
+  bool InlinedAll = false;
+  std::set<std::string> Inlined;
 };
 
 /// The innermost source-level SEG node whose range contains Line:Col, for
@@ -152,6 +159,132 @@ std::string replaceWord(const std::string &Text, const std::string &Name,
   return R;
 }
 
+/// Applies Fn to every expression text of N and its body (counts,
+/// frequencies, arguments, probabilities, memory terms).
+void forEachText(Node &N, const std::function<void(std::string &)> &Fn) {
+  for (std::string *T : {&N.Trip, &N.Start, &N.Step, &N.Freq, &N.BranchProb, &N.Footprint,
+                         &N.Traffic, &N.Bytes, &N.Peer, &N.Root})
+    Fn(*T);
+  for (std::string &A : N.Args)
+    Fn(A);
+  for (MemStream &M : N.Streams) {
+    for (std::string &O : M.Offsets)
+      Fn(O);
+    for (MemStream::Step &St : M.Loops) {
+      Fn(St.Stride);
+      Fn(St.Trip);
+    }
+  }
+  for (Node &C : N.Body)
+    forEachText(C, Fn);
+  for (Arm &A : N.Arms) {
+    Fn(A.Prob);
+    for (Node &C : A.Body)
+      forEachText(C, Fn);
+  }
+}
+
+/// The optimised code of one inlined call, copied out of its caller's
+/// IR-level SEG (with the ICC RUVs attached there): the nodes of
+/// InlinedSite::Nodes with the edge stages code generation put after them,
+/// and the caller's parameters they use.
+struct InlinedCopy {
+  std::string Caller; ///< IR name
+  InlinedSite Site;
+  NodeList Nodes;
+  std::vector<Parameter> Parameters;
+};
+
+InlinedCopy copyInlined(const IRFunctionSeg &IR, const InlinedSite &S) {
+  InlinedCopy C{IR.Name, S, {}, {}};
+  std::function<void(const NodeList &)> Walk = [&](const NodeList &L) {
+    for (size_t I = 0; I < L.size(); ++I) {
+      if (!llvm::is_contained(S.Nodes, L[I].Id)) {
+        Walk(L[I].Body);
+        for (const Arm &A : L[I].Arms)
+          Walk(A.Body);
+        continue;
+      }
+      C.Nodes.push_back(L[I]);
+      // Edge stages (<id>e<to>) and a final loop test (<id>t) go with it.
+      while (I + 1 < L.size() && (L[I + 1].Id.rfind(L[I].Id + "e", 0) == 0 ||
+                                  L[I + 1].Id == L[I].Id + "t") &&
+             !llvm::is_contained(S.Nodes, L[I + 1].Id))
+        C.Nodes.push_back(L[++I]);
+    }
+  };
+  Walk(IR.Seg);
+  std::string Texts;
+  for (Node &N : C.Nodes)
+    forEachText(N, [&](std::string &T) { Texts += T + " "; });
+  for (const Parameter &P : IR.Parameters)
+    if (containsWord(Texts, P.Name))
+      C.Parameters.push_back(P);
+  return C;
+}
+
+/// The IR-level SEG of a function that has no code of its own (every call
+/// to it inlined) from the copies of its inlined calls: one call, as the
+/// mean of its K call sites (each site's code in the order of the copies,
+/// its top-level frequencies divided by K; they stay relative to the
+/// enclosing region of the caller, 1 for a call in straight-line code or
+/// unconditional in a loop body). Per call, as the source levels and the
+/// IR level of a function with code of its own are; the caller's own IR
+/// level counts each site's code where it runs. The callee's
+/// arguments ("kernel.n") become its parameters (n, bound to themselves by
+/// Own: core/Link.h bindCalleeNames); a loop count the
+/// caller could not give, N_<caller>_<line>, becomes N_<callee>_<line>, so
+/// that mergeIR can take the source loop's count for it. With several
+/// calls, node ids get the prefix "c<k>_".
+IRFunctionSeg inlinedSeg(const std::string &Callee, const std::string &SourceName,
+                         const std::vector<CallBinding> &Own, std::vector<InlinedCopy> &Copies) {
+  IRFunctionSeg R;
+  R.Name = Callee;
+  std::set<std::string> ParamNames;
+  for (size_t K = 0; K < Copies.size(); ++K) {
+    InlinedCopy &C = Copies[K];
+    std::map<std::string, std::string> Rename;
+    for (Parameter P : C.Parameters) {
+      std::string Own = "N_" + C.Caller + "_";
+      if (P.Name.rfind(Own, 0) == 0) {
+        std::string New = "N_" + Callee + "_" + P.Name.substr(Own.size());
+        Rename[P.Name] = New;
+        P.Name = New;
+      }
+      if (ParamNames.insert(P.Name).second)
+        R.Parameters.push_back(P);
+    }
+    std::string Prefix = Copies.size() > 1 ? "c" + std::to_string(K + 1) + "_" : "";
+    std::function<void(Node &)> Ids = [&](Node &N) {
+      N.Id = Prefix + N.Id;
+      for (MemStream &M : N.Streams)
+        for (MemStream::Step &St : M.Loops)
+          St.Loop = Prefix + St.Loop;
+      for (Node &X : N.Body)
+        Ids(X);
+      for (Arm &A : N.Arms)
+        for (Node &X : A.Body)
+          Ids(X);
+    };
+    for (Node &N : C.Nodes) {
+      forEachText(N, [&](std::string &T) {
+        T = bindCalleeNames(T, SourceName, Own);
+        for (auto &[From, To] : Rename)
+          T = replaceWord(T, From, To);
+      });
+      if (!Prefix.empty()) {
+        Ids(N);
+        std::string K = std::to_string(Copies.size());
+        N.Freq = N.Freq.empty() ? "1/" + K : "(" + N.Freq + ")/" + K;
+      }
+      R.Seg.push_back(std::move(N));
+    }
+    R.Notes.push_back("code of the call at " + C.Site.Where + " (inlined into '" + C.Caller +
+                      "')");
+  }
+  return R;
+}
+
 /// Source-level loops by the line they start on.
 void loopsByLine(const NodeList &L, std::map<unsigned, std::vector<const Node *>> &Out) {
   forEachNode(L, [&](const Node &N) {
@@ -170,7 +303,8 @@ void loopsByLine(const NodeList &L, std::map<unsigned, std::vector<const Node *>
 /// IR's SEG is moved into F; SourceNames maps IR (mangled) names to source
 /// names; warnings go into Warnings.
 void mergeIR(std::vector<std::string> &Warnings, FunctionSeg &F, IRFunctionSeg &IR,
-             const std::map<std::string, std::string> &SourceNames) {
+             const std::map<std::string, std::string> &SourceNames,
+             const std::map<std::string, std::vector<std::string>> &ParamNames) {
   NodeList Seg = std::move(IR.Seg);
   std::map<std::string, Parameter> Fallback;
   for (const Parameter &P : IR.Parameters)
@@ -281,6 +415,93 @@ void mergeIR(std::vector<std::string> &Warnings, FunctionSeg &F, IRFunctionSeg &
     }
   };
   Walk(Seg);
+  // The code of a call inlined here is attributed to the call, and the
+  // callee's parameters it is written in ("kernel.n") are bound to the
+  // call's arguments by the predictor's binder (core/Link.h callBindings),
+  // per call site; in F's other code (a value F passes and uses itself)
+  // where all its calls of that callee agree. An argument in a source
+  // loop's index has no name in the IR level: that parameter stays.
+  auto Bindings = [&](const Node &Call, const std::string &IRCallee) {
+    std::vector<std::string> Ps;
+    for (unsigned K = 0; K < Call.Args.size(); ++K)
+      Ps.push_back(calleeParamName(ParamNames, IRCallee, K));
+    std::vector<CallBinding> B = callBindings(Call, Ps);
+    llvm::erase_if(B, [&](const CallBinding &X) { return !inIRNames(X.Arg); });
+    return B;
+  };
+  // Binds the texts of N and its body; a count or argument that changes is
+  // simplified, as Walk does.
+  auto Bind = [](Node &N, const std::string &Callee, const std::vector<CallBinding> &B) {
+    auto One = [&](std::string &T, bool Simplify) {
+      std::string Bound = bindCalleeNames(T, Callee, B);
+      if (Bound != T)
+        T = Simplify ? simplifyExprText(Bound) : std::move(Bound);
+    };
+    auto Counts = [&](Node &X) {
+      One(X.Trip, true);
+      for (std::string &A : X.Args)
+        One(A, true);
+    };
+    Counts(N);
+    forEachNode(N.Body, Counts);
+    forEachText(N, [&](std::string &T) { One(T, false); });
+  };
+  std::map<std::string, std::string> InlinedCallees; // name in the texts -> IR name
+  for (const InlinedSite &S : IR.Inlined) {
+    if (S.Where.find(" in ") != std::string::npos)
+      continue; // (a call in code itself inlined: to the outer call)
+    auto SN = SourceNames.find(S.Callee);
+    const std::string &Callee = SN != SourceNames.end() ? SN->second : S.Callee;
+    InlinedCallees.emplace(Callee, S.Callee);
+    // The source call at the site's line and column (the one on its line).
+    auto A = AstCalls.find({S.Line, Callee});
+    const Node *Call = nullptr;
+    if (A != AstCalls.end())
+      for (const Node *C : A->second)
+        if (C->Range.Col == S.Col || A->second.size() == 1)
+          Call = C;
+    if (!Call)
+      continue;
+    std::vector<CallBinding> B = Bindings(*Call, S.Callee);
+    std::function<void(NodeList &)> Mark = [&](NodeList &L) {
+      for (size_t I = 0; I < L.size(); ++I) {
+        Node &N = L[I];
+        if (!llvm::is_contained(S.Nodes, N.Id)) {
+          Mark(N.Body);
+          continue;
+        }
+        N.SourceNode = Call->Id;
+        forEachNode(N.Body, [&](Node &X) { X.SourceNode = Call->Id; });
+        Bind(N, Callee, B);
+        // The edge stages code generation put after it (<id>e<to>) and
+        // its final loop test (<id>t) run in the same code.
+        while (I + 1 < L.size() && (L[I + 1].Id.rfind(N.Id + "e", 0) == 0 ||
+                                    L[I + 1].Id == N.Id + "t") &&
+               !llvm::is_contained(S.Nodes, L[I + 1].Id))
+          Bind(L[++I], Callee, B);
+      }
+    };
+    Mark(Seg);
+  }
+  for (auto &[Callee, IRCallee] : InlinedCallees) {
+    std::optional<std::vector<CallBinding>> Agreed;
+    forEachNode(F.Body, [&](const Node &C) {
+      if (C.Kind != NodeKind::Call || C.Callee != Callee)
+        return;
+      std::vector<CallBinding> B = Bindings(C, IRCallee);
+      if (!Agreed)
+        Agreed = B;
+      else
+        llvm::erase_if(*Agreed, [&](const CallBinding &X) {
+          return llvm::none_of(B, [&](const CallBinding &Y) {
+            return Y.Param == X.Param && Y.Arg == X.Arg;
+          });
+        });
+    });
+    if (Agreed && !Agreed->empty())
+      for (Node &N : Seg)
+        Bind(N, Callee, *Agreed);
+  }
   // Trip parameters replaced by source counts, also in the memory terms.
   auto Replace = [&](std::string &X) {
     for (auto &[Name, T] : TripOf)
@@ -625,6 +846,20 @@ private:
       auto IN = IRName.find(Name);
       Expect[Is.front()] = irCollection().Functions.count(IN != IRName.end() ? IN->second : Name);
     }
+    // A function with no code of its own whose calls were inlined (option
+    // inlined): its IR level comes from its callers' IR SEGs
+    // (takeInlined), once all of them are final.
+    for (auto &[Carrier, FS] : irCollection().Functions)
+      for (const InlinedSite &S : FS.Inlined) {
+        auto SN = irCollection().SourceNames.find(S.Callee);
+        const std::string &Callee = SN != irCollection().SourceNames.end() ? SN->second : S.Callee;
+        auto B = ByName.find(Callee);
+        if (B != ByName.end() && !Expect[B->second.front()] &&
+            (Opts.InlinedAll || Opts.Inlined.count(Callee)))
+          Carriers[Callee].insert(Carrier);
+      }
+    for (auto &[Callee, Waiting] : Carriers)
+      Expect[ByName[Callee].front()] = true;
   }
 
   /// IRCollection::OnBackendStart: clang's IR generation is done, the AST
@@ -670,6 +905,7 @@ private:
   /// neither level is held until the end of the compile.
   void irFinal(const std::string &Mangled, IRFunctionSeg &IR) {
     expect();
+    takeInlined(Mangled, IR);
     auto SN = irCollection().SourceNames.find(Mangled);
     const std::string &Source = SN != irCollection().SourceNames.end() ? SN->second : Mangled;
     auto IN = IRName.find(Source);
@@ -682,6 +918,46 @@ private:
       writeFunction(B->second.front(), &IR);
       flush();
     }
+  }
+
+  /// Copies the code of the calls inlined into IR function Carrier out of
+  /// its IR SEG (final: ICC attached), and writes each callee with no code
+  /// of its own whose callers are all done (inlinedSeg).
+  void takeInlined(const std::string &Carrier, const IRFunctionSeg &IR) {
+    auto &Names = irCollection().SourceNames;
+    auto SourceOf = [&](const std::string &IRName) {
+      auto It = Names.find(IRName);
+      return It != Names.end() ? It->second : IRName;
+    };
+    for (const InlinedSite &S : IR.Inlined)
+      if (Carriers.count(SourceOf(S.Callee)))
+        Inlined[SourceOf(S.Callee)].push_back(copyInlined(IR, S));
+    for (auto &[Callee, Waiting] : Carriers) {
+      if (!Waiting.erase(Carrier) || !Waiting.empty())
+        continue;
+      auto B = ByName.find(Callee);
+      if (B == ByName.end() || Written[B->second.front()])
+        continue;
+      std::string Name = irNameOf(Callee);
+      std::vector<CallBinding> Own;
+      auto Ps = irCollection().ParamNames.find(Name);
+      for (unsigned K = 0; Ps != irCollection().ParamNames.end() && K < Ps->second.size(); ++K) {
+        std::string P = calleeParamName(irCollection().ParamNames, Name, K);
+        Own.push_back({P, P});
+      }
+      IRFunctionSeg Seg = inlinedSeg(Name, Callee, Own, Inlined[Callee]);
+      Inlined.erase(Callee);
+      for (const std::string &N : Seg.Notes)
+        Done[B->second.front()].MergeWarnings.push_back(Callee + ": segtime: IR level from the " + N);
+      writeFunction(B->second.front(), &Seg);
+      flush();
+    }
+  }
+
+  /// The IR (mangled) name of source function Source.
+  std::string irNameOf(const std::string &Source) const {
+    auto IN = IRName.find(Source);
+    return IN != IRName.end() ? IN->second : Source;
   }
 
   /// Builds the source-level SEG of Functions[I], merges IR (if any) into
@@ -705,7 +981,8 @@ private:
       // empty IR level the first one left behind.
       IRFunctionSeg Empty;
       if (IR || Merged.count(F.Name))
-        mergeIR(Done[I].MergeWarnings, F, IR ? *IR : Empty, irCollection().SourceNames);
+        mergeIR(Done[I].MergeWarnings, F, IR ? *IR : Empty, irCollection().SourceNames,
+                irCollection().ParamNames);
       if (IR)
         Merged.insert(F.Name);
     }
@@ -778,6 +1055,11 @@ private:
   std::optional<CallGraph> Graph;
   std::map<std::string, std::string> IRName; ///< source name -> IR (mangled) name
   std::set<std::string> Merged; ///< source names whose IR SEG is merged
+  /// Functions with no code of their own, inlined: the IR functions whose
+  /// IR SEG (with their code) is not final yet, and the copies of their
+  /// code taken so far (takeInlined), by source name.
+  std::map<std::string, std::set<std::string>> Carriers;
+  std::map<std::string, std::vector<InlinedCopy>> Inlined;
   /// Without quiet: the source-level SEGs for the summary, in source order.
   std::vector<std::optional<FunctionSeg>> Kept;
   SegFile File; ///< the file's header and warnings (functions: Kept)
@@ -919,6 +1201,17 @@ protected:
         } catch (const std::runtime_error &) {
           Bad(A, "expected p=NAME=VALUE with a finite number, as segtime predict's -p");
         }
+      } else if (Key == "inlined") {
+        if (!HasVal) {
+          Opts.InlinedAll = true;
+          continue;
+        }
+        if (!NeedValue("NAME,..."))
+          continue;
+        llvm::SmallVector<llvm::StringRef> Parts;
+        Val.split(Parts, ',', -1, false);
+        for (llvm::StringRef P : Parts)
+          Opts.Inlined.insert(P.str());
       } else if (Key == "timing") {
         if (NoValue())
           Opts.Timing = true;
@@ -954,6 +1247,10 @@ protected:
                         "                 (measures what the reads cost: ct_overhead.py)\n"
                         "  p=NAME=VALUE   a parameter value for the printed ICC times (as\n"
                         "                 segtime predict -p; repeatable)\n"
+                        "  inlined[=NAME,...]\n"
+                        "                 a function with no code of its own (every call\n"
+                        "                 inlined; all, or those named) gets IR and machine\n"
+                        "                 levels from the code of its calls (their mean)\n"
                         "  timing         print the plugin's own phase times (AST SEG, IR SEG,\n"
                         "                 ICC clone, code generation, block costing, JSON)\n"
                         "  budget=N       units of symbolic work per function at the IR level\n"

@@ -343,10 +343,12 @@ ex parseExpr(const std::string &Src) {
   // REGISTER_FUNCTION (idiv, min, ...), encoded as the parser expects.
   const prototype_table &Table = get_default_reader();
   symtab Syms;
-  static const std::regex Ident("[A-Za-z_][A-Za-z0-9_]*");
+  static const std::regex Ident("[A-Za-z_][A-Za-z0-9_]*(\\.[A-Za-z_][A-Za-z0-9_]*)*");
   // GiNaC's lexer reads no name that starts with '_' (a C identifier may;
-  // FormulaText's names do): such a name is read as a token of letters and
-  // digits that no name of Src is, bound to the symbol of the real name.
+  // FormulaText's names do) and no callee's parameter in its caller,
+  // "kernel.n" (the IR level of inlined code): such a name is read as a
+  // token of letters and digits that no name of Src is, bound to the
+  // symbol of the real name.
   std::string Text;
   size_t Copied = 0;
   std::map<std::string, std::string> TokenOf;
@@ -359,7 +361,7 @@ ex parseExpr(const std::string &Src) {
     if (P < Src.size() && Src[P] == '(')
       continue; // a function name
     std::string Name = It->str(), Token = Name;
-    if (Name[0] == '_') {
+    if (Name[0] == '_' || Name.find('.') != std::string::npos) {
       auto [T, New] = TokenOf.emplace(Name, "");
       if (New) {
         T->second = "U" + std::to_string(TokenOf.size());

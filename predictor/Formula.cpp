@@ -2,6 +2,7 @@
 #include "predictor/Formula.h"
 #include "predictor/Collectives.h"
 #include "core/Library.h"
+#include "core/Link.h"
 
 #include <algorithm>
 #include <regex>
@@ -45,6 +46,16 @@ StageWeight libraryWeight(const std::map<std::string, double> &Costs) {
     }
     return T;
   };
+}
+
+exmap callSubstitution(const Node &Call, const FunctionSeg &Callee) {
+  exmap Bind;
+  for (const std::string &P : Callee.Params)
+    if (!P.empty())
+      Bind[sym(P)] = sym(Call.Callee + "." + P);
+  for (const CallBinding &B : callBindings(Call, Callee.Params))
+    Bind[sym(B.Param)] = parseExpr(B.Arg);
+  return Bind;
 }
 
 bool FormulaBuilder::libraryCall(const Node &N) const {
@@ -206,17 +217,16 @@ bool FormulaBuilder::listDeps(const NodeList &L, const StageWeight &W, const std
         if (!DepMemo[{N.Callee, Key}].first)
           break;
         NZ = true;
+        std::vector<CallBinding> B = callBindings(N, Callee->Params);
         for (const std::string &X : C) {
-          auto P = std::find(Callee->Params.begin(), Callee->Params.end(), X);
-          if (P == Callee->Params.end()) {
-            S.insert(X);
-            continue;
-          }
-          size_t I = P - Callee->Params.begin();
-          if (I < N.Args.size() && !N.Args[I].empty())
-            addNames(N.Args[I], S);
-          else
+          auto A = std::find_if(B.begin(), B.end(), [&](auto &Y) { return Y.Param == X; });
+          if (A != B.end())
+            addNames(A->Arg, S);
+          else if (std::find(Callee->Params.begin(), Callee->Params.end(), X) !=
+                   Callee->Params.end())
             S.insert(N.Callee + "." + X);
+          else
+            S.insert(X);
         }
         break;
       }
@@ -334,18 +344,7 @@ ex FormulaBuilder::nodeCost(const Node &N, const StageWeight &W, const std::stri
       return Own;
     }
     ex C = closedForm(N.Callee, W, Key, Level);
-    exmap Bind;
-    // Bound arguments replace the callee's parameters; an argument that is
-    // not an expression in source names leaves a parameter "callee.param"
-    // for the user to give (never the caller's symbol of the same name).
-    for (size_t I = 0; I < Callee->Params.size(); ++I) {
-      const std::string &P = Callee->Params[I];
-      if (I < N.Args.size() && !N.Args[I].empty())
-        Bind[sym(P)] = parseExpr(N.Args[I]);
-      else if (C.has(sym(P)))
-        Bind[sym(P)] = sym(N.Callee + "." + P);
-    }
-    return Own + C.subs(Bind);
+    return Own + C.subs(callSubstitution(N, *Callee));
   }
   }
   return Own;

@@ -48,6 +48,13 @@ StageWeight commWeight();
 /// builder reports those, setLibraryCosts).
 StageWeight libraryWeight(const std::map<std::string, double> &Costs);
 
+/// The substitution that binds Callee's formula at call node Call, by the
+/// binder of core/Link.h (callBindings): each bound parameter -> its
+/// argument; an unbound one -> the symbol "<callee>.<param>", for the user
+/// to give (never the caller's symbol of the same name). Throws
+/// std::invalid_argument if an argument does not parse.
+GiNaC::exmap callSubstitution(const Node &Call, const FunctionSeg &Callee);
+
 /// Formula builder over one SEG file. Closed forms are memoised per
 /// (function, weight key). Recursion (a cycle of calls) contributes 0 and
 /// is reported by unresolved(); a call to a function without a SEG too.

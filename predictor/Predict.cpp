@@ -1,6 +1,7 @@
 //===- Predict.cpp - Predicted times per function and level ---------------===//
 #include "predictor/Predict.h"
 #include "core/Library.h"
+#include "core/Link.h"
 #include "predictor/PredictedSpeed.h"
 #include "predictor/MemoryModel.h"
 #include "predictor/Collectives.h"
@@ -57,19 +58,17 @@ std::vector<BoundValue> boundFromCalls(const SegFile &S, const FunctionSeg &F,
           if (!C)
             return;
           exmap Sub;
-          for (size_t I = 0; I < C->Params.size() && I < N.Args.size(); ++I) {
-            if (N.Args[I].empty())
-              continue;
+          for (const CallBinding &Arg : callBindings(N, C->Params)) {
             ex A;
             try {
-              A = parseExpr(N.Args[I]).subs(Env);
+              A = parseExpr(Arg.Arg).subs(Env);
             } catch (const std::exception &) {
               continue;
             }
-            Sub[sym(C->Params[I])] = A;
+            Sub[sym(Arg.Param)] = A;
             if (Out.size() >= Max)
               continue;
-            BoundValue B{C->Name + "." + C->Params[I], toString(A, 6), std::nullopt,
+            BoundValue B{C->Name + "." + Arg.Param, toString(A, 6), std::nullopt,
                          N.Range.File + ":" + std::to_string(N.Range.Line)};
             bool All = true;
             for (const std::string &X : freeSymbols(A))
@@ -632,9 +631,9 @@ static void negativeTrips(const SegFile &S, const NodeList &L,
     if (!Callee || Depth >= 8)
       return;
     std::map<std::string, double> Args;
-    for (size_t I = 0; I < Callee->Params.size() && I < N.Args.size(); ++I)
-      if (Value(N.Args[I], V))
-        Args[Callee->Params[I]] = V;
+    for (const CallBinding &B : callBindings(N, Callee->Params))
+      if (Value(B.Arg, V))
+        Args[B.Param] = V;
     negativeTrips(S, Callee->Body, Args, Notes, In.empty() ? N.Callee : In + " -> " + N.Callee,
                   Depth + 1);
   });

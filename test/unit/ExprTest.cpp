@@ -436,3 +436,12 @@ TEST(Expr, DropTermsWith) {
   EXPECT_DOUBLE_EQ(evaluate(D, {{"y", 4}}), 12);
   EXPECT_TRUE(dropTermsWith(E, {}).is_equal(E));
 }
+
+// A callee's parameter named as in its caller's formulas (the IR level of
+// inlined code): "kernel.n" is one symbol, the one Formula binds.
+TEST(Expr, ParsesCalleeParameterNames) {
+  ex E = parseExpr("(-2 + kernel.n)*kernel.t + max(kernel.n, 4)");
+  EXPECT_TRUE(E.has(sym("kernel.n")));
+  EXPECT_TRUE(E.has(sym("kernel.t")));
+  EXPECT_EQ(E.subs(lst{sym("kernel.n") == 10, sym("kernel.t") == 3}), ex(34));
+}

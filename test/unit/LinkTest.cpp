@@ -1,5 +1,6 @@
 //===- LinkTest.cpp - segtime link and parameters bound through calls -----===//
 #include "core/Link.h"
+#include "predictor/Formula.h"
 #include "predictor/Predict.h"
 
 #include <gtest/gtest.h>
@@ -215,6 +216,44 @@ TEST(BoundThroughCalls, UnlinkedCalleeIsNotCostedAndSaysSo) {
   EXPECT_DOUBLE_EQ(F.Levels.at("POC").Counts.at("flop"), 11);
   EXPECT_EQ(F.Costed.NotCosted, 2u);
   EXPECT_EQ(F.Costed.NoSeg, (std::set<std::string>{"kernel", "printf"}));
+}
+
+// The one binder: a call binds the callee's parameters whose arguments are
+// expressions in the caller's names, in parameter order.
+TEST(CallBinder, BindsArgumentsInCallerNames) {
+  Node C = call(NodeKind::Call, "kernel", {"2*m", "", "argv1", "x"}, 7, "main.c");
+  std::vector<CallBinding> B = callBindings(C, {"n", "t", "s"});
+  ASSERT_EQ(B.size(), 2u); // t: no expression; x: beyond the parameters (varargs)
+  EXPECT_EQ(B[0].Param, "n");
+  EXPECT_EQ(B[0].Arg, "2*m");
+  EXPECT_EQ(B[1].Param, "s");
+  EXPECT_EQ(B[1].Arg, "argv1");
+  EXPECT_TRUE(callBindings(call(NodeKind::Call, "f", {}, 1, "a.c"), {"n"}).empty());
+}
+
+// The code of an inlined call names the callee's parameters as the caller's
+// formulas do ("kernel.n"); bound, it is in the caller's names.
+TEST(CallBinder, InlinedCodeTakesTheCallArguments) {
+  std::vector<CallBinding> B{{"n", "argv1"}, {"s", "2*m"}};
+  EXPECT_EQ(bindCalleeNames("1 + idiv(kernel.n - 2, 2)", "kernel", B), "1 + idiv(argv1 - 2, 2)");
+  EXPECT_EQ(bindCalleeNames("kernel.s*kernel.n", "kernel", B), "(2*m)*argv1");
+  // Unbound parameters, other callees and longer names stay.
+  EXPECT_EQ(bindCalleeNames("kernel.t + kernel.nn + xkernel.n + o.kernel.n + other.n", "kernel", B),
+            "kernel.t + kernel.nn + xkernel.n + o.kernel.n + other.n");
+  // A callee's own copy: its parameters bound to themselves.
+  EXPECT_EQ(bindCalleeNames("cmp_lt(0, kernel.t)*kernel.n", "kernel", {{"n", "n"}, {"t", "t"}}),
+            "cmp_lt(0, t)*n");
+}
+
+// The predictor binds a callee's formula with the same binder: a parameter
+// the call does not bind is "callee.param", never the caller's symbol.
+TEST(CallBinder, FormulaSubstitution) {
+  FunctionSeg K;
+  K.Name = "kernel";
+  K.Params = {"n", "t"};
+  GiNaC::exmap M = callSubstitution(call(NodeKind::Call, "kernel", {"2*m", ""}, 7, "main.c"), K);
+  GiNaC::ex E = parseExpr("n*t + t").subs(M);
+  EXPECT_TRUE(E.is_equal(parseExpr("2*m*kernel.t + kernel.t"))) << E;
 }
 
 } // namespace

@@ -1,0 +1,119 @@
+#!/usr/bin/env python3
+"""inline_counts.py - ICC instruction counts of inlined and not-inlined kernels.
+
+USAGE:
+  scripts/inline_counts.py --machine costvectors/local.yaml [--only dot,gemv]
+                           [--json build/inline_counts.json]
+
+For every kernel of examples/*.c and validation/*.c, two compiles at -O2
+-march=native -mno-avx512f with the plugin (ICC target "compile"):
+  - not inlined: the file as it is (the kernel is noinline, weak);
+  - inlined: the same file with the kernel `static inline` and always
+    inlined into main (segtime_bench.h's SEGTIME_KERNEL redefined), so that
+    the kernel has no code of its own and its IR level comes from the code
+    of its inlined calls.
+Both are run at the small size of validate.py under valgrind --tool=callgrind
+with 1 and 3 timed repetitions; the difference / 2 of the instructions
+executed in the file's own functions (not inlined: without main and the
+harness's segtime_*; inlined: with main, where the kernel now is) is the
+exact count of one kernel call. The ICC instruction count that `segtime
+predict --function KERNEL` gives for the same parameters (no -p beyond the
+kernel's own) is compared with it, for both compiles, and the two
+predictions with each other. Prints a table; not a test.
+"""
+import argparse, json, os, re, shutil, sys, tempfile
+
+from segtime_common import (BUILD, CLANG, PLUGIN, ROOT, SEGTIME, callgrind_instructions,
+                            load_seg, measured, pct, run)
+from validate import FLAGS, SMALL, extra_for
+
+KERNEL_MACRO = "#define SEGTIME_KERNEL __attribute__((noinline, weak))"
+INLINED_MACRO = "#define SEGTIME_KERNEL static inline __attribute__((always_inline))"
+
+
+def compile_kernel(src, base):
+    run([CLANG] + FLAGS + ["-fplugin=" + PLUGIN, "-fplugin-arg-segtime-quiet",
+                           "-fplugin-arg-segtime-targets=compile", "-fplugin-arg-segtime-inlined",
+                           "-fplugin-arg-segtime-out=" + base + ".seg.json",
+                           "-c", src, "-o", base + ".o"])
+    run([CLANG, base + ".o", "-o", base, "-lm"])
+    return load_seg(base + ".seg.json")
+
+
+def predicted_instructions(seg_path, kernel, params, extra, machine):
+    cmd = [SEGTIME, "predict", seg_path, "--machine", machine, "--function", kernel, "--level",
+           "icc", "--json"]
+    for k, v in params.items():
+        cmd += ["-p", "%s=%s" % (k, v)]
+    r = run(cmd + extra, check=False)
+    if r.returncode != 0:
+        return None, r.stderr.strip().splitlines()[-1] if r.stderr.strip() else "failed"
+    f = json.loads(r.stdout)["functions"][0]
+    return f["levels"]["ICC"]["counts"].get("instructions"), ""
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--machine", required=True,
+                    help="a machine file with this machine's ICC target (counts do not depend on it)")
+    ap.add_argument("--only", default="")
+    ap.add_argument("--json", default="")
+    a = ap.parse_args()
+    with open(os.path.join(ROOT, "examples", "segtime_bench.h")) as f:
+        header = f.read()
+    if KERNEL_MACRO not in header:
+        sys.exit("examples/segtime_bench.h: no '%s' to redefine" % KERNEL_MACRO)
+    work = os.path.join(BUILD, "inline-counts")
+    os.makedirs(os.path.join(work, "examples"), exist_ok=True)
+    os.makedirs(os.path.join(work, "validation"), exist_ok=True)
+    with open(os.path.join(work, "examples", "segtime_bench.h"), "w") as f:
+        f.write(header.replace(KERNEL_MACRO, INLINED_MACRO))
+    shutil.copy(os.path.join(ROOT, "validation", "valset.h"), os.path.join(work, "validation"))
+    rows = []
+    for folder in ("examples", "validation"):
+        for name in sorted(n[:-2] for n in os.listdir(os.path.join(ROOT, folder)) if n.endswith(".c")):
+            if (a.only and name not in a.only.split(",")) or name not in SMALL:
+                continue
+            print("== %s/%s" % (folder, name), file=sys.stderr, flush=True)
+            src = os.path.join(ROOT, folder, name + ".c")
+            inl_src = os.path.join(work, folder, name + ".c")
+            shutil.copy(src, inl_src)
+            row = {"kernel": name}
+            for kind, path in (("not_inlined", src), ("inlined", inl_src)):
+                base = os.path.join(work, "%s-%s" % (name, kind))
+                seg = compile_kernel(path, base)
+                m = measured(run([base] + SMALL[name], env=dict(os.environ, SEGTIME_REPS="1")).stdout)
+                kernel = m["function"]
+                funcs = {f["name"] for f in seg["functions"]
+                         if not f["name"].startswith("segtime_")
+                         and (kind == "inlined" or f["name"] != "main")}
+                i1 = callgrind_instructions(base, SMALL[name], funcs, 1)
+                i3 = callgrind_instructions(base, SMALL[name], funcs, 3)
+                per_call = (i3 - i1) / 2.0
+                pred, err = predicted_instructions(base + ".seg.json", kernel, m["params"],
+                                                   extra_for(name, seg, m["params"]), a.machine)
+                has_own = any(f["name"] == kernel and "IR" in f.get("level_segs", {})
+                              for f in seg["functions"])
+                row[kind] = {"function": kernel, "params": m["params"], "callgrind": per_call,
+                             "predicted": pred, "error": err, "ir_level": has_own,
+                             "error_pct": pct(pred, per_call) if pred else None}
+            rows.append(row)
+    print("| kernel | callgrind (not inlined) | ICC | err | callgrind (inlined) | ICC | err "
+          "| ICC inlined vs not |")
+    print("|---|---|---|---|---|---|---|---|")
+    for r in rows:
+        n, i = r["not_inlined"], r["inlined"]
+        def cell(x):
+            if x["predicted"] is None:
+                return ["%.0f" % x["callgrind"], "- (%s)" % x["error"][:60], "-"]
+            return ["%.0f" % x["callgrind"], "%.0f" % x["predicted"], "%+.2f %%" % x["error_pct"]]
+        both = ("%+.2f %%" % pct(i["predicted"], n["predicted"])
+                if i["predicted"] and n["predicted"] else "-")
+        print("| " + " | ".join([r["kernel"]] + cell(n) + cell(i) + [both]) + " |")
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump({"rows": rows}, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
