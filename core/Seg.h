@@ -30,6 +30,7 @@
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -54,6 +55,8 @@ public:
     return It == Counts.end() ? 0 : It->second;
   }
   bool empty() const { return Counts.empty(); }
+  /// Sets Op's count to N (exactly N, -0.0 included; packFunctionSeg's reader).
+  void set(const std::string &Op, double N) { Counts.insert_or_assign(Counts.end(), Op, N); }
   const std::map<std::string, double> &counts() const { return Counts; }
   json toJSON() const { return json(Counts); }
   static Ruv fromJSON(const json &J);
@@ -301,6 +304,19 @@ struct FunctionSeg {
   /// resolves schema 2's "strings").
   static FunctionSeg fromJSON(const json &J);
 };
+
+/// A binary image of a SEG held in memory while it waits (the plugin's
+/// source-level SEGs until their IR level comes, the IR SEGs until code
+/// generation reaches them): every field, in a fixed order, strings with a
+/// length prefix; several times cheaper to make and to read than JSON or
+/// CBOR (no key, no tree of values) and smaller. Not a file format: read
+/// back by the same build only. unpackFunctionSeg(packFunctionSeg(F)) equals F
+/// field for field; the readers throw std::runtime_error on a truncated or
+/// malformed image.
+std::vector<std::uint8_t> packFunctionSeg(const FunctionSeg &F);
+FunctionSeg unpackFunctionSeg(const std::vector<std::uint8_t> &Image);
+std::vector<std::uint8_t> packNodes(const NodeList &L);
+NodeList unpackNodes(const std::vector<std::uint8_t> &Image);
 
 /// A translation unit's characterisation: the content of a .seg.json file.
 struct SegFile {

@@ -2319,21 +2319,15 @@ IRFunctionSeg buildIRSeg(Function &F, LoopInfo &LI, ScalarEvolution &SE,
 void packSeg(IRFunctionSeg &FS) {
   if (FS.Seg.empty())
     return;
-  json J = json::array();
-  for (const Node &N : FS.Seg)
-    J.push_back(N.toJSON());
+  FS.PackedSeg = packNodes(FS.Seg);
   FS.Seg = {};
-  FS.PackedSeg = json::to_cbor(J);
 }
 
 void unpackSeg(IRFunctionSeg &FS) {
   if (FS.PackedSeg.empty())
     return;
-  json J = json::from_cbor(FS.PackedSeg);
+  FS.Seg = unpackNodes(FS.PackedSeg);
   FS.PackedSeg = {};
-  FS.Seg.reserve(J.size());
-  for (const json &N : J)
-    FS.Seg.push_back(Node::fromJSON(N));
 }
 
 std::string calleeParamName(const std::map<std::string, std::vector<std::string>> &ParamNames,

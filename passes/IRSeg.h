@@ -111,7 +111,7 @@ struct IRFunctionSeg {
   /// The function's symbolic work passed the budget (buildIRSeg).
   bool BudgetExceeded = false;
   /// Seg in a compact form while the function waits for code generation
-  /// (packSeg: its nodes' JSON content as CBOR, about a sixth of the
+  /// (packSeg: core/Seg.h's packNodes, a binary image a fraction of the
   /// nodes' memory; Seg is then empty); empty when Seg holds the nodes.
   std::vector<std::uint8_t> PackedSeg;
 };

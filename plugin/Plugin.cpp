@@ -864,7 +864,7 @@ private:
 
   /// IRCollection::OnBackendStart: clang's IR generation is done, the AST
   /// complete. Every function's source-level SEG is built now and held
-  /// packed (its JSON content as CBOR, a small fraction of the AST) until
+  /// packed (packFunctionSeg, a small fraction of the AST) until
   /// its IR SEG comes, and the AST is released as clang releases it before
   /// its back end when no plugin needs it afterwards
   /// (-clear-ast-before-backend): code generation then runs without it, as
@@ -879,7 +879,7 @@ private:
       if (!Written[I]) {
         FunctionSeg F = buildSourceSeg(I);
         llvm::TimeRegion T(phaseTimer("ast-seg", "AST SEG (POC, HLLC)"));
-        Prebuilt[I] = json::to_cbor(F.toJSON());
+        Prebuilt[I] = packFunctionSeg(F);
       }
     if (ReleaseAst) {
       Ctx->cleanup();
@@ -968,7 +968,7 @@ private:
     FunctionSeg F;
     if (I < Prebuilt.size() && !Prebuilt[I].empty()) {
       llvm::TimeRegion T(phaseTimer("ast-seg", "AST SEG (POC, HLLC)"));
-      F = FunctionSeg::fromJSON(json::from_cbor(Prebuilt[I]));
+      F = unpackFunctionSeg(Prebuilt[I]);
       Prebuilt[I] = {};
     } else {
       assert(!AstReleased && "a source-level SEG to build after the AST is released");
@@ -1043,7 +1043,7 @@ private:
   bool ReleaseAst = false;
   bool AstReleased = false; ///< by backendStarts: Functions' decls are gone
   /// backendStarts: the source-level SEG of each function not yet written,
-  /// packed (CBOR of FunctionSeg::toJSON), until writeFunction takes it.
+  /// packed (packFunctionSeg), until writeFunction takes it.
   std::vector<std::vector<std::uint8_t>> Prebuilt;
   std::optional<ASTNameGenerator> Names;
   ASTContext *Ctx = nullptr;

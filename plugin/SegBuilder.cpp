@@ -328,6 +328,18 @@ private:
     }
     return S;
   }
+  /// Line and column of L's expansion (0, 0 if invalid), as range() gives
+  /// for an end; remembered for the last L: every construct counted in a
+  /// stage asks for the end of the same statement.
+  std::pair<unsigned, unsigned> endOf(SourceLocation L) {
+    if (L != LastEnd) {
+      PresumedLoc E = SM.getPresumedLoc(SM.getExpansionLoc(L));
+      LastEnd = L;
+      LastEndPos = E.isValid() ? std::make_pair(E.getLine(), E.getColumn())
+                               : std::make_pair(0u, 0u);
+    }
+    return LastEndPos;
+  }
   unsigned line(SourceLocation L) { return SM.getPresumedLineNumber(SM.getExpansionLoc(L)); }
   std::string where(SourceLocation L) {
     PresumedLoc P = SM.getPresumedLoc(SM.getExpansionLoc(L));
@@ -356,14 +368,16 @@ private:
       Cur->push_back(N);
       OpenStage = static_cast<int>(Cur->size()) - 1;
     } else if (R.isValid()) {
-      SourceRange E = range(R);
       Node &S = (*Cur)[OpenStage];
-      if (S.Range.Line == 0)
-        S.Range = E;
-      else if (E.EndLine > S.Range.EndLine ||
-               (E.EndLine == S.Range.EndLine && E.EndCol > S.Range.EndCol)) {
-        S.Range.EndLine = E.EndLine;
-        S.Range.EndCol = E.EndCol;
+      if (S.Range.Line == 0) {
+        S.Range = range(R);
+      } else {
+        auto [EndLine, EndCol] = endOf(R.getEnd());
+        if (EndLine > S.Range.EndLine ||
+            (EndLine == S.Range.EndLine && EndCol > S.Range.EndCol)) {
+          S.Range.EndLine = EndLine;
+          S.Range.EndCol = EndCol;
+        }
       }
     }
     return (*Cur)[OpenStage];
@@ -506,7 +520,9 @@ private:
     // A condition on the MPI rank or process count is resolved for a given
     // rank and p (docs/mpi.md); any other keeps its probability parameter.
     std::string P;
-    if (Cond) {
+    // (Without MPI variables the condition cannot name rank or p; in main,
+    // toExpr may declare an argvK parameter on the way, so it runs there.)
+    if (Cond && (!MpiVars.empty() || FD->isMain())) {
       UsedMpi = false;
       std::optional<std::string> CE = condExpr(Cond);
       if (CE && UsedMpi)
@@ -811,14 +827,15 @@ private:
     if (!CurRange.isValid())
       CurRange = E->getSourceRange();
     E = E->IgnoreParens();
-    if (E->isPRValue() && !E->getType()->isVoidType() && !isa<CallExpr>(E) &&
-        E->isEvaluatable(Ctx)) {
-      // a constant the compiler folds (0, 2.0*PI, sizeof x): no run-time work
-    } else if (isa<IntegerLiteral, FloatingLiteral, CharacterLiteral, StringLiteral,
+    if (isa<IntegerLiteral, FloatingLiteral, CharacterLiteral, StringLiteral,
             UnaryExprOrTypeTraitExpr, DeclRefExpr, CXXBoolLiteralExpr,
             CXXNullPtrLiteralExpr, OffsetOfExpr>(E)) {
       // constants, sizeof, and lvalue names: no work (reads are counted at
-      // the lvalue-to-rvalue conversion)
+      // the lvalue-to-rvalue conversion); tested first, it spares the
+      // evaluation below for the leaves
+    } else if (E->isPRValue() && !E->getType()->isVoidType() && !isa<CallExpr>(E) &&
+               E->isEvaluatable(Ctx)) {
+      // a constant the compiler folds (0, 2.0*PI, sizeof x): no run-time work
     } else if (auto *C = dyn_cast<CastExpr>(E)) {
       cast(C);
     } else if (auto *B = dyn_cast<BinaryOperator>(E)) {
@@ -1400,6 +1417,8 @@ private:
   NodeList *Cur = nullptr;
   int OpenStage = -1;
   clang::SourceRange CurRange;
+  SourceLocation LastEnd;                   ///< endOf's last query
+  std::pair<unsigned, unsigned> LastEndPos; ///< and its answer
   ExitFinder ExitsOf;
   std::set<const VarDecl *> Mutated;
   std::map<const Stmt *, std::set<const VarDecl *>> MutatedCache;

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <fstream>
 
 using namespace segtime;
@@ -180,6 +181,47 @@ TEST(SegJson, CompactRoundTrip) {
   EXPECT_FALSE(F["seg"][0].contains("k")); // Stage, the default
   EXPECT_EQ(F["seg"][0]["i"], "v1");
   EXPECT_FALSE(F["seg"][1].contains("i")) << F["seg"][1].dump(); // v2 follows v1
+}
+
+TEST(SegJson, PackedImageRoundTrip) {
+  // Every field, the IR level's too: the image gives the function back as it was.
+  FunctionSeg F = sample().Functions[0];
+  F.Static = true;
+  F.Parameters[1].TakenAt = "5:3";
+  F.Parameters[1].OtherAt = "7:1";
+  NodeList &IR = F.LevelSegs["IR"] = F.Body;
+  IR[0].Freq = "(1 - P_f_5)*P_g_7";
+  IR[0].SourceNode = "v1";
+  IR[0].BranchProb = "Pir_f_12_9";
+  IR[0].Ruvs["INTCC"].add("fadd.double", -0.0);
+  IR[1].Footprint = "8*n";
+  IR[1].Traffic = "16*n";
+  IR[1].MemoryNotes = {"hist: indirect store"};
+  MemStream M;
+  M.Base = "a";
+  M.Load = true;
+  M.Size = 8;
+  M.Offsets = {"8", "-8"};
+  M.Loops = {{"ir7", "8", "n", ""}, {"ir6", "0", "n", "k_f_ir6"}};
+  IR[1].Streams = {M};
+  std::vector<std::uint8_t> Image = packFunctionSeg(F);
+  FunctionSeg Back = unpackFunctionSeg(Image);
+  EXPECT_EQ(Back.toJSON(), F.toJSON());
+  const Node &B1 = Back.LevelSegs.at("IR")[1];
+  EXPECT_EQ(B1.Streams[0].Loops[1].Index, "k_f_ir6");
+  EXPECT_TRUE(B1.Streams[0].Load);
+  EXPECT_FALSE(B1.Streams[0].Store);
+  EXPECT_EQ(Back.Parameters[1].OtherAt, "7:1");
+  EXPECT_TRUE(std::signbit(Back.LevelSegs.at("IR")[0].Ruvs.at("INTCC").get("fadd.double")));
+  NodeList Nodes = unpackNodes(packNodes(IR));
+  ASSERT_EQ(Nodes.size(), IR.size());
+  for (size_t I = 0; I < IR.size(); ++I)
+    EXPECT_EQ(Nodes[I].toJSON(), IR[I].toJSON());
+  // A truncated or padded image is an error, never a partial SEG.
+  std::vector<std::uint8_t> Cut(Image.begin(), Image.end() - 3);
+  EXPECT_THROW(unpackFunctionSeg(Cut), std::runtime_error);
+  Image.push_back(0);
+  EXPECT_THROW(unpackFunctionSeg(Image), std::runtime_error);
 }
 
 TEST(SegJson, CompactBadIndexNamesFunctionAndTable) {
