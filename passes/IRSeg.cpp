@@ -2018,6 +2018,9 @@ void packSeg(IRFunctionSeg &FS) {
     J.push_back(N.toJSON());
   FS.Seg = {};
   FS.PackedSeg = json::to_cbor(J);
+  // to_cbor grows its vector by doubling: the slack (a third of the bytes
+  // on sqlite3.c) would be held until code generation reaches F.
+  FS.PackedSeg.shrink_to_fit();
 }
 
 void unpackSeg(IRFunctionSeg &FS) {
