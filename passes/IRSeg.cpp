@@ -2321,6 +2321,9 @@ void packSeg(IRFunctionSeg &FS) {
     return;
   FS.PackedSeg = packNodes(FS.Seg);
   FS.Seg = {};
+  // The image's vector grows by doubling: the slack would be held until
+  // code generation reaches F.
+  FS.PackedSeg.shrink_to_fit();
 }
 
 void unpackSeg(IRFunctionSeg &FS) {
