@@ -224,7 +224,8 @@ public:
   /// nest's distinct lines) at the measured curve's bandwidth at F, the
   /// others (re-fetched because a layer condition fails for L2) at the
   /// curve's bandwidth at their reuse working set W (reuseWorkingSet); each
-  /// is T_L2L3 if its working set fits the reported L3 size, else T_L3Mem.
+  /// is T_L2L3 if its working set fits the L3 size the memory term uses
+  /// (sizeOf: the measured effective one when there is one), else T_L3Mem.
   /// A term that does not overlap (transfersOverlap) costs the increment of
   /// its inverse bandwidth over the previous non-overlapping level's (the
   /// measured bandwidth of level k is the time of the whole path from k to
@@ -261,6 +262,11 @@ public:
   void setTarget(const std::string &T) { Target = T; }
   /// Reported size of cache level L (memory.<L>.size; else the size used); 0 if none.
   double reportedSize(const std::string &L) const;
+  /// Size (B) of cache level L that the memory term and the ECM terms use:
+  /// memory.<L>.size_effective when measured (and not above the reported
+  /// size), else memory.<L>.size; 0 if the level has none. sizeNote() says
+  /// which.
+  double sizeOf(const std::string &L) const;
   /// Load and store micro-ops the core issues per cycle (memory.L1.loads_per_cycle,
   /// .stores_per_cycle; else datasheet: AMD Zen 3, 3 and 2, Software
   /// Optimization Guide for AMD Family 19h, §2.12; Intel Skylake and later,
@@ -306,6 +312,7 @@ private:
                                               std::vector<std::pair<double, double>> *Points =
                                                   nullptr) const;
   std::map<std::string, double> Reported; ///< memory.<L>.size
+  std::map<std::string, double> Used;     ///< sizeOf
   std::map<std::string, double> OverlapFlags; ///< memory.<L>.transfers_overlap
   double LoadsPerCycle = 0, StoresPerCycle = 0; ///< memory.L1.*_per_cycle (0: none)
   std::string Target;

@@ -421,6 +421,9 @@ static std::vector<NestBreakdown> breakdownOf(const FunctionSeg &F, const Memory
       B.Lines["L2"] = evaluate(T[2].Lines + T[3].Lines, Values);
       B.Lines["L3"] = evaluate(T[2].Lines, Values);
       B.Lines["memory"] = evaluate(T[3].Lines, Values);
+      for (size_t K = 0; K + 1 < Mem->caches().size() || K == 0; ++K)
+        B.LinesIn[Mem->caches()[K].Name] =
+            evaluate(linesInto(St, &Mem->caches()[K], false, &Fx), Values);
       for (const EcmTerm &E : T)
         B.Terms.push_back({E.Name, E.Bound, evaluate(E.Time, Values), E.Overlaps});
     }
@@ -1405,6 +1408,8 @@ json Prediction::toJSON() const {
                   {"share", B.Share},       {"model", B.NotAnalysable.empty() ? "ECM" : "fallback"}};
         if (B.OverlapExponent > 0)
           X["overlap_exponent"] = B.OverlapExponent;
+        if (!B.LinesIn.empty())
+          X["lines_in"] = B.LinesIn;
         if (!B.NotAnalysable.empty())
           X["not_analysable"] = B.NotAnalysable;
         json Ts = json::array();

@@ -65,6 +65,10 @@ struct NestBreakdown {
   /// Cache lines per execution: "L1" into L1, "L2" into L2, "L3" and
   /// "memory" the lines into L2 that come from there.
   std::map<std::string, double> Lines;
+  /// Lines brought in per execution by layer conditions alone (linesInto,
+  /// no write-back weighting): "L1", "L2", one per cache level but the
+  /// last; what a cache simulator counts as misses (scripts/cache_lines.py).
+  std::map<std::string, double> LinesIn;
   struct Term {
     std::string Name;  ///< "T_OL", "T_nOL", "T_L1L2", "T_L2L3", "T_L3Mem"
     std::string Bound; ///< "core", "L1", "L2", "L3", "memory"

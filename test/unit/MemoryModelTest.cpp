@@ -473,6 +473,89 @@ TEST(CacheLines, GemmIkjStreamsBOncePerI) {
               0.01 * 1.65e8);
 }
 
+TEST(CacheLines, AWindowShiftedByOneRowBringsOneRowIn) {
+  // 2-D convolution img[(i + p) n + j + q], n = 128, k = 5 (124 x 124
+  // outputs): loops q (l0), p (l1, a row down), j (l2), i (l3, a row down).
+  // By hand: one i iteration touches 5 rows of 129 doubles (5 KB, fits a
+  // 32 KiB L1), and the next i iteration shares 4 of them: the first
+  // iteration brings 5 rows in, each later one 1 row, 128 rows of ~16.1
+  // lines: 2064 + 64 lines (a row of 129 doubles from an unaligned start:
+  // 1 + 128 / 8 = 17 lines; the model: 1.5 + 123 / 8 = 16.9 per row). Before,
+  // every iteration was charged 5 rows' shift (R s / line): 9924 lines.
+  std::vector<MemStream> Img = {
+      stream("img", {{"8", "5"}, {"1024", "5"}, {"8", "124"}, {"1024", "124"}})};
+  const CacheGeometry L1{"L1", 32768, 8, 64};
+  double Row = 1 + 4.0 / 8 + 123.0 / 8;
+  EXPECT_DOUBLE_EQ(lines(Img, &L1), 5 * Row + 123 * Row);
+  EXPECT_NEAR(lines(Img, &L1), 128 * 17, 0.01 * 128 * 17);
+  // Two rows down per iteration (a stride-2 window): 2 new rows each.
+  std::vector<MemStream> Two = {
+      stream("img", {{"8", "5"}, {"1024", "5"}, {"8", "124"}, {"2048", "62"}})};
+  EXPECT_DOUBLE_EQ(lines(Two, &L1), 5 * Row + 61 * 2 * Row);
+}
+
+TEST(CacheLines, TheFootprintBoundsLinesThatStreamsShare) {
+  // A Jacobi step, v = f(u) then u = f(v), 2 steps, n = 128 (u and v 128 KiB
+  // each, 256 KiB in all): four streams, two per array. Into a 512 KiB L2
+  // the step's lines fit, so warm caches bring nothing in; summed per
+  // stream the step touched 512 KiB (each array twice) and the layer
+  // condition of the step loop failed.
+  std::vector<MemStream> S = {stream("u", {{"8", "16384"}, {"0", "2"}}),
+                              stream("v", {{"8", "16384"}, {"0", "2"}}, {}, true),
+                              stream("v", {{"8", "16384"}, {"0", "2"}}),
+                              stream("u", {{"8", "16384"}, {"0", "2"}}, {}, true)};
+  const CacheGeometry L2{"L2", 524288, 8, 64};
+  GiNaC::ex F = 2 * 131072;
+  EXPECT_DOUBLE_EQ(evaluate(linesInto(S, &L2, false, &F), {}), 0);
+  // Without the footprint the streams' sum (4 x 2048 lines, 512 KiB + 4
+  // lines) exceeds the L2: every step brings every stream in again.
+  EXPECT_DOUBLE_EQ(lines(S, &L2), 4 * 2 * (1 + 16383.0 / 8));
+  // Into a 32 KiB L1 nothing fits: by hand, 2 steps x 2 sweeps x (u + v)
+  // 2048 lines = 16384 (the model: 1/8 line more per stream and step).
+  const CacheGeometry L1{"L1", 32768, 8, 64};
+  EXPECT_DOUBLE_EQ(evaluate(linesInto(S, &L1, false, &F), {}), 4 * 2 * (1 + 16383.0 / 8));
+}
+
+TEST(MemoryModel, OneCacheSizeForTheLineModelAndEcm) {
+  // A measured effective size serves both the line model and the ECM split
+  // of L3 and memory; one measured above the reported size is not used.
+  Machine M = machine();
+  auto P = [&](const std::string &K, double V, const std::string &U) {
+    M.Params[K] = entry(V, U);
+  };
+  P("memory.L1.size", 32768, "B");
+  P("memory.L1.size_effective", 35685, "B");
+  P("memory.L1.ways", 8, "ways");
+  P("memory.L1.line_size", 64, "B");
+  P("memory.L2.size", 524288, "B");
+  P("memory.L2.ways", 8, "ways");
+  P("memory.L2.line_size", 64, "B");
+  P("memory.L3.size", 33554432, "B");
+  P("memory.L3.size_effective", 6 << 20, "B");
+  P("memory.L3.bandwidth", 30e9, "B/s");
+  P("memory.L3.ways", 16, "ways");
+  P("memory.L3.line_size", 64, "B");
+  std::string Why;
+  auto Mem = MemoryModel::fromMachine(M, Why);
+  ASSERT_TRUE(Mem) << Why;
+  EXPECT_DOUBLE_EQ(Mem->sizeOf("L1"), 32768);
+  EXPECT_DOUBLE_EQ(Mem->caches().front().Size, 32768);
+  EXPECT_DOUBLE_EQ(Mem->sizeOf("L3"), 6 << 20);
+  EXPECT_DOUBLE_EQ(Mem->reportedSize("L3"), 33554432);
+  EXPECT_NE(Mem->sizeNote().find("measured effective 3.57e+04 B is above it"),
+            std::string::npos);
+  // gemm i-k-j, 200 x 1100 x 1200: B (10.6 MB) again per i does not fit the
+  // effective 6 MiB L3: its lines come from memory (they fit the reported
+  // 32 MiB, which put them in T_L2L3 before).
+  std::vector<MemStream> G = gemmIkj(200, 1100, 1200);
+  GiNaC::ex F = 8.0 * (200 * 1100 + 200 * 1200 + 1200 * 1100);
+  std::vector<EcmTerm> T = Mem->ecmTerms(G, 0, F, 0);
+  ASSERT_EQ(T.size(), 4u);
+  EXPECT_EQ(T[3].Name, "T_L3Mem");
+  EXPECT_DOUBLE_EQ(evaluate(T[2].Lines, {}), 0);
+  EXPECT_NEAR(evaluate(T[3].Lines, {}), 200 * 1200 * 1100 / 8.0, 0.02 * 200 * 1200 * 1100 / 8.0);
+}
+
 TEST(CacheLines, ReuseWorkingSetIsTheFirstLoopThatDoesNotFit) {
   // gemm i-k-j, ni = 4, nj = nk = 64, a 4 KiB cache: the k iteration (17
   // lines, 1.1 kB) fits, the i iteration (all of B, 32 KiB + rows) does
