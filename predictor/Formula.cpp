@@ -324,6 +324,9 @@ ex FormulaBuilder::nodeCost(const Node &N, const StageWeight &W, const std::stri
         Unresolved.insert(Fn + ":" + std::to_string(N.Range.Line) + ": call to '" + N.Callee +
                           "': no library cost in " + LibraryMachine + " (library." + F->Name +
                           ": segtime calibrate --level library)");
+      else if (F->Sized && N.Bytes.empty())
+        Unresolved.insert(Fn + ":" + std::to_string(N.Range.Line) + ": call to '" + N.Callee +
+                          "': size not known in the optimised code, costed per call only");
       return Own;
     }
     const FunctionSeg *Callee = File.find(N.Callee);
