@@ -137,11 +137,6 @@ std::string irLibraryCallee(const CallBase &C) {
 std::string intccKey(const Instruction &I) {
   if (isa<DbgInfoIntrinsic>(I))
     return "";
-  if (auto *C = dyn_cast<CallBase>(&I)) {
-    std::string Lib = irLibraryCallee(*C);
-    if (!Lib.empty())
-      return "call." + Lib; // the library call the code generator emits
-  }
   if (auto *II = dyn_cast<IntrinsicInst>(&I)) {
     switch (II->getIntrinsicID()) {
     case Intrinsic::lifetime_start:

@@ -93,8 +93,7 @@ constexpr uint64_t DefaultAnalysisBudget = 1000000;
 std::string irLibraryCallee(const llvm::CallBase &C);
 
 /// IntCC vocabulary key of one instruction ("fadd.f64", "load.i32",
-/// "call.sqrt", "br.cond"; "call.memcpy" for a memcpy intrinsic the code
-/// generator makes a library call), "" for instructions that cost nothing
+/// "call.sqrt", "br.cond"), "" for instructions that cost nothing
 /// (debug intrinsics, lifetime markers).
 std::string intccKey(const llvm::Instruction &I);
 

@@ -320,7 +320,9 @@ ex FormulaBuilder::nodeCost(const Node &N, const StageWeight &W, const std::stri
   case NodeKind::Call: {
     if (libraryCall(N)) {
       const LibraryFunction *F = libraryFunction(N.Callee);
-      if (!LibraryCosted.count(F->Name))
+      if (!LibrarySet)
+        ; // (calibrate's counts: the library is not part of them)
+      else if (!LibraryCosted.count(F->Name))
         Unresolved.insert(Fn + ":" + std::to_string(N.Range.Line) + ": call to '" + N.Callee +
                           "': no library cost in " + LibraryMachine + " (library." + F->Name +
                           ": segtime calibrate --level library)");
