@@ -12,9 +12,9 @@ namespace segtime {
 
 const std::vector<LibraryFunction> &libraryFunctions() {
   static const std::vector<LibraryFunction> L = {
-      {"malloc", true, "n, bytes allocated", "malloc(n) of a batch of 64 blocks"},
-      {"calloc", true, "n*size, bytes allocated and zeroed", "calloc(1, n) of a batch of 64 blocks"},
-      {"realloc", true, "n, the new size in bytes", "realloc of a block of n/2 bytes to n bytes, batch of 64"},
+      {"malloc", true, "n, bytes allocated", "malloc(n)+free pairs less free, blocks untouched"},
+      {"calloc", true, "n*size, bytes allocated and zeroed", "calloc(1, n)+free pairs less free"},
+      {"realloc", true, "n, the new size in bytes", "realloc(malloc(n/2), n)+free less malloc(n/2)+free"},
       {"free", false, "", "free of a batch of 64 blocks of 64 B"},
       {"memcpy", true, "n, bytes copied", "memcpy(d, s, n), both in cache"},
       {"memmove", true, "n, bytes moved", "memmove(d, s, n), both in cache"},
@@ -48,6 +48,10 @@ const LibraryFunction *libraryFunction(const std::string &Callee) {
     if (F.Name == Name)
       return &F;
   return nullptr;
+}
+
+bool libraryCallInIR(const std::string &Callee) {
+  return Callee != "sqrt" && libraryFunction(Callee);
 }
 
 std::string libraryKey(const LibraryFunction &F, const char *Entry) {

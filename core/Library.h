@@ -36,6 +36,12 @@ const std::vector<LibraryFunction> &libraryFunctions();
 /// one segtime costs.
 const LibraryFunction *libraryFunction(const std::string &Callee);
 
+/// Whether a call to Callee left in the optimised IR is costed as the
+/// library call of libraryFunction(Callee): all but sqrt, which the
+/// backend makes the square-root instruction (PartiallyInlineLibCalls; the
+/// call stays for a negative argument only).
+bool libraryCallInIR(const std::string &Callee);
+
 /// Machine-file keys of function F's entries: "library.memcpy.per_call",
 /// "library.memcpy.per_B".
 std::string libraryKey(const LibraryFunction &F, const char *Entry);

@@ -10,8 +10,10 @@
 //===----------------------------------------------------------------------===//
 #include "passes/IRSeg.h"
 #include "passes/SourceLoc.h"
+#include "core/Library.h"
 
 #include "llvm/ADT/PostOrderIterator.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/DebugInfoMetadata.h"
@@ -105,6 +107,32 @@ static std::string typeKey(Type *T) {
   if (T->isVoidTy())
     return "void";
   return "other";
+}
+
+std::string irLibraryCallee(const CallBase &C) {
+  if (auto *M = dyn_cast<MemIntrinsic>(&C)) {
+    // x86-64's SelectionDAG expands a constant length of up to 8 stores of
+    // 16 B inline (MaxStoresPerMemcpy/Memset/Memmove); any other length
+    // stays a call of the C library.
+    auto *Len = dyn_cast<ConstantInt>(M->getLength());
+    if (Len && Len->getZExtValue() <= 128)
+      return "";
+    switch (M->getIntrinsicID()) {
+    case Intrinsic::memcpy:
+      return "memcpy";
+    case Intrinsic::memmove:
+      return "memmove";
+    case Intrinsic::memset:
+      return "memset";
+    default:
+      return "";
+    }
+  }
+  const Function *F = C.getCalledFunction();
+  if (!F || F->isIntrinsic() || !F->isDeclaration())
+    return "";
+  std::string Name = F->getName().str();
+  return libraryCallInIR(Name) ? Name : "";
 }
 
 std::string intccKey(const Instruction &I) {
@@ -2125,18 +2153,21 @@ private:
       errs() << "memoryOf: " << F.getName() << ": F = " << Footprint << "\n";
   }
 
-  /// Call nodes for calls in B to functions defined in the module.
+  /// Call nodes for calls in B to functions defined in the module, and to
+  /// the C library functions segtime costs (irLibraryCallee, with their
+  /// size in bytes); Unknown nodes for other functions without a body.
   void calls(BasicBlock &B, const std::string &Freq, NodeList &Out) {
     for (Instruction &I : B) {
       auto *C = dyn_cast<CallInst>(&I);
       Function *Callee = C ? C->getCalledFunction() : nullptr;
-      if (!Callee || Callee->isIntrinsic())
+      std::string Lib = C ? irLibraryCallee(*C) : "";
+      if (!Callee || (Callee->isIntrinsic() && Lib.empty()))
         continue;
       Node N;
       N.Kind = NodeKind::Call;
       N.Id = "ir" + std::to_string(NextId++);
-      N.Callee = Callee->getName().str();
-      if (Callee->isDeclaration()) {
+      N.Callee = Lib.empty() ? Callee->getName().str() : Lib;
+      if (Callee->isDeclaration() && Lib.empty()) {
         // defined in another translation unit or a library: Unknown here,
         // with callee and arguments for `segtime link` (core/Link.h)
         N.Kind = NodeKind::Unknown;
@@ -2151,9 +2182,32 @@ private:
           S = Text.str(SE.getSCEV(A));
         N.Args.push_back(S ? *S : "");
       }
+      if (!Lib.empty())
+        N.Bytes = libraryBytes(*C, Lib, N.Args);
       std::tie(Text.Context, ParentSites) = std::move(Saved);
       Out.push_back(std::move(N));
     }
+  }
+
+  /// Size in bytes of library call C to Lib (core/Library.h's arguments)
+  /// in source names, the length of a constant string for the string
+  /// functions; "" if it is not known or Lib has none.
+  static std::string libraryBytes(const CallInst &C, const std::string &Lib,
+                                  const std::vector<std::string> &Args) {
+    std::vector<unsigned> Strings;
+    std::string Size;
+    for (unsigned I : librarySizeArgs(Lib, &Strings)) {
+      if (I >= Args.size() || Args[I].empty())
+        return "";
+      Size += (Size.empty() ? "(" : "*(") + Args[I] + ")";
+    }
+    for (unsigned I : Strings) { // the shortest constant bounds strcmp's
+      StringRef S;
+      if (I < C.arg_size() && getConstantStringInfo(C.getArgOperand(I), S) &&
+          (Size.empty() || std::stoul(Size) > S.size()))
+        Size = std::to_string(S.size());
+    }
+    return Size;
   }
 
   NodeList region(Loop *L) {

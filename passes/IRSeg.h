@@ -129,6 +129,12 @@ void unpackSeg(IRFunctionSeg &FS);
 /// validation kernels use at most about 700.
 constexpr uint64_t DefaultAnalysisBudget = 1000000;
 
+/// The C library function (core/Library.h) call C stays at code generation:
+/// a call to one without a body ("sin"), or a memcpy/memmove/memset
+/// intrinsic of a length not a constant of at most 128 B ("memcpy"); ""
+/// otherwise (sqrt, made the sqrt instruction by the backend, included).
+std::string irLibraryCallee(const llvm::CallBase &C);
+
 /// IntCC vocabulary key of one instruction ("fadd.f64", "load.i32",
 /// "call.sqrt", "br.cond"), "" for instructions that cost nothing
 /// (debug intrinsics, lifetime markers).

@@ -330,10 +330,15 @@ ex FormulaBuilder::nodeCost(const Node &N, const StageWeight &W, const std::stri
   case NodeKind::Call: {
     if (libraryCall(N)) {
       const LibraryFunction *F = libraryFunction(N.Callee);
-      if (!LibraryCosted.count(F->Name))
+      if (!LibrarySet)
+        ; // (calibrate's counts: the library is not part of them)
+      else if (!LibraryCosted.count(F->Name))
         Unresolved.insert(Fn + ":" + std::to_string(N.Range.Line) + ": call to '" + N.Callee +
                           "': no library cost in " + LibraryMachine + " (library." + F->Name +
                           ": segtime calibrate --level library)");
+      else if (F->Sized && N.Bytes.empty())
+        Unresolved.insert(Fn + ":" + std::to_string(N.Range.Line) + ": call to '" + N.Callee +
+                          "': size not known in the optimised code, costed per call only");
       return Own;
     }
     const FunctionSeg *Callee = File.find(N.Callee);

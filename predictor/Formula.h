@@ -137,10 +137,12 @@ public:
   bool libraryCall(const Node &N) const;
   /// The library functions the machine has costs for (LibraryFunction
   /// names) and its name: a library call to any other is reported by
-  /// unresolved() as "no library cost in MACHINE". Unset: none has.
+  /// unresolved() as "no library cost in MACHINE". Unset (calibrate):
+  /// library calls cost nothing and are not reported.
   void setLibraryCosts(std::set<std::string> Costed, std::string Machine) {
     LibraryCosted = std::move(Costed);
     LibraryMachine = std::move(Machine);
+    LibrarySet = true;
   }
 
   /// Unknown nodes and unresolved calls met while building closed forms.
@@ -186,6 +188,7 @@ private:
   std::map<std::string, LoopBound> Bounds;
   std::set<std::string> LibraryCosted; ///< setLibraryCosts
   std::string LibraryMachine = "the machine file";
+  bool LibrarySet = false; ///< setLibraryCosts called (else calls are not reported)
   int LoopDepth = 0; ///< loops enclosing the node being costed
   bool ClampTrips = false; ///< setClampTrips
 };

@@ -88,7 +88,8 @@ std::vector<BoundValue> boundFromCalls(const SegFile &S, const FunctionSeg &F,
   return Out;
 }
 
-CostedSummary costedSummary(const SegFile &S, const FunctionSeg &F) {
+CostedSummary costedSummary(const SegFile &S, const FunctionSeg &F,
+                            const std::set<std::string> &LibraryCosted) {
   CostedSummary R;
   std::set<std::string> Seen;
   std::function<void(const FunctionSeg &)> Walk = [&](const FunctionSeg &Fn) {
@@ -103,9 +104,10 @@ CostedSummary costedSummary(const SegFile &S, const FunctionSeg &F) {
         if (!N.Callee.empty())
           R.NoSeg.insert(N.Callee);
       } else if (N.Kind == NodeKind::Call) {
+        const LibraryFunction *L = libraryFunction(N.Callee);
         if (const FunctionSeg *C = S.find(N.Callee))
           Callees.push_back(C);
-        else {
+        else if (!L || !LibraryCosted.count(L->Name)) {
           ++R.NotCosted;
           R.NoSeg.insert(N.Callee);
         }
@@ -738,6 +740,16 @@ public:
       if (B)
         LibraryCosts[libraryKey(F, "per_B")] = B->Value;
     }
+    // At INTCC and ICC a call left in the optimised code to one of them is
+    // costed by its entry (the IR SEG's Call node), not by the vector's
+    // "call.<name>" (nor ICC's math-library cost).
+    for (auto &Model : Models)
+      if (auto *V = dynamic_cast<CostVectorModel *>(Model.get());
+          V && (V->level() == "INTCC" || V->level() == "ICC"))
+        V->setCostedElsewhere([Costed](const std::string &Callee) {
+          return libraryCallInIR(Callee) && Costed.count(libraryFunction(Callee)->Name);
+        });
+    LibraryCostedNames = Costed;
     FB.setLibraryCosts(std::move(Costed), M.Name);
     // ICC loops: overlap of iterations and the memory term.
     for (auto &Model : Models)
@@ -794,6 +806,7 @@ private:
   std::unique_ptr<CommModelScope> CommScope;
   std::map<std::pair<std::string, std::string>, std::set<std::string>> OpsMemo;
   std::map<std::string, double> LibraryCosts; ///< library.F.per_call / per_B, s and s/B
+  std::set<std::string> LibraryCostedNames;   ///< the library functions costed
 };
 
 const std::set<std::string> &FilePredictor::opsOf(const std::string &Fn, const std::string &Key,
@@ -898,14 +911,25 @@ void FilePredictor::predictFunction(FunctionPrediction &FP, const FunctionSeg &F
       return;
     }
   }
-  // Library calls' time, the same way (every level costs them alike).
+  // Library calls' time, the same way: POC and HLLC those of the source,
+  // INTCC and ICC those left in the optimised code (the IR-level SEG).
   StageWeight LibW = libraryWeight(LibraryCosts);
   ex LibE = FB.closedForm(Name, LibW, "library", "");
+  std::set<std::string> LibDeps, LibIrDeps;
   if (!LibE.is_zero()) {
     FP.LibraryFormula = toFormulaText(LibE);
-    for (const std::string &X : FB.dependsOn(Name, LibW, "library", ""))
-      CommDeps.insert(X);
+    LibDeps = FB.dependsOn(Name, LibW, "library", "");
   }
+  ex LibIrE = LibE;
+  LibIrDeps = LibDeps;
+  if (FS.LevelSegs.count("IR")) {
+    LibIrE = FB.closedForm(Name, LibW, "library:IR", "INTCC");
+    LibIrDeps = LibIrE.is_zero() ? std::set<std::string>()
+                                 : FB.dependsOn(Name, LibW, "library:IR", "INTCC");
+  }
+  if (!LibIrE.is_zero())
+    FP.LibraryIrFormula = toFormulaText(LibIrE);
+  auto irLevel = [](const std::string &L) { return L == "INTCC" || L == "ICC"; };
   // Per level, the names its time and counts depend on, from the SEG's
   // structure (FormulaBuilder::dependsOn): a name whose coefficient cancels
   // in value is still needed, so that needing it does not depend on
@@ -919,6 +943,8 @@ void FilePredictor::predictFunction(FunctionPrediction &FP, const FunctionSeg &F
     for (const std::string &X : FB.dependsOn(Name, anyCountWeight(Key), "any:" + Key, L))
       Deps.insert(X);
     Deps.insert(CommDeps.begin(), CommDeps.end());
+    const std::set<std::string> &Lib = irLevel(L) ? LibIrDeps : LibDeps;
+    Deps.insert(Lib.begin(), Lib.end());
     Used.insert(Deps.begin(), Deps.end());
   }
   // An optional level needing a value nobody gave is left out.
@@ -1023,7 +1049,7 @@ void FilePredictor::predictFunction(FunctionPrediction &FP, const FunctionSeg &F
     FP.Params.push_back({D->Name, V, D->Source});
   }
   // What is not costed, in the function and in those it calls.
-  FP.Costed = costedSummary(S, FS);
+  FP.Costed = costedSummary(S, FS, LibraryCostedNames);
   for (const std::string &U : FB.unresolved())
     for (const std::string &Fn : FP.Costed.Functions)
       if (U.compare(0, Fn.size() + 2, Fn + ": ") == 0 ||
@@ -1126,7 +1152,8 @@ void FilePredictor::predictFunction(FunctionPrediction &FP, const FunctionSeg &F
           Stray.insert(X);
       return dropRoundoff(Stray.empty() ? E : dropTermsWith(E, Stray));
     };
-    Closed[L] = Clean(FB.closedForm(Name, Model->timeWeight(), "time:" + L, L) + CommE + LibE);
+    const ex &LibL = irLevel(L) ? LibIrE : LibE;
+    Closed[L] = Clean(FB.closedForm(Name, Model->timeWeight(), "time:" + L, L) + CommE + LibL);
     if (FB.factored(Name, "time:" + L))
       FP.Notes.push_back(L + " closed form left factored: its expansion has more than " +
                          std::to_string(O.MaxTerms) + " terms (--max-terms)");
@@ -1166,7 +1193,7 @@ void FilePredictor::predictFunction(FunctionPrediction &FP, const FunctionSeg &F
         LP.Rank = static_cast<int>(V.at("rank"));
     }
     LP.CommS = CommE.is_zero() ? 0 : Eval(CommE, V, "communication time");
-    LP.LibraryS = LibE.is_zero() ? 0 : Eval(LibE, V, "library-call time");
+    LP.LibraryS = LibL.is_zero() ? 0 : Eval(LibL, V, "library-call time");
     for (const std::string &Op : opsOf(Name, Key, L)) {
       double C =
           Eval(Clean(FB.closedForm(Name, countWeight(Key, Op), "count:" + Key + ":" + Op, L)), V,
@@ -1382,7 +1409,7 @@ json Prediction::toJSON() const {
       Ls[L]["counts"] = LP.Counts;
       if (!F.CommFormula.Formula.empty())
         Ls[L]["comm_s"] = LP.CommS;
-      if (!F.LibraryFormula.Formula.empty())
+      if (!F.LibraryFormula.Formula.empty() || !F.LibraryIrFormula.Formula.empty())
         Ls[L]["library_s"] = LP.LibraryS;
       if (LP.Rank >= 0)
         Ls[L]["rank"] = LP.Rank;
@@ -1394,6 +1421,8 @@ json Prediction::toJSON() const {
       putFormula(J, "comm_formula", F.CommFormula);
     if (!F.LibraryFormula.Formula.empty())
       putFormula(J, "library_formula", F.LibraryFormula);
+    if (!F.LibraryIrFormula.Formula.empty())
+      putFormula(J, "library_ir_formula", F.LibraryIrFormula);
     J["unresolved"] = F.Unresolved;
     if (!F.Notes.empty())
       J["notes"] = F.Notes;
@@ -1550,15 +1579,27 @@ void Prediction::printText(std::ostream &OS) const {
     if (!F.CommFormula.Formula.empty())
       OS << "  comm  t = " << cutFormula(F.CommFormula, 400, "in --json")
          << " s (included in every level below)\n";
-    if (!F.LibraryFormula.Formula.empty())
-      OS << "  lib   t = " << cutFormula(F.LibraryFormula, 400, "in --json")
-         << " s (library calls, included in every level below)\n";
+    {
+      bool Src = false, Ir = false; // the levels shown that use each
+      for (auto &[L, LP] : F.Levels)
+        (L == "INTCC" || L == "ICC" ? Ir : Src) = true;
+      const FormulaText &A = F.LibraryFormula, &B = F.LibraryIrFormula;
+      if (!A.Formula.empty() && (!Ir || A.Formula == B.Formula))
+        OS << "  lib   t = " << cutFormula(A, 400, "in --json")
+           << " s (library calls, included in every level below)\n";
+      else if (!A.Formula.empty() && Src)
+        OS << "  lib   t = " << cutFormula(A, 400, "in --json")
+           << " s (library calls of the source, included in POC and HLLC)\n";
+      if (!B.Formula.empty() && Ir && (!Src || A.Formula != B.Formula))
+        OS << "  libIR t = " << cutFormula(B, 400, "in --json")
+           << " s (library calls of the optimised code, included in INTCC and ICC)\n";
+    }
     for (auto &[L, LP] : F.Levels) {
       OS << "  " << std::left << std::setw(5) << L << " t = " << cutFormula(LP.Formula, 400, "in --json") << " s\n"
          << "        = " << formatSeconds(LP.TimeS);
       if (!F.CommFormula.Formula.empty())
         OS << "   (comm " << formatSeconds(LP.CommS) << ")";
-      if (!F.LibraryFormula.Formula.empty())
+      if (LP.LibraryS != 0)
         OS << "   (library " << formatSeconds(LP.LibraryS) << ")";
       if (LP.Rank >= 0)
         OS << "   [rank " << LP.Rank << "]";

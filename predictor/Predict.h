@@ -36,6 +36,7 @@ struct LevelPrediction {
   double TimeS = 0;  ///< compute + communication, s
   double CommS = 0;  ///< of which communication (Comm nodes, docs/mpi.md), s
   double LibraryS = 0; ///< of which library calls (the machine's `library` section), s
+                       ///< (INTCC, ICC: those of the optimised code)
   /// MPI rank the time is for: the given --rank, else the slowest of the p
   /// ranks; -1 if the formula does not depend on the rank.
   int Rank = -1;
@@ -131,8 +132,13 @@ struct FunctionPrediction {
   FormulaText CommFormula;
   /// Time of the calls to C library functions (core/Library.h), from the
   /// machine's `library` section; "" if there are none or none is costed.
-  /// The same at every level: it is built from the source-level SEG.
+  /// POC and HLLC: built from the source-level SEG (memcpy, memset and the
+  /// libm functions are constructs there, costed by the levels' vectors).
   FormulaText LibraryFormula;
+  /// The same for INTCC and ICC, built from the IR-level SEG: the library
+  /// calls left in the optimised code, memcpy/memmove/memset and libm
+  /// calls included, those the compiler removed or expanded excluded.
+  FormulaText LibraryIrFormula;
 };
 
 struct PredictOptions {
@@ -216,8 +222,11 @@ std::vector<BoundValue> boundFromCalls(const SegFile &S, const FunctionSeg &F,
                                        const std::map<std::string, double> &Values,
                                        size_t Max = 40);
 
-/// CostedSummary of F in S (see there).
-CostedSummary costedSummary(const SegFile &S, const FunctionSeg &F);
+/// CostedSummary of F in S (see there). LibraryCosted: the library
+/// functions (core/Library.h names) the machine costs; a call to one of
+/// them counts as costed.
+CostedSummary costedSummary(const SegFile &S, const FunctionSeg &F,
+                            const std::set<std::string> &LibraryCosted = {});
 
 /// The ICC target to predict for: Wanted if the SEG file has it, else the
 /// first target of the SEG file (whose code generation succeeded) that M has

@@ -60,7 +60,7 @@ StageWeight CostVectorModel::timeWeight() const {
       return 0;
     ex T = 0;
     for (auto &[Op, Count] : It->second.counts())
-      if (!Uncosted.count(Op))
+      if (!Uncosted.count(Op) && !costedElsewhere(Op))
         T += numeric(Count) * numeric(cost(Op));
     return T;
   };
@@ -124,7 +124,7 @@ StageWeight ICCModel::timeWeight() const {
     if (It == N.Ruvs.end())
       return T;
     for (auto &[Op, Count] : It->second.counts())
-      if (Op.rfind("call.", 0) == 0)
+      if (Op.rfind("call.", 0) == 0 && !costedElsewhere(Op))
         if (auto C = libraryCallCost(Op.substr(5)))
           T += numeric(Count) * numeric(*C);
     return T;

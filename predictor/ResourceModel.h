@@ -14,6 +14,7 @@
 #include "predictor/Formula.h"
 #include "predictor/Machine.h"
 
+#include <functional>
 #include <memory>
 #include <set>
 #include <optional>
@@ -64,12 +65,23 @@ public:
   std::string costKey(const std::string &Op) const;
   /// The variant (optimisation level, or ICC target) of the cost vector.
   const std::string &variant() const { return Variant; }
+  /// Leaves out of the inner product the calls "call.<callee>" for which
+  /// Elsewhere(callee) is true: another term costs them (the INTCC and ICC
+  /// library calls, costed by the machine's `library` section).
+  void setCostedElsewhere(std::function<bool(const std::string &)> Elsewhere) {
+    CostedElsewhere = std::move(Elsewhere);
+  }
 
 protected:
   /// RUV operations the inner product leaves out (a subclass costs them).
   std::set<std::string> Uncosted;
+  /// Whether RUV operation Op is a call that setCostedElsewhere excludes.
+  bool costedElsewhere(const std::string &Op) const {
+    return CostedElsewhere && Op.rfind("call.", 0) == 0 && CostedElsewhere(Op.substr(5));
+  }
 
 private:
+  std::function<bool(const std::string &)> CostedElsewhere;
   std::string MachineName, Level, Variant, RuvKey;
   std::map<std::string, double> Cost; ///< s per operation
 };

@@ -4,16 +4,20 @@
 For each function of the machine file's `library` section (docs/models.md
 "Library calls"), at three sizes for the sized ones: a one-call C function
 (bench_<case>) is compiled at -O2 with the plugin and predicted with
-`segtime predict --json` (its `library_s`: the library term of the SEG), and
-the same compiled code is timed by a driver (--stat, default the minimum,
-and the spread (max - min)/statistic of --reps samples of >= 2 ms each). memcpy, memmove, memset and the libm
-functions are HLLC constructs in the SEG, not library calls: their
-prediction is the section's per_call + per_B * n itself (marked "section").
-Allocation cases pair the call with its free (malloc+free, ...), a pattern
-the calibration does not time as such.
+`segtime predict --json` (its `library_s`: the library term), and the same
+compiled code is timed by a driver (--stat, default the minimum, and the
+spread (max - min)/statistic of --reps samples of >= 2 ms each).
+memcpy, memmove, memset and the libm functions are constructs at the source
+levels: their prediction is INTCC's library term, from the calls left in
+the optimised code (marked "IR"); the others' is the source's (POC, "SEG");
+sqrt, which the compiler makes an instruction, is compared with the
+section's entry itself ("section"). Allocation cases pair the call with its
+free (malloc+free, ...), as calibrate times them, at sizes below and above
+glibc's mmap threshold (128 KiB).
 
 --unknowns: the Unknown nodes of main in each example (examples/*.c) with
-this build's plugin (SEGTIME_PLUGIN=... for another build), by reason.
+this build's plugin (SEGTIME_PLUGIN=... for another build), by reason, at
+the source level and in the IR-level SEG (after "IR:").
 
 Usage:
   scripts/validate_library.py --machine costvectors/local.yaml [--reps 7] [--json]
@@ -25,7 +29,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from segtime_common import CLANG, PLUGIN, ROOT, SEGTIME, example_names, load_seg, median, run
 
 # case: (functions costed, C body of bench_<case>(long n), sizes or None)
-ALLOC = [16, 256, 2048]
+ALLOC = [16, 2048, 262144]
 BYTES = [16, 1024, 16384]
 CASES = collections.OrderedDict([
     ("malloc", ("malloc+free", "void *p = malloc(n); sink_p = p; free(p);", ALLOC)),
@@ -50,7 +54,8 @@ CASES = collections.OrderedDict([
     ("clock_gettime", ("clock_gettime", "clock_gettime(CLOCK_MONOTONIC, &ts); sink_i += ts.tv_nsec;", None)),
     ("gettimeofday", ("gettimeofday", "gettimeofday(&tv, 0); sink_i += tv.tv_usec;", None)),
 ])
-SECTION_ONLY = {"memcpy", "memmove", "memset", "sin", "cos", "exp", "log", "sqrt", "pow"}
+IR_ONLY = {"memcpy", "memmove", "memset", "sin", "cos", "exp", "log", "pow"}
+SECTION_ONLY = {"sqrt"}
 
 HEAD = r"""#define _POSIX_C_SOURCE 200809L
 #include <math.h>
@@ -74,7 +79,7 @@ int main(int argc, char **argv) {
   for (int i = 0; names[i]; i++) if (!strcmp(names[i], argv[1])) f = fns[i];
   if (!f) return 2;
   memset(bufa, 'a', sizeof bufa); memset(bufc, 'a', sizeof bufc);
-  memset(str, 'a', n); memset(str2, 'a', n);
+  if (n < 65536) { memset(str, 'a', n); memset(str2, 'a', n); }
   long r = 1;
   for (;; r *= 2) { double t0 = now(); for (long i = 0; i < r; i++) f(n); if (now() - t0 > 2e-3) break; }
   for (int k = 0; k < reps; k++) {
@@ -104,9 +109,9 @@ def section_cost(machine, name, n):
     return lib["per_call"]["value"] + (lib["per_B"]["value"] * n if "per_B" in lib else 0)
 
 
-def predicted(seg, machine, case, n, params):
+def predicted(seg, machine, case, n, params, level="POC"):
     args = [SEGTIME, "predict", seg, "--machine", machine, "--function", "bench_" + case,
-            "--level", "poc", "--json"]
+            "--level", level.lower(), "--json"]
     for p in params.get("bench_" + case, []):
         args += ["-p", "%s=%d" % (p, n)]
     if n and not params.get("bench_" + case):
@@ -116,7 +121,7 @@ def predicted(seg, machine, case, n, params):
         sys.exit("predict failed for %s:\n%s" % (case, r.stderr))
     j = json.loads(r.stdout)
     f = j["functions"][0]
-    return f["levels"]["POC"].get("library_s"), f.get("unresolved", [])
+    return f["levels"][level].get("library_s"), f.get("unresolved", [])
 
 
 def validate(a):
@@ -141,6 +146,9 @@ def validate(a):
             m = min(t) if a.stat == "min" else median(t)
             if case in SECTION_ONLY:
                 p, how = section_cost(a.machine, case, n), "section"
+            elif case in IR_ONLY:
+                p, unres = predicted(seg, a.machine, case, n, params, "INTCC")
+                how = "IR"
             else:
                 p, unres = predicted(seg, a.machine, case, n, params)
                 how = "SEG"
@@ -166,27 +174,30 @@ def validate(a):
 
 def unknowns(a):
     tmp = tempfile.mkdtemp(prefix="segtime-unk-")
-    total = 0
+    total = total_ir = 0
     for name in example_names():
         seg = os.path.join(tmp, name + ".seg.json")
         run([CLANG, "-O2", "-fplugin=" + PLUGIN, "-fplugin-arg-segtime-quiet",
-             "-fplugin-arg-segtime-no-ir", "-fplugin-arg-segtime-out=" + seg, "-c",
+             "-fplugin-arg-segtime-out=" + seg, "-c",
              os.path.join(ROOT, "examples", name + ".c"), "-o", os.path.join(tmp, name + ".o")])
-        reasons = collections.Counter()
         f = next((f for f in load_seg(seg)["functions"] if f["name"] == "main"), None)
 
-        def walk(nodes):
+        def walk(nodes, reasons):
             for n in nodes:
                 if n.get("kind") == "Unknown":
-                    reasons[n["reason"].split(" (")[0]] += 1
-                walk(n.get("body", []))
+                    reasons[n["reason"].split(" (")[0].replace("call to external function", "no source:")] += 1
+                walk(n.get("body", []), reasons)
                 for arm in n.get("arms", []):
-                    walk(arm["body"])
-        walk(f["seg"] if f else [])
-        total += sum(reasons.values())
-        print("%-10s %3d  %s" % (name, sum(reasons.values()),
-                                 "; ".join("%s x%d" % kv for kv in sorted(reasons.items()))))
-    print("total Unknown nodes in main: %d" % total)
+                    walk(arm["body"], reasons)
+            return reasons
+        src = walk(f["seg"] if f else [], collections.Counter())
+        ir = walk((f or {}).get("level_segs", {}).get("IR", []), collections.Counter())
+        total += sum(src.values())
+        total_ir += sum(ir.values())
+        print("%-10s %3d  %s\n%10s %3d  %s" % (
+            name, sum(src.values()), "; ".join("%s x%d" % kv for kv in sorted(src.items())),
+            "IR:", sum(ir.values()), "; ".join("%s x%d" % kv for kv in sorted(ir.items()))))
+    print("total Unknown nodes in main: %d (source), %d (IR)" % (total, total_ir))
 
 
 def main():

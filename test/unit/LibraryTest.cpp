@@ -31,6 +31,12 @@ TEST(Library, TableAliasesAndSizes) {
   EXPECT_TRUE(librarySizeArgs("strcmp", &Strings).empty());
   EXPECT_EQ(Strings, (std::vector<unsigned>{0, 1}));
   EXPECT_EQ(libraryKey(*libraryFunction("memcpy"), "per_B"), "library.memcpy.per_B");
+  // In the optimised code: sqrt is the square-root instruction, not a call.
+  EXPECT_TRUE(libraryCallInIR("sin"));
+  EXPECT_TRUE(libraryCallInIR("memcpy"));
+  EXPECT_TRUE(libraryCallInIR("printf"));
+  EXPECT_FALSE(libraryCallInIR("sqrt"));
+  EXPECT_FALSE(libraryCallInIR("puts"));
   // Every sized function says what its size is.
   for (const LibraryFunction &F : libraryFunctions())
     EXPECT_EQ(F.Sized, !F.Size.empty()) << F.Name;

@@ -9,6 +9,7 @@
 #include "tools/calib/KernelSources.h"
 #include "tools/calib/LowLevelText.h"
 
+#include <algorithm>
 #include <fstream>
 #include <iomanip>
 
@@ -44,6 +45,19 @@ void fitLibraryFunction(LibraryResult::Function &Fn, const std::string &Stat) {
   }
 }
 
+void subtractFree(LibraryResult &R, const std::vector<bool> &WithFree, const std::string &Stat) {
+  auto Free = std::find_if(R.Functions.begin(), R.Functions.end(),
+                           [](const LibraryResult::Function &F) { return F.F->Name == "free"; });
+  if (Free == R.Functions.end() || Free->Times.empty())
+    throw CalibError("the library benchmark did not time free, which the allocation pairs need");
+  double TFree = stat(Free->Times[0], Stat);
+  for (size_t I = 0; I < R.Functions.size(); ++I)
+    if (WithFree.at(I))
+      for (std::vector<double> &S : R.Functions[I].Times)
+        for (double &T : S)
+          T = std::max(T - TFree, 0.01 * T); // noise could make it <= 0
+}
+
 LibraryResult runLibrary(const std::filesystem::path &Dir, const LowLevelOptions &O) {
   std::filesystem::path Src = Dir / "library.c", Bin = Dir / "library";
   std::ofstream(Src) << kernel::library();
@@ -63,6 +77,7 @@ LibraryResult runLibrary(const std::filesystem::path &Dir, const LowLevelOptions
     throw CalibError("the library benchmark failed (" + R.status() + "):\n" + tail(R.Err));
   LibraryResult Res;
   Res.stamp(O);
+  std::vector<bool> WithFree; // per function: samples of a call + free pair
   try {
     json J = json::parse(R.Out);
     for (const json &F : J.at("functions")) {
@@ -80,9 +95,12 @@ LibraryResult runLibrary(const std::filesystem::path &Dir, const LowLevelOptions
                            std::to_string(Fn.Times.back().size()) + " samples for " + Name +
                            ", expected " + std::to_string(O.Reps));
       }
-      fitLibraryFunction(Fn, O.Stat);
+      WithFree.push_back(F.value("with_free", false));
       Res.Functions.push_back(std::move(Fn));
     }
+    subtractFree(Res, WithFree, O.Stat);
+    for (LibraryResult::Function &Fn : Res.Functions)
+      fitLibraryFunction(Fn, O.Stat);
   } catch (const json::exception &E) {
     throw CalibError(std::string("the library benchmark's output is not the expected JSON: ") +
                      E.what());

@@ -53,6 +53,12 @@ struct LibraryResult : Sampled {
 /// ("min" or "median"): T, Fit and the per-repetition values.
 void fitLibraryFunction(LibraryResult::Function &Fn, const std::string &Stat);
 
+/// The allocation functions are timed as call + free pairs (WithFree, per
+/// function of R.Functions): subtracts free's time per call (the statistic
+/// Stat of its samples) from each of their samples, so that per_call of
+/// malloc + per_call of free is the pair. Throws CalibError if R has no free.
+void subtractFree(LibraryResult &R, const std::vector<bool> &WithFree, const std::string &Stat);
+
 /// Compiles kernels/Library.c in Dir (-O2 -fno-builtin) and runs it with
 /// O's sample duration and repetitions (QUICK: three sizes); throws
 /// CalibError if it fails or prints what is not the expected JSON.
