@@ -603,23 +603,25 @@ struct CanonicalEval : map_function {
       }
       if (AllNum) {
         numeric Exact = Sum ? 0 : 1;
-        std::vector<double> Inexact;
+        std::vector<numeric> Inexact;
         for (const ex &V : Ops) {
           const numeric &N = ex_to<numeric>(V);
           if (N.is_rational())
             Exact = Sum ? Exact + N : Exact * N;
           else
-            Inexact.push_back(N.to_double());
+            Inexact.push_back(N);
         }
         if (Inexact.empty()) {
           R = Exact;
         } else {
-          Inexact.push_back(Exact.to_double());
-          std::sort(Inexact.begin(), Inexact.end());
-          double Acc = Sum ? 0 : 1;
-          for (double D : Inexact)
-            Acc = Sum ? Acc + D : Acc * D;
-          R = numeric(Acc);
+          // GiNaC's floats (evalf's precision), in ascending order of value.
+          std::stable_sort(Inexact.begin(), Inexact.end(), [](const numeric &A, const numeric &B) {
+            return A.is_real() && B.is_real() ? A < B : A.to_double() < B.to_double();
+          });
+          numeric Acc = Exact;
+          for (const numeric &N : Inexact)
+            Acc = Sum ? Acc + N : Acc * N;
+          R = Acc;
         }
       } else {
         R = Sum ? ex(add(Ops)) : ex(mul(Ops));

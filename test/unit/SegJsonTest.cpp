@@ -193,7 +193,7 @@ TEST(SegJson, PackedImageRoundTrip) {
   IR[0].Freq = "(1 - P_f_5)*P_g_7";
   IR[0].SourceNode = "v1";
   IR[0].BranchProb = "Pir_f_12_9";
-  IR[0].Ruvs["INTCC"].add("fadd.double", -0.0);
+  IR[0].Ruvs["INTCC"].set("fadd.double", -0.0);
   IR[1].Footprint = "8*n";
   IR[1].Traffic = "16*n";
   IR[1].MemoryNotes = {"hist: indirect store"};
