@@ -432,32 +432,6 @@ std::set<std::string> freeSymbols(const ex &E) {
 }
 
 namespace {
-/// Substitutes for symbols once per subexpression object: GiNaC's subs
-/// walks the expression as a tree, so a shared object (a memory term's line
-/// counts) is substituted again at every use (conv2d's ICC closed form: 50 s).
-struct SubsOnce : map_function {
-  const exmap &M;
-  std::unordered_map<const basic *, std::pair<ex, ex>> Memo; // (object kept, result)
-  explicit SubsOnce(const exmap &M) : M(M) {}
-  ex operator()(const ex &E) override {
-    if (is_a<symbol>(E)) {
-      auto It = M.find(E);
-      return It == M.end() ? E : It->second;
-    }
-    if (E.nops() == 0)
-      return E;
-    const basic *Key = &ex_to<basic>(E);
-    auto It = Memo.find(Key);
-    if (It != Memo.end())
-      return It->second.second;
-    ex R = E.map(*this);
-    Memo.emplace(Key, std::make_pair(E, R));
-    return R;
-  }
-};
-} // namespace
-
-namespace {
 /// expandedTermsBound's walk: each subexpression object once.
 struct TermBound {
   size_t Limit;
@@ -571,11 +545,14 @@ ex dropTermsWith(const ex &E, const std::set<std::string> &Names) {
 namespace {
 /// Substitutes numbers for symbols and evaluates, combining the numbers of
 /// every sum and product in an order of their own: exact (rational) ones
-/// exactly, the others in double in ascending order of value. GiNaC keeps a
-/// sum's or product's operands in the order of their hashes, which depend
-/// on memory addresses (type names' addresses under ASLR), so its evalf adds
-/// the same doubles in an order that changes from run to run and the last
-/// digit with it. Each subexpression object is evaluated once.
+/// exactly, the others as GiNaC floats (evalf's precision) in ascending
+/// order of value. GiNaC keeps a sum's or product's operands in the order of
+/// their hashes, which depend on memory addresses (type names' addresses
+/// under ASLR), so its evalf adds the same floats in an order that changes
+/// from run to run and the last digit with it. Each subexpression object is
+/// evaluated once: a shared object (a memory term's line counts) is not
+/// walked again at every use, as GiNaC's subs would (conv2d's ICC closed
+/// form: 50 s).
 struct CanonicalEval : map_function {
   const exmap &M;
   std::unordered_map<const basic *, std::pair<ex, ex>> Memo; // (object kept, result)
