@@ -1,12 +1,14 @@
 //===- CompareTest.cpp - compare: statistics, node forms, one run ---------===//
 #include "predictor/Compare.h"
 #include "predictor/Formula.h"
+#include "SegFixtures.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 
 using namespace segtime;
+using namespace segtime_test;
 
 namespace {
 
@@ -62,26 +64,13 @@ TEST(CompareStats, WarwickTable7Interval) {
 }
 
 Node stage(const std::string &Id, const std::string &Op, double N, double Flop) {
-  Node S;
-  S.Id = Id;
-  S.Ruvs["HLLC"].add(Op, N);
-  if (Flop)
-    S.Ruvs["POC"].add("flop", Flop);
-  return S;
+  return stageNode(Id, {{Op, N}}, Flop);
 }
 
 Node loop(const std::string &Id, const std::string &Index, const std::string &Trip,
           unsigned Line, unsigned Col, NodeList Body) {
-  Node L;
-  L.Kind = NodeKind::Loop;
-  L.Id = Id;
-  L.LoopKind = "for";
-  L.Index = Index;
-  L.Start = "0";
-  L.Step = "1";
-  L.Trip = Trip;
+  Node L = forLoop(Id, Index, Trip, std::move(Body));
   L.Range = {"k.c", Line, Col, Line + 2, 1};
-  L.Body = std::move(Body);
   return L;
 }
 
@@ -125,19 +114,7 @@ TEST(CompareNodeForm, TriangularLoop) {
   EXPECT_THROW(FB.nodeForm("g", {}, W, "flop", "POC"), std::invalid_argument);
 }
 
-Machine machine() {
-  Machine M;
-  M.Name = "unit";
-  M.Path = "unit.yaml";
-  CostVector &P = M.Levels["POC"]["any"];
-  P.Unit = "Mflop/s";
-  P.Costs["flop"].Value = 4; // 0.25 us per flop
-  CostVector &H = M.Levels["HLLC"]["any"];
-  H.Unit = "ns";
-  H.Costs["loop"].Value = 1;
-  H.Costs["f64.add"].Value = 2;
-  return M;
-}
+Machine machine() { return unitMachine(4, {{"loop", 1}, {"f64.add", 2}}); } // 0.25 us per flop
 
 /// 2 calls of f; outer loop 2 us per call; inner loop untimed; f 5 us per call.
 CtFile profile() {

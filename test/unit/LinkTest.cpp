@@ -2,28 +2,18 @@
 #include "core/Link.h"
 #include "predictor/Formula.h"
 #include "predictor/Predict.h"
+#include "SegFixtures.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 
 using namespace segtime;
+using namespace segtime_test;
 
 namespace {
 
-Machine machine() {
-  Machine M;
-  M.Name = "unit";
-  M.Path = "unit.yaml";
-  CostVector &P = M.Levels["POC"]["any"];
-  P.Unit = "Mflop/s";
-  P.Costs["flop"].Value = 1;
-  CostVector &H = M.Levels["HLLC"]["any"];
-  H.Unit = "ns";
-  H.Costs["loop"].Value = 1;
-  H.Costs["call"].Value = 0;
-  return M;
-}
+Machine machine() { return unitMachine(1, {{"loop", 1}, {"call", 0}}); }
 
 Node stage(const std::string &Id, double Flop) {
   Node N;
@@ -34,12 +24,8 @@ Node stage(const std::string &Id, double Flop) {
 }
 
 Node loop(const std::string &Id, const std::string &Trip, NodeList Body) {
-  Node L;
-  L.Kind = NodeKind::Loop;
-  L.Id = Id;
-  L.LoopKind = "for";
-  L.Trip = Trip;
-  L.Body = std::move(Body);
+  Node L = forLoop(Id, "", Trip, std::move(Body));
+  L.Start = L.Step = "";
   return L;
 }
 

@@ -1,38 +1,21 @@
 //===- PredictTest.cpp - predict(): values, defaults and errors -----------===//
 #include "predictor/Predict.h"
 #include "predictor/Formula.h"
+#include "SegFixtures.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 
 using namespace segtime;
+using namespace segtime_test;
 
 namespace {
 
-Machine machine() {
-  Machine M;
-  M.Name = "unit";
-  M.Path = "unit.yaml";
-  CostVector &P = M.Levels["POC"]["any"];
-  P.Unit = "Mflop/s";
-  P.Costs["flop"].Value = 4;
-  CostVector &H = M.Levels["HLLC"]["any"];
-  H.Unit = "ns";
-  H.Costs["loop"].Value = 1;
-  H.Costs["f64.add"].Value = 2;
-  H.Costs["if"].Value = 1;
-  return M;
-}
+Machine machine() { return unitMachine(4, {{"loop", 1}, {"f64.add", 2}, {"if", 1}}); }
 
 Node stage(const std::string &Id, std::map<std::string, double> Hllc, double Flop) {
-  Node N;
-  N.Id = Id;
-  for (auto &[K, V] : Hllc)
-    N.Ruvs["HLLC"].add(K, V);
-  if (Flop)
-    N.Ruvs["POC"].add("flop", Flop);
-  return N;
+  return stageNode(Id, Hllc, Flop);
 }
 
 /// f(n): for (i < n) { if (P_f_3) { s += 1.0 } } ; N_g_7 iterations in g.
@@ -43,14 +26,7 @@ SegFile file() {
   F.Name = "f";
   F.Params = {"n"};
   F.Parameters.push_back({"P_f_3", "branch", 0.25, "static: default 0.5", "k.c:3", "if"});
-  Node L;
-  L.Kind = NodeKind::Loop;
-  L.Id = "v1";
-  L.LoopKind = "for";
-  L.Index = "i";
-  L.Start = "0";
-  L.Step = "1";
-  L.Trip = "n";
+  Node L = forLoop("v1", "i", "n", {});
   Node Br;
   Br.Kind = NodeKind::Branch;
   Br.Id = "v3";
@@ -237,13 +213,8 @@ TEST(Predict, UnknownFunctionAndLevelThrow) {
 TEST(Predict, HllcAndIntccTakeTheIRNestsMemoryTerm) {
   SegFile S = file();
   FunctionSeg &F = S.Functions[0];
-  Node L;
-  L.Kind = NodeKind::Loop;
-  L.Id = "ir1";
-  L.Index = "k";
-  L.Start = "0";
-  L.Step = "1";
-  L.Trip = "n";
+  Node L = forLoop("ir1", "k", "n", {});
+  L.LoopKind = "";
   L.SourceNode = "v1";
   L.Footprint = "8*n";
   L.Traffic = "8*n";

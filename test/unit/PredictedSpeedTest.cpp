@@ -1,5 +1,6 @@
 //===- PredictedSpeedTest.cpp - times of one function on several machines -===//
 #include "predictor/PredictedSpeed.h"
+#include "SegFixtures.h"
 
 #include <gtest/gtest.h>
 
@@ -9,34 +10,9 @@
 #include <unistd.h>
 
 using namespace segtime;
+using namespace segtime_test;
 
 namespace {
-
-/// f(n): for (i < n) { s += 1.0 }: HLLC n (loop + f64.add), POC n flop.
-SegFile file() {
-  SegFile S;
-  S.OptLevel = "O2";
-  FunctionSeg F;
-  F.Name = "f";
-  F.Params = {"n"};
-  Node L;
-  L.Kind = NodeKind::Loop;
-  L.Id = "v1";
-  L.LoopKind = "for";
-  L.Index = "i";
-  L.Start = "0";
-  L.Step = "1";
-  L.Trip = "n";
-  Node B;
-  B.Id = "v2";
-  B.Ruvs["HLLC"].add("loop", 1);
-  B.Ruvs["HLLC"].add("f64.add", 1);
-  B.Ruvs["POC"].add("flop", 1);
-  L.Body = {B};
-  F.Body = {L};
-  S.Functions.push_back(F);
-  return S;
-}
 
 /// A machine file: POC at Mflops Mflop/s, HLLC loop and f64.add in ns.
 std::string machineFile(const std::string &Name, double Mflops, double Loop, double Add) {
@@ -58,7 +34,7 @@ std::string machineFile(const std::string &Name, double Mflops, double Loop, dou
 TEST(PredictedSpeed, MostDetailedCommonLevelAndTimes) {
   std::string A = machineFile("a", 4, 1, 2), B = machineFile("b", 2, 2, 4);
   // No IR-level SEG: HLLC is the most detailed level: n (1 + 2) ns on a.
-  auto T = predictFunctionTimes(file(), "f", {A, B}, {{"n", 1000}});
+  auto T = predictFunctionTimes(addLoopFile(), "f", {A, B}, {{"n", 1000}});
   ASSERT_EQ(T.size(), 2u);
   EXPECT_EQ(T[0].Level, "HLLC");
   EXPECT_EQ(T[0].Machine, "a");
@@ -66,7 +42,7 @@ TEST(PredictedSpeed, MostDetailedCommonLevelAndTimes) {
   EXPECT_NEAR(T[1].TimeS, 6e-6, 1e-15);
   EXPECT_EQ(T[0].Target, "");
   // POC asked for: 1000 flop at 4 and 2 Mflop/s.
-  T = predictFunctionTimes(file(), "f", {A, B}, {{"n", 1000}}, "POC");
+  T = predictFunctionTimes(addLoopFile(), "f", {A, B}, {{"n", 1000}}, "POC");
   EXPECT_EQ(T[1].Level, "POC");
   EXPECT_NEAR(T[0].TimeS, 250e-6, 1e-12);
   EXPECT_NEAR(T[1].TimeS, 500e-6, 1e-12);
@@ -77,17 +53,17 @@ TEST(PredictedSpeed, MostDetailedCommonLevelAndTimes) {
 TEST(PredictedSpeed, ErrorsNameMachineAndFunction) {
   std::string A = machineFile("a", 4, 1, 2);
   try {
-    predictFunctionTimes(file(), "f", {A}, {});
+    predictFunctionTimes(addLoopFile(), "f", {A}, {});
     FAIL() << "no error for a missing n";
   } catch (const std::runtime_error &E) {
     EXPECT_NE(std::string(E.what()).find("machine a: missing parameter value(s) for f: n"),
               std::string::npos)
         << E.what();
   }
-  EXPECT_THROW(predictFunctionTimes(file(), "g", {A}, {{"n", 1}}), std::runtime_error);
-  EXPECT_THROW(predictFunctionTimes(file(), "f", {}, {{"n", 1}}), std::runtime_error);
+  EXPECT_THROW(predictFunctionTimes(addLoopFile(), "g", {A}, {{"n", 1}}), std::runtime_error);
+  EXPECT_THROW(predictFunctionTimes(addLoopFile(), "f", {}, {{"n", 1}}), std::runtime_error);
   // A zero time is no speed.
-  EXPECT_THROW(predictFunctionTimes(file(), "f", {A}, {{"n", 0}}), std::runtime_error);
+  EXPECT_THROW(predictFunctionTimes(addLoopFile(), "f", {A}, {{"n", 0}}), std::runtime_error);
   std::filesystem::remove(A);
 }
 
@@ -96,7 +72,7 @@ TEST(PredictedSpeed, ComparisonRatiosAgainstTheFirstMachine) {
   for (const std::string &P : {machineFile("a", 4, 1, 2), machineFile("b", 2, 2, 4)}) {
     PredictOptions O;
     O.Values = {{"n", 10}};
-    C.Predictions.push_back(predict(file(), readMachine(P), O));
+    C.Predictions.push_back(predict(addLoopFile(), readMachine(P), O));
     std::filesystem::remove(P);
   }
   json J = C.toJSON();
