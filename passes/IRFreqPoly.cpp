@@ -1,0 +1,250 @@
+//===- IRFreqPoly.cpp - Block frequencies in exact branch conditions ------===//
+///
+/// \file
+/// A block frequency as a polynomial in 0/1 branch conditions (Builder::Poly):
+/// products, the rejoining of the two sides of one condition (simplify), the
+/// cap on monomials and the budget of symbolic work, and the text written
+/// into the SEG.
+///
+//===----------------------------------------------------------------------===//
+#include "passes/IRSegBuilder.h"
+
+#include <algorithm>
+#include <cmath>
+#include <regex>
+
+using namespace llvm;
+
+namespace segtime {
+namespace irseg {
+
+/// The factors of a monomial of a Poly, in order: the pieces between its
+/// '\x1f' separators (as std::getline reads them: none for "", no empty
+/// piece after a trailing separator).
+std::vector<std::string> Builder::factorList(const std::string &M) {
+  std::vector<std::string> Fs;
+  for (size_t From = 0; From < M.size();) {
+    size_t End = M.find('\x1f', From);
+    if (End == std::string::npos)
+      End = M.size();
+    Fs.emplace_back(M, From, End - From);
+    From = End + 1;
+  }
+  return Fs;
+}
+
+/// The factors of a monomial of a Poly.
+std::set<std::string> Builder::factors(const std::string &M) {
+  std::vector<std::string> Fs = factorList(M);
+  return std::set<std::string>(Fs.begin(), Fs.end());
+}
+
+/// Does expression E name only iteration numbers of loops that Text can
+/// name now? (The nest's own loops are summed over in memoryOf.)
+bool Builder::inScope(const std::string &E) const {
+  static const std::regex Index("k_[A-Za-z0-9_.$]*?_ir[0-9]+");
+  std::set<std::string> Known;
+  for (auto &[L, K] : Text.LoopIndex)
+    Known.insert(K);
+  for (auto It = std::sregex_iterator(E.begin(), E.end(), Index); It != std::sregex_iterator();
+       ++It)
+    if (!Known.count(It->str()))
+      return false;
+  return true;
+}
+
+/// To += From * Scale * Factor (Factor: an expression, "" for 1, "0").
+/// Conditions are 0/1 indicators: a factor already in a monomial is not
+/// repeated (c*c = c), and c*(1 - c) = 0. Each monomial of From is one
+/// unit of the function's symbolic work (spend).
+void Builder::addScaled(Poly &To, const Poly &From, double Scale, const std::string &Factor) {
+  if (Scale == 0 || Factor == "0")
+    return;
+  spend(From.size());
+  if (Factor.empty() || Factor == "1") {
+    for (auto &[M, C] : From)
+      To[M] += C * Scale; // M's factors are sorted and distinct already
+    return;
+  }
+  const std::string Neg = negation(Factor);
+  for (auto &[M, C] : From) {
+    std::vector<std::string> Fs = factorList(M); // sorted, distinct
+    if (std::binary_search(Fs.begin(), Fs.end(), Neg))
+      continue;
+    auto At = std::lower_bound(Fs.begin(), Fs.end(), Factor);
+    if (At == Fs.end() || *At != Factor)
+      Fs.insert(At, Factor);
+    To[monomial(Fs)] += C * Scale;
+  }
+}
+
+/// M*c + M*(1 - c) = M in P (the two sides of one exact condition
+/// rejoin), until no two monomials merge; always the first mergeable
+/// monomial in P's order first, at its first factor "(1 - X)" such that
+/// the monomial with X in its place is in P with the same coefficient.
+///
+/// The factors are numbered in their text's order, so that monomials as
+/// sorted vectors of numbers compare as their texts do; the mergeable
+/// monomials are kept in a set and, after each merge, only those next to
+/// the three changed (one factor swapped for its other side) are looked
+/// at again. Each monomial looked at costs its factors in units of
+/// symbolic work.
+void Builder::simplify(Poly &P) {
+  // (nothing to merge without two monomials, one with a negated factor)
+  if (P.size() < 2 || llvm::none_of(P, [](const auto &MC) {
+        return MC.first.find("(1 - ") != std::string::npos;
+      }))
+    return;
+  using Mono = std::vector<unsigned>;
+  std::map<std::string, unsigned> Id;
+  for (auto &[M, C] : P)
+    for (std::string &F : factorList(M))
+      Id.emplace(std::move(F), 0);
+  std::vector<const std::string *> Text;
+  for (auto &[F, N] : Id) {
+    N = Text.size();
+    Text.push_back(&F);
+  }
+  // Other side of each factor: X for "(1 - X)" (Neg), and the reverse
+  // (Pos), where both are factors of P.
+  const unsigned None = ~0u;
+  std::vector<unsigned> Neg(Text.size(), None), Pos(Text.size(), None);
+  for (unsigned I = 0; I < Text.size(); ++I)
+    if (auto X = negated(*Text[I]))
+      if (auto It = Id.find(*X); It != Id.end()) {
+        Neg[I] = It->second;
+        Pos[It->second] = I;
+      }
+  std::map<Mono, double> Q;
+  for (auto &[M, C] : P) {
+    Mono K;
+    for (const std::string &F : factorList(M))
+      K.push_back(Id.at(F));
+    Q.emplace(std::move(K), C);
+  }
+  auto Swapped = [](const Mono &K, size_t I, unsigned F) {
+    Mono R = K;
+    R[I] = F;
+    std::sort(R.begin(), R.end());
+    return R;
+  };
+  // The monomial M merges with, and the factor position, if any.
+  auto MergeOf = [&](const Mono &M, double C, Mono &Other, size_t &At) {
+    spend(M.size() + 1);
+    for (size_t I = 0; I < M.size(); ++I) {
+      if (Neg[M[I]] == None)
+        continue;
+      Mono O = Swapped(M, I, Neg[M[I]]);
+      auto It = Q.find(O);
+      if (It == Q.end() || std::fabs(It->second - C) > 1e-12 * std::fabs(C))
+        continue;
+      Other = std::move(O);
+      At = I;
+      return true;
+    }
+    return false;
+  };
+  std::set<Mono> Ready;
+  Mono Other;
+  size_t At;
+  auto Check = [&](const Mono &M) {
+    auto It = Q.find(M);
+    if (It != Q.end() && MergeOf(M, It->second, Other, At))
+      Ready.insert(M);
+    else
+      Ready.erase(M);
+  };
+  for (auto &[M, C] : Q)
+    Check(M);
+  if (Ready.empty())
+    return; // (P unchanged)
+  while (!Ready.empty()) {
+    Mono M = *Ready.begin();
+    double Coef = Q.at(M);
+    MergeOf(M, Coef, Other, At);
+    Mono Merged = Other, Key = M;
+    Key.erase(Key.begin() + At);
+    Q.erase(Merged);
+    Q.erase(M);
+    Q[Key] += Coef;
+    std::set<Mono> Again{M, Merged, Key};
+    for (const Mono *X : {&M, &Merged, &Key})
+      for (size_t I = 0; I < X->size(); ++I)
+        for (unsigned F : {Neg[(*X)[I]], Pos[(*X)[I]]})
+          if (F != None)
+            Again.insert(Swapped(*X, I, F));
+    for (const Mono &Y : Again)
+      Check(Y);
+  }
+  P.clear();
+  for (auto &[K, C] : Q) {
+    std::string M;
+    for (unsigned F : K)
+      M += (M.empty() ? "" : "\x1f") + *Text[F];
+    P.emplace_hint(P.end(), std::move(M), C);
+  }
+}
+
+/// Completes the frequency P of a region member (all its incoming edges
+/// added): simplified; the numeric estimate Numeric instead if it has
+/// more than MaxTerms monomials or the function's symbolic work has
+/// passed its budget (each counted in Out.Notes).
+void Builder::settle(double Numeric, Poly &P) {
+  simplify(P);
+  bool Large = P.size() > MaxTerms;
+  if (!Large && !overBudget())
+    return;
+  if (Large)
+    ++CappedFrequencies;
+  P = Poly{{"", Numeric}};
+}
+
+/// P as an expression ("" for 1), or nullopt if too large to be useful
+/// (the numeric frequency is used then).
+std::optional<std::string> Builder::render(Poly P) {
+  simplify(P);
+  std::string R;
+  for (auto &[M, C] : P) {
+    if (C == 0)
+      continue;
+    std::string Prod = M;
+    std::replace(Prod.begin(), Prod.end(), '\x1f', '*');
+    std::string T = M.empty() ? num(C) : C == 1 ? Prod : num(C) + "*" + Prod;
+    R += (R.empty() ? "" : " + ") + T;
+  }
+  if (R.size() > 4000)
+    return std::nullopt;
+  return R == "1" ? "" : R.empty() ? "0" : R;
+}
+
+/// X if A is "(1 - X)" (one parenthesised negation), else nullopt: not
+/// not c is c.
+std::optional<std::string> Builder::negated(const std::string &A) {
+  if (A.rfind("(1 - ", 0) != 0 || A.back() != ')')
+    return std::nullopt;
+  int Depth = 0;
+  for (size_t I = 0; I + 1 < A.size(); ++I) {
+    Depth += A[I] == '(' ? 1 : A[I] == ')' ? -1 : 0;
+    if (Depth == 0)
+      return std::nullopt; // "(1 - a)*(1 - b)": the first parenthesis closes early
+  }
+  return A.substr(5, A.size() - 6);
+}
+
+/// 1 - A for a 0/1 condition A, written without a double negation.
+std::string Builder::negation(const std::string &A) {
+  if (A == "1" || A == "0")
+    return A == "1" ? "0" : "1";
+  if (auto X = negated(A))
+    return *X;
+  int Depth = 0; // a sum ("a + b", from render) is parenthesised
+  bool Sum = false;
+  for (char C : A) {
+    Depth += C == '(' ? 1 : C == ')' ? -1 : 0;
+    Sum |= Depth == 0 && C == ' ';
+  }
+  return "(1 - " + (Sum ? "(" + A + ")" : A) + ")";
+}
+
+} // namespace irseg
+} // namespace segtime

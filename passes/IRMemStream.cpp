@@ -1,0 +1,410 @@
+//===- IRMemStream.cpp - Memory footprint and streams of IR loop nests ----===//
+///
+/// \file
+/// Footprint, traffic and the reference streams of each outermost loop nest
+/// (Node::Footprint, Node::Traffic, Node::Streams) for the cache-line memory
+/// term of the ICC level: affine addresses split into steps per loop,
+/// triangular nests summed, indirect references bounded or noted.
+///
+//===----------------------------------------------------------------------===//
+#include "passes/IRSegBuilder.h"
+
+#include "llvm/IR/DataLayout.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <functional>
+
+using namespace llvm;
+
+namespace segtime {
+namespace irseg {
+
+/// Does S vary with a loop of nest Top (contain one of its AddRecs)?
+bool Builder::dependsOnNest(const SCEV *S, Loop *Top) {
+  return SCEVExprContains(S, [&](const SCEV *Y) {
+    auto *AR = dyn_cast<SCEVAddRecExpr>(Y);
+    return AR && Top->contains(AR->getLoop());
+  });
+}
+
+/// Does expression text E mention the identifier Name?
+bool Builder::mentions(const std::string &E, const std::string &Name) {
+  return substitute(E, Name, "") != E;
+}
+
+/// E with the identifier Name (whole words only) replaced by (Value).
+std::string Builder::substitute(const std::string &E, const std::string &Name,
+                                       const std::string &Value) {
+  auto IdChar = [](char C) { return std::isalnum(static_cast<unsigned char>(C)) || C == '_'; };
+  std::string R;
+  for (size_t I = 0; I < E.size();) {
+    if (E.compare(I, Name.size(), Name) == 0 && (I == 0 || !IdChar(E[I - 1])) &&
+        (I + Name.size() == E.size() || !IdChar(E[I + Name.size()]))) {
+      R += Value.empty() ? "" : "(" + Value + ")";
+      I += Name.size();
+    } else {
+      R += E[I++];
+    }
+  }
+  return R;
+}
+
+/// Splits address S into its steps per loop of nest Top (added to Steps)
+/// and the rest (returned): AddRecs {a,+,s}<L> anywhere in sums, constant
+/// multiples and integer casts (the row offset zext(8*{0,+,n}<i>) of a
+/// 32-bit i*n, which ScalarEvolution cannot prove free of wrapping: like
+/// ScevText, the values are assumed not to wrap). Sets Ok to false for a
+/// non-affine AddRec of the nest.
+const SCEV *Builder::peel(const SCEV *S, Loop *Top,
+                          std::map<const Loop *, const SCEV *> &Steps, bool &Ok) {
+  auto Add = [&](const Loop *L, const SCEV *Step) {
+    const SCEV *&Slot = Steps[L];
+    Slot = Slot ? SE.getAddExpr(Slot, Step) : Step;
+  };
+  if (auto *AR = dyn_cast<SCEVAddRecExpr>(S); AR && Top->contains(AR->getLoop())) {
+    if (!AR->isAffine()) {
+      Ok = false;
+      return S;
+    }
+    Add(AR->getLoop(), AR->getStepRecurrence(SE));
+    return peel(AR->getStart(), Top, Steps, Ok);
+  }
+  if (!dependsOnNest(S, Top))
+    return S;
+  if (auto *A = dyn_cast<SCEVAddExpr>(S)) {
+    SmallVector<const SCEV *, 4> Rest;
+    for (const SCEV *Op : A->operands())
+      Rest.push_back(peel(Op, Top, Steps, Ok));
+    return SE.getAddExpr(Rest);
+  }
+  std::map<const Loop *, const SCEV *> Sub;
+  if (auto *M = dyn_cast<SCEVMulExpr>(S);
+      M && M->getNumOperands() == 2 && isa<SCEVConstant>(M->getOperand(0))) {
+    const SCEV *Rest = peel(M->getOperand(1), Top, Sub, Ok);
+    for (auto &[L, St] : Sub)
+      Add(L, SE.getMulExpr(M->getOperand(0), St));
+    return SE.getMulExpr(M->getOperand(0), Rest);
+  }
+  if (auto *C = dyn_cast<SCEVZeroExtendExpr>(S)) {
+    const SCEV *Rest = peel(C->getOperand(), Top, Sub, Ok);
+    for (auto &[L, St] : Sub)
+      Add(L, SE.getZeroExtendExpr(St, C->getType()));
+    return SE.getZeroExtendExpr(Rest, C->getType());
+  }
+  if (auto *C = dyn_cast<SCEVSignExtendExpr>(S)) {
+    const SCEV *Rest = peel(C->getOperand(), Top, Sub, Ok);
+    for (auto &[L, St] : Sub)
+      Add(L, SE.getSignExtendExpr(St, C->getType()));
+    return SE.getSignExtendExpr(Rest, C->getType());
+  }
+  return S; // (an AddRec under a division or a product of two: not followed)
+}
+
+/// The bytes reference R touches in one execution of nest Top, as text.
+/// Per loop from R's innermost outwards, a loop that moves the address by
+/// s bytes per iteration over b + 1 iterations (b the backedge-taken
+/// count) extends the range swept so far by s x b (the span of the
+/// address range: exact for dense walks, rows that fill a matrix).
+///
+/// In a triangular nest (Triangular: an inner loop's count depends on an
+/// enclosing loop's counter k, trisolve's j < i, LU's trailing rows), the
+/// range alone counts the whole rectangle, so the bytes touched are
+/// bounded apart from the range: per loop, touched' = min(range',
+/// per-iteration sum), both upper bounds of the union. The range' is the
+/// larger of range(0) and s x b + range(b) (the rows move on as they
+/// shrink or grow; 0 where a loop runs no iteration); the per-iteration
+/// sum is the exact symbolic sum seg_sum(max(0, touched(k)), k, 0, b) when
+/// touched depends on k (the lower triangle: sum_i 8 i B), else (b + 1) x
+/// max(touched, 64) (one 64 B line at least per iteration: a diagonal
+/// walk a[i*n + i] touches n lines, not its 8 n^2 B range); a loop that
+/// does not move the address takes the largest touched(k). "Largest" over
+/// k is the larger of the values at k = 0 and k = b: exact for values
+/// monotone in k (linear counts), an assumption otherwise. Dense steps (a
+/// number of at most 64 B) keep touched = range. nullopt if a step or
+/// count cannot be written.
+std::optional<std::string> Builder::spanOf(const MemRef &R, Loop *Top) {
+  std::string Range = std::to_string(R.Size), Touched = Range;
+  std::set<const Loop *> Done;
+  // (Step null: the loop does not move the address)
+  auto Extend = [&](const Loop *L, const SCEV *Step) -> bool {
+    auto StepS = Step ? maxOverNest(Step, Top) : std::optional<std::string>("0");
+    auto TripS = btcText(L, Top);
+    if (!StepS || !TripS)
+      return false;
+    Done.insert(L);
+    std::string Moved = *StepS + "*(" + *TripS + ")";
+    if (!Triangular) {
+      Range += " + " + Moved;
+      Touched = Range;
+      return true;
+    }
+    const std::string &K = NestIndex.at(L);
+    bool Moves = Step && !Step->isZero();
+    if (!mentions(Range, K) && !mentions(Touched, K)) {
+      auto *C = Step ? dyn_cast<SCEVConstant>(Step) : nullptr;
+      bool Dense = C && C->getAPInt().abs().ule(64);
+      bool Same = Touched == Range;
+      Range += " + " + Moved;
+      Touched = Same && Dense ? Range
+                              : "min(" + Range + ", (" + *TripS + " + 1)*max(" + Touched +
+                                    ", 64))";
+      return true;
+    }
+    auto At = [&](const std::string &E, const std::string &V) {
+      return "max(0, " + substitute(E, K, V) + ")";
+    };
+    Range = "max(" + At(Range, "0") + ", " + (Moves ? Moved + " + " : "") +
+            At(Range, *TripS) + ")";
+    std::string Each = Moves ? "seg_sum(max(0, " + Touched + "), " + K + ", 0, " + *TripS + ")"
+                             : "max(" + At(Touched, "0") + ", " + At(Touched, *TripS) + ")";
+    Touched = "min(" + Range + ", " + Each + ")";
+    return true;
+  };
+  for (Loop *L = R.Inner; L && Top->contains(L); L = L->getParentLoop()) {
+    auto It = R.Steps.find(L);
+    if (It != R.Steps.end() || mentions(Range, NestIndex.at(L)) ||
+        mentions(Touched, NestIndex.at(L)))
+      if (!Extend(L, It != R.Steps.end() ? It->second : nullptr))
+        return std::nullopt;
+  }
+  // (an address that moves with a loop it is not in; in the nest's
+  // preorder, not by Loop address, so that the text is reproducible)
+  for (const Loop *L : Top->getLoopsInPreorder())
+    if (auto It = R.Steps.find(L); It != R.Steps.end() && !Done.count(L) &&
+                                   !Extend(L, It->second))
+      return std::nullopt;
+  return Touched;
+}
+
+/// The name of base pointer Base: the source parameter's for an argument
+/// (IR names are dropped in release builds), else the IR name.
+std::string Builder::baseName(const SCEV *Base) {
+  auto *U = dyn_cast<SCEVUnknown>(Base);
+  if (!U)
+    return "";
+  auto *A = dyn_cast<Argument>(U->getValue());
+  return A && A->getArgNo() < Text.Params.size() ? Text.Params[A->getArgNo()]
+                                                 : U->getValue()->getName().str();
+}
+
+/// Bytes of the object Base points to when they are known (a global or
+/// a fixed-size local array), as text; nullopt otherwise (a pointer
+/// argument).
+std::optional<std::string> Builder::extentOf(const SCEV *Base) {
+  auto *U = dyn_cast<SCEVUnknown>(Base);
+  if (!U)
+    return std::nullopt;
+  const DataLayout &DL = F.getParent()->getDataLayout();
+  if (auto *G = dyn_cast<GlobalVariable>(U->getValue()))
+    return std::to_string(DL.getTypeAllocSize(G->getValueType()).getFixedValue());
+  if (auto *A = dyn_cast<AllocaInst>(U->getValue()))
+    if (auto Size = A->getAllocationSize(DL); Size && !Size->isScalable())
+      return std::to_string(Size->getFixedValue());
+  return std::nullopt;
+}
+
+/// The reference streams of nest Top for the cache-line memory term
+/// (MemStream): references with one base pointer, the same steps per loop
+/// and start addresses that differ by an expressible amount form one
+/// stream. Empty if a trip count or a step cannot be written in source
+/// names.
+std::vector<MemStream> Builder::streamsOf(Loop *Top, const std::vector<MemRef> &Refs) {
+  std::vector<MemStream> Out;
+  std::vector<const MemRef *> Leader; // first reference of each stream
+  for (const MemRef &R : Refs) {
+    std::optional<std::string> Offset;
+    size_t K = 0;
+    for (; K < Out.size(); ++K) {
+      const MemRef &L = *Leader[K];
+      if (L.Base != R.Base || L.Steps != R.Steps || L.Inner != R.Inner)
+        continue;
+      const SCEV *D = SE.getMinusSCEV(R.Start, L.Start);
+      if (isa<SCEVCouldNotCompute>(D))
+        continue;
+      if ((Offset = Text.str(D)))
+        break;
+    }
+    if (K < Out.size()) {
+      MemStream &M = Out[K];
+      (R.Store ? M.Store : M.Load) = true;
+      M.Size = std::max(M.Size, R.Size);
+      if (*Offset != "0" &&
+          std::find(M.Offsets.begin(), M.Offsets.end(), *Offset) == M.Offsets.end())
+        M.Offsets.push_back(*Offset);
+      continue;
+    }
+    MemStream M;
+    M.Base = baseName(R.Base);
+    (R.Store ? M.Store : M.Load) = true;
+    M.Size = R.Size;
+    for (Loop *L = R.Inner; L && Top->contains(L); L = L->getParentLoop()) {
+      auto Trip = btcText(L, Top);
+      auto It = R.Steps.find(L);
+      auto Stride = It == R.Steps.end() ? std::optional<std::string>("0")
+                                        : maxOverNest(It->second, Top);
+      if (!Trip || !Stride)
+        return {};
+      M.Loops.push_back({LoopNodeId.at(L), *Stride, "(" + *Trip + ") + 1", ""});
+      // A loop whose counter an inner loop's count depends on (triangular)
+      // names it, for the line model to sum over.
+      for (size_t J = 0; J + 1 < M.Loops.size(); ++J)
+        if (mentions(M.Loops[J].Trip, NestIndex.at(L)))
+          M.Loops.back().Index = NestIndex.at(L);
+    }
+    Out.push_back(std::move(M));
+    Leader.push_back(&R);
+  }
+  return Out;
+}
+
+/// Footprint and traffic of the outermost loop Top (Node::Footprint,
+/// Node::Traffic): each load and store sweeps |step| x (backedge-taken
+/// count) bytes per loop of the nest plus its own size; ranges of one base
+/// pointer are merged (largest), loads and stores counted apart for the
+/// traffic (spanOf: triangular loops sum their rows). An indirect
+/// reference (an address that varies with data) is bounded by its
+/// object's extent when known, else left out; either way a MemoryNotes
+/// entry says so. Left empty when an address is not an affine function of
+/// the nest's loops otherwise, or a call in the nest may touch memory.
+void Builder::memoryOf(Loop *Top, Node &N) {
+  static bool Debug = getenv("SEGTIME_DEBUG_MEM");
+  auto Fail = [&](const char *Why, Instruction &I) {
+    if (Debug) { errs() << "memoryOf: " << Why << ": " << I << "\n"; }
+  };
+  const DataLayout &DL = F.getParent()->getDataLayout();
+  // Base pointers numbered in the order the nest's instructions first use
+  // them: the footprint and traffic texts list bases in that order (not by
+  // SCEV address, which changes from run to run).
+  std::map<const SCEV *, unsigned> BaseNo;
+  auto NumberOf = [&](const SCEV *Base) {
+    return BaseNo.emplace(Base, static_cast<unsigned>(BaseNo.size())).first->second;
+  };
+  std::map<std::pair<unsigned, bool>, std::set<std::string>> Ranges; // (base no., store)
+  std::set<const Loop *> Sweeping; // loops some address moves with
+  std::vector<MemRef> Refs;
+  std::set<std::string> Notes; // references left out or bounded (indirect)
+  // A triangular nest: a loop's count depends on an enclosing loop's
+  // counter (spanOf bounds the bytes touched apart from the range).
+  Triangular = false;
+  for (auto &[L, K] : NestIndex) {
+    const SCEV *B = SE.getBackedgeTakenCount(L);
+    if (!isa<SCEVCouldNotCompute>(B))
+      Triangular |= dependsOnNest(B, Top) || (!maxOverNest(B, Top) && indexedText(B));
+  }
+  for (BasicBlock *B : Top->blocks())
+    for (Instruction &I : *B) {
+      Value *Ptr = nullptr;
+      Type *Ty = nullptr;
+      bool Store = false;
+      if (auto *L = dyn_cast<LoadInst>(&I)) {
+        Ptr = L->getPointerOperand();
+        Ty = L->getType();
+      } else if (auto *St = dyn_cast<StoreInst>(&I)) {
+        Ptr = St->getPointerOperand();
+        Ty = St->getValueOperand()->getType();
+        Store = true;
+      } else if (auto *C = dyn_cast<CallBase>(&I)) {
+        if (C->mayReadOrWriteMemory() && !isa<DbgInfoIntrinsic>(C) &&
+            !(isa<IntrinsicInst>(C) && cast<IntrinsicInst>(C)->isAssumeLikeIntrinsic()))
+          return Fail("call", I); // memcpy, masked or gathered accesses, calls: not modelled
+        continue;
+      } else {
+        continue;
+      }
+      unsigned Size = DL.getTypeStoreSize(Ty).getFixedValue();
+      MemRef R{nullptr, nullptr, {}, LI.getLoopFor(B), Size, Store};
+      bool Affine = true;
+      const SCEV *S = peel(SE.getSCEV(Ptr), Top, R.Steps, Affine);
+      if (!Affine)
+        return Fail("non-affine", I);
+      // What is left must not vary with data inside the nest (x[idx[i]]);
+      // a phi (the start of an epilogue loop) is a resume value.
+      bool Varies = SCEVExprContains(S, [&](const SCEV *Y) {
+        auto *U = dyn_cast<SCEVUnknown>(Y);
+        auto *In = U ? dyn_cast<Instruction>(U->getValue()) : nullptr;
+        return In && Top->contains(In) && !isa<PHINode>(In);
+      });
+      const SCEV *Base = SE.getPointerBase(S);
+      if (!isa<SCEVUnknown>(Base))
+        return Fail(Varies ? "address varies but not affinely" : "base", I);
+      if (Varies) {
+        // An indirect reference (hist[data[i]]): its object's extent
+        // bounds the bytes it touches if known; else it is left out of
+        // the footprint, and the nest says so (MemoryNotes). Not a stream.
+        std::string Name = baseName(Base), Access = Store ? "store" : "load";
+        if (Name.empty())
+          Name = "a pointer loaded from memory"; // -O0: the argument's stack slot
+        if (auto Extent = extentOf(Base)) {
+          Ranges[{NumberOf(Base), Store}].insert(*Extent);
+          Notes.insert(Name + ": indirect " + Access + ", bounded by its object's " +
+                       *Extent + " B; not a stream of the cache-line model");
+        } else {
+          Notes.insert(Name + ": indirect " + Access +
+                       ", object size unknown: left out of the footprint and traffic");
+        }
+        continue;
+      }
+      for (auto &[L, Step] : R.Steps) {
+        if (auto *C = dyn_cast<SCEVConstant>(Step); C && C->getAPInt().isNegative())
+          Step = SE.getNegativeSCEV(Step);
+        if (!Step->isZero())
+          Sweeping.insert(L);
+      }
+      auto Span = spanOf(R, Top);
+      if (!Span)
+        return Fail("text", I);
+      Ranges[{NumberOf(Base), Store}].insert(*Span);
+      R.Base = Base;
+      R.Start = S;
+      Refs.push_back(std::move(R));
+    }
+  N.MemoryNotes.assign(Notes.begin(), Notes.end());
+  if (Ranges.empty())
+    return;
+  auto Largest = [](const std::set<std::string> &Spans) {
+    std::string R;
+    for (const std::string &X : Spans)
+      R = R.empty() ? "(" + X + ")" : "max(" + R + ", " + X + ")";
+    return R;
+  };
+  std::map<unsigned, std::set<std::string>> ByBase; // by base number
+  std::string Traffic, Footprint;
+  for (auto &[Key, Spans] : Ranges) {
+    Traffic += (Traffic.empty() ? "" : " + ") + Largest(Spans);
+    ByBase[Key.first].insert(Spans.begin(), Spans.end());
+  }
+  for (auto &[Base, Spans] : ByBase)
+    Footprint += (Footprint.empty() ? "" : " + ") + Largest(Spans);
+  // A loop that no address moves with but that encloses loops that sweep
+  // memory (a time-step loop) streams the footprint again on each
+  // iteration: its trip count multiplies the traffic.
+  std::function<void(Loop *)> Repeat = [&](Loop *L) {
+    bool Encloses = false;
+    for (const Loop *S : Sweeping)
+      Encloses |= S != L && L->contains(S);
+    if (!Sweeping.count(L) && Encloses) {
+      std::optional<std::string> T = btcText(L, Top);
+      if (!T) {
+        Traffic.clear();
+        return;
+      }
+      Traffic = "(" + *T + " + 1)*(" + Traffic + ")";
+    }
+    for (Loop *Sub : L->getSubLoops())
+      if (!Traffic.empty())
+        Repeat(Sub);
+  };
+  Repeat(Top);
+  if (Traffic.empty())
+    return Fail("repetition trip", *Top->getHeader()->getTerminator());
+  N.Traffic = Traffic;
+  N.Footprint = Footprint;
+  N.Streams = streamsOf(Top, Refs);
+  if (Debug)
+    errs() << "memoryOf: " << F.getName() << ": F = " << Footprint << "\n";
+}
+
+} // namespace irseg
+} // namespace segtime
