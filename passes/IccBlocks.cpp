@@ -1,0 +1,344 @@
+//===- IccBlocks.cpp - ICC: machine blocks recorded and attributed --------===//
+///
+/// \file
+/// See IccBlocks.h: which IR block each machine basic block of a code
+/// generation counts for (collectBlocks, exitTarget), the per-function
+/// costing once the AsmPrinter has emitted the function (FunctionCosting:
+/// the assembler's layout padding, loop-exit jumps, BlockCoster::cost), and
+/// the RUVs handed on (addResults, addEmptyBlocks).
+///
+//===----------------------------------------------------------------------===//
+#include "passes/IccBlocks.h"
+#include "passes/IccBlockCoster.h"
+#include "passes/Timing.h"
+
+#include "llvm/CodeGen/MachineFunction.h"
+#include "llvm/CodeGen/MachineLoopInfo.h"
+#include "llvm/CodeGen/TargetInstrInfo.h"
+#include "llvm/CodeGen/TargetSubtargetInfo.h"
+#include "llvm/IR/CFG.h"
+#include "llvm/MC/MCExpr.h"
+#include "llvm/MC/MCFixup.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+
+namespace segtime {
+namespace icc {
+
+/// The blocks of F, in order.
+std::vector<const BasicBlock *> blocksOf(const Function *F) {
+  std::vector<const BasicBlock *> Blocks;
+  for (const BasicBlock &B : *F)
+    Blocks.push_back(&B);
+  return Blocks;
+}
+
+/// If machine block MBB, whose only predecessor is P, lies outside a loop
+/// that contains P: the one block of the costed module (OrigOf) that P's IR
+/// block leaves the loop to -- through blocks of code generation's own with
+/// one successor (a split exit edge) -- i.e. the block the loop exits to;
+/// nullptr otherwise.
+static const BasicBlock *
+exitTarget(const Recording &R, const MachineLoopInfo &MLI, const MachineBasicBlock &P,
+           const MachineBasicBlock &MBB,
+           function_ref<const BasicBlock *(const BasicBlock *)> OrigOf) {
+  const MachineLoop *L = MLI.getLoopFor(&P);
+  const BasicBlock *From = P.getBasicBlock();
+  if (!L || L->contains(&MBB) || !From)
+    return nullptr;
+  SmallPtrSet<const BasicBlock *, 8> InLoop;
+  for (const MachineBasicBlock *X : L->blocks())
+    if (const BasicBlock *O = R.Blocks[R.MBBIndex.lookup(X)].Orig)
+      InLoop.insert(O);
+  const BasicBlock *Out = nullptr;
+  for (const BasicBlock *S : successors(From)) {
+    const BasicBlock *O = OrigOf(S);
+    for (int Hops = 0; !O && Hops < 4 && S->getSingleSuccessor(); ++Hops) {
+      S = S->getSingleSuccessor();
+      O = OrigOf(S);
+    }
+    if (!O || InLoop.count(O) || O == Out)
+      continue;
+    if (Out)
+      return nullptr; // two ways out: not decided here
+    Out = O;
+  }
+  return Out;
+}
+
+void collectBlocks(Recording &R, MachineFunction &MF, const MachineLoopInfo &MLI,
+                   const Function *OrigFn,
+                   function_ref<const BasicBlock *(const BasicBlock *)> OrigOf,
+                   function_ref<std::vector<const BasicBlock *>(const Function *)> BlocksOf,
+                   bool ForceLabels) {
+  if (OrigFn)
+    R.CompiledFunctions.insert(OrigFn);
+  DenseMap<const MachineBasicBlock *, unsigned> &Index = R.MBBIndex;
+  Index.clear();
+  unsigned First = R.Blocks.size();
+  for (MachineBasicBlock &MBB : MF) {
+    BlockRecord B;
+    B.OrigFn = OrigFn;
+    B.InLoop = MLI.getLoopFor(&MBB) != nullptr;
+    B.Number = MBB.getNumber();
+    B.Alignment = MBB.getAlignment();
+    B.AlignMaxBytes = MBB.getMaxBytesForAlignment();
+    B.FallsThrough = MBB.canFallThrough();
+    B.CondFallThrough =
+        B.FallsThrough && MBB.getFirstTerminator() != MBB.end();
+    if (const BasicBlock *BB = MBB.getBasicBlock())
+      B.Orig = OrigOf(BB);
+    unsigned I = R.Blocks.size();
+    Index[&MBB] = I;
+    R.Blocks.push_back(std::move(B));
+    if (ForceLabels && !MBB.pred_empty())
+      MBB.setLabelMustBeEmitted();
+    R.BlockOfLabel[MBB.getSymbol()] = I;
+  }
+  const TargetInstrInfo &TII = *MF.getSubtarget().getInstrInfo();
+  for (MachineBasicBlock &MBB : MF) {
+    MachineBasicBlock *TBB = nullptr, *FBB = nullptr;
+    SmallVector<MachineOperand, 4> Cond;
+    const MachineLoop *L = MLI.getLoopFor(&MBB);
+    auto Last = MBB.getLastNonDebugInstr();
+    if (!L || Last == MBB.end() || !Last->isUnconditionalBranch() ||
+        TII.analyzeBranch(MBB, TBB, FBB, Cond, /*AllowModify=*/false) ||
+        Cond.empty() || !TBB || !FBB || !L->contains(TBB) || L->contains(FBB))
+      continue;
+    BlockRecord &B = R.Blocks[Index[&MBB]];
+    B.ExitJumpTo = Index[FBB];
+    B.ExitJumpNumber = FBB->getNumber();
+    B.ExitJumpSize = 1; // the jump and the instructions bundled with it
+    for (auto I = std::next(Last.getInstrIterator());
+         I != MBB.instr_end() && I->isInsideBundle(); ++I)
+      ++B.ExitJumpSize;
+  }
+  // An IR block's branch is still a branch if one of the block's own
+  // machine blocks ends in a conditional jump to another block's code.
+  for (MachineBasicBlock &MBB : MF) {
+    const BlockRecord &B = R.Blocks[Index[&MBB]];
+    if (!B.Orig)
+      continue;
+    bool Cond = llvm::any_of(MBB.terminators(), [](const MachineInstr &MI) {
+      return MI.isConditionalBranch();
+    });
+    bool Leaves = llvm::any_of(MBB.successors(), [&](MachineBasicBlock *S) {
+      return R.Blocks[Index[S]].Orig != B.Orig;
+    });
+    if (Cond && Leaves)
+      R.CondJumps.insert(B.Orig);
+  }
+  // Blocks made by code generation (split critical edges, blocks new in
+  // the codegen IR passes) belong to their only predecessor, else to the
+  // block before them in the layout.
+  for (MachineBasicBlock &MBB : MF)
+    R.Blocks[Index[&MBB]].Inherited = !R.Blocks[Index[&MBB]].Orig;
+  for (MachineBasicBlock &MBB : MF) {
+    BlockRecord &B = R.Blocks[Index[&MBB]];
+    if (!B.Inherited)
+      continue;
+    if (MBB.pred_size() == 1 && MBB.succ_size() == 1) {
+      const BlockRecord &P = R.Blocks[Index[*MBB.pred_begin()]];
+      const BlockRecord &S = R.Blocks[Index[*MBB.succ_begin()]];
+      // Also on an edge that leaves a loop (e.g. the restore of
+      // callee-saved registers that shrink-wrapping moved onto the exit):
+      // once per execution of the loop (IRFunctionSeg::LoopExits).
+      if (!P.Inherited && !S.Inherited && P.Orig && S.Orig && P.Orig != S.Orig)
+        B.EdgeTo = S.Orig;
+    }
+    if (MBB.pred_size() == 1 && R.Blocks[Index[*MBB.pred_begin()]].Orig) {
+      B.Orig = R.Blocks[Index[*MBB.pred_begin()]].Orig;
+      // The only way out of a loop (the tests after a runtime-unrolled
+      // loop): it runs once per execution of the loop, with the IR block
+      // the loop leaves to, not once per iteration with the loop's block
+      // (a block on one IR edge is charged to that edge instead).
+      if (const BasicBlock *Out =
+              B.EdgeTo ? nullptr : exitTarget(R, MLI, **MBB.pred_begin(), MBB, OrigOf))
+        B.Orig = Out;
+    } else if (Index[&MBB] > First)
+      B.Orig = R.Blocks[Index[&MBB] - 1].Orig;
+  }
+  if (IccDump && OrigFn) {
+    DenseMap<const BasicBlock *, int> Position;
+    int N = 0;
+    for (const BasicBlock *BB : BlocksOf(OrigFn))
+      Position[BB] = N++;
+    for (unsigned I = First; I < R.Blocks.size(); ++I) {
+      auto It = Position.find(R.Blocks[I].Orig);
+      R.Blocks[I].OrigNumber = It == Position.end() ? -1 : It->second;
+    }
+  }
+  R.FunctionBegin = First;
+  R.Current = MF.empty() ? -1 : int(First);
+}
+
+Timer *codegenTimer() { return phaseTimer("icc-codegen", "ICC code generation"); }
+
+void FunctionCosting::run() {
+  NestedPhaseRegion Time(codegenTimer(),
+                         phaseTimer("icc-costing", "ICC block costing (llvm-mca, layout)"));
+  addLayoutPadding();
+  moveExitJumps();
+  for (unsigned I = R.FunctionBegin; I < R.Blocks.size(); ++I) {
+    BlockRecord &B = R.Blocks[I];
+    Coster.canonicalise(B.Insts);
+    if (B.Orig)
+      B.Cost = Coster.cost(B);
+    B.Insts = {};
+  }
+  R.Current = -1;
+}
+
+void FunctionCosting::addLayoutPadding() {
+  if (!Coster.hasLayout())
+    return;
+  const unsigned Begin = R.FunctionBegin, End = R.Blocks.size();
+  struct Slot {
+    MCInst I;
+    uint64_t Size = 0, Addr = 0;
+    int Target = -1; ///< block index of a branch target label
+    bool MayRelax = false;
+    SmallVector<MCFixup, 2> Fixups;
+  };
+  std::vector<Slot> Slots;
+  std::vector<unsigned> FirstSlot;
+  for (unsigned B = Begin; B < End; ++B) {
+    FirstSlot.push_back(Slots.size());
+    for (const MCInst &I : R.Blocks[B].Insts) {
+      Slot S{I};
+      S.Size = Coster.encodedSize(I, S.Fixups);
+      S.MayRelax = Coster.needsRelaxation(I, S.Fixups, std::nullopt);
+      for (const MCOperand &Op : I)
+        if (Op.isExpr())
+          if (auto *Ref = dyn_cast<MCSymbolRefExpr>(Op.getExpr())) {
+            auto It = R.BlockOfLabel.find(&Ref->getSymbol());
+            if (It != R.BlockOfLabel.end() && It->second >= Begin &&
+                It->second < End)
+              S.Target = It->second;
+          }
+      Slots.push_back(std::move(S));
+    }
+  }
+  FirstSlot.push_back(Slots.size());
+  std::vector<uint64_t> Start(End - Begin), Pad(End - Begin);
+  for (unsigned Round = 0;; ++Round) {
+    uint64_t Addr = 0;
+    for (unsigned B = Begin; B < End; ++B) {
+      const BlockRecord &Rec = R.Blocks[B];
+      uint64_t P = offsetToAlignment(Addr, Rec.Alignment);
+      Pad[B - Begin] = Rec.AlignMaxBytes && P > Rec.AlignMaxBytes ? 0 : P;
+      Addr += Pad[B - Begin];
+      Start[B - Begin] = Addr;
+      for (unsigned S = FirstSlot[B - Begin]; S < FirstSlot[B - Begin + 1]; ++S) {
+        Slots[S].Addr = Addr;
+        Addr += Slots[S].Size;
+      }
+    }
+    bool Changed = false;
+    for (Slot &S : Slots) {
+      if (!S.MayRelax)
+        continue;
+      std::optional<int64_t> Disp;
+      if (S.Target >= 0)
+        Disp = int64_t(Start[S.Target - Begin]) - int64_t(S.Addr + S.Size);
+      if (!Coster.needsRelaxation(S.I, S.Fixups, Disp))
+        continue;
+      S.I = Coster.relaxed(S.I);
+      S.Size = Coster.encodedSize(S.I, S.Fixups);
+      S.MayRelax = Coster.needsRelaxation(S.I, S.Fixups, std::nullopt);
+      Changed = true;
+    }
+    if (!Changed || Round == 64) // relaxation only grows: a few rounds
+      break;
+  }
+  std::vector<BlockRecord> EdgeBlocks;
+  for (unsigned B = Begin + 1; B < End; ++B) {
+    BlockRecord &Prev = R.Blocks[B - 1];
+    const BlockRecord &Next = R.Blocks[B];
+    if (!Pad[B - Begin] || !Prev.FallsThrough)
+      continue;
+    std::vector<MCInst> Nops = Coster.paddingNops(Pad[B - Begin]);
+    Prev.PaddingNops = Nops.size();
+    if (Prev.CondFallThrough && Prev.Orig && Next.Orig &&
+        Prev.Orig != Next.Orig && !Prev.EdgeTo) {
+      BlockRecord E;
+      E.Orig = Prev.Orig;
+      E.OrigFn = Prev.OrigFn;
+      E.EdgeTo = Next.Orig;
+      E.InLoop = Prev.InLoop && Next.InLoop;
+      E.Number = Prev.Number;
+      E.OrigNumber = Prev.OrigNumber;
+      E.PaddingNops = Nops.size();
+      E.Insts = std::move(Nops);
+      EdgeBlocks.push_back(std::move(E));
+    } else {
+      // Always falls through (or no IR edge to charge): runs with Prev.
+      Prev.Insts.insert(Prev.Insts.end(), Nops.begin(), Nops.end());
+    }
+  }
+  for (BlockRecord &E : EdgeBlocks)
+    R.Blocks.push_back(std::move(E));
+}
+
+void FunctionCosting::moveExitJumps() {
+  const unsigned End = R.Blocks.size();
+  for (unsigned I = R.FunctionBegin; I < End; ++I) {
+    BlockRecord &B = R.Blocks[I];
+    if (B.ExitJumpTo < 0 || B.ExitJumpSize > B.Insts.size())
+      continue;
+    auto Jump = B.Insts.end() - B.ExitJumpSize;
+    const BlockRecord &To = R.Blocks[B.ExitJumpTo];
+    if (!To.Orig || !Coster.isUnconditionalBranch(*Jump))
+      continue;
+    std::vector<MCInst> Insts(Jump, B.Insts.end());
+    B.Insts.erase(Jump, B.Insts.end());
+    B.ExitJumpMoved = true;
+    if (To.Inherited || !B.Orig || B.Orig == To.Orig || B.EdgeTo) {
+      BlockRecord &T = R.Blocks[B.ExitJumpTo];
+      T.Insts.insert(T.Insts.begin(), Insts.begin(), Insts.end());
+      continue;
+    }
+    BlockRecord E;
+    E.Orig = B.Orig;
+    E.OrigFn = B.OrigFn;
+    E.EdgeTo = To.Orig;
+    E.Number = B.Number;
+    E.OrigNumber = B.OrigNumber;
+    E.Insts = std::move(Insts);
+    R.Blocks.push_back(std::move(E)); // invalidates B and To
+  }
+}
+
+void addResults(const Recording &Rec, std::map<const BasicBlock *, Ruv> &Out, EdgeRuvs *EdgeOut,
+                std::set<const BasicBlock *> *CondJumpsOut) {
+  for (const BlockRecord &B : Rec.Blocks)
+    if (B.Orig && B.EdgeTo && EdgeOut)
+      (*EdgeOut)[{B.Orig, B.EdgeTo}].add(B.Cost);
+    else if (B.Orig)
+      Out[B.Orig].add(B.Cost);
+  if (CondJumpsOut)
+    CondJumpsOut->insert(Rec.CondJumps.begin(), Rec.CondJumps.end());
+}
+
+void addEmptyBlocks(const std::set<const Function *> &Compiled, bool HasCycles,
+                    function_ref<std::vector<const BasicBlock *>(const Function *)> BlocksOf,
+                    std::map<const BasicBlock *, Ruv> &Out) {
+  for (const Function *F : Compiled)
+    for (const BasicBlock *B : BlocksOf(F))
+      if (!Out.count(B)) {
+        Ruv &R = Out[B];
+        R.add("instructions", 0);
+        if (HasCycles)
+          R.add("cycles", 0);
+      }
+}
+
+void dumpUnattributed(StringRef CPU, unsigned Unattributed) {
+  if (IccDump && Unattributed)
+    errs() << "segtime-icc " << CPU << ": " << Unattributed
+           << " instructions outside machine basic blocks\n";
+}
+
+} // namespace icc
+} // namespace segtime
