@@ -34,10 +34,9 @@ namespace icc {
 
 namespace {
 
-/// llvm::mca's InstrBuilder warns on stderr the first time after clear() it
-/// lowers a call or a return ("found a call in the input assembly
-/// sequence"): advice for llvm-mca's users that must not appear in a
-/// compile's output.
+/// llvm::mca's InstrBuilder warns on stderr the first time it lowers a call
+/// or a return ("found a call in the input assembly sequence"): advice for
+/// llvm-mca's users that must not appear in a compile's output.
 class ScopedSilentStderr {
 public:
   ScopedSilentStderr() {
@@ -162,6 +161,10 @@ BlockCoster::BlockCoster(const Target &T, const TargetMachine &TM)
       IPP = std::make_unique<mca::InstrPostProcess>(STI, MCII);
     IB = std::make_unique<mca::InstrBuilder>(STI, MCII, MRI, MCIA.get(), *IM,
                                              CallLatency);
+    SmallVector<uint64_t, 32> Masks(SM.getNumProcResourceKinds());
+    mca::computeProcResourceMasks(SM, Masks);
+    for (unsigned I = 1; I < Masks.size(); ++I)
+      ResourceKind[Masks[I]] = I;
   }
   CanonCtx = std::make_unique<MCContext>(TT, TM.getMCAsmInfo(), &MRI, &STI);
   Emitter.reset(T.createMCCodeEmitter(MCII, *CanonCtx));
@@ -406,7 +409,10 @@ void BlockCoster::costWithMca(const BlockRecord &B, Ruv &R) {
     R.add("uops", 0);
     return;
   }
-  IB->clear(); // variant descriptors are keyed by MCInst address
+  // IB keeps its descriptors from block to block: they are keyed by opcode
+  // and scheduling class, or for variant and variadic instructions by a hash
+  // of the opcode, flags and register operands and the resolved class (LLVM
+  // 19's InstrBuilder), and are a function of their key.
   IPP->resetState();
   std::vector<MCInst> Insts;
   for (const MCInst &I : B.Insts)
@@ -418,7 +424,7 @@ void BlockCoster::costWithMca(const BlockRecord &B, Ruv &R) {
   for (const MCInst &I : Insts) {
     const MCInstrDesc &D = MCII.get(I.getOpcode());
     std::optional<ScopedSilentStderr> Silence;
-    if (D.isCall() || D.isReturn())
+    if ((D.isCall() && !CallLowered) || (D.isReturn() && !ReturnLowered))
       Silence.emplace();
     Expected<std::unique_ptr<mca::Instruction>> X =
         IB->createInstruction(I, NoInstruments);
@@ -429,6 +435,8 @@ void BlockCoster::costWithMca(const BlockRecord &B, Ruv &R) {
       Uops += 1;
       continue;
     }
+    CallLowered |= D.isCall(); // (a failed one did not warn)
+    ReturnLowered |= D.isReturn();
     IPP->postProcessInstruction(*X, I);
     Uops += (*X)->getNumMicroOps();
     Seq.push_back(std::move(*X));
@@ -486,19 +494,14 @@ void BlockCoster::costWithItineraries(const BlockRecord &B, Ruv &R) {
 }
 
 double BlockCoster::blockRThroughput(const SmallVectorImpl<mca::SourceMgr::UniqueInst> &Seq) const {
-  SmallVector<uint64_t, 32> Masks(SM.getNumProcResourceKinds());
-  mca::computeProcResourceMasks(SM, Masks);
-  DenseMap<uint64_t, unsigned> Kind;
-  for (unsigned I = 1; I < Masks.size(); ++I)
-    Kind[Masks[I]] = I;
   SmallVector<unsigned, 32> Usage(SM.getNumProcResourceKinds(), 0);
   unsigned Uops = 0;
   for (const auto &I : Seq) {
     const mca::InstrDesc &D = I->getDesc();
     Uops += D.NumMicroOps;
     for (const auto &[Mask, Use] : D.Resources) {
-      auto It = Kind.find(Mask);
-      if (It != Kind.end())
+      auto It = ResourceKind.find(Mask);
+      if (It != ResourceKind.end())
         Usage[It->second] += Use.size();
     }
   }

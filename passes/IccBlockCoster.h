@@ -190,6 +190,12 @@ private:
   std::unique_ptr<llvm::mca::InstrumentManager> IM;
   std::unique_ptr<llvm::mca::InstrPostProcess> IPP;
   std::unique_ptr<llvm::mca::InstrBuilder> IB;
+  /// IB has lowered a call, a return: it warns (ScopedSilentStderr) only on
+  /// the first of each.
+  bool CallLowered = false, ReturnLowered = false;
+  /// The processor resource kind of each resource mask of the scheduling
+  /// model (mca::computeProcResourceMasks), for blockRThroughput.
+  llvm::DenseMap<uint64_t, unsigned> ResourceKind;
   std::unique_ptr<llvm::MCContext> CanonCtx; ///< for assembled()
   std::unique_ptr<llvm::MCCodeEmitter> Emitter;
   std::unique_ptr<llvm::MCDisassembler> Disasm;
