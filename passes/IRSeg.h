@@ -14,6 +14,7 @@
 #ifndef SEGTIME_PASSES_IRSEG_H
 #define SEGTIME_PASSES_IRSEG_H
 
+#include "core/MergeIR.h" // InlinedSite
 #include "core/Seg.h"
 
 #include "llvm/Analysis/BranchProbabilityInfo.h"
@@ -57,17 +58,6 @@ std::string calleeParamName(const std::map<std::string, std::vector<std::string>
 /// SourceNames: source name by IR name). Changes nothing in M.
 void recordCallArgs(llvm::Module &M, const std::map<std::string, std::vector<std::string>> &ParamNames,
                     const std::map<std::string, std::string> &SourceNames, CallSiteArgMap &Out);
-
-/// The code of one inlined call in an IR-level SEG: the nodes (top level
-/// of that code, in order) whose instructions the inliner took from
-/// Callee at the call at Line:Col (its DILocation's inlinedAt chain).
-struct InlinedSite {
-  std::string Callee; ///< IR name of the inlined function
-  std::string Where;  ///< "file:line:col" of the call, then " in file:line:col" of each
-                      ///< call it was itself inlined through
-  unsigned Line = 0, Col = 0;
-  std::vector<std::string> Nodes;
-};
 
 /// The IR-level SEG of one function and where its stages came from.
 struct IRFunctionSeg {
