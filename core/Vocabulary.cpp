@@ -110,6 +110,10 @@ double mcmahonWeight(const std::string &C) {
   return 0; // abs: not in Warwick-94 Table 1
 }
 
+std::string intccKey(const std::string &Operation, const std::string &Qualifier) {
+  return Qualifier.empty() ? Operation : Operation + "." + Qualifier;
+}
+
 std::string mathLibraryConstruct(const std::string &F) {
   static const std::map<std::string, std::string> Ops = {
       {"sqrt", "sqrt"},  {"fabs", "abs"},   {"exp", "exp"},    {"exp2", "exp"},

@@ -48,6 +48,17 @@ inline const char *pocFlop() { return "flop"; }
 /// Table 1 lists no such operation. Returns 0 for non-floating constructs.
 double mcmahonWeight(const std::string &HllcConstruct);
 
+/// The IntCC vocabulary (Warwick-94 §3.3.4, docs/models.md's table): the
+/// key of one operation of the optimised IR, "Operation.Qualifier" -- the
+/// LLVM opcode and what it operates on: the type it computes ("fadd.f64",
+/// "load.v4f64"), the stored value's type ("store.f64"), a comparison's
+/// operand type ("icmp.i32"), the callee of a call ("call.sqrt",
+/// "call.indirect", an intrinsic with its type "call.fmuladd.v4f64"), "cond"
+/// for a conditional branch ("br.cond"); Operation alone when Qualifier is
+/// empty ("br", "ret"). Which instructions count, with which opcode and
+/// type, is read off the IR by passes/IRSeg.h's intccKey.
+std::string intccKey(const std::string &Operation, const std::string &Qualifier);
+
 /// Maps a C math-library function name (sqrt, sqrtf, exp, sin, fabs, pow,
 /// ...) to its HLLC construct ("f64.sqrt", "f32.exp", "f64.abs", ...).
 /// Returns "" if the function is not a known math-library function.

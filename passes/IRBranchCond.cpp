@@ -33,9 +33,8 @@ std::optional<std::string> Builder::branchParameter(BranchInst *Br) {
   std::string Taken = At(Br->getSuccessor(0)), Other = At(Br->getSuccessor(1));
   std::string Name = "Pir_" + Out.Name + "_" + std::to_string(DL.getLine()) + "_" +
                      std::to_string(DL.getCol());
-  for (const Parameter &P : Out.Parameters)
-    if (P.Name == Name)
-      return P.TakenAt == Other && P.OtherAt == Taken ? negation(Name) : Name;
+  if (const Parameter *P = findParameter(Name))
+    return P->TakenAt == Other && P->OtherAt == Taken ? negation(Name) : Name;
   double P0 = BPI.getEdgeProbability(Br->getParent(), 0u).getNumerator() /
               double(BranchProbability::getDenominator());
   Parameter P{Name, "branch", P0, "BPI",
@@ -58,7 +57,7 @@ std::optional<std::string> Builder::branchParameter(BranchInst *Br) {
     }
   P.TakenAt = Taken;
   P.OtherAt = Other;
-  Out.Parameters.push_back(P);
+  addParameter(std::move(P));
   return Name;
 }
 

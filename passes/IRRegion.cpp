@@ -180,9 +180,9 @@ std::string Builder::num(double V) {
 /// taken (a loop whose trip count formula is positive is entered).
 /// SymFreq receives the same frequencies with exact conditions
 /// (exactCondition) in place of the estimates where there are some.
-std::map<const void *, double> Builder::frequencies(Loop *L,
-                                                    std::map<const void *, Poly> &SymFreq) {
-  std::map<const void *, double> Freq;
+DenseMap<const void *, double> Builder::frequencies(Loop *L,
+                                                   std::map<const void *, Poly> &SymFreq) {
+  DenseMap<const void *, double> Freq;
   BasicBlock *Entry = L ? L->getHeader() : &F.getEntryBlock();
   Freq[Entry] = 1;
   SymFreq[Entry] = Poly{{"", 1.0}};
@@ -212,7 +212,8 @@ std::map<const void *, double> Builder::frequencies(Loop *L,
         double P = BPI.getEdgeProbability(From, To).getNumerator() /
                    double(BranchProbability::getDenominator());
         double Share = Total > 0 ? P / Total : 1.0 / Exits.size();
-        Freq[UT] += Freq[U] * Share;
+        double Add = Freq[U] * Share; // (before Freq[UT] may grow the table)
+        Freq[UT] += Add;
         addScaled(SymFreq[UT], SymFreq[U], Share, "");
         addScaled(SymEdge[{From, To}], SymFreq[U], Share, "");
       }

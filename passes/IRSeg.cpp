@@ -11,6 +11,7 @@
 #include "passes/IRSeg.h"
 #include "passes/IRSegBuilder.h"
 #include "core/Library.h"
+#include "core/Vocabulary.h"
 
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -80,25 +81,23 @@ std::string intccKey(const Instruction &I) {
     case Intrinsic::dbg_label:
       return "";
     default:
-      return "call." + Intrinsic::getBaseName(II->getIntrinsicID()).str() + "." +
-             typeKey(II->getType()->isVoidTy() && II->arg_size()
-                         ? II->getArgOperand(0)->getType()
-                         : II->getType());
+      return intccKey("call", intccKey(Intrinsic::getBaseName(II->getIntrinsicID()).str(),
+                                       typeKey(II->getType()->isVoidTy() && II->arg_size()
+                                                   ? II->getArgOperand(0)->getType()
+                                                   : II->getType())));
     }
   }
   if (auto *C = dyn_cast<CallBase>(&I)) {
     const Function *F = C->getCalledFunction();
-    return F ? "call." + F->getName().str() : "call.indirect";
+    return intccKey("call", F ? F->getName().str() : "indirect");
   }
   if (auto *B = dyn_cast<BranchInst>(&I))
-    return B->isConditional() ? "br.cond" : "br";
+    return intccKey("br", B->isConditional() ? "cond" : "");
   if (auto *S = dyn_cast<StoreInst>(&I))
-    return "store." + typeKey(S->getValueOperand()->getType());
+    return intccKey("store", typeKey(S->getValueOperand()->getType()));
   if (auto *C = dyn_cast<CmpInst>(&I))
-    return std::string(I.getOpcodeName()) + "." + typeKey(C->getOperand(0)->getType());
-  if (I.getType()->isVoidTy())
-    return I.getOpcodeName();
-  return std::string(I.getOpcodeName()) + "." + typeKey(I.getType());
+    return intccKey(I.getOpcodeName(), typeKey(C->getOperand(0)->getType()));
+  return intccKey(I.getOpcodeName(), I.getType()->isVoidTy() ? "" : typeKey(I.getType()));
 }
 
 IRFunctionSeg buildIRSeg(Function &F, LoopInfo &LI, ScalarEvolution &SE,

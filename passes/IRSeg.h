@@ -126,8 +126,9 @@ constexpr uint64_t DefaultAnalysisBudget = 1000000;
 std::string irLibraryCallee(const llvm::CallBase &C);
 
 /// IntCC vocabulary key of one instruction ("fadd.f64", "load.i32",
-/// "call.sqrt", "br.cond"), "" for instructions that cost nothing
-/// (debug intrinsics, lifetime markers).
+/// "call.sqrt", "br.cond": the rule of core/Vocabulary.h's intccKey, with
+/// the instruction's opcode and type), "" for instructions that cost
+/// nothing (debug intrinsics, lifetime markers).
 std::string intccKey(const llvm::Instruction &I);
 
 /// Builds the IR-level SEG of F. ParamNames are the source names of F's

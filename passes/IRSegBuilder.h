@@ -20,6 +20,8 @@
 
 #include "passes/IRSeg.h"
 
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/IR/Instructions.h"
 
@@ -91,7 +93,8 @@ private:
   static SourceRange rangeOf(const DebugLoc &DL);
   static SourceRange rangeOf(const BasicBlock &B);
   static std::string num(double V);
-  std::map<const void *, double> frequencies(Loop *L, std::map<const void *, Poly> &SymFreq);
+  llvm::DenseMap<const void *, double> frequencies(Loop *L,
+                                                    std::map<const void *, Poly> &SymFreq);
   std::optional<std::string> exactPhi(PHINode *P);
   void calls(BasicBlock &B, const std::string &Freq, NodeList &Out);
   static std::string libraryBytes(const CallInst &C, const std::string &Lib,
@@ -236,10 +239,16 @@ private:
   std::map<const DILocation *, size_t> SiteIndex;
   std::vector<const DILocation *> ParentSites;
   std::vector<BasicBlock *> Order;
-  std::map<const BasicBlock *, unsigned> Number;
-  std::map<std::pair<const BasicBlock *, const BasicBlock *>, double> EdgeFreq;
-  /// The same with exact conditions (frequencies()), for exactPhi.
-  std::map<std::pair<const BasicBlock *, const BasicBlock *>, Poly> SymEdge;
+  /// Block numbers (the order of F's block list), edge frequencies
+  /// (BranchProbabilityInfo's, per execution of the edge's region) and the
+  /// same with exact conditions (frequencies(), for exactPhi): looked up,
+  /// never iterated, so hashed by address.
+  llvm::DenseMap<const BasicBlock *, unsigned> Number;
+  using Edge = std::pair<const BasicBlock *, const BasicBlock *>;
+  llvm::DenseMap<Edge, double> EdgeFreq;
+  llvm::DenseMap<Edge, Poly> SymEdge;
+  /// Out.Parameters' index of each parameter's name (addParameter).
+  llvm::StringMap<size_t> ParameterIndex;
   unsigned NextId = 1;
   int PhiDepth = 0;
   /// Units of symbolic work done for the function so far (monomials of
@@ -248,6 +257,17 @@ private:
   uint64_t Work = 0, Budget;
   /// Block frequencies that kept the numeric estimate (settle).
   unsigned CappedFrequencies = 0;
+
+  /// Out.Parameters' entry named Name, null if none.
+  Parameter *findParameter(const std::string &Name) {
+    auto It = ParameterIndex.find(Name);
+    return It == ParameterIndex.end() ? nullptr : &Out.Parameters[It->second];
+  }
+  /// Appends P to Out.Parameters (its name not there yet).
+  void addParameter(Parameter P) {
+    ParameterIndex[P.Name] = Out.Parameters.size();
+    Out.Parameters.push_back(std::move(P));
+  }
 
   void spend(uint64_t Units) { Work += Units; }
   bool overBudget() const { return Work > Budget; }

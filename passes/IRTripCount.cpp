@@ -178,19 +178,16 @@ std::string Builder::tripOf(Loop *L, const std::string &Fn) {
                      : Part->second
                          ? "umod(" + Name + ", " + std::to_string(Part->first) + ")"
                          : "idiv(" + Name + ", " + std::to_string(Part->first) + ")";
-  for (Parameter &P : Out.Parameters)
-    if (P.Name == Name) {
-      if (Part)
-        P.Meaning = unrolledMeaning(Line, Part->first);
-      return Trip;
-    }
-  Out.Parameters.push_back({Name, "loop", std::nullopt, "none",
-                            Start ? Start->getFilename().str() + ":" + std::to_string(Line)
-                                  : "",
-                            Part ? unrolledMeaning(Line, Part->first)
-                                 : "iterations of the optimised loop at line " +
-                                       std::to_string(Line) +
-                                       " (ScalarEvolution could not count them)"});
+  if (Parameter *P = findParameter(Name)) {
+    if (Part)
+      P->Meaning = unrolledMeaning(Line, Part->first);
+    return Trip;
+  }
+  addParameter({Name, "loop", std::nullopt, "none",
+                Start ? Start->getFilename().str() + ":" + std::to_string(Line) : "",
+                Part ? unrolledMeaning(Line, Part->first)
+                     : "iterations of the optimised loop at line " + std::to_string(Line) +
+                           " (ScalarEvolution could not count them)"});
   return Trip;
 }
 

@@ -143,3 +143,12 @@ TEST(Levels, KeysRoundTrip) {
   EXPECT_FALSE(parseLevel("bogus", L));
   EXPECT_STREQ(pocFlop(), "flop");
 }
+
+TEST(IntccKeys, OperationAndQualifier) {
+  EXPECT_EQ(intccKey("fadd", "f64"), "fadd.f64");
+  EXPECT_EQ(intccKey("load", "v4f64"), "load.v4f64");
+  EXPECT_EQ(intccKey("call", "sqrt"), "call.sqrt");
+  EXPECT_EQ(intccKey("call", intccKey("fmuladd", "v4f64")), "call.fmuladd.v4f64");
+  EXPECT_EQ(intccKey("br", "cond"), "br.cond");
+  EXPECT_EQ(intccKey("br", ""), "br");
+}
