@@ -301,6 +301,9 @@ struct FunctionSeg {
   /// and texts written out, nothing shared. SegFile::fromJSON of the file
   /// gives this function back.
   json toCompactJSON(SegVocabulary *Vocab, size_t Index) const;
+  /// toCompactJSON(Vocab, Index).dump(), written straight from the SEG (no
+  /// JSON tree; SegCompact.cpp): what the plugin and SegFileWriter write.
+  std::string toCompactText(SegVocabulary *Vocab, size_t Index) const;
   /// Reads either layout once its texts are strings (SegFile::fromJSON
   /// resolves schema 2's "strings").
   static FunctionSeg fromJSON(const json &J);

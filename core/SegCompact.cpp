@@ -1,23 +1,26 @@
 //===- SegCompact.cpp - The compact .seg.json the plugin writes (schema 4) -===//
 ///
 /// \file
-/// FunctionSeg::toCompactJSON, SegFileWriter, compactHeader and
-/// SegFile::toCompactJSON (core/Seg.h): a function in schema 4's layout
-/// (docs/seg-json.md: short keys, ranges and RUVs as arrays, values that
-/// repeat the previous node's left out) and the sharing of names, texts
-/// (whole or in pieces) and RUVs through the file's tables.
+/// FunctionSeg::toCompactText and toCompactJSON, SegFileWriter,
+/// compactHeader and SegFile::toCompactJSON (core/Seg.h): a function in
+/// schema 4's layout (docs/seg-json.md: short keys, ranges and RUVs as
+/// arrays, values that repeat the previous node's left out), its names,
+/// texts (SegShare.cpp) and RUVs shared through the file's tables, written
+/// as text straight from the SEG: the same bytes as nlohmann-json's dump()
+/// of the document, without building it.
 ///
 //===----------------------------------------------------------------------===//
 #include "core/Seg.h"
 #include "core/SegCompactForm.h"
 
 #include <cctype>
-#include <climits>
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <string_view>
 #include <unordered_map>
 #include <utility>
+#include <vector>
 
 namespace segtime {
 
@@ -25,371 +28,608 @@ using namespace compact;
 
 namespace {
 
-/// A count as JSON: an integer if it is one (1 rather than 1.0).
-json countJSON(double V) {
-  if (V == std::floor(V) && std::fabs(V) < 9.0e15)
-    return json(static_cast<int64_t>(V));
-  return json(V);
-}
-
-/// [line - Base, col, end_line - line, end_col, file]; the end is left out
-/// if it is the start, the file if it is DefaultFile (the function's).
-json compactRange(const SourceRange &R, const std::string *DefaultFile, unsigned Base,
-                  SegVocabulary *Vocab) {
-  json J = json::array({int64_t(R.Line) - int64_t(Base), R.Col});
-  if (R.EndLine != R.Line || R.EndCol != R.Col) {
-    J.push_back(int64_t(R.EndLine) - int64_t(R.Line));
-    J.push_back(R.EndCol);
+/// S as a JSON string, appended to Out: as is when no character of it
+/// needs escaping, else through nlohmann-json's serializer (its escapes,
+/// and its error on invalid UTF-8), so that the text is what dump() writes.
+void appendString(std::string &Out, std::string_view S) {
+  for (char C : S) {
+    auto U = static_cast<unsigned char>(C);
+    if (U < 0x20 || U >= 0x80 || C == '"' || C == '\\') {
+      Out += json(std::string(S)).dump();
+      return;
+    }
   }
-  if (!DefaultFile || R.File != *DefaultFile)
-    J.push_back(Vocab ? json(Vocab->of(R.File)) : json(R.File));
-  return J;
+  Out += '"';
+  Out += S;
+  Out += '"';
 }
 
-/// S as a number in Vocab, or as a text without one.
-json named(const std::string &S, SegVocabulary *Vocab) {
-  return Vocab ? json(Vocab->of(S)) : json(S);
+/// A count as dump() writes countJSON's value: an integer if it is one (1
+/// rather than 1.0), else the double.
+std::string countText(double V) {
+  if (V == std::floor(V) && std::fabs(V) < 9.0e15)
+    return std::to_string(static_cast<int64_t>(V));
+  return json(V).dump();
 }
 
-static bool sameRange(const SourceRange &A, const SourceRange &B) {
+bool sameRange(const SourceRange &A, const SourceRange &B) {
   return A.Line == B.Line && A.Col == B.Col && A.EndLine == B.EndLine && A.EndCol == B.EndCol &&
          A.File == B.File;
 }
 
-/// What compactNode needs besides the node.
-struct CompactContext {
-  const SourceRange &Function; ///< the function's range (file, base line)
-  SegVocabulary *Vocab;        ///< RUV names' numbers (nullptr: names as texts)
-  ImplicitIds Ids;
-  ImplicitIds Labels; ///< "bb3" is left out after "bb2"
-  std::string File;   ///< the previous node's file (a range leaves it out)
-  /// The previous node's range, frequency and source node (schema 4 leaves
-  /// out a node's that are the same).
-  SourceRange Range;
-  std::string Freq, Source;
+/// Writes one function in schema 4's layout, straight from the FunctionSeg
+/// into text (no JSON tree), keys in dump()'s (sorted) order. Two walks:
+/// plan() decides what each node leaves out (the values that repeat the
+/// previous node's), numbers names in Vocab and collects the texts and
+/// RUVs to share; write() writes the text with those decisions.
+class FunctionWriter {
+public:
+  FunctionWriter(const FunctionSeg &F, SegVocabulary *Vocab, std::string &Out)
+      : F(F), Vocab(Vocab), Out(Out) {}
+
+  void run() {
+    plan();
+    write();
+  }
+
+private:
+  /// What a node writes besides its fields of its kind (plan's decisions).
+  struct Layout {
+    bool Id, Range, RangeFile, Label, Freq, Source, Why;
+    unsigned Base;   ///< the line the range's line counts from
+    size_t FirstRuv; ///< the node's first entry in Ruvs
+  };
+  /// One level's [op, count, ...] of a node: its key (op numbers and
+  /// counts), and its index in Vocab->Ruvs if it is written as one.
+  struct RuvSlot {
+    std::string Key;
+    size_t Shared = SIZE_MAX;
+  };
+
+  const FunctionSeg &F;
+  SegVocabulary *Vocab;
+  std::string &Out;
+  std::vector<Layout> Layouts; ///< per node, depth first, SEG by SEG
+  size_t Next = 0;             ///< write(): the next node's layout
+  /// The first layout of each level SEG (in LevelSegs' order).
+  std::vector<size_t> LevelStart;
+  std::vector<RuvSlot> Ruvs;
+  std::vector<bool> WhereLeftOut; ///< per parameter
+  /// The texts to share, in the order schema 4's reader visits them
+  /// (textsOfFunction), and the encodings of those that are not written as
+  /// they are (an index in Vocab->Texts, or an array of pieces).
+  std::vector<const std::string *> Texts;
+  std::unordered_map<const std::string *, json> Encoded;
+  // plan(): the previous node (CompactContext of the schema)
+  ImplicitIds Ids, Labels;
+  std::string PrevFile, PrevFreq, PrevSource;
+  SourceRange PrevRange;
+
+  void name(const std::string &S) {
+    if (Vocab)
+      Vocab->of(S);
+  }
+  void text(const std::string &S) {
+    if (Vocab)
+      Texts.push_back(&S);
+  }
+
+  // ---- plan ----------------------------------------------------------------
+
+  void plan() {
+    std::string PrevWhere;
+    for (const Parameter &P : F.Parameters) {
+      // A where that is the previous parameter's file and the name's
+      // location is left out (null).
+      bool LeftOut = !P.Where.empty() && P.Where == derivedWhere(PrevWhere, P.Name);
+      WhereLeftOut.push_back(LeftOut);
+      PrevWhere = P.Where;
+      name(P.Kind);
+      name(P.Source);
+      text(P.Name);
+      if (!LeftOut)
+        text(P.Where);
+      text(P.Meaning);
+      if (!P.TakenAt.empty()) {
+        text(P.TakenAt);
+        text(P.OtherAt);
+      }
+    }
+    name(F.Range.File);
+    startSeg();
+    planList(F.Body);
+    for (auto &[K, L] : F.LevelSegs) {
+      LevelStart.push_back(Layouts.size());
+      startSeg();
+      planList(L);
+    }
+    if (Vocab) {
+      shareTextSlots();
+      shareRuvs();
+    }
+  }
+
   /// Before each SEG (the source level's, each level's).
-  void start() {
+  void startSeg() {
     Ids.start();
     Labels.start();
-    File = Function.File;
-    Range = Function;
-    Freq.clear();
-    Source.clear();
+    PrevFile = F.Range.File;
+    PrevRange = F.Range;
+    PrevFreq.clear();
+    PrevSource.clear();
+  }
+
+  void planList(const NodeList &L) {
+    for (const Node &N : L)
+      planNode(N);
+  }
+
+  void planNode(const Node &N) {
+    Layout L;
+    L.Id = !Ids.follows(N.Id);
+    if (N.Kind != NodeKind::Stage)
+      name(nodeKindName(N.Kind));
+    // The range, frequency and source node are left out when they are the
+    // previous node's; an empty frequency or source node after one that is
+    // not is written "".
+    L.Range = !sameRange(N.Range, PrevRange);
+    L.RangeFile = L.Range && N.Range.File != PrevFile;
+    L.Base = PrevRange.Line; // a range's line counts from the previous one's
+    if (L.RangeFile)
+      name(N.Range.File);
+    PrevFile = N.Range.File;
+    PrevRange = N.Range;
+    // A label that follows the previous node's is left out; an empty one is
+    // written where it would be taken for the next.
+    bool Following = Labels.valid() && N.Label == Labels.next();
+    L.Label = !Following && (!N.Label.empty() || Labels.valid());
+    Labels.take(N.Label);
+    L.Freq = N.Freq != PrevFreq;
+    PrevFreq = N.Freq;
+    L.Source = N.SourceNode != PrevSource;
+    PrevSource = N.SourceNode;
+    L.Why = N.Kind == NodeKind::Unknown &&
+            (N.Callee.empty() || N.Reason != externalCallReason(N.Callee));
+    L.FirstRuv = Ruvs.size();
+    for (auto &[Level, Counts] : N.Ruvs) {
+      RuvSlot S;
+      for (auto &[Op, Count] : Counts.counts()) {
+        if (Vocab)
+          S.Key += std::to_string(Vocab->of(Op)) + ',' + countText(Count) + ',';
+      }
+      name(Level);
+      Ruvs.push_back(std::move(S));
+    }
+    if (N.Kind == NodeKind::Loop)
+      name(N.LoopKind);
+    Layouts.push_back(L);
+    planTexts(N, L);
+    if (N.Kind == NodeKind::Loop)
+      planList(N.Body);
+    if (N.Kind == NodeKind::Branch)
+      for (const Arm &A : N.Arms) {
+        name(A.Label);
+        text(A.Prob);
+        planList(A.Body);
+      }
+  }
+
+  /// The texts of node N in the order of schema 4's reader (textsOfNode:
+  /// NodeTexts' keys, args, memory notes, streams), its SEGs' not included.
+  void planTexts(const Node &N, const Layout &L) {
+    bool Loop = N.Kind == NodeKind::Loop, Call = N.Kind == NodeKind::Call,
+         Comm = N.Kind == NodeKind::Comm, Unknown = N.Kind == NodeKind::Unknown;
+    bool Callee = Call || (Unknown && !N.Callee.empty());
+    if (L.Label)
+      text(N.Label);
+    if (L.Freq)
+      text(N.Freq);
+    if (L.Source)
+      text(N.SourceNode);
+    for (const std::string *S : {&N.BranchProb, &N.Footprint, &N.Traffic, &N.Chain})
+      if (!S->empty())
+        text(*S);
+    if (Loop) {
+      for (const std::string *S : {&N.Index, &N.Start, &N.Step})
+        text(*S);
+      if (N.StepKind != "add")
+        text(N.StepKind);
+      text(N.Trip);
+    }
+    if (Callee)
+      text(N.Callee);
+    if (Comm)
+      text(N.CommOp);
+    if (Comm || (Call && !N.Bytes.empty()))
+      text(N.Bytes);
+    if (Comm)
+      for (const std::string *S : {&N.Peer, &N.Pattern, &N.Root})
+        text(*S);
+    if (L.Why)
+      text(N.Reason);
+    if (Callee)
+      for (const std::string &A : N.Args)
+        text(A);
+    for (const std::string &M : N.MemoryNotes)
+      text(M);
+    for (const MemStream &M : N.Streams) {
+      text(M.Base);
+      for (const std::string &O : M.Offsets)
+        text(O);
+      for (const MemStream::Step &S : M.Loops) {
+        for (const std::string *X : {&S.Loop, &S.Stride, &S.Trip})
+          text(*X);
+        if (!S.Index.empty())
+          text(S.Index);
+      }
+    }
+  }
+
+  void shareTextSlots() {
+    std::vector<std::string_view> Views;
+    Views.reserve(Texts.size());
+    for (const std::string *T : Texts)
+      Views.push_back(*T);
+    std::vector<json> Enc = shareTexts(Views, *Vocab);
+    for (size_t I = 0; I < Texts.size(); ++I)
+      if (!Enc[I].is_null())
+        Encoded[Texts[I]] = std::move(Enc[I]);
+  }
+
+  /// Each RUV is written as its index in Vocab->Ruvs where the index is
+  /// shorter: a list already there, and one that occurs twice or more in
+  /// the function or is long (SpeculativeRuv), numbered now.
+  void shareRuvs() {
+    std::unordered_map<std::string_view, size_t> Count;
+    for (const RuvSlot &S : Ruvs)
+      ++Count[S.Key];
+    size_t I = 0;
+    std::function<void(const NodeList &)> List = [&](const NodeList &L) {
+      for (const Node &N : L) {
+        for (auto &[Level, Counts] : N.Ruvs)
+          share(Ruvs[I++], Counts, Count);
+        if (N.Kind == NodeKind::Loop)
+          List(N.Body);
+        if (N.Kind == NodeKind::Branch)
+          for (const Arm &A : N.Arms)
+            List(A.Body);
+      }
+    };
+    List(F.Body);
+    for (auto &[K, L] : F.LevelSegs)
+      List(L);
+  }
+
+  /// shareRuvs' decision for one RUV, Count: the function's RUVs by key.
+  void share(RuvSlot &S, const Ruv &Counts, std::unordered_map<std::string_view, size_t> &Count) {
+    auto It = Vocab->RuvIndex.find(S.Key);
+    if (It == Vocab->RuvIndex.end()) {
+      if (Count[S.Key] < 2 && S.Key.size() + 1 < SpeculativeRuv)
+        return;
+      It = Vocab->RuvIndex.emplace(S.Key, Vocab->Ruvs.size()).first;
+      std::string Pairs;
+      appendPairs(Pairs, Counts);
+      Vocab->Ruvs.push_back(json::parse(Pairs));
+    }
+    if (digits(It->second) < S.Key.size() + 1)
+      S.Shared = It->second;
+  }
+
+  // ---- write ---------------------------------------------------------------
+
+  /// Out += K's key, after a comma unless First.
+  void key(const char *K, bool &First) {
+    if (!First)
+      Out += ',';
+    First = false;
+    Out += '"';
+    Out += K;
+    Out += "\":";
+  }
+  /// Name S as its number in Vocab, or (no Vocab) as a string.
+  void appendName(std::string &T, const std::string &S) {
+    if (Vocab)
+      T += std::to_string(Vocab->of(S));
+    else
+      appendString(T, S);
+  }
+  void nameOf(const std::string &S) { appendName(Out, S); }
+  void textOf(const std::string &S) {
+    auto It = Encoded.find(&S);
+    if (It != Encoded.end())
+      Out += It->second.dump();
+    else
+      appendString(Out, S);
+  }
+  void texts(const std::vector<std::string> &V) {
+    Out += '[';
+    for (size_t I = 0; I < V.size(); ++I) {
+      if (I)
+        Out += ',';
+      textOf(V[I]);
+    }
+    Out += ']';
+  }
+  /// [op, count, ...] of R.
+  void appendPairs(std::string &T, const Ruv &R) {
+    T += '[';
+    bool First = true;
+    for (auto &[Op, Count] : R.counts()) {
+      if (!First)
+        T += ',';
+      First = false;
+      appendName(T, Op);
+      T += ',';
+      T += countText(Count);
+    }
+    T += ']';
+  }
+
+  void write() {
+    bool First = true;
+    Out += '{';
+    if (!F.InMainFile) {
+      key("in_main_file", First);
+      Out += "false";
+    }
+    if (!F.LevelSegs.empty()) {
+      key("level_segs", First);
+      Out += '{';
+      size_t I = 0;
+      for (auto &[K, L] : F.LevelSegs) {
+        if (I)
+          Out += ',';
+        appendString(Out, K);
+        Out += ':';
+        Next = LevelStart[I++];
+        writeList(L);
+      }
+      Out += '}';
+    }
+    key("name", First);
+    appendString(Out, F.Name);
+    key("parameters", First);
+    Out += '[';
+    for (size_t I = 0; I < F.Parameters.size(); ++I)
+      writeParameter(F.Parameters[I], WhereLeftOut[I], I == 0);
+    Out += ']';
+    key("params", First);
+    Out += '[';
+    for (size_t I = 0; I < F.Params.size(); ++I) {
+      if (I)
+        Out += ',';
+      appendString(Out, F.Params[I]);
+    }
+    Out += ']';
+    key("range", First);
+    writeRange(F.Range, 0, true);
+    key("seg", First);
+    Next = 0;
+    writeList(F.Body);
+    if (F.Static) {
+      key("static", First);
+      Out += "true";
+    }
+    Out += '}';
+  }
+
+  void writeParameter(const Parameter &P, bool WhereLeftOut, bool FirstOne) {
+    if (!FirstOne)
+      Out += ',';
+    Out += '[';
+    textOf(P.Name);
+    Out += ',';
+    nameOf(P.Kind);
+    Out += ',';
+    if (P.Default)
+      Out += json(*P.Default).dump();
+    else if (!P.DefaultExpr.empty())
+      appendString(Out, P.DefaultExpr);
+    else
+      Out += "null";
+    Out += ',';
+    nameOf(P.Source);
+    Out += ',';
+    if (WhereLeftOut)
+      Out += "null";
+    else
+      textOf(P.Where);
+    Out += ',';
+    textOf(P.Meaning);
+    if (!P.TakenAt.empty()) {
+      Out += ',';
+      textOf(P.TakenAt);
+      Out += ',';
+      textOf(P.OtherAt);
+    }
+    Out += ']';
+  }
+
+  /// [line - Base, col, end_line - line, end_col, file]; the end is left out
+  /// if it is the start, the file unless File.
+  void writeRange(const SourceRange &R, unsigned Base, bool File) {
+    Out += '[';
+    Out += std::to_string(int64_t(R.Line) - int64_t(Base));
+    Out += ',';
+    Out += std::to_string(R.Col);
+    if (R.EndLine != R.Line || R.EndCol != R.Col) {
+      Out += ',';
+      Out += std::to_string(int64_t(R.EndLine) - int64_t(R.Line));
+      Out += ',';
+      Out += std::to_string(R.EndCol);
+    }
+    if (File) {
+      Out += ',';
+      nameOf(R.File);
+    }
+    Out += ']';
+  }
+
+  void writeList(const NodeList &L) {
+    Out += '[';
+    for (size_t I = 0; I < L.size(); ++I) {
+      if (I)
+        Out += ',';
+      writeNode(L[I]);
+    }
+    Out += ']';
+  }
+
+  /// Node N with the keys in dump()'s order (a, b, bp, bytes, c, chain, f,
+  /// footprint_B, i, index, k, l, loop, memory_notes, op, pattern, peer, r,
+  /// root, s, start, step, step_kind, streams, t, traffic_B, u, why, x).
+  void writeNode(const Node &N) {
+    const Layout L = Layouts[Next++];
+    bool Loop = N.Kind == NodeKind::Loop, Call = N.Kind == NodeKind::Call,
+         Comm = N.Kind == NodeKind::Comm, Unknown = N.Kind == NodeKind::Unknown;
+    bool Callee = Call || (Unknown && !N.Callee.empty());
+    bool First = true;
+    auto Text = [&](const char *K, const std::string &S) {
+      key(K, First);
+      textOf(S);
+    };
+    Out += '{';
+    if (N.Kind == NodeKind::Branch) {
+      key("a", First);
+      Out += '[';
+      for (size_t I = 0; I < N.Arms.size(); ++I) {
+        const Arm &A = N.Arms[I];
+        Out += I ? ",{\"b\":" : "{\"b\":";
+        writeList(A.Body);
+        Out += ",\"l\":";
+        nameOf(A.Label);
+        Out += ",\"p\":";
+        textOf(A.Prob);
+        Out += '}';
+      }
+      Out += ']';
+    }
+    if (Loop) {
+      key("b", First);
+      writeList(N.Body);
+    }
+    if (!N.BranchProb.empty())
+      Text("bp", N.BranchProb);
+    if (Comm || (Call && !N.Bytes.empty()))
+      Text("bytes", N.Bytes);
+    if (Callee)
+      Text("c", N.Callee);
+    if (!N.Chain.empty())
+      Text("chain", N.Chain);
+    if (L.Freq)
+      Text("f", N.Freq);
+    if (!N.Footprint.empty())
+      Text("footprint_B", N.Footprint);
+    if (L.Id) {
+      key("i", First);
+      appendString(Out, N.Id);
+    }
+    if (Loop)
+      Text("index", N.Index);
+    if (N.Kind != NodeKind::Stage) {
+      key("k", First);
+      nameOf(nodeKindName(N.Kind));
+    }
+    if (L.Label)
+      Text("l", N.Label);
+    if (Loop) {
+      key("loop", First);
+      nameOf(N.LoopKind);
+    }
+    if (!N.MemoryNotes.empty()) {
+      key("memory_notes", First);
+      texts(N.MemoryNotes);
+    }
+    if (Comm) {
+      Text("op", N.CommOp);
+      Text("pattern", N.Pattern);
+      Text("peer", N.Peer);
+    }
+    if (L.Range) {
+      key("r", First);
+      writeRange(N.Range, L.Base, L.RangeFile);
+    }
+    if (Comm)
+      Text("root", N.Root);
+    if (L.Source)
+      Text("s", N.SourceNode);
+    if (Loop) {
+      Text("start", N.Start);
+      Text("step", N.Step);
+      if (N.StepKind != "add")
+        Text("step_kind", N.StepKind);
+    }
+    if (!N.Streams.empty()) {
+      key("streams", First);
+      writeStreams(N.Streams);
+    }
+    if (Loop)
+      Text("t", N.Trip);
+    if (!N.Traffic.empty())
+      Text("traffic_B", N.Traffic);
+    if (!N.Ruvs.empty()) {
+      key("u", First);
+      writeRuvs(N, L.FirstRuv);
+    }
+    if (L.Why)
+      Text("why", N.Reason);
+    if (Callee) {
+      key("x", First);
+      texts(N.Args);
+    }
+    Out += '}';
+  }
+
+  /// [level, [op, count, ...] or its index in Vocab->Ruvs, ...].
+  void writeRuvs(const Node &N, size_t Slot) {
+    Out += '[';
+    for (auto &[Level, Counts] : N.Ruvs) {
+      if (Out.back() != '[')
+        Out += ',';
+      nameOf(Level);
+      Out += ',';
+      const RuvSlot &S = Ruvs[Slot++];
+      if (S.Shared != SIZE_MAX)
+        Out += std::to_string(S.Shared);
+      else
+        appendPairs(Out, Counts);
+    }
+    Out += ']';
+  }
+
+  /// MemStream::toJSON's keys, its texts shared.
+  void writeStreams(const std::vector<MemStream> &Streams) {
+    Out += '[';
+    for (size_t I = 0; I < Streams.size(); ++I) {
+      const MemStream &M = Streams[I];
+      Out += I ? ",{\"base\":" : "{\"base\":";
+      textOf(M.Base);
+      Out += M.Load ? ",\"load\":true,\"loops\":[" : ",\"load\":false,\"loops\":[";
+      for (size_t K = 0; K < M.Loops.size(); ++K) {
+        const MemStream::Step &S = M.Loops[K];
+        Out += K ? ",{" : "{";
+        if (!S.Index.empty()) {
+          Out += "\"index\":";
+          textOf(S.Index);
+          Out += ',';
+        }
+        Out += "\"loop\":";
+        textOf(S.Loop);
+        Out += ",\"stride_B\":";
+        textOf(S.Stride);
+        Out += ",\"trip\":";
+        textOf(S.Trip);
+        Out += '}';
+      }
+      Out += "],\"offsets_B\":";
+      texts(M.Offsets);
+      Out += ",\"size_B\":";
+      Out += std::to_string(M.Size);
+      Out += M.Store ? ",\"store\":true}" : ",\"store\":false}";
+    }
+    Out += ']';
   }
 };
-
-json compactList(const NodeList &L, CompactContext &C);
-
-/// Node::toJSON's content in schema 2's layout (short keys, range and RUVs
-/// as arrays, defaults and following ids left out), texts not yet shared.
-json compactNode(const Node &N, CompactContext &C) {
-  json J = json::object();
-  if (!C.Ids.follows(N.Id))
-    J["i"] = N.Id;
-  if (N.Kind != NodeKind::Stage)
-    J["k"] = named(nodeKindName(N.Kind), C.Vocab);
-  // The range, frequency and source node are left out when they are the
-  // previous node's; an empty frequency or source node after one that is
-  // not is written "".
-  if (!sameRange(N.Range, C.Range))
-    J["r"] = compactRange(N.Range, &C.File, C.Range.Line, C.Vocab); // line: from the previous
-  C.File = N.Range.File;
-  C.Range = N.Range;
-  // A label that follows the previous node's is left out; an empty one is
-  // written where it would be taken for the next.
-  bool Next = C.Labels.valid() && N.Label == C.Labels.next();
-  if (!Next && (!N.Label.empty() || C.Labels.valid()))
-    J["l"] = N.Label;
-  C.Labels.take(N.Label);
-  if (N.Freq != C.Freq)
-    J["f"] = N.Freq;
-  C.Freq = N.Freq;
-  if (N.SourceNode != C.Source)
-    J["s"] = N.SourceNode;
-  C.Source = N.SourceNode;
-  if (!N.BranchProb.empty())
-    J["bp"] = N.BranchProb;
-  if (!N.Footprint.empty())
-    J["footprint_B"] = N.Footprint;
-  if (!N.Traffic.empty())
-    J["traffic_B"] = N.Traffic;
-  for (const MemStream &M : N.Streams)
-    J["streams"].push_back(M.toJSON());
-  if (!N.MemoryNotes.empty())
-    J["memory_notes"] = N.MemoryNotes;
-  if (!N.Chain.empty())
-    J["chain"] = N.Chain;
-  if (!N.Ruvs.empty()) {
-    json R = json::array();
-    for (auto &[Level, Counts] : N.Ruvs) {
-      json Pairs = json::array();
-      for (auto &[Op, Count] : Counts.counts()) {
-        Pairs.push_back(C.Vocab ? json(C.Vocab->of(Op)) : json(Op));
-        Pairs.push_back(countJSON(Count));
-      }
-      R.push_back(C.Vocab ? json(C.Vocab->of(Level)) : json(Level));
-      R.push_back(std::move(Pairs));
-    }
-    J["u"] = std::move(R);
-  }
-  switch (N.Kind) {
-  case NodeKind::Loop:
-    J["loop"] = named(N.LoopKind, C.Vocab);
-    J["index"] = N.Index;
-    J["start"] = N.Start;
-    J["step"] = N.Step;
-    if (N.StepKind != "add")
-      J["step_kind"] = N.StepKind;
-    J["t"] = N.Trip;
-    J["b"] = compactList(N.Body, C);
-    break;
-  case NodeKind::Branch: {
-    json A = json::array();
-    for (const Arm &X : N.Arms)
-      A.push_back({{"l", named(X.Label, C.Vocab)}, {"p", X.Prob}, {"b", compactList(X.Body, C)}});
-    J["a"] = std::move(A);
-    break;
-  }
-  case NodeKind::Call:
-    J["c"] = N.Callee;
-    J["x"] = N.Args;
-    if (!N.Bytes.empty())
-      J["bytes"] = N.Bytes;
-    break;
-  case NodeKind::Comm:
-    J["op"] = N.CommOp;
-    J["bytes"] = N.Bytes;
-    J["peer"] = N.Peer;
-    J["pattern"] = N.Pattern;
-    J["root"] = N.Root;
-    break;
-  case NodeKind::Unknown:
-    if (N.Callee.empty() || N.Reason != externalCallReason(N.Callee))
-      J["why"] = N.Reason;
-    if (!N.Callee.empty()) {
-      J["c"] = N.Callee;
-      J["x"] = N.Args;
-    }
-    break;
-  default:
-    break;
-  }
-  return J;
-}
-
-json compactList(const NodeList &L, CompactContext &C) {
-  json A = json::array();
-  for (const Node &N : L)
-    A.push_back(compactNode(N, C));
-  return A;
-}
-
-size_t digits(size_t N) { return N < 10 ? 1 : 1 + digits(N / 10); }
-
-/// A text or RUV this long (B, as written) or longer is put in the file's
-/// table at its first use even if it occurs once in its function: its index
-/// costs a few bytes more if it is never used again, and saves the text
-/// each time a later function (or warning) uses it. Shorter ones are shared
-/// when they repeat within the function.
-constexpr size_t SpeculativeText = 12, SpeculativeRuv = 12;
-
-/// Replaces each RUV of one level ([op, count, ...]) of function J by its
-/// index in Vocab.Ruvs where the index is shorter: a list already there,
-/// and one that occurs twice or more in J or is long (SpeculativeRuv),
-/// numbered now.
-void shareRuvs(json &J, SegVocabulary &Vocab) {
-  std::unordered_map<std::string, size_t> Count;
-  std::vector<std::pair<json *, std::string>> Slots;
-  auto Collect = [&](json &N) {
-    auto R = N.find("u");
-    if (R == N.end())
-      return;
-    for (size_t I = 1; I < R->size(); I += 2) {
-      json &Pairs = (*R)[I];
-      std::string Key; // "op,count,...," (one byte shorter than the dump)
-      for (const json &E : Pairs) { // op indices and counts
-        Key += E.is_number_integer() ? std::to_string(E.get<int64_t>()) : E.dump();
-        Key += ',';
-      }
-      ++Count[Key];
-      Slots.emplace_back(&Pairs, std::move(Key));
-    }
-  };
-  nodesOfFunction(J, Collect, true);
-  for (auto &[Slot, Key] : Slots) {
-    auto It = Vocab.RuvIndex.find(Key);
-    if (It == Vocab.RuvIndex.end()) {
-      if (Count[Key] < 2 && Key.size() + 1 < SpeculativeRuv)
-        continue;
-      It = Vocab.RuvIndex.emplace(Key, Vocab.Ruvs.size()).first;
-      Vocab.Ruvs.push_back(*Slot);
-    }
-    if (digits(It->second) < Key.size() + 1)
-      *Slot = It->second;
-  }
-}
-
-/// The pieces a text is cut into for sharing: before each '*' and " + "
-/// outside parentheses (the factors and terms of a frequency repeat the
-/// conditions of the branches above it), around quotes (a reason's callee),
-/// before a final ":LINE" or ":LINE:COL" (a parameter's "where" repeats the
-/// file name) or "_LINE" or "_LINE_COL" (a parameter's name repeats the
-/// function's). The pieces concatenated are the text.
-std::vector<std::string_view> pieces(std::string_view S) {
-  std::vector<std::string_view> Out;
-  size_t End = S.size();
-  // ":LINE" or ":LINE:COL" at the end
-  size_t Colons = 0, I = S.size();
-  while (I > 0 && Colons < 2) {
-    size_t J = I;
-    while (J > 0 && std::isdigit(static_cast<unsigned char>(S[J - 1])))
-      --J;
-    if (J == I || J == 0 || S[J - 1] != ':')
-      break;
-    I = J - 1;
-    ++Colons;
-    End = I;
-  }
-  if (End == 0)
-    End = S.size();
-  // "_LINE" or "_LINE_COL" at the end (a parameter's name: P_f_12, Pir_f_12_9)
-  if (End == S.size()) {
-    size_t Unders = 0;
-    for (size_t I = S.size(); I > 0 && Unders < 2;) {
-      size_t J = I;
-      while (J > 0 && std::isdigit(static_cast<unsigned char>(S[J - 1])))
-        --J;
-      if (J == I || J <= 1 || S[J - 1] != '_')
-        break;
-      I = J - 1;
-      ++Unders;
-      End = I;
-    }
-  }
-  int Depth = 0;
-  size_t From = 0;
-  auto Cut = [&](size_t K) {
-    if (K > From) {
-      Out.push_back(S.substr(From, K - From));
-      From = K;
-    }
-  };
-  auto Digit = [&](size_t K) { return K < End && std::isdigit(static_cast<unsigned char>(S[K])); };
-  for (size_t K = 0; K < End; ++K) {
-    char C = S[K];
-    // around a location inside a text: ":LINE:" after a warning's file,
-    // "LINE:COL" in a meaning ("the optimised branch goes to 124:27 (...)")
-    if ((C == ':' && Digit(K + 1)) || (Digit(K) && K > 0 && S[K - 1] == ' ')) {
-      size_t E = K;
-      bool Colon = false;
-      while (E < End && (S[E] == ':' || Digit(E)))
-        Colon |= S[E++] == ':';
-      if (Colon && E > K + 1) {
-        Cut(K);
-        Cut(E);
-        K = E - 1;
-        continue;
-      }
-    }
-    if (C == '(')
-      ++Depth;
-    else if (C == ')')
-      --Depth;
-    // before a product's factor, and before and after a quoted name
-    // ("call to external function 'f' (no body ...)"), before a
-    // parenthesised remark (" (SEG node v8 in 'f')")
-    bool Sum = C == ' ' && Depth == 0 && K + 2 < End && S[K + 1] == '+' && S[K + 2] == ' ';
-    bool Remark = C == ' ' && Depth == 0 && K + 1 < End && S[K + 1] == '(';
-    // (not at the apostrophe of "BranchProbabilityInfo's")
-    bool Quote = C == '\'' && !(K > 0 && std::isalpha(static_cast<unsigned char>(S[K - 1])) &&
-                                 K + 1 < End && std::isalpha(static_cast<unsigned char>(S[K + 1])));
-    if ((C == '*' && Depth == 0) || Quote || Sum || Remark)
-      Cut(K);
-  }
-  Out.push_back(S.substr(From, End - From));
-  if (End < S.size())
-    Out.push_back(S.substr(End));
-  return Out;
-}
-
-/// Replaces the texts in Slots (strings) by indices in Vocab.Texts, whole
-/// or in pieces (an array of indices and strings), where that is shorter: a
-/// text or piece already in the table, or one whose copies in Slots cost
-/// more bytes than an entry and an index per use, or a long one
-/// (SpeculativeText), numbered now in order of first use.
-void shareTexts(const std::vector<json *> &Slots, SegVocabulary &Vocab) {
-  std::unordered_map<std::string_view, size_t> Uses;
-  for (json *Slot : Slots)
-    ++Uses[Slot->get_ref<const std::string &>()];
-  size_t IndexDigits = digits(Vocab.Texts.size() + Uses.size());
-  // P's index in the table if it is to be written as one, else SIZE_MAX.
-  auto Shared = [&](std::string_view P, size_t N, bool Speculate) -> size_t {
-    auto It = Vocab.TextIndex.find(P);
-    if (It != Vocab.TextIndex.end())
-      return digits(It->second) < P.size() + 2 ? It->second : SIZE_MAX;
-    bool Worth = N >= 2 && N * (P.size() + 2) > P.size() + 3 + N * IndexDigits;
-    if (!Worth && !(Speculate && P.size() >= SpeculativeText))
-      return SIZE_MAX;
-    return Vocab.text(P);
-  };
-  // Wholes first (a text with nothing to cut may be shared speculatively),
-  // then the pieces of the others.
-  std::vector<size_t> Whole(Slots.size(), SIZE_MAX);
-  std::vector<std::vector<std::string_view>> Pieces(Slots.size());
-  std::unordered_map<std::string_view, size_t> PieceUses;
-  for (size_t I = 0; I < Slots.size(); ++I) {
-    const std::string &S = Slots[I]->get_ref<const std::string &>();
-    size_t N = Uses[S];
-    Whole[I] = Shared(S, N, false);
-    if (Whole[I] != SIZE_MAX)
-      continue;
-    Pieces[I] = pieces(S);
-    if (Pieces[I].size() < 2)
-      Whole[I] = Shared(S, N, true);
-    if (Whole[I] == SIZE_MAX && Pieces[I].size() > 1)
-      for (std::string_view P : Pieces[I])
-        ++PieceUses[P];
-  }
-  // The views point into the slots' strings: compute the new slots before
-  // replacing any.
-  std::vector<std::pair<json *, json>> Encoded;
-  for (size_t I = 0; I < Slots.size(); ++I) {
-    if (Whole[I] != SIZE_MAX) {
-      Encoded.emplace_back(Slots[I], Whole[I]);
-      continue;
-    }
-    if (Pieces[I].size() < 2)
-      continue;
-    json Parts = json::array();
-    bool Any = false;
-    for (std::string_view P : Pieces[I]) {
-      size_t Id = Shared(P, PieceUses[P], true);
-      if (Id != SIZE_MAX) {
-        Parts.push_back(Id);
-        Any = true;
-      } else if (!Parts.empty() && Parts.back().is_string()) {
-        Parts.back().get_ref<std::string &>() += P;
-      } else {
-        Parts.push_back(std::string(P));
-      }
-    }
-    if (Any)
-      Encoded.emplace_back(Slots[I], std::move(Parts));
-  }
-  for (auto &[Slot, V] : Encoded)
-    *Slot = std::move(V);
-}
-
-/// shareTexts on every text of compact function J.
-void shareTexts(json &J, SegVocabulary &Vocab) {
-  std::vector<json *> Slots;
-  auto Collect = [&](json &Slot) {
-    if (Slot.is_string()) // (not a vocabulary index)
-      Slots.push_back(&Slot);
-  };
-  textsOfFunction(J, Collect);
-  shareTexts(Slots, Vocab);
-}
 
 } // namespace
 
@@ -431,55 +671,27 @@ std::string compact::derivedWhere(const std::string &Prev, const std::string &Na
   return File.empty() || Loc.empty() ? "" : File + Loc;
 }
 
-json FunctionSeg::toCompactJSON(SegVocabulary *Vocab, size_t Index) const {
-  json Ps = json::array();
-  std::string PrevWhere;
-  for (const Parameter &P : Parameters) {
-    // A where that is the previous parameter's file and the name's
-    // location is left out (null).
-    std::string Derived = derivedWhere(PrevWhere, P.Name);
-    json Where = !P.Where.empty() && P.Where == Derived ? json(nullptr) : json(P.Where);
-    PrevWhere = P.Where;
-    json A = json::array({P.Name, named(P.Kind, Vocab),
-                          P.Default ? json(*P.Default)
-                                    : !P.DefaultExpr.empty() ? json(P.DefaultExpr) : json(nullptr),
-                          named(P.Source, Vocab), std::move(Where), P.Meaning});
-    if (!P.TakenAt.empty()) {
-      A.push_back(P.TakenAt);
-      A.push_back(P.OtherAt);
-    }
-    Ps.push_back(std::move(A));
-  }
-  json J = {{"name", Name}, {"range", compactRange(Range, nullptr, 0, Vocab)}, {"params", Params},
-            {"parameters", std::move(Ps)}};
-  if (!InMainFile)
-    J["in_main_file"] = false;
-  if (Static)
-    J["static"] = true;
-  CompactContext C{Range, Vocab, {}, {}, {}};
-  C.start();
-  J["seg"] = compactList(Body, C);
-  for (auto &[K, L] : LevelSegs) {
-    C.start();
-    J["level_segs"][K] = compactList(L, C);
-  }
-  if (Vocab) {
-    shareTexts(J, *Vocab);
-    shareRuvs(J, *Vocab);
+std::string FunctionSeg::toCompactText(SegVocabulary *Vocab, size_t Index) const {
+  std::string Out;
+  FunctionWriter(*this, Vocab, Out).run();
+  if (Vocab)
     forEachNode(Body, [&](const Node &N) {
       if (N.Kind == NodeKind::Unknown)
         Vocab->NodeWarnings.try_emplace(unknownNodeWarning("", *this, N),
                                         json::array({Index, N.Id}));
     });
-  }
-  return J;
+  return Out;
+}
+
+json FunctionSeg::toCompactJSON(SegVocabulary *Vocab, size_t Index) const {
+  return json::parse(toCompactText(Vocab, Index));
 }
 
 // The compact dump of the document: {"functions":[F1,F2,...],HEADER} where
 // the header's keys all sort after "functions".
 void SegFileWriter::add(const FunctionSeg &F) {
   std::string Text = Written ? "," : "{\"functions\":[";
-  Text += F.toCompactJSON(&Vocab, Written).dump();
+  Text += F.toCompactText(&Vocab, Written);
   ++Written;
   Out(Text);
 }
@@ -494,6 +706,7 @@ json compactHeader(const SegFile &S, SegVocabulary &Vocab) {
   J["schema"] = SegFile::Schema;
   json &Warnings = J["warnings"];
   std::vector<json *> Slots;
+  std::vector<std::string_view> Texts;
   for (json &W : Warnings) {
     // Schema 4: a source-level Unknown node's warning refers to the node.
     const std::string &Text = W.get_ref<const std::string &>();
@@ -505,8 +718,12 @@ json compactHeader(const SegFile &S, SegVocabulary &Vocab) {
       }
     }
     Slots.push_back(&W);
+    Texts.push_back(Text);
   }
-  shareTexts(Slots, Vocab);
+  std::vector<json> Encoded = shareTexts(Texts, Vocab);
+  for (size_t I = 0; I < Slots.size(); ++I) // (the views point into the slots)
+    if (!Encoded[I].is_null())
+      *Slots[I] = std::move(Encoded[I]);
   J["vocabulary"] = Vocab.Names;
   J["strings"] = Vocab.Texts;
   J["ruvs"] = Vocab.Ruvs;

@@ -3,7 +3,8 @@
 /// \file
 /// Internal to core: what the compact .seg.json forms (schemas 2-4,
 /// docs/seg-json.md) have in common between their writer (SegCompact.cpp)
-/// and their reader (SegExpand.cpp): which fields are texts, the walks over
+/// and their reader (SegExpand.cpp): the sharing of texts (SegShare.cpp),
+/// which fields are texts, the walks over
 /// the text slots and the nodes of a function in compact form, the ids that
 /// are left out when they count on, and the "where" of a parameter that is
 /// derived from the previous one.
@@ -18,6 +19,8 @@
 #include <initializer_list>
 #include <stdexcept>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace segtime {
 namespace compact {
@@ -28,6 +31,24 @@ json headerJSON(const SegFile &S);
 /// Schema 4's "where" of parameter Name after one whose where is Prev: the
 /// file of Prev and the location in Name ("" if either is missing).
 std::string derivedWhere(const std::string &Prev, const std::string &Name);
+
+/// Decimal digits of N (the bytes of an index as written).
+size_t digits(size_t N);
+
+/// A text or RUV this long (B, as written) or longer is put in the file's
+/// table at its first use even if it occurs once in its function: its index
+/// costs a few bytes more if it is never used again, and saves the text
+/// each time a later function (or warning) uses it. Shorter ones are shared
+/// when they repeat within the function.
+constexpr size_t SpeculativeText = 12, SpeculativeRuv = 12;
+
+/// How each of Texts is written: as an index in Vocab.Texts, whole or in
+/// pieces (an array of indices and strings), where that is shorter (a
+/// text or piece already in the table, or one whose copies in Texts cost
+/// more bytes than an entry and an index per use, or a long one
+/// (SpeculativeText), numbered now in order of first use), else null (the
+/// text as it is).
+std::vector<json> shareTexts(const std::vector<std::string_view> &Texts, SegVocabulary &Vocab);
 
 /// Node fields whose value is a text (a string in schema 1), by their
 /// schema-2 key.
