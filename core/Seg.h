@@ -235,8 +235,6 @@ struct SegVocabulary {
   /// "ruvs": the shared [op, count, ...] lists; their numbers by their dump.
   std::vector<json> Ruvs;
   std::unordered_map<std::string, size_t> RuvIndex;
-  /// Functions made compact so far (the next one's index in "functions").
-  size_t Functions = 0;
   /// The warning of each source-level Unknown node of those functions
   /// without its leading source file (unknownNodeWarning), and the node as
   /// schema 4 refers to it: [function index, node id].
@@ -297,9 +295,15 @@ struct FunctionSeg {
   /// in Vocab->Ruvs, numbering the new ones (the tables are written after
   /// the functions: compactHeader). A node's range, frequency and source
   /// node are left out when they are the previous node's (depth first in
-  /// each SEG), an Unknown call's reason when it is externalCallReason. nullptr: names and texts written out,
-  /// nothing shared. SegFile::fromJSON of the file gives this function back.
-  json toCompactJSON(SegVocabulary *Vocab = nullptr) const;
+  /// each SEG), an Unknown call's reason when it is externalCallReason.
+  /// Index: the function's index in the file's "functions" (its Unknown
+  /// nodes' warnings refer to it, Vocab->NodeWarnings). Vocab nullptr: names
+  /// and texts written out, nothing shared. SegFile::fromJSON of the file
+  /// gives this function back.
+  json toCompactJSON(SegVocabulary *Vocab, size_t Index) const;
+  /// toCompactJSON(Vocab, Index).dump(), written straight from the SEG (no
+  /// JSON tree; SegCompact.cpp): what the plugin and SegFileWriter write.
+  std::string toCompactText(SegVocabulary *Vocab, size_t Index) const;
   /// Reads either layout once its texts are strings (SegFile::fromJSON
   /// resolves schema 2's "strings").
   static FunctionSeg fromJSON(const json &J);
@@ -363,7 +367,7 @@ public:
 
 private:
   std::function<void(const std::string &)> Out;
-  bool Any = false; ///< a function has been written
+  size_t Written = 0; ///< functions written so far
   SegVocabulary Vocab; ///< of the functions written so far
 };
 

@@ -373,8 +373,7 @@ private:
       llvm::TimeRegion T(phaseTimer("write-json", ".seg.json written"));
       // Code generation finishes functions in its own order; the file
       // lists them in source order, so F's index there is I.
-      Vocab.Functions = I;
-      Ready[I] = F.toCompactJSON(&Vocab).dump();
+      Ready[I] = F.toCompactText(&Vocab, I);
     }
     if (!Opts.Quiet)
       Kept[I] = std::move(F);
