@@ -159,10 +159,15 @@ public:
       OS.reset();
     }
     irCollection().OnFinal = nullptr;
-    if (!Opts.Quiet) {
+    if (keepForSummary()) {
       for (std::optional<FunctionSeg> &F : Kept)
         File.Functions.push_back(std::move(*F));
       print(File);
+    } else if (SummarySkipped) {
+      llvm::errs() << "segtime: " << SummarySkipped << " functions in the main file: no "
+                   << "compile-time summary (printed for at most " << SummaryMaxFunctions
+                   << "; segtime predict " << outputPath() << ")\nsegtime: wrote "
+                   << outputPath() << "\n";
     }
     if (Opts.Timing)
       printPhaseTimes(llvm::errs());
@@ -196,7 +201,17 @@ private:
     Functions = std::move(FC.Functions);
     Written.assign(Functions.size(), false);
     Done.resize(Functions.size());
-    Kept.resize(Opts.Quiet ? 0 : Functions.size());
+    // The summary covers files of at most SummaryMaxFunctions functions in
+    // the main file; a larger one (an amalgamation) gets a note instead, so
+    // that its SEGs are released as they are written (bounded memory) and
+    // no file-wide prediction runs at the end.
+    size_t InMain = 0;
+    for (const FunctionDecl *FD : Functions)
+      InMain += Ctx->getSourceManager().isInMainFile(
+          Ctx->getSourceManager().getExpansionLoc(FD->getLocation()));
+    if (!Opts.Quiet && InMain > SummaryMaxFunctions)
+      SummarySkipped = InMain;
+    Kept.resize(keepForSummary() ? Functions.size() : 0);
     for (size_t I = 0; I < Functions.size(); ++I)
       ByName[Functions[I]->getNameAsString()].push_back(I);
     Graph.emplace(Functions);
@@ -375,7 +390,7 @@ private:
       // lists them in source order, so F's index there is I.
       Ready[I] = F.toCompactText(&Vocab, I);
     }
-    if (!Opts.Quiet)
+    if (keepForSummary())
       Kept[I] = std::move(F);
   }
 
@@ -447,6 +462,13 @@ private:
   std::map<std::string, std::vector<InlinedCopy>> Inlined;
   /// Without quiet: the source-level SEGs for the summary, in source order.
   std::vector<std::optional<FunctionSeg>> Kept;
+  /// Main-file functions of a file too large for the summary (0: not skipped).
+  size_t SummarySkipped = 0;
+  /// The largest number of main-file functions the summary is printed for
+  /// (compileTimeSummary's MaxFunctions): it predicts the whole file at the
+  /// end, with every function's SEGs kept until then.
+  static constexpr size_t SummaryMaxFunctions = 50;
+  bool keepForSummary() const { return !Opts.Quiet && !SummarySkipped; }
   SegFile File; ///< the file's header and warnings (functions: Kept)
   /// What building and merging Functions[I] reported: the builder's
   /// warnings, the recursive calls ({function, node id}), the merge's
