@@ -69,10 +69,12 @@ void Builder::nameCallArgs(const CallSiteArgMap &Sites) {
     for (const DILocation *L = I.getDebugLoc().get(); L; L = L->getInlinedAt())
       if (L->getInlinedAt())
         Inlined.insert(siteKey(L->getInlinedAt()));
-  for (const auto &[Site, Args] : Sites)
+  if (Inlined.empty())
+    return;
+  for (const auto &[Site, Args] : Sites) {
+    if (!Inlined.count(siteKey(Site)))
+      continue;
     for (const auto &[VH, Name] : Args.Args) {
-      if (!Inlined.count(siteKey(Site)))
-        continue;
       const Value *V = VH;
       auto Local = [&](const Value *X) {
         if (auto *I = dyn_cast_or_null<Instruction>(X))
@@ -94,6 +96,7 @@ void Builder::nameCallArgs(const CallSiteArgMap &Sites) {
         }
       }
     }
+  }
   // Outside the code of its calls a value goes by a callee's name only
   // if that name is its alone (two calls of kernel with different values
   // of n: kernel.n names neither), the first by text if it has several
