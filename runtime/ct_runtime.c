@@ -478,19 +478,10 @@ static void write_arms(FILE *f, const Rec *r) {
   fprintf(f, "]");
 }
 
-int __segtime_ct_write(void) {
-  if (__atomic_exchange_n(&Written, 1, __ATOMIC_ACQ_REL))
-    return 0;
-  if (__atomic_load_n(&Started, __ATOMIC_ACQUIRE) != 2)
-    return 0; /* nothing registered */
-  /* TSC rate over the run; runs under 20 ms are extended for precision. */
-  double s1 = now_s();
-  while (s1 - StartS < 0.02)
-    s1 = now_s();
-  uint64_t t1 = ticks();
-  double hz = (double)(t1 - StartTicks) / (s1 - StartS);
-  measure_overheads(); /* again, after the run: the minimum of both */
-
+/* R[0..NR): every node of every registered module with its summed
+   counters, parent and function (threads still running may add a little).
+   Returns -1 (with a message) if out of memory. */
+static int gather_records(void) {
   NR = 0;
   for (struct segtime_ct_module *m = Modules; m; m = m->next)
     NR += m->nnodes;
@@ -526,6 +517,83 @@ int __segtime_ct_write(void) {
     }
     at += m->nnodes;
   }
+  return 0;
+}
+
+/* Function record fi of R with its nodes as one element of the CT file's
+   "functions" array (first: no leading comma); hz: TSC ticks per s. */
+static void write_function(FILE *f, int fi, double hz, int first) {
+  const Rec *F = &R[fi];
+  const int rec = (F->n->flags & SEGTIME_CT_RECURSIVE) != 0;
+  double childF = 0;
+  for (int d = 0; d < NR; ++d)
+    if (R[d].parent == fi && is_timed_kind(&R[d]))
+      childF += R[d].incl;
+  fprintf(f, "%s\n  {\"name\": ", first ? "" : ",");
+  json_str(f, F->n->name);
+  fprintf(f, ", \"file\": ");
+  json_str(f, F->n->file);
+  fprintf(f, ", \"line\": %d, \"col\": %d, \"recursive\": %s, \"calls\": %llu, "
+             "\"inclusive_s\": %.9g, \"exclusive_s\": %.9g, \"raw_inclusive_s\": %.9g",
+          F->n->line, F->n->col, (F->n->flags & SEGTIME_CT_RECURSIVE) ? "true" : "false",
+          (unsigned long long)ld(&F->c[0]), F->incl / hz,
+          (rec ? F->excl : F->incl - childF > 0 ? F->incl - childF : 0) / hz,
+          (double)ld(&F->c[1]) / hz);
+  if (F->n->flags & SEGTIME_CT_SAMPLED)
+    fprintf(f, ", \"timed_calls\": %llu", (unsigned long long)ld(&F->c[2]));
+  fprintf(f, ",\n   \"nodes\": [");
+  /* Nodes of this function, numbered from 0 in table order. */
+  int k = 0, firstN = 1;
+  for (int i = fi + 1; i < NR && R[i].fn == fi; ++i, ++k) {
+    const Rec *r = &R[i];
+    static const char *kinds[] = {"function", "loop", "branch", "call"};
+    int parent = r->parent == fi ? -1 : r->parent - fi - 1;
+    fprintf(f, "%s\n    {\"kind\": \"%s\", \"file\": ", firstN ? "" : ",", kinds[r->n->kind]);
+    firstN = 0;
+    json_str(f, r->n->file);
+    fprintf(f, ", \"line\": %d, \"col\": %d, \"parent\": %d", r->n->line, r->n->col, parent);
+    if (r->n->kind == SEGTIME_CT_BRANCH) {
+      fprintf(f, ", \"op\": \"%s\"", r->n->name);
+      write_arms(f, r);
+      fprintf(f, "}");
+      continue;
+    }
+    double child = 0;
+    for (int d = i + 1; d < NR && R[d].fn == fi; ++d)
+      if (R[d].parent == i && is_timed_kind(&R[d]))
+        child += R[d].incl;
+    if (r->n->kind == SEGTIME_CT_LOOP)
+      fprintf(f, ", \"end_line\": %d, \"end_col\": %d, \"entries\": %llu, \"iterations\": %llu",
+              r->n->end_line, r->n->end_col, (unsigned long long)ld(&r->c[0]),
+              (unsigned long long)ld(&r->c[3]));
+    else {
+      fprintf(f, ", \"callee\": ");
+      json_str(f, r->n->name);
+      fprintf(f, ", \"count\": %llu", (unsigned long long)ld(&r->c[0]));
+    }
+    if (is_timed_kind(r))
+      fprintf(f, ", \"inclusive_s\": %.9g, \"exclusive_s\": %.9g", r->incl / hz,
+              (rec ? r->excl : r->incl - child > 0 ? r->incl - child : 0) / hz);
+    fprintf(f, "}");
+  }
+  fprintf(f, "]}");
+}
+
+int __segtime_ct_write(void) {
+  if (__atomic_exchange_n(&Written, 1, __ATOMIC_ACQ_REL))
+    return 0;
+  if (__atomic_load_n(&Started, __ATOMIC_ACQUIRE) != 2)
+    return 0; /* nothing registered */
+  /* TSC rate over the run; runs under 20 ms are extended for precision. */
+  double s1 = now_s();
+  while (s1 - StartS < 0.02)
+    s1 = now_s();
+  uint64_t t1 = ticks();
+  double hz = (double)(t1 - StartTicks) / (s1 - StartS);
+  measure_overheads(); /* again, after the run: the minimum of both */
+
+  if (gather_records())
+    return -1;
   find_cycles();
   for (int i = 0; i < NR; ++i)
     if (is_timed_kind(&R[i])) {
@@ -562,63 +630,10 @@ int __segtime_ct_write(void) {
           NestedCostRec / hz, s1 - StartS);
   int firstF = 1;
   for (int fi = 0; fi < NR; ++fi) {
-    const Rec *F = &R[fi];
-    if (F->n->kind != SEGTIME_CT_FUNCTION)
+    if (R[fi].n->kind != SEGTIME_CT_FUNCTION)
       continue;
-    const int rec = (F->n->flags & SEGTIME_CT_RECURSIVE) != 0;
-    double childF = 0;
-    for (int d = 0; d < NR; ++d)
-      if (R[d].parent == fi && is_timed_kind(&R[d]))
-        childF += R[d].incl;
-    fprintf(f, "%s\n  {\"name\": ", firstF ? "" : ",");
+    write_function(f, fi, hz, firstF);
     firstF = 0;
-    json_str(f, F->n->name);
-    fprintf(f, ", \"file\": ");
-    json_str(f, F->n->file);
-    fprintf(f, ", \"line\": %d, \"col\": %d, \"recursive\": %s, \"calls\": %llu, "
-               "\"inclusive_s\": %.9g, \"exclusive_s\": %.9g, \"raw_inclusive_s\": %.9g",
-            F->n->line, F->n->col, (F->n->flags & SEGTIME_CT_RECURSIVE) ? "true" : "false",
-            (unsigned long long)ld(&F->c[0]), F->incl / hz,
-            (rec ? F->excl : F->incl - childF > 0 ? F->incl - childF : 0) / hz,
-            (double)ld(&F->c[1]) / hz);
-    if (F->n->flags & SEGTIME_CT_SAMPLED)
-      fprintf(f, ", \"timed_calls\": %llu", (unsigned long long)ld(&F->c[2]));
-    fprintf(f, ",\n   \"nodes\": [");
-    /* Nodes of this function, numbered from 0 in table order. */
-    int k = 0, firstN = 1;
-    for (int i = fi + 1; i < NR && R[i].fn == fi; ++i, ++k) {
-      const Rec *r = &R[i];
-      static const char *kinds[] = {"function", "loop", "branch", "call"};
-      int parent = r->parent == fi ? -1 : r->parent - fi - 1;
-      fprintf(f, "%s\n    {\"kind\": \"%s\", \"file\": ", firstN ? "" : ",", kinds[r->n->kind]);
-      firstN = 0;
-      json_str(f, r->n->file);
-      fprintf(f, ", \"line\": %d, \"col\": %d, \"parent\": %d", r->n->line, r->n->col, parent);
-      if (r->n->kind == SEGTIME_CT_BRANCH) {
-        fprintf(f, ", \"op\": \"%s\"", r->n->name);
-        write_arms(f, r);
-        fprintf(f, "}");
-        continue;
-      }
-      double child = 0;
-      for (int d = i + 1; d < NR && R[d].fn == fi; ++d)
-        if (R[d].parent == i && is_timed_kind(&R[d]))
-          child += R[d].incl;
-      if (r->n->kind == SEGTIME_CT_LOOP)
-        fprintf(f, ", \"end_line\": %d, \"end_col\": %d, \"entries\": %llu, \"iterations\": %llu",
-                r->n->end_line, r->n->end_col, (unsigned long long)ld(&r->c[0]),
-                (unsigned long long)ld(&r->c[3]));
-      else {
-        fprintf(f, ", \"callee\": ");
-        json_str(f, r->n->name);
-        fprintf(f, ", \"count\": %llu", (unsigned long long)ld(&r->c[0]));
-      }
-      if (is_timed_kind(r))
-        fprintf(f, ", \"inclusive_s\": %.9g, \"exclusive_s\": %.9g", r->incl / hz,
-                (rec ? r->excl : r->incl - child > 0 ? r->incl - child : 0) / hz);
-      fprintf(f, "}");
-    }
-    fprintf(f, "]}");
   }
   fprintf(f, "\n ]\n}\n");
   int bad = ferror(f);

@@ -305,6 +305,118 @@ static int has(const char *List, const char *Name) {
   return 0;
 }
 
+/* Rank 0: the MPI library and host, one JSON line. */
+static void printInfo(void) {
+  char Ver[MPI_MAX_LIBRARY_VERSION_STRING], Host[MPI_MAX_PROCESSOR_NAME];
+  int L;
+  MPI_Get_library_version(Ver, &L);
+  MPI_Get_processor_name(Host, &L);
+  char *Nl = strchr(Ver, '\n');
+  if (Nl)
+    *Nl = 0;
+  for (char *C = Ver; *C; ++C)
+    if (*C == '"' || *C == '\\' || (unsigned char)*C < 32)
+      *C = ' ';
+  printf("{\"bench\":\"info\",\"np\":%d,\"mpi\":\"%s\",\"host\":\"%s\"}\n", Size, Ver, Host);
+  fflush(stdout);
+}
+
+/* COMMS1, COMMS2, COMMS3 (PARKBENCH) of those named in Bench, at the NS sizes Sizes. */
+static void runComms(const char *Bench, long *Sizes, int NS) {
+  struct Point Pts[MAXPTS];
+  static const char *Names[] = {"comms1", "comms2", "comms3"};
+  static MeasureFn Fns[] = {pingpong, exchange, alltoall};
+  for (int B = 0; B < 3; ++B) {
+    if (!has(Bench, Names[B]))
+      continue;
+    if (Rank == 0)
+      fprintf(stderr, "commbench: %s: %d sizes\n", Names[B], NS);
+    for (int I = 0; I < NS; ++I)
+      Pts[I] = (struct Point){Fns[B], &Sizes[I], 0, 0, 0, NULL};
+    measure(Pts, NS);
+    for (int I = 0; I < NS && Rank == 0; ++I) {
+      printf("{\"bench\":\"%s\",", Names[B]);
+      if (B == 2)
+        printf("\"p\":%d,", Size);
+      printf("\"n\":%ld,\"iters\":%ld,\"disturbed\":%d,\"retries\":%d,", Sizes[I], Pts[I].It,
+             Pts[I].Disturbed, Pts[I].Retries);
+      printTimes("times", Pts[I].Times, Reps);
+      printf("}\n");
+      fflush(stdout);
+    }
+    freePoints(Pts, NS);
+  }
+}
+
+/* SYNCH1: a barrier of p = 1 .. Size processes. */
+static void runSynch1(void) {
+  struct Point Pts[MAXPTS];
+  if (Rank == 0)
+    fprintf(stderr, "commbench: synch1: p = 1..%d\n", Size);
+  MPI_Comm *Subs = malloc(sizeof(MPI_Comm) * Size);
+  int NQ = Size < MAXPTS ? Size : MAXPTS;
+  for (int Q = 1; Q <= NQ; ++Q) {
+    MPI_Comm_split(MPI_COMM_WORLD, Rank < Q ? 0 : MPI_UNDEFINED, Rank, &Subs[Q - 1]);
+    Pts[Q - 1] = (struct Point){barrier, &Subs[Q - 1], 0, 0, 0, NULL};
+  }
+  measure(Pts, NQ);
+  for (int Q = 1; Q <= NQ; ++Q) {
+    if (Subs[Q - 1] != MPI_COMM_NULL)
+      MPI_Comm_free(&Subs[Q - 1]);
+    if (Rank == 0) {
+      printf("{\"bench\":\"synch1\",\"p\":%d,\"iters\":%ld,\"disturbed\":%d,\"retries\":%d,",
+             Q, Pts[Q - 1].It, Pts[Q - 1].Disturbed, Pts[Q - 1].Retries);
+      printTimes("times", Pts[Q - 1].Times, Reps);
+      printf("}\n");
+      fflush(stdout);
+    }
+  }
+  freePoints(Pts, NQ);
+  free(Subs);
+}
+
+/* LogGP's parameters by PRTT(1,0,s), PRTT(n,0,s) and PRTT(n,d,s) (Kielmann
+   et al.) at the NL message sizes LSizes. */
+static void runLoggp(long *LSizes, int NL) {
+  if (Rank == 0)
+    fprintf(stderr, "commbench: loggp: PRTT at %d sizes\n", NL);
+  /* PRTT(1,0,s) first: its median is the delay d of PRTT(n,d,s). */
+  struct Prtt One[MAXPTS], Stream[MAXPTS], Delay[MAXPTS];
+  struct Point P1[MAXPTS], PN[MAXPTS], PD[MAXPTS];
+  for (int I = 0; I < NL; ++I) {
+    One[I] = (struct Prtt){LSizes[I], 1, 0};
+    P1[I] = (struct Point){prtt, &One[I], 0, 0, 0, NULL};
+  }
+  measure(P1, NL);
+  for (int I = 0; I < NL; ++I) {
+    /* the same on all ranks: rank 0's times were broadcast */
+    double D = medianOf(P1[I].Times, Reps);
+    Stream[I] = (struct Prtt){LSizes[I], StreamN, 0};
+    Delay[I] = (struct Prtt){LSizes[I], StreamN, D};
+    PN[I] = (struct Point){prtt, &Stream[I], 0, 0, 0, NULL};
+    PD[I] = (struct Point){prtt, &Delay[I], 0, 0, 0, NULL};
+  }
+  measure(PN, NL);
+  measure(PD, NL);
+  for (int I = 0; I < NL && Rank == 0; ++I) {
+    printf("{\"bench\":\"loggp\",\"s\":%ld,\"n\":%d,\"d\":%.9g,\"iters\":[%ld,%ld,%ld],"
+           "\"disturbed\":%d,\"retries\":%d,",
+           LSizes[I], StreamN, Delay[I].D, P1[I].It, PN[I].It, PD[I].It,
+           P1[I].Disturbed + PN[I].Disturbed + PD[I].Disturbed,
+           P1[I].Retries + PN[I].Retries + PD[I].Retries);
+    printTimes("prtt1", P1[I].Times, Reps);
+    printf(",");
+    printTimes("prttn", PN[I].Times, Reps);
+    printf(",");
+    printTimes("prttd", PD[I].Times, Reps);
+    printf("}\n");
+    fflush(stdout);
+  }
+  freePoints(P1, NL);
+  freePoints(PN, NL);
+  freePoints(PD, NL);
+}
+
 int main(int Argc, char **Argv) {
   MPI_Init(&Argc, &Argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &Rank);
@@ -356,109 +468,14 @@ int main(int Argc, char **Argv) {
   memset(Buf, 1, Max);
   memset(Buf2, 0, (size_t)Max * Size);
 
-  if (Rank == 0) {
-    char Ver[MPI_MAX_LIBRARY_VERSION_STRING], Host[MPI_MAX_PROCESSOR_NAME];
-    int L;
-    MPI_Get_library_version(Ver, &L);
-    MPI_Get_processor_name(Host, &L);
-    char *Nl = strchr(Ver, '\n');
-    if (Nl)
-      *Nl = 0;
-    for (char *C = Ver; *C; ++C)
-      if (*C == '"' || *C == '\\' || (unsigned char)*C < 32)
-        *C = ' ';
-    printf("{\"bench\":\"info\",\"np\":%d,\"mpi\":\"%s\",\"host\":\"%s\"}\n", Size, Ver, Host);
-    fflush(stdout);
-  }
+  if (Rank == 0)
+    printInfo();
 
-  static const char *Names[] = {"comms1", "comms2", "comms3"};
-  static MeasureFn Fns[] = {pingpong, exchange, alltoall};
-  struct Point Pts[MAXPTS];
-  for (int B = 0; B < 3; ++B) {
-    if (!has(Bench, Names[B]))
-      continue;
-    if (Rank == 0)
-      fprintf(stderr, "commbench: %s: %d sizes\n", Names[B], NS);
-    for (int I = 0; I < NS; ++I)
-      Pts[I] = (struct Point){Fns[B], &Sizes[I], 0, 0, 0, NULL};
-    measure(Pts, NS);
-    for (int I = 0; I < NS && Rank == 0; ++I) {
-      printf("{\"bench\":\"%s\",", Names[B]);
-      if (B == 2)
-        printf("\"p\":%d,", Size);
-      printf("\"n\":%ld,\"iters\":%ld,\"disturbed\":%d,\"retries\":%d,", Sizes[I], Pts[I].It,
-             Pts[I].Disturbed, Pts[I].Retries);
-      printTimes("times", Pts[I].Times, Reps);
-      printf("}\n");
-      fflush(stdout);
-    }
-    freePoints(Pts, NS);
-  }
-
-  if (has(Bench, "synch1")) {
-    if (Rank == 0)
-      fprintf(stderr, "commbench: synch1: p = 1..%d\n", Size);
-    MPI_Comm *Subs = malloc(sizeof(MPI_Comm) * Size);
-    int NQ = Size < MAXPTS ? Size : MAXPTS;
-    for (int Q = 1; Q <= NQ; ++Q) {
-      MPI_Comm_split(MPI_COMM_WORLD, Rank < Q ? 0 : MPI_UNDEFINED, Rank, &Subs[Q - 1]);
-      Pts[Q - 1] = (struct Point){barrier, &Subs[Q - 1], 0, 0, 0, NULL};
-    }
-    measure(Pts, NQ);
-    for (int Q = 1; Q <= NQ; ++Q) {
-      if (Subs[Q - 1] != MPI_COMM_NULL)
-        MPI_Comm_free(&Subs[Q - 1]);
-      if (Rank == 0) {
-        printf("{\"bench\":\"synch1\",\"p\":%d,\"iters\":%ld,\"disturbed\":%d,\"retries\":%d,",
-               Q, Pts[Q - 1].It, Pts[Q - 1].Disturbed, Pts[Q - 1].Retries);
-        printTimes("times", Pts[Q - 1].Times, Reps);
-        printf("}\n");
-        fflush(stdout);
-      }
-    }
-    freePoints(Pts, NQ);
-    free(Subs);
-  }
-
-  if (has(Bench, "loggp")) {
-    if (Rank == 0)
-      fprintf(stderr, "commbench: loggp: PRTT at %d sizes\n", NL);
-    /* PRTT(1,0,s) first: its median is the delay d of PRTT(n,d,s). */
-    struct Prtt One[MAXPTS], Stream[MAXPTS], Delay[MAXPTS];
-    struct Point P1[MAXPTS], PN[MAXPTS], PD[MAXPTS];
-    for (int I = 0; I < NL; ++I) {
-      One[I] = (struct Prtt){LSizes[I], 1, 0};
-      P1[I] = (struct Point){prtt, &One[I], 0, 0, 0, NULL};
-    }
-    measure(P1, NL);
-    for (int I = 0; I < NL; ++I) {
-      /* the same on all ranks: rank 0's times were broadcast */
-      double D = medianOf(P1[I].Times, Reps);
-      Stream[I] = (struct Prtt){LSizes[I], StreamN, 0};
-      Delay[I] = (struct Prtt){LSizes[I], StreamN, D};
-      PN[I] = (struct Point){prtt, &Stream[I], 0, 0, 0, NULL};
-      PD[I] = (struct Point){prtt, &Delay[I], 0, 0, 0, NULL};
-    }
-    measure(PN, NL);
-    measure(PD, NL);
-    for (int I = 0; I < NL && Rank == 0; ++I) {
-      printf("{\"bench\":\"loggp\",\"s\":%ld,\"n\":%d,\"d\":%.9g,\"iters\":[%ld,%ld,%ld],"
-             "\"disturbed\":%d,\"retries\":%d,",
-             LSizes[I], StreamN, Delay[I].D, P1[I].It, PN[I].It, PD[I].It,
-             P1[I].Disturbed + PN[I].Disturbed + PD[I].Disturbed,
-             P1[I].Retries + PN[I].Retries + PD[I].Retries);
-      printTimes("prtt1", P1[I].Times, Reps);
-      printf(",");
-      printTimes("prttn", PN[I].Times, Reps);
-      printf(",");
-      printTimes("prttd", PD[I].Times, Reps);
-      printf("}\n");
-      fflush(stdout);
-    }
-    freePoints(P1, NL);
-    freePoints(PN, NL);
-    freePoints(PD, NL);
-  }
+  runComms(Bench, Sizes, NS);
+  if (has(Bench, "synch1"))
+    runSynch1();
+  if (has(Bench, "loggp"))
+    runLoggp(LSizes, NL);
   if (Rank == 0) {
     printf("{\"bench\":\"done\"}\n");
     fflush(stdout);
