@@ -11,7 +11,8 @@ scripts/overhead_bench.py: examples/*.c and validation/*.c at -O2, Lua 5.4's
 src/*.c, csmith programs of seeds 1..N at -O2) with the plugin
 (-fplugin-arg-segtime-targets=TARGETS, quiet; objects in build/seg_identity,
 the same directory for every build) and writes, per file, the
-SHA-256 of its .seg.json (and of its object file) to FILE. The second form
+key of its .seg.json (with the checkout's root path written as <ROOT>, so
+that builds in different clones compare) and of its object file to FILE. The second form
 compares two such files: it lists every file whose .seg.json differs, or
 that only one of them compiled, and exits 1 if there is one. Used to check
 that a change meant to make the plugin faster changes no figure.
@@ -20,7 +21,7 @@ import argparse, concurrent.futures, json, os, shutil, sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import overhead_bench as ob  # noqa: E402
-from segtime_common import CLANG, PLUGIN, file_sha, log, run_limited  # noqa: E402
+from segtime_common import CLANG, PLUGIN, ROOT, file_sha, log, run_limited, sha  # noqa: E402
 
 
 def sources(sets, n_csmith):
@@ -37,6 +38,13 @@ def sources(sets, n_csmith):
     return out
 
 
+def seg_sha(path):
+    """The key of a .seg.json with the checkout's root written as <ROOT>: the
+    same from any clone or worktree (the file names its source and object)."""
+    with open(path, "rb") as f:
+        return sha(f.read().replace(ROOT.encode(), b"<ROOT>"))
+
+
 def compile_one(item, plugin, targets, work):
     name, src, flags = item
     d = os.path.join(work, name.replace("/", "_"))
@@ -48,7 +56,7 @@ def compile_one(item, plugin, targets, work):
     seg = os.path.join(d, "out.seg.json")
     if r["status"] != "ok" or not os.path.exists(seg):
         return name, {"status": r["status"], "error": r["stderr"][-300:]}
-    return name, {"status": "ok", "seg": file_sha(seg), "obj": file_sha(obj)}
+    return name, {"status": "ok", "seg": seg_sha(seg), "obj": file_sha(obj)}
 
 
 def compare(a_path, b_path):
