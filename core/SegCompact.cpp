@@ -13,6 +13,7 @@
 #include "core/Seg.h"
 #include "core/SegCompactForm.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdint>
@@ -635,32 +636,15 @@ private:
 
 /// Where without its final ":LINE" or ":LINE:COL" ("" if it has none).
 static std::string whereFile(const std::string &Where) {
-  size_t End = Where.size();
-  for (int K = 0; K < 2; ++K) {
-    size_t D = End;
-    while (D > 0 && std::isdigit(static_cast<unsigned char>(Where[D - 1])))
-      --D;
-    if (D == End || D == 0 || Where[D - 1] != ':')
-      break;
-    End = D - 1;
-  }
+  size_t End = compact::numberedTail(Where, ':');
   return End == Where.size() ? "" : Where.substr(0, End);
 }
 
 /// ":LINE" or ":LINE:COL" from a parameter name that ends in "_LINE" or
 /// "_LINE_COL" (P_f_12, Pir_f_12_7), "" if it does not.
 static std::string nameLocation(const std::string &Name) {
-  std::string Tail;
-  size_t End = Name.size();
-  for (int K = 0; K < 2; ++K) {
-    size_t D = End;
-    while (D > 0 && std::isdigit(static_cast<unsigned char>(Name[D - 1])))
-      --D;
-    if (D == End || D <= 1 || Name[D - 1] != '_')
-      break;
-    Tail = ":" + Name.substr(D, End - D) + Tail;
-    End = D - 1;
-  }
+  std::string Tail = Name.substr(compact::numberedTail(Name, '_', 1));
+  std::replace(Tail.begin(), Tail.end(), '_', ':');
   return Tail;
 }
 

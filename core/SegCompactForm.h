@@ -50,6 +50,11 @@ constexpr size_t SpeculativeText = 12, SpeculativeRuv = 12;
 /// text as it is).
 std::vector<json> shareTexts(const std::vector<std::string_view> &Texts, SegVocabulary &Vocab);
 
+/// Where the last one or two groups "<Sep>DIGITS" of S begin, S.size() if S
+/// ends in none; a group's Sep lies at MinSep or after ("k.c:12:7" with ':'
+/// -> 3; "P_f_12" with '_' and MinSep 1 -> 3).
+size_t numberedTail(std::string_view S, char Sep, size_t MinSep = 0);
+
 /// Node fields whose value is a text (a string in schema 1), by their
 /// schema-2 key.
 inline const char *const NodeTexts[] = {"l",     "f",     "s",         "bp",   "footprint_B", "traffic_B",

@@ -19,6 +19,19 @@ namespace segtime {
 
 size_t compact::digits(size_t N) { return N < 10 ? 1 : 1 + digits(N / 10); }
 
+size_t compact::numberedTail(std::string_view S, char Sep, size_t MinSep) {
+  size_t End = S.size();
+  for (int K = 0; K < 2; ++K) {
+    size_t D = End;
+    while (D > 0 && std::isdigit(static_cast<unsigned char>(S[D - 1])))
+      --D;
+    if (D == End || D <= MinSep || S[D - 1] != Sep)
+      break;
+    End = D - 1;
+  }
+  return End;
+}
+
 namespace {
 
 /// The pieces a text is cut into for sharing: before each '*' and " + "
@@ -29,35 +42,13 @@ namespace {
 /// function's). The pieces concatenated are the text.
 std::vector<std::string_view> pieces(std::string_view S) {
   std::vector<std::string_view> Out;
-  size_t End = S.size();
   // ":LINE" or ":LINE:COL" at the end
-  size_t Colons = 0, I = S.size();
-  while (I > 0 && Colons < 2) {
-    size_t J = I;
-    while (J > 0 && std::isdigit(static_cast<unsigned char>(S[J - 1])))
-      --J;
-    if (J == I || J == 0 || S[J - 1] != ':')
-      break;
-    I = J - 1;
-    ++Colons;
-    End = I;
-  }
+  size_t End = compact::numberedTail(S, ':');
   if (End == 0)
     End = S.size();
   // "_LINE" or "_LINE_COL" at the end (a parameter's name: P_f_12, Pir_f_12_9)
-  if (End == S.size()) {
-    size_t Unders = 0;
-    for (size_t I = S.size(); I > 0 && Unders < 2;) {
-      size_t J = I;
-      while (J > 0 && std::isdigit(static_cast<unsigned char>(S[J - 1])))
-        --J;
-      if (J == I || J <= 1 || S[J - 1] != '_')
-        break;
-      I = J - 1;
-      ++Unders;
-      End = I;
-    }
-  }
+  if (End == S.size())
+    End = compact::numberedTail(S, '_', 1);
   int Depth = 0;
   size_t From = 0;
   auto Cut = [&](size_t K) {
