@@ -159,15 +159,10 @@ public:
       OS.reset();
     }
     irCollection().OnFinal = nullptr;
-    if (keepForSummary()) {
+    if (!Opts.Quiet) {
       for (std::optional<FunctionSeg> &F : Kept)
         File.Functions.push_back(std::move(*F));
       print(File);
-    } else if (SummarySkipped) {
-      llvm::errs() << "segtime: " << SummarySkipped << " functions in the main file: no "
-                   << "compile-time summary (printed for at most " << SummaryMaxFunctions
-                   << "; segtime predict " << outputPath() << ")\nsegtime: wrote "
-                   << outputPath() << "\n";
     }
     if (Opts.Timing)
       printPhaseTimes(llvm::errs());
@@ -430,11 +425,17 @@ private:
       llvm::sys::fs::remove(outputPath());
   }
 
+  /// The compile-time summary of File (or, for a file too large for it, a
+  /// note) and the path written.
   void print(const SegFile &File) {
-    if (!Opts.MachineNote.empty())
-      llvm::errs() << Opts.MachineNote << "\n";
-    llvm::errs() << compileTimeSummary(File, Opts.Machine, Opts.Values) << "segtime: wrote "
-                 << outputPath() << "\n";
+    if (SummarySkipped)
+      llvm::errs() << "segtime: " << SummarySkipped << " functions in the main file: no "
+                   << "compile-time summary (printed for at most " << SummaryMaxFunctions
+                   << "; segtime predict " << outputPath() << ")\n";
+    else
+      llvm::errs() << Opts.MachineNote << (Opts.MachineNote.empty() ? "" : "\n")
+                   << compileTimeSummary(File, Opts.Machine, Opts.Values, SummaryMaxFunctions);
+    llvm::errs() << "segtime: wrote " << outputPath() << "\n";
   }
 
   CompilerInstance &CI;
