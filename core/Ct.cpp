@@ -93,14 +93,11 @@ CtNode CtNode::fromJSON(const json &J) {
 }
 
 json CtFunction::toJSON() const {
-  json Ns = json::array();
-  for (const CtNode &N : Nodes)
-    Ns.push_back(N.toJSON());
   json J = {{"name", Name},           {"file", File},
             {"line", Line},           {"col", Col},
             {"recursive", Recursive}, {"calls", Calls},
             {"inclusive_s", InclusiveS}, {"exclusive_s", ExclusiveS},
-            {"raw_inclusive_s", RawInclusiveS}, {"nodes", Ns}};
+            {"raw_inclusive_s", RawInclusiveS}, {"nodes", toJSONArray(Nodes)}};
   if (TimedCalls)
     J["timed_calls"] = *TimedCalls;
   return J;
@@ -154,11 +151,8 @@ CtTimer CtTimer::fromJSON(const json &J) {
 }
 
 json CtFile::toJSON() const {
-  json Fs = json::array();
-  for (const CtFunction &F : Functions)
-    Fs.push_back(F.toJSON());
   return {{"schema", Schema}, {"program", Program}, {"timer", Timer.toJSON()},
-          {"wall_s", WallS},  {"functions", Fs}};
+          {"wall_s", WallS},  {"functions", toJSONArray(Functions)}};
 }
 
 CtFile CtFile::fromJSON(const json &J) {

@@ -91,6 +91,19 @@ public:
     }
   }
 
+  /// J's members are objects (Shape, e.g. "{operation: count}", names what
+  /// they hold): fails at a member that is not one; else calls
+  /// Check(key, value) for each entry of each, with the member in the path.
+  template <typename F> void tableOf(const json &J, const char *Shape, F &&Check) {
+    for (auto &[Name, Table] : J.items())
+      in(Name, [&] {
+        if (!Table.is_object())
+          fail(std::string("expected an object ") + Shape);
+        for (auto &[K, V] : Table.items())
+          Check(K, V);
+      });
+  }
+
   /// Runs Fn with the path extended by Key (a member name or an index).
   /// Raw: Key is a path of several steps ("loops/0"), not escaped.
   template <typename F> void in(const std::string &Key, F &&Fn, bool Raw = false) {
@@ -168,14 +181,10 @@ void checkNode(Checker &C, const json &N) {
     C.in("range", [&] { checkRange(C, N["range"]); });
   if (N.contains("ruv"))
     C.in("ruv", [&] {
-      for (auto &[Level, R] : N["ruv"].items())
-        C.in(Level, [&] {
-          if (!R.is_object())
-            C.fail("expected an object {operation: count}");
-          for (auto &[Op, V] : R.items())
-            if (!fits(V, Want::NonNeg))
-              C.fail("count of '" + Op + "' must be a number >= 0, got " + V.dump());
-        });
+      C.tableOf(N["ruv"], "{operation: count}", [&](const std::string &Op, const json &V) {
+        if (!fits(V, Want::NonNeg))
+          C.fail("count of '" + Op + "' must be a number >= 0, got " + V.dump());
+      });
     });
   if (N.contains("body"))
     C.in("body", [&] { checkList(C, N["body"]); });
@@ -263,14 +272,10 @@ void checkSegShape(const json &J, bool CheckFunctions) {
     });
   if (J.contains("targets"))
     C.in("targets", [&] {
-      for (auto &[T, Info] : J["targets"].items())
-        C.in(T, [&] {
-          if (!Info.is_object())
-            C.fail("expected an object {key: string}");
-          for (auto &[K, V] : Info.items())
-            if (!V.is_string())
-              C.fail("\"" + K + "\" must be a string, got " + V.type_name());
-        });
+      C.tableOf(J["targets"], "{key: string}", [&](const std::string &K, const json &V) {
+        if (!V.is_string())
+          C.fail("\"" + K + "\" must be a string, got " + V.type_name());
+      });
     });
 }
 

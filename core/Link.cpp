@@ -166,7 +166,7 @@ SegFile linkSegFiles(const std::vector<SegFile> &Units, const std::vector<std::s
             N.Kind = NodeKind::Call;
             N.Reason.clear();
             if (SourceLevel) {
-              N.Ruvs["HLLC"].add("call"); // as the plugin's Call nodes
+              N.Ruvs[levelKey(Level::HLLC)].add("call"); // as the plugin's Call nodes
               ++Report.Resolved;
             }
           }

@@ -97,7 +97,7 @@ public:
     walk(Seg);
     bindInlined(Inlined);
     memoryTerms();
-    F.LevelSegs["IR"] = std::move(Seg);
+    F.LevelSegs[IrSegKey] = std::move(Seg);
     for (auto &[Name, P] : Fallback)
       if ((Used.count(Name) || P.Kind == "branch") &&
           std::none_of(F.Parameters.begin(), F.Parameters.end(),

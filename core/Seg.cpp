@@ -85,12 +85,19 @@ static NodeKind parseKind(const std::string &S) {
   throw std::runtime_error("unknown SEG node kind '" + S + "'");
 }
 
-static json listToJSON(const NodeList &L) {
-  json A = json::array();
-  for (const Node &N : L)
-    A.push_back(N.toJSON());
-  return A;
-}
+/// A node's text fields written only when not empty, with their JSON keys.
+static const std::pair<std::string Node::*, const char *> OptionalTexts[] = {
+    {&Node::Label, "label"},           {&Node::Freq, "freq"},
+    {&Node::SourceNode, "source_node"}, {&Node::BranchProb, "branch_prob"},
+    {&Node::Footprint, "footprint_B"}, {&Node::Traffic, "traffic_B"},
+    {&Node::Chain, "chain"}};
+
+/// A loop's text fields, always written, with their JSON keys.
+static const std::pair<std::string Node::*, const char *> LoopTexts[] = {
+    {&Node::LoopKind, "loop"}, {&Node::Index, "index"},        {&Node::Start, "start"},
+    {&Node::Step, "step"},     {&Node::StepKind, "step_kind"}, {&Node::Trip, "trip"}};
+
+static json listToJSON(const NodeList &L) { return toJSONArray(L); }
 
 static NodeList listFromJSON(const json &J) {
   NodeList L;
@@ -101,24 +108,13 @@ static NodeList listFromJSON(const json &J) {
 
 json Node::toJSON() const {
   json J = {{"id", Id}, {"kind", nodeKindName(Kind)}, {"range", Range.toJSON()}};
-  if (!Label.empty())
-    J["label"] = Label;
-  if (!Freq.empty())
-    J["freq"] = Freq;
-  if (!SourceNode.empty())
-    J["source_node"] = SourceNode;
-  if (!BranchProb.empty())
-    J["branch_prob"] = BranchProb;
-  if (!Footprint.empty())
-    J["footprint_B"] = Footprint;
-  if (!Traffic.empty())
-    J["traffic_B"] = Traffic;
+  for (const auto &[Field, Key] : OptionalTexts)
+    if (!(this->*Field).empty())
+      J[Key] = this->*Field;
   for (const MemStream &M : Streams)
     J["streams"].push_back(M.toJSON());
   if (!MemoryNotes.empty())
     J["memory_notes"] = MemoryNotes;
-  if (!Chain.empty())
-    J["chain"] = Chain;
   if (!Ruvs.empty()) {
     json R = json::object();
     for (auto &[L, V] : Ruvs)
@@ -127,12 +123,8 @@ json Node::toJSON() const {
   }
   switch (Kind) {
   case NodeKind::Loop:
-    J["loop"] = LoopKind;
-    J["index"] = Index;
-    J["start"] = Start;
-    J["step"] = Step;
-    J["step_kind"] = StepKind;
-    J["trip"] = Trip;
+    for (const auto &[Field, Key] : LoopTexts)
+      J[Key] = this->*Field;
     J["body"] = listToJSON(Body);
     break;
   case NodeKind::Branch: {
@@ -172,18 +164,15 @@ Node Node::fromJSON(const json &J) {
   Node N;
   N.Kind = parseKind(J.value("kind", "Stage")); // schema 2 leaves out "Stage"
   N.Id = J.at("id").get<std::string>();
-  N.Label = J.value("label", "");
   if (J.contains("range"))
     N.Range = SourceRange::fromJSON(J["range"]);
   if (J.contains("ruv"))
     for (auto It = J["ruv"].begin(); It != J["ruv"].end(); ++It)
       N.Ruvs[It.key()] = Ruv::fromJSON(It.value());
-  N.LoopKind = J.value("loop", "");
-  N.Index = J.value("index", "");
-  N.Start = J.value("start", "");
-  N.Step = J.value("step", "");
-  N.StepKind = J.value("step_kind", "add");
-  N.Trip = J.value("trip", "");
+  for (const auto &[Field, Key] : LoopTexts)
+    N.*Field = J.value(Key, "");
+  if (!J.contains("step_kind"))
+    N.StepKind = "add";
   if (J.contains("body"))
     N.Body = listFromJSON(J["body"]);
   if (J.contains("arms"))
@@ -203,16 +192,12 @@ Node Node::fromJSON(const json &J) {
     N.Pattern = J.at("pattern").get<std::string>();
     N.Root = J.value("root", "");
   }
-  N.Freq = J.value("freq", "");
-  N.SourceNode = J.value("source_node", "");
-  N.BranchProb = J.value("branch_prob", "");
-  N.Footprint = J.value("footprint_B", "");
-  N.Traffic = J.value("traffic_B", "");
+  for (const auto &[Field, Key] : OptionalTexts)
+    N.*Field = J.value(Key, "");
   if (J.contains("streams"))
     for (const json &M : J.at("streams"))
       N.Streams.push_back(MemStream::fromJSON(M));
   N.MemoryNotes = J.value("memory_notes", std::vector<std::string>{});
-  N.Chain = J.value("chain", "");
   return N;
 }
 
@@ -276,11 +261,8 @@ Parameter Parameter::fromJSON(const json &J) {
 }
 
 json FunctionSeg::toJSON() const {
-  json Ps = json::array();
-  for (const Parameter &P : Parameters)
-    Ps.push_back(P.toJSON());
   json J = {{"name", Name},         {"range", Range.toJSON()},
-            {"params", Params},     {"parameters", std::move(Ps)},
+            {"params", Params},     {"parameters", toJSONArray(Parameters)},
             {"in_main_file", InMainFile}, {"seg", listToJSON(Body)}};
   if (Static)
     J["static"] = true;
@@ -290,8 +272,9 @@ json FunctionSeg::toJSON() const {
 }
 
 const NodeList &FunctionSeg::bodyFor(const std::string &LevelKey) const {
-  if (LevelKey == "INTCC" || LevelKey.compare(0, 3, "ICC") == 0) {
-    auto It = LevelSegs.find("IR");
+  Level L;
+  if (parseLevel(LevelKey.substr(0, LevelKey.find(':')), L) && irLevel(L)) {
+    auto It = LevelSegs.find(IrSegKey);
     if (It != LevelSegs.end())
       return It->second;
   }
@@ -327,11 +310,8 @@ json compact::headerJSON(const SegFile &S) {
 }
 
 json SegFile::toJSON() const {
-  json Fs = json::array();
-  for (const FunctionSeg &F : Functions)
-    Fs.push_back(F.toJSON());
   json J = compact::headerJSON(*this);
-  J["functions"] = std::move(Fs);
+  J["functions"] = toJSONArray(Functions);
   return J;
 }
 

@@ -25,6 +25,8 @@
 #ifndef SEGTIME_CORE_SEG_H
 #define SEGTIME_CORE_SEG_H
 
+#include "core/Vocabulary.h"
+
 #include <deque>
 #include <functional>
 #include <map>
@@ -40,6 +42,18 @@
 namespace segtime {
 
 using json = nlohmann::json;
+
+/// Key of FunctionSeg::LevelSegs for the SEG of the optimised code, which
+/// INTCC and ICC are costed on.
+inline const std::string IrSegKey = "IR";
+
+/// A JSON array of X.toJSON() for each X of Items, in order.
+template <typename Range> json toJSONArray(const Range &Items) {
+  json A = json::array();
+  for (const auto &X : Items)
+    A.push_back(X.toJSON());
+  return A;
+}
 
 /// A sparse vector over one level's vocabulary: operation name -> count
 /// (Warwick-94 eq. 3). Counts are per execution of the node.
@@ -276,12 +290,13 @@ struct FunctionSeg {
   /// Internal linkage (C `static`): its name is visible only in its own
   /// translation unit (`segtime link` keeps two of the same name apart).
   bool Static = false;
-  /// SEGs of the optimised code (key "IR"): loops as the optimiser left them
+  /// SEGs of the optimised code (key IrSegKey): loops as the optimiser left them
   /// (trip counts from ScalarEvolution), stages = basic blocks with their
   /// INTCC and ICC:<target> RUVs. Empty when the IR passes did not run.
   std::map<std::string, NodeList> LevelSegs;
-  /// The body a level's formula is built from: LevelSegs["IR"] for INTCC and
-  /// ICC levels when present, else the source-level Body.
+  /// The body a level's formula is built from: LevelSegs[IrSegKey] for INTCC and
+  /// ICC (LevelKey a level's key or RUV key, "ICC:znver3") when present, else
+  /// the source-level Body.
   const NodeList &bodyFor(const std::string &LevelKey) const;
   /// Schema 1's layout (the expanded form).
   json toJSON() const;

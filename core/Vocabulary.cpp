@@ -10,6 +10,7 @@
 #include <cctype>
 #include <map>
 #include <set>
+#include <stdexcept>
 
 namespace segtime {
 
@@ -35,6 +36,24 @@ bool parseLevel(const std::string &S, Level &L) {
       return true;
     }
   return false;
+}
+
+Level levelFromKey(const std::string &S) {
+  Level L;
+  if (!parseLevel(S, L))
+    throw std::invalid_argument("unknown level '" + S + "'");
+  return L;
+}
+
+std::vector<std::string> levelKeys(const std::vector<Level> &Ls) {
+  std::vector<std::string> Keys;
+  for (Level L : Ls)
+    Keys.push_back(levelKey(L));
+  return Keys;
+}
+
+std::string ruvKey(Level L, const std::string &Target) {
+  return L == Level::ICC ? levelKey(L) + ":" + Target : levelKey(L);
 }
 
 namespace {

@@ -10,6 +10,7 @@
 #ifndef SEGTIME_CORE_VOCABULARY_H
 #define SEGTIME_CORE_VOCABULARY_H
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,27 @@ enum class Level { DBC, POC, HLLC, IntCC, ICC, CT };
 std::string levelKey(Level L);
 /// Parses "poc", "HLLC", ... (case-insensitive); returns false if unknown.
 bool parseLevel(const std::string &S, Level &L);
+/// The level of key S (case-insensitive); throws std::invalid_argument
+/// "unknown level 'S'" if there is none.
+Level levelFromKey(const std::string &S);
+
+/// INTCC and ICC: the levels costed on the SEG of the optimised code.
+inline bool irLevel(Level L) { return L == Level::IntCC || L == Level::ICC; }
+
+/// levelKey of each level, in order.
+std::vector<std::string> levelKeys(const std::vector<Level> &Ls);
+
+/// The RUV key a level's counts are kept under (Node::Ruvs): "ICC:<target>"
+/// for ICC (one RUV per target), else levelKey(L).
+std::string ruvKey(Level L, const std::string &Target = "");
+
+/// Orders levels as their keys sort ("HLLC" < "ICC" < "INTCC" < "POC"): the
+/// order of the JSON objects keyed by level, kept for every printed table.
+struct LevelKeyOrder {
+  bool operator()(Level A, Level B) const { return levelKey(A) < levelKey(B); }
+};
+/// A map keyed by level (in LevelKeyOrder).
+template <typename T> using LevelMap = std::map<Level, T, LevelKeyOrder>;
 
 /// One entry of a vocabulary.
 struct Construct {

@@ -122,10 +122,7 @@ std::string SourceSegBuilder::addParam(const std::string &Prefix, SourceLocation
 
 Node &SourceSegBuilder::stage(clang::SourceRange R) {
   if (OpenStage < 0) {
-    Node N;
-    N.Kind = NodeKind::Stage;
-    N.Id = newId();
-    N.Range = range(R);
+    Node N = newNode(NodeKind::Stage, R);
     Cur->push_back(N);
     OpenStage = static_cast<int>(Cur->size()) - 1;
   } else if (R.isValid()) {
@@ -147,10 +144,10 @@ Node &SourceSegBuilder::stage(clang::SourceRange R) {
 /// Counts one HLLC construct (and its McMahon flop) in the open stage.
 void SourceSegBuilder::op(const std::string &C, double N) {
   Node &S = stage(CurRange);
-  S.Ruvs["HLLC"].add(C, N);
+  S.Ruvs[levelKey(Level::HLLC)].add(C, N);
   double W = mcmahonWeight(C);
   if (W != 0)
-    S.Ruvs["POC"].add("flop", W * N);
+    S.Ruvs[levelKey(Level::POC)].add("flop", W * N);
 }
 
 /// Appends a structured node (closes the open stage before it).
@@ -174,10 +171,7 @@ void SourceSegBuilder::within(NodeList &L, const std::function<void()> &F) {
 
 Node &SourceSegBuilder::unknown(const Stmt *S, const std::string &Reason,
                                 const std::string &External) {
-  Node N;
-  N.Kind = NodeKind::Unknown;
-  N.Id = newId();
-  N.Range = range(S->getSourceRange());
+  Node N = newNode(NodeKind::Unknown, S->getSourceRange());
   N.Reason = Reason;
   Node &Pushed = push(N);
   Warnings.push_back({S->getBeginLoc(),
@@ -401,17 +395,12 @@ void SourceSegBuilder::expr(const Expr *E) {
       op(typeOf(S->getType()) + (U->isIncrementOp() ? ".add" : ".sub"));
       write(S);
       break;
-    case UO_Minus:
-      expr(S);
-      op(typeOf(U->getType()) + ".sub");
-      break;
+    case UO_Minus: // -x: a subtraction, !x: a compare with 0, ~x: a bit operation
     case UO_LNot:
-      expr(S);
-      op(typeOf(S->getType()) + ".cmp");
-      break;
     case UO_Not:
       expr(S);
-      op(typeOf(U->getType()) + ".bit");
+      op(U->getOpcode() == UO_LNot ? typeOf(S->getType()) + ".cmp"
+                                   : typeOf(U->getType()) + (U->getOpcode() == UO_Minus ? ".sub" : ".bit"));
       break;
     case UO_AddrOf:
       lvalue(S);

@@ -217,12 +217,9 @@ void SourceSegBuilder::call(const CallExpr *C) {
     }
     return;
   }
-  Node N;
-  N.Kind = NodeKind::Call;
-  N.Id = newId();
-  N.Range = range(C->getSourceRange());
+  Node N = newNode(NodeKind::Call, C->getSourceRange());
   N.Callee = Def->getNameAsString();
-  N.Ruvs["HLLC"].add("call");
+  N.Ruvs[levelKey(Level::HLLC)].add("call");
   for (const Expr *A : C->arguments()) {
     std::optional<std::string> S = toExpr(A);
     N.Args.push_back(S ? simplifyExprText(*S) : "");
@@ -239,10 +236,7 @@ bool SourceSegBuilder::libraryCall(const CallExpr *C, const std::string &Name) {
   const LibraryFunction *F = libraryFunction(Name);
   if (!F)
     return false;
-  Node N;
-  N.Kind = NodeKind::Call;
-  N.Id = newId();
-  N.Range = range(C->getSourceRange());
+  Node N = newNode(NodeKind::Call, C->getSourceRange());
   N.Callee = Name;
   for (const Expr *A : C->arguments()) {
     std::optional<std::string> S = toExpr(A);
@@ -327,13 +321,10 @@ bool SourceSegBuilder::mpiCall(const CallExpr *C, const std::string &Name) {
   int MaxArg = std::max({Sig->Count, Sig->Type, Sig->Peer, Sig->Root, Sig->Count2, Sig->Type2});
   if (static_cast<int>(C->getNumArgs()) <= MaxArg)
     return false;
-  Node N;
-  N.Kind = NodeKind::Comm;
-  N.Id = newId();
-  N.Range = range(C->getSourceRange());
+  Node N = newNode(NodeKind::Comm, C->getSourceRange());
   N.CommOp = Name;
   N.Pattern = Sig->Pattern;
-  N.Ruvs["HLLC"].add("call");
+  N.Ruvs[levelKey(Level::HLLC)].add("call");
   if (Sig->Count >= 0) {
     std::string Why;
     std::optional<std::string> B = mpiBytes(C, Sig->Count, Sig->Type, Why);

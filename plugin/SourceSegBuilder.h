@@ -52,6 +52,14 @@ public:
 private:
   // --- ids, ranges, parameters (SegBuilder.cpp) ---------------------------
   std::string newId() { return "v" + std::to_string(NextId++); }
+  /// A node of kind K with a new id and the source range of R.
+  Node newNode(NodeKind K, clang::SourceRange R) {
+    Node N;
+    N.Kind = K;
+    N.Id = newId();
+    N.Range = range(R);
+    return N;
+  }
   SourceRange range(clang::SourceRange R);
   std::pair<unsigned, unsigned> endOf(clang::SourceLocation L);
   unsigned line(clang::SourceLocation L) { return SM.getPresumedLineNumber(SM.getExpansionLoc(L)); }

@@ -59,6 +59,14 @@ ParamList HockneyModel::toParams(const std::string &Name, const std::string &Pro
   return R;
 }
 
+/// Reads the machine parameters Prefix + name into the fields given
+/// (Machine::paramValue: throws if one is missing).
+static void readParams(const Machine &M, const std::string &Prefix,
+                       std::initializer_list<std::pair<double *, const char *>> Fields) {
+  for (const auto &[Field, Name] : Fields)
+    *Field = M.paramValue(Prefix + Name);
+}
+
 double ParsytecModel::time(double L, double D) const {
   if (L <= P)
     return Alpha + D * (Beta + Tau * (L + H));
@@ -67,12 +75,9 @@ double ParsytecModel::time(double L, double D) const {
 
 ParsytecModel ParsytecModel::fromMachine(const Machine &M) {
   ParsytecModel R;
-  R.Alpha = M.paramValue("comm.parsytec.alpha");
-  R.Beta = M.paramValue("comm.parsytec.beta");
-  R.Tau = M.paramValue("comm.parsytec.tau");
-  R.H = M.paramValue("comm.parsytec.h");
-  R.P = M.paramValue("comm.parsytec.p");
-  R.Alpha2 = M.paramValue("comm.parsytec.alpha2");
+  readParams(M, "comm.parsytec.",
+             {{&R.Alpha, "alpha"}, {&R.Beta, "beta"}, {&R.Tau, "tau"}, {&R.H, "h"},
+              {&R.P, "p"}, {&R.Alpha2, "alpha2"}});
   return R;
 }
 
@@ -85,10 +90,7 @@ double LogGPModel::stream(double N, double K) const {
 
 LogGPModel LogGPModel::fromMachine(const Machine &M) {
   LogGPModel R;
-  R.L = M.paramValue("comm.loggp.L");
-  R.O = M.paramValue("comm.loggp.o");
-  R.Gap = M.paramValue("comm.loggp.g");
-  R.G = M.paramValue("comm.loggp.G");
+  readParams(M, "comm.loggp.", {{&R.L, "L"}, {&R.O, "o"}, {&R.Gap, "g"}, {&R.G, "G"}});
   if (const CostEntry *P = M.param("comm.loggp.P"))
     R.P = static_cast<int>(P->Value);
   return R;

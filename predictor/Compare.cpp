@@ -65,25 +65,34 @@ json ErrorStats::toJSON() const {
 
 //===--- One run ----------------------------------------------------------===//
 
-std::map<std::string, double> CompareRow::errors() const {
-  std::map<std::string, double> R;
+LevelMap<double> CompareRow::errors() const {
+  LevelMap<double> R;
   if (CtS && *CtS > 0)
     for (auto &[L, T] : LevelS)
       R[L] = 100 * (T - *CtS) / *CtS;
   return R;
 }
 
-double CompareRun::overallErr(const std::string &L) const {
+double CompareRun::overallErr(Level L) const {
   return 100 * (TotalS.at(L) - wholeS()) / wholeS();
 }
 double CompareRun::structureErr() const { return 100 * (CtTotalS - wholeS()) / wholeS(); }
-double CompareRun::resourceErr(const std::string &L) const {
+double CompareRun::resourceErr(Level L) const {
   return overallErr(L) - structureErr();
 }
 
 namespace {
 
-const char *LevelOrder[] = {"ICC", "INTCC", "HLLC", "POC"};
+/// A JSON object {level key: value}.
+json byKey(const LevelMap<double> &V) {
+  json J = json::object();
+  for (auto &[L, X] : V)
+    J[levelKey(L)] = X;
+  return J;
+}
+
+/// The order of the report's level columns.
+const Level LevelOrder[] = {Level::ICC, Level::IntCC, Level::HLLC, Level::POC};
 
 std::string rowLabel(const Node &N) {
   if (!N.Label.empty())
@@ -163,14 +172,14 @@ CompareRun compareRun(const SegFile &S, CtFile &Ct, const Machine &M, const Comp
   PO.Target = O.Target;
   for (const ProfileValue &V : profileParameters(Ct, S))
     PO.ProfileValues[V.Name] = V.Value;
-  if (FS->LevelSegs.count("IR")) {
-    if (M.Levels.count("INTCC")) {
-      PO.Levels.push_back("INTCC");
-      PO.Optional.insert("INTCC");
+  if (FS->LevelSegs.count(IrSegKey)) {
+    if (M.Levels.count(Level::IntCC)) {
+      PO.Levels.push_back(Level::IntCC);
+      PO.Optional.insert(Level::IntCC);
     }
-    if (std::optional<std::string> T = iccTarget(S, M, O.Target); T && M.has("ICC", *T)) {
-      PO.Levels.push_back("ICC");
-      PO.Optional.insert("ICC");
+    if (std::optional<std::string> T = iccTarget(S, M, O.Target); T && M.has(Level::ICC, *T)) {
+      PO.Levels.push_back(Level::ICC);
+      PO.Optional.insert(Level::ICC);
     }
   }
   Prediction P = predict(S, M, PO);
@@ -191,7 +200,7 @@ CompareRun compareRun(const SegFile &S, CtFile &Ct, const Machine &M, const Comp
   // Per-node closed forms under each level's model (same models and ICC
   // memory term as predict()).
   FormulaBuilder FB(S);
-  std::map<std::string, std::unique_ptr<ResourceModel>> Models;
+  LevelMap<std::unique_ptr<ResourceModel>> Models;
   std::set<std::string> Known = knownOutcomes(PO, FB.declaredParameters());
   for (auto &[L, LP] : FP.Levels)
     Models[L] = makeModel(L, M, S.OptLevel, P.Target, Known);
@@ -203,7 +212,7 @@ CompareRun compareRun(const SegFile &S, CtFile &Ct, const Machine &M, const Comp
   std::vector<const Node *> Nodes;
   std::vector<int> Depths;
   collectRows(FS->Body, 0, Nodes, Depths);
-  auto IR = FS->LevelSegs.find("IR");
+  auto IR = FS->LevelSegs.find(IrSegKey);
   for (size_t I = 0; I < Nodes.size(); ++I) {
     const Node &N = *Nodes[I];
     CompareRow Row;
@@ -241,12 +250,13 @@ CompareRun compareRun(const SegFile &S, CtFile &Ct, const Machine &M, const Comp
       R.Notes.push_back(N.Id + " (line " + std::to_string(N.Range.Line) +
                         "): no IR-level node comes from it (inlined callee or code "
                         "moved); INTCC/ICC not shown for it");
-    for (auto &[L, Model] : Models) {
-      bool IRLevel = (L == "INTCC" || L == "ICC") && IR != FS->LevelSegs.end();
+    for (auto &[Lv, Model] : Models) {
+      bool IRLevel = irLevel(Lv) && IR != FS->LevelSegs.end();
       if (IRLevel && NoIR)
         continue;
+      const std::string L = levelKey(Lv);
       ex E = FB.nodeForm(R.Function, IRLevel ? IRNodes : Src, Model->timeWeight(), "time:" + L, L);
-      Row.LevelS[L] = evaluate(E, Values);
+      Row.LevelS[Lv] = evaluate(E, Values);
     }
     R.Rows.push_back(Row);
   }
@@ -257,12 +267,12 @@ CompareRun compareRun(const SegFile &S, CtFile &Ct, const Machine &M, const Comp
 
 void CompareReport::finish() {
   Levels.clear();
-  for (const char *L : LevelOrder)
+  for (Level L : LevelOrder)
     if (std::any_of(Runs.begin(), Runs.end(),
                     [&](const CompareRun &R) { return R.TotalS.count(L); }))
       Levels.push_back(L);
   Stats.clear();
-  for (const std::string &L : Levels) {
+  for (Level L : Levels) {
     std::vector<double> Nodes, Totals, Overall;
     for (const CompareRun &R : Runs) {
       if (!R.TotalS.count(L))
@@ -284,12 +294,12 @@ void CompareReport::finish() {
   for (const CompareRun &R : Runs)
     Structure.push_back(R.structureErr());
   if (!Runs.empty())
-    Stats.push_back({"CT", "structure", errorStats(Structure)});
+    Stats.push_back({Level::CT, "structure", errorStats(Structure)});
 }
 
 json CompareReport::toJSON() const {
   json J = {{"schema", "segtime.compare/1"}, {"machine", MachineName},
-            {"machine_path", MachinePath}, {"levels", Levels}};
+            {"machine_path", MachinePath}, {"levels", levelKeys(Levels)}};
   json Runs_ = json::array();
   for (const CompareRun &R : Runs) {
     json Rows = json::array();
@@ -298,8 +308,8 @@ json CompareReport::toJSON() const {
                 {"depth", Row.Depth}, {"label", Row.Label}, {"ct_s", nullptr}};
       if (Row.CtS)
         X["ct_s"] = *Row.CtS;
-      X["predicted_s"] = Row.LevelS;
-      X["error_pct"] = Row.errors();
+      X["predicted_s"] = byKey(Row.LevelS);
+      X["error_pct"] = byKey(Row.errors());
       Rows.push_back(X);
     }
     json Params = json::array();
@@ -308,11 +318,11 @@ json CompareReport::toJSON() const {
     json Tot = {{"ct_s", R.CtTotalS},
                 {"measured_s", R.MeasuredS ? json(*R.MeasuredS) : json(nullptr)},
                 {"whole_s", R.wholeS()},
-                {"predicted_s", R.TotalS},
+                {"predicted_s", byKey(R.TotalS)},
                 {"structure_error_pct", R.structureErr()}};
     for (auto &[L, T] : R.TotalS) {
-      Tot["overall_error_pct"][L] = R.overallErr(L);
-      Tot["resource_error_pct"][L] = R.resourceErr(L);
+      Tot["overall_error_pct"][levelKey(L)] = R.overallErr(L);
+      Tot["resource_error_pct"][levelKey(L)] = R.resourceErr(L);
     }
     Runs_.push_back({{"seg", R.SegPath},   {"profile", R.CtPath}, {"function", R.Function},
                      {"size", R.Size},     {"calls", uint64_t(R.Calls)},    {"params", Params},
@@ -322,7 +332,7 @@ json CompareReport::toJSON() const {
   json St = json::array();
   for (const CompareStat &S : Stats) {
     json X = S.S.toJSON();
-    X["level"] = S.Level;
+    X["level"] = levelKey(S.Level);
     X["scope"] = S.Scope;
     St.push_back(X);
   }
@@ -367,32 +377,32 @@ void CompareReport::printText(std::ostream &OS) const {
     OS << "Table 6 - SEG node times per call (" << Unit
        << "); error (%) of each level against CT\n";
     std::string H = pad("node", 22, true) + pad("line", 5) + pad("CT", 10);
-    for (const std::string &L : Levels)
-      H += pad(L, 10);
-    for (const std::string &L : Levels)
-      H += pad(L + "%", 10);
+    for (Level L : Levels)
+      H += pad(levelKey(L), 10);
+    for (Level L : Levels)
+      H += pad(levelKey(L) + "%", 10);
     OS << H << "\n";
     for (const CompareRow &Row : R.Rows) {
       std::string Name = std::string(2 * Row.Depth, ' ') + Row.Id + " " + Row.Label;
       std::string S = pad(Name.substr(0, 21), 22, true) + pad(std::to_string(Row.Line), 5) +
                       pad(Row.CtS ? num(*Row.CtS * Scale) : "-", 10);
-      for (const std::string &L : Levels) {
+      for (Level L : Levels) {
         auto It = Row.LevelS.find(L);
         S += pad(It == Row.LevelS.end() ? "-" : num(It->second * Scale), 10);
       }
       auto E = Row.errors();
-      for (const std::string &L : Levels)
+      for (Level L : Levels)
         S += pad(E.count(L) ? pct(E[L]) : "-", 10);
       OS << S << "\n";
     }
     std::string T = pad("total T (CT sum)", 27, true) + pad(num(R.CtTotalS * Scale), 10);
-    for (const std::string &L : Levels)
+    for (Level L : Levels)
       T += pad(R.TotalS.count(L) ? num(R.TotalS.at(L) * Scale) : "-", 10);
     OS << T << "\n";
     OS << pad(R.MeasuredS ? "measured whole run" : "measured (= CT, no --measured)", 27, true)
        << pad(num(R.wholeS() * Scale), 10) << "\n";
     std::string E1 = pad("overall error e_L %", 37, true), E2 = pad("resource-model e_L-e_CT %", 37, true);
-    for (const std::string &L : Levels) {
+    for (Level L : Levels) {
       E1 += pad(R.TotalS.count(L) ? pct(R.overallErr(L)) : "-", 10);
       E2 += pad(R.TotalS.count(L) ? pct(R.resourceErr(L)) : "-", 10);
     }
@@ -414,7 +424,7 @@ void CompareReport::printText(std::ostream &OS) const {
   for (const CompareStat &S : Stats) {
     std::string CI = S.S.CILow ? "(" + num(*S.S.CILow, "%.2f") + ", " + num(*S.S.CIHigh, "%.2f") + ")"
                                : "-";
-    OS << pad(S.Level, 7, true) << pad(S.Scope, 10, true) << pad(std::to_string(S.S.N), 4)
+    OS << pad(levelKey(S.Level), 7, true) << pad(S.Scope, 10, true) << pad(std::to_string(S.S.N), 4)
        << pad(num(S.S.Mean, "%.2f"), 10) << pad(num(S.S.SD, "%.2f"), 10)
        << pad(num(S.S.Min, "%.2f"), 10) << pad(num(S.S.Max, "%.2f"), 10) << pad(CI, 24)
        << pad(num(S.S.Bias, "%+.2f"), 11) << "\n";
@@ -437,10 +447,10 @@ std::string g(double V) { return num(V, "%.9g"); }
 
 void CompareReport::printCSV(std::ostream &OS) const {
   OS << "run,size,function,id,kind,line,depth,label,ct_s,measured_s";
-  for (const std::string &L : Levels)
-    OS << "," << L << "_s";
-  for (const std::string &L : Levels)
-    OS << "," << L << "_err_pct";
+  for (Level L : Levels)
+    OS << "," << levelKey(L) << "_s";
+  for (Level L : Levels)
+    OS << "," << levelKey(L) << "_err_pct";
   OS << "\n";
   for (size_t RI = 0; RI < Runs.size(); ++RI) {
     const CompareRun &R = Runs[RI];
@@ -448,24 +458,24 @@ void CompareReport::printCSV(std::ostream &OS) const {
     for (const CompareRow &Row : R.Rows) {
       OS << Pre << "," << Row.Id << "," << Row.Kind << "," << Row.Line << "," << Row.Depth << ","
          << csvField(Row.Label) << "," << (Row.CtS ? g(*Row.CtS) : "") << ",";
-      for (const std::string &L : Levels)
+      for (Level L : Levels)
         OS << "," << (Row.LevelS.count(L) ? g(Row.LevelS.at(L)) : "");
       auto E = Row.errors();
-      for (const std::string &L : Levels)
+      for (Level L : Levels)
         OS << "," << (E.count(L) ? num(E[L], "%.3f") : "");
       OS << "\n";
     }
     // Totals: errors are the overall errors e_L against the whole-run time.
     OS << Pre << ",total,function,,," << "," << g(R.CtTotalS) << "," << g(R.wholeS());
-    for (const std::string &L : Levels)
+    for (Level L : Levels)
       OS << "," << (R.TotalS.count(L) ? g(R.TotalS.at(L)) : "");
-    for (const std::string &L : Levels)
+    for (Level L : Levels)
       OS << "," << (R.TotalS.count(L) ? num(R.overallErr(L), "%.3f") : "");
     OS << "\n";
   }
   OS << "\nlevel,scope,n,mean_pct,sd_pct,min_pct,max_pct,ci90_low_pct,ci90_high_pct,bias_pct\n";
   for (const CompareStat &S : Stats)
-    OS << S.Level << "," << S.Scope << "," << S.S.N << "," << num(S.S.Mean, "%.4f") << ","
+    OS << levelKey(S.Level) << "," << S.Scope << "," << S.S.N << "," << num(S.S.Mean, "%.4f") << ","
        << num(S.S.SD, "%.4f") << "," << num(S.S.Min, "%.4f") << "," << num(S.S.Max, "%.4f")
        << "," << (S.S.CILow ? num(*S.S.CILow, "%.4f") : "") << ","
        << (S.S.CIHigh ? num(*S.S.CIHigh, "%.4f") : "") << "," << num(S.S.Bias, "%.4f") << "\n";

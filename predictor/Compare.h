@@ -62,9 +62,9 @@ struct CompareRow {
   unsigned Line = 0;
   int Depth = 0;              ///< nesting depth in the SEG (0: function body)
   std::optional<double> CtS;  ///< CT inclusive time per kernel call, s (unset: untimed)
-  std::map<std::string, double> LevelS; ///< predicted time per kernel call, s
+  LevelMap<double> LevelS; ///< predicted time per kernel call, s
   /// e_node per level, percent (only when CtS > 0).
-  std::map<std::string, double> errors() const;
+  LevelMap<double> errors() const;
 };
 
 /// One kernel run: a SEG file, the CT profile of one run, its rows and totals.
@@ -74,15 +74,15 @@ struct CompareRun {
   double Calls = 0;                ///< kernel calls in the CT run
   std::vector<ParamValue> Params;  ///< values the formulas were evaluated with
   std::vector<CompareRow> Rows;
-  std::map<std::string, double> TotalS; ///< T_L per level, s per call
+  LevelMap<double> TotalS;             ///< T_L per level, s per call
   double CtTotalS = 0;                  ///< T_CT, s per call
   std::optional<double> MeasuredS;      ///< --measured, s per call
   std::vector<std::string> Notes;
   /// T_meas: MeasuredS, else T_CT.
   double wholeS() const { return MeasuredS ? *MeasuredS : CtTotalS; }
-  double overallErr(const std::string &L) const;  ///< e_L, percent
-  double structureErr() const;                    ///< e_CT, percent
-  double resourceErr(const std::string &L) const; ///< e_L - e_CT, percent
+  double overallErr(Level L) const;  ///< e_L, percent
+  double structureErr() const;       ///< e_CT, percent
+  double resourceErr(Level L) const; ///< e_L - e_CT, percent
 };
 
 /// Options of one run.
@@ -108,14 +108,15 @@ CompareRun compareRun(const SegFile &S, CtFile &Ct, const Machine &M, const Comp
 /// node of every run; "totals": e_L - e_CT over runs; "overall": e_L over
 /// runs), plus the structure error e_CT over runs (level "CT").
 struct CompareStat {
-  std::string Level, Scope;
+  segtime::Level Level; ///< CT for the structure error
+  std::string Scope;
   ErrorStats S;
 };
 
 /// The report: runs, Table 7, text/CSV/JSON printers (layout: docs/cli.md).
 struct CompareReport {
   std::string MachineName, MachinePath;
-  std::vector<std::string> Levels; ///< levels present, in ICC, INTCC, HLLC, POC order
+  std::vector<Level> Levels; ///< levels present, in ICC, INTCC, HLLC, POC order
   std::vector<CompareRun> Runs;
   std::vector<CompareStat> Stats;
   /// Fills Levels and Stats from Runs (a level is listed if any run has it;

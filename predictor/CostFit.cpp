@@ -240,23 +240,23 @@ GroupFit fitGroupMultipliers(const DenseRows &G, const std::vector<double> &T,
 
 bool heldAtOne(const std::string &Group) { return Group == "math"; }
 
-const std::vector<std::string> &costGroups(const std::string &Level) {
+const std::vector<std::string> &costGroups(Level L) {
   static const std::vector<std::string> Hllc{"fp", "div", "math", "int", "mem", "control"};
   static const std::vector<std::string> Intcc{"fp",   "div",   "math", "int",
                                               "load", "store", "other"};
-  if (Level == "HLLC")
+  if (L == Level::HLLC)
     return Hllc;
-  if (Level == "INTCC")
+  if (L == Level::IntCC)
     return Intcc;
-  throw std::invalid_argument("cost groups: level '" + Level + "' is not HLLC or INTCC");
+  throw std::invalid_argument("cost groups: level '" + levelKey(L) + "' is not HLLC or INTCC");
 }
 
-std::string costGroup(const std::string &Level, const std::string &Key) {
+std::string costGroup(Level L, const std::string &Key) {
   auto StartsWith = [&](const std::string &P) { return Key.compare(0, P.size(), P) == 0; };
   auto In = [](const std::string &X, std::initializer_list<const char *> L) {
     return std::any_of(L.begin(), L.end(), [&](const char *S) { return X == S; });
   };
-  if (Level == "HLLC") {
+  if (L == Level::HLLC) {
     size_t Dot = Key.find('.');
     std::string Type = Dot == std::string::npos ? "" : Key.substr(0, Dot);
     std::string Op = Dot == std::string::npos ? Key : Key.substr(Dot + 1);
@@ -272,8 +272,8 @@ std::string costGroup(const std::string &Level, const std::string &Key) {
       return "fp";
     return "int"; // i32.*, i64.*, cvt.*
   }
-  if (Level != "INTCC")
-    throw std::invalid_argument("cost groups: level '" + Level + "' is not HLLC or INTCC");
+  if (L != Level::IntCC)
+    throw std::invalid_argument("cost groups: level '" + levelKey(L) + "' is not HLLC or INTCC");
   size_t Dot = Key.find('.');
   std::string Op = Dot == std::string::npos ? Key : Key.substr(0, Dot);
   if (Op == "call") {

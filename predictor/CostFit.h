@@ -18,12 +18,13 @@
 ///
 /// USAGE:
 ///   NonNegativeLs C = relativeNnls(A, T, Names);          // A: rows x columns
-///   GroupFit F = fitGroupMultipliers(G, T, costGroups("INTCC"), TimesByRep);
+///   GroupFit F = fitGroupMultipliers(G, T, costGroups(Level::IntCC), TimesByRep);
 ///
 //===----------------------------------------------------------------------===//
 #ifndef SEGTIME_PREDICTOR_COSTFIT_H
 #define SEGTIME_PREDICTOR_COSTFIT_H
 
+#include "core/Vocabulary.h"
 #include <optional>
 #include <string>
 #include <vector>
@@ -121,11 +122,11 @@ bool heldAtOne(const std::string &Group);
 ///         other (br, switch, phi, ret, alloca, vector shuffles, other calls
 ///         and the fallback "*").
 /// Throws std::invalid_argument for another level.
-const std::vector<std::string> &costGroups(const std::string &Level);
+const std::vector<std::string> &costGroups(Level L);
 
 /// The group (one of costGroups(Level)) of cost key Key: an HLLC construct
 /// ("f64.add") or an INTCC class ("fadd.*", "call.exp", "*").
-std::string costGroup(const std::string &Level, const std::string &Key);
+std::string costGroup(Level L, const std::string &Key);
 
 } // namespace segtime
 

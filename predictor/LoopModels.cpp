@@ -119,7 +119,7 @@ static bool ecmApplies(const MemoryModel &Mem, const Node &Nest) {
 static std::map<const Node *, std::vector<const Node *>> nestsBySourceLoop(const SegFile &S) {
   std::map<const Node *, std::vector<const Node *>> R;
   for (const FunctionSeg &F : S.Functions) {
-    auto IR = F.LevelSegs.find(IrSeg);
+    auto IR = F.LevelSegs.find(IrSegKey);
     if (IR == F.LevelSegs.end())
       continue;
     std::map<std::string, const Node *> Loops;
@@ -141,7 +141,7 @@ void installLoopModels(FormulaBuilder &FB, const SegFile &S, const Machine &M,
                        const std::map<std::string, double> &Values,
                        std::shared_ptr<std::map<const Node *, ex>> Cores) {
   auto *Icc = dynamic_cast<const ICCModel *>(&Model);
-  const Level Lv = levelOf(Model);
+  const Level Lv = Model.level();
   if (!Icc && Lv != Level::IntCC && Lv != Level::HLLC)
     return;
   if (!Mem) {
@@ -223,7 +223,7 @@ predict_detail::breakdownOf(const FunctionSeg &F, const MemoryModel *Mem, const 
                             const std::map<const Node *, ex> &Cores,
                             const std::map<std::string, double> &Values) {
   std::vector<NestBreakdown> R;
-  auto It = F.LevelSegs.find(IrSeg);
+  auto It = F.LevelSegs.find(IrSegKey);
   if (It == F.LevelSegs.end())
     return R;
   for (const Node &N : It->second) {
@@ -333,7 +333,7 @@ void predict_detail::memoryNotes(const FunctionSeg &F, const std::optional<Memor
                                  const std::string &Why,
                                  const std::map<std::string, double> &Values,
                                  std::vector<std::string> &Notes) {
-  auto It = F.LevelSegs.find(IrSeg);
+  auto It = F.LevelSegs.find(IrSegKey);
   if (It == F.LevelSegs.end())
     return;
   if (!Mem) {

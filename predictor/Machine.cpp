@@ -36,17 +36,18 @@ double CostVector::si(const std::string &Op) const {
   return It->second.Value * unitScale(Unit);
 }
 
-bool Machine::has(const std::string &Level, const std::string &Variant) const {
-  auto L = Levels.find(Level);
+bool Machine::has(Level Lv, const std::string &Variant) const {
+  auto L = Levels.find(Lv);
   return L != Levels.end() && (L->second.count(Variant) || L->second.count("any"));
 }
 
-const CostVector &Machine::vector(const std::string &Level, const std::string &Opt) const {
-  auto L = Levels.find(Level);
+const CostVector &Machine::vector(Level Lv, const std::string &Opt) const {
+  const std::string Level = levelKey(Lv);
+  auto L = Levels.find(Lv);
   if (L == Levels.end()) {
     std::string Known;
     for (auto &[K, V] : Levels)
-      Known += (Known.empty() ? "" : ", ") + K;
+      Known += (Known.empty() ? "" : ", ") + levelKey(K);
     throw std::runtime_error("machine '" + Name + "' has no " + Level +
                              " section (it has: " + Known + ")");
   }
@@ -266,22 +267,23 @@ static Machine readMachineChecked(const std::string &Path, const YAML::Node &Roo
   if (!Levels || !Levels.IsMap())
     throw err(Path, Levels ? Levels.Mark() : Root.Mark(), "missing 'levels' mapping");
   for (auto L : Levels) {
-    std::string Level = scalar(Path, L.first, "level");
-    if (Level != "POC" && Level != "HLLC" && Level != "INTCC" && Level != "ICC")
-      throw err(Path, L.first.Mark(), "unknown level '" + Level + "' (expected POC, HLLC, INTCC, ICC)");
+    std::string LevelName = scalar(Path, L.first, "level");
+    segtime::Level Lv;
+    if (!parseLevel(LevelName, Lv) || LevelName != levelKey(Lv) || Lv == Level::DBC || Lv == Level::CT)
+      throw err(Path, L.first.Mark(), "unknown level '" + LevelName + "' (expected POC, HLLC, INTCC, ICC)");
     if (!L.second.IsMap())
-      throw err(Path, L.second.Mark(), "level " + Level + ": expected a mapping with 'variants'");
-    warnUnknownKeys(Path, L.second, {"variants"}, "level " + Level);
+      throw err(Path, L.second.Mark(), "level " + LevelName + ": expected a mapping with 'variants'");
+    warnUnknownKeys(Path, L.second, {"variants"}, "level " + LevelName);
     YAML::Node Variants = L.second["variants"];
     if (!Variants || !Variants.IsMap())
-      throw err(Path, L.second.Mark(), "level " + Level + ": missing 'variants' mapping");
+      throw err(Path, L.second.Mark(), "level " + LevelName + ": missing 'variants' mapping");
     for (auto V : Variants) {
       CostVector CV;
       std::string Var = scalar(Path, V.first, "variant");
       if (!V.second.IsMap() || !V.second["unit"])
         throw err(Path, V.second.Mark(), "variant '" + Var +
                                              "': missing 'unit' (s, ms, us, ns, Mflop/s)");
-      warnUnknownKeys(Path, V.second, {"unit", "costs"}, "level " + Level + ", variant " + Var);
+      warnUnknownKeys(Path, V.second, {"unit", "costs"}, "level " + LevelName + ", variant " + Var);
       CV.Unit = scalar(Path, V.second["unit"], "unit");
       if (unitScale(CV.Unit) == 0)
         throw err(Path, V.second["unit"].Mark(), "unknown unit '" + CV.Unit +
@@ -289,10 +291,10 @@ static Machine readMachineChecked(const std::string &Path, const YAML::Node &Roo
       // POC's flop rate is a rate (> 0); every other cost is a time per
       // operation (>= 0: a construct the compiler removes costs 0).
       const bool Rate = CV.Unit == "Mflop/s";
-      if (Rate != (Level == "POC"))
+      if (Rate != (Lv == Level::POC))
         throw err(Path, V.second["unit"].Mark(),
-                  "level " + Level + ", variant " + Var + ": unit '" + CV.Unit + "' is " +
-                      (Rate ? "a rate; " + Level + " costs are times per operation (s, ms, us, ns)"
+                  "level " + LevelName + ", variant " + Var + ": unit '" + CV.Unit + "' is " +
+                      (Rate ? "a rate; " + LevelName + " costs are times per operation (s, ms, us, ns)"
                             : "a time; POC needs a flop rate (Mflop/s)"));
       YAML::Node Costs = V.second["costs"];
       if (!Costs || !Costs.IsMap())
@@ -302,12 +304,12 @@ static Machine readMachineChecked(const std::string &Path, const YAML::Node &Roo
         CostEntry E = readEntry(Path, C.second, Op);
         if (Rate ? E.Value <= 0 : E.Value < 0)
           throw err(Path, C.second["value"].Mark(),
-                    "level " + Level + ", variant " + Var + ", '" + Op + "': expected " +
+                    "level " + LevelName + ", variant " + Var + ", '" + Op + "': expected " +
                         (Rate ? "a rate > 0" : "a time >= 0") + " (" + CV.Unit + "), got " +
                         C.second["value"].Scalar());
         CV.Costs[Op] = std::move(E);
       }
-      M.Levels[Level][Var] = std::move(CV);
+      M.Levels[Lv][Var] = std::move(CV);
     }
   }
   for (const std::string &S : paramSections())

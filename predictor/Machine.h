@@ -13,6 +13,8 @@
 #ifndef SEGTIME_PREDICTOR_MACHINE_H
 #define SEGTIME_PREDICTOR_MACHINE_H
 
+#include "core/Vocabulary.h"
+
 #include <map>
 #include <optional>
 #include <stdexcept>
@@ -64,14 +66,14 @@ struct CostVector {
 struct Machine {
   std::string Name, Description, Path;
   std::map<std::string, std::string> Identity; ///< clock, cores, triple, ...
-  /// Level key ("POC", "HLLC", ...) -> variant ("O0", "O2", "any") -> vector.
-  std::map<std::string, std::map<std::string, CostVector>> Levels;
+  /// Level (POC, HLLC, INTCC, ICC) -> variant ("O0", "O2", "any") -> vector.
+  LevelMap<std::map<std::string, CostVector>> Levels;
 
-  /// Cost vector of Level for optimisation level Opt ("O2"): the variant
+  /// Cost vector of level L for optimisation level Opt ("O2"): the variant
   /// Opt, else "any". Throws std::runtime_error listing the variants known.
-  const CostVector &vector(const std::string &Level, const std::string &Opt) const;
-  /// True if vector(Level, Variant) would find a cost vector.
-  bool has(const std::string &Level, const std::string &Variant) const;
+  const CostVector &vector(Level L, const std::string &Opt) const;
+  /// True if vector(L, Variant) would find a cost vector.
+  bool has(Level L, const std::string &Variant) const;
 
   /// Model parameters outside the levels' cost vectors, from the top-level
   /// sections `parkbench` (PARKBENCH-93 low-level results: TICK1, TICK2,

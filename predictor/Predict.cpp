@@ -21,21 +21,6 @@
 using namespace GiNaC;
 
 namespace segtime {
-namespace predict_detail {
-
-Level levelOf(const ResourceModel &Model) {
-  Level L;
-  if (!parseLevel(Model.level(), L))
-    throw std::logic_error("resource model of unknown level '" + Model.level() + "'");
-  return L;
-}
-
-std::string ruvKey(Level L, const std::string &Target) {
-  return L == Level::ICC ? levelKey(L) + ":" + Target : levelKey(L);
-}
-
-} // namespace predict_detail
-
 using namespace predict_detail;
 
 std::optional<std::string> iccTarget(const SegFile &S, const Machine &M,
@@ -45,16 +30,16 @@ std::optional<std::string> iccTarget(const SegFile &S, const Machine &M,
   // A target the machine has its own ICC cost vector for; then the machine's
   // own CPU (identity llvm_cpu, which `segtime calibrate` records); then the
   // first target an `any` cost vector serves.
-  auto Icc = M.Levels.find(levelKey(Level::ICC));
+  auto Icc = M.Levels.find(Level::ICC);
   for (auto &[T, Info] : S.Targets)
     if (Icc != M.Levels.end() && Icc->second.count(T) && !Info.count("error"))
       return T;
   if (auto Cpu = M.Identity.find("llvm_cpu"); Cpu != M.Identity.end())
     if (auto T = S.Targets.find(Cpu->second);
-        T != S.Targets.end() && M.has(levelKey(Level::ICC), T->first) && !T->second.count("error"))
+        T != S.Targets.end() && M.has(Level::ICC, T->first) && !T->second.count("error"))
       return T->first;
   for (auto &[T, Info] : S.Targets)
-    if (M.has(levelKey(Level::ICC), T) && !Info.count("error"))
+    if (M.has(Level::ICC, T) && !Info.count("error"))
       return T;
   return std::nullopt;
 }
@@ -64,7 +49,7 @@ static std::string chooseTarget(const SegFile &S, const Machine &M, const std::s
   if (auto T = iccTarget(S, M, Wanted))
     return *T;
   std::string Have, InSeg;
-  auto Icc = M.Levels.find(levelKey(Level::ICC));
+  auto Icc = M.Levels.find(Level::ICC);
   if (Icc != M.Levels.end())
     for (auto &[V, CV] : Icc->second)
       Have += (Have.empty() ? "" : ", ") + V;
@@ -101,8 +86,8 @@ FilePredictor::FilePredictor(const SegFile &S, const Machine &M, const PredictOp
     : S(S), M(M), O(O), P(P), FB(S), Declared(FB.declaredParameters()) {
   FB.setMaxTerms(O.MaxTerms);
   std::set<std::string> Known = knownOutcomes(O, Declared);
-  for (const std::string &L : O.Levels) {
-    if (isLevel(L, Level::ICC))
+  for (Level L : O.Levels) {
+    if (L == Level::ICC)
       P.Target = chooseTarget(S, M, O.Target);
     Models.push_back(makeModel(L, M, S.OptLevel, P.Target, Known));
   }
@@ -122,7 +107,7 @@ FilePredictor::FilePredictor(const SegFile &S, const Machine &M, const PredictOp
   // costed by its entry (the IR SEG's Call node), not by the vector's
   // "call.<name>" (nor ICC's math-library cost).
   for (auto &Model : Models)
-    if (auto *V = dynamic_cast<CostVectorModel *>(Model.get()); V && irLevel(levelOf(*V)))
+    if (auto *V = dynamic_cast<CostVectorModel *>(Model.get()); V && irLevel(V->level()))
       V->setCostedElsewhere([Costed](const std::string &Callee) {
         return libraryCallInIR(Callee) && Costed.count(libraryFunction(Callee)->Name);
       });
@@ -178,15 +163,15 @@ bool FilePredictor::selectLevels(FunctionPrediction &FP, const FunctionSeg &FS,
                                  FunctionWork &W) {
   std::string IRError;
   for (auto &[L, Why] : O.LeftOut)
-    FP.Notes.push_back(L + " not predicted: " + Why);
+    FP.Notes.push_back(levelKey(L) + " not predicted: " + Why);
   for (auto &Model : Models) {
-    std::string L = Model->level();
-    if (irLevel(levelOf(*Model)) && !FS.LevelSegs.count(IrSeg)) {
+    const Level L = Model->level();
+    if (irLevel(L) && !FS.LevelSegs.count(IrSegKey)) {
       IRError = "no IR-level SEG for " + FS.Name +
                 " (the file was written with -fplugin-arg-segtime-no-ir, or the function "
                 "was not emitted)";
       if (O.Optional.count(L)) {
-        FP.Notes.push_back(L + " not predicted: " + IRError);
+        FP.Notes.push_back(levelKey(L) + " not predicted: " + IRError);
         continue;
       }
     }
@@ -224,8 +209,8 @@ bool FilePredictor::commAndLibrary(FunctionPrediction &FP, const FunctionSeg &FS
   }
   W.LibIrE = W.LibE;
   W.LibIrDeps = W.LibDeps;
-  if (FS.LevelSegs.count(IrSeg)) {
-    const std::string Key = "library:" + IrSeg, IrLevel = levelKey(Level::IntCC);
+  if (FS.LevelSegs.count(IrSegKey)) {
+    const std::string Key = "library:" + IrSegKey, IrLevel = levelKey(Level::IntCC);
     W.LibIrE = FB.closedForm(Name, LibW, Key, IrLevel);
     W.LibIrDeps = W.LibIrE.is_zero() ? std::set<std::string>()
                                      : FB.dependsOn(Name, LibW, Key, IrLevel);
@@ -242,8 +227,8 @@ void FilePredictor::levelDependencies(const std::string &Name, FunctionWork &W) 
   // floating-point round-off. The closed forms are built once the values
   // are known to be there.
   for (ResourceModel *Model : W.Active) {
-    const Level Lv = levelOf(*Model);
-    const std::string L = Model->level(), Key = ruvKey(Lv, P.Target);
+    const Level Lv = Model->level();
+    const std::string L = levelKey(Lv), Key = ruvKey(Lv, P.Target);
     std::set<std::string> &Deps = W.FreeOf[Lv];
     Deps = FB.dependsOn(Name, Model->timeWeight(), timeKey(Lv), L);
     for (const std::string &X : FB.dependsOn(Name, anyCountWeight(Key), "any:" + Key, L))
@@ -290,7 +275,7 @@ void FilePredictor::notesAtValues(FunctionPrediction &FP, const FunctionSeg &FS,
   // and INTCC, as on the T800, are then their cost vectors alone).
   bool Icc = false, Other = false;
   for (const ResourceModel *Model : W.Kept) {
-    const Level Lv = levelOf(*Model);
+    const Level Lv = Model->level();
     (Lv == Level::ICC ? Icc : Other) |= Lv != Level::POC;
   }
   if (Icc || (Other && Mem))
@@ -353,8 +338,8 @@ static void timeAtRanks(LevelPrediction &LP, const ex &T, std::map<std::string, 
 void FilePredictor::evaluateLevel(FunctionPrediction &FP, const FunctionSeg &FS,
                                   const ResourceModel &Model, const FunctionWork &W) {
   const std::string &Name = FS.Name;
-  const Level Lv = levelOf(Model);
-  const std::string L = Model.level(), Key = ruvKey(Lv, P.Target);
+  const Level Lv = Model.level();
+  const std::string L = levelKey(Lv), Key = ruvKey(Lv, P.Target);
   const std::set<std::string> &Deps = W.FreeOf.at(Lv);
   // The round-off a name of coefficient 0 leaves (levelDependencies) is
   // dropped, and a term that cancellation leaves with a coefficient of
@@ -384,13 +369,13 @@ void FilePredictor::evaluateLevel(FunctionPrediction &FP, const FunctionSeg &FS,
     if (C != 0 || Lv == Level::POC)
       LP.Counts[Op] = C;
   }
-  if (W.RankScan && L == W.Kept.front()->level())
+  if (W.RankScan && Lv == W.Kept.front()->level())
     FP.Params.push_back({"rank", double(LP.Rank), "the slowest of the p ranks"});
   if (Lv == Level::POC && !LP.Counts.count("flop"))
     LP.Counts["flop"] = 0;
   if (Lv == Level::ICC && O.Breakdown)
     FP.Breakdown = breakdownOf(FS, Mem ? &*Mem : nullptr, MemWhy, P.Target, CycleS, *Cores, V);
-  FP.Levels[L] = LP;
+  FP.Levels[Lv] = LP;
 }
 
 void FilePredictor::predictFunction(FunctionPrediction &FP, const FunctionSeg &FS) {
@@ -411,13 +396,13 @@ static std::string badResult(const FunctionPrediction &FP) {
   for (auto &[L, LP] : FP.Levels) {
     if (!std::isfinite(LP.TimeS) || LP.TimeS < 0) {
       std::ostringstream OS;
-      OS << L << " time " << LP.TimeS << " s (formula " << LP.Formula.Formula << ")";
+      OS << levelKey(L) << " time " << LP.TimeS << " s (formula " << LP.Formula.Formula << ")";
       return OS.str();
     }
     for (auto &[Op, C] : LP.Counts)
       if (!std::isfinite(C) || C < 0) {
         std::ostringstream OS;
-        OS << L << " count of " << Op << " " << C;
+        OS << levelKey(L) << " count of " << Op << " " << C;
         return OS.str();
       }
   }

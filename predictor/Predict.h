@@ -50,7 +50,7 @@ struct MissingValue {
   std::string Name;    ///< parameter (N_f_27, P_f_9) or source name (n, callee.param)
   std::string Where;   ///< file:line it comes from (declaration or first use)
   std::string Meaning; ///< e.g. "iterations of the while loop", "parameter of f, ..."
-  std::vector<std::string> Levels; ///< the levels that need it
+  std::vector<Level> Levels; ///< the levels that need it
 };
 
 /// One IR loop nest's time by the ECM model at the ICC level (`segtime
@@ -114,7 +114,7 @@ struct FunctionPrediction {
   /// Callees' parameters bound at call sites (at most MaxBound of them).
   std::vector<BoundValue> Bound;
   CostedSummary Costed;
-  std::map<std::string, LevelPrediction> Levels; ///< key "POC", "HLLC", "INTCC", "ICC"
+  LevelMap<LevelPrediction> Levels; ///< POC, HLLC, INTCC, ICC
   std::vector<std::string> Unresolved; ///< Unknown nodes inside (not costed)
   /// Non-empty: could not predict: a value is missing (Missing lists what),
   /// or something else failed (Failed; the message names the function).
@@ -142,7 +142,7 @@ struct FunctionPrediction {
 };
 
 struct PredictOptions {
-  std::vector<std::string> Levels = {"POC", "HLLC"};
+  std::vector<Level> Levels = {Level::POC, Level::HLLC};
   std::vector<std::string> Functions; ///< empty: every function of the main file
   std::map<std::string, double> Values; ///< -p name=value
   /// Measured values (segtime predict --profile, core/Ct.h
@@ -156,10 +156,10 @@ struct PredictOptions {
   /// Levels added by default rather than asked for: a function for which
   /// one cannot be predicted (no IR-level SEG, parameters only that level
   /// has) leaves it out with a note instead of failing.
-  std::set<std::string> Optional;
+  std::set<Level> Optional;
   /// Default levels the machine file has no cost vector for (a reference
   /// file of ICC and memory only): level -> why; each function notes it.
-  std::map<std::string, std::string> LeftOut;
+  LevelMap<std::string> LeftOut;
   /// Closed forms are expanded only when they stay within this many terms
   /// (FormulaBuilder::setMaxTerms; 0: always).
   size_t MaxTerms = 4000;

@@ -27,21 +27,7 @@
 namespace segtime {
 namespace predict_detail {
 
-/// Key of FunctionSeg::LevelSegs for the SEG of the optimised code, which
-/// INTCC and ICC are costed on (core/Seg.h).
-inline const std::string IrSeg = "IR";
 
-/// The level of a resource model (ResourceModel::level() is its key).
-/// Throws std::logic_error for a key core/Vocabulary.h does not know.
-Level levelOf(const ResourceModel &Model);
-/// Is Key (a level's key, as in PredictOptions::Levels and
-/// FunctionPrediction::Levels) the key of L?
-inline bool isLevel(const std::string &Key, Level L) { return Key == levelKey(L); }
-/// INTCC and ICC: costed on the IR-level SEG.
-inline bool irLevel(Level L) { return L == Level::IntCC || L == Level::ICC; }
-/// The RUV key a level's counts are read from: "ICC:<target>" for ICC,
-/// else the level's key.
-std::string ruvKey(Level L, const std::string &Target);
 /// FormulaBuilder's weight key of a level's time, "time:<level>".
 inline std::string timeKey(Level L) { return "time:" + levelKey(L); }
 

@@ -299,8 +299,9 @@ void FilePredictor::keepLevels(FunctionPrediction &FP, const FunctionSeg &FS,
                  !Declared.count("argc");
   // An optional level needing a value nobody gave is left out.
   for (ResourceModel *Model : W.Active) {
-    const std::set<std::string> &Deps = W.FreeOf.at(levelOf(*Model));
-    std::string L = Model->level(), Missing;
+    const std::set<std::string> &Deps = W.FreeOf.at(Model->level());
+    const Level L = Model->level();
+    std::string Missing;
     std::vector<std::string> Lacks;
     for (const std::string &X : Deps)
       if (!knownForLevel(X, W.AssumeArgc)) {
@@ -308,7 +309,7 @@ void FilePredictor::keepLevels(FunctionPrediction &FP, const FunctionSeg &FS,
         Lacks.push_back(X);
       }
     if (!Missing.empty() && O.Optional.count(L)) {
-      FP.Notes.push_back(L + " not predicted: no value for " + Missing);
+      FP.Notes.push_back(levelKey(L) + " not predicted: no value for " + Missing);
       for (const std::string &X : Lacks) {
         MissingValue V = describe(FS, X);
         V.Levels = {L};
@@ -376,7 +377,7 @@ void FilePredictor::missingError(FunctionPrediction &FP, const FunctionSeg &FS,
     MissingValue V = describe(FS, X);
     auto D = W.ForDefault.find(X);
     for (ResourceModel *Model : W.Kept)
-      if (W.FreeOf.at(levelOf(*Model)).count(X) || D != W.ForDefault.end())
+      if (W.FreeOf.at(Model->level()).count(X) || D != W.ForDefault.end())
         V.Levels.push_back(Model->level());
     E << (I ? ", " : "") << X << " (";
     if (D != W.ForDefault.end()) {

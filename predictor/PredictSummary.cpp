@@ -26,7 +26,7 @@ using namespace predict_detail;
 static void printIccLine(std::ostream &OS, FormulaBuilder &FB, const FunctionPrediction &FP,
                          const std::string &MachineName, const std::string &Target) {
   const std::string Head = "  ICC   t on " + MachineName + " (" + Target + ")";
-  auto It = FP.Levels.find(levelKey(Level::ICC));
+  auto It = FP.Levels.find(Level::ICC);
   if (It != FP.Levels.end()) {
     const LevelPrediction &LP = It->second;
     OS << Head << " = " << formatSeconds(LP.TimeS);
@@ -103,8 +103,8 @@ std::string compileTimeSummary(const SegFile &File, const std::string &MachineNa
     if (auto T = iccTarget(File, *M, "")) {
       Target = *T;
       PredictOptions PO;
-      PO.Levels = {levelKey(Level::ICC)};
-      PO.Optional = {levelKey(Level::ICC)};
+      PO.Levels = {Level::ICC};
+      PO.Optional = {Level::ICC};
       PO.Values = Values;
       for (const FunctionSeg *F : Shown)
         PO.Functions.push_back(F->Name);
@@ -137,7 +137,7 @@ std::string compileTimeSummary(const SegFile &File, const std::string &MachineNa
         OS << "  COMM  t = " << cutFormula(toFormulaText(C), 240, Whole) << " s (docs/mpi.md)\n";
       if (M)
         for (Level L : {Level::POC, Level::HLLC}) {
-          auto Model = makeModel(levelKey(L), *M, File.OptLevel);
+          auto Model = makeModel(L, *M, File.OptLevel);
           ex T = FB.closedForm(F.Name, Model->timeWeight(), timeKey(L));
           OS << "  " << std::left << std::setw(5) << levelKey(L) << " t on " << M->Name << " = "
              << cutFormula(toFormulaText(T), 240, Whole) << " s\n";

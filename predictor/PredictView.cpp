@@ -36,7 +36,7 @@ static void putFormula(json &J, const std::string &Key, const FormulaText &F) {
 static json missingJSON(const std::vector<MissingValue> &Ms) {
   json A = json::array();
   for (const MissingValue &V : Ms)
-    A.push_back({{"name", V.Name}, {"where", V.Where}, {"meaning", V.Meaning}, {"levels", V.Levels}});
+    A.push_back({{"name", V.Name}, {"where", V.Where}, {"meaning", V.Meaning}, {"levels", levelKeys(V.Levels)}});
   return A;
 }
 
@@ -71,7 +71,8 @@ json Prediction::toJSON() const {
                      {"not_costed", F.Costed.NotCosted},
                      {"no_seg", F.Costed.NoSeg}};
     json Ls = json::object();
-    for (auto &[L, LP] : F.Levels) {
+    for (auto &[Lv, LP] : F.Levels) {
+      const std::string L = levelKey(Lv);
       Ls[L] = {{"time_s", LP.TimeS}};
       putFormula(Ls[L], "formula", LP.Formula);
       Ls[L]["counts"] = LP.Counts;
@@ -250,7 +251,7 @@ void Prediction::printText(std::ostream &OS) const {
     {
       bool Src = false, Ir = false; // the levels shown that use each
       for (auto &[L, LP] : F.Levels)
-        (isLevel(L, Level::IntCC) || isLevel(L, Level::ICC) ? Ir : Src) = true;
+        (L == Level::IntCC || L == Level::ICC ? Ir : Src) = true;
       const FormulaText &A = F.LibraryFormula, &B = F.LibraryIrFormula;
       if (!A.Formula.empty() && (!Ir || A.Formula == B.Formula))
         OS << "  lib   t = " << cutFormula(A, 400, "in --json")
@@ -263,7 +264,7 @@ void Prediction::printText(std::ostream &OS) const {
            << " s (library calls of the optimised code, included in INTCC and ICC)\n";
     }
     for (auto &[L, LP] : F.Levels) {
-      OS << "  " << std::left << std::setw(5) << L << " t = " << cutFormula(LP.Formula, 400, "in --json") << " s\n"
+      OS << "  " << std::left << std::setw(5) << levelKey(L) << " t = " << cutFormula(LP.Formula, 400, "in --json") << " s\n"
          << "        = " << formatSeconds(LP.TimeS);
       if (!F.CommFormula.Formula.empty())
         OS << "   (comm " << formatSeconds(LP.CommS) << ")";
@@ -271,9 +272,9 @@ void Prediction::printText(std::ostream &OS) const {
         OS << "   (library " << formatSeconds(LP.LibraryS) << ")";
       if (LP.Rank >= 0)
         OS << "   [rank " << LP.Rank << "]";
-      if (isLevel(L, Level::POC))
+      if (L == Level::POC)
         OS << "   (" << LP.Counts.at("flop") << " flop)";
-      if (isLevel(L, Level::ICC)) {
+      if (L == Level::ICC) {
         OS << "   (" << Target;
         for (const char *K : {"instructions", "cycles"})
           if (LP.Counts.count(K))

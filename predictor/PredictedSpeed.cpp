@@ -18,29 +18,29 @@ void addDefaultLevels(const SegFile &S, const Machine &M, PredictOptions &O) {
   // POC and HLLC are in every default; a machine file without them (ICC and
   // memory only) leaves them out with a note.
   for (auto It = O.Levels.begin(); It != O.Levels.end();)
-    if ((*It == "POC" || *It == "HLLC") && !M.Levels.count(*It)) {
-      O.LeftOut[*It] = "machine '" + M.Name + "' has no " + *It + " cost vector";
+    if ((*It == Level::POC || *It == Level::HLLC) && !M.Levels.count(*It)) {
+      O.LeftOut[*It] = "machine '" + M.Name + "' has no " + levelKey(*It) + " cost vector";
       It = O.Levels.erase(It);
     } else {
       ++It;
     }
   bool HasIR = std::any_of(S.Functions.begin(), S.Functions.end(),
-                           [](const FunctionSeg &F) { return F.LevelSegs.count("IR"); });
-  if (HasIR && M.Levels.count("INTCC")) {
-    O.Levels.push_back("INTCC");
-    O.Optional.insert("INTCC");
+                           [](const FunctionSeg &F) { return F.LevelSegs.count(IrSegKey); });
+  if (HasIR && M.Levels.count(Level::IntCC)) {
+    O.Levels.push_back(Level::IntCC);
+    O.Optional.insert(Level::IntCC);
   }
   std::optional<std::string> T = iccTarget(S, M, O.Target);
-  if (HasIR && T && M.has("ICC", *T)) {
-    O.Levels.push_back("ICC");
-    O.Optional.insert("ICC");
+  if (HasIR && T && M.has(Level::ICC, *T)) {
+    O.Levels.push_back(Level::ICC);
+    O.Optional.insert(Level::ICC);
   }
 }
 
 std::vector<MachineTime> predictFunctionTimes(const SegFile &S, const std::string &Function,
                                               const std::vector<std::string> &Machines,
                                               const std::map<std::string, double> &Values,
-                                              const std::string &Level,
+                                              std::optional<Level> AtLevel,
                                               const std::string &Target) {
   if (Machines.empty())
     throw std::runtime_error("no machine given");
@@ -53,35 +53,35 @@ std::vector<MachineTime> predictFunctionTimes(const SegFile &S, const std::strin
     O.Functions = {Function};
     O.Values = Values;
     O.Target = Target;
-    if (Level.empty())
+    if (!AtLevel)
       addDefaultLevels(S, M, O);
     else
-      O.Levels = {Level};
+      O.Levels = {*AtLevel};
     Prediction P = predict(S, M, O);
     const FunctionPrediction &F = P.Functions.at(0);
     if (!F.Error.empty())
       throw std::runtime_error("machine " + M.Name + ": " + F.Error);
     Ps.push_back(std::move(P));
   }
-  std::string Chosen = Level;
-  if (Chosen.empty()) {
-    for (const char *L : {"ICC", "INTCC", "HLLC", "POC"})
+  std::optional<Level> Chosen = AtLevel;
+  if (!Chosen) {
+    for (Level L : {Level::ICC, Level::IntCC, Level::HLLC, Level::POC})
       if (std::all_of(Ps.begin(), Ps.end(),
                       [&](const Prediction &P) { return P.Functions[0].Levels.count(L); })) {
         Chosen = L;
         break;
       }
-    if (Chosen.empty())
+    if (!Chosen)
       throw std::runtime_error("no level predicts " + Function + " on every machine");
   }
   std::vector<MachineTime> R;
   for (const Prediction &P : Ps) {
-    const LevelPrediction &LP = P.Functions[0].Levels.at(Chosen);
+    const LevelPrediction &LP = P.Functions[0].Levels.at(*Chosen);
     if (!(LP.TimeS > 0))
       throw std::runtime_error("machine " + P.MachineName + ": the predicted time of " + Function +
-                               " at " + Chosen + " is " + formatSeconds(LP.TimeS) +
+                               " at " + levelKey(*Chosen) + " is " + formatSeconds(LP.TimeS) +
                                "; a speed needs a time > 0");
-    R.push_back({P.MachineName, P.MachinePath, Chosen, Chosen == "ICC" ? P.Target : "",
+    R.push_back({P.MachineName, P.MachinePath, *Chosen, *Chosen == Level::ICC ? P.Target : "",
                  LP.TimeS});
   }
   return R;
@@ -90,11 +90,10 @@ std::vector<MachineTime> predictFunctionTimes(const SegFile &S, const std::strin
 namespace {
 
 /// The time of Level of the function named Fn in P, or nullptr.
-const LevelPrediction *levelOf(const Prediction &P, const std::string &Fn,
-                               const std::string &Level) {
+const LevelPrediction *levelOf(const Prediction &P, const std::string &Fn, Level L) {
   for (const FunctionPrediction &F : P.Functions)
     if (F.Name == Fn && F.Error.empty()) {
-      auto It = F.Levels.find(Level);
+      auto It = F.Levels.find(L);
       return It == F.Levels.end() ? nullptr : &It->second;
     }
   return nullptr;
@@ -134,7 +133,7 @@ json MachineComparison::toJSON() const {
       for (const auto &[L, LP] : F.Levels) {
         const LevelPrediction *A = levelOf(First, F.Name, L);
         if (A && LP.TimeS > 0)
-          Ratios[F.Name][L] = A->TimeS / LP.TimeS;
+          Ratios[F.Name][levelKey(L)] = A->TimeS / LP.TimeS;
       }
     J["ratio_to_first"] = Ratios;
     Ms.push_back(std::move(J));
@@ -156,14 +155,14 @@ void MachineComparison::printText(std::ostream &OS) const {
     for (const Prediction &P : Predictions)
       Head += pad(P.MachineName, W);
     OS << "\n" << F.Name << " (" << F.Where << ")\n" << rtrim(Head) << "\n";
-    std::set<std::string> Levels;
+    std::set<Level, LevelKeyOrder> Levels;
     for (const Prediction &P : Predictions)
       for (const FunctionPrediction &G : P.Functions)
         if (G.Name == F.Name)
           for (const auto &KV : G.Levels)
             Levels.insert(KV.first);
-    for (const std::string &L : Levels) {
-      std::string Row = "  " + pad(L, 7);
+    for (Level L : Levels) {
+      std::string Row = "  " + pad(levelKey(L), 7);
       const LevelPrediction *A = levelOf(First, F.Name, L);
       for (const Prediction &P : Predictions) {
         const LevelPrediction *B = levelOf(P, F.Name, L);

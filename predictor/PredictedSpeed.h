@@ -13,6 +13,8 @@
 
 #include "predictor/Predict.h"
 
+#include <optional>
+
 #include <ostream>
 #include <string>
 #include <vector>
@@ -27,13 +29,13 @@ void addDefaultLevels(const SegFile &S, const Machine &M, PredictOptions &O);
 /// Predicted time of one function on one machine.
 struct MachineTime {
   std::string Machine, Path; ///< machine name and file
-  std::string Level;         ///< "ICC", "INTCC", "HLLC" or "POC"
+  segtime::Level Level;      ///< ICC, INTCC, HLLC or POC
   std::string Target;        ///< ICC target ("" below ICC)
   double TimeS = 0;          ///< s
 };
 
 /// The time (s) of Function in S on each machine of Machines (names or
-/// paths, findMachine) at Values, all at one level: Level ("ICC", ...) if
+/// paths, findMachine) at Values, all at one level: AtLevel if
 /// given, else the most detailed level every machine can predict (ICC,
 /// INTCC, HLLC, POC in that order; UTSA-95 power weights compare times of
 /// one model). Target: ICC target, "" for iccTarget's choice. Throws
@@ -43,7 +45,7 @@ struct MachineTime {
 std::vector<MachineTime> predictFunctionTimes(const SegFile &S, const std::string &Function,
                                               const std::vector<std::string> &Machines,
                                               const std::map<std::string, double> &Values,
-                                              const std::string &Level = "",
+                                              std::optional<Level> AtLevel = std::nullopt,
                                               const std::string &Target = "");
 
 /// Predictions of the same SEG on several machines (`segtime predict

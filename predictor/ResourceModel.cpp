@@ -9,7 +9,7 @@ using namespace GiNaC;
 namespace segtime {
 
 POCModel::POCModel(const Machine &M, const std::string &Opt) {
-  const CostVector &V = M.vector("POC", Opt);
+  const CostVector &V = M.vector(Level::POC, Opt);
   try {
     Rate = V.si("flop");
   } catch (const std::out_of_range &) {
@@ -22,17 +22,16 @@ POCModel::POCModel(const Machine &M, const std::string &Opt) {
 StageWeight POCModel::timeWeight() const {
   double R = Rate;
   return [R](const Node &N) -> ex {
-    auto It = N.Ruvs.find("POC");
+    auto It = N.Ruvs.find(levelKey(Level::POC));
     if (It == N.Ruvs.end())
       return 0;
     return numeric(It->second.get("flop")) / numeric(R);
   };
 }
 
-CostVectorModel::CostVectorModel(const Machine &M, const std::string &L, const std::string &V,
-                                 const std::string &K)
-    : MachineName(M.Name), Level(L), Variant(V), RuvKey(K) {
-  const CostVector &CV = M.vector(Level, Variant);
+CostVectorModel::CostVectorModel(const Machine &M, Level L, const std::string &V)
+    : MachineName(M.Name), Lv(L), Variant(V), RuvKey(ruvKey(L, V)) {
+  const CostVector &CV = M.vector(Lv, Variant);
   for (auto &[Op, E] : CV.Costs)
     Cost[Op] = CV.si(Op);
 }
@@ -45,9 +44,9 @@ std::string CostVectorModel::costKey(const std::string &Op) const {
     return Op.substr(0, Dot) + ".*";
   if (Cost.count("*"))
     return "*";
-  throw std::runtime_error("machine '" + MachineName + "', level " + Level + " (" +
-                           (Level == "ICC" ? "target " + Variant : "-" + Variant) +
-                           "): no cost for " + (Level == "HLLC" ? "construct" : "operation") +
+  throw std::runtime_error("machine '" + MachineName + "', level " + levelKey(Lv) + " (" +
+                           (Lv == Level::ICC ? "target " + Variant : "-" + Variant) +
+                           "): no cost for " + (Lv == Level::HLLC ? "construct" : "operation") +
                            " '" + Op + "'");
 }
 
@@ -67,13 +66,13 @@ StageWeight CostVectorModel::timeWeight() const {
 }
 
 ICCModel::ICCModel(const Machine &M, const std::string &Target, const std::string &Opt)
-    : CostVectorModel(M, "ICC", Target, "ICC:" + Target) {
-  const CostVector &ICC = M.vector("ICC", Target);
+    : CostVectorModel(M, Level::ICC, Target) {
+  const CostVector &ICC = M.vector(Level::ICC, Target);
   for (auto &[Op, E] : ICC.Costs)
     if (Op.rfind("call.", 0) == 0)
       CallCost[Op.substr(5)] = ICC.si(Op);
-  if (M.has("HLLC", Opt)) {
-    const CostVector &H = M.vector("HLLC", Opt);
+  if (M.has(Level::HLLC, Opt)) {
+    const CostVector &H = M.vector(Level::HLLC, Opt);
     for (auto &[Op, E] : H.Costs)
       HllcCost[Op] = H.si(Op);
   }
@@ -115,12 +114,12 @@ std::optional<double> ICCModel::libraryCallCost(const std::string &Name) const {
 
 StageWeight ICCModel::timeWeight() const {
   StageWeight Base = CostVectorModel::timeWeight();
-  return [this, Base, Key = "ICC:" + variant()](const Node &N) -> ex {
+  return [this, Base, Key = ruvKey(Level::ICC, variant())](const Node &N) -> ex {
     ex T = Base(N);
     if (auto B = N.Ruvs.find(Key); B != N.Ruvs.end())
       if (double Count = B->second.get("branch.cond.data"))
         T += mispredictTime(Count, N.BranchProb);
-    auto It = N.Ruvs.find("INTCC");
+    auto It = N.Ruvs.find(levelKey(Level::IntCC));
     if (It == N.Ruvs.end())
       return T;
     for (auto &[Op, Count] : It->second.counts())
@@ -192,7 +191,7 @@ static std::optional<ex> chainCycles(const NodeList &List, const std::string &Ke
 }
 
 ex ICCModel::window(const Node &L, const ex &Core, const ex &Trip, double Rob) const {
-  std::string Key = "ICC:" + variant();
+  std::string Key = ruvKey(Level::ICC, variant());
   std::optional<ex> Chain = chainCycles(L.Body, Key);
   if (!Chain || Chain->is_zero())
     return Core;
@@ -214,7 +213,7 @@ ex ICCModel::window(const Node &L, const ex &Core, const ex &Trip, double Rob) c
 ex ICCModel::overlap(const Node &L, const ex &Core, int Depth, double Rob) const {
   if (Rob <= 0)
     return Core;
-  std::string Key = "ICC:" + variant();
+  std::string Key = ruvKey(Level::ICC, variant());
   double TCyc = cost("cycles");
   // Stages directly in the body; give up on frequencies that vary with the
   // iteration (the saving would need a sum).
@@ -245,23 +244,23 @@ ex ICCModel::overlap(const Node &L, const ex &Core, int Depth, double Rob) const
   return Core - numeric(TCyc) * (Cyc - Thr) * min(Trip, numeric(Rob) / Uops);
 }
 
-std::unique_ptr<ResourceModel> makeModel(const std::string &Level, const Machine &M,
+std::unique_ptr<ResourceModel> makeModel(Level L, const Machine &M,
                                          const std::string &Opt, const std::string &Target,
                                          std::set<std::string> KnownOutcomes) {
-  if (Level == "POC")
+  if (L == Level::POC)
     return std::make_unique<POCModel>(M, Opt);
-  if (Level == "HLLC")
+  if (L == Level::HLLC)
     return std::make_unique<HLLCModel>(M, Opt);
-  if (Level == "INTCC")
-    return std::make_unique<CostVectorModel>(M, "INTCC", Opt, "INTCC");
-  if (Level == "ICC") {
+  if (L == Level::IntCC)
+    return std::make_unique<CostVectorModel>(M, Level::IntCC, Opt);
+  if (L == Level::ICC) {
     if (Target.empty())
       throw std::invalid_argument("level ICC needs a target");
     auto I = std::make_unique<ICCModel>(M, Target, Opt);
     I->setKnownOutcomes(std::move(KnownOutcomes));
     return I;
   }
-  throw std::invalid_argument("no resource model for level " + Level +
+  throw std::invalid_argument("no resource model for level " + levelKey(L) +
                               " (available: POC, HLLC, INTCC, ICC)");
 }
 

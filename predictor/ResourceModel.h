@@ -24,8 +24,8 @@ namespace segtime {
 class ResourceModel {
 public:
   virtual ~ResourceModel() = default;
-  /// Level key of the RUVs this model reads ("POC", "HLLC").
-  virtual std::string level() const = 0;
+  /// The level whose RUVs this model reads.
+  virtual Level level() const = 0;
   /// Time in seconds of one execution of a node's own RUV. Throws
   /// std::runtime_error naming machine, level and operation if a cost is missing.
   virtual StageWeight timeWeight() const = 0;
@@ -36,7 +36,7 @@ public:
 class POCModel : public ResourceModel {
 public:
   POCModel(const Machine &M, const std::string &Opt);
-  std::string level() const override { return "POC"; }
+  Level level() const override { return Level::POC; }
   StageWeight timeWeight() const override;
   double rateFlopPerS() const { return Rate; }
 
@@ -55,9 +55,8 @@ private:
 class CostVectorModel : public ResourceModel {
 public:
   /// Throws std::runtime_error if M has no such level or variant.
-  CostVectorModel(const Machine &M, const std::string &Level, const std::string &Variant,
-                  const std::string &RuvKey);
-  std::string level() const override { return Level; }
+  CostVectorModel(const Machine &M, Level L, const std::string &Variant);
+  Level level() const override { return Lv; }
   StageWeight timeWeight() const override;
   /// Seconds per operation Op (see the class comment for the lookup).
   double cost(const std::string &Op) const;
@@ -82,14 +81,16 @@ protected:
 
 private:
   std::function<bool(const std::string &)> CostedElsewhere;
-  std::string MachineName, Level, Variant, RuvKey;
+  std::string MachineName;
+  Level Lv;
+  std::string Variant, RuvKey;
   std::map<std::string, double> Cost; ///< s per operation
 };
 
 /// HLLC: CostVectorModel over the HLLC RUV, variant = optimisation level.
 class HLLCModel : public CostVectorModel {
 public:
-  HLLCModel(const Machine &M, const std::string &Opt) : CostVectorModel(M, "HLLC", Opt, "HLLC") {}
+  HLLCModel(const Machine &M, const std::string &Opt) : CostVectorModel(M, Level::HLLC, Opt) {}
 };
 
 /// ICC: CostVectorModel over the ICC:<target> RUV (core cycles x t_cyc on
@@ -179,12 +180,12 @@ private:
   std::map<std::string, double> HllcCost; ///< HLLC construct -> s, same -O variant
 };
 
-/// Model for a level key ("POC", "HLLC", "INTCC", "ICC"); Opt is the SEG's
+/// Model for level L (POC, HLLC, INTCC, ICC); Opt is the SEG's
 /// optimisation level, Target the ICC target, KnownOutcomes the parameters
 /// whose values are measured or given (ICCModel::setKnownOutcomes). Throws
 /// std::invalid_argument for other levels, std::runtime_error for missing
 /// machine data.
-std::unique_ptr<ResourceModel> makeModel(const std::string &Level, const Machine &M,
+std::unique_ptr<ResourceModel> makeModel(Level L, const Machine &M,
                                          const std::string &Opt,
                                          const std::string &Target = "",
                                          std::set<std::string> KnownOutcomes = {});

@@ -263,18 +263,18 @@ OptResult measureLevels(const Options &O, const std::string &Opt, const fs::path
                  "the costs may be too high: re-run on a quiet machine\n";
   std::cerr << "calibrate: " << Opt << ": solving" << ellipsis() << "\n";
   SegFile S = SegFile::read(Seg.string());
-  if (O.has("HLLC"))
-    R.Hllc = solveCosts(Ms, S, O.Reps, "HLLC");
-  if (O.has("INTCC"))
-    R.Intcc = solveCosts(Ms, S, O.Reps, "INTCC");
+  if (O.has(Level::HLLC))
+    R.Hllc = solveCosts(Ms, S, O.Reps, Level::HLLC);
+  if (O.has(Level::IntCC))
+    R.Intcc = solveCosts(Ms, S, O.Reps, Level::IntCC);
   if (O.Train) {
     std::cerr << "calibrate: " << Opt << ": training-set fit" << ellipsis() << "\n";
     if (R.Hllc)
-      fitTraining(*R.Hllc, Ms, S, "HLLC", Opt);
+      fitTraining(*R.Hllc, Ms, S, Level::HLLC, Opt);
     if (R.Intcc)
-      fitTraining(*R.Intcc, Ms, S, "INTCC", Opt);
+      fitTraining(*R.Intcc, Ms, S, Level::IntCC, Opt);
   }
-  if (O.has("POC"))
+  if (O.has(Level::POC))
     R.Poc = solvePoc(Ms, S, O.Reps);
   R.Timings = std::move(Ms);
   return R;
@@ -384,20 +384,17 @@ void report(const Options &O, const RunInfo &Info, const std::vector<OptResult> 
     return;
   }
   printTable(std::cout, O, Info, Results);
-  if (LR.Caches)
-    LR.Caches->print(std::cout);
-  if (LR.Tick)
-    LR.Tick->print(std::cout);
-  if (LR.Rinf)
-    LR.Rinf->print(std::cout);
-  if (LR.Poly)
-    LR.Poly->print(std::cout);
-  if (LR.Strided)
-    LR.Strided->print(std::cout);
-  if (LR.Overlap)
-    LR.Overlap->print(std::cout);
-  if (LR.Library)
-    LR.Library->print(std::cout);
+  auto Print = [](const auto &Result) {
+    if (Result)
+      Result->print(std::cout);
+  };
+  Print(LR.Caches);
+  Print(LR.Tick);
+  Print(LR.Rinf);
+  Print(LR.Poly);
+  Print(LR.Strided);
+  Print(LR.Overlap);
+  Print(LR.Library);
   for (const std::string &P : Plots)
     std::cout << "plot: " << P << "\n";
 }
@@ -433,19 +430,19 @@ void calibrate(const Options &O, const std::string &Command, const fs::path &Dir
   // and at the end (measureClock).
   std::optional<ClockResult> Clock;
   int ClockReps = (O.Reps + 2) / 3;
-  if (O.has("ICC")) {
+  if (O.has(Level::ICC)) {
     std::cerr << "calibrate: ICC: core clock (dependent adds), first batch" << ellipsis()
               << "\n";
     Clock.emplace();
     try {
       measureClock(Dir, O, ClockReps, *Clock);
     } catch (const CalibError &E) {
-      skipPart(Info, "ICC", E);
+      skipPart(Info, levelKey(Level::ICC), E);
       Clock.reset();
     }
   }
   std::vector<OptResult> Results;
-  for (const std::string &Opt : O.has("HLLC") || O.has("POC") || O.has("INTCC")
+  for (const std::string &Opt : O.has(Level::HLLC) || O.has(Level::POC) || O.has(Level::IntCC)
                                     ? O.Opts
                                     : std::vector<std::string>{}) {
     try {

@@ -123,8 +123,8 @@ std::vector<std::string> plotScatter(const CompareReport &R, const std::string &
       Hi = std::max({Hi, A, B});
     }
   };
-  for (const std::string &L : R.Levels) {
-    Dat << "# " << L << ": measured_s predicted_s (nodes: CT; totals: whole run)\n";
+  for (Level L : R.Levels) {
+    Dat << "# " << levelKey(L) << ": measured_s predicted_s (nodes: CT; totals: whole run)\n";
     for (const CompareRun &Run : R.Runs) {
       for (const CompareRow &Row : Run.Rows)
         if (Row.CtS && Row.LevelS.count(L) && *Row.CtS > 0 && Row.LevelS.at(L) > 0) {
@@ -152,7 +152,7 @@ std::vector<std::string> plotScatter(const CompareReport &R, const std::string &
   Plot << "plot x title \"predicted = measured\" lc rgb \"#999999\" dt 2";
   for (size_t I = 0; I < R.Levels.size(); ++I)
     Plot << ", \\\n     " << gpString(Name + ".dat") << " index " << I
-         << " using 1:2 with points ls " << I + 1 << " title " << gpString(R.Levels[I]);
+         << " using 1:2 with points ls " << I + 1 << " title " << gpString(levelKey(R.Levels[I]));
   Plot << "\n";
   return gnuplotImages(Dir, Name, Setup.str(), Plot.str());
 }
@@ -169,10 +169,10 @@ std::vector<std::string> plotBounds(const CompareReport &R, const std::string &D
     if (S.Scope != "nodes" && S.Scope != "totals")
       continue;
     ++X;
-    Dat << X << " " << S.Level << " " << S.Scope << " " << g(S.S.Mean) << " " << g(S.S.Min) << " "
+    Dat << X << " " << levelKey(S.Level) << " " << S.Scope << " " << g(S.S.Mean) << " " << g(S.S.Min) << " "
         << g(S.S.Max) << " " << g(S.S.CILow.value_or(S.S.Mean)) << " "
         << g(S.S.CIHigh.value_or(S.S.Mean)) << "\n";
-    Tics.push_back(gpString(S.Level + " " + S.Scope) + " " + std::to_string(X));
+    Tics.push_back(gpString(levelKey(S.Level) + " " + S.Scope) + " " + std::to_string(X));
   }
   Dat.close();
   if (Tics.empty())
@@ -227,66 +227,68 @@ std::vector<std::string> plotSizes(const CompareReport &R, const std::string &Fn
     for (size_t I = 0; I < Runs.size(); ++I)
       XTics += (XTics.empty() ? "" : ", ") + gpString(Runs[I]->Size.empty() ? "run " + std::to_string(I + 1) : Runs[I]->Size) +
                " " + std::to_string(I + 1);
+  std::string XAxis = Numeric ? "set logscale x 2\n"
+                              : "set xtics (" + XTics + ")\nset xrange [0.5:" +
+                                    std::to_string(Runs.size()) + ".5]\n";
+  // A data file: size, the columns Lead writes for a run, then per level
+  // Cell(run, level) (NaN where the run has no such level).
+  auto WriteDat = [&](const std::string &Name, const std::string &Header,
+                      const std::string &Suffix, auto Lead, auto Cell) {
+    auto Dat = openDat(Dir, Name);
+    Dat << "# size " << Header;
+    for (Level L : R.Levels)
+      Dat << " " << levelKey(L) << Suffix;
+    Dat << "\n";
+    for (size_t I : Order) {
+      Dat << g(XOf(I)) << " " << Lead(*Runs[I]);
+      for (Level L : R.Levels)
+        Dat << " " << (Runs[I]->TotalS.count(L) ? g(Cell(*Runs[I], L)) : "NaN");
+      Dat << "\n";
+    }
+  };
+  // The plot's level lines, the first in data column First.
+  auto LevelLines = [&](std::ostream &Plot, const std::string &D, size_t First) {
+    for (size_t I = 0; I < R.Levels.size(); ++I)
+      Plot << ", \\\n     " << D << " using 1:" << I + First << " with linespoints ls " << I + 1
+           << " title " << gpString(levelKey(R.Levels[I]));
+    Plot << "\n";
+  };
   std::vector<std::string> Out;
   // Times.
   {
     const std::string Name = Fn + "_times";
-    auto Dat = openDat(Dir, Name);
-    Dat << "# size whole_run_s ct_s";
-    for (const std::string &L : R.Levels)
-      Dat << " " << L << "_s";
-    Dat << "\n";
-    for (size_t I : Order) {
-      Dat << g(XOf(I)) << " " << g(Runs[I]->wholeS()) << " " << g(Runs[I]->CtTotalS);
-      for (const std::string &L : R.Levels)
-        Dat << " " << (Runs[I]->TotalS.count(L) ? g(Runs[I]->TotalS.at(L)) : "NaN");
-      Dat << "\n";
-    }
-    Dat.close();
+    WriteDat(
+        Name, "whole_run_s ct_s", "_s",
+        [](const CompareRun &X) { return g(X.wholeS()) + " " + g(X.CtTotalS); },
+        [](const CompareRun &X, Level L) { return X.TotalS.at(L); });
     std::ostringstream Setup, Plot;
     Setup << "set title " << gpString(Fn + ": measured and predicted time per call (Warwick-94 Figs. 6-8)")
           << "\nset xlabel \"problem size\"\nset ylabel \"time per call (s)\"\n"
-          << "set logscale y\nset format y \"10^{%L}\"\nset key left top\nset grid\n"
-          << (Numeric ? "set logscale x 2\n" : "set xtics (" + XTics + ")\nset xrange [0.5:" + std::to_string(Runs.size()) + ".5]\n")
+          << "set logscale y\nset format y \"10^{%L}\"\nset key left top\nset grid\n" << XAxis
           << styles(R.Levels.size());
     std::string D = gpString(Name + ".dat");
     Plot << "plot " << D << " using 1:2 with linespoints lc rgb \"black\" lw 3 pt 7 title \""
          << (std::all_of(Runs.begin(), Runs.end(), [](const CompareRun *X) { return X->MeasuredS.has_value(); })
                  ? "measured (plain run)" : "measured")
          << "\", \\\n     " << D << " using 1:3 with linespoints lc rgb \"#999999\" dt 2 lw 2 pt 6 title \"CT\"";
-    for (size_t I = 0; I < R.Levels.size(); ++I)
-      Plot << ", \\\n     " << D << " using 1:" << I + 4 << " with linespoints ls " << I + 1
-           << " title " << gpString(R.Levels[I]);
-    Plot << "\n";
+    LevelLines(Plot, D, 4);
     for (auto &F : gnuplotImages(Dir, Name, Setup.str(), Plot.str()))
       Out.push_back(F);
   }
   // Errors.
   {
     const std::string Name = Fn + "_error";
-    auto Dat = openDat(Dir, Name);
-    Dat << "# size structure_err_pct";
-    for (const std::string &L : R.Levels)
-      Dat << " " << L << "_err_pct";
-    Dat << "\n";
-    for (size_t I : Order) {
-      Dat << g(XOf(I)) << " " << g(Runs[I]->structureErr());
-      for (const std::string &L : R.Levels)
-        Dat << " " << (Runs[I]->TotalS.count(L) ? g(Runs[I]->overallErr(L)) : "NaN");
-      Dat << "\n";
-    }
-    Dat.close();
+    WriteDat(
+        Name, "structure_err_pct", "_err_pct",
+        [](const CompareRun &X) { return g(X.structureErr()); },
+        [](const CompareRun &X, Level L) { return X.overallErr(L); });
     std::ostringstream Setup, Plot;
     Setup << "set title " << gpString(Fn + ": error of the predicted total vs measured (Warwick-94 Figs. 9-11)")
           << "\nset xlabel \"problem size\"\nset ylabel \"error (%)\"\nset key outside right top\nset grid\n"
-          << (Numeric ? "set logscale x 2\n" : "set xtics (" + XTics + ")\nset xrange [0.5:" + std::to_string(Runs.size()) + ".5]\n")
-          << "set xzeroaxis lt -1\n" << styles(R.Levels.size());
+          << XAxis << "set xzeroaxis lt -1\n" << styles(R.Levels.size());
     std::string D = gpString(Name + ".dat");
     Plot << "plot " << D << " using 1:2 with linespoints lc rgb \"#999999\" dt 2 lw 2 pt 6 title \"CT (structure)\"";
-    for (size_t I = 0; I < R.Levels.size(); ++I)
-      Plot << ", \\\n     " << D << " using 1:" << I + 3 << " with linespoints ls " << I + 1
-           << " title " << gpString(R.Levels[I]);
-    Plot << "\n";
+    LevelLines(Plot, D, 3);
     for (auto &F : gnuplotImages(Dir, Name, Setup.str(), Plot.str()))
       Out.push_back(F);
   }

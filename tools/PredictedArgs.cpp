@@ -15,6 +15,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 
@@ -45,7 +46,8 @@ PredictedArgs::PredictedArgs(const std::string &Cmd, int Argc, char **Argv) {
   std::vector<unsigned> Counts;
   const std::string MachineFlag = Hetero ? "--machines" : "--machine";
   std::vector<std::string> Machines;
-  std::string Level, Target, FirstOwn, Conflict;
+  std::optional<segtime::Level> AtLevel;
+  std::string Target, FirstOwn, Conflict;
   bool Own = false;
   cli::ArgReader R(Argc, Argv);
   while (R.next()) {
@@ -86,7 +88,7 @@ PredictedArgs::PredictedArgs(const std::string &Cmd, int Argc, char **Argv) {
       segtime::Level Lv;
       if (!parseLevel(L, Lv) || Lv == segtime::Level::CT || Lv == segtime::Level::DBC)
         throw std::runtime_error("--level: '" + L + "' is not one of icc, intcc, hllc, poc");
-      Level = levelKey(Lv);
+      AtLevel = Lv;
     } else if (A == "--target") {
       Target = Next();
     } else {
@@ -113,7 +115,7 @@ PredictedArgs::PredictedArgs(const std::string &Cmd, int Argc, char **Argv) {
     SegFile S = SegFile::read(Seg);
     if (!S.find(Function))
       throw std::runtime_error(Seg + ": no function '" + Function + "' (--function)");
-    Times = predictFunctionTimes(S, Function, Machines, Values, Level, Target);
+    Times = predictFunctionTimes(S, Function, Machines, Values, AtLevel, Target);
     std::string List;
     char Buf[64];
     for (size_t J = 0; J < Times.size(); ++J)
@@ -136,11 +138,11 @@ PredictedArgs::PredictedArgs(const std::string &Cmd, int Argc, char **Argv) {
                     {"target", Times[J].Target}});
     Info = {{"seg", Seg},
             {"function", Function},
-            {"level", Times[0].Level},
+            {"level", levelKey(Times[0].Level)},
             {"values", Values},
             {"machines", Ms}};
     std::ostringstream OS;
-    OS << "predicted time of " << Function << " (" << Seg << ", " << Times[0].Level
+    OS << "predicted time of " << Function << " (" << Seg << ", " << levelKey(Times[0].Level)
        << (Times[0].Target.empty() ? "" : " " + Times[0].Target) << ")";
     const char *Sep = " at ";
     for (const auto &[N, V] : Values) {

@@ -92,17 +92,18 @@ const char *PredictUsage =
 
 using cli::UsageError;
 
-std::vector<std::string> parseLevels(const std::string &S) {
-  std::vector<std::string> R;
+std::vector<Level> parseLevels(const std::string &S, bool &All) {
+  std::vector<Level> R;
+  All = false;
   for (const std::string &X : cli::splitList("--level", S, /*SkipEmpty=*/true)) {
     Level L;
     if (X == "all" || X == "ALL") {
-      R.push_back("ALL"); // resolved against the machine and SEG files
+      All = true; // resolved against the machine and SEG files
       continue;
     }
     if (!parseLevel(X, L) || L == Level::CT || L == Level::DBC)
       throw UsageError("--level: '" + X + "' is not one of poc, hllc, intcc, icc, all");
-    R.push_back(levelKey(L));
+    R.push_back(L);
   }
   return R;
 }
@@ -134,10 +135,11 @@ int predictMain(int Argc, char **Argv) {
     } else if (A == "--machine" || A == "-m") {
       MachineNames.push_back(R.value());
     } else if (A == "--level") {
-      O.Levels = parseLevels(R.value());
-      LevelsGiven = std::find(O.Levels.begin(), O.Levels.end(), "ALL") == O.Levels.end();
-      if (!LevelsGiven)
-        O.Levels = {"POC", "HLLC"};
+      bool All;
+      O.Levels = parseLevels(R.value(), All);
+      LevelsGiven = !All;
+      if (All)
+        O.Levels = PredictOptions().Levels;
     } else if (A == "--target" || A == "-t") {
       O.Target = R.value();
     } else if (A == "--function" || A == "-f") {
@@ -207,7 +209,7 @@ int predictMain(int Argc, char **Argv) {
   }
   if (!LevelsGiven)
     addDefaultLevels(S, M, O);
-  if (O.Breakdown && std::find(O.Levels.begin(), O.Levels.end(), "ICC") == O.Levels.end())
+  if (O.Breakdown && std::find(O.Levels.begin(), O.Levels.end(), Level::ICC) == O.Levels.end())
     throw UsageError("--breakdown needs the ICC level (--level icc or all; the SEG file needs "
                      "ICC data for a target of the machine file)");
   Prediction P = predict(S, M, O);
@@ -355,7 +357,7 @@ int showMain(int Argc, char **Argv) {
                 << P.defaultText() << " [" << P.Source
                 << "] " << P.Meaning << "\n";
     showList(F.Body, 1);
-    auto IRSeg = F.LevelSegs.find("IR");
+    auto IRSeg = F.LevelSegs.find(IrSegKey);
     if (IR && IRSeg != F.LevelSegs.end()) {
       std::cout << "  IR-level SEG (-" << S.OptLevel << "):\n";
       showList(IRSeg->second, 2);
@@ -390,7 +392,7 @@ void dotList(const NodeList &L, const std::string &Parent, std::ostream &OS) {
       Label += "\\n" + dotEscape(N.Reason);
     if (N.Kind == NodeKind::Comm)
       Label += "\\n" + N.CommOp + "\\n" + dotEscape(N.Bytes) + " B";
-    auto H = N.Ruvs.find("POC");
+    auto H = N.Ruvs.find(levelKey(Level::POC));
     if (H != N.Ruvs.end() && H->second.get("flop") != 0)
       Label += "\\n" + std::to_string(static_cast<long>(H->second.get("flop"))) + " flop";
     OS << "  " << N.Id << " [shape=" << Shape << ", label=\"" << Label << "\"];\n";

@@ -163,25 +163,25 @@ TEST(CompareRun, HandComputed) {
   ASSERT_TRUE(R.Rows[0].CtS);
   EXPECT_NEAR(*R.Rows[0].CtS, 2e-6, 1e-15);
   EXPECT_FALSE(R.Rows[1].CtS); // innermost loop: counted, not timed
-  EXPECT_NEAR(R.Rows[0].LevelS.at("POC"), 1.5e-6, 1e-15);
-  EXPECT_NEAR(R.Rows[0].LevelS.at("HLLC"), 16e-9, 1e-18);
-  EXPECT_NEAR(R.Rows[1].LevelS.at("POC"), 1.5e-6, 1e-15);
-  EXPECT_NEAR(R.Rows[0].errors().at("POC"), -25, 1e-9);
+  EXPECT_NEAR(R.Rows[0].LevelS.at(Level::POC), 1.5e-6, 1e-15);
+  EXPECT_NEAR(R.Rows[0].LevelS.at(Level::HLLC), 16e-9, 1e-18);
+  EXPECT_NEAR(R.Rows[1].LevelS.at(Level::POC), 1.5e-6, 1e-15);
+  EXPECT_NEAR(R.Rows[0].errors().at(Level::POC), -25, 1e-9);
   EXPECT_TRUE(R.Rows[1].errors().empty());
-  EXPECT_NEAR(R.TotalS.at("POC"), 4e-6, 1e-15);
-  EXPECT_NEAR(R.TotalS.at("HLLC"), 36e-9, 1e-18);
+  EXPECT_NEAR(R.TotalS.at(Level::POC), 4e-6, 1e-15);
+  EXPECT_NEAR(R.TotalS.at(Level::HLLC), 36e-9, 1e-18);
   EXPECT_NEAR(R.CtTotalS, 5e-6, 1e-15);
   EXPECT_NEAR(R.structureErr(), 25, 1e-9);
-  EXPECT_NEAR(R.overallErr("POC"), 0, 1e-9);
-  EXPECT_NEAR(R.resourceErr("POC"), -25, 1e-9);
+  EXPECT_NEAR(R.overallErr(Level::POC), 0, 1e-9);
+  EXPECT_NEAR(R.resourceErr(Level::POC), -25, 1e-9);
 
   CompareReport Rep;
   Rep.Runs = {R, R};
   Rep.finish();
-  EXPECT_EQ(Rep.Levels, (std::vector<std::string>{"HLLC", "POC"}));
+  EXPECT_EQ(Rep.Levels, (std::vector<Level>{Level::HLLC, Level::POC}));
   const CompareStat *Nodes = nullptr;
   for (const CompareStat &X : Rep.Stats)
-    if (X.Level == "POC" && X.Scope == "nodes")
+    if (X.Level == Level::POC && X.Scope == "nodes")
       Nodes = &X;
   ASSERT_TRUE(Nodes);
   EXPECT_EQ(Nodes->S.N, 2u);

@@ -102,10 +102,10 @@ TEST(CostFit, RelativeNnlsMatchesHandSolution) {
 }
 
 TEST(CostFit, Groups) {
-  EXPECT_EQ(costGroups("HLLC").size(), 6u);
-  EXPECT_EQ(costGroups("INTCC").size(), 7u);
-  EXPECT_THROW(costGroups("POC"), std::invalid_argument);
-  EXPECT_THROW(costGroup("ICC", "cycles"), std::invalid_argument);
+  EXPECT_EQ(costGroups(Level::HLLC).size(), 6u);
+  EXPECT_EQ(costGroups(Level::IntCC).size(), 7u);
+  EXPECT_THROW(costGroups(Level::POC), std::invalid_argument);
+  EXPECT_THROW(costGroup(Level::ICC, "cycles"), std::invalid_argument);
   const std::pair<const char *, const char *> Hllc[] = {
       {"f64.add", "fp"},   {"f32.cmp", "fp"},       {"f64.div", "div"},
       {"i32.rem", "div"},  {"f32.sqrt", "div"},     {"f64.trig", "math"},
@@ -113,7 +113,7 @@ TEST(CostFit, Groups) {
       {"mem.array.read", "mem"}, {"mem.copy.byte", "mem"}, {"loop", "control"},
       {"call", "control"}, {"switch", "control"}};
   for (auto [K, G] : Hllc)
-    EXPECT_EQ(costGroup("HLLC", K), G) << K;
+    EXPECT_EQ(costGroup(Level::HLLC, K), G) << K;
   const std::pair<const char *, const char *> Intcc[] = {
       {"fadd.*", "fp"},        {"call.llvm.fmuladd.f64", "fp"}, {"sitofp.*", "fp"},
       {"fdiv.*", "div"},       {"srem.*", "div"},               {"call.sqrt", "div"},
@@ -123,7 +123,7 @@ TEST(CostFit, Groups) {
       {"phi.*", "other"},      {"*", "other"},                  {"call.nop0", "other"},
       {"call.llvm.memcpy.ptr", "other"}};
   for (auto [K, G] : Intcc)
-    EXPECT_EQ(costGroup("INTCC", K), G) << K;
+    EXPECT_EQ(costGroup(Level::IntCC, K), G) << K;
 }
 
 TEST(CostFit, MathGroupIsHeldAtOne) {

@@ -150,13 +150,13 @@ TEST(BoundThroughCalls, MainNeedsNoValuesAndListsThem) {
   SegFile L = linkSegFiles(program(), {}, R);
   PredictOptions O;
   O.Functions = {"main"};
-  O.Levels = {"POC"};
+  O.Levels = {Level::POC};
   Prediction P = predict(L, machine(), O);
   ASSERT_EQ(P.Functions.size(), 1u);
   const FunctionPrediction &F = P.Functions[0];
   ASSERT_TRUE(F.Error.empty()) << F.Error;
   // kernel: 3*100 flop + init@b.c(100): 2*100; init@a.c(10): 10; argc = 1: 1
-  EXPECT_DOUBLE_EQ(F.Levels.at("POC").Counts.at("flop"), 300 + 200 + 10 + 1);
+  EXPECT_DOUBLE_EQ(F.Levels.at(Level::POC).Counts.at("flop"), 300 + 200 + 10 + 1);
   auto Argc = std::find_if(F.Params.begin(), F.Params.end(),
                            [](const ParamValue &V) { return V.Name == "argc"; });
   ASSERT_NE(Argc, F.Params.end());
@@ -184,22 +184,22 @@ TEST(BoundThroughCalls, ArgcGivenWins) {
   SegFile L = linkSegFiles(program(), {}, R);
   PredictOptions O;
   O.Functions = {"main"};
-  O.Levels = {"POC"};
+  O.Levels = {Level::POC};
   O.Values["argc"] = 4;
   Prediction P = predict(L, machine(), O);
   ASSERT_TRUE(P.Functions[0].Error.empty());
-  EXPECT_DOUBLE_EQ(P.Functions[0].Levels.at("POC").Counts.at("flop"), 514);
+  EXPECT_DOUBLE_EQ(P.Functions[0].Levels.at(Level::POC).Counts.at("flop"), 514);
 }
 
 TEST(BoundThroughCalls, UnlinkedCalleeIsNotCostedAndSaysSo) {
   std::vector<SegFile> U = program();
   PredictOptions O;
   O.Functions = {"main"};
-  O.Levels = {"POC"};
+  O.Levels = {Level::POC};
   Prediction P = predict(U[0], machine(), O);
   const FunctionPrediction &F = P.Functions[0];
   ASSERT_TRUE(F.Error.empty());
-  EXPECT_DOUBLE_EQ(F.Levels.at("POC").Counts.at("flop"), 11);
+  EXPECT_DOUBLE_EQ(F.Levels.at(Level::POC).Counts.at("flop"), 11);
   EXPECT_EQ(F.Costed.NotCosted, 2u);
   EXPECT_EQ(F.Costed.NoSeg, (std::set<std::string>{"kernel", "printf"}));
 }

@@ -34,17 +34,17 @@ TEST(ReadMachine, T800) {
   Machine M = readMachine(segtime_test::shippedMachine("t800"));
   EXPECT_EQ(M.Name, "t800");
   EXPECT_FALSE(M.Description.empty());
-  ASSERT_TRUE(M.Levels.count("POC"));
-  ASSERT_TRUE(M.Levels.count("HLLC"));
+  ASSERT_TRUE(M.Levels.count(Level::POC));
+  ASSERT_TRUE(M.Levels.count(Level::HLLC));
 
-  const CostVector &P = M.vector("POC", "O2");
+  const CostVector &P = M.vector(Level::POC, "O2");
   EXPECT_EQ(P.Unit, "Mflop/s");
   ASSERT_TRUE(P.Costs.count("flop"));
   EXPECT_DOUBLE_EQ(P.Costs.at("flop").Value, 1.5);
   EXPECT_EQ(P.Costs.at("flop").Provenance, "paper");
   EXPECT_DOUBLE_EQ(P.si("flop"), 1.5e6);
 
-  const CostVector &H = M.vector("HLLC", "O0");
+  const CostVector &H = M.vector(Level::HLLC, "O0");
   EXPECT_EQ(H.Unit, "us");
   ASSERT_TRUE(H.Costs.count("f64.sqrt"));
   EXPECT_DOUBLE_EQ(H.Costs.at("f64.sqrt").Value, 9.77);
@@ -75,7 +75,7 @@ TEST(ReadMachine, AllFields) {
   EXPECT_EQ(M.Description, "round numbers for unit tests");
   EXPECT_EQ(M.Identity.at("clock_hz"), "1000000000");
   EXPECT_EQ(M.Path, inputPath("good.yaml"));
-  const CostVector &O0 = M.vector("HLLC", "O0");
+  const CostVector &O0 = M.vector(Level::HLLC, "O0");
   EXPECT_EQ(O0.Unit, "ns");
   EXPECT_EQ(O0.Costs.at("loop").Provenance, "measured");
   ASSERT_TRUE(O0.Costs.at("loop").Spread.has_value());
@@ -83,7 +83,7 @@ TEST(ReadMachine, AllFields) {
   EXPECT_FALSE(O0.Costs.at("f64.add").Spread.has_value());
   EXPECT_EQ(O0.Costs.at("loop").Line, 18);
   EXPECT_DOUBLE_EQ(O0.si("loop"), 4e-9);
-  const CostVector &O2 = M.vector("HLLC", "O2");
+  const CostVector &O2 = M.vector(Level::HLLC, "O2");
   EXPECT_EQ(O2.Unit, "us");
   EXPECT_DOUBLE_EQ(O2.si("f64.mul"), 3e-9);
   EXPECT_EQ(O2.Costs.at("f64.mul").Ref, "x");
@@ -142,13 +142,13 @@ TEST(ReadMachine, MissingFile) {
 TEST(MachineVector, VariantFallbackAndErrors) {
   Machine M;
   M.Name = "handmade";
-  M.Levels["HLLC"]["O0"].Unit = "ns";
-  M.Levels["HLLC"]["O3"].Unit = "ns";
-  M.Levels["POC"]["any"].Unit = "Mflop/s";
-  EXPECT_EQ(&M.vector("HLLC", "O0"), &M.Levels["HLLC"]["O0"]);
-  EXPECT_EQ(&M.vector("POC", "O2"), &M.Levels["POC"]["any"]); // "any" serves every -O
+  M.Levels[Level::HLLC]["O0"].Unit = "ns";
+  M.Levels[Level::HLLC]["O3"].Unit = "ns";
+  M.Levels[Level::POC]["any"].Unit = "Mflop/s";
+  EXPECT_EQ(&M.vector(Level::HLLC, "O0"), &M.Levels[Level::HLLC]["O0"]);
+  EXPECT_EQ(&M.vector(Level::POC, "O2"), &M.Levels[Level::POC]["any"]); // "any" serves every -O
   try {
-    M.vector("HLLC", "O2");
+    M.vector(Level::HLLC, "O2");
     FAIL() << "no exception";
   } catch (const std::runtime_error &E) {
     std::string W = E.what();
@@ -158,7 +158,7 @@ TEST(MachineVector, VariantFallbackAndErrors) {
     EXPECT_TRUE(contains(W, "O3")) << "names the variants: " << W;
   }
   try {
-    M.vector("ICC", "O2");
+    M.vector(Level::ICC, "O2");
     FAIL() << "no exception";
   } catch (const std::runtime_error &E) {
     std::string W = E.what();

@@ -21,11 +21,11 @@ Machine machine(bool WithMemory = true) {
   Machine M;
   M.Name = "mem";
   M.Path = "mem.yaml";
-  CostVector &I = M.Levels["ICC"]["any"];
+  CostVector &I = M.Levels[Level::ICC]["any"];
   I.Unit = "ns";
   I.Costs["cycles"].Value = 1;
   I.Costs["*"].Value = 0;
-  CostVector &H = M.Levels["HLLC"]["O2"];
+  CostVector &H = M.Levels[Level::HLLC]["O2"];
   H.Unit = "ns";
   H.Costs["f64.trig"].Value = 20;
   if (WithMemory) {
@@ -66,13 +66,13 @@ SegFile file() {
 
 double iccTime(const Machine &M, double N, std::vector<std::string> *Notes = nullptr) {
   PredictOptions O;
-  O.Levels = {"ICC"};
+  O.Levels = {Level::ICC};
   O.Values["n"] = N;
   Prediction P = predict(file(), M, O);
   EXPECT_EQ(P.Functions.at(0).Error, "");
   if (Notes)
     *Notes = P.Functions.at(0).Notes;
-  return P.Functions.at(0).Levels.at("ICC").TimeS;
+  return P.Functions.at(0).Levels.at(Level::ICC).TimeS;
 }
 
 } // namespace
@@ -104,7 +104,7 @@ TEST(MemoryModel, MemoryBoundNestAndNotes) {
   // Without the library call the core is 2 n ns; at n = 1e6 (DRAM) memory
   // 24e6 / 10e9 = 2.4 ms > 2 ms.
   Machine M = machine();
-  M.Levels["HLLC"]["O2"].Costs["f64.trig"].Value = 0;
+  M.Levels[Level::HLLC]["O2"].Costs["f64.trig"].Value = 0;
   std::vector<std::string> Notes;
   EXPECT_NEAR(iccTime(M, 1e6, &Notes), 2.4e-3, 1e-12);
   ASSERT_FALSE(Notes.empty());
@@ -120,7 +120,7 @@ TEST(ICCModel, LibraryCallsCostedFromIccOrHllc) {
   ICCModel Derived(M, "any", "O2");
   EXPECT_NEAR(*Derived.libraryCallCost("sin"), 20e-9, 1e-18); // HLLC f64.trig
   EXPECT_FALSE(Derived.libraryCallCost("my_function"));
-  M.Levels["ICC"]["any"].Costs["call.sin"].Value = 15; // measured at the ICC level wins
+  M.Levels[Level::ICC]["any"].Costs["call.sin"].Value = 15; // measured at the ICC level wins
   ICCModel Own(M, "any", "O2");
   EXPECT_NEAR(*Own.libraryCallCost("sin"), 15e-9, 1e-18);
 }

@@ -66,11 +66,11 @@ TEST(Predict, ValuesAndDefaults) {
   ASSERT_EQ(P.Functions.size(), 1u);
   const FunctionPrediction &F = P.Functions[0];
   EXPECT_EQ(F.Error, "");
-  EXPECT_DOUBLE_EQ(F.Levels.at("POC").Counts.at("flop"), 2);
-  EXPECT_DOUBLE_EQ(F.Levels.at("POC").TimeS, 0.5e-6);
-  EXPECT_DOUBLE_EQ(F.Levels.at("HLLC").TimeS, 20e-9);
-  EXPECT_DOUBLE_EQ(F.Levels.at("HLLC").Counts.at("loop"), 8);
-  EXPECT_DOUBLE_EQ(F.Levels.at("HLLC").Counts.at("f64.add"), 2);
+  EXPECT_DOUBLE_EQ(F.Levels.at(Level::POC).Counts.at("flop"), 2);
+  EXPECT_DOUBLE_EQ(F.Levels.at(Level::POC).TimeS, 0.5e-6);
+  EXPECT_DOUBLE_EQ(F.Levels.at(Level::HLLC).TimeS, 20e-9);
+  EXPECT_DOUBLE_EQ(F.Levels.at(Level::HLLC).Counts.at("loop"), 8);
+  EXPECT_DOUBLE_EQ(F.Levels.at(Level::HLLC).Counts.at("f64.add"), 2);
   ASSERT_EQ(F.Params.size(), 2u);
   std::map<std::string, std::pair<double, std::string>> Got;
   for (const ParamValue &V : F.Params)
@@ -90,11 +90,11 @@ TEST(Predict, ValuesAndDefaults) {
 TEST(Predict, UserOverridesDefault) {
   PredictOptions O;
   O.Functions = {"f"};
-  O.Levels = {"POC"};
+  O.Levels = {Level::POC};
   O.Values = {{"n", 8}, {"P_f_3", 1}};
   Prediction P = predict(file(), machine(), O);
-  EXPECT_DOUBLE_EQ(P.Functions[0].Levels.at("POC").Counts.at("flop"), 8);
-  EXPECT_EQ(P.Functions[0].Levels.count("HLLC"), 0u);
+  EXPECT_DOUBLE_EQ(P.Functions[0].Levels.at(Level::POC).Counts.at("flop"), 8);
+  EXPECT_EQ(P.Functions[0].Levels.count(Level::HLLC), 0u);
 }
 
 // A default that is an expression (the min-update idiom's H_N/N) is
@@ -108,19 +108,19 @@ TEST(Predict, ExpressionDefault) {
   P.Source = "static: test";
   PredictOptions O;
   O.Functions = {"f"};
-  O.Levels = {"POC"};
+  O.Levels = {Level::POC};
   O.Values = {{"n", 8}};
   Prediction R = predict(S, machine(), O);
   ASSERT_EQ(R.Functions[0].Error, "");
-  EXPECT_DOUBLE_EQ(R.Functions[0].Levels.at("POC").Counts.at("flop"), 1); // 8 * 1/8
+  EXPECT_DOUBLE_EQ(R.Functions[0].Levels.at(Level::POC).Counts.at("flop"), 1); // 8 * 1/8
   std::map<std::string, std::pair<double, std::string>> Got;
   for (const ParamValue &V : R.Functions[0].Params)
     Got[V.Name] = {V.Value, V.Source};
   EXPECT_EQ(Got["P_f_3"], std::make_pair(0.125, std::string("static: test")));
   O.ProfileValues = {{"P_f_3", 0.5}};
-  EXPECT_DOUBLE_EQ(predict(S, machine(), O).Functions[0].Levels.at("POC").Counts.at("flop"), 4);
+  EXPECT_DOUBLE_EQ(predict(S, machine(), O).Functions[0].Levels.at(Level::POC).Counts.at("flop"), 4);
   O.Values["P_f_3"] = 0.25;
-  EXPECT_DOUBLE_EQ(predict(S, machine(), O).Functions[0].Levels.at("POC").Counts.at("flop"), 2);
+  EXPECT_DOUBLE_EQ(predict(S, machine(), O).Functions[0].Levels.at(Level::POC).Counts.at("flop"), 2);
   // A name the expression needs and nobody gives: a function error naming it.
   P.DefaultExpr = "1/q";
   O.Values.erase("P_f_3");
@@ -153,7 +153,7 @@ TEST(Predict, MissingParameterIsAFunctionError) {
 
   PredictOptions OG;
   OG.Functions = {"g"};
-  OG.Levels = {"POC"};
+  OG.Levels = {Level::POC};
   Prediction PG = predict(file(), machine(), OG);
   const std::string &E = PG.Functions[0].Error;
   EXPECT_NE(E.find("N_g_7"), std::string::npos) << E;
@@ -177,9 +177,9 @@ TEST(Predict, MissingHllcCostFailsTheFunction) {
   EXPECT_EQ(R.exitStatus(), 2);
   EXPECT_EQ(R.toJSON()["incomplete"][0]["status"], "error");
   // POC alone is fine: 3 * 4 flop.
-  O.Levels = {"POC"};
+  O.Levels = {Level::POC};
   Prediction P = predict(file(), machine(), O);
-  EXPECT_DOUBLE_EQ(P.Functions[0].Levels.at("POC").Counts.at("flop"), 12);
+  EXPECT_DOUBLE_EQ(P.Functions[0].Levels.at(Level::POC).Counts.at("flop"), 12);
   // The Unknown node is listed as not costed.
   ASSERT_EQ(P.Functions[0].Unresolved.size(), 1u);
   EXPECT_NE(P.Functions[0].Unresolved[0].find("inline assembly"), std::string::npos);
@@ -197,7 +197,7 @@ TEST(Predict, UnknownFunctionAndLevelThrow) {
     EXPECT_NE(W.find("f, g"), std::string::npos) << "lists the functions: " << W;
   }
   PredictOptions L;
-  L.Levels = {"ICC"};
+  L.Levels = {Level::ICC};
   EXPECT_ANY_THROW(predict(file(), machine(), L));
 }
 
@@ -225,19 +225,19 @@ TEST(Predict, HllcAndIntccTakeTheIRNestsMemoryTerm) {
   F.LevelSegs["IR"] = {L};
   for (double Bw : {1e9, 1e12}) {
     Machine M = machine();
-    M.Levels["INTCC"]["any"].Unit = "ns";
-    M.Levels["INTCC"]["any"].Costs["fadd.double"].Value = 1;
+    M.Levels[Level::IntCC]["any"].Unit = "ns";
+    M.Levels[Level::IntCC]["any"].Costs["fadd.double"].Value = 1;
     M.Params["memory.DRAM.bandwidth"] = CostEntry::of(Bw, "B/s", "estimated", "test");
     PredictOptions O;
     O.Functions = {"f"};
-    O.Levels = {"HLLC", "INTCC", "POC"};
+    O.Levels = {Level::HLLC, Level::IntCC, Level::POC};
     O.Values = {{"n", 8}};
     Prediction P = predict(S, M, O);
     ASSERT_EQ(P.Functions[0].Error, "");
     const auto &Lv = P.Functions[0].Levels;
-    EXPECT_NEAR(Lv.at("HLLC").TimeS, Bw == 1e9 ? 64e-9 : 20e-9, 1e-18) << Bw;
-    EXPECT_NEAR(Lv.at("INTCC").TimeS, Bw == 1e9 ? 64e-9 : 8e-9, 1e-18) << Bw;
-    EXPECT_DOUBLE_EQ(Lv.at("POC").TimeS, 0.5e-6); // POC has no memory term
+    EXPECT_NEAR(Lv.at(Level::HLLC).TimeS, Bw == 1e9 ? 64e-9 : 20e-9, 1e-18) << Bw;
+    EXPECT_NEAR(Lv.at(Level::IntCC).TimeS, Bw == 1e9 ? 64e-9 : 8e-9, 1e-18) << Bw;
+    EXPECT_DOUBLE_EQ(Lv.at(Level::POC).TimeS, 0.5e-6); // POC has no memory term
     // The nest's memory note is printed for HLLC and INTCC too (no ICC here).
     const auto &Notes = P.Functions[0].Notes;
     EXPECT_TRUE(std::any_of(Notes.begin(), Notes.end(), [](const std::string &N) {
@@ -272,7 +272,7 @@ SegFile irCondition() {
 }
 Machine intccMachine() {
   Machine M = machine();
-  CostVector &I = M.Levels["INTCC"]["any"];
+  CostVector &I = M.Levels[Level::IntCC]["any"];
   I.Unit = "ns";
   I.Costs["*"].Value = 3;
   return M;
@@ -284,14 +284,14 @@ Machine intccMachine() {
 // has no parameter n and the time does not depend on it.
 TEST(Predict, ValueBindsTheIRLevelCondition) {
   PredictOptions O;
-  O.Levels = {"HLLC", "INTCC"};
+  O.Levels = {Level::HLLC, Level::IntCC};
   O.Values = {{"n", 10}};
   Prediction R = predict(irCondition(), intccMachine(), O);
   const FunctionPrediction &F = R.Functions[0];
   ASSERT_EQ(F.Error, "");
-  EXPECT_DOUBLE_EQ(F.Levels.at("INTCC").TimeS, 3e-9);
-  EXPECT_EQ(F.Levels.at("INTCC").Counts.count("call.a"), 0u);
-  EXPECT_DOUBLE_EQ(F.Levels.at("INTCC").Counts.at("call.b"), 1);
+  EXPECT_DOUBLE_EQ(F.Levels.at(Level::IntCC).TimeS, 3e-9);
+  EXPECT_EQ(F.Levels.at(Level::IntCC).Counts.count("call.a"), 0u);
+  EXPECT_DOUBLE_EQ(F.Levels.at(Level::IntCC).Counts.at("call.b"), 1);
   EXPECT_EQ(R.exitStatus(), 0);
   EXPECT_TRUE(R.UnusedValues.empty());
 }
@@ -301,14 +301,14 @@ TEST(Predict, ValueBindsTheIRLevelCondition) {
 // asked for makes the function incomplete, listed with where n is used.
 TEST(Predict, IRLevelConditionNeedsItsName) {
   PredictOptions O;
-  O.Levels = {"HLLC", "INTCC"};
-  O.Optional = {"INTCC"};
+  O.Levels = {Level::HLLC, Level::IntCC};
+  O.Optional = {Level::IntCC};
   Prediction R = predict(irCondition(), intccMachine(), O);
   const FunctionPrediction &F = R.Functions[0];
   EXPECT_EQ(F.Error, "");
-  EXPECT_EQ(F.Levels.count("INTCC"), 0u);
+  EXPECT_EQ(F.Levels.count(Level::IntCC), 0u);
   ASSERT_EQ(F.Missing.size(), 1u);
-  EXPECT_EQ(F.Missing[0].Levels, std::vector<std::string>{"INTCC"});
+  EXPECT_EQ(F.Missing[0].Levels, std::vector<Level>{Level::IntCC});
   EXPECT_EQ(R.exitStatus(), 0);
 
   O.Optional.clear();
@@ -345,12 +345,12 @@ TEST(Predict, DependsOnIsStructural) {
 // listed with what they lack, and the exit status says so.
 TEST(Predict, WholeFileKeepsGoing) {
   PredictOptions O;
-  O.Levels = {"POC"};
+  O.Levels = {Level::POC};
   O.Values = {{"n", 4}};
   Prediction R = predict(file(), machine(), O);
   ASSERT_EQ(R.Functions.size(), 2u);
   EXPECT_EQ(R.Functions[0].Error, "");
-  EXPECT_DOUBLE_EQ(R.Functions[0].Levels.at("POC").Counts.at("flop"), 1); // 4 * 0.25
+  EXPECT_DOUBLE_EQ(R.Functions[0].Levels.at(Level::POC).Counts.at("flop"), 1); // 4 * 0.25
   EXPECT_FALSE(R.Functions[1].Failed);
   ASSERT_EQ(R.Functions[1].Missing.size(), 1u);
   EXPECT_EQ(R.Functions[1].Missing[0].Name, "N_g_7");
@@ -397,15 +397,15 @@ TEST(Predict, NegativeTripCountIsZero) {
   Prediction P = predict(S, machine(), O);
   const FunctionPrediction &F = P.Functions.at(0);
   EXPECT_EQ(F.Error, "");
-  EXPECT_DOUBLE_EQ(F.Levels.at("POC").Counts.at("flop"), 0);
-  EXPECT_DOUBLE_EQ(F.Levels.at("HLLC").TimeS, 0);
+  EXPECT_DOUBLE_EQ(F.Levels.at(Level::POC).Counts.at("flop"), 0);
+  EXPECT_DOUBLE_EQ(F.Levels.at(Level::HLLC).TimeS, 0);
   ASSERT_FALSE(F.Notes.empty());
   EXPECT_EQ(F.Notes[0], "loop at k.c:2 (v1): trip count n - 2 = -1 < 0 at n=1, taken as 0");
   // At n = 10 the same file: 8 iterations, no clamp in the formula.
   O.Values = {{"n", 10}};
   Prediction Q = predict(S, machine(), O);
-  EXPECT_DOUBLE_EQ(Q.Functions.at(0).Levels.at("POC").Counts.at("flop"), 2);
-  EXPECT_EQ(Q.Functions.at(0).Levels.at("POC").Formula.Formula.find("max"), std::string::npos);
+  EXPECT_DOUBLE_EQ(Q.Functions.at(0).Levels.at(Level::POC).Counts.at("flop"), 2);
+  EXPECT_EQ(Q.Functions.at(0).Levels.at(Level::POC).Formula.Formula.find("max"), std::string::npos);
 }
 
 // The clamp itself: max(0, trip) evaluates to 0 below 0 and to the trip

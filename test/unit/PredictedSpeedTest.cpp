@@ -36,14 +36,14 @@ TEST(PredictedSpeed, MostDetailedCommonLevelAndTimes) {
   // No IR-level SEG: HLLC is the most detailed level: n (1 + 2) ns on a.
   auto T = predictFunctionTimes(addLoopFile(), "f", {A, B}, {{"n", 1000}});
   ASSERT_EQ(T.size(), 2u);
-  EXPECT_EQ(T[0].Level, "HLLC");
+  EXPECT_EQ(T[0].Level, Level::HLLC);
   EXPECT_EQ(T[0].Machine, "a");
   EXPECT_NEAR(T[0].TimeS, 3e-6, 1e-15);
   EXPECT_NEAR(T[1].TimeS, 6e-6, 1e-15);
   EXPECT_EQ(T[0].Target, "");
   // POC asked for: 1000 flop at 4 and 2 Mflop/s.
-  T = predictFunctionTimes(addLoopFile(), "f", {A, B}, {{"n", 1000}}, "POC");
-  EXPECT_EQ(T[1].Level, "POC");
+  T = predictFunctionTimes(addLoopFile(), "f", {A, B}, {{"n", 1000}}, Level::POC);
+  EXPECT_EQ(T[1].Level, Level::POC);
   EXPECT_NEAR(T[0].TimeS, 250e-6, 1e-12);
   EXPECT_NEAR(T[1].TimeS, 500e-6, 1e-12);
   std::filesystem::remove(A);

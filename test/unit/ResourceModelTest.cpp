@@ -12,16 +12,16 @@ namespace {
 Machine handMachine() {
   Machine M;
   M.Name = "hand";
-  CostVector &P = M.Levels["POC"]["any"];
+  CostVector &P = M.Levels[Level::POC]["any"];
   P.Unit = "Mflop/s";
   P.Costs["flop"].Value = 2; // R_fpu = 2e6 flop/s
-  CostVector &H = M.Levels["HLLC"]["O2"];
+  CostVector &H = M.Levels[Level::HLLC]["O2"];
   H.Unit = "ns";
   H.Costs["f64.add"].Value = 2;
   H.Costs["f64.mul"].Value = 3;
   H.Costs["loop"].Value = 1;
   H.Costs["mem.array.read"].Value = 0.5;
-  CostVector &I = M.Levels["ICC"]["any"]; // 0.25 ns per cycle (4 GHz); the rest uncosted
+  CostVector &I = M.Levels[Level::ICC]["any"]; // 0.25 ns per cycle (4 GHz); the rest uncosted
   I.Unit = "ns";
   I.Costs["cycles"].Value = 0.25;
   I.Costs["*"].Value = 0;
@@ -47,7 +47,7 @@ double num(const ex &E) { return evaluate(E, {}); }
 TEST(POCModel, Eq6) {
   Machine M = handMachine();
   POCModel P(M, "O2");
-  EXPECT_EQ(P.level(), "POC");
+  EXPECT_EQ(P.level(), Level::POC);
   EXPECT_DOUBLE_EQ(P.rateFlopPerS(), 2e6);
   Node N = stage({{"f64.add", 4}, {"f64.mul", 6}}, 10);
   EXPECT_DOUBLE_EQ(num(P.timeWeight()(N)), 5e-6);
@@ -59,7 +59,7 @@ TEST(POCModel, Eq6) {
 TEST(HLLCModel, Eq4) {
   Machine M = handMachine();
   HLLCModel H(M, "O2");
-  EXPECT_EQ(H.level(), "HLLC");
+  EXPECT_EQ(H.level(), Level::HLLC);
   Node N = stage({{"f64.add", 4}, {"f64.mul", 6}, {"loop", 1}, {"mem.array.read", 2}}, 10);
   EXPECT_NEAR(num(H.timeWeight()(N)), 28e-9, 1e-21);
 }
@@ -83,16 +83,16 @@ TEST(Models, ConstructionErrors) {
   Machine M = handMachine();
   EXPECT_THROW(HLLCModel(M, "O0"), std::runtime_error); // no O0 variant, no "any"
   Machine NoFlop = M;
-  NoFlop.Levels["POC"]["any"].Costs.clear();
+  NoFlop.Levels[Level::POC]["any"].Costs.clear();
   EXPECT_THROW(POCModel(NoFlop, "O2"), std::runtime_error);
   Machine Zero = M;
-  Zero.Levels["POC"]["any"].Costs["flop"].Value = 0;
+  Zero.Levels[Level::POC]["any"].Costs["flop"].Value = 0;
   EXPECT_THROW(POCModel(Zero, "O2"), std::runtime_error);
-  EXPECT_THROW(makeModel("INTCC", M, "O2"), std::runtime_error); // machine has no INTCC
-  EXPECT_THROW(makeModel("ICC", M, "O2"), std::invalid_argument);  // ICC needs a target
-  EXPECT_THROW(makeModel("CT", M, "O2"), std::invalid_argument);
-  EXPECT_EQ(makeModel("POC", M, "O2")->level(), "POC");
-  EXPECT_EQ(makeModel("HLLC", M, "O2")->level(), "HLLC");
+  EXPECT_THROW(makeModel(Level::IntCC, M, "O2"), std::runtime_error); // machine has no INTCC
+  EXPECT_THROW(makeModel(Level::ICC, M, "O2"), std::invalid_argument);  // ICC needs a target
+  EXPECT_THROW(makeModel(Level::CT, M, "O2"), std::invalid_argument);
+  EXPECT_EQ(makeModel(Level::POC, M, "O2")->level(), Level::POC);
+  EXPECT_EQ(makeModel(Level::HLLC, M, "O2")->level(), Level::HLLC);
 }
 
 // Eq. 1 through the formula builder: t(v1) + n*(t(v3) + t(v4)) with the
@@ -135,17 +135,17 @@ TEST(Models, ClosedFormOfALoop) {
 TEST(CostVectorModel, WildcardLookup) {
   Machine M;
   M.Name = "w";
-  CostVector &V = M.Levels["INTCC"]["O2"];
+  CostVector &V = M.Levels[Level::IntCC]["O2"];
   V.Unit = "ns";
   V.Costs["fadd.f64"].Value = 1;
   V.Costs["fadd.*"].Value = 2;
   V.Costs["*"].Value = 5;
-  CostVectorModel C(M, "INTCC", "O2", "INTCC");
+  CostVectorModel C(M, Level::IntCC, "O2");
   EXPECT_DOUBLE_EQ(C.cost("fadd.f64"), 1e-9);
   EXPECT_DOUBLE_EQ(C.cost("fadd.v4f64"), 2e-9);
   EXPECT_DOUBLE_EQ(C.cost("load.i32"), 5e-9);
-  M.Levels["INTCC"]["O2"].Costs.erase("*");
-  CostVectorModel D(M, "INTCC", "O2", "INTCC");
+  M.Levels[Level::IntCC]["O2"].Costs.erase("*");
+  CostVectorModel D(M, Level::IntCC, "O2");
   try {
     D.cost("load.i32");
     FAIL() << "no throw";
@@ -172,7 +172,7 @@ Node branchStage(const std::string &Prob) {
 // = 4.5 ns; P = 0.9 and P = 0.1 -> 2 + 0.1 x 5 = 2.5 ns (symmetric).
 TEST(ICCModel, MispredictionTermMeasuredPenalty) {
   Machine M = handMachine();
-  CostEntry &E = M.Levels["ICC"]["any"].Costs["branch.mispredict"];
+  CostEntry &E = M.Levels[Level::ICC]["any"].Costs["branch.mispredict"];
   E.Value = 5;
   E.Provenance = "measured";
   E.Ref = "hand";

@@ -23,10 +23,10 @@ inline segtime::Machine unitMachine(double MflopS, const std::map<std::string, d
   segtime::Machine M;
   M.Name = "unit";
   M.Path = "unit.yaml";
-  segtime::CostVector &P = M.Levels["POC"]["any"];
+  segtime::CostVector &P = M.Levels[segtime::Level::POC]["any"];
   P.Unit = "Mflop/s";
   P.Costs["flop"].Value = MflopS;
-  segtime::CostVector &H = M.Levels["HLLC"]["any"];
+  segtime::CostVector &H = M.Levels[segtime::Level::HLLC]["any"];
   H.Unit = "ns";
   for (const auto &[K, V] : HllcNs)
     H.Costs[K].Value = V;

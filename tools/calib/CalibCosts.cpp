@@ -75,8 +75,8 @@ std::vector<Measured> compileAndRun(const std::string &Opt, const fs::path &Dir,
     throw CalibError(Opt + ": the segtime plugin wrote no SEG file (" + SegOut.string() +
                      "); compiler output:\n" + tail(C.Err + C.Out));
 
-  int Mask = (O.has("HLLC") || O.has("INTCC") ? MaskHllc : 0) | (O.has("POC") ? MaskPoc : 0);
-  if ((O.has("HLLC") || O.has("INTCC")) && O.Train)
+  int Mask = (O.has(Level::HLLC) || O.has(Level::IntCC) ? MaskHllc : 0) | (O.has(Level::POC) ? MaskPoc : 0);
+  if ((O.has(Level::HLLC) || O.has(Level::IntCC)) && O.Train)
     Mask |= MaskTrain;
   // The HLLC kernels double as a check of the HLLC fit, so run them with it.
   if (Mask & MaskHllc)
@@ -152,15 +152,16 @@ std::string intccClass(const std::string &Op) {
   return Dot == std::string::npos ? Op : Op.substr(0, Dot) + ".*";
 }
 
-/// Stage weight counting the operations of RUV key Level that Member admits.
-StageWeight classWeight(const std::string &Level, const std::string &Class) {
-  return [Level, Class](const Node &N) -> GiNaC::ex {
-    auto It = N.Ruvs.find(Level);
+/// Stage weight counting the operations of RUV key Key that Member admits.
+StageWeight classWeight(const std::string &Key, const std::string &Class) {
+  return [Key, Class](const Node &N) -> GiNaC::ex {
+    auto It = N.Ruvs.find(Key);
     if (It == N.Ruvs.end())
       return 0;
+    const bool Intcc = Key == levelKey(Level::IntCC);
     double C = 0;
     for (auto &[Op, K] : It->second.counts())
-      if (Level == "INTCC" ? intccClass(Op) == Class : Op == Class)
+      if (Intcc ? intccClass(Op) == Class : Op == Class)
         C += K;
     return GiNaC::numeric(C);
   };
@@ -213,10 +214,10 @@ std::vector<double> toVector(const Eigen::VectorXd &V) {
 /// Least-squares cost vector of Level (HLLC: the constructs; INTCC: the
 /// classes of IR operations the benchmarks execute, see intccClass) from the
 /// benchmarks' counts at that level and their times.
-HllcResult solveCosts(const std::vector<Measured> &Ms, const SegFile &Seg, int Reps,
-                      const std::string &Level) {
+HllcResult solveCosts(const std::vector<Measured> &Ms, const SegFile &Seg, int Reps, Level Lv) {
+  const std::string Key = levelKey(Lv);
   HllcResult H;
-  if (Level == "HLLC") {
+  if (Lv == Level::HLLC) {
     for (const Construct &C : hllcVocabulary())
       H.Constructs.push_back(C.Name);
   } else {
@@ -224,8 +225,8 @@ HllcResult solveCosts(const std::vector<Measured> &Ms, const SegFile &Seg, int R
     for (const FunctionSeg &F : Seg.Functions) {
       if (F.Name.compare(0, 6, "bench_") != 0)
         continue;
-      forEachNode(F.bodyFor(Level), [&](const Node &N) {
-        auto It = N.Ruvs.find(Level);
+      forEachNode(F.bodyFor(Key), [&](const Node &N) {
+        auto It = N.Ruvs.find(Key);
         if (It != N.Ruvs.end())
           for (auto &[Op, K] : It->second.counts())
             Classes.insert(intccClass(Op));
@@ -242,7 +243,7 @@ HllcResult solveCosts(const std::vector<Measured> &Ms, const SegFile &Seg, int R
       throw CalibError("the SEG file has no function '" + X.Info.Function + "'");
     Eigen::RowVectorXd Row(NC);
     for (Eigen::Index J = 0; J < NC; ++J)
-      Row(J) = countPerCall(FB, *F, Level, Names[J], X.R);
+      Row(J) = countPerCall(FB, *F, Key, Names[J], X.R);
     return Row;
   };
   std::vector<const Measured *> Rows, Checks;
@@ -256,7 +257,7 @@ HllcResult solveCosts(const std::vector<Measured> &Ms, const SegFile &Seg, int R
     A.row(I) = CountsOf(*Rows[I]);
     T(I) = Rows[I]->Time;
   }
-  if (Level == "INTCC") {
+  if (Lv == Level::IntCC) {
     // Only classes executed in the benchmarks' repeated loops can be
     // determined: one that runs a few times per call (alloca, the prologue)
     // would absorb every call's constant overhead. They are not fitted.
@@ -302,7 +303,7 @@ HllcResult solveCosts(const std::vector<Measured> &Ms, const SegFile &Seg, int R
   DenseRows Ad = toRows(A);
   NonNegativeLs Nn;
   try {
-    Nn = relativeNnls(Ad, toVector(T), Names, Level == "INTCC");
+    Nn = relativeNnls(Ad, toVector(T), Names, Lv == Level::IntCC);
   } catch (const std::runtime_error &E) {
     throw CalibError(E.what());
   }
@@ -319,13 +320,13 @@ HllcResult solveCosts(const std::vector<Measured> &Ms, const SegFile &Seg, int R
     std::vector<double> Tk(M);
     for (Eigen::Index I = 0; I < M; ++I)
       Tk[I] = Rows[I]->Times[K];
-    std::vector<double> Ck = relativeLs(Ad, Tk, Nn.Free, Names, Level == "INTCC");
+    std::vector<double> Ck = relativeLs(Ad, Tk, Nn.Free, Names, Lv == Level::IntCC);
     for (Eigen::Index J = 0; J < NC; ++J)
       PerRep[J].push_back(Ck[J]);
   }
   for (Eigen::Index J = 0; J < NC; ++J)
     H.Spread.push_back(H.Fixed[J] ? std::nullopt : relSpread(PerRep[J]));
-  if (Level == "INTCC") {
+  if (Lv == Level::IntCC) {
     std::vector<double> Fitted;
     for (Eigen::Index J = 0; J < NC; ++J)
       if (!H.Fixed[J])
@@ -366,14 +367,15 @@ HllcResult solveCosts(const std::vector<Measured> &Ms, const SegFile &Seg, int R
 /// key lookup "op", "opcode.*", "*"), one closed form per kernel and group.
 /// Sets H.Train and scales H.CostNs (and the INTCC "*") by the multipliers.
 /// Throws CalibError if fewer than 2 training kernels were run.
-void fitTraining(HllcResult &H, const std::vector<Measured> &Ms, const SegFile &Seg,
-                 const std::string &Level, const std::string &Opt) {
+void fitTraining(HllcResult &H, const std::vector<Measured> &Ms, const SegFile &Seg, Level Lv,
+                 const std::string &Opt) {
+  const std::string Key = levelKey(Lv);
   std::vector<const Measured *> Rows;
   for (const Measured &X : Ms)
     if (X.Info.Train)
       Rows.push_back(&X);
   if (Rows.size() < 2)
-    throw CalibError(Level + " " + Opt + ": the training fit needs at least 2 training kernels, " +
+    throw CalibError(Key + " " + Opt + ": the training fit needs at least 2 training kernels, " +
                      std::to_string(Rows.size()) + " were run");
   // c0 as a machine file in memory, read by the predictor's own cost model.
   Machine M;
@@ -384,9 +386,9 @@ void fitTraining(HllcResult &H, const std::vector<Measured> &Ms, const SegFile &
     CV.Costs[H.Constructs[J]].Value = H.BaseNs[J];
   if (H.StarBaseNs)
     CV.Costs["*"].Value = *H.StarBaseNs;
-  M.Levels[Level][Opt] = CV;
-  CostVectorModel Model(M, Level, Opt, Level);
-  const std::vector<std::string> &Groups = costGroups(Level);
+  M.Levels[Lv][Opt] = CV;
+  CostVectorModel Model(M, Lv, Opt);
+  const std::vector<std::string> &Groups = costGroups(Lv);
   FormulaBuilder FB(Seg);
   DenseRows G;
   std::vector<double> T;
@@ -397,17 +399,17 @@ void fitTraining(HllcResult &H, const std::vector<Measured> &Ms, const SegFile &
       throw CalibError("the SEG file has no function '" + X->Info.Function + "'");
     std::vector<double> Row;
     for (const std::string &Gr : Groups) {
-      StageWeight W = [&Model, &Level, Gr](const Node &N) -> GiNaC::ex {
-        auto It = N.Ruvs.find(Level);
+      StageWeight W = [&Model, &Key, Lv, Gr](const Node &N) -> GiNaC::ex {
+        auto It = N.Ruvs.find(Key);
         if (It == N.Ruvs.end())
           return 0;
         double S = 0;
         for (auto &[Op, K] : It->second.counts())
-          if (costGroup(Level, Model.costKey(Op)) == Gr)
+          if (costGroup(Lv, Model.costKey(Op)) == Gr)
             S += K * Model.cost(Op);
         return GiNaC::numeric(S);
       };
-      Row.push_back(perCall(FB, *F, W, "train:" + Level + ":" + Gr, Level, X->R));
+      Row.push_back(perCall(FB, *F, W, "train:" + Key + ":" + Gr, Key, X->R));
     }
     G.push_back(Row);
     T.push_back(X->Time);
@@ -430,15 +432,15 @@ void fitTraining(HllcResult &H, const std::vector<Measured> &Ms, const SegFile &
   try {
     Tr.Fit = fitGroupMultipliers(G, T, Groups, ByRep);
   } catch (const std::runtime_error &E) {
-    throw CalibError(Level + " " + Opt + ": training fit: " + E.what());
+    throw CalibError(Key + " " + Opt + ": training fit: " + E.what());
   }
   H.Train = Tr;
   for (size_t J = 0; J < H.Constructs.size(); ++J) {
-    H.Train->Group.push_back(costGroup(Level, H.Constructs[J]));
+    H.Train->Group.push_back(costGroup(Lv, H.Constructs[J]));
     H.CostNs[J] = H.BaseNs[J] * H.Train->Fit.S[H.groupIndex(H.Train->Group.back())];
   }
   if (H.StarBaseNs)
-    H.StarNs = *H.StarBaseNs * H.Train->Fit.S[H.groupIndex(costGroup(Level, "*"))];
+    H.StarNs = *H.StarBaseNs * H.Train->Fit.S[H.groupIndex(costGroup(Lv, "*"))];
 }
 
 /// R_fpu = total flop / total time of the POC kernels (PARKBENCH-93 style).
@@ -453,7 +455,7 @@ PocResult solvePoc(const std::vector<Measured> &Ms, const SegFile &Seg, int Reps
     const FunctionSeg *F = Seg.find(X.Info.Function);
     if (!F)
       throw CalibError("the SEG file has no function '" + X.Info.Function + "'");
-    double Fl = countPerCall(FB, *F, "POC", pocFlop(), X.R);
+    double Fl = countPerCall(FB, *F, levelKey(Level::POC), pocFlop(), X.R);
     if (!(Fl > 0))
       throw CalibError("kernel " + X.Info.Function + ": the plugin counts no flop");
     P.Kernels.push_back({X.Info.Function, Fl, X.Time});

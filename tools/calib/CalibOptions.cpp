@@ -176,7 +176,7 @@ Options parseArgs(int Argc, char **Argv, std::string &Command) {
         for (char &C : Lower)
           C = static_cast<char>(std::tolower(static_cast<unsigned char>(C)));
         if (Lower == "all") {
-          O.Levels = {"HLLC", "POC", "INTCC", "ICC"};
+          O.Levels = Options().Levels;
           O.Parts = LowLevelParts;
           continue;
         }
@@ -196,8 +196,8 @@ Options parseArgs(int Argc, char **Argv, std::string &Command) {
                      "' is not one of caches, tick, rinf1, poly, strided, overlap, library, parkbench, hllc, "
                      "poc, "
                      "intcc, icc, all");
-        if (!O.has(levelKey(L)))
-          O.Levels.push_back(levelKey(L));
+        if (!O.has(L))
+          O.Levels.push_back(L);
       }
     } else if (A == "--opt") {
       O.Opts.clear();

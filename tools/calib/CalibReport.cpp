@@ -66,12 +66,12 @@ std::string pad(const std::string &S, size_t W, bool Left = false) {
 /// The training-set fit of Level (HLLC or INTCC) at every variant: the
 /// multipliers with their spread, then per kernel the relative error of its
 /// time with the construct costs c0, with the fit, and left out of the fit.
-void printTraining(std::ostream &OS, const std::string &Level,
+void printTraining(std::ostream &OS, Level L,
                    const std::vector<const HllcResult *> &Hs, const std::vector<std::string> &Opts) {
   if (Hs.empty() || !Hs.front()->Train)
     return;
   const auto &F0 = Hs.front()->Train->Fit;
-  OS << "\n" << Level << " training-set fit: cost of key k = s_g c0_k (Warwick-94 eq. 4 with "
+  OS << "\n" << levelKey(L) << " training-set fit: cost of key k = s_g c0_k (Warwick-94 eq. 4 with "
      << "c = diag(s) c0),\nc0 from the construct benchmarks, one multiplier s_g per group fitted "
      << "on " << F0.Rel.size() << " training kernels\n(weights 1/t; * = not fitted, s = 1: "
         "group math (library calls, timed directly) or one that carries < 1 % of every "
@@ -127,7 +127,7 @@ void printTable(std::ostream &OS, const Options &O, const RunInfo &I,
     OS << " of >= " << num(O.TargetMs, 3) << " ms per benchmark";
   OS << (O.Quick ? " [--quick]" : "") << "\n";
   auto Pad = [](const std::string &S, size_t W, bool Left = false) { return pad(S, W, Left); };
-  if (O.has("HLLC")) {
+  if (O.has(Level::HLLC)) {
     bool Trained = Res.front().Hllc->Train.has_value();
     OS << "\nHLLC cost vector, ns per construct (Warwick-94 eq. 4); spread over reps; "
           "resid = relative\nresidual of the construct's benchmark; 0* = negative in the "
@@ -188,7 +188,7 @@ void printTable(std::ostream &OS, const Options &O, const RunInfo &I,
     if (R.Intcc)
       Intccs.push_back(&*R.Intcc);
   }
-  printTraining(OS, "HLLC", Hllcs, Opts);
+  printTraining(OS, Level::HLLC, Hllcs, Opts);
   if (!Intccs.empty()) {
     OS << "\nINTCC cost vector, ns per IR operation class (Warwick-94 eq. 4), least squares over "
           "the construct\nbenchmarks' IR counts (costs in the machine file; --json lists them)\n";
@@ -200,8 +200,8 @@ void printTable(std::ostream &OS, const Options &O, const RunInfo &I,
          << ", rms residual " << pct(H.RmsRel) << "\n";
     }
   }
-  printTraining(OS, "INTCC", Intccs, Opts);
-  if (O.has("POC")) {
+  printTraining(OS, Level::IntCC, Intccs, Opts);
+  if (O.has(Level::POC)) {
     OS << "\nPOC flop rate R_fpu, Mflop/s (Warwick-94 eq. 6; McMahon flop / time)\n";
     for (const OptResult &R : Res) {
       const PocResult &P = *R.Poc;
@@ -232,9 +232,9 @@ json toJson(const Options &O, const RunInfo &I, const std::vector<OptResult> &Re
                                               {"seconds", X.Time},
                                               {"times_s", X.Times},
                                               {"disturbed", X.Disturbed}};
-    using LevelResult = std::pair<const char *, const std::optional<HllcResult> *>;
-    for (const LevelResult &LR : {LevelResult{"HLLC", &R.Hllc}, LevelResult{"INTCC", &R.Intcc}}) {
-      const char *Level = LR.first;
+    using LevelResult = std::pair<segtime::Level, const std::optional<HllcResult> *>;
+    for (const LevelResult &LR : {LevelResult{Level::HLLC, &R.Hllc}, LevelResult{Level::IntCC, &R.Intcc}}) {
+      const std::string Level = levelKey(LR.first);
       if (!*LR.second)
         continue;
       const HllcResult &H = **LR.second;
@@ -294,7 +294,7 @@ json toJson(const Options &O, const RunInfo &I, const std::vector<OptResult> &Re
         V["kernels"][K.Function] = {{"flop_per_call", K.Flop},
                                     {"seconds_per_call", K.Time},
                                     {"mflops", K.Flop / K.Time / 1e6}};
-      J["levels"]["POC"][R.Opt] = V;
+      J["levels"][levelKey(Level::POC)][R.Opt] = V;
     }
   }
   return J;

@@ -42,7 +42,7 @@ const std::vector<std::string> LowLevelParts{"caches",  "tick",    "rinf1",  "po
 
 /// Command-line options (see calibrateUsage()).
 struct Options {
-  std::vector<std::string> Levels{"HLLC", "POC", "INTCC", "ICC"};
+  std::vector<Level> Levels{Level::HLLC, Level::POC, Level::IntCC, Level::ICC};
   /// Low-level parts (PARKBENCH-93 §3.2): tick, rinf1, poly.
   std::vector<std::string> Parts = LowLevelParts;
   std::string Plot; ///< --plot DIR
@@ -65,7 +65,7 @@ struct Options {
   /// training kernels (--no-train: the construct-benchmark costs alone).
   bool Train = true;
   ProbeSeams Seams = ProbeSeams::fromEnvironment(); ///< --sysfs-root, --cpuid-table
-  bool has(const std::string &L) const {
+  bool has(Level L) const {
     return std::find(Levels.begin(), Levels.end(), L) != Levels.end();
   }
   bool hasPart(const std::string &P) const {
@@ -196,13 +196,12 @@ Options parseArgs(int Argc, char **Argv, std::string &Command);
 std::vector<Measured> compileAndRun(const std::string &Opt, const fs::path &Dir,
                                     const fs::path &Src, const std::vector<BenchInfo> &Benches,
                                     const Options &O, fs::path &SegOut);
-/// Least-squares cost vector of Level ("HLLC" or "INTCC"), ns per key.
-HllcResult solveCosts(const std::vector<Measured> &Ms, const SegFile &Seg, int Reps,
-                      const std::string &Level);
-/// The training-set fit of Level's costs; sets H.Train and scales H.CostNs.
+/// Least-squares cost vector of level L (HLLC or INTCC), ns per key.
+HllcResult solveCosts(const std::vector<Measured> &Ms, const SegFile &Seg, int Reps, Level L);
+/// The training-set fit of level L's costs; sets H.Train and scales H.CostNs.
 /// Throws CalibError if fewer than 2 training kernels were run.
-void fitTraining(HllcResult &H, const std::vector<Measured> &Ms, const SegFile &Seg,
-                 const std::string &Level, const std::string &Opt);
+void fitTraining(HllcResult &H, const std::vector<Measured> &Ms, const SegFile &Seg, Level L,
+                 const std::string &Opt);
 /// R_fpu = total flop / total time of the POC kernels (PARKBENCH-93 style).
 PocResult solvePoc(const std::vector<Measured> &Ms, const SegFile &Seg, int Reps);
 

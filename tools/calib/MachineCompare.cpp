@@ -52,16 +52,16 @@ int compareMachineFiles(const std::string &PathA, const std::string &PathB, doub
     double Rel = X.Value != 0 ? std::fabs(Y.Value - X.Value) / std::fabs(X.Value) : INFINITY;
     Groups[Group].push_back({Key, X.Value, Y.Value, Rel});
   };
-  for (const auto &[Level, Variants] : A.Levels)
+  for (const auto &[Lv, Variants] : A.Levels)
     for (const auto &[Variant, CV] : Variants) {
-      auto L = B.Levels.find(Level);
+      auto L = B.Levels.find(Lv);
       if (L == B.Levels.end() || !L->second.count(Variant))
         continue;
       const CostVector &CB = L->second.at(Variant);
       double Floor = CV.Unit == "ns" ? 0.1 : 0;
       for (const auto &[Op, E] : CV.Costs)
         if (CB.Costs.count(Op))
-          Add(Level + " " + Variant, Op, E, CB.Costs.at(Op), Floor);
+          Add(levelKey(Lv) + " " + Variant, Op, E, CB.Costs.at(Op), Floor);
     }
   for (const auto &[Key, E] : A.Params)
     if (const CostEntry *F = B.param(Key)) {

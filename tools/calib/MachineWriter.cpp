@@ -72,7 +72,7 @@ std::string trainingRef(const HllcResult &H, size_t G, double BaseNs) {
 
 /// Level key -> variant -> the YAML text of that variant in the `levels`
 /// section (its key line and body).
-using LevelTexts = std::map<std::string, std::map<std::string, std::string>>;
+using LevelTexts = LevelMap<std::map<std::string, std::string>>;
 
 /// The variants measured in this run, as machine-file text.
 LevelTexts measuredLevels(const Options &O, const RunInfo &I, const std::vector<OptResult> &Res,
@@ -80,7 +80,7 @@ LevelTexts measuredLevels(const Options &O, const RunInfo &I, const std::vector<
   LevelTexts L;
   std::string Ref0 = "segtime calibrate " + I.Date + ": ";
   std::string Reps = std::to_string(O.Reps) + " reps, " + statName(O);
-  if (O.has("POC"))
+  if (O.has(Level::POC))
     for (const OptResult &R : Res) {
       std::ostringstream Y;
       const PocResult &P = *R.Poc;
@@ -92,7 +92,7 @@ LevelTexts measuredLevels(const Options &O, const RunInfo &I, const std::vector<
         << yq(Ref0 + "kernels " + K + " (PARKBENCH-93 RINF1 style), " + Reps +
               "; total flop / total time")
         << (P.Spread ? ", spread: " + num(*P.Spread, 3) : "") << "}\n";
-      L["POC"][R.Opt] = Y.str();
+      L[Level::POC][R.Opt] = Y.str();
     }
   // One cost entry of HLLC or INTCC: the construct-benchmark cost c0 and,
   // after a training fit, its group's multiplier (trainingRef).
@@ -110,7 +110,7 @@ LevelTexts measuredLevels(const Options &O, const RunInfo &I, const std::vector<
     return std::string(", provenance: measured, ref: ") + yq(Ref) +
            (Spread ? ", spread: " + num(*Spread, 3) : "") + "}\n";
   };
-  if (O.has("HLLC"))
+  if (O.has(Level::HLLC))
     for (const OptResult &R : Res) {
       std::ostringstream Y;
       const HllcResult &H = *R.Hllc;
@@ -127,9 +127,9 @@ LevelTexts measuredLevels(const Options &O, const RunInfo &I, const std::vector<
         Y << "          " << H.Constructs[J] << ": {value: " << num(H.CostNs[J])
           << Entry(H, J, Ref, "noise");
       }
-      L["HLLC"][R.Opt] = Y.str();
+      L[Level::HLLC][R.Opt] = Y.str();
     }
-  if (O.has("INTCC"))
+  if (O.has(Level::IntCC))
     for (const OptResult &R : Res) {
       std::ostringstream Y;
       const HllcResult &H = *R.Intcc;
@@ -147,11 +147,11 @@ LevelTexts measuredLevels(const Options &O, const RunInfo &I, const std::vector<
         std::string Ref = "median of the fitted classes, for operations the benchmarks do not "
                           "repeat" + (Unf.empty() ? std::string() : " (" + Unf + ")");
         if (H.Train)
-          Ref += trainingRef(H, H.groupIndex(costGroup("INTCC", "*")), *H.StarBaseNs);
+          Ref += trainingRef(H, H.groupIndex(costGroup(Level::IntCC, "*")), *H.StarBaseNs);
         Y << "          \"*\": {value: " << num(*H.StarNs) << ", provenance: derived, ref: "
           << yq(Ref) << "}\n";
       }
-      L["INTCC"][R.Opt] = Y.str();
+      L[Level::IntCC][R.Opt] = Y.str();
     }
   if (Clock) {
     std::ostringstream Y;
@@ -174,7 +174,7 @@ LevelTexts measuredLevels(const Options &O, const RunInfo &I, const std::vector<
       << yq("out-of-order model: time is cycles x t_cyc; instructions, uops and memory "
             "operations are reported, not costed")
       << "}\n";
-    L["ICC"]["any"] = Y.str();
+    L[Level::ICC]["any"] = Y.str();
   }
   return L;
 }
@@ -219,7 +219,7 @@ std::string levelsSection(const LevelTexts &New, const Machine *Old,
   for (const std::string &C : Comments)
     Y << "# " << C << "\n";
   std::ostringstream Body;
-  for (const char *L : {"POC", "HLLC", "INTCC", "ICC"}) {
+  for (Level L : {Level::POC, Level::HLLC, Level::IntCC, Level::ICC}) {
     std::map<std::string, std::string> V;
     if (Old && Old->Levels.count(L))
       for (const auto &[Name, CV] : Old->Levels.at(L))
@@ -229,12 +229,12 @@ std::string levelsSection(const LevelTexts &New, const Machine *Old,
         V[Name] = Text;
     if (V.empty())
       continue;
-    Body << "  " << L << ":\n";
-    if (std::string(L) == "INTCC")
+    Body << "  " << levelKey(L) << ":\n";
+    if (L == Level::IntCC)
       Body << "    # IR operation classes (opcode.*, calls by callee), least squares over every\n"
            << "    # benchmark's IR-level counts, times a group multiplier fitted on training\n"
            << "    # kernels where the ref says so (docs/models.md, docs/calibrate.md).\n";
-    if (std::string(L) == "ICC")
+    if (L == Level::ICC)
       Body << "    # Out-of-order model: t = scheduling-model cycles x t_cyc (docs/models.md);\n"
            << "    # valid for the ICC targets of this machine's architecture.\n";
     Body << "    variants:\n";
@@ -290,7 +290,7 @@ std::vector<std::string> levelComments(const Options &O, const RunInfo &I,
   std::vector<std::string> C;
   C.push_back("Levels measured by `segtime calibrate` (tools/Calibrate.cpp) on " + I.Date +
               "; levels and variants not re-measured are kept from the file.");
-  if (O.has("HLLC")) {
+  if (O.has(Level::HLLC)) {
     C.push_back("HLLC: ns per construct, Warwick-94 eq. 4 / §4.2.2: least squares A c = t over "
                 "one generated");
     C.push_back("  benchmark per construct plus a loop baseline (" + std::to_string(O.Unroll) +
@@ -298,10 +298,10 @@ std::vector<std::string> levelComments(const Options &O, const RunInfo &I,
     C.push_back("  from the segtime plugin, t the " + statName(O) + " of " +
                 std::to_string(O.Reps) + " calls of >= " + num(O.TargetMs, 3) + " ms.");
   }
-  if ((O.has("HLLC") || O.has("INTCC")) && O.Train)
+  if ((O.has(Level::HLLC) || O.has(Level::IntCC)) && O.Train)
     C.push_back("HLLC, INTCC: each cost = construct-benchmark cost c0 x its group's multiplier "
                 "s_g, fitted on the training kernels (docs/calibrate.md \"Training-set fit\").");
-  if (O.has("POC")) {
+  if (O.has(Level::POC)) {
     C.push_back("POC: R_fpu in Mflop/s, Warwick-94 eq. 6: total McMahon flop / total time of "
                 "in-cache kernels");
     C.push_back("  (dot, daxpy, Horner, rational; PARKBENCH-93 RINF1 style).");
@@ -443,13 +443,13 @@ void verifyMachine(const std::string &Path, const Options &O, const std::vector<
     throw CalibError(std::string("the machine file does not load: ") + E.what());
   }
   for (const OptResult &R : Res) {
-    if (O.has("HLLC")) {
-      const CostVector &V = M.vector("HLLC", R.Opt);
+    if (O.has(Level::HLLC)) {
+      const CostVector &V = M.vector(Level::HLLC, R.Opt);
       for (const Construct &C : hllcVocabulary())
         if (!V.Costs.count(C.Name))
           throw CalibError(Path + ": HLLC " + R.Opt + " lacks " + C.Name + " after reading");
     }
-    if (O.has("POC") && !M.vector("POC", R.Opt).Costs.count("flop"))
+    if (O.has(Level::POC) && !M.vector(Level::POC, R.Opt).Costs.count("flop"))
       throw CalibError(Path + ": POC " + R.Opt + " lacks flop after reading");
   }
 }
