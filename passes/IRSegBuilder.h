@@ -134,12 +134,8 @@ private:
     std::string Callee;
     const DILocation *Site;
   };
-  /// A call's location as the inliner copies it into the inlinedAt of the
-  /// inlined code (a distinct node of the same line, column and scope).
-  using SiteKey = std::tuple<unsigned, unsigned, const DIScope *>;
-  static SiteKey siteKey(const DILocation *L) {
-    return {L->getLine(), L->getColumn(), L->getScope()};
-  }
+  using SiteKey = CallSiteKey;
+  static SiteKey siteKey(const DILocation *L) { return callSiteKey(L); }
   static std::vector<InlineLink> inlineChain(const DILocation *DL);
   static const DILocation *majorityLoc(const BasicBlock &B);
   void nameCallArgs(const CallSiteArgMap &Sites);
