@@ -149,6 +149,16 @@ private:
   std::optional<std::string> geometricPhi(PHINode *P);
   bool reachesWithin(Loop *L, BasicBlock *From, BasicBlock *To);
   const void *guardedLoop(Loop *L, BasicBlock *B);
+  /// A subloop as guardedLoop sees it: ScalarEvolution counts it, the
+  /// atoms of its backedge-taken count, its start, vectorised or not.
+  struct GuardFacts {
+    bool Counted = false;
+    std::set<const void *> TripAtoms;
+    DebugLoc Start;
+    bool Vectorised = false;
+  };
+  static void scevAtoms(const SCEV *X, std::set<const void *> &A);
+  const GuardFacts &guardFacts(Loop *SL);
   static std::string transformations(Loop *L);
   std::string tripOf(Loop *L, const std::string &Fn);
   std::optional<std::string> unrolledGuard(BranchInst *Br, const Loop *SL);
@@ -243,6 +253,8 @@ private:
   using Edge = std::pair<const BasicBlock *, const BasicBlock *>;
   llvm::DenseMap<Edge, double> EdgeFreq;
   llvm::DenseMap<Edge, Poly> SymEdge;
+  /// guardFacts of each subloop asked about (looked up, never iterated).
+  llvm::DenseMap<const Loop *, GuardFacts> Guards;
   /// Out.Parameters' index of each parameter's name (addParameter).
   llvm::StringMap<size_t> ParameterIndex;
   unsigned NextId = 1;
