@@ -116,13 +116,15 @@ private:
     return K;
   }
   void addScaled(Poly &To, const Poly &From, double Scale, const std::string &Factor);
+  bool mergeable(const Poly &P);
   void simplify(Poly &P);
   /// Most monomials a block frequency keeps: beyond, its block takes the
   /// numeric frequency (conditions that do not rejoin, such as a chain of
   /// short-circuit tests, multiply the monomials of the blocks after them).
   static constexpr size_t MaxTerms = 64;
   void settle(double Numeric, Poly &P);
-  std::optional<std::string> render(Poly P);
+  std::optional<std::string> render(const Poly &P);
+  static std::optional<std::string> text(const Poly &P);
   static std::optional<std::string> negated(const std::string &A);
   static std::string negation(const std::string &A);
 
