@@ -33,6 +33,40 @@ std::vector<std::string> Builder::factorList(const std::string &M) {
   return Fs;
 }
 
+/// The factors of monomial M as pieces of M (no copies), appended to Fs
+/// in order: the pieces factorList copies.
+static void splitFactors(StringRef M, SmallVectorImpl<StringRef> &Fs) {
+  for (size_t From = 0; From < M.size();) {
+    size_t End = M.find('\x1f', From);
+    if (End == StringRef::npos)
+      End = M.size();
+    Fs.push_back(M.slice(From, End));
+    From = End + 1;
+  }
+}
+
+/// Appends the monomial of factors Fs (Builder::monomial) to K.
+static void appendMonomial(std::string &K, ArrayRef<StringRef> Fs) {
+  for (size_t I = 0; I < Fs.size(); ++I) {
+    if (I)
+      K += '\x1f';
+    K.append(Fs[I].data(), Fs[I].size());
+  }
+}
+
+/// X if A is "(1 - X)" (one parenthesised negation), else nullopt.
+static std::optional<StringRef> negatedRef(StringRef A) {
+  if (!A.starts_with("(1 - ") || A.back() != ')')
+    return std::nullopt;
+  int Depth = 0;
+  for (size_t I = 0; I + 1 < A.size(); ++I) {
+    Depth += A[I] == '(' ? 1 : A[I] == ')' ? -1 : 0;
+    if (Depth == 0)
+      return std::nullopt; // "(1 - a)*(1 - b)": the first parenthesis closes early
+  }
+  return A.substr(5, A.size() - 6);
+}
+
 /// The factors of a monomial of a Poly.
 std::set<std::string> Builder::factors(const std::string &M) {
   std::vector<std::string> Fs = factorList(M);
@@ -67,15 +101,59 @@ void Builder::addScaled(Poly &To, const Poly &From, double Scale, const std::str
     return;
   }
   const std::string Neg = negation(Factor);
+  SmallVector<StringRef, 8> Fs;
   for (auto &[M, C] : From) {
-    std::vector<std::string> Fs = factorList(M); // sorted, distinct
-    if (std::binary_search(Fs.begin(), Fs.end(), Neg))
+    Fs.clear();
+    splitFactors(M, Fs); // sorted, distinct
+    if (std::binary_search(Fs.begin(), Fs.end(), StringRef(Neg)))
       continue;
-    auto At = std::lower_bound(Fs.begin(), Fs.end(), Factor);
-    if (At == Fs.end() || *At != Factor)
-      Fs.insert(At, Factor);
-    To[monomial(Fs)] += C * Scale;
+    auto At = std::lower_bound(Fs.begin(), Fs.end(), StringRef(Factor));
+    if (At != Fs.end() && *At == Factor) {
+      To[M] += C * Scale;
+      continue;
+    }
+    Fs.insert(At, Factor);
+    std::string K;
+    K.reserve(M.size() + Factor.size() + 1);
+    appendMonomial(K, Fs);
+    To[std::move(K)] += C * Scale;
   }
+}
+
+/// Whether simplify merges two monomials of P: a monomial with a factor
+/// "(1 - X)" whose monomial with X in its place is in P with the same
+/// coefficient. If none, the look costs what simplify's first look at
+/// each monomial costs (its factors + 1 units of symbolic work), spent
+/// here; if there is one, nothing is spent (simplify's merging spends it).
+bool Builder::mergeable(const Poly &P) {
+  // (nothing to merge without two monomials, one with a negated factor)
+  if (P.size() < 2 || llvm::none_of(P, [](const auto &MC) {
+        return MC.first.find("(1 - ") != std::string::npos;
+      }))
+    return false;
+  uint64_t Units = 0;
+  SmallVector<StringRef, 8> Fs, Other;
+  std::string Key;
+  for (auto &[M, C] : P) {
+    Fs.clear();
+    splitFactors(M, Fs);
+    Units += Fs.size() + 1;
+    for (size_t I = 0; I < Fs.size(); ++I) {
+      std::optional<StringRef> X = negatedRef(Fs[I]);
+      if (!X)
+        continue;
+      Other.assign(Fs.begin(), Fs.end());
+      Other[I] = *X;
+      std::sort(Other.begin(), Other.end());
+      Key.clear();
+      appendMonomial(Key, Other);
+      auto It = P.find(Key);
+      if (It != P.end() && !(std::fabs(It->second - C) > 1e-12 * std::fabs(C)))
+        return true;
+    }
+  }
+  spend(Units);
+  return false;
 }
 
 /// M*c + M*(1 - c) = M in P (the two sides of one exact condition
@@ -90,11 +168,8 @@ void Builder::addScaled(Poly &To, const Poly &From, double Scale, const std::str
 /// at again. Each monomial looked at costs its factors in units of
 /// symbolic work.
 void Builder::simplify(Poly &P) {
-  // (nothing to merge without two monomials, one with a negated factor)
-  if (P.size() < 2 || llvm::none_of(P, [](const auto &MC) {
-        return MC.first.find("(1 - ") != std::string::npos;
-      }))
-    return;
+  if (!mergeable(P))
+    return; // (the common case: P unchanged, looked at without copies)
   using Mono = std::vector<unsigned>;
   std::map<std::string, unsigned> Id;
   for (auto &[M, C] : P)
@@ -200,35 +275,47 @@ void Builder::settle(double Numeric, Poly &P) {
 }
 
 /// P as an expression ("" for 1), or nullopt if too large to be useful
-/// (the numeric frequency is used then).
-std::optional<std::string> Builder::render(Poly P) {
-  simplify(P);
+/// (the numeric frequency is used then); P simplified first (a copy of
+/// it, if simplify merges anything).
+std::optional<std::string> Builder::render(const Poly &P) {
+  if (mergeable(P)) {
+    Poly Q = P;
+    simplify(Q);
+    return text(Q);
+  }
+  return text(P);
+}
+
+/// The text of P as render writes it, with no merging; nullopt if longer
+/// than 4000 characters.
+std::optional<std::string> Builder::text(const Poly &P) {
   std::string R;
   for (auto &[M, C] : P) {
     if (C == 0)
       continue;
-    std::string Prod = M;
-    std::replace(Prod.begin(), Prod.end(), '\x1f', '*');
-    std::string T = M.empty() ? num(C) : C == 1 ? Prod : num(C) + "*" + Prod;
-    R += (R.empty() ? "" : " + ") + T;
+    if (!R.empty())
+      R += " + ";
+    if (M.empty() || C != 1)
+      R += num(C);
+    if (!M.empty()) {
+      if (C != 1)
+        R += '*';
+      size_t From = R.size();
+      R += M;
+      std::replace(R.begin() + From, R.end(), '\x1f', '*');
+    }
+    if (R.size() > 4000)
+      return std::nullopt;
   }
-  if (R.size() > 4000)
-    return std::nullopt;
   return R == "1" ? "" : R.empty() ? "0" : R;
 }
 
 /// X if A is "(1 - X)" (one parenthesised negation), else nullopt: not
 /// not c is c.
 std::optional<std::string> Builder::negated(const std::string &A) {
-  if (A.rfind("(1 - ", 0) != 0 || A.back() != ')')
-    return std::nullopt;
-  int Depth = 0;
-  for (size_t I = 0; I + 1 < A.size(); ++I) {
-    Depth += A[I] == '(' ? 1 : A[I] == ')' ? -1 : 0;
-    if (Depth == 0)
-      return std::nullopt; // "(1 - a)*(1 - b)": the first parenthesis closes early
-  }
-  return A.substr(5, A.size() - 6);
+  if (std::optional<StringRef> X = negatedRef(A))
+    return X->str();
+  return std::nullopt;
 }
 
 /// 1 - A for a 0/1 condition A, written without a double negation.

@@ -71,31 +71,35 @@ void Builder::nameCallArgs(const CallSiteArgMap &Sites) {
         Inlined.insert(siteKey(L->getInlinedAt()));
   if (Inlined.empty())
     return;
-  for (const auto &[Site, Args] : Sites) {
-    if (!Inlined.count(siteKey(Site)))
+  auto Local = [&](const Value *X) {
+    if (auto *I = dyn_cast_or_null<Instruction>(X))
+      return I->getFunction() == &F;
+    if (auto *A = dyn_cast_or_null<Argument>(X))
+      return A->getParent() == &F;
+    return false;
+  };
+  // Each call inlined into F: its entries of Sites (by key, in Sites'
+  // order: the first value a name is given wins).
+  for (const SiteKey &K : Inlined) {
+    auto Calls = Sites.BySite.find(K);
+    if (Calls == Sites.BySite.end())
       continue;
-    for (const auto &[VH, Name] : Args.Args) {
-      const Value *V = VH;
-      auto Local = [&](const Value *X) {
-        if (auto *I = dyn_cast_or_null<Instruction>(X))
-          return I->getFunction() == &F;
-        if (auto *A = dyn_cast_or_null<Argument>(X))
-          return A->getParent() == &F;
-        return false;
-      };
-      if (!Local(V))
-        continue;
-      std::vector<const Value *> Vs{V};
-      if (auto *C = dyn_cast<CastInst>(V); C && Local(C->getOperand(0)))
-        Vs.push_back(C->getOperand(0));
-      for (const Value *X : Vs) {
-        SiteNames[siteKey(Site)].try_emplace(X, Name);
-        if (!isa<Argument>(X)) {
-          NamesOf[X].insert(Name);
-          ValuesOf[Name].insert(X);
+    for (const CallSiteArgMap::Entry *E : Calls->second)
+      for (const auto &[VH, Name] : E->second.Args) {
+        const Value *V = VH;
+        if (!Local(V))
+          continue;
+        std::vector<const Value *> Vs{V};
+        if (auto *C = dyn_cast<CastInst>(V); C && Local(C->getOperand(0)))
+          Vs.push_back(C->getOperand(0));
+        for (const Value *X : Vs) {
+          SiteNames[K].try_emplace(X, Name);
+          if (!isa<Argument>(X)) {
+            NamesOf[X].insert(Name);
+            ValuesOf[Name].insert(X);
+          }
         }
       }
-    }
   }
   // Outside the code of its calls a value goes by a callee's name only
   // if that name is its alone (two calls of kernel with different values

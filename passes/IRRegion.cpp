@@ -274,9 +274,9 @@ DenseMap<const void *, double> Builder::frequencies(Loop *L,
       else
         addScaled(Edge, SymFreq[B], P, "");
       addScaled(SymFreq[US], Edge, 1, "");
-      SymEdge[{B, S}] = Edge;
       if (auto E = render(Edge)) // S: a block of the region, or a subloop's header
         Out.EdgeFreq[{B, S}] = *E;
+      SymEdge[{B, S}] = std::move(Edge);
     }
   }
   return Freq;

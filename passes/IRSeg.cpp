@@ -146,7 +146,7 @@ void recordCallArgs(Module &M, const std::map<std::string, std::vector<std::stri
         continue;
       std::string Name = Callee->getName().str();
       auto Src = SourceNames.find(Name);
-      CallSiteArgs &A = Out[DL];
+      CallSiteArgs &A = Out.Calls[DL];
       A.Args.clear(); // (two calls at one location: the last one's)
       for (unsigned K = 0; K < C->arg_size(); ++K) {
         Value *V = C->getArgOperand(K);
@@ -156,6 +156,7 @@ void recordCallArgs(Module &M, const std::map<std::string, std::vector<std::stri
                                                  "." + calleeParamName(ParamNames, Name, K)});
       }
     }
+  Out.index();
 }
 
 AnalysisKey IRSegAnalysis::Key;

@@ -29,6 +29,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <tuple>
 #include <vector>
 
 namespace segtime {
@@ -43,9 +44,33 @@ namespace segtime {
 struct CallSiteArgs {
   std::vector<std::pair<llvm::WeakTrackingVH, std::string>> Args;
 };
-/// By the call's DILocation, which the inliner makes the inlinedAt of the
-/// callee's inlined code.
-using CallSiteArgMap = std::map<const llvm::DILocation *, CallSiteArgs>;
+/// A call's location as the inliner copies it into the inlinedAt of the
+/// inlined code (a distinct node of the same line, column and scope).
+using CallSiteKey = std::tuple<unsigned, unsigned, const llvm::DIScope *>;
+inline CallSiteKey callSiteKey(const llvm::DILocation *L) {
+  return {L->getLine(), L->getColumn(), L->getScope()};
+}
+/// The arguments of the module's calls (recordCallArgs).
+struct CallSiteArgMap {
+  using Entry = std::pair<const llvm::DILocation *const, CallSiteArgs>;
+  /// By the call's DILocation, which the inliner makes the inlinedAt of
+  /// the callee's inlined code.
+  std::map<const llvm::DILocation *, CallSiteArgs> Calls;
+  /// Calls' entries by their callSiteKey, each key's in Calls' order: what
+  /// the IR level of a function looks up for each call inlined into it
+  /// (built once per module by index(), not scanned per function).
+  std::map<CallSiteKey, std::vector<const Entry *>> BySite;
+  /// Builds BySite from Calls.
+  void index() {
+    BySite.clear();
+    for (const Entry &E : Calls)
+      BySite[callSiteKey(E.first)].push_back(&E);
+  }
+  void clear() {
+    Calls.clear();
+    BySite.clear();
+  }
+};
 
 /// The name of parameter K of IR function Callee in the names of inlined
 /// code ("<callee>.<name>" without the callee): its source name
@@ -55,7 +80,8 @@ std::string calleeParamName(const std::map<std::string, std::vector<std::string>
 
 /// Records the arguments of every direct call in M to a function defined
 /// in M (ParamNames: source parameter names by IR name; else arg0, ...;
-/// SourceNames: source name by IR name). Changes nothing in M.
+/// SourceNames: source name by IR name), and indexes them (Out.index()).
+/// Changes nothing in M.
 void recordCallArgs(llvm::Module &M, const std::map<std::string, std::vector<std::string>> &ParamNames,
                     const std::map<std::string, std::string> &SourceNames, CallSiteArgMap &Out);
 

@@ -116,13 +116,15 @@ private:
     return K;
   }
   void addScaled(Poly &To, const Poly &From, double Scale, const std::string &Factor);
+  bool mergeable(const Poly &P);
   void simplify(Poly &P);
   /// Most monomials a block frequency keeps: beyond, its block takes the
   /// numeric frequency (conditions that do not rejoin, such as a chain of
   /// short-circuit tests, multiply the monomials of the blocks after them).
   static constexpr size_t MaxTerms = 64;
   void settle(double Numeric, Poly &P);
-  std::optional<std::string> render(Poly P);
+  std::optional<std::string> render(const Poly &P);
+  static std::optional<std::string> text(const Poly &P);
   static std::optional<std::string> negated(const std::string &A);
   static std::string negation(const std::string &A);
 
@@ -134,12 +136,8 @@ private:
     std::string Callee;
     const DILocation *Site;
   };
-  /// A call's location as the inliner copies it into the inlinedAt of the
-  /// inlined code (a distinct node of the same line, column and scope).
-  using SiteKey = std::tuple<unsigned, unsigned, const DIScope *>;
-  static SiteKey siteKey(const DILocation *L) {
-    return {L->getLine(), L->getColumn(), L->getScope()};
-  }
+  using SiteKey = CallSiteKey;
+  static SiteKey siteKey(const DILocation *L) { return callSiteKey(L); }
   static std::vector<InlineLink> inlineChain(const DILocation *DL);
   static const DILocation *majorityLoc(const BasicBlock &B);
   void nameCallArgs(const CallSiteArgMap &Sites);
@@ -153,6 +151,16 @@ private:
   std::optional<std::string> geometricPhi(PHINode *P);
   bool reachesWithin(Loop *L, BasicBlock *From, BasicBlock *To);
   const void *guardedLoop(Loop *L, BasicBlock *B);
+  /// A subloop as guardedLoop sees it: ScalarEvolution counts it, the
+  /// atoms of its backedge-taken count, its start, vectorised or not.
+  struct GuardFacts {
+    bool Counted = false;
+    std::set<const void *> TripAtoms;
+    DebugLoc Start;
+    bool Vectorised = false;
+  };
+  static void scevAtoms(const SCEV *X, std::set<const void *> &A);
+  const GuardFacts &guardFacts(Loop *SL);
   static std::string transformations(Loop *L);
   std::string tripOf(Loop *L, const std::string &Fn);
   std::optional<std::string> unrolledGuard(BranchInst *Br, const Loop *SL);
@@ -247,6 +255,8 @@ private:
   using Edge = std::pair<const BasicBlock *, const BasicBlock *>;
   llvm::DenseMap<Edge, double> EdgeFreq;
   llvm::DenseMap<Edge, Poly> SymEdge;
+  /// guardFacts of each subloop asked about (looked up, never iterated).
+  llvm::DenseMap<const Loop *, GuardFacts> Guards;
   /// Out.Parameters' index of each parameter's name (addParameter).
   llvm::StringMap<size_t> ParameterIndex;
   unsigned NextId = 1;

@@ -106,42 +106,33 @@ const void *Builder::guardedLoop(Loop *L, BasicBlock *B) {
   if (!Br || !Br->isConditional())
     return nullptr;
   auto *Cmp = dyn_cast<ICmpInst>(Br->getCondition());
-  // The atoms a SCEV depends on: unknown values (n) and recurrences (by loop).
-  auto Atoms = [](const SCEV *X) {
-    std::set<const void *> A;
-    SCEVExprContains(X, [&](const SCEV *Y) {
-      if (auto *U = dyn_cast<SCEVUnknown>(Y))
-        A.insert(U->getValue());
-      if (auto *R = dyn_cast<SCEVAddRecExpr>(Y))
-        A.insert(R->getLoop());
-      return false;
-    });
-    return A;
-  };
+  // The atoms of the compared values (computed at the first subloop).
+  std::optional<std::set<const void *>> CmpAtoms;
   for (Loop *SL : (L ? L->getSubLoops() : LI.getTopLevelLoops())) {
-    const SCEV *BTC = SE.getBackedgeTakenCount(SL);
+    const GuardFacts &G = guardFacts(SL);
     bool Related = false;
-    if (isa<SCEVCouldNotCompute>(BTC))
-      BTC = nullptr;
-    std::set<const void *> TripAtoms = BTC ? Atoms(BTC) : std::set<const void *>();
-    if (Cmp)
-      for (Value *Op : Cmp->operands()) {
-        if (isa<Constant>(Op) || !SE.isSCEVable(Op->getType()))
-          continue;
-        for (const void *A : Atoms(SE.getSCEV(Op)))
-          Related |= TripAtoms.count(A) != 0;
+    if (Cmp) {
+      if (!CmpAtoms) {
+        CmpAtoms.emplace();
+        for (Value *Op : Cmp->operands())
+          if (!isa<Constant>(Op) && SE.isSCEVable(Op->getType()))
+            scevAtoms(SE.getSCEV(Op), *CmpAtoms);
       }
+      for (const void *A : *CmpAtoms)
+        Related |= G.TripAtoms.count(A) != 0;
+    }
     // A loop ScalarEvolution cannot count (a while loop: its trip count
     // is the parameter N_..., iterations per reach of the loop statement,
     // also measured so) and the test of its rotated copy before it (at
     // the loop statement's location) guard together.
     const DebugLoc &BL = Br->getDebugLoc();
-    DebugLoc SLoc = loopStartLoc(*SL);
-    if (!BTC && BL && SLoc && BL.getLine() == SLoc.getLine() && BL.getCol() == SLoc.getCol())
+    const DebugLoc &SLoc = G.Start;
+    if (!G.Counted && BL && SLoc && BL.getLine() == SLoc.getLine() &&
+        BL.getCol() == SLoc.getCol())
       Related = true;
     // The vectoriser's runtime checks (enough iterations, no aliasing)
     // before a vector loop are assumed to pass, like a zero-trip guard.
-    if (!Related && transformations(SL) != "vectorised")
+    if (!Related && !G.Vectorised)
       continue;
     for (unsigned I = 0; I < 2; ++I) {
       BasicBlock *In = Br->getSuccessor(I), *Out = Br->getSuccessor(1 - I);
@@ -150,6 +141,35 @@ const void *Builder::guardedLoop(Loop *L, BasicBlock *B) {
     }
   }
   return nullptr;
+}
+
+/// The atoms a SCEV depends on, added to A: unknown values (n) and
+/// recurrences (by loop).
+void Builder::scevAtoms(const SCEV *X, std::set<const void *> &A) {
+  SCEVExprContains(X, [&](const SCEV *Y) {
+    if (auto *U = dyn_cast<SCEVUnknown>(Y))
+      A.insert(U->getValue());
+    if (auto *R = dyn_cast<SCEVAddRecExpr>(Y))
+      A.insert(R->getLoop());
+    return false;
+  });
+}
+
+/// What guardedLoop asks of subloop SL, computed at its first question
+/// (a function's every conditional branch asks it of every subloop of its
+/// region).
+const Builder::GuardFacts &Builder::guardFacts(Loop *SL) {
+  auto [It, New] = Guards.try_emplace(SL);
+  GuardFacts &G = It->second;
+  if (!New)
+    return G;
+  const SCEV *BTC = SE.getBackedgeTakenCount(SL);
+  G.Counted = !isa<SCEVCouldNotCompute>(BTC);
+  if (G.Counted)
+    scevAtoms(BTC, G.TripAtoms);
+  G.Start = loopStartLoc(*SL);
+  G.Vectorised = transformations(SL) == "vectorised";
+  return G;
 }
 
 /// "vectorised" if L computes with vector instructions, else "". Unrolling is recognised later, by
