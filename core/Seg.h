@@ -231,6 +231,11 @@ struct Parameter {
   static Parameter fromJSON(const json &J);
 };
 
+/// "NAME=VALUE" of -p (segtime predict, the templates, the plugin's p=): the name and a finite number. Throws
+/// std::runtime_error "-p expects NAME=VALUE, got '...'" or "-p KV: '...' is
+/// not a number" / "... must be a finite number".
+std::pair<std::string, double> parseParamAssignment(const std::string &KV);
+
 /// The file-level tables of a compact file (schema 3, docs/seg-json.md),
 /// filled while its functions are written and written after them:
 ///  - "vocabulary": RUV operations and levels, node and loop kinds, arm

@@ -17,9 +17,9 @@
 #include "passes/Register.h"
 #include "passes/Timing.h"
 #include "plugin/CallGraph.h"
+#include "plugin/CompileSummary.h"
 #include "plugin/IRLevels.h"
 #include "plugin/SegBuilder.h"
-#include "predictor/Predict.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/Mangle.h"
@@ -159,11 +159,8 @@ public:
       OS.reset();
     }
     irCollection().OnFinal = nullptr;
-    if (!Opts.Quiet) {
-      for (std::optional<FunctionSeg> &F : Kept)
-        File.Functions.push_back(std::move(*F));
-      print(File);
-    }
+    if (!Opts.Quiet)
+      print();
     if (Opts.Timing)
       printPhaseTimes(llvm::errs());
   }
@@ -197,16 +194,14 @@ private:
     Written.assign(Functions.size(), false);
     Done.resize(Functions.size());
     // The summary covers files of at most SummaryMaxFunctions functions in
-    // the main file; a larger one (an amalgamation) gets a note instead, so
-    // that its SEGs are released as they are written (bounded memory) and
-    // no file-wide prediction runs at the end.
+    // the main file; a larger one (an amalgamation) gets a note instead: no
+    // file-wide prediction runs at the end.
     size_t InMain = 0;
     for (const FunctionDecl *FD : Functions)
       InMain += Ctx->getSourceManager().isInMainFile(
           Ctx->getSourceManager().getExpansionLoc(FD->getLocation()));
     if (!Opts.Quiet && InMain > SummaryMaxFunctions)
       SummarySkipped = InMain;
-    Kept.resize(keepForSummary() ? Functions.size() : 0);
     for (size_t I = 0; I < Functions.size(); ++I)
       ByName[Functions[I]->getNameAsString()].push_back(I);
     Graph.emplace(Functions);
@@ -355,8 +350,7 @@ private:
 
   /// Builds the source-level SEG of Functions[I], merges IR (if any) into
   /// it, turns it into its .seg.json text (Ready[I], written by flush) and
-  /// releases it (quiet) or keeps it for the summary (which predicts ICC on
-  /// the IR-level SEGs, the callees' too).
+  /// releases it (the summary reads the written file).
   void writeFunction(size_t I, IRFunctionSeg *IR) {
     FunctionSeg F;
     if (I < Prebuilt.size() && !Prebuilt[I].empty()) {
@@ -385,8 +379,6 @@ private:
       // lists them in source order, so F's index there is I.
       Ready[I] = F.toCompactText(&Vocab, I);
     }
-    if (keepForSummary())
-      Kept[I] = std::move(F);
   }
 
   /// Writes the texts of the functions in source order as far as they are
@@ -425,16 +417,18 @@ private:
       llvm::sys::fs::remove(outputPath());
   }
 
-  /// The compile-time summary of File (or, for a file too large for it, a
-  /// note) and the path written.
-  void print(const SegFile &File) {
-    if (SummarySkipped)
+  /// The compile-time summary of the file written (or, for a file too
+  /// large for it, a note) and the path written.
+  void print() {
+    if (SummarySkipped) {
       llvm::errs() << "segtime: " << SummarySkipped << " functions in the main file: no "
                    << "compile-time summary (printed for at most " << SummaryMaxFunctions
                    << "; segtime predict " << outputPath() << ")\n";
-    else
-      llvm::errs() << Opts.MachineNote << (Opts.MachineNote.empty() ? "" : "\n")
-                   << compileTimeSummary(File, Opts.Machine, Opts.Values, SummaryMaxFunctions);
+    } else if (!EC) {
+      llvm::errs() << Opts.MachineNote << (Opts.MachineNote.empty() ? "" : "\n");
+      printCompileTimeSummary(llvm::errs(), outputPath(), Opts.Machine, Opts.Values,
+                              SummaryMaxFunctions);
+    }
     llvm::errs() << "segtime: wrote " << outputPath() << "\n";
   }
 
@@ -461,16 +455,12 @@ private:
   /// code taken so far (takeInlined), by source name.
   std::map<std::string, std::set<std::string>> Carriers;
   std::map<std::string, std::vector<InlinedCopy>> Inlined;
-  /// Without quiet: the source-level SEGs for the summary, in source order.
-  std::vector<std::optional<FunctionSeg>> Kept;
   /// Main-file functions of a file too large for the summary (0: not skipped).
   size_t SummarySkipped = 0;
   /// The largest number of main-file functions the summary is printed for
-  /// (compileTimeSummary's MaxFunctions): it predicts the whole file at the
-  /// end, with every function's SEGs kept until then.
+  /// (segtime predict --summary N): it predicts the whole file at the end.
   static constexpr size_t SummaryMaxFunctions = 50;
-  bool keepForSummary() const { return !Opts.Quiet && !SummarySkipped; }
-  SegFile File; ///< the file's header and warnings (functions: Kept)
+  SegFile File; ///< the file's header and warnings (functions: written as done)
   /// What building and merging Functions[I] reported: the builder's
   /// warnings, the recursive calls ({function, node id}), the merge's
   /// warnings.

@@ -26,8 +26,8 @@
 ///
 //===----------------------------------------------------------------------===//
 #include "plugin/PluginOptions.h"
+#include "core/Seg.h"
 #include "passes/MachineLevel.h"
-#include "predictor/Predict.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"

@@ -3,8 +3,9 @@
 ///
 /// \file
 /// See Install.h. The layout below PREFIX is given by the build
-/// (SEGTIME_INSTALL_DATADIR, SEGTIME_INSTALL_PLUGINDIR: paths relative to
-/// the prefix); no absolute path of the source or build tree is compiled in.
+/// (SEGTIME_INSTALL_DATADIR, SEGTIME_INSTALL_PLUGINDIR, SEGTIME_INSTALL_BINDIR:
+/// paths relative to the prefix); no absolute path of the source or build
+/// tree is compiled in.
 ///
 //===----------------------------------------------------------------------===//
 #include "predictor/Install.h"
@@ -13,11 +14,15 @@
 #include <dlfcn.h>
 #include <sstream>
 #include <system_error>
+#include <unistd.h>
 
 namespace fs = std::filesystem;
 
 #ifndef SEGTIME_INSTALL_DATADIR
 #define SEGTIME_INSTALL_DATADIR "share/segtime"
+#endif
+#ifndef SEGTIME_INSTALL_BINDIR
+#define SEGTIME_INSTALL_BINDIR "bin"
 #endif
 #ifndef SEGTIME_INSTALL_PLUGINDIR
 #define SEGTIME_INSTALL_PLUGINDIR "lib/segtime"
@@ -102,6 +107,22 @@ fs::path pluginPath() {
        {P / SEGTIME_INSTALL_PLUGINDIR / "segtime.so", P / "lib" / "segtime.so"})
     if (fs::is_regular_file(C, EC))
       return C;
+  return fs::path();
+}
+
+fs::path toolPath() {
+  if (const char *E = std::getenv("SEGTIME"); E && *E)
+    return E;
+  std::vector<fs::path> Candidates;
+  if (fs::path P = installPrefix(); !P.empty())
+    Candidates.push_back(P / SEGTIME_INSTALL_BINDIR / "segtime");
+  if (fs::path D = moduleDirectory(); !D.empty())
+    Candidates.push_back(D.parent_path() / "bin" / "segtime");
+  for (const fs::path &C : Candidates) {
+    std::error_code EC;
+    if (fs::is_regular_file(C, EC) && access(C.c_str(), X_OK) == 0)
+      return C;
+  }
   return fs::path();
 }
 

@@ -59,6 +59,13 @@ std::vector<std::filesystem::path> machineSearchPath();
 /// or in a build tree PREFIX/lib/segtime.so. Empty if neither exists.
 std::filesystem::path pluginPath();
 
+/// The segtime command, for the plugin's compile-time summary: $SEGTIME if
+/// set and not empty (returned as given, even if it is no file: the caller
+/// names it); else PREFIX/bin/segtime (installed, or build/bin/segtime in a
+/// build tree); else moduleDirectory()/../bin/segtime. Empty if neither
+/// of the last two is an executable file.
+std::filesystem::path toolPath();
+
 /// The machine used when none is named.
 struct DefaultMachine {
   std::string Path; ///< machine file

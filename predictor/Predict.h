@@ -234,11 +234,6 @@ CostedSummary costedSummary(const SegFile &S, const FunctionSeg &F,
 std::optional<std::string> iccTarget(const SegFile &S, const Machine &M,
                                      const std::string &Wanted);
 
-/// "NAME=VALUE" of -p (segtime predict, the templates, the plugin's p=): the name and a finite number. Throws
-/// std::runtime_error "-p expects NAME=VALUE, got '...'" or "-p KV: '...' is
-/// not a number" / "... must be a finite number".
-std::pair<std::string, double> parseParamAssignment(const std::string &KV);
-
 /// Checks the -p values O.Values against S: finite; a branch probability
 /// in [0, 1]; a loop's number of iterations, a source name that is a whole
 /// trip count (a size), `rank` >= 0; `p` >= 1. Throws std::runtime_error
@@ -264,7 +259,8 @@ void checkValues(const SegFile &S, const PredictOptions &O);
 /// is not, every rank 0..p-1 is evaluated and the slowest is reported.
 Prediction predict(const SegFile &S, const Machine &M, const PredictOptions &O);
 
-/// Text the plugin prints at compile time: per main-file function (the
+/// Text the plugin prints at compile time (segtime predict --summary, which
+/// the plugin runs on the file it wrote): per main-file function (the
 /// first MaxFunctions; a line counts the others), the structural formula,
 /// the POC flop count, the POC and HLLC closed-form times on machine
 /// MachineName (a name or path; if it cannot be read the text says why)

@@ -438,27 +438,6 @@ static std::string sizeUse(const SegFile &S, const std::string &X) {
   return Where;
 }
 
-std::pair<std::string, double> parseParamAssignment(const std::string &KV) {
-  size_t Eq = KV.find('=');
-  if (Eq == std::string::npos || Eq == 0)
-    throw std::runtime_error("-p expects NAME=VALUE, got '" + KV + "'");
-  double V = 0;
-  try {
-    size_t Used = 0;
-    V = std::stod(KV.substr(Eq + 1), &Used);
-    if (Used != KV.size() - Eq - 1)
-      throw std::invalid_argument("");
-  } catch (const std::exception &) {
-    throw std::runtime_error("-p " + KV + ": '" + KV.substr(Eq + 1) + "' is not a number");
-  }
-  // stod reads "nan" and "inf": a value must be a finite number (the range
-  // of each parameter is checked against the SEG file, predict()).
-  if (!std::isfinite(V))
-    throw std::runtime_error("-p " + KV + ": parameter '" + KV.substr(0, Eq) +
-                             "' must be a finite number, got '" + KV.substr(Eq + 1) + "'");
-  return {KV.substr(0, Eq), V};
-}
-
 void checkValues(const SegFile &S, const PredictOptions &O) {
   std::map<std::string, Parameter> Declared;
   for (const FunctionSeg &F : S.Functions)

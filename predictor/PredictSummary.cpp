@@ -2,9 +2,10 @@
 ///
 /// \file
 /// compileTimeSummary() (predictor/Predict.h): the text the clang plugin
-/// prints per main-file function at compile time: the structural formula,
-/// the POC flop count, the POC and HLLC closed-form times and the ICC
-/// prediction of predict() or what it needs.
+/// prints per main-file function at compile time (it runs `segtime predict
+/// --summary N` on the .seg.json it wrote, plugin/CompileSummary.h): the
+/// structural formula, the POC flop count, the POC and HLLC closed-form
+/// times and the ICC prediction of predict() or what it needs.
 ///
 //===----------------------------------------------------------------------===//
 #include "predictor/Predict.h"

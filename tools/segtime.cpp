@@ -83,6 +83,10 @@ const char *PredictUsage =
     "  --max-terms N        expand a closed form only if it stays within N terms\n"
     "                       (default 4000; 0: always); a larger one is printed\n"
     "                       and evaluated factored, with a note\n"
+    "  --summary N          print instead the clang plugin's compile-time summary\n"
+    "                       of the first N functions of the main file (the plugin\n"
+    "                       runs this; docs/cli.md, \"What the plugin prints\");\n"
+    "                       takes only --machine (one) and -p\n"
     "\n"
     "Every function that can be predicted is; the others are listed last\n"
     "(\"incomplete\" in --json) with what they lack.\n"
@@ -126,12 +130,19 @@ int predictMain(int Argc, char **Argv) {
   std::vector<std::string> MachineNames; // several: side by side
   PredictOptions O;
   bool Json = false, LevelsGiven = false;
+  long long SummaryMax = -1; // --summary N
+  std::string NotForSummary; // the first option --summary does not take
   cli::ArgReader R(Argc, Argv);
   while (R.next()) {
     std::string A = R.flag();
+    if (NotForSummary.empty() && R.isOption() &&
+        !(A == "--machine" || A == "-m" || A == "-p" || A == "--param" || A == "--summary"))
+      NotForSummary = A;
     if (A == "--help" || A == "-h") {
       std::cout << PredictUsage;
       return 0;
+    } else if (A == "--summary") {
+      SummaryMax = cli::parseWhole(A, R.value(), 0, LLONG_MAX, "number of functions (0, 1, ...)");
     } else if (A == "--machine" || A == "-m") {
       MachineNames.push_back(R.value());
     } else if (A == "--level") {
@@ -169,6 +180,9 @@ int predictMain(int Argc, char **Argv) {
   }
   if (Seg.empty())
     throw UsageError("no SEG file given (see segtime predict --help)");
+  if (SummaryMax >= 0 && (!NotForSummary.empty() || MachineNames.size() > 1))
+    throw UsageError("--summary takes only --machine (one) and -p, not " +
+                     (NotForSummary.empty() ? std::string("a second --machine") : NotForSummary));
   if (MachineNames.empty()) {
     DefaultMachine D = defaultMachine();
     std::cerr << D.Note << "\n";
@@ -176,6 +190,10 @@ int predictMain(int Argc, char **Argv) {
   }
   const std::string &MachineName = MachineNames[0];
   SegFile S = SegFile::read(Seg);
+  if (SummaryMax >= 0) { // (never fails on the machine: the text says why)
+    std::cout << compileTimeSummary(S, MachineName, O.Values, SummaryMax);
+    return 0;
+  }
   Machine M = readMachine(findMachine(MachineName));
   if (!Profile.empty()) {
     CtFile Ct = CtFile::read(Profile);
