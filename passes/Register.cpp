@@ -363,6 +363,7 @@ struct CollectPass : PassInfoMixin<CollectPass> {
     }
     C.CallArgs.clear();
     IRTime.reset();
+    notePeakMemory("optimised; IR SEGs built");
     // Each target from a clone compiled a second time (cloneTarget), but
     // the compile's own, when it writes an object file: its own code
     // generation is recorded (attachRecorded attaches each function's RUVs
@@ -402,6 +403,7 @@ struct CollectPass : PassInfoMixin<CollectPass> {
       TimeRegion StripTime(phaseTimer("strip-debug", "line tables stripped"));
       stripLineTables(M);
     }
+    notePeakMemory("code generation starts");
     return PreservedAnalyses::none();
   }
 };

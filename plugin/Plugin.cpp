@@ -92,6 +92,7 @@ public:
       return;
     }
     expect();
+    notePeakMemory("code generation done");
     if (Opts.IR)
       finishIccLevels(); // code generation has run (hands over the rest)
     // Functions with no IR SEG: not emitted (unused static, inline), or no
@@ -164,8 +165,10 @@ public:
         File.Functions.push_back(std::move(*F));
       print(File);
     }
-    if (Opts.Timing)
+    if (Opts.Timing) {
+      notePeakMemory(".seg.json written");
       printPhaseTimes(llvm::errs());
+    }
   }
 
   ~SegConsumer() override {
@@ -266,6 +269,7 @@ private:
   void backendStarts() {
     if (CI.getDiagnostics().hasErrorOccurred())
       return;
+    notePeakMemory("IR generated (AST held)");
     prepare();
     Prebuilt.resize(Functions.size());
     for (size_t I = 0; I < Functions.size(); ++I)
@@ -279,6 +283,7 @@ private:
       Ctx->getAllocator().Reset();
       AstReleased = true;
     }
+    notePeakMemory("source SEGs built, AST released");
   }
 
   /// The source-level SEG of Functions[I] from the AST, its recursive calls
