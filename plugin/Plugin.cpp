@@ -155,8 +155,8 @@ public:
     {
       llvm::TimeRegion T(phaseTimer("write-json", ".seg.json written"));
       // The keys after "functions" (all sort after it), as SegFileWriter.
-      json Header = compactHeader(File, Vocab);
-      emit((AnyWritten ? "]," : "{\"functions\":[],") + Header.dump().substr(1) + "\n");
+      emit(AnyWritten ? "]," : "{\"functions\":[],");
+      writeCompactHeader(File, Vocab, [this](const std::string &T) { emit(T); });
       OS.reset();
     }
     irCollection().OnFinal = nullptr;
