@@ -397,6 +397,13 @@ private:
 /// "ruvs". Call once, after the last function was made compact with Vocab.
 json compactHeader(const SegFile &S, SegVocabulary &Vocab);
 
+/// compactHeader(S, Vocab).dump() without its leading "{", and a newline,
+/// handed to Out in pieces: the tables are written entry by entry, not
+/// copied into a JSON value and its dump (an amalgamation's "strings" are
+/// megabytes). The same bytes.
+void writeCompactHeader(const SegFile &S, SegVocabulary &Vocab,
+                        const std::function<void(const std::string &)> &Out);
+
 /// The JSON document in file Path. Throws std::runtime_error "PATH: cannot
 /// open file" or "PATH: invalid JSON: ...".
 json readJsonFile(const std::string &Path);

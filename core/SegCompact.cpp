@@ -682,10 +682,13 @@ void SegFileWriter::add(const FunctionSeg &F) {
 
 void SegFileWriter::finish(const SegFile &Rest) {
   Out(Written ? "]," : "{\"functions\":[],");
-  Out(compactHeader(Rest, Vocab).dump().substr(1) + "\n"); // without "{"
+  writeCompactHeader(Rest, Vocab, Out); // (without "{")
 }
 
-json compactHeader(const SegFile &S, SegVocabulary &Vocab) {
+namespace {
+
+/// compactHeader without Vocab's tables (their keys are not set).
+json headerWithoutTables(const SegFile &S, SegVocabulary &Vocab) {
   json J = headerJSON(S);
   J["schema"] = SegFile::Schema;
   json &Warnings = J["warnings"];
@@ -708,11 +711,76 @@ json compactHeader(const SegFile &S, SegVocabulary &Vocab) {
   for (size_t I = 0; I < Slots.size(); ++I) // (the views point into the slots)
     if (!Encoded[I].is_null())
       *Slots[I] = std::move(Encoded[I]);
+  return J;
+}
+
+} // namespace
+
+json compactHeader(const SegFile &S, SegVocabulary &Vocab) {
+  json J = headerWithoutTables(S, Vocab);
   J["vocabulary"] = Vocab.Names;
   J["strings"] = Vocab.Texts;
   J["ruvs"] = Vocab.Ruvs;
   return J;
 }
+
+void writeCompactHeader(const SegFile &S, SegVocabulary &Vocab,
+                        const std::function<void(const std::string &)> &Out) {
+  json J = headerWithoutTables(S, Vocab);
+  // The tables as empty arrays in the dump, then each one's entries put
+  // where its "[]" is (dumped one by one, as the whole array's dump would).
+  std::string Buf;
+  auto Put = [&](std::string_view T) {
+    Buf += T;
+    if (Buf.size() >= (1u << 16)) {
+      Out(Buf);
+      Buf.clear();
+    }
+  };
+  auto Entries = [&](const auto &Table) {
+    Put("[");
+    for (size_t I = 0; I < Table.size(); ++I) {
+      if (I)
+        Put(",");
+      Put(json(Table[I]).dump());
+    }
+    Put("]");
+  };
+  J["vocabulary"] = J["strings"] = J["ruvs"] = json::array();
+  std::string Dump = J.dump();
+  // Where each table's "[]" is: inside a dumped string every quote is
+  // escaped, so "KEY":[] (a bare quote after KEY) is structure; found once,
+  // it is the top-level key's.
+  std::vector<std::pair<size_t, std::function<void()>>> At;
+  auto Find = [&](std::string_view Key, std::function<void()> Write) {
+    size_t P = Dump.find(Key);
+    if (P != std::string::npos && Dump.find(Key, P + 1) == std::string::npos)
+      At.emplace_back(P + Key.size() - 2, std::move(Write));
+  };
+  Find("\"vocabulary\":[]", [&] { Entries(Vocab.Names); });
+  Find("\"strings\":[]", [&] { Entries(Vocab.Texts); });
+  Find("\"ruvs\":[]", [&] { Entries(Vocab.Ruvs); });
+  if (At.size() != 3) { // (not found once each: the whole dump)
+    J["vocabulary"] = Vocab.Names;
+    J["strings"] = Vocab.Texts;
+    J["ruvs"] = Vocab.Ruvs;
+    Out(J.dump().substr(1) + "\n");
+    return;
+  }
+  std::sort(At.begin(), At.end(),
+            [](const auto &A, const auto &B) { return A.first < B.first; });
+  size_t From = 1; // without "{"
+  for (auto &[P, Write] : At) {
+    Put(std::string_view(Dump).substr(From, P - From));
+    Write();
+    From = P + 2; // after "[]"
+  }
+  Put(std::string_view(Dump).substr(From));
+  Put("\n");
+  Out(Buf);
+}
+
+
 
 json SegFile::toCompactJSON() const {
   SegVocabulary Vocab;

@@ -7,6 +7,7 @@
 #include "llvm/IR/DebugInfo.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Compression.h"
 
 #include <utility>
 
@@ -243,17 +244,178 @@ void handOverAll(IRCollection &C) {
     handOver(C, C.Functions.begin());
 }
 
+/// An IR SEG waiting for code generation, shelved (shelve): its packed
+/// nodes and its block maps as one image, zlib-compressed (level 1) where
+/// LLVM has zlib. The maps' formula texts and the nodes compress several
+/// times; an amalgamation's waiting SEGs are tens of MB as maps and packed
+/// nodes, and they are held from the end of the optimiser until code
+/// generation reaches each function.
+struct Shelved {
+  std::vector<uint8_t> Image;
+  size_t RawSize = 0;
+  bool Compressed = false;
+};
+
+/// The image's bytes: 64-bit numbers and length-prefixed strings.
+struct ImageOut {
+  SmallVector<uint8_t, 0> Bytes;
+  void num(uint64_t V) {
+    for (int K = 0; K < 8; ++K)
+      Bytes.push_back(static_cast<uint8_t>(V >> (8 * K)));
+  }
+  void ptr(const BasicBlock *B) { num(reinterpret_cast<uintptr_t>(B)); }
+  void str(const std::string &S) {
+    num(S.size());
+    Bytes.append(S.begin(), S.end());
+  }
+};
+
+struct ImageIn {
+  ArrayRef<uint8_t> Bytes;
+  size_t At = 0;
+  uint64_t num() {
+    uint64_t V = 0;
+    for (int K = 0; K < 8; ++K)
+      V |= uint64_t(Bytes[At++]) << (8 * K);
+    return V;
+  }
+  const BasicBlock *ptr() { return reinterpret_cast<const BasicBlock *>(uintptr_t(num())); }
+  std::string str() {
+    size_t N = num();
+    std::string S(reinterpret_cast<const char *>(Bytes.data()) + At, N);
+    At += N;
+    return S;
+  }
+};
+
+/// Moves FS's packed nodes and block maps into a Shelved image (FS keeps
+/// its name, parameters, inlined sites and notes). Nothing if FS's nodes
+/// are not packed.
+Shelved shelve(IRFunctionSeg &FS) {
+  Shelved Out;
+  if (FS.PackedSeg.empty())
+    return Out;
+  ImageOut W;
+  W.num(FS.PackedSeg.size());
+  W.Bytes.append(FS.PackedSeg.begin(), FS.PackedSeg.end());
+  W.num(FS.StageOf.size());
+  for (const auto &[B, Id] : FS.StageOf) {
+    W.ptr(B);
+    W.str(Id);
+  }
+  W.num(FS.EdgeFreq.size());
+  for (const auto &[E, Freq] : FS.EdgeFreq) {
+    W.ptr(E.first);
+    W.ptr(E.second);
+    W.str(Freq);
+  }
+  W.num(FS.LoopExits.size());
+  for (const auto &[E, X] : FS.LoopExits) {
+    W.ptr(E.first);
+    W.ptr(E.second);
+    W.str(X.LoopId);
+    W.num(X.Freq.has_value());
+    W.str(X.Freq.value_or(""));
+  }
+  W.num(FS.CopyOf.size());
+  for (const auto &[Id, Of] : FS.CopyOf) {
+    W.str(Id);
+    W.str(Of);
+  }
+  W.num(FS.DataBranch.size());
+  for (const auto &[B, P] : FS.DataBranch) {
+    W.ptr(B);
+    W.str(P);
+  }
+  FS.PackedSeg = {};
+  releaseBlockMaps(FS);
+  Out.RawSize = W.Bytes.size();
+  if (compression::zlib::isAvailable()) {
+    SmallVector<uint8_t, 0> Z;
+    compression::zlib::compress(W.Bytes, Z, compression::zlib::BestSpeedCompression);
+    Out.Image.assign(Z.begin(), Z.end());
+    Out.Compressed = true;
+  } else {
+    Out.Image.assign(W.Bytes.begin(), W.Bytes.end());
+  }
+  return Out;
+}
+
+/// Gives FS back what shelve took, in the same maps and order (the maps
+/// are sorted: each entry goes at the end). False if the image does not
+/// decompress (FS then has neither nodes nor block maps).
+bool unshelve(IRFunctionSeg &FS, Shelved &S) {
+  if (S.Image.empty())
+    return true;
+  SmallVector<uint8_t, 0> Raw;
+  ArrayRef<uint8_t> Bytes(S.Image);
+  if (S.Compressed) {
+    if (Error E = compression::zlib::decompress(S.Image, Raw, S.RawSize)) {
+      consumeError(std::move(E));
+      return false;
+    }
+    Bytes = Raw;
+  }
+  ImageIn R{Bytes};
+  size_t N = R.num();
+  FS.PackedSeg.assign(Bytes.begin() + R.At, Bytes.begin() + R.At + N);
+  R.At += N;
+  for (size_t K = R.num(); K > 0; --K) {
+    const BasicBlock *B = R.ptr();
+    FS.StageOf.emplace_hint(FS.StageOf.end(), B, R.str());
+  }
+  for (size_t K = R.num(); K > 0; --K) {
+    const BasicBlock *A = R.ptr(), *B = R.ptr();
+    FS.EdgeFreq.emplace_hint(FS.EdgeFreq.end(), std::make_pair(A, B), R.str());
+  }
+  for (size_t K = R.num(); K > 0; --K) {
+    const BasicBlock *A = R.ptr(), *B = R.ptr();
+    IRFunctionSeg::LoopExit X;
+    X.LoopId = R.str();
+    bool HasFreq = R.num();
+    std::string Freq = R.str();
+    if (HasFreq)
+      X.Freq = std::move(Freq);
+    FS.LoopExits.emplace_hint(FS.LoopExits.end(), std::make_pair(A, B), std::move(X));
+  }
+  for (size_t K = R.num(); K > 0; --K) {
+    std::string Id = R.str();
+    FS.CopyOf.emplace_hint(FS.CopyOf.end(), std::move(Id), R.str());
+  }
+  for (size_t K = R.num(); K > 0; --K) {
+    const BasicBlock *B = R.ptr();
+    FS.DataBranch.emplace_hint(FS.DataBranch.end(), B, R.str());
+  }
+  S = {};
+  return true;
+}
+
 /// The compile target whose code generation is being recorded
 /// (recordCompileCodegen), until finishIccLevels.
 struct PendingIcc {
   std::string Key;  ///< "ICC:<cpu>"
   std::string Name; ///< target name in IRCollection::TargetInfo
   BlockLists Blocks;
+  /// The IR SEGs waiting for code generation (shelve), by IR name.
+  std::map<std::string, Shelved> Shelf;
 };
 
 std::optional<PendingIcc> &pending() {
   static std::optional<PendingIcc> P;
   return P;
+}
+
+/// Unshelves the IR SEG of function Name (FS) if it is on P's shelf; an
+/// image that does not decompress is an error of the compile's ICC level
+/// (FS then has no nodes).
+void takeOffShelf(PendingIcc &P, const std::string &Name, IRFunctionSeg &FS) {
+  auto It = P.Shelf.find(Name);
+  if (It == P.Shelf.end())
+    return;
+  if (!unshelve(FS, It->second))
+    irCollection().Errors.push_back(P.Key + ": the IR SEG of '" + Name +
+                                    "' waiting for code generation could not be restored");
+  P.Shelf.erase(It);
 }
 
 /// FunctionIccSink of the recording: attaches F's RUVs as soon as F is
@@ -269,6 +431,7 @@ void attachRecorded(const Function &F, const std::map<const BasicBlock *, Ruv> &
     return;
   std::optional<TimeRegion> AttachTime(std::in_place,
                                        phaseTimer("icc-attach", "ICC RUVs onto the IR SEG"));
+  takeOffShelf(*P, FS->first, FS->second);
   unpackSeg(FS->second);
   attachFunction(FS->second, P->Key, BL->second, Ruvs, Edges, CondJumps);
   releaseBlockMaps(FS->second);
@@ -363,6 +526,7 @@ struct CollectPass : PassInfoMixin<CollectPass> {
     }
     C.CallArgs.clear();
     IRTime.reset();
+    notePeakMemory("optimised; IR SEGs built");
     // Each target from a clone compiled a second time (cloneTarget), but
     // the compile's own, when it writes an object file: its own code
     // generation is recorded (attachRecorded attaches each function's RUVs
@@ -385,10 +549,14 @@ struct CollectPass : PassInfoMixin<CollectPass> {
     }
     std::string Why;
     if (Recorded && recordCompileCodegen(M, *Recorded, attachRecorded, Why,
-                                         &C.TargetInfo[Recorded->Name]))
-      pending().emplace(
-          PendingIcc{"ICC:" + Recorded->Name, Recorded->Name, blockLists(M, C)});
-    else if (Recorded) // (not recordable: Why)
+                                         &C.TargetInfo[Recorded->Name])) {
+      PendingIcc &P = pending().emplace(
+          PendingIcc{"ICC:" + Recorded->Name, Recorded->Name, blockLists(M, C), {}});
+      // Each IR SEG waits for code generation on the shelf (shelve).
+      for (auto &[Name, FS] : C.Functions)
+        if (!FS.PackedSeg.empty())
+          P.Shelf[Name] = shelve(FS);
+    } else if (Recorded) // (not recordable: Why)
       cloneTarget(M, C, *Recorded);
     // The maps from M's blocks served the ICC levels only: released now
     // rather than held until the plugin writes the SEG file after code
@@ -402,6 +570,7 @@ struct CollectPass : PassInfoMixin<CollectPass> {
       TimeRegion StripTime(phaseTimer("strip-debug", "line tables stripped"));
       stripLineTables(M);
     }
+    notePeakMemory("code generation starts");
     return PreservedAnalyses::none();
   }
 };
@@ -418,6 +587,8 @@ void finishIccLevels() {
     C.Errors.push_back(P->Key + ": " + Err);
     C.TargetInfo[P->Name]["error"] = Err;
   }
+  for (auto &[Name, FS] : C.Functions) // (code generation did not reach them)
+    takeOffShelf(*P, Name, FS);
   releaseBlockMaps(C);
   P.reset();
   handOverAll(C); // (functions code generation did not reach)

@@ -7,7 +7,9 @@
 /// itineraries, code layout), the merge of the levels and the writing of the
 /// .seg.json. The times go into one llvm::TimerGroup, "segtime", printed to
 /// stderr at the end of the compile in the table format of clang's
-/// -ftime-report (user, system, user+system and wall seconds per phase).
+/// -ftime-report (user, system, user+system and wall seconds per phase),
+/// followed by the peak and current resident set at the phase boundaries
+/// (notePeakMemory), to find where the compile's peak memory is reached.
 ///
 /// USAGE:
 ///   clang-19 -O2 -fplugin=build/lib/segtime.so -fplugin-arg-segtime-timing \
@@ -57,7 +59,13 @@ private:
   llvm::Timer *Outer, *Inner;
 };
 
-/// Prints the phases timed so far (nothing if none) and resets them.
+/// With the timers on, notes the process's peak and current resident set
+/// (VmHWM, VmRSS of /proc/self/status, in kB; nothing where that file does
+/// not exist) at point Where of the compile, for printPhaseTimes.
+void notePeakMemory(llvm::StringRef Where);
+
+/// Prints the phases timed so far (nothing if none) and the memory noted
+/// (notePeakMemory), and resets both.
 void printPhaseTimes(llvm::raw_ostream &OS);
 
 } // namespace segtime

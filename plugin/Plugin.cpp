@@ -92,6 +92,7 @@ public:
       return;
     }
     expect();
+    notePeakMemory("code generation done");
     if (Opts.IR)
       finishIccLevels(); // code generation has run (hands over the rest)
     // Functions with no IR SEG: not emitted (unused static, inline), or no
@@ -154,15 +155,17 @@ public:
     {
       llvm::TimeRegion T(phaseTimer("write-json", ".seg.json written"));
       // The keys after "functions" (all sort after it), as SegFileWriter.
-      json Header = compactHeader(File, Vocab);
-      emit((AnyWritten ? "]," : "{\"functions\":[],") + Header.dump().substr(1) + "\n");
+      emit(AnyWritten ? "]," : "{\"functions\":[],");
+      writeCompactHeader(File, Vocab, [this](const std::string &T) { emit(T); });
       OS.reset();
     }
     irCollection().OnFinal = nullptr;
     if (!Opts.Quiet)
       print();
-    if (Opts.Timing)
+    if (Opts.Timing) {
+      notePeakMemory(".seg.json written");
       printPhaseTimes(llvm::errs());
+    }
   }
 
   ~SegConsumer() override {
@@ -261,6 +264,7 @@ private:
   void backendStarts() {
     if (CI.getDiagnostics().hasErrorOccurred())
       return;
+    notePeakMemory("IR generated (AST held)");
     prepare();
     Prebuilt.resize(Functions.size());
     for (size_t I = 0; I < Functions.size(); ++I)
@@ -274,6 +278,7 @@ private:
       Ctx->getAllocator().Reset();
       AstReleased = true;
     }
+    notePeakMemory("source SEGs built, AST released");
   }
 
   /// The source-level SEG of Functions[I] from the AST, its recursive calls

@@ -5,6 +5,7 @@
 // RUN:   -fplugin-arg-segtime-out=%t.json -c %s -o %t.o > %t.txt 2>&1
 // RUN: FileCheck %s < %t.txt
 // RUN: FileCheck %s --check-prefix=NOCLONE < %t.txt
+// RUN: FileCheck %s --check-prefix=MEM < %t.txt
 // RUN: %clang -target x86_64-linux-gnu -march=x86-64 -O2 -fplugin=%segtime_plugin \
 // RUN:   -fplugin-arg-segtime-quiet -fplugin-arg-segtime-targets=compile \
 // RUN:   -fplugin-arg-segtime-out=%t2.json -c %s -o %t2.o 2>&1 | count 0
@@ -40,3 +41,13 @@ double sum(int n, const double *x) {
 // CLONE-DAG: ICC clone of the module
 // CLONE-DAG: ICC code generation
 // CLONE-DAG: ICC block costing (llvm-mca, layout)
+
+// After the table, the memory at the phase boundaries (MB: peak resident
+// set so far, resident set, malloc'd), in the compile's order.
+// MEM: segtime memory (MB): peak resident set so far, resident set, malloc'd and not freed
+// MEM-NEXT: {{[0-9]+\.[0-9] +[0-9]+\.[0-9] +[0-9]+\.[0-9]}}  IR generated (AST held)
+// MEM-NEXT: source SEGs built, AST released
+// MEM-NEXT: optimised; IR SEGs built
+// MEM-NEXT: code generation starts
+// MEM-NEXT: code generation done
+// MEM-NEXT: .seg.json written
