@@ -176,10 +176,7 @@ CtFile CtFile::fromJSON(const json &J) {
 CtFile CtFile::read(const std::string &Path) { return readJsonAs<CtFile>(Path); }
 
 const CtFunction *CtFile::find(const std::string &Name) const {
-  for (const CtFunction &F : Functions)
-    if (F.Name == Name)
-      return &F;
-  return nullptr;
+  return findByName(Functions, Name);
 }
 
 namespace {

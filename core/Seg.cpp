@@ -369,10 +369,7 @@ json readJsonFile(const std::string &Path) {
 SegFile SegFile::read(const std::string &Path) { return readJsonAs<SegFile>(Path); }
 
 const FunctionSeg *SegFile::find(const std::string &Name) const {
-  for (const FunctionSeg &F : Functions)
-    if (F.Name == Name)
-      return &F;
-  return nullptr;
+  return findByName(Functions, Name);
 }
 
 } // namespace segtime

@@ -47,6 +47,15 @@ using json = nlohmann::json;
 /// INTCC and ICC are costed on.
 inline const std::string IrSegKey = "IR";
 
+/// The first item of Items whose Name is Name, or nullptr.
+template <typename T>
+const T *findByName(const std::vector<T> &Items, const std::string &Name) {
+  for (const T &X : Items)
+    if (X.Name == Name)
+      return &X;
+  return nullptr;
+}
+
 /// A JSON array of X.toJSON() for each X of Items, in order.
 template <typename Range> json toJSONArray(const Range &Items) {
   json A = json::array();

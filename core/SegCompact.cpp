@@ -343,13 +343,7 @@ private:
       appendString(Out, S);
   }
   void texts(const std::vector<std::string> &V) {
-    Out += '[';
-    for (size_t I = 0; I < V.size(); ++I) {
-      if (I)
-        Out += ',';
-      textOf(V[I]);
-    }
-    Out += ']';
+    array(V, [&](const std::string &X) { textOf(X); });
   }
   /// [op, count, ...] of R.
   void appendPairs(std::string &T, const Ruv &R) {
@@ -467,13 +461,7 @@ private:
   }
 
   void writeList(const NodeList &L) {
-    Out += '[';
-    for (size_t I = 0; I < L.size(); ++I) {
-      if (I)
-        Out += ',';
-      writeNode(L[I]);
-    }
-    Out += ']';
+    array(L, [&](const Node &N) { writeNode(N); });
   }
 
   /// Node N with the keys in dump()'s order (a, b, bp, bytes, c, chain, f,
@@ -492,18 +480,15 @@ private:
     Out += '{';
     if (N.Kind == NodeKind::Branch) {
       key("a", First);
-      Out += '[';
-      for (size_t I = 0; I < N.Arms.size(); ++I) {
-        const Arm &A = N.Arms[I];
-        Out += I ? ",{\"b\":" : "{\"b\":";
+      array(N.Arms, [&](const Arm &A) {
+        Out += "{\"b\":";
         writeList(A.Body);
         Out += ",\"l\":";
         nameOf(A.Label);
         Out += ",\"p\":";
         textOf(A.Prob);
         Out += '}';
-      }
-      Out += ']';
+      });
     }
     if (Loop) {
       key("b", First);
@@ -600,15 +585,12 @@ private:
 
   /// MemStream::toJSON's keys, its texts shared.
   void writeStreams(const std::vector<MemStream> &Streams) {
-    Out += '[';
-    for (size_t I = 0; I < Streams.size(); ++I) {
-      const MemStream &M = Streams[I];
-      Out += I ? ",{\"base\":" : "{\"base\":";
+    array(Streams, [&](const MemStream &M) {
+      Out += "{\"base\":";
       textOf(M.Base);
-      Out += M.Load ? ",\"load\":true,\"loops\":[" : ",\"load\":false,\"loops\":[";
-      for (size_t K = 0; K < M.Loops.size(); ++K) {
-        const MemStream::Step &S = M.Loops[K];
-        Out += K ? ",{" : "{";
+      Out += M.Load ? ",\"load\":true,\"loops\":" : ",\"load\":false,\"loops\":";
+      array(M.Loops, [&](const MemStream::Step &S) {
+        Out += '{';
         if (!S.Index.empty()) {
           Out += "\"index\":";
           textOf(S.Index);
@@ -621,12 +603,22 @@ private:
         Out += ",\"trip\":";
         textOf(S.Trip);
         Out += '}';
-      }
-      Out += "],\"offsets_B\":";
+      });
+      Out += ",\"offsets_B\":";
       texts(M.Offsets);
       Out += ",\"size_B\":";
       Out += std::to_string(M.Size);
       Out += M.Store ? ",\"store\":true}" : ",\"store\":false}";
+    });
+  }
+
+  /// Items as a JSON array: Each(item) writes one element.
+  template <typename T, typename F> void array(const std::vector<T> &Items, F &&Each) {
+    Out += '[';
+    for (size_t I = 0; I < Items.size(); ++I) {
+      if (I)
+        Out += ',';
+      Each(Items[I]);
     }
     Out += ']';
   }
