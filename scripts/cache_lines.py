@@ -33,6 +33,10 @@ if that is over --budget) and an out-of-cache
 one (the smallest that does not; if that is over --budget, the geometric
 mean of the two sizes when its footprint still exceeds the L2), under cachegrind with the machine's L1
 as D1 and its L2 as LL (SEGTIME_REPS=1 and 2: the difference is one call).
+Nests are paired with source lines by the outermost source loop they come
+from (an unrolled outer loop and its remainder nest, which the optimiser
+attributes to the inner source loop, share that loop's lines and are
+compared as one; so are a vector loop and its remainder on one line).
 Per nest and level (lines into L1, lines into L2) the predicted lines brought
 in (the breakdown's "lines_in" times the nest's executions per call) against
 the simulated misses; a nest agrees at a level if |pred - sim| <= 10 % of
@@ -112,9 +116,37 @@ def nest_ranges(lines):
             for k, lo in enumerate(lines)]
 
 
-def predicted_nests(seg, function, params, machine, extra=(), group=False):
+def source_lines(seg, function):
+    """{IR loop id: first source line of the outermost source loop its
+    source node lies in}: an outer loop that the optimiser unrolled leaves
+    its remainder as a nest attributed to the inner source loop (trmv's
+    rows mod 8), whose code shares the inner loop's lines with the unrolled
+    nest; cachegrind's misses per source line cannot tell the two apart, so
+    both are compared as one."""
+    fn = next((f for f in seg["functions"] if f["name"] == function), None)
+    if fn is None:
+        return {}
+    top = {}  # source node id -> line of its outermost enclosing source loop
+
+    def walk(nodes, line):
+        for n in nodes:
+            here = line if line is not None else (
+                n["range"]["line"] if n["kind"] == "Loop" else None)
+            top[n["id"]] = here
+            walk(n.get("body", []), here)
+    walk(fn["seg"], None)
+    out = {}
+    for segs in fn.get("level_segs", {}).values():
+        for n in segs:
+            if n["kind"] == "Loop" and top.get(n.get("source_node")) is not None:
+                out[n["id"]] = top[n["source_node"]]
+    return out
+
+
+def predicted_nests(seg, function, params, machine, extra=(), group=False, lines=None):
     """{nest line: breakdown row} from segtime predict --breakdown --json
-    (group: nests on one line merged, nest_groups)."""
+    (group: nests on one line merged, nest_groups; lines: {IR loop id:
+    line} to group by instead of the nest's own first line)."""
     cmd = [SEGTIME, "predict", seg, "--machine", machine, "--function", function, "--level",
            "icc", "--breakdown", "--json"] + list(extra)
     for k, v in params.items():
@@ -125,7 +157,7 @@ def predicted_nests(seg, function, params, machine, extra=(), group=False):
     out = {}
     for f in j["functions"]:
         for b in f.get("breakdown", []):
-            out.setdefault(b["line"], []).append(b)
+            out.setdefault((lines or {}).get(b["loop"], b["line"]), []).append(b)
     return nest_groups(out)
 
 
@@ -238,7 +270,7 @@ def heldout(a, geo):
                 continue
             extra = given(k, seg, m["params"])
             pn = predicted_nests(base + ".seg.json", m["function"], m["params"], a.machine, extra,
-                                 group=True)
+                                 group=True, lines=source_lines(seg, m["function"]))
             ranges = nest_ranges(pn)
             key = lambda lo, hi: (k["name"], tuple(argv), lo, hi)
             if all(key(lo, hi) in cached for lo, hi in ranges):
