@@ -9,6 +9,8 @@
 //===----------------------------------------------------------------------===//
 #include "passes/IRSegBuilder.h"
 
+#include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
@@ -178,6 +180,64 @@ std::optional<std::string> Builder::spanOf(const MemRef &R, Loop *Top) {
   return Touched;
 }
 
+/// Integer header phis of nest Top's loops that ScalarEvolution leaves
+/// opaque but that step by a constant C: phi [Start, preheader], [Next,
+/// latch] with Next = phi + C, or Next a phi whose every incoming value is
+/// phi + C (stencil2d5's row counter once the vectoriser's versions of the
+/// row each increment it). Each is mapped to the AddRec {Start,+,C}<L>, so
+/// that addresses in it are affine in L (without it the rows do not move
+/// with the loop and the nest's footprint is one row).
+static ValueToSCEVMapTy opaqueInductions(Loop *Top, ScalarEvolution &SE) {
+  ValueToSCEVMapTy Map;
+  for (Loop *L : Top->getLoopsInPreorder()) {
+    BasicBlock *Pre = L->getLoopPreheader(), *Latch = L->getLoopLatch();
+    if (!Pre || !Latch)
+      continue;
+    for (PHINode &P : L->getHeader()->phis()) {
+      const SCEV *S = SE.getSCEV(&P);
+      if (!P.getType()->isIntegerTy() || !isa<SCEVUnknown>(S))
+        continue;
+      auto StepOf = [&](Value *V) -> const SCEV * {
+        const SCEV *D = SE.getMinusSCEV(SE.getSCEV(V), S);
+        return isa<SCEVConstant>(D) && !D->isZero() ? D : nullptr;
+      };
+      Value *Next = P.getIncomingValueForBlock(Latch);
+      const SCEV *Step = StepOf(Next);
+      if (auto *Q = dyn_cast<PHINode>(Next); !Step && Q && Q->getParent() != L->getHeader()) {
+        for (Value *V : Q->incoming_values()) {
+          const SCEV *D = StepOf(V);
+          if (!D || (Step && D != Step)) {
+            Step = nullptr;
+            break;
+          }
+          Step = D;
+        }
+      }
+      if (Step)
+        Map[&P] = SE.getAddRecExpr(SE.getSCEV(P.getIncomingValueForBlock(Pre)), Step, L,
+                                   SCEV::FlagAnyWrap);
+    }
+  }
+  return Map;
+}
+
+/// Does call C touch no memory the nest's references model: a library
+/// function (TargetLibraryInfo) without pointer arguments that may only
+/// write (sin, cos, sqrt: errno)?
+static bool errnoOnlyCall(const CallBase &C, std::optional<TargetLibraryInfoImpl> &Impl) {
+  const Function *Callee = C.getCalledFunction();
+  if (!Callee || !Callee->isDeclaration() || !C.onlyWritesMemory())
+    return false;
+  for (const Use &A : C.args())
+    if (A->getType()->isPtrOrPtrVectorTy())
+      return false;
+  if (!Impl)
+    Impl.emplace(Triple(C.getModule()->getTargetTriple()));
+  TargetLibraryInfo TLI(*Impl, C.getFunction());
+  LibFunc LF;
+  return TLI.getLibFunc(*Callee, LF) && TLI.has(LF);
+}
+
 /// The name of base pointer Base: the source parameter's for an argument
 /// (IR names are dropped in release builds), else the IR name.
 std::string Builder::baseName(const SCEV *Base) {
@@ -293,12 +353,22 @@ void Builder::memoryOf(Loop *Top, Node &N) {
     if (!isa<SCEVCouldNotCompute>(B))
       Triangular |= dependsOnNest(B, Top) || (!maxOverNest(B, Top) && indexedText(B));
   }
+  ValueToSCEVMapTy Inductions = opaqueInductions(Top, SE);
+  std::optional<TargetLibraryInfoImpl> Libs; // (made on the first call met)
   for (BasicBlock *B : Top->blocks())
     for (Instruction &I : *B) {
       Value *Ptr = nullptr;
       Type *Ty = nullptr;
       bool Store = false;
-      if (auto *L = dyn_cast<LoadInst>(&I)) {
+      auto *II = dyn_cast<IntrinsicInst>(&I);
+      if (II && (II->getIntrinsicID() == Intrinsic::masked_load ||
+                 II->getIntrinsicID() == Intrinsic::masked_store)) {
+        // A masked vector access (a vectorised if): its lanes' lines, as
+        // an unmasked access of the vector would touch.
+        Store = II->getIntrinsicID() == Intrinsic::masked_store;
+        Ptr = II->getArgOperand(Store ? 1 : 0);
+        Ty = Store ? II->getArgOperand(0)->getType() : II->getType();
+      } else if (auto *L = dyn_cast<LoadInst>(&I)) {
         Ptr = L->getPointerOperand();
         Ty = L->getType();
       } else if (auto *St = dyn_cast<StoreInst>(&I)) {
@@ -307,7 +377,8 @@ void Builder::memoryOf(Loop *Top, Node &N) {
         Store = true;
       } else if (auto *C = dyn_cast<CallBase>(&I)) {
         if (C->mayReadOrWriteMemory() && !isa<DbgInfoIntrinsic>(C) &&
-            !(isa<IntrinsicInst>(C) && cast<IntrinsicInst>(C)->isAssumeLikeIntrinsic()))
+            !(isa<IntrinsicInst>(C) && cast<IntrinsicInst>(C)->isAssumeLikeIntrinsic()) &&
+            !errnoOnlyCall(*C, Libs))
           return Fail("call", I); // memcpy, masked or gathered accesses, calls: not modelled
         continue;
       } else {
@@ -316,7 +387,10 @@ void Builder::memoryOf(Loop *Top, Node &N) {
       unsigned Size = DL.getTypeStoreSize(Ty).getFixedValue();
       MemRef R{nullptr, nullptr, {}, LI.getLoopFor(B), Size, Store};
       bool Affine = true;
-      const SCEV *S = peel(SE.getSCEV(Ptr), Top, R.Steps, Affine);
+      const SCEV *Addr = SE.getSCEV(Ptr);
+      if (!Inductions.empty())
+        Addr = SCEVParameterRewriter::rewrite(Addr, SE, Inductions);
+      const SCEV *S = peel(Addr, Top, R.Steps, Affine);
       if (!Affine)
         return Fail("non-affine", I);
       // What is left must not vary with data inside the nest (x[idx[i]]);
@@ -361,8 +435,15 @@ void Builder::memoryOf(Loop *Top, Node &N) {
       Refs.push_back(std::move(R));
     }
   N.MemoryNotes.assign(Notes.begin(), Notes.end());
-  if (Ranges.empty())
+  if (Ranges.empty()) {
+    // No load, store or call that touches memory (Simpson's rule, a DFT
+    // whose terms are sin/cos): nothing moves between the caches.
+    if (Notes.empty()) {
+      N.Footprint = "0";
+      N.Traffic = "0";
+    }
     return;
+  }
   auto Largest = [](const std::set<std::string> &Spans) {
     std::string R;
     for (const std::string &X : Spans)

@@ -104,11 +104,12 @@ double predict_detail::cycleTime(const ICCModel &Icc) {
 }
 
 /// The ECM model needs L1 and L2 geometry and every reference of the nest
-/// as a stream: a nest whose pass left a reference out or bounded it
-/// (Node::MemoryNotes: indirect, non-affine) keeps the p-norm.
+/// as a stream (none: a nest without references, footprint 0): a nest
+/// whose pass left a reference out or bounded it (Node::MemoryNotes:
+/// indirect, non-affine) keeps the p-norm.
 static bool ecmApplies(const MemoryModel &Mem, const Node &Nest) {
-  return Mem.caches().size() >= 2 && !Nest.Streams.empty() && !Nest.Footprint.empty() &&
-         Nest.MemoryNotes.empty();
+  return Mem.caches().size() >= 2 && (!Nest.Streams.empty() || Nest.Footprint == "0") &&
+         !Nest.Footprint.empty() && Nest.MemoryNotes.empty();
 }
 
 /// The source-level loops that IR loop nests with a memory term are
