@@ -221,6 +221,25 @@ static ValueToSCEVMapTy opaqueInductions(Loop *Top, ScalarEvolution &SE) {
   return Map;
 }
 
+/// Does step S walk down for non-negative parameters: a negative
+/// constant, a negative multiple of a value (or a positive multiple of a
+/// negative one, through integer casts), or a sum of such (backsub's
+/// rows, -8 n - 8 B per row)? Sizes are taken as non-negative, as the
+/// text of trip counts does.
+static bool negativeStep(const SCEV *S) {
+  if (auto *C = dyn_cast<SCEVConstant>(S))
+    return C->getAPInt().isNegative();
+  if (auto *M = dyn_cast<SCEVMulExpr>(S); M && M->getNumOperands() == 2) {
+    auto *C = dyn_cast<SCEVConstant>(M->getOperand(0));
+    return C && C->getAPInt().isNegative() != negativeStep(M->getOperand(1));
+  }
+  if (auto *A = dyn_cast<SCEVAddExpr>(S))
+    return llvm::all_of(A->operands(), negativeStep);
+  if (auto *X = dyn_cast<SCEVIntegralCastExpr>(S)) // (values taken not to wrap)
+    return negativeStep(X->getOperand());
+  return false;
+}
+
 /// Does call C touch no memory the nest's references model: a library
 /// function (TargetLibraryInfo) without pointer arguments that may only
 /// write (sin, cos, sqrt: errno)?
@@ -421,7 +440,7 @@ void Builder::memoryOf(Loop *Top, Node &N) {
         continue;
       }
       for (auto &[L, Step] : R.Steps) {
-        if (auto *C = dyn_cast<SCEVConstant>(Step); C && C->getAPInt().isNegative())
+        if (negativeStep(Step))
           Step = SE.getNegativeSCEV(Step);
         if (!Step->isZero())
           Sweeping.insert(L);

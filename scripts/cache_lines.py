@@ -44,7 +44,9 @@ sim, or at most the floor max(8, 1 % of the kernel's footprint in lines)
 (a cache that holds the data: a few conflict misses against 0). A nest the
 ECM model does not analyse counts as a miss. A size whose cachegrind runs
 would take more than --budget s (the native time x 50) is left out and
-listed. --sim-from JSON reuses an earlier run's simulated misses (the
+listed (unless --sim-from simulated it: the native time varies with the
+machine's load, and runs against one --sim-from must compare the same
+nests). --sim-from JSON[,JSON] reuses earlier runs' simulated misses (the
 kernels' code does not change with the model: re-predicting takes seconds).
 Prints the nests, how many agree at every level, the misses, the
 fraction; --json the rows.
@@ -246,12 +248,13 @@ def heldout(a, geo):
     # --sim-from: the simulated misses of an earlier run (same compiler, same
     # kernels: the code does not depend on the model), by kernel, argv and
     # source-line range
-    cached = {}
-    if a.sim_from:
-        with open(a.sim_from) as f:
+    cached, cached_sizes = {}, set()
+    for path in filter(None, a.sim_from.split(",")):
+        with open(path) as f:
             for r in json.load(f)["rows"]:
                 cached[(r["kernel"], tuple(r["argv"]), r["lines"][0], r["lines"][1])] = \
                     r["simulated"]
+                cached_sizes.add((r["kernel"], tuple(r["argv"])))
     for k in kernels:
         base = os.path.join(work, k["name"])
         compile_kernel(os.path.join(ROOT, k["file"]), base, FLAGS + ["-g"])
@@ -261,7 +264,11 @@ def heldout(a, geo):
                 argv = [str(x) for x in size]
                 m = measured(run([base] + argv, env=dict(os.environ, SEGTIME_REPS="1")).stdout)
                 est = m["median_s"] * 3 * CACHEGRIND_SLOWDOWN
-                if est <= a.budget:
+                # (a size --sim-from simulated costs no cachegrind run: taken
+                # whatever the native time, which varies with the machine's
+                # load, so that runs against one --sim-from compare the same
+                # nests)
+                if est <= a.budget or (k["name"], tuple(argv)) in cached_sizes:
                     break
                 skipped.append("%s %s (%s): cachegrind ~%.0f s > --budget %g" %
                                (k["name"], " ".join(argv), label, est, a.budget))
@@ -350,7 +357,9 @@ def main():
     ap.add_argument("--budget", type=float, default=60,
                     help="--heldout: s of cachegrind a size may take (estimated)")
     ap.add_argument("--sim-from", default="",
-                    help="--heldout: reuse the cachegrind misses of this earlier --json")
+                    help="--heldout: reuse the cachegrind misses of these earlier --json "
+                         "files (comma-separated); a size they simulated is run whatever "
+                         "its time")
     a = ap.parse_args()
     geo = geometry(a.machine)
     if a.heldout:
