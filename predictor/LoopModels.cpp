@@ -21,21 +21,38 @@ using namespace GiNaC;
 namespace segtime {
 using namespace predict_detail;
 
-/// The reference streams of nest N for the memory term: with the values
-/// Values substituted when a stream has a triangular loop (a trip in an
-/// enclosing loop's counter), whose per-row line sums are otherwise
-/// symbolic expressions of millions of characters (LU: 33 M, 25 s); as
-/// they are otherwise. Sets Bound if it substituted.
+/// The reference streams of nest N for the memory term. A loop inside the
+/// nest that runs less than once per iteration of its parent (its Freq: a
+/// vectorised version whose runtime check fails, LU's 16-wide j loop when
+/// the rows may overlap; a remainder loop) has its trip scaled by that
+/// frequency, so that versions of one loop do not each count the whole
+/// row (0 where a version does not run; the expected trip for a branch
+/// probability). With the values Values substituted when a stream has a
+/// triangular loop (a trip in an enclosing loop's counter), whose per-row
+/// line sums are otherwise symbolic expressions of millions of characters
+/// (LU: 33 M, 25 s). Sets Bound if it substituted.
 static std::vector<MemStream> streamsFor(const Node &N, const std::map<std::string, double> &Values,
                                          bool *Bound = nullptr) {
+  std::map<std::string, const std::string *> Freqs; // inner loop id -> its frequency
+  forEachNode(N.Body, [&](const Node &X) {
+    if (X.Kind == NodeKind::Loop && !X.Freq.empty() && X.Freq != "1")
+      Freqs[X.Id] = &X.Freq;
+  });
   bool Tri = false;
   for (const MemStream &St : N.Streams)
     for (const MemStream::Step &L : St.Loops)
       Tri |= !L.Index.empty();
   if (Bound)
     *Bound = Tri && !Values.empty();
-  if (!Tri || Values.empty())
+  if (Freqs.empty() && (!Tri || Values.empty()))
     return N.Streams;
+  std::vector<MemStream> R = N.Streams;
+  for (MemStream &St : R)
+    for (MemStream::Step &L : St.Loops)
+      if (auto F = Freqs.find(L.Loop); F != Freqs.end())
+        L.Trip = "(" + L.Trip + ")*(" + *F->second + ")";
+  if (!Tri || Values.empty())
+    return R;
   GiNaC::exmap M;
   for (auto &[K, V] : Values)
     M[sym(K)] = numeric(V) == numeric(static_cast<long>(V)) ? numeric(static_cast<long>(V))
@@ -47,7 +64,6 @@ static std::vector<MemStream> streamsFor(const Node &N, const std::map<std::stri
     OS << parseExpr(X).subs(M);
     X = OS.str();
   };
-  std::vector<MemStream> R = N.Streams;
   for (MemStream &St : R) {
     for (std::string &O : St.Offsets)
       Bind(O);
