@@ -34,7 +34,12 @@ using namespace predict_detail;
 static std::vector<MemStream> streamsFor(const Node &N, const std::map<std::string, double> &Values,
                                          bool *Bound = nullptr) {
   std::map<std::string, const std::string *> Freqs; // inner loop id -> its frequency
+  std::vector<GiNaC::symbol> Counters;                // the nest's loop counters
+  if (!N.Index.empty())
+    Counters.push_back(sym(N.Index));
   forEachNode(N.Body, [&](const Node &X) {
+    if (X.Kind == NodeKind::Loop && !X.Index.empty())
+      Counters.push_back(sym(X.Index));
     if (X.Kind == NodeKind::Loop && !X.Freq.empty() && X.Freq != "1")
       Freqs[X.Id] = &X.Freq;
   });
@@ -47,10 +52,25 @@ static std::vector<MemStream> streamsFor(const Node &N, const std::map<std::stri
   if (Freqs.empty() && (!Tri || Values.empty()))
     return N.Streams;
   std::vector<MemStream> R = N.Streams;
+  // (only where the frequency's counters are ones the stream sums over: a
+  // frequency in the counter of a loop the stream multiplies would be left
+  // free)
   for (MemStream &St : R)
-    for (MemStream::Step &L : St.Loops)
-      if (auto F = Freqs.find(L.Loop); F != Freqs.end())
+    for (MemStream::Step &L : St.Loops) {
+      auto F = Freqs.find(L.Loop);
+      if (F == Freqs.end())
+        continue;
+      ex Fx = parseExpr(*F->second);
+      bool Summed = true;
+      for (const GiNaC::symbol &K : Counters)
+        if (Fx.has(K))
+          Summed = Summed && std::any_of(St.Loops.begin(), St.Loops.end(),
+                                         [&](const MemStream::Step &O) {
+                                           return !O.Index.empty() && sym(O.Index) == K;
+                                         });
+      if (Summed)
         L.Trip = "(" + L.Trip + ")*(" + *F->second + ")";
+    }
   if (!Tri || Values.empty())
     return R;
   GiNaC::exmap M;
