@@ -142,10 +142,14 @@ double predict_detail::cycleTime(const ICCModel &Icc) {
 /// The ECM model needs L1 and L2 geometry and every reference of the nest
 /// as a stream (none: a nest without references, footprint 0): a nest
 /// whose pass left a reference out or bounded it (Node::MemoryNotes:
-/// indirect, non-affine) keeps the p-norm.
+/// indirect, non-affine) keeps the p-norm; one whose notes are all
+/// "estimated: ..." (an indirect reference whose object's extent the pass
+/// made a stream, passes/IRMemStream.cpp) is analysed.
 static bool ecmApplies(const MemoryModel &Mem, const Node &Nest) {
   return Mem.caches().size() >= 2 && (!Nest.Streams.empty() || Nest.Footprint == "0") &&
-         !Nest.Footprint.empty() && Nest.MemoryNotes.empty();
+         !Nest.Footprint.empty() &&
+         std::all_of(Nest.MemoryNotes.begin(), Nest.MemoryNotes.end(),
+                     [](const std::string &M) { return M.rfind("estimated: ", 0) == 0; });
 }
 
 /// The source-level loops that IR loop nests with a memory term are

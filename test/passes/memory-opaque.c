@@ -53,3 +53,20 @@ void lap(int ny, int nx, const double *u, double *v) {
       v[i * nx + j] = -0.8 * u[i * nx + j] + 0.2 * (u[(i - 1) * nx + j] + u[(i + 1) * nx + j] +
                                                     u[i * nx + j - 1] + u[i * nx + j + 1]);
 }
+
+// The bins are cleared by a memset of 4 nbins B before the counting loop:
+// the increments hist[data[i]]++ are one stream of that object (an
+// estimate: its lines touched once), and the nest keeps the ECM model.
+// CHECK: function bins
+// CHECK: stream hist: load store 4 B, stride B x trip: 64 x 1/16*nbins 0 x
+// RUN: %segtime predict %t.json --machine %inputs/machine-strided.yaml --level icc \
+// RUN:   --function bins -p n=100000 -p nbins=256 --breakdown 2>&1 | FileCheck --check-prefix=BINS %s
+// BINS: note: memory term, loop nest at line {{[0-9]+}}: estimated: hist: indirect load, its object's 4*nbins B taken as a stream
+// BINS: loop nest ir{{[0-9]+}} at line {{[0-9]+}}: {{.*}}
+// BINS-NOT: not analysed
+void bins(int n, int nbins, const int *data, int *hist) {
+  for (int b = 0; b < nbins; b++)
+    hist[b] = 0;
+  for (int i = 0; i < n; i++)
+    hist[data[i]]++;
+}

@@ -658,3 +658,24 @@ TEST(CacheLines, FivePointStencilRowsMoveWithTheRowLoop) {
   Flat[0].Loops[1].Stride = Flat[1].Loops[1].Stride = "0";
   EXPECT_DOUBLE_EQ(lines(Flat, &IceL1), 0);
 }
+
+TEST(CacheLines, AnIndexedObjectIsTouchedOnce) {
+  // hist[data[i]]++ over n = 65280 ints with 256 bins (1 KiB, cleared by a
+  // memset): data brings its first line and 4 / 64 of a line per further
+  // i, 1 + 65279 / 16 = 4080.9375 lines; the bins, an estimated stream of
+  // the object's 16 lines touched once (a pseudo-loop of 16 steps of 64 B)
+  // and again on every i (stride 0), come in once: 4096.9375 distinct
+  // lines. Into L1 (the nest runs again: warm) the bins are the stride-0
+  // stream that the last i touched, and they fit: kept, only data's lines
+  // (cachegrind, per call: 4083).
+  MemStream D = stream("data", {{"4", "65280"}});
+  D.Size = 4;
+  MemStream H = stream("hist", {{"64", "16"}, {"0", "65280"}}, {}, /*Store=*/true);
+  H.Load = true;
+  H.Size = 4;
+  H.Loops[0].Loop = "l0.object";
+  H.Loops[1].Loop = "l0";
+  D.Loops[0].Loop = "l0";
+  EXPECT_DOUBLE_EQ(lines({D, H}, nullptr), 1 + 65279.0 / 16 + 16);
+  EXPECT_DOUBLE_EQ(lines({D, H}, &IceL1), 1 + 65279.0 / 16);
+}
