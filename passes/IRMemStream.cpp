@@ -9,7 +9,10 @@
 //===----------------------------------------------------------------------===//
 #include "passes/IRSegBuilder.h"
 
+#include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/IR/DataLayout.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/raw_ostream.h"
@@ -178,6 +181,83 @@ std::optional<std::string> Builder::spanOf(const MemRef &R, Loop *Top) {
   return Touched;
 }
 
+/// Integer header phis of nest Top's loops that ScalarEvolution leaves
+/// opaque but that step by a constant C: phi [Start, preheader], [Next,
+/// latch] with Next = phi + C, or Next a phi whose every incoming value is
+/// phi + C (stencil2d5's row counter once the vectoriser's versions of the
+/// row each increment it). Each is mapped to the AddRec {Start,+,C}<L>, so
+/// that addresses in it are affine in L (without it the rows do not move
+/// with the loop and the nest's footprint is one row).
+static ValueToSCEVMapTy opaqueInductions(Loop *Top, ScalarEvolution &SE) {
+  ValueToSCEVMapTy Map;
+  for (Loop *L : Top->getLoopsInPreorder()) {
+    BasicBlock *Pre = L->getLoopPreheader(), *Latch = L->getLoopLatch();
+    if (!Pre || !Latch)
+      continue;
+    for (PHINode &P : L->getHeader()->phis()) {
+      const SCEV *S = SE.getSCEV(&P);
+      if (!P.getType()->isIntegerTy() || !isa<SCEVUnknown>(S))
+        continue;
+      auto StepOf = [&](Value *V) -> const SCEV * {
+        const SCEV *D = SE.getMinusSCEV(SE.getSCEV(V), S);
+        return isa<SCEVConstant>(D) && !D->isZero() ? D : nullptr;
+      };
+      Value *Next = P.getIncomingValueForBlock(Latch);
+      const SCEV *Step = StepOf(Next);
+      if (auto *Q = dyn_cast<PHINode>(Next); !Step && Q && Q->getParent() != L->getHeader()) {
+        for (Value *V : Q->incoming_values()) {
+          const SCEV *D = StepOf(V);
+          if (!D || (Step && D != Step)) {
+            Step = nullptr;
+            break;
+          }
+          Step = D;
+        }
+      }
+      if (Step)
+        Map[&P] = SE.getAddRecExpr(SE.getSCEV(P.getIncomingValueForBlock(Pre)), Step, L,
+                                   SCEV::FlagAnyWrap);
+    }
+  }
+  return Map;
+}
+
+/// Does step S walk down for non-negative parameters: a negative
+/// constant, a negative multiple of a value (or a positive multiple of a
+/// negative one, through integer casts), or a sum of such (backsub's
+/// rows, -8 n - 8 B per row)? Sizes are taken as non-negative, as the
+/// text of trip counts does.
+static bool negativeStep(const SCEV *S) {
+  if (auto *C = dyn_cast<SCEVConstant>(S))
+    return C->getAPInt().isNegative();
+  if (auto *M = dyn_cast<SCEVMulExpr>(S); M && M->getNumOperands() == 2) {
+    auto *C = dyn_cast<SCEVConstant>(M->getOperand(0));
+    return C && C->getAPInt().isNegative() != negativeStep(M->getOperand(1));
+  }
+  if (auto *A = dyn_cast<SCEVAddExpr>(S))
+    return llvm::all_of(A->operands(), negativeStep);
+  if (auto *X = dyn_cast<SCEVIntegralCastExpr>(S)) // (values taken not to wrap)
+    return negativeStep(X->getOperand());
+  return false;
+}
+
+/// Does call C touch no memory the nest's references model: a library
+/// function (TargetLibraryInfo) without pointer arguments that may only
+/// write (sin, cos, sqrt: errno)?
+static bool errnoOnlyCall(const CallBase &C, std::optional<TargetLibraryInfoImpl> &Impl) {
+  const Function *Callee = C.getCalledFunction();
+  if (!Callee || !Callee->isDeclaration() || !C.onlyWritesMemory())
+    return false;
+  for (const Use &A : C.args())
+    if (A->getType()->isPtrOrPtrVectorTy())
+      return false;
+  if (!Impl)
+    Impl.emplace(Triple(C.getModule()->getTargetTriple()));
+  TargetLibraryInfo TLI(*Impl, C.getFunction());
+  LibFunc LF;
+  return TLI.getLibFunc(*Callee, LF) && TLI.has(LF);
+}
+
 /// The name of base pointer Base: the source parameter's for an argument
 /// (IR names are dropped in release builds), else the IR name.
 std::string Builder::baseName(const SCEV *Base) {
@@ -190,8 +270,11 @@ std::string Builder::baseName(const SCEV *Base) {
 }
 
 /// Bytes of the object Base points to when they are known (a global or
-/// a fixed-size local array), as text; nullopt otherwise (a pointer
-/// argument).
+/// a fixed-size local array), as text; else the length of a memset or
+/// memcpy of this function that starts at Base (the histogram's bins
+/// cleared before the counting loop: a lower bound of the object, taken
+/// as the part the function uses); nullopt otherwise (a pointer argument
+/// the function only indexes).
 std::optional<std::string> Builder::extentOf(const SCEV *Base) {
   auto *U = dyn_cast<SCEVUnknown>(Base);
   if (!U)
@@ -202,6 +285,85 @@ std::optional<std::string> Builder::extentOf(const SCEV *Base) {
   if (auto *A = dyn_cast<AllocaInst>(U->getValue()))
     if (auto Size = A->getAllocationSize(DL); Size && !Size->isScalable())
       return std::to_string(Size->getFixedValue());
+  for (Instruction &I : instructions(F))
+    if (auto *M = dyn_cast<MemIntrinsic>(&I); M && SE.getSCEV(M->getRawDest()) == Base)
+      if (!isa<SCEVCouldNotCompute>(SE.getSCEV(M->getLength())))
+        if (auto T = Text.str(SE.getSCEV(M->getLength())))
+          return T;
+  return std::nullopt;
+}
+
+/// The stream of an indirect reference in loop Inner of nest Top (Size
+/// bytes, a store if Store) whose object is Extent bytes (an estimate for
+/// the cache-line model): the object's lines, touched once (a pseudo-loop
+/// of Extent / 64 steps of 64 B inside the reference's loops), and again
+/// on every iteration of its loops (stride 0: kept while an iteration's
+/// lines fit, else brought in again). TripOf and IdOf give a loop's
+/// backedge-taken count as text and its node id; empty if a count cannot
+/// be written.
+static MemStream indexedStream(Loop *Inner, Loop *Top, unsigned Size, bool Store,
+                               const std::string &Name, const std::string &Extent,
+                               function_ref<std::optional<std::string>(Loop *)> TripOf,
+                               function_ref<std::string(Loop *)> IdOf) {
+  MemStream M;
+  M.Base = Name;
+  (Store ? M.Store : M.Load) = true;
+  M.Size = Size;
+  M.Loops.push_back({IdOf(Inner) + ".object", "64", "(" + Extent + ")/64", ""});
+  for (Loop *L = Inner; L && Top->contains(L); L = L->getParentLoop()) {
+    auto Trip = TripOf(L);
+    if (!Trip)
+      return {};
+    M.Loops.push_back({IdOf(L), "0", "(" + *Trip + ") + 1", ""});
+  }
+  return M;
+}
+
+/// Adds indexed stream M to Indexed, or its load or store to the stream of
+/// the same object in the same loop (hist[d[i]]++: the load and the store
+/// touch one object).
+static void addIndexed(std::vector<MemStream> &Indexed, MemStream M) {
+  auto Same = llvm::find_if(Indexed, [&](const MemStream &X) {
+    return X.Base == M.Base && X.Loops[0].Loop == M.Loops[0].Loop;
+  });
+  if (Same == Indexed.end()) {
+    Indexed.push_back(std::move(M));
+    return;
+  }
+  Same->Load |= M.Load;
+  Same->Store |= M.Store;
+}
+
+/// A load, store or masked vector load or store: its address, the type it
+/// accesses and whether it stores.
+struct MemAccess {
+  Value *Ptr;
+  Type *Ty;
+  bool Store;
+};
+
+/// The access of instruction I (accessOf), nullopt if it is none; Opaque
+/// set if I is a call that may touch memory the references do not model
+/// (memcpy, gathers, calls other than errnoOnlyCall's). Libs: made on the
+/// first call met.
+static std::optional<MemAccess> accessOf(Instruction &I, bool &Opaque,
+                                      std::optional<TargetLibraryInfoImpl> &Libs) {
+  auto *II = dyn_cast<IntrinsicInst>(&I);
+  if (II && (II->getIntrinsicID() == Intrinsic::masked_load ||
+             II->getIntrinsicID() == Intrinsic::masked_store)) {
+    // A masked vector access (a vectorised if): its lanes' lines, as an
+    // unmasked access of the vector would touch.
+    bool Store = II->getIntrinsicID() == Intrinsic::masked_store;
+    return MemAccess{II->getArgOperand(Store ? 1 : 0),
+                  Store ? II->getArgOperand(0)->getType() : II->getType(), Store};
+  }
+  if (auto *L = dyn_cast<LoadInst>(&I))
+    return MemAccess{L->getPointerOperand(), L->getType(), false};
+  if (auto *St = dyn_cast<StoreInst>(&I))
+    return MemAccess{St->getPointerOperand(), St->getValueOperand()->getType(), true};
+  if (auto *C = dyn_cast<CallBase>(&I))
+    Opaque = C->mayReadOrWriteMemory() && !isa<DbgInfoIntrinsic>(C) &&
+             !(II && II->isAssumeLikeIntrinsic()) && !errnoOnlyCall(*C, Libs);
   return std::nullopt;
 }
 
@@ -285,6 +447,7 @@ void Builder::memoryOf(Loop *Top, Node &N) {
   std::set<const Loop *> Sweeping; // loops some address moves with
   std::vector<MemRef> Refs;
   std::set<std::string> Notes; // references left out or bounded (indirect)
+  std::vector<MemStream> Indexed; // streams of indirect references (estimated)
   // A triangular nest: a loop's count depends on an enclosing loop's
   // counter (spanOf bounds the bytes touched apart from the range).
   Triangular = false;
@@ -293,30 +456,22 @@ void Builder::memoryOf(Loop *Top, Node &N) {
     if (!isa<SCEVCouldNotCompute>(B))
       Triangular |= dependsOnNest(B, Top) || (!maxOverNest(B, Top) && indexedText(B));
   }
+  ValueToSCEVMapTy Inductions = opaqueInductions(Top, SE);
+  std::optional<TargetLibraryInfoImpl> Libs;
   for (BasicBlock *B : Top->blocks())
     for (Instruction &I : *B) {
-      Value *Ptr = nullptr;
-      Type *Ty = nullptr;
-      bool Store = false;
-      if (auto *L = dyn_cast<LoadInst>(&I)) {
-        Ptr = L->getPointerOperand();
-        Ty = L->getType();
-      } else if (auto *St = dyn_cast<StoreInst>(&I)) {
-        Ptr = St->getPointerOperand();
-        Ty = St->getValueOperand()->getType();
-        Store = true;
-      } else if (auto *C = dyn_cast<CallBase>(&I)) {
-        if (C->mayReadOrWriteMemory() && !isa<DbgInfoIntrinsic>(C) &&
-            !(isa<IntrinsicInst>(C) && cast<IntrinsicInst>(C)->isAssumeLikeIntrinsic()))
-          return Fail("call", I); // memcpy, masked or gathered accesses, calls: not modelled
+      bool Opaque = false;
+      std::optional<MemAccess> A = accessOf(I, Opaque, Libs);
+      if (Opaque)
+        return Fail("call", I); // memcpy, gathered accesses, calls: not modelled
+      if (!A)
         continue;
-      } else {
-        continue;
-      }
+      auto [Ptr, Ty, Store] = *A;
       unsigned Size = DL.getTypeStoreSize(Ty).getFixedValue();
       MemRef R{nullptr, nullptr, {}, LI.getLoopFor(B), Size, Store};
       bool Affine = true;
-      const SCEV *S = peel(SE.getSCEV(Ptr), Top, R.Steps, Affine);
+      const SCEV *Addr = SCEVParameterRewriter::rewrite(SE.getSCEV(Ptr), SE, Inductions);
+      const SCEV *S = peel(Addr, Top, R.Steps, Affine);
       if (!Affine)
         return Fail("non-affine", I);
       // What is left must not vary with data inside the nest (x[idx[i]]);
@@ -330,16 +485,27 @@ void Builder::memoryOf(Loop *Top, Node &N) {
       if (!isa<SCEVUnknown>(Base))
         return Fail(Varies ? "address varies but not affinely" : "base", I);
       if (Varies) {
-        // An indirect reference (hist[data[i]]): its object's extent
-        // bounds the bytes it touches if known; else it is left out of
-        // the footprint, and the nest says so (MemoryNotes). Not a stream.
+        // An indirect reference (hist[data[i]]): bounded by its object's
+        // extent if known (a stream, estimated), else left out (MemoryNotes).
         std::string Name = baseName(Base), Access = Store ? "store" : "load";
         if (Name.empty())
           Name = "a pointer loaded from memory"; // -O0: the argument's stack slot
         if (auto Extent = extentOf(Base)) {
           Ranges[{NumberOf(Base), Store}].insert(*Extent);
-          Notes.insert(Name + ": indirect " + Access + ", bounded by its object's " +
-                       *Extent + " B; not a stream of the cache-line model");
+          MemStream M = indexedStream(
+              R.Inner, Top, R.Size, Store, Name, *Extent,
+              [&](Loop *L) { return btcText(L, Top); },
+              [&](Loop *L) { return LoopNodeId.at(L); });
+          if (M.Loops.empty()) {
+            Notes.insert(Name + ": indirect " + Access + ", bounded by its object's " +
+                         *Extent + " B; not a stream of the cache-line model");
+          } else {
+            // ("estimated: ": the prefix the predictor's ECM test accepts)
+            Notes.insert("estimated: " + Name + ": indirect " + Access +
+                         ", its object's " + *Extent +
+                         " B taken as a stream touched once per execution of the nest");
+            addIndexed(Indexed, std::move(M));
+          }
         } else {
           Notes.insert(Name + ": indirect " + Access +
                        ", object size unknown: left out of the footprint and traffic");
@@ -347,7 +513,7 @@ void Builder::memoryOf(Loop *Top, Node &N) {
         continue;
       }
       for (auto &[L, Step] : R.Steps) {
-        if (auto *C = dyn_cast<SCEVConstant>(Step); C && C->getAPInt().isNegative())
+        if (negativeStep(Step))
           Step = SE.getNegativeSCEV(Step);
         if (!Step->isZero())
           Sweeping.insert(L);
@@ -361,8 +527,13 @@ void Builder::memoryOf(Loop *Top, Node &N) {
       Refs.push_back(std::move(R));
     }
   N.MemoryNotes.assign(Notes.begin(), Notes.end());
-  if (Ranges.empty())
+  if (Ranges.empty()) {
+    // No load, store or call that touches memory (Simpson's rule, a DFT
+    // whose terms are sin/cos): nothing moves between the caches.
+    if (Notes.empty())
+      N.Footprint = N.Traffic = "0";
     return;
+  }
   auto Largest = [](const std::set<std::string> &Spans) {
     std::string R;
     for (const std::string &X : Spans)
@@ -402,6 +573,8 @@ void Builder::memoryOf(Loop *Top, Node &N) {
   N.Traffic = Traffic;
   N.Footprint = Footprint;
   N.Streams = streamsOf(Top, Refs);
+  if (!Indexed.empty() && (Refs.empty() || !N.Streams.empty()))
+    N.Streams.insert(N.Streams.end(), Indexed.begin(), Indexed.end());
   if (Debug)
     errs() << "memoryOf: " << F.getName() << ": F = " << Footprint << "\n";
 }

@@ -21,21 +21,58 @@ using namespace GiNaC;
 namespace segtime {
 using namespace predict_detail;
 
-/// The reference streams of nest N for the memory term: with the values
-/// Values substituted when a stream has a triangular loop (a trip in an
-/// enclosing loop's counter), whose per-row line sums are otherwise
-/// symbolic expressions of millions of characters (LU: 33 M, 25 s); as
-/// they are otherwise. Sets Bound if it substituted.
+/// The reference streams of nest N for the memory term. A loop inside the
+/// nest that runs less than once per iteration of its parent (its Freq: a
+/// vectorised version whose runtime check fails, LU's 16-wide j loop when
+/// the rows may overlap; a remainder loop) has its trip scaled by that
+/// frequency, so that versions of one loop do not each count the whole
+/// row (0 where a version does not run; the expected trip for a branch
+/// probability). With the values Values substituted when a stream has a
+/// triangular loop (a trip in an enclosing loop's counter), whose per-row
+/// line sums are otherwise symbolic expressions of millions of characters
+/// (LU: 33 M, 25 s). Sets Bound if it substituted.
 static std::vector<MemStream> streamsFor(const Node &N, const std::map<std::string, double> &Values,
                                          bool *Bound = nullptr) {
+  std::map<std::string, const std::string *> Freqs; // inner loop id -> its frequency
+  std::vector<GiNaC::symbol> Counters;                // the nest's loop counters
+  if (!N.Index.empty())
+    Counters.push_back(sym(N.Index));
+  forEachNode(N.Body, [&](const Node &X) {
+    if (X.Kind == NodeKind::Loop && !X.Index.empty())
+      Counters.push_back(sym(X.Index));
+    if (X.Kind == NodeKind::Loop && !X.Freq.empty() && X.Freq != "1")
+      Freqs[X.Id] = &X.Freq;
+  });
   bool Tri = false;
   for (const MemStream &St : N.Streams)
     for (const MemStream::Step &L : St.Loops)
       Tri |= !L.Index.empty();
   if (Bound)
     *Bound = Tri && !Values.empty();
-  if (!Tri || Values.empty())
+  if (Freqs.empty() && (!Tri || Values.empty()))
     return N.Streams;
+  std::vector<MemStream> R = N.Streams;
+  // (only where the frequency's counters are ones the stream sums over: a
+  // frequency in the counter of a loop the stream multiplies would be left
+  // free)
+  for (MemStream &St : R)
+    for (MemStream::Step &L : St.Loops) {
+      auto F = Freqs.find(L.Loop);
+      if (F == Freqs.end())
+        continue;
+      ex Fx = parseExpr(*F->second);
+      bool Summed = true;
+      for (const GiNaC::symbol &K : Counters)
+        if (Fx.has(K))
+          Summed = Summed && std::any_of(St.Loops.begin(), St.Loops.end(),
+                                         [&](const MemStream::Step &O) {
+                                           return !O.Index.empty() && sym(O.Index) == K;
+                                         });
+      if (Summed)
+        L.Trip = "(" + L.Trip + ")*(" + *F->second + ")";
+    }
+  if (!Tri || Values.empty())
+    return R;
   GiNaC::exmap M;
   for (auto &[K, V] : Values)
     M[sym(K)] = numeric(V) == numeric(static_cast<long>(V)) ? numeric(static_cast<long>(V))
@@ -47,7 +84,6 @@ static std::vector<MemStream> streamsFor(const Node &N, const std::map<std::stri
     OS << parseExpr(X).subs(M);
     X = OS.str();
   };
-  std::vector<MemStream> R = N.Streams;
   for (MemStream &St : R) {
     for (std::string &O : St.Offsets)
       Bind(O);
@@ -104,11 +140,16 @@ double predict_detail::cycleTime(const ICCModel &Icc) {
 }
 
 /// The ECM model needs L1 and L2 geometry and every reference of the nest
-/// as a stream: a nest whose pass left a reference out or bounded it
-/// (Node::MemoryNotes: indirect, non-affine) keeps the p-norm.
+/// as a stream (none: a nest without references, footprint 0): a nest
+/// whose pass left a reference out or bounded it (Node::MemoryNotes:
+/// indirect, non-affine) keeps the p-norm; one whose notes are all
+/// "estimated: ..." (an indirect reference whose object's extent the pass
+/// made a stream, passes/IRMemStream.cpp) is analysed.
 static bool ecmApplies(const MemoryModel &Mem, const Node &Nest) {
-  return Mem.caches().size() >= 2 && !Nest.Streams.empty() && !Nest.Footprint.empty() &&
-         Nest.MemoryNotes.empty();
+  return Mem.caches().size() >= 2 && (!Nest.Streams.empty() || Nest.Footprint == "0") &&
+         !Nest.Footprint.empty() &&
+         std::all_of(Nest.MemoryNotes.begin(), Nest.MemoryNotes.end(),
+                     [](const std::string &M) { return M.rfind("estimated: ", 0) == 0; });
 }
 
 /// The source-level loops that IR loop nests with a memory term are

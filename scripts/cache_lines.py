@@ -33,6 +33,10 @@ if that is over --budget) and an out-of-cache
 one (the smallest that does not; if that is over --budget, the geometric
 mean of the two sizes when its footprint still exceeds the L2), under cachegrind with the machine's L1
 as D1 and its L2 as LL (SEGTIME_REPS=1 and 2: the difference is one call).
+Nests are paired with source lines by the outermost source loop they come
+from (an unrolled outer loop and its remainder nest, which the optimiser
+attributes to the inner source loop, share that loop's lines and are
+compared as one; so are a vector loop and its remainder on one line).
 Per nest and level (lines into L1, lines into L2) the predicted lines brought
 in (the breakdown's "lines_in" times the nest's executions per call) against
 the simulated misses; a nest agrees at a level if |pred - sim| <= 10 % of
@@ -40,7 +44,9 @@ sim, or at most the floor max(8, 1 % of the kernel's footprint in lines)
 (a cache that holds the data: a few conflict misses against 0). A nest the
 ECM model does not analyse counts as a miss. A size whose cachegrind runs
 would take more than --budget s (the native time x 50) is left out and
-listed. --sim-from JSON reuses an earlier run's simulated misses (the
+listed (unless --sim-from simulated it: the native time varies with the
+machine's load, and runs against one --sim-from must compare the same
+nests). --sim-from JSON[,JSON] reuses earlier runs' simulated misses (the
 kernels' code does not change with the model: re-predicting takes seconds).
 Prints the nests, how many agree at every level, the misses, the
 fraction; --json the rows.
@@ -112,9 +118,37 @@ def nest_ranges(lines):
             for k, lo in enumerate(lines)]
 
 
-def predicted_nests(seg, function, params, machine, extra=(), group=False):
+def source_lines(seg, function):
+    """{IR loop id: first source line of the outermost source loop its
+    source node lies in}: an outer loop that the optimiser unrolled leaves
+    its remainder as a nest attributed to the inner source loop (trmv's
+    rows mod 8), whose code shares the inner loop's lines with the unrolled
+    nest; cachegrind's misses per source line cannot tell the two apart, so
+    both are compared as one."""
+    fn = next((f for f in seg["functions"] if f["name"] == function), None)
+    if fn is None:
+        return {}
+    top = {}  # source node id -> line of its outermost enclosing source loop
+
+    def walk(nodes, line):
+        for n in nodes:
+            here = line if line is not None else (
+                n["range"]["line"] if n["kind"] == "Loop" else None)
+            top[n["id"]] = here
+            walk(n.get("body", []), here)
+    walk(fn["seg"], None)
+    out = {}
+    for segs in fn.get("level_segs", {}).values():
+        for n in segs:
+            if n["kind"] == "Loop" and top.get(n.get("source_node")) is not None:
+                out[n["id"]] = top[n["source_node"]]
+    return out
+
+
+def predicted_nests(seg, function, params, machine, extra=(), group=False, lines=None):
     """{nest line: breakdown row} from segtime predict --breakdown --json
-    (group: nests on one line merged, nest_groups)."""
+    (group: nests on one line merged, nest_groups; lines: {IR loop id:
+    line} to group by instead of the nest's own first line)."""
     cmd = [SEGTIME, "predict", seg, "--machine", machine, "--function", function, "--level",
            "icc", "--breakdown", "--json"] + list(extra)
     for k, v in params.items():
@@ -125,7 +159,7 @@ def predicted_nests(seg, function, params, machine, extra=(), group=False):
     out = {}
     for f in j["functions"]:
         for b in f.get("breakdown", []):
-            out.setdefault(b["line"], []).append(b)
+            out.setdefault((lines or {}).get(b["loop"], b["line"]), []).append(b)
     return nest_groups(out)
 
 
@@ -214,12 +248,13 @@ def heldout(a, geo):
     # --sim-from: the simulated misses of an earlier run (same compiler, same
     # kernels: the code does not depend on the model), by kernel, argv and
     # source-line range
-    cached = {}
-    if a.sim_from:
-        with open(a.sim_from) as f:
+    cached, cached_sizes = {}, set()
+    for path in filter(None, a.sim_from.split(",")):
+        with open(path) as f:
             for r in json.load(f)["rows"]:
                 cached[(r["kernel"], tuple(r["argv"]), r["lines"][0], r["lines"][1])] = \
                     r["simulated"]
+                cached_sizes.add((r["kernel"], tuple(r["argv"])))
     for k in kernels:
         base = os.path.join(work, k["name"])
         compile_kernel(os.path.join(ROOT, k["file"]), base, FLAGS + ["-g"])
@@ -229,7 +264,11 @@ def heldout(a, geo):
                 argv = [str(x) for x in size]
                 m = measured(run([base] + argv, env=dict(os.environ, SEGTIME_REPS="1")).stdout)
                 est = m["median_s"] * 3 * CACHEGRIND_SLOWDOWN
-                if est <= a.budget:
+                # (a size --sim-from simulated costs no cachegrind run: taken
+                # whatever the native time, which varies with the machine's
+                # load, so that runs against one --sim-from compare the same
+                # nests)
+                if est <= a.budget or (k["name"], tuple(argv)) in cached_sizes:
                     break
                 skipped.append("%s %s (%s): cachegrind ~%.0f s > --budget %g" %
                                (k["name"], " ".join(argv), label, est, a.budget))
@@ -238,7 +277,7 @@ def heldout(a, geo):
                 continue
             extra = given(k, seg, m["params"])
             pn = predicted_nests(base + ".seg.json", m["function"], m["params"], a.machine, extra,
-                                 group=True)
+                                 group=True, lines=source_lines(seg, m["function"]))
             ranges = nest_ranges(pn)
             key = lambda lo, hi: (k["name"], tuple(argv), lo, hi)
             if all(key(lo, hi) in cached for lo, hi in ranges):
@@ -318,7 +357,9 @@ def main():
     ap.add_argument("--budget", type=float, default=60,
                     help="--heldout: s of cachegrind a size may take (estimated)")
     ap.add_argument("--sim-from", default="",
-                    help="--heldout: reuse the cachegrind misses of this earlier --json")
+                    help="--heldout: reuse the cachegrind misses of these earlier --json "
+                         "files (comma-separated); a size they simulated is run whatever "
+                         "its time")
     a = ap.parse_args()
     geo = geometry(a.machine)
     if a.heldout:
