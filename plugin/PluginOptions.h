@@ -36,9 +36,10 @@ struct PluginOptions {
   std::map<std::string, double> Values;    ///< p=NAME=VALUE, for the printed ICC times
   /// inlined[=NAME,...]: functions with no code of their own (every call
   /// inlined) that get IR and machine levels from the code of their calls
-  /// (all of them, or those named). Off by default: each such function
-  /// carries a copy of its callers' code, about 1.4x the .seg.json on Lua.
-  bool InlinedAll = false;
+  /// (all of them, the default; only those named; none: no-inlined). Each
+  /// refers to its callers' code (core/Seg.h InlinedRef): a few bytes per
+  /// call site in the .seg.json.
+  bool InlinedAll = true;
   std::set<std::string> Inlined;
 };
 
