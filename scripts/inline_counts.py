@@ -53,7 +53,7 @@ def small_defaults(text, small):
 
 def compile_kernel(src, base):
     run([CLANG] + FLAGS + ["-fplugin=" + PLUGIN, "-fplugin-arg-segtime-quiet",
-                           "-fplugin-arg-segtime-targets=compile",
+                           "-fplugin-arg-segtime-targets=compile", "-fplugin-arg-segtime-inlined",
                            "-fplugin-arg-segtime-out=" + base + ".seg.json",
                            "-c", src, "-o", base + ".o"])
     run([CLANG, base + ".o", "-o", base, "-lm"])
@@ -120,14 +120,25 @@ def main():
                 i1 = callgrind_instructions(base, SMALL[name], funcs, 1)
                 i3 = callgrind_instructions(base, SMALL[name], funcs, 3)
                 per_call = (i3 - i1) / 2.0
-                pred, err = predicted_instructions(base + ".seg.json", kernel, m["params"],
-                                                   extra_for(name, seg, m["params"]), a.machine)
-                has_own = any(f["name"] == kernel and "IR" in f.get("level_segs", {})
+                try:
+                    extra = extra_for(name, seg, m["params"])
+                except (SystemExit, Exception):
+                    # the inlined kernel's parameters are made when its level is
+                    # (predict): the not-inlined compile's names
+                    extra = row["not_inlined"]["extra"]
+                pred, err = predicted_instructions(base + ".seg.json", kernel, m["params"], extra,
+                                                   a.machine)
+                has_own = any(f["name"] == kernel and ("IR" in f.get("level_segs", {})
+                                                       or f.get("inlined_at"))
                               for f in seg["functions"])
                 row[kind] = {"function": kernel, "params": m["params"], "callgrind": per_call,
                              "predicted": pred, "error": err, "ir_level": has_own,
-                             "error_pct": pct(pred, per_call) if pred else None}
+                             "error_pct": pct(pred, per_call) if pred else None, "extra": extra}
             rows.append(row)
+            print("   %s: callgrind %.0f / %.0f, ICC %s / %s (%s)" % (
+                name, row["not_inlined"]["callgrind"], row["inlined"]["callgrind"],
+                row["not_inlined"]["predicted"], row["inlined"]["predicted"],
+                row["inlined"]["error"]), file=sys.stderr, flush=True)
     print("| kernel | callgrind (not inlined) | ICC | err | callgrind (inlined) | ICC | err "
           "| ICC inlined vs not |")
     print("|---|---|---|---|---|---|---|---|")

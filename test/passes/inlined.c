@@ -10,7 +10,7 @@
 // With no-inlined main is the same and kernel has no IR level.
 // The objects stay the same.
 // RUN: %clang -target x86_64-linux-gnu -O2 -fplugin=%segtime_plugin -fplugin-arg-segtime-quiet \
-// RUN:   -fplugin-arg-segtime-targets=compile \
+// RUN:   -fplugin-arg-segtime-targets=compile -fplugin-arg-segtime-inlined \
 // RUN:   -fplugin-arg-segtime-out=%t.json -c %s -o %t.o
 // RUN: %clang -target x86_64-linux-gnu -O2 -fplugin=%segtime_plugin -fplugin-arg-segtime-quiet \
 // RUN:   -fplugin-arg-segtime-targets=compile -fplugin-arg-segtime-no-inlined \

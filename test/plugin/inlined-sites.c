@@ -1,11 +1,12 @@
-// A static kernel inlined at three call sites of main (on by default): its
+// A static kernel inlined at three call sites of main (option inlined): its
 // IR level refers to main's code of each call (no copy in the SEG file), one
 // level per site. predict gives the sum of one call at each site and each
 // site's figures (the second in a loop of main); --site K one call at site
 // K only. The third call passes a constant: that code is specialised to it
 // and does not depend on n.
 // RUN: %clang -target x86_64-linux-gnu -O2 -fplugin=%segtime_plugin -fplugin-arg-segtime-quiet \
-// RUN:   -fplugin-arg-segtime-targets=compile -fplugin-arg-segtime-out=%t.json -c %s -o %t.o
+// RUN:   -fplugin-arg-segtime-targets=compile -fplugin-arg-segtime-inlined=scale \
+// RUN:   -fplugin-arg-segtime-out=%t.json -c %s -o %t.o
 // RUN: %python -c "import json,sys; f=[f for f in json.load(open(sys.argv[1]))['functions'] if f['name']=='scale'][0]; print('REFS', len(f['inlined_at']), 'level_segs' in f)" %t.json | FileCheck %s --check-prefix=REFS
 // RUN: %segtime show %t.json --ir --function scale | FileCheck %s --check-prefix=SHOW
 // RUN: %segtime predict %t.json --machine %inputs/icc-machine.yaml --function scale \
@@ -42,18 +43,18 @@ int main(int argc, char **argv) {
 
 // SHOW: function scale
 // SHOW: IR-level SEG (-O2):
-// SHOW-NEXT: inlined call 1 at {{.*}}inlined-sites.c:34:3 (in 'main'): its nodes c1_ir
-// SHOW-NEXT: inlined call 2 at {{.*}}inlined-sites.c:36:5 (in 'main'): its nodes c2_ir
-// SHOW-NEXT: inlined call 3 at {{.*}}inlined-sites.c:37:3 (in 'main'): its nodes c3_ir
-// SHOW: c1_ir{{[0-9]+}} Loop @27 ir-loop
-// SHOW: c2_ir{{[0-9]+}} Loop @27 ir-loop
+// SHOW-NEXT: inlined call 1 at {{.*}}inlined-sites.c:35:3 (in 'main'): its nodes c1_ir
+// SHOW-NEXT: inlined call 2 at {{.*}}inlined-sites.c:37:5 (in 'main'): its nodes c2_ir
+// SHOW-NEXT: inlined call 3 at {{.*}}inlined-sites.c:38:3 (in 'main'): its nodes c3_ir
+// SHOW: c1_ir{{[0-9]+}} Loop @28 ir-loop
+// SHOW: c2_ir{{[0-9]+}} Loop @28 ir-loop
 // SHOW-NOT: kernel.
 // SHOW-NOT: scale.
 
 // TEXT: INTCC and ICC: the sum of one call at each of its 3 inlined call sites (--site K: one call at site K):
-// TEXT-NEXT: site 1 (main at {{.*}}inlined-sites.c:34:3): ICC {{.*}} s ({{[0-9]+}} instructions) INTCC {{.*}} s
-// TEXT-NEXT: site 2 (main at {{.*}}inlined-sites.c:36:5, in 1 loop(s) of main): ICC
-// TEXT-NEXT: site 3 (main at {{.*}}inlined-sites.c:37:3): ICC
+// TEXT-NEXT: site 1 (main at {{.*}}inlined-sites.c:35:3): ICC {{.*}} s ({{[0-9]+}} instructions) INTCC {{.*}} s
+// TEXT-NEXT: site 2 (main at {{.*}}inlined-sites.c:37:5, in 1 loop(s) of main): ICC
+// TEXT-NEXT: site 3 (main at {{.*}}inlined-sites.c:38:3): ICC
 
 // JSON: "inlined_sites": [
 // JSON: "caller": "main",
