@@ -225,7 +225,7 @@ void checkFunction(Checker &C, const json &F) {
   C.keys(F, {{"name", Want::String}, {"range", Want::Object}, {"params", Want::StringArray},
              {"parameters", Want::Array}, {"in_main_file", Want::Bool}, {"static", Want::Bool},
              {"seg", Want::Array},
-             {"level_segs", Want::Object}},
+             {"level_segs", Want::Object}, {"inlined_at", Want::Array}},
          {"name", "seg"});
   C.Function = F["name"].get<std::string>();
   if (F.contains("range"))

@@ -4,7 +4,8 @@
 /// linkSegFiles (Link.h): names resolved per unit (its own functions first,
 /// then the external functions of the others), Unknown call nodes turned into
 /// Call nodes, static functions of clashing names renamed NAME@FILE; the
-/// binder of a callee's parameters to a call's arguments (callBindings).
+/// binder of a callee's parameters to a call's arguments (callBindings)
+/// and its inverse for names (unbindCallerNames).
 ///
 //===----------------------------------------------------------------------===//
 #include "core/Link.h"
@@ -30,6 +31,34 @@ std::vector<CallBinding> callBindings(const Node &Call, const std::vector<std::s
   for (size_t I = 0; I < Params.size() && I < Call.Args.size(); ++I)
     if (!Params[I].empty() && !Call.Args[I].empty())
       R.push_back({Params[I], Call.Args[I]});
+  return R;
+}
+
+std::string unbindCallerNames(const std::string &Text, const std::vector<CallBinding> &Bindings) {
+  auto NameChar = [](char C) {
+    return std::isalnum(static_cast<unsigned char>(C)) || C == '_' || C == '.';
+  };
+  std::map<std::string, std::string> To; // caller's name -> parameter
+  for (const CallBinding &B : Bindings)
+    if (!B.Arg.empty() && !std::isdigit(static_cast<unsigned char>(B.Arg[0])) &&
+        B.Arg[0] != '.' && std::all_of(B.Arg.begin(), B.Arg.end(), NameChar))
+      To.emplace(B.Arg, B.Param);
+  if (To.empty())
+    return Text;
+  std::string R;
+  for (size_t I = 0; I < Text.size();) {
+    if (!NameChar(Text[I])) {
+      R += Text[I++];
+      continue;
+    }
+    size_t End = I;
+    while (End < Text.size() && NameChar(Text[End]))
+      ++End;
+    std::string Name = Text.substr(I, End - I);
+    auto It = To.find(Name);
+    R += It != To.end() ? It->second : Name;
+    I = End;
+  }
   return R;
 }
 
@@ -176,6 +205,9 @@ SegFile linkSegFiles(const std::vector<SegFile> &Units, const std::vector<std::s
       forEachNode(G.Body, Fix(true));
       for (auto &[K, L] : G.LevelSegs)
         forEachNode(L, Fix(false));
+      for (InlinedRef &R : G.InlinedAt) // the caller is in the same unit
+        if (auto It = Local.find(R.Caller); It != Local.end())
+          R.Caller = It->second;
       Out.Functions.push_back(std::move(G));
     }
   }

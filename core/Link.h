@@ -84,6 +84,15 @@ std::vector<CallBinding> callBindings(const Node &Call, const std::vector<std::s
 std::string bindCalleeNames(const std::string &Text, const std::string &Callee,
                             const std::vector<CallBinding> &Bindings);
 
+/// The inverse of a binding for names: Text (code of an inlined call in
+/// its caller's names) with every whole name that is the argument of one of
+/// Bindings replaced by that binding's parameter (the first binding of that
+/// argument), all at once ("i*m + m" with n <- m, m <- n: "i*n + n"). Only
+/// arguments that are plain names are inverted (a number or an expression
+/// is the caller's value: the text keeps it). A name is whole when no
+/// letter, digit, '_' or '.' touches it.
+std::string unbindCallerNames(const std::string &Text, const std::vector<CallBinding> &Bindings);
+
 } // namespace segtime
 
 #endif

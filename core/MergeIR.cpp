@@ -4,14 +4,18 @@
 /// mergeIR (core/MergeIR.h) in steps: the walk over the IR SEG that matches
 /// loops and calls to the source and attributes every node; the binding of
 /// inlined code to its calls' arguments; the trip counts taken from the
-/// source put into the memory terms; the parameters left.
+/// source put into the memory terms; the parameters left; the IR level of
+/// a function with no code of its own from the code of its inlined calls
+/// (resolveInlinedLevels).
 ///
 //===----------------------------------------------------------------------===//
 #include "core/MergeIR.h"
+#include "core/InlinedLevels.h"
 #include "core/Link.h"
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <optional>
 #include <regex>
 #include <set>
@@ -436,6 +440,176 @@ void mergeIR(std::vector<std::string> &Warnings, FunctionSeg &F, NodeList IRSeg,
              const std::vector<Parameter> &IRParams, const std::vector<InlinedSite> &Inlined,
              const MergeIRServices &S) {
   IRMerger(Warnings, F, IRSeg, IRParams, S).run(Inlined);
+}
+
+namespace {
+
+/// Whether IR node N is a loop of the caller around F's code: a loop whose
+/// line is outside F's source range (the plugin attributes a loop to the
+/// inlined call whose code most of its instructions are).
+bool callerLoop(const FunctionSeg &F, const Node &N) {
+  return N.Kind == NodeKind::Loop && N.Range.Line && F.Range.Line &&
+         (N.Range.Line < F.Range.Line || N.Range.Line > F.Range.EndLine);
+}
+
+/// Copies of the nodes of Ref in Caller's IR level (each with its body),
+/// in the order of that level; fewer than Ref.Nodes if some are missing.
+/// A loop of the caller (callerLoop) gives the nodes of its body that are
+/// F's (Loops: how many such loops, the deepest count).
+NodeList referencedCode(const NodeList &CallerIR, const InlinedRef &Ref, const FunctionSeg &F,
+                        unsigned *Loops = nullptr) {
+  std::set<std::string> Ids(Ref.Nodes.begin(), Ref.Nodes.end());
+  NodeList Code;
+  std::function<void(const Node &, unsigned)> Take = [&](const Node &N, unsigned Depth) {
+    if (!callerLoop(F, N)) {
+      Code.push_back(N);
+      if (Loops)
+        *Loops = std::max(*Loops, Depth);
+      return;
+    }
+    for (const Node &C : N.Body)
+      if (callerLoop(F, C) ||
+          (C.Range.Line >= F.Range.Line && C.Range.Line <= F.Range.EndLine))
+        Take(C, Depth + 1);
+  };
+  size_t Found = 0;
+  std::function<void(const NodeList &)> Walk = [&](const NodeList &L) {
+    for (const Node &N : L) {
+      if (Ids.count(N.Id)) {
+        ++Found;
+        Take(N, 0);
+        continue;
+      }
+      Walk(N.Body);
+      for (const Arm &A : N.Arms)
+        Walk(A.Body);
+    }
+  };
+  Walk(CallerIR);
+  if (Found != Ids.size())
+    Code.clear();
+  return Code;
+}
+
+/// The bindings of the source call of F that the code of an inlined call
+/// is attributed to (its first node's SourceNode in Caller, a call to F),
+/// or none.
+std::vector<CallBinding> siteBindings(const FunctionSeg &Caller, const FunctionSeg &F,
+                                      const NodeList &Code) {
+  if (Code.empty() || Code.front().SourceNode.empty())
+    return {};
+  const Node *Call = nullptr;
+  forEachNode(Caller.Body, [&](const Node &N) {
+    if (!Call && N.Id == Code.front().SourceNode && N.Kind == NodeKind::Call && N.Callee == F.Name)
+      Call = &N;
+  });
+  return Call ? callBindings(*Call, F.Params) : std::vector<CallBinding>{};
+}
+
+/// Ids of N and its body (and the loops its streams name) with Prefix.
+void prefixIds(Node &N, const std::string &Prefix) {
+  forEachNode(N.Body, [&](Node &X) { X.Id = Prefix + X.Id; });
+  N.Id = Prefix + N.Id;
+  auto Streams = [&](Node &X) {
+    for (MemStream &M : X.Streams)
+      for (MemStream::Step &St : M.Loops)
+        St.Loop = Prefix + St.Loop;
+  };
+  Streams(N);
+  forEachNode(N.Body, Streams);
+}
+
+} // namespace
+
+void resolveInlinedLevels(SegFile &File, const MergeIRServices &S, unsigned Site,
+                          std::vector<std::string> &Warnings) {
+  for (FunctionSeg &F : File.Functions) {
+    if (F.InlinedAt.empty())
+      continue;
+    NodeList Code;
+    std::vector<Parameter> Params;
+    std::set<std::string> Taken;
+    std::vector<CallBinding> Own;
+    for (const std::string &P : F.Params)
+      Own.push_back({P, P});
+    bool Several = Site == 0 && F.InlinedAt.size() > 1;
+    for (size_t K = 0; K < F.InlinedAt.size(); ++K) {
+      if (Site && K + 1 != Site)
+        continue;
+      const InlinedRef &R = F.InlinedAt[K];
+      const FunctionSeg *Caller = File.find(R.Caller);
+      NodeList Here;
+      if (Caller && Caller->LevelSegs.count("IR"))
+        Here = referencedCode(Caller->LevelSegs.at("IR"), R, F);
+      if (Here.empty()) {
+        Warnings.push_back(F.Name + ": segtime: the inlined call at " + R.Where + ": " +
+                           (Caller ? "its nodes are not all in the IR level of '" + R.Caller + "'"
+                                   : "no function '" + R.Caller + "' in the file") +
+                           ": left out of the IR level of " + F.Name);
+        continue;
+      }
+      // The code in F's names: F.n left unbound by the caller, the
+      // caller's names of F's arguments, the caller's uncounted loops
+      // N_<caller>_<line> as F's (mergeIR takes F's source counts for them).
+      std::vector<CallBinding> Back = siteBindings(*Caller, F, Here);
+      std::string Loops = "N_" + R.Caller + "_";
+      std::map<std::string, std::string> Renamed;
+      for (const Parameter &P : Caller->Parameters)
+        if (P.Name.rfind(Loops, 0) == 0)
+          Renamed[P.Name] = "N_" + F.Name + "_" + P.Name.substr(Loops.size());
+      std::vector<CallBinding> Rename = Back;
+      for (auto &[From, To] : Renamed)
+        Rename.push_back({To, From});
+      std::string Texts;
+      for (Node &N : Here) {
+        forEachText(N, [&](std::string &T) {
+          T = unbindCallerNames(bindCalleeNames(T, F.Name, Own), Rename);
+          Texts += T + " ";
+        });
+        if (Several)
+          prefixIds(N, "c" + std::to_string(K + 1) + "_");
+        Code.push_back(std::move(N));
+      }
+      for (Parameter P : Caller->Parameters) {
+        if (auto It = Renamed.find(P.Name); It != Renamed.end())
+          P.Name = It->second;
+        if (containsWord(Texts, P.Name) && Taken.insert(P.Name).second)
+          Params.push_back(P);
+      }
+    }
+    F.LevelSegs.erase("IR");
+    if (!Code.empty())
+      mergeIR(Warnings, F, std::move(Code), Params, {}, S);
+  }
+}
+
+} // namespace segtime
+
+namespace segtime {
+
+unsigned inlinedCallerLoops(const SegFile &File, const FunctionSeg &F, const InlinedRef &Ref) {
+  const FunctionSeg *C = File.find(Ref.Caller);
+  if (!C || !C->LevelSegs.count("IR") || Ref.Nodes.empty())
+    return 0;
+  const NodeList &IR = C->LevelSegs.at("IR");
+  std::function<int(const NodeList &, unsigned)> Depth = [&](const NodeList &L, unsigned D) {
+    for (const Node &N : L) {
+      if (N.Id == Ref.Nodes.front())
+        return static_cast<int>(D);
+      int In = Depth(N.Body, D + (N.Kind == NodeKind::Loop));
+      for (const Arm &A : N.Arms)
+        In = In >= 0 ? In : Depth(A.Body, D);
+      if (In >= 0)
+        return In;
+    }
+    return -1;
+  };
+  int Outer = Depth(IR, 0);
+  if (Outer < 0)
+    return 0;
+  unsigned Inner = 0;
+  referencedCode(IR, Ref, F, &Inner);
+  return static_cast<unsigned>(Outer) + Inner;
 }
 
 } // namespace segtime

@@ -99,6 +99,24 @@ void mergeIR(std::vector<std::string> &Warnings, FunctionSeg &F, NodeList IRSeg,
              const std::vector<Parameter> &IRParams, const std::vector<InlinedSite> &Inlined,
              const MergeIRServices &S);
 
+/// The IR level of every function of File that has no code of its own
+/// (FunctionSeg::InlinedAt, the references the plugin writes) from the code
+/// of its inlined calls in their callers' IR levels: site Site (1-based) or,
+/// with Site 0, every site one after the other (their sum: one call at each;
+/// node ids then get the prefix "c<k>_"). Each site's code is taken as its
+/// caller's IR level has it (frequencies relative to the enclosing region
+/// of the caller, 1 for a call in straight-line code) and written in the
+/// function's own names: "F.n" the caller could not bind becomes n, a
+/// caller's name passed as argument n becomes n again (core/Link.h
+/// unbindCallerNames; a number or an expression passed stays the caller's
+/// value), an uncounted loop N_<caller>_<line> becomes N_<F>_<line>; then
+/// it is merged as mergeIR does (SourceNode attribution, source trip
+/// counts, the caller's parameters it uses added to F.Parameters). A
+/// site whose caller or nodes are missing is left out with a warning in
+/// Warnings. Replaces an IR level F had.
+void resolveInlinedLevels(SegFile &File, const MergeIRServices &S, unsigned Site,
+                          std::vector<std::string> &Warnings);
+
 } // namespace segtime
 
 #endif

@@ -290,7 +290,28 @@ json FunctionSeg::toJSON() const {
     J["static"] = true;
   for (auto &[K, L] : LevelSegs)
     J["level_segs"][K] = listToJSON(L);
+  if (!InlinedAt.empty())
+    J["inlined_at"] = InlinedRef::listToJSON(InlinedAt);
   return J;
+}
+
+json InlinedRef::toJSON() const {
+  return {{"caller", Caller}, {"nodes", Nodes}, {"where", Where}};
+}
+
+json InlinedRef::listToJSON(const std::vector<InlinedRef> &L) {
+  json A = json::array();
+  for (const InlinedRef &R : L)
+    A.push_back(R.toJSON());
+  return A;
+}
+
+InlinedRef InlinedRef::fromJSON(const json &J) {
+  InlinedRef R;
+  R.Caller = J.at("caller").get<std::string>();
+  R.Where = J.value("where", "");
+  R.Nodes = J.at("nodes").get<std::vector<std::string>>();
+  return R;
 }
 
 const NodeList &FunctionSeg::bodyFor(const std::string &LevelKey) const {
@@ -318,6 +339,9 @@ FunctionSeg FunctionSeg::fromJSON(const json &J) {
   if (J.contains("level_segs"))
     for (auto It = J["level_segs"].begin(); It != J["level_segs"].end(); ++It)
       F.LevelSegs[It.key()] = listFromJSON(It.value());
+  if (J.contains("inlined_at"))
+    for (const json &R : J["inlined_at"])
+      F.InlinedAt.push_back(InlinedRef::fromJSON(R));
   return F;
 }
 

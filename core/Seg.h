@@ -293,6 +293,26 @@ struct FunctionSeg;
 /// warning as {"node": [function index, node id]}.
 std::string unknownNodeWarning(const std::string &Source, const FunctionSeg &F, const Node &N);
 
+/// The code of one inlined call of a function with no code of its own,
+/// by reference: top-level nodes of its caller's IR level (edge stages and
+/// final loop tests included, in order). The callee's IR level is made
+/// from them when the file is read for a prediction (core/MergeIR.h
+/// resolveInlinedLevels), in its own parameters, one level per call site.
+struct InlinedRef {
+  std::string Caller; ///< the calling function (its name in the SEG file)
+  std::string Where;  ///< "file:line:col" of the call, then " in file:line:col" of
+                      ///< each call it was itself inlined through
+  std::vector<std::string> Nodes; ///< ids in Caller's LevelSegs["IR"]
+  json toJSON() const;
+  static InlinedRef fromJSON(const json &J);
+  /// [{"caller", "nodes", "where"}, ...]: the layout of "inlined_at" in
+  /// every schema.
+  static json listToJSON(const std::vector<InlinedRef> &L);
+  bool operator==(const InlinedRef &O) const {
+    return Caller == O.Caller && Where == O.Where && Nodes == O.Nodes;
+  }
+};
+
 /// The SEG of one function.
 struct FunctionSeg {
   std::string Name;
@@ -308,6 +328,11 @@ struct FunctionSeg {
   /// (trip counts from ScalarEvolution), stages = basic blocks with their
   /// INTCC and ICC:<target> RUVs. Empty when the IR passes did not run.
   std::map<std::string, NodeList> LevelSegs;
+  /// A function with no code of its own (every call inlined; plugin option
+  /// inlined): its inlined calls, one per call site, in the order of the
+  /// callers' code. Written as "inlined_at" (docs/seg-json.md); the IR
+  /// level made from them (resolveInlinedLevels) is not written.
+  std::vector<InlinedRef> InlinedAt;
   /// The body a level's formula is built from: LevelSegs[IrSegKey] for INTCC and
   /// ICC (LevelKey a level's key or RUV key, "ICC:znver3") when present, else
   /// the source-level Body.

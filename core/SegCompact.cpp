@@ -367,6 +367,10 @@ private:
       key("in_main_file", First);
       Out += "false";
     }
+    if (!F.InlinedAt.empty()) {
+      key("inlined_at", First);
+      Out += InlinedRef::listToJSON(F.InlinedAt).dump();
+    }
     if (!F.LevelSegs.empty()) {
       key("level_segs", First);
       Out += '{';

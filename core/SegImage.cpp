@@ -254,6 +254,12 @@ std::vector<std::uint8_t> packFunctionSeg(const FunctionSeg &F) {
     W.str(K);
     W.nodes(L);
   }
+  W.num(F.InlinedAt.size());
+  for (const InlinedRef &Ref : F.InlinedAt) {
+    W.str(Ref.Caller);
+    W.str(Ref.Where);
+    W.strs(Ref.Nodes);
+  }
   return std::move(W.Out);
 }
 
@@ -278,6 +284,12 @@ FunctionSeg unpackFunctionSeg(const std::vector<std::uint8_t> &Image) {
   for (size_t I = 0, E = R.count(); I < E; ++I) {
     std::string K = R.str();
     F.LevelSegs[K] = R.nodes();
+  }
+  F.InlinedAt.resize(R.count());
+  for (InlinedRef &Ref : F.InlinedAt) {
+    Ref.Caller = R.str();
+    Ref.Where = R.str();
+    Ref.Nodes = R.strs();
   }
   R.end();
   return F;

@@ -313,9 +313,9 @@ private:
     }
   }
 
-  /// Copies the code of the calls inlined into IR function Carrier out of
-  /// its IR SEG (final: ICC attached), and writes each callee with no code
-  /// of its own whose callers are all done (inlinedSeg).
+  /// Records the code of the calls inlined into IR function Carrier (by
+  /// reference to its IR SEG's nodes: inlinedRef), and writes each callee
+  /// with no code of its own whose callers are all done.
   void takeInlined(const std::string &Carrier, const IRFunctionSeg &IR) {
     auto &Names = irCollection().SourceNames;
     auto SourceOf = [&](const std::string &IRName) {
@@ -324,25 +324,19 @@ private:
     };
     for (const InlinedSite &S : IR.Inlined)
       if (Carriers.count(SourceOf(S.Callee)))
-        Inlined[SourceOf(S.Callee)].push_back(copyInlined(IR, S));
+        Inlined[SourceOf(S.Callee)].push_back(inlinedRef(IR, S, SourceOf(Carrier)));
     for (auto &[Callee, Waiting] : Carriers) {
       if (!Waiting.erase(Carrier) || !Waiting.empty())
         continue;
       auto B = ByName.find(Callee);
       if (B == ByName.end() || Written[B->second.front()])
         continue;
-      std::string Name = irNameOf(Callee);
-      std::vector<CallBinding> Own;
-      auto Ps = irCollection().ParamNames.find(Name);
-      for (unsigned K = 0; Ps != irCollection().ParamNames.end() && K < Ps->second.size(); ++K) {
-        std::string P = calleeParamName(irCollection().ParamNames, Name, K);
-        Own.push_back({P, P});
-      }
-      IRFunctionSeg Seg = inlinedSeg(Name, Callee, Own, Inlined[Callee]);
+      for (const InlinedRef &R : Inlined[Callee])
+        Done[B->second.front()].MergeWarnings.push_back(
+            Callee + ": segtime: IR level from the code of the call at " + R.Where +
+            " (inlined into '" + R.Caller + "')");
+      writeFunction(B->second.front(), nullptr, std::move(Inlined[Callee]));
       Inlined.erase(Callee);
-      for (const std::string &N : Seg.Notes)
-        Done[B->second.front()].MergeWarnings.push_back(Callee + ": segtime: IR level from the " + N);
-      writeFunction(B->second.front(), &Seg);
       flush();
     }
   }
@@ -356,7 +350,7 @@ private:
   /// Builds the source-level SEG of Functions[I], merges IR (if any) into
   /// it, turns it into its .seg.json text (Ready[I], written by flush) and
   /// releases it (the summary reads the written file).
-  void writeFunction(size_t I, IRFunctionSeg *IR) {
+  void writeFunction(size_t I, IRFunctionSeg *IR, std::vector<InlinedRef> InlinedAt = {}) {
     FunctionSeg F;
     if (I < Prebuilt.size() && !Prebuilt[I].empty()) {
       llvm::TimeRegion T(phaseTimer("ast-seg", "AST SEG (POC, HLLC)"));
@@ -367,6 +361,7 @@ private:
       F = buildSourceSeg(I);
     }
     Written[I] = true;
+    F.InlinedAt = std::move(InlinedAt);
     if (Opts.IR) {
       llvm::TimeRegion T(phaseTimer("merge-ir", "IR levels merged into the SEG"));
       // A second function of the same source name (C++ overloads) gets the
@@ -456,10 +451,10 @@ private:
   std::map<std::string, std::string> IRName; ///< source name -> IR (mangled) name
   std::set<std::string> Merged; ///< source names whose IR SEG is merged
   /// Functions with no code of their own, inlined: the IR functions whose
-  /// IR SEG (with their code) is not final yet, and the copies of their
-  /// code taken so far (takeInlined), by source name.
+  /// IR SEG (with their code) is not final yet, and the references to
+  /// their code taken so far (takeInlined), by source name.
   std::map<std::string, std::set<std::string>> Carriers;
-  std::map<std::string, std::vector<InlinedCopy>> Inlined;
+  std::map<std::string, std::vector<InlinedRef>> Inlined;
   /// Main-file functions of a file too large for the summary (0: not skipped).
   size_t SummarySkipped = 0;
   /// The largest number of main-file functions the summary is printed for

@@ -17,7 +17,9 @@
 ///                    opaque zero: a measurement aid (what the reads cost)
 ///   p=NAME=VALUE     parameter value for the printed ICC times (repeatable)
 ///   inlined[=NAME,...]  IR and machine levels of functions with no code of
-///                    their own from the code of their inlined calls
+///                    their own from the code of their inlined calls (by
+///                    reference, per call site; default: none)
+///   no-inlined       none of them (the default)
 ///   timing           print the plugin's own phase times (passes/Timing.h)
 ///   budget=N         units of symbolic work per function for the IR level
 ///                    (default 1000000, passes/IRSeg.h); beyond, numeric
@@ -64,8 +66,10 @@ void printPluginHelp(llvm::raw_ostream &OS) {
         "                 segtime predict -p; repeatable)\n"
         "  inlined[=NAME,...]\n"
         "                 a function with no code of its own (every call\n"
-        "                 inlined; all, or those named) gets IR and machine\n"
-        "                 levels from the code of its calls (their mean)\n"
+        "                 inlined; all, or only those named) gets IR and\n"
+        "                 machine levels from the code of its calls, one per\n"
+        "                 call site, by reference (default: none)\n"
+        "  no-inlined     no function gets them (the default)\n"
         "  timing         print the plugin's own phase times (AST SEG, IR "
         "SEG,\n"
         "                 ICC clone, code generation, block costing, JSON)\n"
@@ -148,6 +152,11 @@ void parsePluginArgs(DiagnosticsEngine &D, const std::vector<std::string> &Args,
         Bad(A, "expected p=NAME=VALUE with a finite number, as segtime "
                "predict's -p");
       }
+    } else if (Key == "no-inlined") {
+      if (NoValue()) {
+        Opts.InlinedAll = false;
+        Opts.Inlined.clear();
+      }
     } else if (Key == "inlined") {
       if (!HasVal) {
         Opts.InlinedAll = true;
@@ -155,6 +164,7 @@ void parsePluginArgs(DiagnosticsEngine &D, const std::vector<std::string> &Args,
       }
       if (!NeedValue("NAME,..."))
         continue;
+      Opts.InlinedAll = false;
       llvm::SmallVector<llvm::StringRef> Parts;
       Val.split(Parts, ',', -1, false);
       for (llvm::StringRef P : Parts)
@@ -177,7 +187,7 @@ void parsePluginArgs(DiagnosticsEngine &D, const std::vector<std::string> &Args,
     } else {
       Bad(A, "unknown key '" + Key.str() +
                  "' (expected quiet, machine=NAME, out=PATH, targets=CPU,..., "
-                 "no-ir, "
+                 "no-ir, inlined[=NAME,...], no-inlined, "
                  "instrument[=all|no-clock], p=NAME=VALUE, timing, budget=N, "
                  "help)");
     }

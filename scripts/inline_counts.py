@@ -12,6 +12,11 @@ For every kernel of examples/*.c and validation/*.c, two compiles at -O2
     inlined into main (segtime_bench.h's SEGTIME_KERNEL redefined), so that
     the kernel has no code of its own and its IR level comes from the code
     of its inlined calls.
+In the inlined copy the program's default sizes (`argc > K ? atoi(argv[K]) :
+DEFAULT`, valset.h's `vs_arg(argc, argv, K, DEFAULT)`) are the small sizes:
+the optimiser specialises the inlined code to the value main passes when
+argc is 1 (a constant it can see), and the IR level of an inlined call is
+that code as its caller has it (docs/cli.md "Inlined functions").
 Both are run at the small size of validate.py under valgrind --tool=callgrind
 with 1 and 3 timed repetitions; the difference / 2 of the instructions
 executed in the file's own functions (not inlined: without main and the
@@ -19,7 +24,10 @@ harness's segtime_*; inlined: with main, where the kernel now is) is the
 exact count of one kernel call. The ICC instruction count that `segtime
 predict --function KERNEL` gives for the same parameters (no -p beyond the
 kernel's own) is compared with it, for both compiles, and the two
-predictions with each other. Prints a table; not a test.
+predictions with each other. A kernel inlined at several call sites (the
+harness's warm-up call, the timed calls, a checksum call) is predicted per
+site (--json "inlined_sites"): the site inside a loop of main is the timed
+one. Prints a table; not a test.
 """
 import argparse, json, os, re, shutil, sys, tempfile
 
@@ -29,6 +37,18 @@ from validate import FLAGS, SMALL, extra_for
 
 KERNEL_MACRO = "#define SEGTIME_KERNEL __attribute__((noinline, weak))"
 INLINED_MACRO = "#define SEGTIME_KERNEL static inline __attribute__((always_inline))"
+
+
+def small_defaults(text, small):
+    """text with the defaults of argv[K] (atoi/strtol/strtod, vs_arg) set to small[K-1]."""
+    def arg(k, default):
+        k = int(k)
+        return small[k - 1] if 0 < k <= len(small) else default
+    text = re.sub(r"(argc > (\d+) \? \w+\(argv\[\2\][^)]*\) : )([^;]+);",
+                  lambda m: m.group(1) + arg(m.group(2), m.group(3)) + ";", text)
+    return re.sub(r"vs_arg\(argc, argv, (\d+), ([^)]+)\)",
+                  lambda m: "vs_arg(argc, argv, %s, %s)" % (m.group(1), arg(m.group(1), m.group(2))),
+                  text)
 
 
 def compile_kernel(src, base):
@@ -49,6 +69,13 @@ def predicted_instructions(seg_path, kernel, params, extra, machine):
     if r.returncode != 0:
         return None, r.stderr.strip().splitlines()[-1] if r.stderr.strip() else "failed"
     f = json.loads(r.stdout)["functions"][0]
+    sites = f.get("inlined_sites", [])
+    if sites:  # the timed call: the site in a loop of main
+        timed = [x for x in sites if x.get("caller_loops", 0) > 0]
+        if len(timed) != 1:
+            return None, "%d inlined call sites, %d in a loop" % (len(sites), len(timed))
+        icc = [v for k, v in timed[0]["levels"].items() if k.startswith("ICC")]
+        return (icc[0].get("instructions") if icc else None), "site %d" % timed[0]["site"]
     return f["levels"]["ICC"]["counts"].get("instructions"), ""
 
 
@@ -77,7 +104,10 @@ def main():
             print("== %s/%s" % (folder, name), file=sys.stderr, flush=True)
             src = os.path.join(ROOT, folder, name + ".c")
             inl_src = os.path.join(work, folder, name + ".c")
-            shutil.copy(src, inl_src)
+            with open(src) as f:
+                text = f.read()
+            with open(inl_src, "w") as f:
+                f.write(small_defaults(text, SMALL[name]))
             row = {"kernel": name}
             for kind, path in (("not_inlined", src), ("inlined", inl_src)):
                 base = os.path.join(work, "%s-%s" % (name, kind))
@@ -90,14 +120,25 @@ def main():
                 i1 = callgrind_instructions(base, SMALL[name], funcs, 1)
                 i3 = callgrind_instructions(base, SMALL[name], funcs, 3)
                 per_call = (i3 - i1) / 2.0
-                pred, err = predicted_instructions(base + ".seg.json", kernel, m["params"],
-                                                   extra_for(name, seg, m["params"]), a.machine)
-                has_own = any(f["name"] == kernel and "IR" in f.get("level_segs", {})
+                try:
+                    extra = extra_for(name, seg, m["params"])
+                except (SystemExit, Exception):
+                    # the inlined kernel's parameters are made when its level is
+                    # (predict): the not-inlined compile's names
+                    extra = row["not_inlined"]["extra"]
+                pred, err = predicted_instructions(base + ".seg.json", kernel, m["params"], extra,
+                                                   a.machine)
+                has_own = any(f["name"] == kernel and ("IR" in f.get("level_segs", {})
+                                                       or f.get("inlined_at"))
                               for f in seg["functions"])
                 row[kind] = {"function": kernel, "params": m["params"], "callgrind": per_call,
                              "predicted": pred, "error": err, "ir_level": has_own,
-                             "error_pct": pct(pred, per_call) if pred else None}
+                             "error_pct": pct(pred, per_call) if pred else None, "extra": extra}
             rows.append(row)
+            print("   %s: callgrind %.0f / %.0f, ICC %s / %s (%s)" % (
+                name, row["not_inlined"]["callgrind"], row["inlined"]["callgrind"],
+                row["not_inlined"]["predicted"], row["inlined"]["predicted"],
+                row["inlined"]["error"]), file=sys.stderr, flush=True)
     print("| kernel | callgrind (not inlined) | ICC | err | callgrind (inlined) | ICC | err "
           "| ICC inlined vs not |")
     print("|---|---|---|---|---|---|---|---|")

@@ -4,12 +4,14 @@
 USAGE:
   scripts/seg_identity.py --plugin PATH --out FILE [--sets examples,lua,csmith]
                           [--csmith 50] [--targets compile] [--jobs 2]
+                          [--plugin-arg no-inlined ...]
   scripts/seg_identity.py --compare BEFORE.json AFTER.json
 
 The first form compiles every file of the sets (the sets and flags of
 scripts/overhead_bench.py: examples/*.c and validation/*.c at -O2, Lua 5.4's
 src/*.c, csmith programs of seeds 1..N at -O2) with the plugin
-(-fplugin-arg-segtime-targets=TARGETS, quiet; objects in build/seg_identity,
+(-fplugin-arg-segtime-targets=TARGETS, quiet, -fplugin-arg-segtime-ARG for
+each --plugin-arg ARG; objects in build/seg_identity,
 the same directory for every build) and writes, per file, the
 key of its .seg.json (with the checkout's root path written as <ROOT>, so
 that builds in different clones compare) and of its object file to FILE. The second form
@@ -45,13 +47,14 @@ def seg_sha(path):
         return sha(f.read().replace(ROOT.encode(), b"<ROOT>"))
 
 
-def compile_one(item, plugin, targets, work):
+def compile_one(item, plugin, targets, work, plugin_args=()):
     name, src, flags = item
     d = os.path.join(work, name.replace("/", "_"))
     os.makedirs(d, exist_ok=True)
     obj = os.path.join(d, "out.o")
     cmd = [CLANG] + flags + ["-fplugin=" + plugin, "-fplugin-arg-segtime-targets=" + targets,
                              "-fplugin-arg-segtime-quiet", "-c", src, "-o", obj]
+    cmd[-4:-4] = ["-fplugin-arg-segtime-" + x for x in plugin_args]
     r = run_limited(cmd, 300)
     seg = os.path.join(d, "out.seg.json")
     if r["status"] != "ok" or not os.path.exists(seg):
@@ -83,6 +86,8 @@ def main():
     ap.add_argument("--csmith", type=int, default=50)
     ap.add_argument("--targets", default="compile")
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--plugin-arg", action="append", default=[],
+                    help="a plugin option for every compile (-fplugin-arg-segtime-ARG)")
     ap.add_argument("--compare", nargs=2, metavar=("BEFORE", "AFTER"))
     a = ap.parse_args()
     if a.compare:
@@ -95,7 +100,7 @@ def main():
     work = os.path.join(ob.BUILD, "seg_identity")
     shutil.rmtree(work, ignore_errors=True)
     with concurrent.futures.ThreadPoolExecutor(a.jobs) as ex:
-        for name, res in ex.map(lambda it: compile_one(it, a.plugin, a.targets, work), items):
+        for name, res in ex.map(lambda it: compile_one(it, a.plugin, a.targets, work, a.plugin_arg), items):
             files[name] = res
             if res["status"] != "ok":
                 log("%s: %s" % (name, res["status"]))

@@ -14,6 +14,8 @@
 ///
 //===----------------------------------------------------------------------===//
 #include "core/Ct.h"
+#include "core/InlinedLevels.h"
+#include "core/MergeIR.h"
 #include "core/Vocabulary.h"
 #include "predictor/ExprText.h"
 #include "predictor/Formula.h"
@@ -28,6 +30,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <iostream>
 #include <regex>
 #include <sstream>
@@ -76,6 +79,11 @@ const char *PredictUsage =
     "  --rank R             MPI programs: predict rank R (same as -p rank=R);\n"
     "                       default: every rank, the slowest is reported\n"
     "                       (docs/mpi.md)\n"
+    "  --site K             a function with no code of its own (every call\n"
+    "                       inlined): its INTCC and ICC levels from its K-th\n"
+    "                       inlined call only (one call there); default: the\n"
+    "                       sum of one call at each site, and each site's\n"
+    "                       figures (docs/cli.md \"Inlined functions\")\n"
     "  --json               print one JSON object (layout: docs/cli.md)\n"
     "  --breakdown          per ICC loop nest: the ECM terms (core, L1, L2, L3,\n"
     "                       memory), cache lines, core cycles per iteration, the\n"
@@ -114,15 +122,90 @@ std::vector<Level> parseLevels(const std::string &S, bool &All) {
 
 /// Warns about the -p values Unused that no predicted function has, then
 /// prints Report (a Prediction or a MachineComparison) as JSON or text.
+/// core/MergeIR.h resolveInlinedLevels on S with the predictor's
+/// expression algebra: the IR levels of the functions with no code of their
+/// own from their call sites (Site: 1-based, 0 all). Its warnings are added
+/// to S's; a call site left out is also reported on stderr.
+void resolveInlined(SegFile &S, unsigned Site) {
+  MergeIRServices X;
+  X.ParamName = [](const std::string &, unsigned K) { return "arg" + std::to_string(K); };
+  X.Simplify = simplifyExprText;
+  X.SameValue = sameValue;
+  X.ValueRatio = valueRatio;
+  std::vector<std::string> W;
+  resolveInlinedLevels(S, X, Site, W);
+  for (const std::string &L : W)
+    if (L.find("left out of the IR level") != std::string::npos)
+      std::cerr << "segtime: warning: " << L << "\n";
+  S.Warnings.insert(S.Warnings.end(), W.begin(), W.end());
+}
+
+/// For each function of P with several inlined call sites in Unresolved (the
+/// SEG file as read): the INTCC and ICC figures of one call at each site
+/// (predict with O, resolved per site), as a note in P, and by function
+/// name the JSON of its sites: [{"site", "caller", "where", "levels":
+/// {level: {"time_s", "instructions"}}}] (--json: "inlined_sites").
+std::map<std::string, json> perSiteFigures(const SegFile &Unresolved, const Machine &M,
+                                           const PredictOptions &O, Prediction &P) {
+  std::map<std::string, json> Out;
+  for (size_t I = 0; I < P.Functions.size(); ++I) {
+    FunctionPrediction &FP = P.Functions[I];
+    const FunctionSeg *F = Unresolved.find(FP.Name);
+    if (!F || F->InlinedAt.size() < 2)
+      continue;
+    std::string Note = "INTCC and ICC: the sum of one call at each of its " +
+                       std::to_string(F->InlinedAt.size()) +
+                       " inlined call sites (--site K: one call at site K):";
+    json Sites = json::array();
+    for (unsigned K = 1; K <= F->InlinedAt.size(); ++K) {
+      SegFile One = Unresolved;
+      resolveInlined(One, K);
+      PredictOptions OK = O;
+      OK.Functions = {FP.Name};
+      Prediction Q = predict(One, M, OK);
+      const InlinedRef &R = F->InlinedAt[K - 1];
+      unsigned Loops = inlinedCallerLoops(Unresolved, *F, R);
+      json Site = {{"site", K}, {"caller", R.Caller}, {"where", R.Where},
+                   {"caller_loops", Loops}, {"levels", json::object()}};
+      Note += "\n  site " + std::to_string(K) + " (" + R.Caller + " at " + R.Where +
+              (Loops ? ", in " + std::to_string(Loops) + " loop(s) of " + R.Caller : "") + "):";
+      if (Q.Functions.empty() || Q.Functions[0].Levels.empty())
+        Note += " not predicted";
+      for (auto &[Level, L] : Q.Functions.empty() ? decltype(FP.Levels){} : Q.Functions[0].Levels) {
+        if (Level != "INTCC" && Level.compare(0, 3, "ICC") != 0)
+          continue;
+        std::ostringstream T;
+        T << " " << Level << " " << L.TimeS << " s";
+        json LJ = {{"time_s", L.TimeS}};
+        if (auto C = L.Counts.find("instructions"); C != L.Counts.end()) {
+          T << " (" << std::llround(C->second) << " instructions)";
+          LJ["instructions"] = C->second;
+        }
+        Note += T.str();
+        Site["levels"][Level] = LJ;
+      }
+      Sites.push_back(Site);
+    }
+    FP.Notes.push_back(Note);
+    Out[FP.Name] = std::move(Sites);
+  }
+  return Out;
+}
+
 template <typename ReportT>
-void printReport(const ReportT &Report, const std::vector<std::string> &Unused, bool Json) {
+void printReport(const ReportT &Report, const std::vector<std::string> &Unused, bool Json,
+                 const std::function<void(json &)> &Patch = nullptr) {
   for (const std::string &U : Unused)
     std::cerr << "segtime: warning: -p " << U
               << " is not a parameter of the predicted functions (ignored)\n";
-  if (Json)
-    std::cout << Report.toJSON().dump(2) << "\n";
-  else
+  if (Json) {
+    json J = Report.toJSON();
+    if (Patch)
+      Patch(J);
+    std::cout << J.dump(2) << "\n";
+  } else {
     Report.printText(std::cout);
+  }
 }
 
 int predictMain(int Argc, char **Argv) {
@@ -132,6 +215,7 @@ int predictMain(int Argc, char **Argv) {
   bool Json = false, LevelsGiven = false;
   long long SummaryMax = -1; // --summary N
   std::string NotForSummary; // the first option --summary does not take
+  unsigned Site = 0;
   cli::ArgReader R(Argc, Argv);
   while (R.next()) {
     std::string A = R.flag();
@@ -166,6 +250,8 @@ int predictMain(int Argc, char **Argv) {
       O.Values["rank"] = cli::parseWhole(A, R.value(), 0, INT_MAX, "rank (0, 1, ...)");
     } else if (A == "--json") {
       Json = true;
+    } else if (A == "--site") {
+      Site = cli::parseWhole(A, R.value(), 1, INT_MAX, "call site number (1, 2, ...)");
     } else if (A == "--breakdown") {
       O.Breakdown = true;
     } else if (A == "--max-terms") {
@@ -194,6 +280,12 @@ int predictMain(int Argc, char **Argv) {
     std::cout << compileTimeSummary(S, MachineName, O.Values, SummaryMax);
     return 0;
   }
+  const SegFile Unresolved = S;
+  for (const std::string &Name : O.Functions)
+    if (const FunctionSeg *F = S.find(Name); F && Site > F->InlinedAt.size())
+      throw UsageError("--site " + std::to_string(Site) + ": " + Name + " has " +
+                       std::to_string(F->InlinedAt.size()) + " inlined call sites");
+  resolveInlined(S, Site);
   Machine M = readMachine(findMachine(MachineName));
   if (!Profile.empty()) {
     CtFile Ct = CtFile::read(Profile);
@@ -232,7 +324,14 @@ int predictMain(int Argc, char **Argv) {
                      "ICC data for a target of the machine file)");
   Prediction P = predict(S, M, O);
   P.SegPath = Seg;
-  printReport(P, P.UnusedValues, Json);
+  std::map<std::string, json> Sites;
+  if (Site == 0)
+    Sites = perSiteFigures(Unresolved, M, O, P);
+  printReport(P, P.UnusedValues, Json, [&](json &J) {
+    for (json &E : J["functions"])
+      if (auto It = Sites.find(E.value("name", "")); It != Sites.end())
+        E["inlined_sites"] = It->second;
+  });
   // On stderr: each function's error when the report may not show it
   // (--json, --function), and always a failure other than a missing value.
   for (auto &F : P.Functions)
@@ -364,6 +463,7 @@ int showMain(int Argc, char **Argv) {
     }
     return 0;
   }
+  resolveInlined(S, 0);
   FormulaBuilder FB(S);
   for (const FunctionSeg &F : S.Functions) {
     if (!Only.empty() && F.Name != Only)
@@ -378,6 +478,16 @@ int showMain(int Argc, char **Argv) {
     auto IRSeg = F.LevelSegs.find(IrSegKey);
     if (IR && IRSeg != F.LevelSegs.end()) {
       std::cout << "  IR-level SEG (-" << S.OptLevel << "):\n";
+      // A function with no code of its own: the code of its inlined calls.
+      for (size_t K = 0; K < F.InlinedAt.size(); ++K) {
+        const InlinedRef &R = F.InlinedAt[K];
+        std::cout << "    inlined call " << K + 1 << " at " << R.Where << " (in '" << R.Caller
+                  << "'): its nodes";
+        for (const std::string &Id : R.Nodes)
+          std::cout << " " << (F.InlinedAt.size() > 1 ? "c" + std::to_string(K + 1) + "_" : "")
+                    << Id;
+        std::cout << "\n";
+      }
       showList(IRSeg->second, 2);
     }
   }

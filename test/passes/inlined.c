@@ -6,13 +6,15 @@
 // the 2-D Jacobi sweep needs only n and t. In main the code is attributed to
 // the call and its kernel.n and kernel.t are bound to the call's arguments,
 // argv1 and argv2, as the source level binds the call: main needs only them.
-// Without the option `inlined` main is the same and kernel has no IR level.
+// The kernel's level refers to main's nodes (argv1, argv2 back to n, t).
+// With no-inlined main is the same and kernel has no IR level.
 // The objects stay the same.
 // RUN: %clang -target x86_64-linux-gnu -O2 -fplugin=%segtime_plugin -fplugin-arg-segtime-quiet \
 // RUN:   -fplugin-arg-segtime-targets=compile -fplugin-arg-segtime-inlined \
 // RUN:   -fplugin-arg-segtime-out=%t.json -c %s -o %t.o
 // RUN: %clang -target x86_64-linux-gnu -O2 -fplugin=%segtime_plugin -fplugin-arg-segtime-quiet \
-// RUN:   -fplugin-arg-segtime-targets=compile -fplugin-arg-segtime-out=%t-off.json -c %s -o %t-off.o
+// RUN:   -fplugin-arg-segtime-targets=compile -fplugin-arg-segtime-no-inlined \
+// RUN:   -fplugin-arg-segtime-out=%t-off.json -c %s -o %t-off.o
 // RUN: %clang -target x86_64-linux-gnu -O2 -c %s -o %t-plain.o
 // RUN: cmp %t.o %t-plain.o
 // RUN: cmp %t-off.o %t-plain.o
@@ -47,13 +49,14 @@ int main(int argc, char **argv) {
 // CHECK: function kernel
 // CHECK-NOT: param N_
 // CHECK: IR-level SEG (-O2):
-// CHECK: Loop @31 ir-loop trip=t {{.*}}<- v2
+// CHECK-NEXT: inlined call 1 at {{.*}}inlined.c:45:3 (in 'main'): its nodes ir{{[0-9]+}}
+// CHECK: Loop @33 ir-loop trip=t {{.*}}<- v2
 // CHECK: ICC:
-// CHECK: Loop @32 ir-loop trip=n - 2 {{.*}}<- v5
+// CHECK: Loop @34 ir-loop trip=n - 2 {{.*}}<- v5
 // The vector loop, then the scalar remainder of n - 2:
 // CHECK: Loop @0 ir-loop trip=1 + idiv(-4 + 4*idiv(n - 2, 4), 4)
-// CHECK: Loop @33 ir-loop trip=n + (-1 + cmp_lt(n - 2, 4))*(1 + 4*idiv(n - 2, 4)) - 1 - cmp_lt(n - 2, 4) {{.*}}<- v8
-// CHECK: Stage @34 <- v10
+// CHECK: Loop @35 ir-loop trip=n + (-1 + cmp_lt(n - 2, 4))*(1 + 4*idiv(n - 2, 4)) - 1 - cmp_lt(n - 2, 4) {{.*}}<- v8
+// CHECK: Stage @36 <- v10
 // CHECK-NEXT: ICC:x86-64: {{.*}}instructions=
 
 // MAIN: function main
@@ -61,9 +64,9 @@ int main(int argc, char **argv) {
 // MAIN: IR-level SEG (-O2):
 // The call's code, attributed to the call (main's v10), in main's names:
 // MAIN-NOT: kernel.
-// MAIN: Loop @31 ir-loop trip=argv2 {{.*}}<- v10
+// MAIN: Loop @33 ir-loop trip=argv2 {{.*}}<- v10
 // MAIN-NOT: kernel.
-// MAIN: Loop @32 ir-loop trip=argv1 - 2 {{.*}}<- v10
+// MAIN: Loop @34 ir-loop trip=argv1 - 2 {{.*}}<- v10
 // MAIN-NOT: kernel.
 
 // OFF: function kernel

@@ -61,7 +61,7 @@
 
 int f(int x) { return x + 1; }
 
-// BOGUS: warning: segtime: plugin argument 'bogus' ignored: unknown key 'bogus' (expected quiet, machine=NAME, out=PATH, targets=CPU,..., no-ir, instrument[=all|no-clock], p=NAME=VALUE, timing, budget=N, help)
+// BOGUS: warning: segtime: plugin argument 'bogus' ignored: unknown key 'bogus' (expected quiet, machine=NAME, out=PATH, targets=CPU,..., no-ir, inlined[=NAME,...], no-inlined, instrument[=all|no-clock], p=NAME=VALUE, timing, budget=N, help)
 // BOGUS-NOT: error
 // QUIETVAL: warning: segtime: plugin argument 'quiet=1' ignored: 'quiet' takes no value
 // OUTEMPTY: warning: segtime: plugin argument 'out=' ignored: 'out' needs a value: out=PATH

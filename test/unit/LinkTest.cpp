@@ -231,6 +231,44 @@ TEST(CallBinder, InlinedCodeTakesTheCallArguments) {
             "cmp_lt(0, t)*n");
 }
 
+// The inverse for names: the code of an inlined call, in its caller's names,
+// back in the callee's where the caller passed a plain name; all at once.
+TEST(CallBinder, CallerNamesBackToTheCalleesParameters) {
+  std::vector<CallBinding> B{{"n", "m"}, {"m", "n"}, {"s", "2*m"}, {"t", "16"}};
+  EXPECT_EQ(unbindCallerNames("i*m + n", B), "i*n + m");
+  // An expression or a number passed is the caller's value: it stays.
+  EXPECT_EQ(unbindCallerNames("(2*m) + 16", B), "(2*n) + 16");
+  // Whole names only: longer names, other callees' names and numbers stay.
+  EXPECT_EQ(unbindCallerNames("mm + m_1 + k.m + 1e3 + m", B), "mm + m_1 + k.m + 1e3 + n");
+  // The first binding of a name wins.
+  EXPECT_EQ(unbindCallerNames("x", {{"a", "x"}, {"b", "x"}}), "a");
+  EXPECT_EQ(unbindCallerNames("x + 1", {}), "x + 1");
+}
+
+// Linking renames a static caller its inlined callees refer to.
+TEST(Link, InlinedReferencesFollowARenamedCaller) {
+  std::vector<SegFile> Units = program();
+  for (SegFile &U : Units)
+    for (FunctionSeg &F : U.Functions)
+      if (F.Static) {
+        FunctionSeg K = function("kernel_of_" + F.Name + std::to_string(&U - &Units[0]), {"n"}, {});
+        K.Static = true;
+        K.InlinedAt.push_back({F.Name, "a.c:3:5", {"ir1"}});
+        U.Functions.push_back(K);
+        break;
+      }
+  LinkReport R;
+  SegFile L = linkSegFiles(Units, {"a", "b"}, R);
+  unsigned Seen = 0;
+  for (const FunctionSeg &F : L.Functions)
+    for (const InlinedRef &Ref : F.InlinedAt) {
+      ++Seen;
+      EXPECT_NE(L.find(Ref.Caller), nullptr) << Ref.Caller;
+      EXPECT_NE(Ref.Caller.find('@'), std::string::npos) << Ref.Caller;
+    }
+  EXPECT_GT(Seen, 0u);
+}
+
 // The predictor binds a callee's formula with the same binder: a parameter
 // the call does not bind is "callee.param", never the caller's symbol.
 TEST(CallBinder, FormulaSubstitution) {

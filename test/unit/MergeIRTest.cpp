@@ -4,15 +4,18 @@
 /// core/MergeIR.h with the predictor's expression algebra: IR loops matched
 /// to source loops, trip counts cross-checked or taken from the source,
 /// every node attributed to source, unmatched loops keeping their
-/// parameters, the code of an inlined call bound to its arguments.
+/// parameters, the code of an inlined call bound to its arguments; the IR
+/// level of an inlined function from the references to its calls' code.
 ///
 //===----------------------------------------------------------------------===//
+#include "core/InlinedLevels.h"
 #include "core/MergeIR.h"
 #include "predictor/ExprText.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <tuple>
 
 using namespace segtime;
 
@@ -206,6 +209,111 @@ TEST(MergeIR, InlinedCodeIsBoundToTheCallsArguments) {
   EXPECT_EQ(L[0].SourceNode, "v3");
   EXPECT_EQ(L[0].Trip, "m");
   EXPECT_EQ(L[1].Freq, "m + 1");
+}
+
+/// main(m, t): kernel(m, t) at a.c:7:3 and kernel(2*m, t) at a.c:9:3, both
+/// inlined: main's IR level has the two calls' loops (in main's names, as
+/// mergeIR bound them: the first site's n is m, the second's is 2*m; t left
+/// as kernel.t) and kernel refers to them.
+SegFile inlinedProgram() {
+  FunctionSeg Main;
+  Main.Name = "main";
+  Main.Params = {"m", "t"};
+  for (auto [Id, Line, Arg] : {std::tuple{"v3", 7u, "m"}, std::tuple{"v4", 9u, "2*m"}}) {
+    Node Call = node(NodeKind::Call, Id, at(Line, 3, Line, 12));
+    Call.Callee = "kernel";
+    Call.Args = {Arg, ""};
+    Main.Body.push_back(Call);
+  }
+  NodeList IR{node(NodeKind::Stage, "ir1", at(6, 3, 0, 0)), irLoop("ir5", 20, "m*kernel.t"),
+              node(NodeKind::Stage, "ir5e7", at(20, 1, 0, 0)), irLoop("ir9", 20, "2*m*kernel.t")};
+  IR[1].SourceNode = IR[2].SourceNode = "v3";
+  IR[2].Freq = "Pir_main_20_3";
+  IR[3].SourceNode = "v4";
+  Main.LevelSegs["IR"] = IR;
+  Main.Parameters.push_back(param("Pir_main_20_3", "branch"));
+  FunctionSeg Kernel;
+  Kernel.Name = "kernel";
+  Kernel.Params = {"n", "t"};
+  Kernel.Range = at(19, 1, 23, 1);
+  Kernel.Body.push_back(sourceLoop("v1", 20, 22, "i", "0", "n*t"));
+  Kernel.InlinedAt = {{"main", "a.c:7:3", {"ir5", "ir5e7"}}, {"main", "a.c:9:3", {"ir9"}}};
+  SegFile S;
+  S.Functions = {Main, Kernel};
+  return S;
+}
+
+TEST(ResolveInlined, EachSiteInTheCalleesNames) {
+  SegFile S = inlinedProgram();
+  std::vector<std::string> W;
+  resolveInlinedLevels(S, services(), 1, W);
+  const FunctionSeg &K = *S.find("kernel");
+  const NodeList &L = K.LevelSegs.at("IR");
+  ASSERT_EQ(L.size(), 2u);
+  EXPECT_EQ(L[0].Id, "ir5");
+  EXPECT_EQ(L[0].Trip, "n*t"); // m back to n, kernel.t to t
+  EXPECT_EQ(L[0].SourceNode, "v1"); // kernel's own source loop
+  EXPECT_EQ(L[1].Freq, "Pir_main_20_3");
+  EXPECT_TRUE(hasParameter(K, "Pir_main_20_3")); // the caller's, with its default
+  // The second site passed 2*m: its code stays in main's value.
+  SegFile S2 = inlinedProgram();
+  resolveInlinedLevels(S2, services(), 2, W);
+  const NodeList &L2 = S2.find("kernel")->LevelSegs.at("IR");
+  ASSERT_EQ(L2.size(), 1u);
+  EXPECT_EQ(L2[0].Trip, "2*m*t");
+  // mergeIR cross-checks it with kernel's source loop (n*t).
+  ASSERT_EQ(W.size(), 1u);
+  EXPECT_NE(W[0].find("trip counts disagree"), std::string::npos) << W[0];
+  // The caller is as it was.
+  EXPECT_EQ(S2.find("main")->LevelSegs.at("IR")[3].Trip, "2*m*kernel.t");
+}
+
+TEST(ResolveInlined, AllSitesOneAfterTheOther) {
+  SegFile S = inlinedProgram();
+  std::vector<std::string> W;
+  resolveInlinedLevels(S, services(), 0, W);
+  const NodeList &L = S.find("kernel")->LevelSegs.at("IR");
+  ASSERT_EQ(L.size(), 3u);
+  EXPECT_EQ(L[0].Id, "c1_ir5");
+  EXPECT_EQ(L[1].Id, "c1_ir5e7");
+  EXPECT_EQ(L[2].Id, "c2_ir9");
+  // Resolving again (another site) replaces the level.
+  resolveInlinedLevels(S, services(), 2, W);
+  EXPECT_EQ(S.find("kernel")->LevelSegs.at("IR").size(), 1u);
+}
+
+TEST(ResolveInlined, MissingCodeIsLeftOutWithAWarning) {
+  SegFile S = inlinedProgram();
+  S.Functions[1].InlinedAt[0].Nodes.push_back("ir77");
+  S.Functions[1].InlinedAt[1].Caller = "gone";
+  std::vector<std::string> W;
+  resolveInlinedLevels(S, services(), 0, W);
+  ASSERT_EQ(W.size(), 2u);
+  EXPECT_NE(W[0].find("its nodes are not all in the IR level of 'main'"), std::string::npos)
+      << W[0];
+  EXPECT_NE(W[1].find("no function 'gone'"), std::string::npos) << W[1];
+  EXPECT_EQ(S.find("kernel")->LevelSegs.count("IR"), 0u);
+}
+
+// A loop of main that the plugin counted as the call's code (most of its
+// instructions are kernel's): kernel's level takes only kernel's code in it,
+// and the site runs in one loop of main.
+TEST(ResolveInlined, CallersLoopAroundTheCall) {
+  SegFile S = inlinedProgram();
+  Node Reps = irLoop("ir30", 8, "N_main_8");
+  Reps.Body = {node(NodeKind::Stage, "ir31", at(8, 3, 0, 0)), irLoop("ir32", 20, "kernel.n")};
+  S.Functions[0].LevelSegs["IR"].push_back(Reps);
+  S.Functions[1].InlinedAt = {{"main", "a.c:8:5", {"ir30"}}};
+  std::vector<std::string> W;
+  resolveInlinedLevels(S, services(), 0, W);
+  const NodeList &L = S.find("kernel")->LevelSegs.at("IR");
+  ASSERT_EQ(L.size(), 1u);
+  EXPECT_EQ(L[0].Id, "ir32");
+  EXPECT_EQ(L[0].Trip, "n");
+  EXPECT_EQ(inlinedCallerLoops(S, *S.find("kernel"), S.find("kernel")->InlinedAt[0]), 1u);
+  EXPECT_EQ(inlinedCallerLoops(inlinedProgram(), *S.find("kernel"),
+                               inlinedProgram().Functions[1].InlinedAt[0]),
+            0u);
 }
 
 TEST(MergeIR, WholeWordsOnly) {

@@ -183,6 +183,21 @@ TEST(SegJson, CompactRoundTrip) {
   EXPECT_FALSE(F["seg"][1].contains("i")) << F["seg"][1].dump(); // v2 follows v1
 }
 
+// A function with no code of its own refers to its callers' IR nodes: the
+// references round-trip through both layouts and the packed image.
+TEST(SegJson, InlinedReferencesRoundTrip) {
+  SegFile S = sample();
+  S.Functions[0].InlinedAt = {{"main", "a.c:7:3", {"ir5", "ir5e7"}},
+                              {"main", "a.c:9:3 in a.c:20:1", {"ir9"}}};
+  json C = S.toCompactJSON();
+  EXPECT_EQ(C["functions"][0]["inlined_at"][1]["where"], "a.c:9:3 in a.c:20:1");
+  SegFile Back = SegFile::fromJSON(json::parse(C.dump()));
+  EXPECT_EQ(Back.Functions[0].InlinedAt, S.Functions[0].InlinedAt);
+  EXPECT_EQ(SegFile::fromJSON(S.toJSON()).Functions[0].InlinedAt, S.Functions[0].InlinedAt);
+  EXPECT_EQ(unpackFunctionSeg(packFunctionSeg(S.Functions[0])).InlinedAt,
+            S.Functions[0].InlinedAt);
+}
+
 TEST(SegJson, PackedImageRoundTrip) {
   // Every field, the IR level's too: the image gives the function back as it was.
   FunctionSeg F = sample().Functions[0];

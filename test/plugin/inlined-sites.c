@@ -1,0 +1,76 @@
+// A static kernel inlined at three call sites of main (option inlined): its
+// IR level refers to main's code of each call (no copy in the SEG file), one
+// level per site. predict gives the sum of one call at each site and each
+// site's figures (the second in a loop of main); --site K one call at site
+// K only. The third call passes a constant: that code is specialised to it
+// and does not depend on n.
+// RUN: %clang -target x86_64-linux-gnu -O2 -fplugin=%segtime_plugin -fplugin-arg-segtime-quiet \
+// RUN:   -fplugin-arg-segtime-targets=compile -fplugin-arg-segtime-inlined=scale \
+// RUN:   -fplugin-arg-segtime-out=%t.json -c %s -o %t.o
+// RUN: %python -c "import json,sys; f=[f for f in json.load(open(sys.argv[1]))['functions'] if f['name']=='scale'][0]; print('REFS', len(f['inlined_at']), 'level_segs' in f)" %t.json | FileCheck %s --check-prefix=REFS
+// RUN: %segtime show %t.json --ir --function scale | FileCheck %s --check-prefix=SHOW
+// RUN: %segtime predict %t.json --machine %inputs/icc-machine.yaml --function scale \
+// RUN:   --level icc,intcc -p n=1000 | FileCheck %s --check-prefix=TEXT
+// RUN: %segtime predict %t.json --machine %inputs/icc-machine.yaml --function scale \
+// RUN:   --level icc,intcc -p n=1000 --json | FileCheck %s --check-prefix=JSON
+// RUN: %segtime predict %t.json --machine %inputs/icc-machine.yaml --function scale \
+// RUN:   --level icc --site 3 -p n=1 --json > %t.s3a
+// RUN: %segtime predict %t.json --machine %inputs/icc-machine.yaml --function scale \
+// RUN:   --level icc --site 3 -p n=1000 --json > %t.s3b
+// RUN: %python -c "import json,sys; c=[json.load(open(p))['functions'][0]['levels']['ICC']['counts']['instructions'] for p in sys.argv[1:]]; print('SITE3', c[0] == c[1], c[0] > 0)" %t.s3a %t.s3b | FileCheck %s --check-prefix=SITE3
+// RUN: %segtime predict %t.json --machine %inputs/icc-machine.yaml --function scale \
+// RUN:   --level icc --site 2 -p n=1000 --json | FileCheck %s --check-prefix=SITE2
+// RUN: not %segtime predict %t.json --machine %inputs/icc-machine.yaml --function scale \
+// RUN:   --site 4 -p n=1000 2>&1 | FileCheck %s --check-prefix=BAD
+#include <stdlib.h>
+
+static void scale(int n, double *x, double a) {
+  for (int i = 0; i < n; i++)
+    x[i] *= a;
+}
+
+int main(int argc, char **argv) {
+  int n = atoi(argv[1]);
+  double *x = calloc((size_t)n, sizeof *x);
+  scale(n, x, 2.0);
+  for (int r = 0; r < argc; r++)
+    scale(n, x, 0.5);
+  scale(64, x, 3.0);
+  return (int)x[1];
+}
+
+// REFS: REFS 3 False
+
+// SHOW: function scale
+// SHOW: IR-level SEG (-O2):
+// SHOW-NEXT: inlined call 1 at {{.*}}inlined-sites.c:35:3 (in 'main'): its nodes c1_ir
+// SHOW-NEXT: inlined call 2 at {{.*}}inlined-sites.c:37:5 (in 'main'): its nodes c2_ir
+// SHOW-NEXT: inlined call 3 at {{.*}}inlined-sites.c:38:3 (in 'main'): its nodes c3_ir
+// SHOW: c1_ir{{[0-9]+}} Loop @28 ir-loop
+// SHOW: c2_ir{{[0-9]+}} Loop @28 ir-loop
+// SHOW-NOT: kernel.
+// SHOW-NOT: scale.
+
+// TEXT: INTCC and ICC: the sum of one call at each of its 3 inlined call sites (--site K: one call at site K):
+// TEXT-NEXT: site 1 (main at {{.*}}inlined-sites.c:35:3): ICC {{.*}} s ({{[0-9]+}} instructions) INTCC {{.*}} s
+// TEXT-NEXT: site 2 (main at {{.*}}inlined-sites.c:37:5, in 1 loop(s) of main): ICC
+// TEXT-NEXT: site 3 (main at {{.*}}inlined-sites.c:38:3): ICC
+
+// JSON: "inlined_sites": [
+// JSON: "caller": "main",
+// JSON: "caller_loops": 0,
+// JSON: "ICC
+// JSON: "instructions":
+// JSON: "site": 1,
+// JSON: "caller_loops": 1,
+// JSON: "site": 2,
+// JSON: "site": 3,
+
+// SITE3: SITE3 True True
+
+// SITE2: "functions"
+// SITE2-NOT: "inlined_sites"
+// SITE2: "ICC"
+// SITE2-NOT: "error"
+
+// BAD: --site 4: scale has 3 inlined call sites
