@@ -539,8 +539,8 @@ void resolveInlinedLevels(SegFile &File, const MergeIRServices &S, unsigned Site
       const InlinedRef &R = F.InlinedAt[K];
       const FunctionSeg *Caller = File.find(R.Caller);
       NodeList Here;
-      if (Caller && Caller->LevelSegs.count("IR"))
-        Here = referencedCode(Caller->LevelSegs.at("IR"), R, F);
+      if (Caller && Caller->LevelSegs.count(IrSegKey))
+        Here = referencedCode(Caller->LevelSegs.at(IrSegKey), R, F);
       if (Here.empty()) {
         Warnings.push_back(F.Name + ": segtime: the inlined call at " + R.Where + ": " +
                            (Caller ? "its nodes are not all in the IR level of '" + R.Caller + "'"
@@ -577,7 +577,7 @@ void resolveInlinedLevels(SegFile &File, const MergeIRServices &S, unsigned Site
           Params.push_back(P);
       }
     }
-    F.LevelSegs.erase("IR");
+    F.LevelSegs.erase(IrSegKey);
     if (!Code.empty())
       mergeIR(Warnings, F, std::move(Code), Params, {}, S);
   }
@@ -589,9 +589,9 @@ namespace segtime {
 
 unsigned inlinedCallerLoops(const SegFile &File, const FunctionSeg &F, const InlinedRef &Ref) {
   const FunctionSeg *C = File.find(Ref.Caller);
-  if (!C || !C->LevelSegs.count("IR") || Ref.Nodes.empty())
+  if (!C || !C->LevelSegs.count(IrSegKey) || Ref.Nodes.empty())
     return 0;
-  const NodeList &IR = C->LevelSegs.at("IR");
+  const NodeList &IR = C->LevelSegs.at(IrSegKey);
   std::function<int(const NodeList &, unsigned)> Depth = [&](const NodeList &L, unsigned D) {
     for (const Node &N : L) {
       if (N.Id == Ref.Nodes.front())

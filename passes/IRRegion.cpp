@@ -419,7 +419,7 @@ NodeList Builder::region(Loop *L) {
       N.Label = "bb" + std::to_string(Number[B]);
       N.Range = rangeOf(*B);
       N.Freq = FreqS;
-      Ruv &R = N.Ruvs["INTCC"];
+      Ruv &R = N.Ruvs[levelKey(Level::IntCC)];
       for (Instruction &I : *B) {
         std::string K = intccKey(I);
         if (!K.empty())

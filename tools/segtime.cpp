@@ -171,9 +171,10 @@ std::map<std::string, json> perSiteFigures(const SegFile &Unresolved, const Mach
               (Loops ? ", in " + std::to_string(Loops) + " loop(s) of " + R.Caller : "") + "):";
       if (Q.Functions.empty() || Q.Functions[0].Levels.empty())
         Note += " not predicted";
-      for (auto &[Level, L] : Q.Functions.empty() ? decltype(FP.Levels){} : Q.Functions[0].Levels) {
-        if (Level != "INTCC" && Level.compare(0, 3, "ICC") != 0)
+      for (auto &[Lv, L] : Q.Functions.empty() ? decltype(FP.Levels){} : Q.Functions[0].Levels) {
+        if (!irLevel(Lv))
           continue;
+        const std::string Level = levelKey(Lv);
         std::ostringstream T;
         T << " " << Level << " " << L.TimeS << " s";
         json LJ = {{"time_s", L.TimeS}};
