@@ -551,7 +551,7 @@ struct CollectPass : PassInfoMixin<CollectPass> {
     if (Recorded && recordCompileCodegen(M, *Recorded, attachRecorded, Why,
                                          &C.TargetInfo[Recorded->Name])) {
       PendingIcc &P = pending().emplace(
-          PendingIcc{"ICC:" + Recorded->Name, Recorded->Name, blockLists(M, C), {}});
+          PendingIcc{ruvKey(Level::ICC, Recorded->Name), Recorded->Name, blockLists(M, C), {}});
       // Each IR SEG waits for code generation on the shelf (shelve).
       for (auto &[Name, FS] : C.Functions)
         if (!FS.PackedSeg.empty())
