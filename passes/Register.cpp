@@ -465,7 +465,7 @@ void cloneTarget(Module &M, IRCollection &C, const TargetSpec &Spec) {
     C.TargetInfo[Spec.Name]["error"] = Err;
     return;
   }
-  attachTarget(C, "ICC:" + Spec.Name, blockLists(M, C), Ruvs, Edges, CondJumps);
+  attachTarget(C, ruvKey(Level::ICC, Spec.Name), blockLists(M, C), Ruvs, Edges, CondJumps);
 }
 
 /// First pass of the pipeline: IRCollection::OnBackendStart, once.
