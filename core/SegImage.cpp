@@ -7,6 +7,7 @@
 /// give it back field for field. Not a file format.
 ///
 //===----------------------------------------------------------------------===//
+#include "core/ByteImage.h"
 #include "core/Seg.h"
 
 #include <cstring>
@@ -16,31 +17,8 @@
 namespace segtime {
 
 namespace {
-/// Writes packFunctionSeg's image: unsigned numbers as LEB128, doubles as
-/// their 8 bytes, strings and lists with their length first.
-struct ImageWriter {
-  std::vector<std::uint8_t> Out;
-  void num(std::uint64_t V) {
-    do {
-      std::uint8_t B = V & 0x7f;
-      V >>= 7;
-      Out.push_back(B | (V ? 0x80 : 0));
-    } while (V);
-  }
-  void real(double D) {
-    std::uint8_t B[sizeof D];
-    std::memcpy(B, &D, sizeof D);
-    Out.insert(Out.end(), B, B + sizeof D);
-  }
-  void str(const std::string &S) {
-    num(S.size());
-    Out.insert(Out.end(), S.begin(), S.end());
-  }
-  void strs(const std::vector<std::string> &V) {
-    num(V.size());
-    for (const std::string &S : V)
-      str(S);
-  }
+/// Writes packFunctionSeg's image (core/ByteImage.h's encoding).
+struct ImageWriter : ByteWriter {
   void range(const SourceRange &R) {
     str(R.File);
     num(R.Line);
@@ -99,58 +77,8 @@ struct ImageWriter {
 };
 
 /// Reads ImageWriter's image; throws if it ends early.
-struct ImageReader {
-  const std::vector<std::uint8_t> &In;
-  size_t Pos = 0;
-  void need(size_t N) const {
-    if (In.size() - Pos < N)
-      throw std::runtime_error("SEG image: truncated at byte " + std::to_string(Pos) + " of " +
-                               std::to_string(In.size()));
-  }
-  std::uint64_t num() {
-    std::uint64_t V = 0;
-    for (unsigned Shift = 0;; Shift += 7) {
-      need(1);
-      std::uint8_t B = In[Pos++];
-      if (Shift > 63)
-        throw std::runtime_error("SEG image: number too long at byte " + std::to_string(Pos));
-      V |= std::uint64_t(B & 0x7f) << Shift;
-      if (!(B & 0x80))
-        return V;
-    }
-  }
-  unsigned u32() {
-    std::uint64_t V = num();
-    if (V > UINT32_MAX)
-      throw std::runtime_error("SEG image: number out of range at byte " + std::to_string(Pos));
-    return static_cast<unsigned>(V);
-  }
-  double real() {
-    double D;
-    need(sizeof D);
-    std::memcpy(&D, In.data() + Pos, sizeof D);
-    Pos += sizeof D;
-    return D;
-  }
-  std::string str() {
-    std::uint64_t N = num();
-    need(N);
-    std::string S(reinterpret_cast<const char *>(In.data() + Pos), N);
-    Pos += N;
-    return S;
-  }
-  /// A count of items that take at least a byte each.
-  size_t count() {
-    std::uint64_t N = num();
-    need(N);
-    return N;
-  }
-  std::vector<std::string> strs() {
-    std::vector<std::string> V(count());
-    for (std::string &S : V)
-      S = str();
-    return V;
-  }
+struct ImageReader : ByteReader {
+  explicit ImageReader(const std::vector<std::uint8_t> &In) : ByteReader{In} {}
   SourceRange range() {
     SourceRange R;
     R.File = str();
@@ -227,7 +155,7 @@ std::vector<std::uint8_t> packNodes(const NodeList &L) {
 }
 
 NodeList unpackNodes(const std::vector<std::uint8_t> &Image) {
-  ImageReader R{Image};
+  ImageReader R(Image);
   NodeList L = R.nodes();
   R.end();
   return L;
@@ -264,7 +192,7 @@ std::vector<std::uint8_t> packFunctionSeg(const FunctionSeg &F) {
 }
 
 FunctionSeg unpackFunctionSeg(const std::vector<std::uint8_t> &Image) {
-  ImageReader R{Image};
+  ImageReader R(Image);
   FunctionSeg F;
   F.Name = R.str();
   F.Range = R.range();

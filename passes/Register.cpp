@@ -1,5 +1,6 @@
 //===- Register.cpp - Registration of segtime's LLVM passes ---------------===//
 #include "passes/Register.h"
+#include "core/ByteImage.h"
 #include "passes/MachineLevel.h"
 #include "passes/SourceLoc.h"
 #include "passes/Timing.h"
@@ -256,37 +257,11 @@ struct Shelved {
   bool Compressed = false;
 };
 
-/// The image's bytes: 64-bit numbers and length-prefixed strings.
-struct ImageOut {
-  SmallVector<uint8_t, 0> Bytes;
-  void num(uint64_t V) {
-    for (int K = 0; K < 8; ++K)
-      Bytes.push_back(static_cast<uint8_t>(V >> (8 * K)));
-  }
-  void ptr(const BasicBlock *B) { num(reinterpret_cast<uintptr_t>(B)); }
-  void str(const std::string &S) {
-    num(S.size());
-    Bytes.append(S.begin(), S.end());
-  }
-};
-
-struct ImageIn {
-  ArrayRef<uint8_t> Bytes;
-  size_t At = 0;
-  uint64_t num() {
-    uint64_t V = 0;
-    for (int K = 0; K < 8; ++K)
-      V |= uint64_t(Bytes[At++]) << (8 * K);
-    return V;
-  }
-  const BasicBlock *ptr() { return reinterpret_cast<const BasicBlock *>(uintptr_t(num())); }
-  std::string str() {
-    size_t N = num();
-    std::string S(reinterpret_cast<const char *>(Bytes.data()) + At, N);
-    At += N;
-    return S;
-  }
-};
+/// A block's address in a shelved image (the block outlives the image).
+void putBlock(ByteWriter &W, const BasicBlock *B) { W.num(reinterpret_cast<uintptr_t>(B)); }
+const BasicBlock *getBlock(ByteReader &R) {
+  return reinterpret_cast<const BasicBlock *>(uintptr_t(R.num()));
+}
 
 /// Moves FS's packed nodes and block maps into a Shelved image (FS keeps
 /// its name, parameters, inlined sites and notes). Nothing if FS's nodes
@@ -295,24 +270,23 @@ Shelved shelve(IRFunctionSeg &FS) {
   Shelved Out;
   if (FS.PackedSeg.empty())
     return Out;
-  ImageOut W;
-  W.num(FS.PackedSeg.size());
-  W.Bytes.append(FS.PackedSeg.begin(), FS.PackedSeg.end());
+  ByteWriter W;
+  W.bytes(FS.PackedSeg);
   W.num(FS.StageOf.size());
   for (const auto &[B, Id] : FS.StageOf) {
-    W.ptr(B);
+    putBlock(W, B);
     W.str(Id);
   }
   W.num(FS.EdgeFreq.size());
   for (const auto &[E, Freq] : FS.EdgeFreq) {
-    W.ptr(E.first);
-    W.ptr(E.second);
+    putBlock(W, E.first);
+    putBlock(W, E.second);
     W.str(Freq);
   }
   W.num(FS.LoopExits.size());
   for (const auto &[E, X] : FS.LoopExits) {
-    W.ptr(E.first);
-    W.ptr(E.second);
+    putBlock(W, E.first);
+    putBlock(W, E.second);
     W.str(X.LoopId);
     W.num(X.Freq.has_value());
     W.str(X.Freq.value_or(""));
@@ -324,19 +298,19 @@ Shelved shelve(IRFunctionSeg &FS) {
   }
   W.num(FS.DataBranch.size());
   for (const auto &[B, P] : FS.DataBranch) {
-    W.ptr(B);
+    putBlock(W, B);
     W.str(P);
   }
   FS.PackedSeg = {};
   releaseBlockMaps(FS);
-  Out.RawSize = W.Bytes.size();
+  Out.RawSize = W.Out.size();
   if (compression::zlib::isAvailable()) {
     SmallVector<uint8_t, 0> Z;
-    compression::zlib::compress(W.Bytes, Z, compression::zlib::BestSpeedCompression);
+    compression::zlib::compress(W.Out, Z, compression::zlib::BestSpeedCompression);
     Out.Image.assign(Z.begin(), Z.end());
     Out.Compressed = true;
   } else {
-    Out.Image.assign(W.Bytes.begin(), W.Bytes.end());
+    Out.Image = std::move(W.Out);
   }
   return Out;
 }
@@ -347,29 +321,27 @@ Shelved shelve(IRFunctionSeg &FS) {
 bool unshelve(IRFunctionSeg &FS, Shelved &S) {
   if (S.Image.empty())
     return true;
-  SmallVector<uint8_t, 0> Raw;
-  ArrayRef<uint8_t> Bytes(S.Image);
+  std::vector<uint8_t> Raw;
   if (S.Compressed) {
-    if (Error E = compression::zlib::decompress(S.Image, Raw, S.RawSize)) {
+    Raw.resize(S.RawSize);
+    size_t Size = S.RawSize;
+    if (Error E = compression::zlib::decompress(S.Image, Raw.data(), Size)) {
       consumeError(std::move(E));
       return false;
     }
-    Bytes = Raw;
   }
-  ImageIn R{Bytes};
-  size_t N = R.num();
-  FS.PackedSeg.assign(Bytes.begin() + R.At, Bytes.begin() + R.At + N);
-  R.At += N;
+  ByteReader R{S.Compressed ? Raw : S.Image};
+  FS.PackedSeg = R.bytes();
   for (size_t K = R.num(); K > 0; --K) {
-    const BasicBlock *B = R.ptr();
+    const BasicBlock *B = getBlock(R);
     FS.StageOf.emplace_hint(FS.StageOf.end(), B, R.str());
   }
   for (size_t K = R.num(); K > 0; --K) {
-    const BasicBlock *A = R.ptr(), *B = R.ptr();
+    const BasicBlock *A = getBlock(R), *B = getBlock(R);
     FS.EdgeFreq.emplace_hint(FS.EdgeFreq.end(), std::make_pair(A, B), R.str());
   }
   for (size_t K = R.num(); K > 0; --K) {
-    const BasicBlock *A = R.ptr(), *B = R.ptr();
+    const BasicBlock *A = getBlock(R), *B = getBlock(R);
     IRFunctionSeg::LoopExit X;
     X.LoopId = R.str();
     bool HasFreq = R.num();
@@ -383,7 +355,7 @@ bool unshelve(IRFunctionSeg &FS, Shelved &S) {
     FS.CopyOf.emplace_hint(FS.CopyOf.end(), std::move(Id), R.str());
   }
   for (size_t K = R.num(); K > 0; --K) {
-    const BasicBlock *B = R.ptr();
+    const BasicBlock *B = getBlock(R);
     FS.DataBranch.emplace_hint(FS.DataBranch.end(), B, R.str());
   }
   S = {};
