@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <iterator>
 #include <limits>
 #include <numeric>
 #include <sstream>
@@ -120,15 +121,10 @@ PeakPoint findPeak(const std::function<double(unsigned)> &Speedup,
 } // namespace
 
 const char *throughputLimitName(ThroughputLimit L) {
-  switch (L) {
-  case ThroughputLimit::SteadyState:
-    return "steady-state";
-  case ThroughputLimit::Forwarding:
-    return "forwarding";
-  case ThroughputLimit::Transfer:
-    return "transfer";
-  }
-  return "?";
+  // In the enum's order.
+  static constexpr const char *Names[] = {"steady-state", "forwarding", "transfer"};
+  auto I = static_cast<size_t>(L);
+  return I < std::size(Names) ? Names[I] : "?";
 }
 
 //===----------------------------------------------------------------------===//

@@ -92,10 +92,18 @@ const char *FarmUsage =
     "\n"
     "Exit status: 0 ok, 2 usage or input error.\n";
 
+/// A farm's "params" object: Extra, then beta_e_s, beta_f_s, transfer_s and
+/// tasks (in this order: the JSON keeps insertion order).
+template <typename ParamsT> json taskParamsJson(const ParamsT &P, json Extra) {
+  Extra.update(json{{"beta_e_s", P.BetaE},
+                    {"beta_f_s", P.BetaF},
+                    {"transfer_s", P.TransferTime},
+                    {"tasks", P.Tasks}});
+  return Extra;
+}
+
 json farmParamsJson(const FarmParams &P) {
-  return {{"arity", P.Arity},    {"levels", P.Levels},  {"te_s", P.TaskTime},
-          {"beta_e_s", P.BetaE}, {"beta_f_s", P.BetaF}, {"transfer_s", P.TransferTime},
-          {"tasks", P.Tasks}};
+  return taskParamsJson(P, {{"arity", P.Arity}, {"levels", P.Levels}, {"te_s", P.TaskTime}});
 }
 
 void warnLimit(ThroughputLimit L, const std::string &What) {
@@ -128,13 +136,7 @@ int farmTree(const TreeFarmParams &P, bool Json, const json &Predicted) {
   if (Json) {
     json J = {{"template", "farm"},
               {"topology", "parents"},
-              {"params",
-               {{"parents", Parent},
-                {"te_s", Te},
-                {"beta_e_s", P.BetaE},
-                {"beta_f_s", P.BetaF},
-                {"transfer_s", P.TransferTime},
-                {"tasks", P.Tasks}}},
+              {"params", taskParamsJson(P, {{"parents", Parent}, {"te_s", Te}})},
               {"processors", countJson(R.Processors)},
               {"depth", R.Depth},
               {"throughput", R.Throughput},
