@@ -12,6 +12,7 @@
 #include <spawn.h>
 #include <sstream>
 #include <stdexcept>
+#include <sys/personality.h>
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
@@ -125,5 +126,15 @@ std::string commandLine(const std::vector<std::string> &Argv) {
 }
 
 
+
+void fixAddressLayout(char **Argv) {
+  int Current = personality(0xffffffff); // (a query: changes nothing)
+  if (Current == -1 || (Current & ADDR_NO_RANDOMIZE))
+    return;
+  if (personality(static_cast<unsigned long>(Current) | ADDR_NO_RANDOMIZE) == -1)
+    return;
+  execv("/proc/self/exe", Argv);
+  personality(static_cast<unsigned long>(Current)); // the exec failed: run as we are
+}
 
 } // namespace segtime

@@ -43,6 +43,18 @@ std::optional<std::string> findInPath(const std::string &Name);
 /// Argv joined by spaces, for messages.
 std::string commandLine(const std::vector<std::string> &Argv);
 
+/// Makes formula text the same from run to run: GiNaC orders the terms of
+/// sums and products by hashes seeded with the addresses of its type names
+/// (ginac/hash_seed.h), which address-space layout randomisation moves, so
+/// which sums a formula shares and the signs they are written with would
+/// change between two runs of one command. Re-executes the program
+/// (/proc/self/exe, same Argv and environment) once with randomisation off
+/// (personality ADDR_NO_RANDOMIZE, as ThreadSanitizer's runtime does); returns
+/// without doing anything if it is already off, or if the system refuses the
+/// personality or the exec (a seccomp filter, no /proc): the values do not
+/// depend on it (docs/cli.md "Deterministic output").
+void fixAddressLayout(char **Argv);
+
 /// The whole content of the file Path ("" if it cannot be read).
 std::string slurp(const std::string &Path);
 /// The last Max characters of S, marked "[...]" if cut.

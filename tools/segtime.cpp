@@ -24,6 +24,7 @@
 #include "predictor/PredictedSpeed.h"
 #include "tools/CommandLine.h"
 #include "tools/PredictedArgs.h"
+#include "tools/Process.h"
 
 #include <algorithm>
 #include <climits>
@@ -594,6 +595,10 @@ int vocabularyMain(int Argc, char **Argv) {
 } // namespace
 
 int main(int Argc, char **Argv) {
+  // The commands that measure this machine run with its usual address-space
+  // layout; the others print formulas, whose text must not depend on it.
+  if (Argc < 2 || (std::strcmp(Argv[1], "calibrate") != 0 && std::strcmp(Argv[1], "comm") != 0))
+    fixAddressLayout(Argv);
   static const std::vector<cli::Command> Commands = {
       {"predict", "  predict FILE.seg.json   predicted time per function and level on a machine\n",
        predictMain, "segtime"},
