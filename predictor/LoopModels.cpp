@@ -199,7 +199,7 @@ void installLoopModels(FormulaBuilder &FB, const SegFile &S, const Machine &M,
     auto Nests = std::make_shared<std::map<const Node *, std::vector<const Node *>>>(
         nestsBySourceLoop(S));
     FB.setLoopBound(timeKey(Lv), [Nests, &Mem, Values](const Node &N, const ex &Core,
-                                                               int) -> ex {
+                                                     int) -> ex {
       auto It = Nests->find(&N);
       if (!Mem || It == Nests->end())
         return Core;

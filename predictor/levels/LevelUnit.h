@@ -58,10 +58,12 @@ enum class MemoryTerm {
 /// vector. The calibration code lives in tools/ (it runs compilers and
 /// benchmark programs); the unit gives it the rule, tools/calib applies it.
 enum class CalibFit {
-  None,      ///< no cost vector (CT)
-  FlopRate,  ///< R_fpu: total flop / total time of the POC kernels (solvePoc)
-  Costs,     ///< least squares over the construct benchmarks, then the training-set fit (solveCosts, fitTraining)
-  Clock,     ///< the core clock and the misprediction penalty (CalibIcc.cpp)
+  None,     ///< no cost vector (CT)
+  FlopRate, ///< R_fpu: total flop / total time of the POC kernels (solvePoc)
+  /// Least squares over the construct benchmarks, then the training-set fit
+  /// (solveCosts, fitTraining).
+  Costs,
+  Clock, ///< the core clock and the misprediction penalty (CalibIcc.cpp)
 };
 
 /// The columns of a CalibFit::Costs least-squares fit.

@@ -177,7 +177,8 @@ void printConstructTable(std::ostream &OS, const LevelUnit &U, const std::vector
 
 /// The summary of a level fitted per operation class
 /// (FitColumns::ExecutedClasses, INTCC): its costs are in the machine file.
-void printClassSummary(std::ostream &OS, const LevelUnit &U, const std::vector<const HllcResult *> &Hs,
+void printClassSummary(std::ostream &OS, const LevelUnit &U,
+                       const std::vector<const HllcResult *> &Hs,
                        const std::vector<std::string> &Opts) {
   OS << "\n" << U.key() << " cost vector, ns per IR operation class (Warwick-94 eq. 4), least "
      << "squares over the construct\nbenchmarks' IR counts (costs in the machine file; --json "
