@@ -3,7 +3,9 @@
 #include "predictor/Expr.h"
 #include "predictor/Formula.h"
 #include "predictor/MemoryModel.h"
+#include "predictor/PredictedSpeed.h"
 #include "predictor/ResourceModel.h"
+#include "predictor/levels/LevelUnit.h"
 
 #include <boost/math/distributions/students_t.hpp>
 
@@ -91,9 +93,6 @@ json byKey(const LevelMap<double> &V) {
   return J;
 }
 
-/// The order of the report's level columns.
-const Level LevelOrder[] = {Level::ICC, Level::IntCC, Level::HLLC, Level::POC};
-
 std::string rowLabel(const Node &N) {
   if (!N.Label.empty())
     return N.Label;
@@ -172,16 +171,7 @@ CompareRun compareRun(const SegFile &S, CtFile &Ct, const Machine &M, const Comp
   PO.Target = O.Target;
   for (const ProfileValue &V : profileParameters(Ct, S))
     PO.ProfileValues[V.Name] = V.Value;
-  if (FS->LevelSegs.count(IrSegKey)) {
-    if (M.Levels.count(Level::IntCC)) {
-      PO.Levels.push_back(Level::IntCC);
-      PO.Optional.insert(Level::IntCC);
-    }
-    if (std::optional<std::string> T = iccTarget(S, M, O.Target); T && M.has(Level::ICC, *T)) {
-      PO.Levels.push_back(Level::ICC);
-      PO.Optional.insert(Level::ICC);
-    }
-  }
+  addOptionalIrLevels(S, M, FS->LevelSegs.count(IrSegKey) > 0, PO);
   Prediction P = predict(S, M, PO);
   const FunctionPrediction &FP = P.Functions.at(0);
   if (!FP.Error.empty())
@@ -267,7 +257,7 @@ CompareRun compareRun(const SegFile &S, CtFile &Ct, const Machine &M, const Comp
 
 void CompareReport::finish() {
   Levels.clear();
-  for (Level L : LevelOrder)
+  for (Level L : costedLevelsMostDetailedFirst()) // the order of the report's columns
     if (std::any_of(Runs.begin(), Runs.end(),
                     [&](const CompareRun &R) { return R.TotalS.count(L); }))
       Levels.push_back(L);

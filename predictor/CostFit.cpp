@@ -8,6 +8,7 @@
 #include "predictor/CostFit.h"
 
 #include "predictor/Stats.h"
+#include "predictor/levels/LevelUnit.h"
 
 #include <Eigen/Dense>
 
@@ -240,85 +241,9 @@ GroupFit fitGroupMultipliers(const DenseRows &G, const std::vector<double> &T,
 
 bool heldAtOne(const std::string &Group) { return Group == "math"; }
 
-const std::vector<std::string> &costGroups(Level L) {
-  static const std::vector<std::string> Hllc{"fp", "div", "math", "int", "mem", "control"};
-  static const std::vector<std::string> Intcc{"fp",   "div",   "math", "int",
-                                              "load", "store", "other"};
-  if (L == Level::HLLC)
-    return Hllc;
-  if (L == Level::IntCC)
-    return Intcc;
-  throw std::invalid_argument("cost groups: level '" + levelKey(L) + "' is not HLLC or INTCC");
-}
+const std::vector<std::string> &costGroups(Level L) { return levelUnit(L).costGroups(); }
 
-std::string costGroup(Level L, const std::string &Key) {
-  auto StartsWith = [&](const std::string &P) { return Key.compare(0, P.size(), P) == 0; };
-  auto In = [](const std::string &X, std::initializer_list<const char *> L) {
-    return std::any_of(L.begin(), L.end(), [&](const char *S) { return X == S; });
-  };
-  if (L == Level::HLLC) {
-    size_t Dot = Key.find('.');
-    std::string Type = Dot == std::string::npos ? "" : Key.substr(0, Dot);
-    std::string Op = Dot == std::string::npos ? Key : Key.substr(Dot + 1);
-    if (Type == "mem")
-      return "mem";
-    if (In(Key, {"loop", "if", "switch", "call"}))
-      return "control";
-    if (In(Op, {"div", "rem", "sqrt"}))
-      return "div";
-    if (In(Op, {"exp", "log", "trig", "pow", "libm"}))
-      return "math";
-    if (Type == "f32" || Type == "f64")
-      return "fp";
-    return "int"; // i32.*, i64.*, cvt.*
-  }
-  if (L != Level::IntCC)
-    throw std::invalid_argument("cost groups: level '" + levelKey(L) + "' is not HLLC or INTCC");
-  size_t Dot = Key.find('.');
-  std::string Op = Dot == std::string::npos ? Key : Key.substr(0, Dot);
-  if (Op == "call") {
-    std::string Callee = Key.substr(5);
-    if (StartsWith("call.llvm.")) {
-      std::string I = Callee.substr(5);
-      I = I.substr(0, I.find('.'));
-      if (In(I, {"sqrt"}))
-        return "div";
-      if (In(I, {"fmuladd", "fma", "fabs", "minnum", "maxnum", "minimum", "maximum", "copysign",
-                 "floor", "ceil", "trunc", "rint", "nearbyint", "round"}))
-        return "fp";
-      if (In(I, {"abs", "smax", "smin", "umax", "umin", "ctpop", "ctlz", "cttz", "bswap",
-                 "fshl", "fshr", "bitreverse"}))
-        return "int";
-      if (In(I, {"exp", "exp2", "log", "log2", "log10", "sin", "cos", "pow", "powi"}))
-        return "math";
-      return "other"; // memcpy, memset, lifetime markers, ...
-    }
-    if (In(Callee, {"sqrt", "sqrtf"}))
-      return "div";
-    static const std::set<std::string> Libm{
-        "exp",  "expf",  "exp2",  "exp2f",  "expm1", "expm1f", "log",   "logf",  "log2",
-        "log2f", "log10", "log10f", "log1p", "log1pf", "sin",  "sinf",  "cos",   "cosf",
-        "tan",  "tanf",  "asin",  "asinf",  "acos",  "acosf",  "atan",  "atanf", "atan2",
-        "atan2f", "sinh", "sinhf", "cosh",  "coshf",  "tanh",  "tanhf",  "pow",   "powf",
-        "cbrt", "cbrtf", "erf",   "erff",   "erfc",  "erfcf",  "hypot", "hypotf", "fmod",
-        "fmodf", "sincos", "sincosf"};
-    return Libm.count(Callee) ? "math" : "other";
-  }
-  if (In(Op, {"fadd", "fsub", "fmul", "fneg", "fcmp", "fpext", "fptrunc", "sitofp", "uitofp",
-              "fptosi", "fptoui"}))
-    return "fp";
-  if (In(Op, {"fdiv", "frem", "sdiv", "udiv", "srem", "urem"}))
-    return "div";
-  if (In(Op, {"add", "sub", "mul", "and", "or", "xor", "shl", "lshr", "ashr", "icmp", "select",
-              "getelementptr", "sext", "zext", "trunc", "ptrtoint", "inttoptr", "bitcast",
-              "freeze"}))
-    return "int";
-  if (Op == "load")
-    return "load";
-  if (Op == "store")
-    return "store";
-  return "other"; // br, switch, phi, ret, alloca, vector shuffles, "*"
-}
+std::string costGroup(Level L, const std::string &Key) { return levelUnit(L).costGroup(Key); }
 
 CallCostFit fitCallCost(const std::vector<double> &N, const std::vector<double> &T) {
   if (N.size() != T.size())

@@ -121,7 +121,8 @@ bool heldAtOne(const std::string &Group);
 ///         arithmetic, icmp, select, casts, llvm.abs/smax ...), load, store,
 ///         other (br, switch, phi, ret, alloca, vector shuffles, other calls
 ///         and the fallback "*").
-/// Throws std::invalid_argument for another level.
+/// Throws std::invalid_argument for another level. The tables are the
+/// level units' (predictor/levels: HllcUnit.cpp, IntccUnit.cpp).
 const std::vector<std::string> &costGroups(Level L);
 
 /// The group (one of costGroups(Level)) of cost key Key: an HLLC construct

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 #include "predictor/Predict.h"
 #include "predictor/PredictDetail.h"
+#include "predictor/levels/LevelUnit.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -183,21 +184,22 @@ void installLoopModels(FormulaBuilder &FB, const SegFile &S, const Machine &M,
                        std::shared_ptr<std::map<const Node *, ex>> Cores) {
   auto *Icc = dynamic_cast<const ICCModel *>(&Model);
   const Level Lv = Model.level();
-  if (!Icc && Lv != Level::IntCC && Lv != Level::HLLC)
+  const MemoryTerm Term = levelUnit(Lv).memoryTerm();
+  if (Term == MemoryTerm::None)
     return;
   if (!Mem) {
     Mem = MemoryModel::fromMachine(M, MemWhy);
     if (auto P = Values.find("p"); Mem && P != Values.end())
       Mem->setRanksSharing(P->second);
   }
-  if (Lv == Level::HLLC) {
+  if (Term == MemoryTerm::SourceLoops) {
     // A source loop costs its constructs and the memory time of the IR
     // nests attributed to it, each as often as it runs (its frequency per
     // call), combined as ICC combines them.
     auto Nests = std::make_shared<std::map<const Node *, std::vector<const Node *>>>(
         nestsBySourceLoop(S));
-    FB.setLoopBound(timeKey(Level::HLLC), [Nests, &Mem, Values](const Node &N, const ex &Core,
-                                                               int) -> ex {
+    FB.setLoopBound(timeKey(Lv), [Nests, &Mem, Values](const Node &N, const ex &Core,
+                                                     int) -> ex {
       auto It = Nests->find(&N);
       if (!Mem || It == Nests->end())
         return Core;

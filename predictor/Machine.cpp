@@ -1,6 +1,7 @@
 //===- Machine.cpp - Machine files: cost vectors with provenance ----------===//
 #include "predictor/Machine.h"
 #include "predictor/Install.h"
+#include "predictor/levels/LevelUnit.h"
 
 #include <algorithm>
 #include <cmath>
@@ -269,8 +270,10 @@ static Machine readMachineChecked(const std::string &Path, const YAML::Node &Roo
   for (auto L : Levels) {
     std::string LevelName = scalar(Path, L.first, "level");
     segtime::Level Lv;
-    if (!parseLevel(LevelName, Lv) || LevelName != levelKey(Lv) || Lv == Level::DBC || Lv == Level::CT)
-      throw err(Path, L.first.Mark(), "unknown level '" + LevelName + "' (expected POC, HLLC, INTCC, ICC)");
+    if (!parseLevel(LevelName, Lv) || LevelName != levelKey(Lv) || !costedLevel(Lv))
+      throw err(Path, L.first.Mark(),
+                "unknown level '" + LevelName + "' (expected " + costedLevelKeys() + ")");
+    const LevelUnit &Unit = levelUnit(Lv);
     if (!L.second.IsMap())
       throw err(Path, L.second.Mark(), "level " + LevelName + ": expected a mapping with 'variants'");
     warnUnknownKeys(Path, L.second, {"variants"}, "level " + LevelName);
@@ -288,14 +291,15 @@ static Machine readMachineChecked(const std::string &Path, const YAML::Node &Roo
       if (unitScale(CV.Unit) == 0)
         throw err(Path, V.second["unit"].Mark(), "unknown unit '" + CV.Unit +
                                                      "' (expected s, ms, us, ns, Mflop/s)");
-      // POC's flop rate is a rate (> 0); every other cost is a time per
-      // operation (>= 0: a construct the compiler removes costs 0).
+      // A rate (POC's flop rate, LevelUnit::costIsRate) is > 0; every other
+      // cost is a time per operation (>= 0: a construct the compiler removes
+      // costs 0).
       const bool Rate = CV.Unit == "Mflop/s";
-      if (Rate != (Lv == Level::POC))
+      if (Rate != Unit.costIsRate())
         throw err(Path, V.second["unit"].Mark(),
                   "level " + LevelName + ", variant " + Var + ": unit '" + CV.Unit + "' is " +
                       (Rate ? "a rate; " + LevelName + " costs are times per operation (s, ms, us, ns)"
-                            : "a time; POC needs a flop rate (Mflop/s)"));
+                            : "a time; " + LevelName + " needs a flop rate (Mflop/s)"));
       YAML::Node Costs = V.second["costs"];
       if (!Costs || !Costs.IsMap())
         throw err(Path, V.second.Mark(), "variant '" + Var + "': missing 'costs' mapping");

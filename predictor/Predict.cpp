@@ -13,6 +13,7 @@
 #include "predictor/Predict.h"
 #include "core/Library.h"
 #include "predictor/PredictDetail.h"
+#include "predictor/levels/LevelUnit.h"
 
 #include <algorithm>
 #include <cmath>
@@ -87,7 +88,7 @@ FilePredictor::FilePredictor(const SegFile &S, const Machine &M, const PredictOp
   FB.setMaxTerms(O.MaxTerms);
   std::set<std::string> Known = knownOutcomes(O, Declared);
   for (Level L : O.Levels) {
-    if (L == Level::ICC)
+    if (levelUnit(L).perTarget())
       P.Target = chooseTarget(S, M, O.Target);
     Models.push_back(makeModel(L, M, S.OptLevel, P.Target, Known));
   }
@@ -270,15 +271,16 @@ bool FilePredictor::ranks(FunctionPrediction &FP, FunctionWork &W) {
 
 void FilePredictor::notesAtValues(FunctionPrediction &FP, const FunctionSeg &FS,
                                   FunctionWork &W) {
-  // The memory term's notes, once: ICC, INTCC and HLLC use it. Without
-  // memory numbers only ICC says so (the term is part of its model; HLLC
+  // The memory term's notes, once, if a level kept uses it. Without memory
+  // numbers only a level whose model includes the term says so (ICC; HLLC
   // and INTCC, as on the T800, are then their cost vectors alone).
-  bool Icc = false, Other = false;
+  bool InModel = false, Added = false;
   for (const ResourceModel *Model : W.Kept) {
-    const Level Lv = Model->level();
-    (Lv == Level::ICC ? Icc : Other) |= Lv != Level::POC;
+    const LevelUnit &U = levelUnit(Model->level());
+    if (U.memoryTerm() != MemoryTerm::None)
+      (U.memoryTermInModel() ? InModel : Added) = true;
   }
-  if (Icc || (Other && Mem))
+  if (InModel || (Added && Mem))
     memoryNotes(FS, Mem, MemWhy, W.Values, FP.Notes);
   // A value given with -p binds its name wherever it occurs, whether or not
   // the structure says the level needs it.
@@ -339,8 +341,10 @@ void FilePredictor::evaluateLevel(FunctionPrediction &FP, const FunctionSeg &FS,
                                   const ResourceModel &Model, const FunctionWork &W) {
   const std::string &Name = FS.Name;
   const Level Lv = Model.level();
+  const LevelUnit &Unit = levelUnit(Lv);
   const std::string L = levelKey(Lv), Key = ruvKey(Lv, P.Target);
   const std::set<std::string> &Deps = W.FreeOf.at(Lv);
+  const std::vector<std::string> Always = Unit.alwaysCounted();
   // The round-off a name of coefficient 0 leaves (levelDependencies) is
   // dropped, and a term that cancellation leaves with a coefficient of
   // round-off size (present or not depending on GiNaC's order of addition).
@@ -366,14 +370,14 @@ void FilePredictor::evaluateLevel(FunctionPrediction &FP, const FunctionSeg &FS,
     double C = evaluateNamed(
         Clean(FB.closedForm(Name, countWeight(Key, Op), "count:" + Key + ":" + Op, L)), V,
         L + " count of " + Op);
-    if (C != 0 || Lv == Level::POC)
+    if (C != 0 || std::find(Always.begin(), Always.end(), Op) != Always.end())
       LP.Counts[Op] = C;
   }
   if (W.RankScan && Lv == W.Kept.front()->level())
     FP.Params.push_back({"rank", double(LP.Rank), "the slowest of the p ranks"});
-  if (Lv == Level::POC && !LP.Counts.count("flop"))
-    LP.Counts["flop"] = 0;
-  if (Lv == Level::ICC && O.Breakdown)
+  for (const std::string &Op : Always)
+    LP.Counts.emplace(Op, 0);
+  if (Unit.hasBreakdown() && O.Breakdown)
     FP.Breakdown = breakdownOf(FS, Mem ? &*Mem : nullptr, MemWhy, P.Target, CycleS, *Cores, V);
   FP.Levels[Lv] = LP;
 }

@@ -11,6 +11,7 @@
 #include "predictor/Predict.h"
 #include "predictor/PredictDetail.h"
 #include "predictor/PredictedSpeed.h"
+#include "predictor/levels/LevelUnit.h"
 
 #include <iomanip>
 #include <sstream>
@@ -137,7 +138,10 @@ std::string compileTimeSummary(const SegFile &File, const std::string &MachineNa
       if (!C.is_zero())
         OS << "  COMM  t = " << cutFormula(toFormulaText(C), 240, Whole) << " s (docs/mpi.md)\n";
       if (M)
-        for (Level L : {Level::POC, Level::HLLC}) {
+        for (const LevelUnit *U : levelUnits()) {
+          const Level L = U->level(); // the source levels: the closed forms of the plugin
+          if (!U->costed() || irLevel(L))
+            continue;
           auto Model = makeModel(L, *M, File.OptLevel);
           ex T = FB.closedForm(F.Name, Model->timeWeight(), timeKey(L));
           OS << "  " << std::left << std::setw(5) << levelKey(L) << " t on " << M->Name << " = "

@@ -11,6 +11,7 @@
 #include "predictor/Predict.h"
 #include "predictor/PredictDetail.h"
 #include "predictor/PredictedSpeed.h"
+#include "predictor/levels/LevelUnit.h"
 
 #include <cmath>
 #include <cstdio>
@@ -82,9 +83,9 @@ json Prediction::toJSON() const {
         Ls[L]["library_s"] = LP.LibraryS;
       if (LP.Rank >= 0)
         Ls[L]["rank"] = LP.Rank;
+      if (levelUnit(Lv).perTarget())
+        Ls[L]["target"] = Target;
     }
-    if (const std::string Icc = levelKey(Level::ICC); Ls.contains(Icc))
-      Ls[Icc]["target"] = Target;
     J["levels"] = Ls;
     if (!F.CommFormula.Formula.empty())
       putFormula(J, "comm_formula", F.CommFormula);
@@ -251,7 +252,7 @@ void Prediction::printText(std::ostream &OS) const {
     {
       bool Src = false, Ir = false; // the levels shown that use each
       for (auto &[L, LP] : F.Levels)
-        (L == Level::IntCC || L == Level::ICC ? Ir : Src) = true;
+        (irLevel(L) ? Ir : Src) = true;
       const FormulaText &A = F.LibraryFormula, &B = F.LibraryIrFormula;
       if (!A.Formula.empty() && (!Ir || A.Formula == B.Formula))
         OS << "  lib   t = " << cutFormula(A, 400, "in --json")
@@ -272,15 +273,7 @@ void Prediction::printText(std::ostream &OS) const {
         OS << "   (library " << formatSeconds(LP.LibraryS) << ")";
       if (LP.Rank >= 0)
         OS << "   [rank " << LP.Rank << "]";
-      if (L == Level::POC)
-        OS << "   (" << LP.Counts.at("flop") << " flop)";
-      if (L == Level::ICC) {
-        OS << "   (" << Target;
-        for (const char *K : {"instructions", "cycles"})
-          if (LP.Counts.count(K))
-            OS << ", " << LP.Counts.at(K) << " " << K;
-        OS << ")";
-      }
+      levelUnit(L).printCounts(OS, LP.Counts, Target);
       OS << "\n";
     }
     for (const std::string &U : F.Unresolved)

@@ -6,6 +6,7 @@
 ///
 //===----------------------------------------------------------------------===//
 #include "predictor/PredictedSpeed.h"
+#include "predictor/levels/LevelUnit.h"
 
 #include <algorithm>
 #include <iomanip>
@@ -14,11 +15,23 @@
 
 namespace segtime {
 
+void addOptionalIrLevels(const SegFile &S, const Machine &M, bool HasIR, PredictOptions &O) {
+  std::optional<std::string> T = iccTarget(S, M, O.Target);
+  for (const LevelUnit *U : levelUnits()) {
+    if (!HasIR || !U->costed() || !irLevel(U->level()))
+      continue;
+    if (U->perTarget() ? T && U->machineHas(M, *T) : U->machineHas(M, "")) {
+      O.Levels.push_back(U->level());
+      O.Optional.insert(U->level());
+    }
+  }
+}
+
 void addDefaultLevels(const SegFile &S, const Machine &M, PredictOptions &O) {
-  // POC and HLLC are in every default; a machine file without them (ICC and
-  // memory only) leaves them out with a note.
+  // The source levels (POC, HLLC) are in every default; a machine file
+  // without them (ICC and memory only) leaves them out with a note.
   for (auto It = O.Levels.begin(); It != O.Levels.end();)
-    if ((*It == Level::POC || *It == Level::HLLC) && !M.Levels.count(*It)) {
+    if (!irLevel(*It) && !levelUnit(*It).machineHas(M, "")) {
       O.LeftOut[*It] = "machine '" + M.Name + "' has no " + levelKey(*It) + " cost vector";
       It = O.Levels.erase(It);
     } else {
@@ -26,15 +39,7 @@ void addDefaultLevels(const SegFile &S, const Machine &M, PredictOptions &O) {
     }
   bool HasIR = std::any_of(S.Functions.begin(), S.Functions.end(),
                            [](const FunctionSeg &F) { return F.LevelSegs.count(IrSegKey); });
-  if (HasIR && M.Levels.count(Level::IntCC)) {
-    O.Levels.push_back(Level::IntCC);
-    O.Optional.insert(Level::IntCC);
-  }
-  std::optional<std::string> T = iccTarget(S, M, O.Target);
-  if (HasIR && T && M.has(Level::ICC, *T)) {
-    O.Levels.push_back(Level::ICC);
-    O.Optional.insert(Level::ICC);
-  }
+  addOptionalIrLevels(S, M, HasIR, O);
 }
 
 std::vector<MachineTime> predictFunctionTimes(const SegFile &S, const std::string &Function,
@@ -65,7 +70,7 @@ std::vector<MachineTime> predictFunctionTimes(const SegFile &S, const std::strin
   }
   std::optional<Level> Chosen = AtLevel;
   if (!Chosen) {
-    for (Level L : {Level::ICC, Level::IntCC, Level::HLLC, Level::POC})
+    for (Level L : costedLevelsMostDetailedFirst())
       if (std::all_of(Ps.begin(), Ps.end(),
                       [&](const Prediction &P) { return P.Functions[0].Levels.count(L); })) {
         Chosen = L;
@@ -81,7 +86,7 @@ std::vector<MachineTime> predictFunctionTimes(const SegFile &S, const std::strin
       throw std::runtime_error("machine " + P.MachineName + ": the predicted time of " + Function +
                                " at " + levelKey(*Chosen) + " is " + formatSeconds(LP.TimeS) +
                                "; a speed needs a time > 0");
-    R.push_back({P.MachineName, P.MachinePath, *Chosen, *Chosen == Level::ICC ? P.Target : "",
+    R.push_back({P.MachineName, P.MachinePath, *Chosen, levelUnit(*Chosen).perTarget() ? P.Target : "",
                  LP.TimeS});
   }
   return R;

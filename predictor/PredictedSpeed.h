@@ -25,6 +25,10 @@ namespace segtime {
 /// O.Optional): INTCC when S has IR-level SEGs and M an INTCC cost vector,
 /// ICC when also an ICC target of S has a cost vector in M (iccTarget).
 void addDefaultLevels(const SegFile &S, const Machine &M, PredictOptions &O);
+/// Adds to O.Levels and O.Optional each level costed on the optimised code
+/// (INTCC, ICC) that M has a cost vector of (ICC: for iccTarget(S, M,
+/// O.Target)), if HasIR (the functions predicted have IR-level SEGs).
+void addOptionalIrLevels(const SegFile &S, const Machine &M, bool HasIR, PredictOptions &O);
 
 /// Predicted time of one function on one machine.
 struct MachineTime {

@@ -6,6 +6,9 @@
 ///  - POCModel:  t_x = N_flops / R_fpu            (Warwick-94 eq. 6)
 ///  - CostVectorModel: t_x = c^T f                (Warwick-94 eq. 4; HLLC,
 ///    INTCC and ICC, each over its own vocabulary)
+/// Each level's unit (predictor/levels/LevelUnit.h) makes its model
+/// (makeModel); POCModel is implemented in levels/PocUnit.cpp, ICCModel in
+/// levels/IccUnit.cpp.
 ///
 //===----------------------------------------------------------------------===//
 #ifndef SEGTIME_PREDICTOR_RESOURCEMODEL_H
@@ -180,7 +183,7 @@ private:
   std::map<std::string, double> HllcCost; ///< HLLC construct -> s, same -O variant
 };
 
-/// Model for level L (POC, HLLC, INTCC, ICC); Opt is the SEG's
+/// Model for level L (POC, HLLC, INTCC, ICC: levelUnit(L).makeModel); Opt is the SEG's
 /// optimisation level, Target the ICC target, KnownOutcomes the parameters
 /// whose values are measured or given (ICCModel::setKnownOutcomes). Throws
 /// std::invalid_argument for other levels, std::runtime_error for missing

@@ -263,18 +263,15 @@ OptResult measureLevels(const Options &O, const std::string &Opt, const fs::path
                  "the costs may be too high: re-run on a quiet machine\n";
   std::cerr << "calibrate: " << Opt << ": solving" << ellipsis() << "\n";
   SegFile S = SegFile::read(Seg.string());
-  if (O.has(Level::HLLC))
-    R.Hllc = solveCosts(Ms, S, O.Reps, Level::HLLC);
-  if (O.has(Level::IntCC))
-    R.Intcc = solveCosts(Ms, S, O.Reps, Level::IntCC);
+  for (const LevelUnit *U : levelUnits())
+    if (U->calibFit() == CalibFit::Costs && O.has(U->level()))
+      R.Costs[U->level()] = solveCosts(Ms, S, O.Reps, U->level());
   if (O.Train) {
     std::cerr << "calibrate: " << Opt << ": training-set fit" << ellipsis() << "\n";
-    if (R.Hllc)
-      fitTraining(*R.Hllc, Ms, S, Level::HLLC, Opt);
-    if (R.Intcc)
-      fitTraining(*R.Intcc, Ms, S, Level::IntCC, Opt);
+    for (auto &[L, H] : R.Costs)
+      fitTraining(H, Ms, S, L, Opt);
   }
-  if (O.has(Level::POC))
+  if (O.hasFit(CalibFit::FlopRate))
     R.Poc = solvePoc(Ms, S, O.Reps);
   R.Timings = std::move(Ms);
   return R;
@@ -430,7 +427,7 @@ void calibrate(const Options &O, const std::string &Command, const fs::path &Dir
   // and at the end (measureClock).
   std::optional<ClockResult> Clock;
   int ClockReps = (O.Reps + 2) / 3;
-  if (O.has(Level::ICC)) {
+  if (O.hasFit(CalibFit::Clock)) {
     std::cerr << "calibrate: ICC: core clock (dependent adds), first batch" << ellipsis()
               << "\n";
     Clock.emplace();
@@ -442,7 +439,7 @@ void calibrate(const Options &O, const std::string &Command, const fs::path &Dir
     }
   }
   std::vector<OptResult> Results;
-  for (const std::string &Opt : O.has(Level::HLLC) || O.has(Level::POC) || O.has(Level::IntCC)
+  for (const std::string &Opt : O.hasFit(CalibFit::Costs) || O.hasFit(CalibFit::FlopRate)
                                     ? O.Opts
                                     : std::vector<std::string>{}) {
     try {

@@ -12,6 +12,7 @@
 
 #include "core/Vocabulary.h"
 #include "predictor/PredictedSpeed.h"
+#include "predictor/levels/LevelUnit.h"
 
 #include <cmath>
 #include <cstdio>
@@ -86,7 +87,7 @@ PredictedArgs::PredictedArgs(const std::string &Cmd, int Argc, char **Argv) {
     } else if (A == "--level") {
       std::string L = Next();
       segtime::Level Lv;
-      if (!parseLevel(L, Lv) || Lv == segtime::Level::CT || Lv == segtime::Level::DBC)
+      if (!parseLevel(L, Lv) || !segtime::costedLevel(Lv))
         throw std::runtime_error("--level: '" + L + "' is not one of icc, intcc, hllc, poc");
       AtLevel = Lv;
     } else if (A == "--target") {

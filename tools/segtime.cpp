@@ -22,6 +22,7 @@
 #include "predictor/Install.h"
 #include "predictor/Predict.h"
 #include "predictor/PredictedSpeed.h"
+#include "predictor/levels/LevelUnit.h"
 #include "tools/CommandLine.h"
 #include "tools/PredictedArgs.h"
 #include "tools/Process.h"
@@ -114,7 +115,7 @@ std::vector<Level> parseLevels(const std::string &S, bool &All) {
       All = true; // resolved against the machine and SEG files
       continue;
     }
-    if (!parseLevel(X, L) || L == Level::CT || L == Level::DBC)
+    if (!parseLevel(X, L) || !costedLevel(L))
       throw UsageError("--level: '" + X + "' is not one of poc, hllc, intcc, icc, all");
     R.push_back(L);
   }
@@ -321,7 +322,8 @@ int predictMain(int Argc, char **Argv) {
   }
   if (!LevelsGiven)
     addDefaultLevels(S, M, O);
-  if (O.Breakdown && std::find(O.Levels.begin(), O.Levels.end(), Level::ICC) == O.Levels.end())
+  if (O.Breakdown && std::none_of(O.Levels.begin(), O.Levels.end(),
+                                  [](Level L) { return levelUnit(L).hasBreakdown(); }))
     throw UsageError("--breakdown needs the ICC level (--level icc or all; the SEG file needs "
                      "ICC data for a target of the machine file)");
   Prediction P = predict(S, M, O);

@@ -75,8 +75,9 @@ std::vector<Measured> compileAndRun(const std::string &Opt, const fs::path &Dir,
     throw CalibError(Opt + ": the segtime plugin wrote no SEG file (" + SegOut.string() +
                      "); compiler output:\n" + tail(C.Err + C.Out));
 
-  int Mask = (O.has(Level::HLLC) || O.has(Level::IntCC) ? MaskHllc : 0) | (O.has(Level::POC) ? MaskPoc : 0);
-  if ((O.has(Level::HLLC) || O.has(Level::IntCC)) && O.Train)
+  int Mask = (O.hasFit(CalibFit::Costs) ? MaskHllc : 0) |
+             (O.hasFit(CalibFit::FlopRate) ? MaskPoc : 0);
+  if (O.hasFit(CalibFit::Costs) && O.Train)
     Mask |= MaskTrain;
   // The HLLC kernels double as a check of the HLLC fit, so run them with it.
   if (Mask & MaskHllc)
@@ -140,28 +141,16 @@ std::vector<Measured> compileAndRun(const std::string &Opt, const fs::path &Dir,
 
 namespace {
 
-/// Count of Op (level Level) in one call of F with loop bound R: the plugin's
-/// closed form, with branch probabilities at their static defaults (the
-/// benchmarks are written so that the counts do not depend on them).
-/// The INTCC class an IR operation is fitted in: calls by callee
-/// ("call.exp", "call.llvm.sqrt.f64"), everything else by opcode ("fadd.*").
-std::string intccClass(const std::string &Op) {
-  if (Op.compare(0, 5, "call.") == 0)
-    return Op;
-  size_t Dot = Op.find('.');
-  return Dot == std::string::npos ? Op : Op.substr(0, Dot) + ".*";
-}
-
-/// Stage weight counting the operations of RUV key Key that Member admits.
-StageWeight classWeight(const std::string &Key, const std::string &Class) {
-  return [Key, Class](const Node &N) -> GiNaC::ex {
+/// Stage weight counting the operations of level U's RUV whose fit class
+/// (LevelUnit::fitClass: INTCC "fadd.*", else the operation) is Class.
+StageWeight classWeight(const LevelUnit &U, const std::string &Class) {
+  return [&U, Key = U.key(), Class](const Node &N) -> GiNaC::ex {
     auto It = N.Ruvs.find(Key);
     if (It == N.Ruvs.end())
       return 0;
-    const bool Intcc = Key == levelKey(Level::IntCC);
     double C = 0;
     for (auto &[Op, K] : It->second.counts())
-      if (Intcc ? intccClass(Op) == Class : Op == Class)
+      if (U.fitClass(Op) == Class)
         C += K;
     return GiNaC::numeric(C);
   };
@@ -191,9 +180,14 @@ double perCall(FormulaBuilder &FB, const FunctionSeg &F, const StageWeight &W,
   return evaluate(E, V);
 }
 
-double countPerCall(FormulaBuilder &FB, const FunctionSeg &F, const std::string &Level,
-                    const std::string &Op, long R) {
-  return perCall(FB, F, classWeight(Level, Op), Level + ":" + Op, Level, R);
+/// Count of the operations of class Op (level L) in one call of F with loop
+/// bound R: the plugin's closed form, with branch probabilities at their
+/// static defaults (the benchmarks are written so that the counts do not
+/// depend on them).
+double countPerCall(FormulaBuilder &FB, const FunctionSeg &F, Level L, const std::string &Op,
+                    long R) {
+  const LevelUnit &U = levelUnit(L);
+  return perCall(FB, F, classWeight(U, Op), U.key() + ":" + Op, U.key(), R);
 }
 
 /// A as rows, for predictor/CostFit.h.
@@ -211,17 +205,19 @@ std::vector<double> toVector(const Eigen::VectorXd &V) {
 
 } // namespace
 
-/// Least-squares cost vector of Level (HLLC: the constructs; INTCC: the
-/// classes of IR operations the benchmarks execute, see intccClass) from the
-/// benchmarks' counts at that level and their times.
+/// Least-squares cost vector of Level (LevelUnit::fitColumns: HLLC the
+/// constructs; INTCC the classes of IR operations the benchmarks execute,
+/// LevelUnit::fitClass) from the benchmarks' counts at that level and their
+/// times.
 HllcResult solveCosts(const std::vector<Measured> &Ms, const SegFile &Seg, int Reps, Level Lv) {
-  const std::string Key = levelKey(Lv);
+  const LevelUnit &U = levelUnit(Lv);
+  const std::string Key = U.key();
+  const bool Classes = U.fitColumns() == FitColumns::ExecutedClasses;
   HllcResult H;
-  if (Lv == Level::HLLC) {
-    for (const Construct &C : hllcVocabulary())
-      H.Constructs.push_back(C.Name);
+  if (!Classes) {
+    H.Constructs = U.vocabulary();
   } else {
-    std::set<std::string> Classes;
+    std::set<std::string> Executed;
     for (const FunctionSeg &F : Seg.Functions) {
       if (F.Name.compare(0, 6, "bench_") != 0)
         continue;
@@ -229,10 +225,10 @@ HllcResult solveCosts(const std::vector<Measured> &Ms, const SegFile &Seg, int R
         auto It = N.Ruvs.find(Key);
         if (It != N.Ruvs.end())
           for (auto &[Op, K] : It->second.counts())
-            Classes.insert(intccClass(Op));
+            Executed.insert(U.fitClass(Op));
       });
     }
-    H.Constructs.assign(Classes.begin(), Classes.end());
+    H.Constructs.assign(Executed.begin(), Executed.end());
   }
   const auto &Names = H.Constructs;
   Eigen::Index NC = static_cast<Eigen::Index>(Names.size());
@@ -243,7 +239,7 @@ HllcResult solveCosts(const std::vector<Measured> &Ms, const SegFile &Seg, int R
       throw CalibError("the SEG file has no function '" + X.Info.Function + "'");
     Eigen::RowVectorXd Row(NC);
     for (Eigen::Index J = 0; J < NC; ++J)
-      Row(J) = countPerCall(FB, *F, Key, Names[J], X.R);
+      Row(J) = countPerCall(FB, *F, Lv, Names[J], X.R);
     return Row;
   };
   std::vector<const Measured *> Rows, Checks;
@@ -257,7 +253,7 @@ HllcResult solveCosts(const std::vector<Measured> &Ms, const SegFile &Seg, int R
     A.row(I) = CountsOf(*Rows[I]);
     T(I) = Rows[I]->Time;
   }
-  if (Lv == Level::IntCC) {
+  if (Classes) {
     // Only classes executed in the benchmarks' repeated loops can be
     // determined: one that runs a few times per call (alloca, the prologue)
     // would absorb every call's constant overhead. They are not fitted.
@@ -303,7 +299,7 @@ HllcResult solveCosts(const std::vector<Measured> &Ms, const SegFile &Seg, int R
   DenseRows Ad = toRows(A);
   NonNegativeLs Nn;
   try {
-    Nn = relativeNnls(Ad, toVector(T), Names, Lv == Level::IntCC);
+    Nn = relativeNnls(Ad, toVector(T), Names, Classes);
   } catch (const std::runtime_error &E) {
     throw CalibError(E.what());
   }
@@ -320,13 +316,13 @@ HllcResult solveCosts(const std::vector<Measured> &Ms, const SegFile &Seg, int R
     std::vector<double> Tk(M);
     for (Eigen::Index I = 0; I < M; ++I)
       Tk[I] = Rows[I]->Times[K];
-    std::vector<double> Ck = relativeLs(Ad, Tk, Nn.Free, Names, Lv == Level::IntCC);
+    std::vector<double> Ck = relativeLs(Ad, Tk, Nn.Free, Names, Classes);
     for (Eigen::Index J = 0; J < NC; ++J)
       PerRep[J].push_back(Ck[J]);
   }
   for (Eigen::Index J = 0; J < NC; ++J)
     H.Spread.push_back(H.Fixed[J] ? std::nullopt : relSpread(PerRep[J]));
-  if (Lv == Level::IntCC) {
+  if (Classes) {
     std::vector<double> Fitted;
     for (Eigen::Index J = 0; J < NC; ++J)
       if (!H.Fixed[J])
@@ -455,7 +451,7 @@ PocResult solvePoc(const std::vector<Measured> &Ms, const SegFile &Seg, int Reps
     const FunctionSeg *F = Seg.find(X.Info.Function);
     if (!F)
       throw CalibError("the SEG file has no function '" + X.Info.Function + "'");
-    double Fl = countPerCall(FB, *F, levelKey(Level::POC), pocFlop(), X.R);
+    double Fl = countPerCall(FB, *F, Level::POC, pocFlop(), X.R);
     if (!(Fl > 0))
       throw CalibError("kernel " + X.Info.Function + ": the plugin counts no flop");
     P.Kernels.push_back({X.Info.Function, Fl, X.Time});

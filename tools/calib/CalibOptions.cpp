@@ -191,7 +191,7 @@ Options parseArgs(int Argc, char **Argv, std::string &Command) {
             O.Parts.push_back(Lower);
           continue;
         }
-        if (!parseLevel(X, L) || L == Level::CT || L == Level::DBC)
+        if (!parseLevel(X, L) || !costedLevel(L))
           usageError("--level: '" + X +
                      "' is not one of caches, tick, rinf1, poly, strided, overlap, library, parkbench, hllc, "
                      "poc, "

@@ -118,6 +118,80 @@ void printTraining(std::ostream &OS, Level L,
   OS << "\n";
 }
 
+/// The table of a level fitted per construct (FitColumns::Vocabulary, HLLC):
+/// per construct and variant the construct-benchmark cost, its spread and
+/// residual, and the cost written after the training fit.
+void printConstructTable(std::ostream &OS, const LevelUnit &U, const std::vector<OptResult> &Res) {
+  const Level L = U.level();
+  bool Trained = Res.front().Costs.at(L).Train.has_value();
+  OS << "\n" << U.key() << " cost vector, ns per " << U.entryWord()
+     << " (Warwick-94 eq. 4); spread over reps; "
+        "resid = relative\nresidual of the construct's benchmark; 0* = negative in the "
+        "fit (noise), written as 0"
+     << (Trained ? ";\nc0 = construct-benchmark cost, written = s_g c0 (training-set fit, "
+                   "below)"
+                 : "")
+     << "\n";
+  OS << pad(U.entryWord(), 18, true);
+  for (const OptResult &R : Res) {
+    OS << pad(R.Opt + (Trained ? " c0 ns" : " ns"), 11) << pad("spread", 8) << pad("resid", 8);
+    if (Trained)
+      OS << pad("written", 9);
+  }
+  OS << "\n";
+  const HllcResult &H0 = Res.front().Costs.at(L);
+  for (size_t J = 0; J < H0.Constructs.size(); ++J) {
+    OS << pad(H0.Constructs[J], 18, true);
+    for (const OptResult &R : Res) {
+      const HllcResult &H = R.Costs.at(L);
+      double Resid = 0;
+      for (const Row &Rw : H.Rows)
+        if (Rw.Function == H.Bench[J])
+          Resid = Rw.Rel;
+      OS << pad(H.Fixed[J] ? "0*" : num(H.BaseNs[J], 3), 11) << pad(pct(H.Spread[J]), 8)
+         << pad(pct(Resid, true), 8);
+      if (Trained)
+        OS << pad(num(H.CostNs[J], 3), 9);
+    }
+    OS << "\n";
+  }
+  OS << pad("(bench_baseline)", 18, true);
+  for (const OptResult &R : Res) {
+    double Resid = 0;
+    for (const Row &Rw : R.Costs.at(L).Rows)
+      if (Rw.Function == "bench_baseline")
+        Resid = Rw.Rel;
+    OS << pad("", 11) << pad("", 8) << pad(pct(Resid, true), 8);
+  }
+  OS << "\n";
+  for (const OptResult &R : Res) {
+    const HllcResult &H = R.Costs.at(L);
+    OS << "  " << R.Opt << ": " << H.Rows.size() << " benchmarks, " << H.Constructs.size()
+       << " constructs, condition number " << num(H.Cond, 3) << ", rms residual "
+       << pct(H.RmsRel) << "; check, POC kernels predicted by c^T f:";
+    for (const Row &C : H.Checks)
+      OS << " " << C.Function.substr(4) << " " << pct(C.Rel, true);
+    OS << "\n";
+  }
+}
+
+/// The summary of a level fitted per operation class
+/// (FitColumns::ExecutedClasses, INTCC): its costs are in the machine file.
+void printClassSummary(std::ostream &OS, const LevelUnit &U,
+                       const std::vector<const HllcResult *> &Hs,
+                       const std::vector<std::string> &Opts) {
+  OS << "\n" << U.key() << " cost vector, ns per IR operation class (Warwick-94 eq. 4), least "
+     << "squares over the construct\nbenchmarks' IR counts (costs in the machine file; --json "
+        "lists them)\n";
+  for (size_t K = 0; K < Hs.size(); ++K) {
+    const HllcResult &H = *Hs[K];
+    size_t Fixed = static_cast<size_t>(std::count(H.Fixed.begin(), H.Fixed.end(), true));
+    OS << "  " << Opts[K] << ": " << H.Rows.size() << " benchmarks, " << H.Constructs.size()
+       << " classes (" << Fixed << " fixed at 0), condition number " << num(H.Cond, 3)
+       << ", rms residual " << pct(H.RmsRel) << "\n";
+  }
+}
+
 } // namespace
 
 void printTable(std::ostream &OS, const Options &O, const RunInfo &I,
@@ -126,83 +200,30 @@ void printTable(std::ostream &OS, const Options &O, const RunInfo &I,
   if (!O.Levels.empty())
     OS << " of >= " << num(O.TargetMs, 3) << " ms per benchmark";
   OS << (O.Quick ? " [--quick]" : "") << "\n";
-  auto Pad = [](const std::string &S, size_t W, bool Left = false) { return pad(S, W, Left); };
-  if (O.has(Level::HLLC)) {
-    bool Trained = Res.front().Hllc->Train.has_value();
-    OS << "\nHLLC cost vector, ns per construct (Warwick-94 eq. 4); spread over reps; "
-          "resid = relative\nresidual of the construct's benchmark; 0* = negative in the "
-          "fit (noise), written as 0"
-       << (Trained ? ";\nc0 = construct-benchmark cost, written = s_g c0 (training-set fit, "
-                     "below)"
-                   : "")
-       << "\n";
-    OS << Pad("construct", 18, true);
-    for (const OptResult &R : Res) {
-      OS << Pad(R.Opt + (Trained ? " c0 ns" : " ns"), 11) << Pad("spread", 8)
-         << Pad("resid", 8);
-      if (Trained)
-        OS << Pad("written", 9);
-    }
-    OS << "\n";
-    const HllcResult &H0 = *Res.front().Hllc;
-    for (size_t J = 0; J < H0.Constructs.size(); ++J) {
-      OS << Pad(H0.Constructs[J], 18, true);
-      for (const OptResult &R : Res) {
-        const HllcResult &H = *R.Hllc;
-        double Resid = 0;
-        for (const Row &Rw : H.Rows)
-          if (Rw.Function == H.Bench[J])
-            Resid = Rw.Rel;
-        OS << Pad(H.Fixed[J] ? "0*" : num(H.BaseNs[J], 3), 11) << Pad(pct(H.Spread[J]), 8)
-           << Pad(pct(Resid, true), 8);
-        if (Trained)
-          OS << Pad(num(H.CostNs[J], 3), 9);
-      }
-      OS << "\n";
-    }
-    OS << Pad("(bench_baseline)", 18, true);
-    for (const OptResult &R : Res) {
-      double Resid = 0;
-      for (const Row &Rw : R.Hllc->Rows)
-        if (Rw.Function == "bench_baseline")
-          Resid = Rw.Rel;
-      OS << Pad("", 11) << Pad("", 8) << Pad(pct(Resid, true), 8);
-    }
-    OS << "\n";
-    for (const OptResult &R : Res) {
-      const HllcResult &H = *R.Hllc;
-      OS << "  " << R.Opt << ": " << H.Rows.size() << " benchmarks, " << H.Constructs.size()
-         << " constructs, condition number " << num(H.Cond, 3) << ", rms residual "
-         << pct(H.RmsRel) << "; check, POC kernels predicted by c^T f:";
-      for (const Row &C : H.Checks)
-        OS << " " << C.Function.substr(4) << " " << pct(C.Rel, true);
-      OS << "\n";
-    }
-  }
   std::vector<std::string> Opts;
-  std::vector<const HllcResult *> Hllcs, Intccs;
-  for (const OptResult &R : Res) {
+  for (const OptResult &R : Res)
     Opts.push_back(R.Opt);
-    if (R.Hllc)
-      Hllcs.push_back(&*R.Hllc);
-    if (R.Intcc)
-      Intccs.push_back(&*R.Intcc);
-  }
-  printTraining(OS, Level::HLLC, Hllcs, Opts);
-  if (!Intccs.empty()) {
-    OS << "\nINTCC cost vector, ns per IR operation class (Warwick-94 eq. 4), least squares over "
-          "the construct\nbenchmarks' IR counts (costs in the machine file; --json lists them)\n";
-    for (size_t K = 0; K < Intccs.size(); ++K) {
-      const HllcResult &H = *Intccs[K];
-      size_t Fixed = static_cast<size_t>(std::count(H.Fixed.begin(), H.Fixed.end(), true));
-      OS << "  " << Opts[K] << ": " << H.Rows.size() << " benchmarks, " << H.Constructs.size()
-         << " classes (" << Fixed << " fixed at 0), condition number " << num(H.Cond, 3)
-         << ", rms residual " << pct(H.RmsRel) << "\n";
+  // The levels measured by their costs (HLLC, INTCC), each with its
+  // training-set fit, then those measured by their flop rate (POC).
+  for (const LevelUnit *U : levelUnits()) {
+    if (U->calibFit() != CalibFit::Costs)
+      continue;
+    std::vector<const HllcResult *> Hs;
+    for (const OptResult &R : Res)
+      if (auto It = R.Costs.find(U->level()); It != R.Costs.end())
+        Hs.push_back(&It->second);
+    if (U->fitColumns() == FitColumns::Vocabulary) {
+      if (O.has(U->level()))
+        printConstructTable(OS, *U, Res);
+    } else if (!Hs.empty()) {
+      printClassSummary(OS, *U, Hs, Opts);
     }
+    printTraining(OS, U->level(), Hs, Opts);
   }
-  printTraining(OS, Level::IntCC, Intccs, Opts);
-  if (O.has(Level::POC)) {
-    OS << "\nPOC flop rate R_fpu, Mflop/s (Warwick-94 eq. 6; McMahon flop / time)\n";
+  for (const LevelUnit *U : levelUnits()) {
+    if (U->calibFit() != CalibFit::FlopRate || !O.has(U->level()))
+      continue;
+    OS << "\n" << U->key() << " flop rate R_fpu, Mflop/s (Warwick-94 eq. 6; McMahon flop / time)\n";
     for (const OptResult &R : Res) {
       const PocResult &P = *R.Poc;
       OS << "  " << R.Opt << ": " << num(P.Mflops) << " Mflop/s (spread " << pct(P.Spread)
@@ -232,12 +253,8 @@ json toJson(const Options &O, const RunInfo &I, const std::vector<OptResult> &Re
                                               {"seconds", X.Time},
                                               {"times_s", X.Times},
                                               {"disturbed", X.Disturbed}};
-    using LevelResult = std::pair<segtime::Level, const std::optional<HllcResult> *>;
-    for (const LevelResult &LR : {LevelResult{Level::HLLC, &R.Hllc}, LevelResult{Level::IntCC, &R.Intcc}}) {
-      const std::string Level = levelKey(LR.first);
-      if (!*LR.second)
-        continue;
-      const HllcResult &H = **LR.second;
+    for (const auto &[Lv, H] : R.Costs) {
+      const std::string Level = levelKey(Lv);
       json V;
       V["unit"] = "ns";
       for (size_t J2 = 0; J2 < H.Constructs.size(); ++J2) {

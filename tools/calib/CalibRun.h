@@ -19,6 +19,7 @@
 #include "predictor/CostFit.h"
 #include "predictor/Machine.h"
 #include "predictor/Parkbench.h"
+#include "predictor/levels/LevelUnit.h"
 #include "tools/calib/BenchSource.h"
 #include "tools/calib/LowLevel.h"
 
@@ -67,6 +68,11 @@ struct Options {
   ProbeSeams Seams = ProbeSeams::fromEnvironment(); ///< --sysfs-root, --cpuid-table
   bool has(Level L) const {
     return std::find(Levels.begin(), Levels.end(), L) != Levels.end();
+  }
+  /// Whether a level asked for is measured by fit F (LevelUnit::calibFit).
+  bool hasFit(CalibFit F) const {
+    return std::any_of(Levels.begin(), Levels.end(),
+                       [F](Level L) { return levelUnit(L).calibFit() == F; });
   }
   bool hasPart(const std::string &P) const {
     return std::find(Parts.begin(), Parts.end(), P) != Parts.end();
@@ -139,9 +145,10 @@ struct OptResult {
   std::string Opt;
   int Samples = 0, Disturbed = 0, Retries = 0; ///< timed calls of the benchmark program
   std::vector<Measured> Timings;
-  std::optional<HllcResult> Hllc;
-  std::optional<HllcResult> Intcc; ///< same solve over IR operation classes
-  std::optional<PocResult> Poc;
+  /// The levels asked for that CalibFit::Costs measures (HLLC per construct,
+  /// INTCC per IR operation class: LevelUnit::fitColumns).
+  LevelMap<HllcResult> Costs;
+  std::optional<PocResult> Poc; ///< CalibFit::FlopRate
 };
 
 
@@ -196,7 +203,8 @@ Options parseArgs(int Argc, char **Argv, std::string &Command);
 std::vector<Measured> compileAndRun(const std::string &Opt, const fs::path &Dir,
                                     const fs::path &Src, const std::vector<BenchInfo> &Benches,
                                     const Options &O, fs::path &SegOut);
-/// Least-squares cost vector of level L (HLLC or INTCC), ns per key.
+/// Least-squares cost vector of level L (CalibFit::Costs: HLLC, INTCC), ns
+/// per key.
 HllcResult solveCosts(const std::vector<Measured> &Ms, const SegFile &Seg, int Reps, Level L);
 /// The training-set fit of level L's costs; sets H.Train and scales H.CostNs.
 /// Throws CalibError if fewer than 2 training kernels were run.

@@ -74,107 +74,132 @@ std::string trainingRef(const HllcResult &H, size_t G, double BaseNs) {
 /// section (its key line and body).
 using LevelTexts = LevelMap<std::map<std::string, std::string>>;
 
-/// The variants measured in this run, as machine-file text.
+/// The rest of one cost entry of a CalibFit::Costs level (HLLC, INTCC) after
+/// its value: the construct-benchmark cost c0 and, after a training fit, its
+/// group's multiplier (trainingRef). Why: what a negative fit means.
+std::string costEntry(const HllcResult &H, size_t J, std::string Ref, const char *Why) {
+  if (H.Fixed[J])
+    Ref += "; least-squares value " + num(H.LsNs[J], 3) + " ns < 0 (" + Why +
+           "): written as 0, no spread";
+  std::optional<double> Spread = H.Spread[J];
+  if (H.Train) {
+    size_t G = H.groupIndex(H.Train->Group[J]);
+    Ref += trainingRef(H, G, H.BaseNs[J]);
+    if (Spread && H.Train->Fit.Spread[G])
+      Spread = *Spread + *H.Train->Fit.Spread[G];
+  }
+  return std::string(", provenance: measured, ref: ") + yq(Ref) +
+         (Spread ? ", spread: " + num(*Spread, 3) : "") + "}\n";
+}
+
+/// The variant Opt of a level fitted per construct (FitColumns::Vocabulary,
+/// HLLC): one entry per construct, sorted, each with its isolating benchmark.
+std::string constructCosts(const HllcResult &H, const std::string &Opt, const std::string &Ref0,
+                           const std::string &Reps) {
+  std::ostringstream Y;
+  Y << "      " << Opt << ":\n        unit: ns\n        costs:\n";
+  std::vector<size_t> Order(H.Constructs.size());
+  for (size_t J = 0; J < Order.size(); ++J)
+    Order[J] = J;
+  std::sort(Order.begin(), Order.end(),
+            [&](size_t A, size_t B) { return H.Constructs[A] < H.Constructs[B]; });
+  for (size_t J : Order) {
+    std::string Ref = Ref0 + "benchmark " + H.Bench[J] + ", " + Reps;
+    if (H.Constructs[J] == "loop")
+      Ref += " (with bench_baseline)";
+    Y << "          " << H.Constructs[J] << ": {value: " << num(H.CostNs[J])
+      << costEntry(H, J, Ref, "noise");
+  }
+  return Y.str();
+}
+
+/// The variant Opt of level Lv fitted per operation class
+/// (FitColumns::ExecutedClasses, INTCC): one entry per class, and "*" for
+/// the operations the benchmarks do not repeat.
+std::string classCosts(const HllcResult &H, Level Lv, const std::string &Opt,
+                       const std::string &Ref0, const std::string &Reps) {
+  std::ostringstream Y;
+  Y << "      " << Opt << ":\n        unit: ns\n        costs:\n";
+  for (size_t J = 0; J < H.Constructs.size(); ++J) {
+    std::string Ref = Ref0 + "least squares over " + std::to_string(H.Rows.size()) +
+                      " benchmarks, " + Reps;
+    Y << "          " << yq(H.Constructs[J]) << ": {value: " << num(H.CostNs[J])
+      << costEntry(H, J, Ref, "noise or collinear");
+  }
+  std::string Unf;
+  for (const std::string &U : H.Unfitted)
+    Unf += (Unf.empty() ? "" : ", ") + U;
+  if (H.StarNs) {
+    std::string Ref = "median of the fitted classes, for operations the benchmarks do not "
+                      "repeat" + (Unf.empty() ? std::string() : " (" + Unf + ")");
+    if (H.Train)
+      Ref += trainingRef(H, H.groupIndex(costGroup(Lv, "*")), *H.StarBaseNs);
+    Y << "          \"*\": {value: " << num(*H.StarNs) << ", provenance: derived, ref: "
+      << yq(Ref) << "}\n";
+  }
+  return Y.str();
+}
+
+/// The variant Opt of a level measured by its flop rate (CalibFit::FlopRate, POC).
+std::string flopRate(const PocResult &P, const std::string &Opt, const std::string &Ref0,
+                     const std::string &Reps) {
+  std::ostringstream Y;
+  std::string K;
+  for (const PocKernel &Kn : P.Kernels)
+    K += (K.empty() ? "" : ", ") + Kn.Function;
+  Y << "      " << Opt << ":\n        unit: Mflop/s\n        costs:\n"
+    << "          flop: {value: " << num(P.Mflops) << ", provenance: measured, ref: "
+    << yq(Ref0 + "kernels " + K + " (PARKBENCH-93 RINF1 style), " + Reps +
+          "; total flop / total time")
+    << (P.Spread ? ", spread: " + num(*P.Spread, 3) : "") << "}\n";
+  return Y.str();
+}
+
+/// The `any` variant of a level measured by the core clock (CalibFit::Clock, ICC).
+std::string clockCosts(const ClockResult &C, const Options &O, const std::string &Ref0) {
+  std::ostringstream Y;
+  Y << "      any:\n        unit: ns\n        costs:\n"
+    << "          cycles: {value: " << num(1.0 / C.Value) << ", provenance: measured, ref: "
+    << yq(Ref0 + "chain of dependent integer adds (1 cycle each), " +
+          std::to_string(C.GHz.size()) + " reps in " + std::to_string(C.Batches) +
+          " batches over the run, " + (O.Stat == "min" ? "fastest" : "median") + ": core clock " +
+          num(C.Value, 4) + " GHz")
+    << (C.Spread ? ", spread: " + num(*C.Spread, 3) : "") << "}\n";
+  if (const auto &M = C.Mispredict)
+    Y << "          branch.mispredict: {value: " << num(M->Value)
+      << ", provenance: measured, ref: "
+      << yq(Ref0 + "one data-dependent branch per byte over " + std::to_string(M->Elements) +
+            " random vs sorted bytes, (t_random - t_sorted) / (n/2), median of " +
+            std::to_string(M->Ns.size()) + " reps: " + num(M->Value * C.Value, 3) +
+            " cycles at the measured clock (docs/calibrate.md)")
+      << (M->Spread ? ", spread: " + num(*M->Spread, 3) : "") << "}\n";
+  Y << "          \"*\": {value: 0, provenance: derived, ref: "
+    << yq("out-of-order model: time is cycles x t_cyc; instructions, uops and memory "
+          "operations are reported, not costed")
+    << "}\n";
+  return Y.str();
+}
+
+/// The variants measured in this run, as machine-file text: each level asked
+/// for by the text of its fit (LevelUnit::calibFit, fitColumns).
 LevelTexts measuredLevels(const Options &O, const RunInfo &I, const std::vector<OptResult> &Res,
                           const std::optional<ClockResult> &Clock) {
   LevelTexts L;
   std::string Ref0 = "segtime calibrate " + I.Date + ": ";
   std::string Reps = std::to_string(O.Reps) + " reps, " + statName(O);
-  if (O.has(Level::POC))
-    for (const OptResult &R : Res) {
-      std::ostringstream Y;
-      const PocResult &P = *R.Poc;
-      std::string K;
-      for (const PocKernel &Kn : P.Kernels)
-        K += (K.empty() ? "" : ", ") + Kn.Function;
-      Y << "      " << R.Opt << ":\n        unit: Mflop/s\n        costs:\n"
-        << "          flop: {value: " << num(P.Mflops) << ", provenance: measured, ref: "
-        << yq(Ref0 + "kernels " + K + " (PARKBENCH-93 RINF1 style), " + Reps +
-              "; total flop / total time")
-        << (P.Spread ? ", spread: " + num(*P.Spread, 3) : "") << "}\n";
-      L[Level::POC][R.Opt] = Y.str();
-    }
-  // One cost entry of HLLC or INTCC: the construct-benchmark cost c0 and,
-  // after a training fit, its group's multiplier (trainingRef).
-  auto Entry = [&](const HllcResult &H, size_t J, std::string Ref, const char *Why) {
-    if (H.Fixed[J])
-      Ref += "; least-squares value " + num(H.LsNs[J], 3) + " ns < 0 (" + Why +
-             "): written as 0, no spread";
-    std::optional<double> Spread = H.Spread[J];
-    if (H.Train) {
-      size_t G = H.groupIndex(H.Train->Group[J]);
-      Ref += trainingRef(H, G, H.BaseNs[J]);
-      if (Spread && H.Train->Fit.Spread[G])
-        Spread = *Spread + *H.Train->Fit.Spread[G];
-    }
-    return std::string(", provenance: measured, ref: ") + yq(Ref) +
-           (Spread ? ", spread: " + num(*Spread, 3) : "") + "}\n";
-  };
-  if (O.has(Level::HLLC))
-    for (const OptResult &R : Res) {
-      std::ostringstream Y;
-      const HllcResult &H = *R.Hllc;
-      Y << "      " << R.Opt << ":\n        unit: ns\n        costs:\n";
-      std::vector<size_t> Order(H.Constructs.size());
-      for (size_t J = 0; J < Order.size(); ++J)
-        Order[J] = J;
-      std::sort(Order.begin(), Order.end(),
-                [&](size_t A, size_t B) { return H.Constructs[A] < H.Constructs[B]; });
-      for (size_t J : Order) {
-        std::string Ref = Ref0 + "benchmark " + H.Bench[J] + ", " + Reps;
-        if (H.Constructs[J] == "loop")
-          Ref += " (with bench_baseline)";
-        Y << "          " << H.Constructs[J] << ": {value: " << num(H.CostNs[J])
-          << Entry(H, J, Ref, "noise");
-      }
-      L[Level::HLLC][R.Opt] = Y.str();
-    }
-  if (O.has(Level::IntCC))
-    for (const OptResult &R : Res) {
-      std::ostringstream Y;
-      const HllcResult &H = *R.Intcc;
-      Y << "      " << R.Opt << ":\n        unit: ns\n        costs:\n";
-      for (size_t J = 0; J < H.Constructs.size(); ++J) {
-        std::string Ref = Ref0 + "least squares over " + std::to_string(H.Rows.size()) +
-                          " benchmarks, " + Reps;
-        Y << "          " << yq(H.Constructs[J]) << ": {value: " << num(H.CostNs[J])
-          << Entry(H, J, Ref, "noise or collinear");
-      }
-      std::string Unf;
-      for (const std::string &U : H.Unfitted)
-        Unf += (Unf.empty() ? "" : ", ") + U;
-      if (H.StarNs) {
-        std::string Ref = "median of the fitted classes, for operations the benchmarks do not "
-                          "repeat" + (Unf.empty() ? std::string() : " (" + Unf + ")");
-        if (H.Train)
-          Ref += trainingRef(H, H.groupIndex(costGroup(Level::IntCC, "*")), *H.StarBaseNs);
-        Y << "          \"*\": {value: " << num(*H.StarNs) << ", provenance: derived, ref: "
-          << yq(Ref) << "}\n";
-      }
-      L[Level::IntCC][R.Opt] = Y.str();
-    }
-  if (Clock) {
-    std::ostringstream Y;
-    Y << "      any:\n        unit: ns\n        costs:\n"
-      << "          cycles: {value: " << num(1.0 / Clock->Value) << ", provenance: measured, ref: "
-      << yq(Ref0 + "chain of dependent integer adds (1 cycle each), " +
-            std::to_string(Clock->GHz.size()) + " reps in " + std::to_string(Clock->Batches) +
-            " batches over the run, " + (O.Stat == "min" ? "fastest" : "median") + ": core clock " +
-            num(Clock->Value, 4) + " GHz")
-      << (Clock->Spread ? ", spread: " + num(*Clock->Spread, 3) : "") << "}\n";
-    if (const auto &M = Clock->Mispredict)
-      Y << "          branch.mispredict: {value: " << num(M->Value)
-        << ", provenance: measured, ref: "
-        << yq(Ref0 + "one data-dependent branch per byte over " + std::to_string(M->Elements) +
-              " random vs sorted bytes, (t_random - t_sorted) / (n/2), median of " +
-              std::to_string(M->Ns.size()) + " reps: " + num(M->Value * Clock->Value, 3) +
-              " cycles at the measured clock (docs/calibrate.md)")
-        << (M->Spread ? ", spread: " + num(*M->Spread, 3) : "") << "}\n";
-    Y << "          \"*\": {value: 0, provenance: derived, ref: "
-      << yq("out-of-order model: time is cycles x t_cyc; instructions, uops and memory "
-            "operations are reported, not costed")
-      << "}\n";
-    L[Level::ICC]["any"] = Y.str();
+  for (const LevelUnit *U : levelUnits()) {
+    const Level Lv = U->level();
+    if (U->calibFit() == CalibFit::FlopRate && O.has(Lv))
+      for (const OptResult &R : Res)
+        L[Lv][R.Opt] = flopRate(*R.Poc, R.Opt, Ref0, Reps);
+    if (U->calibFit() == CalibFit::Costs)
+      for (const OptResult &R : Res)
+        if (auto H = R.Costs.find(Lv); H != R.Costs.end())
+          L[Lv][R.Opt] = U->fitColumns() == FitColumns::Vocabulary
+                             ? constructCosts(H->second, R.Opt, Ref0, Reps)
+                             : classCosts(H->second, Lv, R.Opt, Ref0, Reps);
+    if (U->calibFit() == CalibFit::Clock && Clock)
+      L[Lv]["any"] = clockCosts(*Clock, O, Ref0);
   }
   return L;
 }
@@ -219,7 +244,10 @@ std::string levelsSection(const LevelTexts &New, const Machine *Old,
   for (const std::string &C : Comments)
     Y << "# " << C << "\n";
   std::ostringstream Body;
-  for (Level L : {Level::POC, Level::HLLC, Level::IntCC, Level::ICC}) {
+  for (const LevelUnit *U : levelUnits()) {
+    const Level L = U->level();
+    if (!U->costed())
+      continue;
     std::map<std::string, std::string> V;
     if (Old && Old->Levels.count(L))
       for (const auto &[Name, CV] : Old->Levels.at(L))
@@ -230,13 +258,8 @@ std::string levelsSection(const LevelTexts &New, const Machine *Old,
     if (V.empty())
       continue;
     Body << "  " << levelKey(L) << ":\n";
-    if (L == Level::IntCC)
-      Body << "    # IR operation classes (opcode.*, calls by callee), least squares over every\n"
-           << "    # benchmark's IR-level counts, times a group multiplier fitted on training\n"
-           << "    # kernels where the ref says so (docs/models.md, docs/calibrate.md).\n";
-    if (L == Level::ICC)
-      Body << "    # Out-of-order model: t = scheduling-model cycles x t_cyc (docs/models.md);\n"
-           << "    # valid for the ICC targets of this machine's architecture.\n";
+    for (const std::string &C : U->machineFileComments())
+      Body << "    # " << C << "\n";
     Body << "    variants:\n";
     for (const auto &[Name, Text] : V)
       Body << Text;
@@ -290,22 +313,29 @@ std::vector<std::string> levelComments(const Options &O, const RunInfo &I,
   std::vector<std::string> C;
   C.push_back("Levels measured by `segtime calibrate` (tools/Calibrate.cpp) on " + I.Date +
               "; levels and variants not re-measured are kept from the file.");
-  if (O.has(Level::HLLC)) {
-    C.push_back("HLLC: ns per construct, Warwick-94 eq. 4 / §4.2.2: least squares A c = t over "
-                "one generated");
-    C.push_back("  benchmark per construct plus a loop baseline (" + std::to_string(O.Unroll) +
-                " constructs per loop iteration), counts A");
-    C.push_back("  from the segtime plugin, t the " + statName(O) + " of " +
-                std::to_string(O.Reps) + " calls of >= " + num(O.TargetMs, 3) + " ms.");
-  }
-  if ((O.has(Level::HLLC) || O.has(Level::IntCC)) && O.Train)
-    C.push_back("HLLC, INTCC: each cost = construct-benchmark cost c0 x its group's multiplier "
+  std::string Fitted; // the levels whose costs the training-set fit scales
+  for (const LevelUnit *U : levelUnits())
+    if (U->calibFit() == CalibFit::Costs)
+      Fitted += (Fitted.empty() ? "" : ", ") + U->key();
+  for (const LevelUnit *U : levelUnits())
+    if (O.has(U->level()) && U->calibFit() == CalibFit::Costs &&
+        U->fitColumns() == FitColumns::Vocabulary) {
+      C.push_back(U->key() + ": ns per " + U->entryWord() +
+                  ", Warwick-94 eq. 4 / §4.2.2: least squares A c = t over one generated");
+      C.push_back("  benchmark per " + std::string(U->entryWord()) + " plus a loop baseline (" +
+                  std::to_string(O.Unroll) + " constructs per loop iteration), counts A");
+      C.push_back("  from the segtime plugin, t the " + statName(O) + " of " +
+                  std::to_string(O.Reps) + " calls of >= " + num(O.TargetMs, 3) + " ms.");
+    }
+  if (O.hasFit(CalibFit::Costs) && O.Train)
+    C.push_back(Fitted + ": each cost = construct-benchmark cost c0 x its group's multiplier "
                 "s_g, fitted on the training kernels (docs/calibrate.md \"Training-set fit\").");
-  if (O.has(Level::POC)) {
-    C.push_back("POC: R_fpu in Mflop/s, Warwick-94 eq. 6: total McMahon flop / total time of "
-                "in-cache kernels");
-    C.push_back("  (dot, daxpy, Horner, rational; PARKBENCH-93 RINF1 style).");
-  }
+  for (const LevelUnit *U : levelUnits())
+    if (O.has(U->level()) && U->calibFit() == CalibFit::FlopRate) {
+      C.push_back(U->key() + ": R_fpu in Mflop/s, Warwick-94 eq. 6: total McMahon flop / total "
+                             "time of in-cache kernels");
+      C.push_back("  (dot, daxpy, Horner, rational; PARKBENCH-93 RINF1 style).");
+    }
   C.push_back("spread: (max-min)/median of the values solved from each repetition alone.");
   C.push_back("command: " + I.Command);
   if (O.Quick)
@@ -442,16 +472,17 @@ void verifyMachine(const std::string &Path, const Options &O, const std::vector<
   } catch (const std::exception &E) {
     throw CalibError(std::string("the machine file does not load: ") + E.what());
   }
-  for (const OptResult &R : Res) {
-    if (O.has(Level::HLLC)) {
-      const CostVector &V = M.vector(Level::HLLC, R.Opt);
-      for (const Construct &C : hllcVocabulary())
-        if (!V.Costs.count(C.Name))
-          throw CalibError(Path + ": HLLC " + R.Opt + " lacks " + C.Name + " after reading");
+  // Every entry of each closed vocabulary measured per optimisation level.
+  for (const OptResult &R : Res)
+    for (const LevelUnit *U : levelUnits()) {
+      const CalibFit F = U->calibFit();
+      if (!O.has(U->level()) || (F != CalibFit::Costs && F != CalibFit::FlopRate))
+        continue;
+      for (const std::string &E : U->vocabulary())
+        if (!M.vector(U->level(), R.Opt).Costs.count(E))
+          throw CalibError(Path + ": " + U->key() + " " + R.Opt + " lacks " + E +
+                           " after reading");
     }
-    if (O.has(Level::POC) && !M.vector(Level::POC, R.Opt).Costs.count("flop"))
-      throw CalibError(Path + ": POC " + R.Opt + " lacks flop after reading");
-  }
 }
 
 } // namespace segtime::calib

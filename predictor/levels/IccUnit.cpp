@@ -1,0 +1,243 @@
+//===- IccUnit.cpp - ICC: machine-code constructs -------------------------===//
+///
+/// \file
+/// ICC (Warwick-94 §3.3.5): the RUV counts each target's machine code per
+/// IR block (instructions, µops, llvm-mca cycles, loads, stores, branches;
+/// RUV key "ICC:<target>"), on the IR-level SEG; the cost vector is per
+/// target. The model (ICCModel, docs/models.md "ICC"): cycles x t_cyc, the
+/// math-library calls at their ICC or HLLC cost, branch mispredictions, the
+/// out-of-order overlap of loop iterations; each IR loop nest adds its memory
+/// term, which is part of the model (ECM where the nest's streams are known,
+/// predictor/LoopModels.cpp). `segtime calibrate` measures t_cyc (a chain of
+/// dependent adds) and the misprediction penalty (tools/calib/CalibIcc.cpp).
+///
+//===----------------------------------------------------------------------===//
+#include "predictor/levels/LevelUnit.h"
+#include "core/Vocabulary.h"
+#include "predictor/Expr.h"
+#include "predictor/Overlap.h"
+#include "predictor/ResourceModel.h"
+
+using namespace GiNaC;
+
+namespace segtime {
+
+ICCModel::ICCModel(const Machine &M, const std::string &Target, const std::string &Opt)
+    : CostVectorModel(M, Level::ICC, Target) {
+  const CostVector &ICC = M.vector(Level::ICC, Target);
+  for (auto &[Op, E] : ICC.Costs)
+    if (Op.rfind("call.", 0) == 0)
+      CallCost[Op.substr(5)] = ICC.si(Op);
+  if (M.has(Level::HLLC, Opt)) {
+    const CostVector &H = M.vector(Level::HLLC, Opt);
+    for (auto &[Op, E] : H.Costs)
+      HllcCost[Op] = H.si(Op);
+  }
+  Uncosted.insert("branch.cond.data");
+  if (auto P = ICC.Costs.find("branch.mispredict"); P != ICC.Costs.end()) {
+    Penalty = ICC.si("branch.mispredict");
+    PenaltyFrom = P->second.Provenance + ": " + P->second.Ref;
+  } else {
+    Penalty = kDatasheetMispredictCycles * cost("cycles");
+    PenaltyFrom = "datasheet: " + std::to_string(int(kDatasheetMispredictCycles)) +
+                  " cycles (Intel Ice Lake, Agner Fog's microarchitecture guide) x the "
+                  "entry 'cycles'; machine file has no ICC 'branch.mispredict'";
+  }
+}
+
+ex ICCModel::mispredictTime(double Count, const std::string &Prob) const {
+  if (Prob.empty())
+    throw std::runtime_error("ICC RUV key 'branch.cond.data' on a stage without a branch "
+                             "probability (branch_prob)");
+  ex P = parseExpr(Prob);
+  for (const std::string &X : freeSymbols(P))
+    if (!KnownOutcomes.count(X))
+      return 0;
+  return numeric(Count) * segtime::min(P, 1 - P) * numeric(Penalty);
+}
+
+std::optional<double> ICCModel::libraryCallCost(const std::string &Name) const {
+  auto It = CallCost.find(Name);
+  if (It != CallCost.end())
+    return It->second;
+  std::string C = mathLibraryConstruct(Name);
+  if (C.empty())
+    return std::nullopt;
+  It = HllcCost.find(C);
+  if (It == HllcCost.end())
+    return std::nullopt;
+  return It->second;
+}
+
+StageWeight ICCModel::timeWeight() const {
+  StageWeight Base = CostVectorModel::timeWeight();
+  return [this, Base, Key = ruvKey(Level::ICC, variant())](const Node &N) -> ex {
+    ex T = Base(N);
+    if (auto B = N.Ruvs.find(Key); B != N.Ruvs.end())
+      if (double Count = B->second.get("branch.cond.data"))
+        T += mispredictTime(Count, N.BranchProb);
+    auto It = N.Ruvs.find(levelKey(Level::IntCC));
+    if (It == N.Ruvs.end())
+      return T;
+    for (auto &[Op, Count] : It->second.counts())
+      if (Op.rfind("call.", 0) == 0 && !costedElsewhere(Op))
+        if (auto C = libraryCallCost(Op.substr(5)))
+          T += numeric(Count) * numeric(*C);
+    return T;
+  };
+}
+
+/// Whether E depends on an IR loop's iteration counter (k_<fn>_irN).
+static bool dependsOnLoopIndex(const ex &E) {
+  for (const std::string &X : freeSymbols(E))
+    if (X.rfind("k_", 0) == 0)
+      return true;
+  return false;
+}
+
+/// Per execution of List: the sum over its stages of Freq x RUV[Key][Op],
+/// nested loops times their trip; nullopt if List calls a function (its
+/// micro-ops are not in the SEG) or the sum depends on a loop index (it
+/// would need index sums: triangular nests).
+static std::optional<ex> perExecution(const NodeList &List, const std::string &Key,
+                                      const std::string &Op) {
+  ex Sum = 0;
+  for (const Node &S : List) {
+    ex F = frequencyOf(S);
+    if (S.Kind == NodeKind::Stage) {
+      if (auto It = S.Ruvs.find(Key); It != S.Ruvs.end())
+        Sum += F * It->second.get(Op);
+    } else if (S.Kind == NodeKind::Loop) {
+      std::optional<ex> In = perExecution(S.Body, Key, Op);
+      if (!In)
+        return std::nullopt;
+      Sum += F * parseExpr(S.Trip) * *In;
+    } else {
+      return std::nullopt;
+    }
+  }
+  if (dependsOnLoopIndex(Sum))
+    return std::nullopt;
+  return Sum;
+}
+
+/// Cycles per execution of List on its floating-point chains: the loops
+/// with a recurrence (Node::Chain), each trip x (its one block's cycles, or
+/// the chains of its inner loops); nullopt if the sum depends on a loop
+/// index.
+static std::optional<ex> chainCycles(const NodeList &List, const std::string &Key) {
+  ex Sum = 0;
+  for (const Node &S : List) {
+    if (S.Kind != NodeKind::Loop || S.Chain.empty())
+      continue;
+    ex PerIt = 0;
+    bool OneBlock = S.Body.size() == 1 && S.Body[0].Kind == NodeKind::Stage;
+    if (OneBlock) {
+      if (auto It = S.Body[0].Ruvs.find(Key); It != S.Body[0].Ruvs.end())
+        PerIt = It->second.get("cycles");
+    } else if (std::optional<ex> In = chainCycles(S.Body, Key)) {
+      PerIt = *In;
+    } else {
+      return std::nullopt;
+    }
+    Sum += frequencyOf(S) * parseExpr(S.Trip) * PerIt;
+  }
+  if (dependsOnLoopIndex(Sum))
+    return std::nullopt;
+  return Sum;
+}
+
+ex ICCModel::window(const Node &L, const ex &Core, const ex &Trip, double Rob) const {
+  std::string Key = ruvKey(Level::ICC, variant());
+  std::optional<ex> Chain = chainCycles(L.Body, Key);
+  if (!Chain || Chain->is_zero())
+    return Core;
+  std::optional<ex> U = perExecution(L.Body, Key, "uops");
+  std::optional<ex> Fused = perExecution(L.Body, Key, "uops.macro_fused");
+  std::optional<ex> R = perExecution(L.Body, Key, "rthroughput");
+  if (!U || !Fused || !R)
+    return Core;
+  ex TCyc = numeric(cost("cycles"));
+  ex InBuffer = *U - *Fused; // the reorder buffer's micro-ops per iteration
+  ex Resource = TCyc * Trip * *R;
+  ex Little = TCyc * Trip * *Chain * InBuffer / numeric(Rob);
+  // An iteration larger than the window: no whole iteration overlaps the
+  // next; the nested loops' own overlap (rule (b)) stands.
+  ex Fits = 1 - cmp_lt(numeric(Rob), InBuffer);
+  return Fits * overlapTime(Resource, Little, kWindowExponent) + (1 - Fits) * Core;
+}
+
+ex ICCModel::overlap(const Node &L, const ex &Core, int Depth, double Rob) const {
+  if (Rob <= 0)
+    return Core;
+  std::string Key = ruvKey(Level::ICC, variant());
+  double TCyc = cost("cycles");
+  // Stages directly in the body; give up on frequencies that vary with the
+  // iteration (the saving would need a sum).
+  ex Cyc = 0, Thr = 0, Uops = 0;
+  bool Nested = false;
+  size_t Blocks = 0;
+  for (const Node &S : L.Body) {
+    if (S.Kind == NodeKind::Loop)
+      Nested = true;
+    auto It = S.Ruvs.find(Key);
+    if (S.Kind != NodeKind::Stage || It == S.Ruvs.end())
+      continue;
+    ex F = frequencyOf(S);
+    if (!L.Index.empty() && F.has(sym(L.Index)))
+      return Core;
+    ++Blocks;
+    Cyc += F * It->second.get("cycles");
+    Thr += F * It->second.get("rthroughput");
+    Uops += F * It->second.get("uops");
+  }
+  ex Trip = parseExpr(L.Trip);
+  if (Nested || Blocks > 1) {
+    ex C = Core - numeric(TCyc) * Trip * (Cyc - Thr);
+    return Nested && L.Chain.empty() ? window(L, C, Trip, Rob) : C;
+  }
+  if (Depth == 0 || Uops.is_zero() || L.Chain == "continued")
+    return Core;
+  return Core - numeric(TCyc) * (Cyc - Thr) * min(Trip, numeric(Rob) / Uops);
+}
+
+namespace {
+class IccUnit final : public LevelUnit {
+public:
+  Level level() const override { return Level::ICC; }
+  bool perTarget() const override { return true; }
+  std::unique_ptr<ResourceModel> makeModel(const ModelRequest &R) const override {
+    if (R.Target.empty())
+      throw std::invalid_argument("level " + key() + " needs a target");
+    auto I = std::make_unique<ICCModel>(R.M, R.Target, R.Opt);
+    I->setKnownOutcomes(R.KnownOutcomes);
+    return I;
+  }
+  bool machineHas(const Machine &M, const std::string &Target) const override {
+    return M.has(level(), Target);
+  }
+  MemoryTerm memoryTerm() const override { return MemoryTerm::IrNests; }
+  bool memoryTermInModel() const override { return true; }
+  CalibFit calibFit() const override { return CalibFit::Clock; }
+  std::vector<std::string> machineFileComments() const override {
+    return {"Out-of-order model: t = scheduling-model cycles x t_cyc (docs/models.md);",
+            "valid for the ICC targets of this machine's architecture."};
+  }
+  void printCounts(std::ostream &OS, const std::map<std::string, double> &Counts,
+                   const std::string &Target) const override {
+    OS << "   (" << Target;
+    for (const char *K : {"instructions", "cycles"})
+      if (Counts.count(K))
+        OS << ", " << Counts.at(K) << " " << K;
+    OS << ")";
+  }
+  bool hasBreakdown() const override { return true; }
+};
+} // namespace
+
+const LevelUnit &iccUnit() {
+  static const IccUnit U;
+  return U;
+}
+
+} // namespace segtime
