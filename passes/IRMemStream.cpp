@@ -367,11 +367,77 @@ static std::optional<MemAccess> accessOf(Instruction &I, bool &Opaque,
   return std::nullopt;
 }
 
+/// Are loops A and B copies of one source loop that an unrolled enclosing
+/// loop made (trmv's rows i .. i+7, each with its own copy of the j loop)?
+/// Walking up from both to their first common loop, each pair must lie at
+/// the same depth and start at the same source line and column. Returns the
+/// pairs (B's loop -> A's), empty if A is B; nullopt if they are no copies.
+static std::optional<std::map<const Loop *, const Loop *>> copiesOf(const Loop *A,
+                                                                    const Loop *B) {
+  std::map<const Loop *, const Loop *> Map;
+  for (; A != B; A = A->getParentLoop(), B = B->getParentLoop()) {
+    if (!A || !B || A->getLoopDepth() != B->getLoopDepth())
+      return std::nullopt;
+    DebugLoc LA = A->getStartLoc(), LB = B->getStartLoc();
+    if (!LA || !LB || LA.getLine() != LB.getLine() || LA.getCol() != LB.getCol())
+      return std::nullopt;
+    Map[B] = A;
+  }
+  return Map;
+}
+
+/// Steps of a reference per loop (Builder::MemRef::Steps).
+using LoopSteps = std::map<const Loop *, const SCEV *>;
+
+/// Do two references of one base pointer, with steps LS in innermost loop
+/// LI and RS in RI, move alike: the same step per loop, where R's loops may
+/// be copies of L's (copiesOf: the unrolled copies of a row walk)? Then R
+/// is L's stream, at offset Start(R) - Start(L), and the line model decides
+/// whether they share lines (a copy a few elements on: x[j] of the rows
+/// i+1 .. i+7) or not (another row).
+static bool sameWalk(const Loop *LI, const LoopSteps &LS, const Loop *RI, const LoopSteps &RS) {
+  if (LI == RI)
+    return LS == RS;
+  auto Map = copiesOf(LI, RI);
+  if (!Map || LS.size() != RS.size())
+    return false;
+  for (auto &[Lp, St] : RS) {
+    auto M = Map->find(Lp);
+    auto It = LS.find(M == Map->end() ? Lp : M->second);
+    if (It == LS.end() || It->second != St)
+      return false;
+  }
+  return true;
+}
+
+/// The part of its base pointer's footprint that reference R (not yet in
+/// Refs, the nest's earlier references) adds to: 0, or, for a reference in
+/// a copy of a loop (sameWalk) that starts more than a line from the
+/// reference it copies (another row of trmv's unrolled rows, R's start
+/// minus its not a constant of at most 64 B), a part of its own per copy
+/// loop (1 + the index of the first reference in it): the footprint sums
+/// the parts (rows apart) and takes the largest range within one (the
+/// ranges of one walk overlap). (A template: Builder::MemRef is private.)
+template <class Ref>
+static unsigned copyPart(const std::vector<Ref> &Refs, const Ref &R, ScalarEvolution &SE) {
+  for (const Ref &J : Refs) {
+    if (J.Base != R.Base || J.Inner == R.Inner || !sameWalk(J.Inner, J.Steps, R.Inner, R.Steps))
+      continue;
+    auto *D = dyn_cast<SCEVConstant>(SE.getMinusSCEV(R.Start, J.Start));
+    if (D && D->getAPInt().abs().ule(64))
+      return 0;
+    auto First = llvm::find_if(Refs, [&](const Ref &X) { return X.Inner == R.Inner; });
+    return 1 + static_cast<unsigned>(First - Refs.begin());
+  }
+  return 0;
+}
+
 /// The reference streams of nest Top for the cache-line memory term
 /// (MemStream): references with one base pointer, the same steps per loop
-/// and start addresses that differ by an expressible amount form one
-/// stream. Empty if a trip count or a step cannot be written in source
-/// names.
+/// (sameWalk: in one loop, or in the copies of a loop that an unrolled
+/// enclosing loop made) and start addresses that differ by an expressible
+/// amount form one stream. Empty if a trip count or a step cannot be
+/// written in source names.
 std::vector<MemStream> Builder::streamsOf(Loop *Top, const std::vector<MemRef> &Refs) {
   std::vector<MemStream> Out;
   std::vector<const MemRef *> Leader; // first reference of each stream
@@ -380,7 +446,7 @@ std::vector<MemStream> Builder::streamsOf(Loop *Top, const std::vector<MemRef> &
     size_t K = 0;
     for (; K < Out.size(); ++K) {
       const MemRef &L = *Leader[K];
-      if (L.Base != R.Base || L.Steps != R.Steps || L.Inner != R.Inner)
+      if (L.Base != R.Base || !sameWalk(L.Inner, L.Steps, R.Inner, R.Steps))
         continue;
       const SCEV *D = SE.getMinusSCEV(R.Start, L.Start);
       if (isa<SCEVCouldNotCompute>(D))
@@ -443,7 +509,8 @@ void Builder::memoryOf(Loop *Top, Node &N) {
   auto NumberOf = [&](const SCEV *Base) {
     return BaseNo.emplace(Base, static_cast<unsigned>(BaseNo.size())).first->second;
   };
-  std::map<std::pair<unsigned, bool>, std::set<std::string>> Ranges; // (base no., store)
+  // (base no., store, copyPart)
+  std::map<std::tuple<unsigned, bool, unsigned>, std::set<std::string>> Ranges;
   std::set<const Loop *> Sweeping; // loops some address moves with
   std::vector<MemRef> Refs;
   std::set<std::string> Notes; // references left out or bounded (indirect)
@@ -491,7 +558,7 @@ void Builder::memoryOf(Loop *Top, Node &N) {
         if (Name.empty())
           Name = "a pointer loaded from memory"; // -O0: the argument's stack slot
         if (auto Extent = extentOf(Base)) {
-          Ranges[{NumberOf(Base), Store}].insert(*Extent);
+          Ranges[{NumberOf(Base), Store, 0}].insert(*Extent);
           MemStream M = indexedStream(
               R.Inner, Top, R.Size, Store, Name, *Extent,
               [&](Loop *L) { return btcText(L, Top); },
@@ -521,9 +588,9 @@ void Builder::memoryOf(Loop *Top, Node &N) {
       auto Span = spanOf(R, Top);
       if (!Span)
         return Fail("text", I);
-      Ranges[{NumberOf(Base), Store}].insert(*Span);
       R.Base = Base;
       R.Start = S;
+      Ranges[{NumberOf(Base), Store, copyPart(Refs, R, SE)}].insert(*Span);
       Refs.push_back(std::move(R));
     }
   N.MemoryNotes.assign(Notes.begin(), Notes.end());
@@ -540,11 +607,11 @@ void Builder::memoryOf(Loop *Top, Node &N) {
       R = R.empty() ? "(" + X + ")" : "max(" + R + ", " + X + ")";
     return R;
   };
-  std::map<unsigned, std::set<std::string>> ByBase; // by base number
+  std::map<std::pair<unsigned, unsigned>, std::set<std::string>> ByBase; // (base no., part)
   std::string Traffic, Footprint;
   for (auto &[Key, Spans] : Ranges) {
     Traffic += (Traffic.empty() ? "" : " + ") + Largest(Spans);
-    ByBase[Key.first].insert(Spans.begin(), Spans.end());
+    ByBase[{std::get<0>(Key), std::get<2>(Key)}].insert(Spans.begin(), Spans.end());
   }
   for (auto &[Base, Spans] : ByBase)
     Footprint += (Footprint.empty() ? "" : " + ") + Largest(Spans);
