@@ -298,10 +298,13 @@ std::optional<std::string> Builder::extentOf(const SCEV *Base) {
 /// the cache-line model): the object's lines, touched once (a pseudo-loop
 /// of Extent / 64 steps of 64 B inside the reference's loops), and again
 /// on every iteration of its loops (stride 0: kept while an iteration's
-/// lines fit, else brought in again). TripOf and IdOf give a loop's
+/// lines fit, else brought in again). Refs references of the kind
+/// (loads or stores) reach the object in one iteration of Inner (the lanes
+/// of a vectorised gather): each further one is an offset "0" (an access
+/// of its own at an unknown element). TripOf and IdOf give a loop's
 /// backedge-taken count as text and its node id; empty if a count cannot
 /// be written.
-static MemStream indexedStream(Loop *Inner, Loop *Top, unsigned Size, bool Store,
+static MemStream indexedStream(Loop *Inner, Loop *Top, unsigned Size, bool Store, unsigned Refs,
                                const std::string &Name, const std::string &Extent,
                                function_ref<std::optional<std::string>(Loop *)> TripOf,
                                function_ref<std::string(Loop *)> IdOf) {
@@ -309,6 +312,7 @@ static MemStream indexedStream(Loop *Inner, Loop *Top, unsigned Size, bool Store
   M.Base = Name;
   (Store ? M.Store : M.Load) = true;
   M.Size = Size;
+  M.Offsets.assign(Refs > 1 ? Refs - 1 : 0, "0");
   M.Loops.push_back({IdOf(Inner) + ".object", "64", "(" + Extent + ")/64", ""});
   for (Loop *L = Inner; L && Top->contains(L); L = L->getParentLoop()) {
     auto Trip = TripOf(L);
@@ -317,6 +321,59 @@ static MemStream indexedStream(Loop *Inner, Loop *Top, unsigned Size, bool Store
     M.Loops.push_back({IdOf(L), "0", "(" + *Trip + ") + 1", ""});
   }
   return M;
+}
+
+/// The bytes of the object of an indirect reference (Size bytes, in loop
+/// Inner of nest Top) whose size the code does not give (x[idx[i]] of a
+/// pointer argument), estimated: the reference touches at most one element
+/// per access, and the object is taken to have one element per iteration
+/// of the nest's outermost loop when that is fewer (a vector indexed by row
+/// or element number: x of y = A x, y[i] += a x[idx[i]]): min(Refs x
+/// accesses, P x outermost trip) x Size, Refs the references to it in one
+/// iteration of Inner (refsTo), P = Refs if Inner is the outermost loop (a
+/// vectorised gather: its lanes are iterations of the source loop), else 1. TripOf gives a loop's
+/// backedge-taken count as text; nullopt if a count cannot be written.
+static std::optional<std::string>
+guessedExtent(Loop *Inner, Loop *Top, unsigned Size, unsigned Refs,
+              function_ref<std::optional<std::string>(Loop *)> TripOf) {
+  std::string Accesses = "1";
+  for (Loop *L = Inner; L && Top->contains(L); L = L->getParentLoop()) {
+    auto Trip = TripOf(L);
+    if (!Trip)
+      return std::nullopt;
+    Accesses += "*((" + *Trip + ") + 1)";
+  }
+  auto Outer = TripOf(Top);
+  if (!Outer)
+    return std::nullopt;
+  // (a reference in the outermost loop itself: its Refs lanes are
+  // iterations of the source loop)
+  std::string PerIter = Inner == Top ? std::to_string(Refs) : "1";
+  return std::to_string(Size) + "*min(" + std::to_string(Refs) + "*" + Accesses + ", " +
+         PerIter + "*((" + *Outer + ") + 1))";
+}
+
+/// Loads (or, with Store, stores) in loop L itself (not its subloops) whose
+/// address has base pointer Base: the references to one object in one
+/// iteration (the eight scalar loads of a gather vectorised by 8).
+static unsigned refsTo(const SCEV *Base, Loop *L, bool Store, ScalarEvolution &SE,
+                       LoopInfo &LI) {
+  unsigned N = 0;
+  for (BasicBlock *B : L->blocks())
+    for (Instruction &I : *B) {
+      Value *P = Store ? (isa<StoreInst>(I) ? cast<StoreInst>(I).getPointerOperand() : nullptr)
+                       : (isa<LoadInst>(I) ? cast<LoadInst>(I).getPointerOperand() : nullptr);
+      N += P && LI.getLoopFor(B) == L && SE.getPointerBase(SE.getSCEV(P)) == Base;
+    }
+  return N;
+}
+
+/// The largest of the ranges Spans (text), "max(..)" of them.
+static std::string largestOf(const std::set<std::string> &Spans) {
+  std::string R;
+  for (const std::string &X : Spans)
+    R = R.empty() ? "(" + X + ")" : "max(" + R + ", " + X + ")";
+  return R;
 }
 
 /// Adds indexed stream M to Indexed, or its load or store to the stream of
@@ -553,14 +610,20 @@ void Builder::memoryOf(Loop *Top, Node &N) {
         return Fail(Varies ? "address varies but not affinely" : "base", I);
       if (Varies) {
         // An indirect reference (hist[data[i]]): bounded by its object's
-        // extent if known (a stream, estimated), else left out (MemoryNotes).
+        // extent if known, else by guessedExtent's (a stream, estimated);
+        // else left out (MemoryNotes).
         std::string Name = baseName(Base), Access = Store ? "store" : "load";
         if (Name.empty())
           Name = "a pointer loaded from memory"; // -O0: the argument's stack slot
-        if (auto Extent = extentOf(Base)) {
+        unsigned Refs = std::max(1u, refsTo(Base, R.Inner, Store, SE, LI));
+        std::optional<std::string> Extent = extentOf(Base), Guess;
+        if (!Extent && (Guess = guessedExtent(R.Inner, Top, R.Size, Refs,
+                                              [&](Loop *L) { return btcText(L, Top); })))
+          Extent = Guess;
+        if (Extent) {
           Ranges[{NumberOf(Base), Store, 0}].insert(*Extent);
           MemStream M = indexedStream(
-              R.Inner, Top, R.Size, Store, Name, *Extent,
+              R.Inner, Top, R.Size, Store, Refs, Name, *Extent,
               [&](Loop *L) { return btcText(L, Top); },
               [&](Loop *L) { return LoopNodeId.at(L); });
           if (M.Loops.empty()) {
@@ -569,8 +632,11 @@ void Builder::memoryOf(Loop *Top, Node &N) {
           } else {
             // ("estimated: ": the prefix the predictor's ECM test accepts)
             Notes.insert("estimated: " + Name + ": indirect " + Access +
-                         ", its object's " + *Extent +
-                         " B taken as a stream touched once per execution of the nest");
+                         (Guess ? ", object size not in the code: one element per access, "
+                                  "at most one per reference and iteration of the outermost "
+                                  "loop, "
+                                : ", its object's ") +
+                         *Extent + " B taken as a stream touched once per execution of the nest");
             addIndexed(Indexed, std::move(M));
           }
         } else {
@@ -601,20 +667,14 @@ void Builder::memoryOf(Loop *Top, Node &N) {
       N.Footprint = N.Traffic = "0";
     return;
   }
-  auto Largest = [](const std::set<std::string> &Spans) {
-    std::string R;
-    for (const std::string &X : Spans)
-      R = R.empty() ? "(" + X + ")" : "max(" + R + ", " + X + ")";
-    return R;
-  };
   std::map<std::pair<unsigned, unsigned>, std::set<std::string>> ByBase; // (base no., part)
   std::string Traffic, Footprint;
   for (auto &[Key, Spans] : Ranges) {
-    Traffic += (Traffic.empty() ? "" : " + ") + Largest(Spans);
+    Traffic += (Traffic.empty() ? "" : " + ") + largestOf(Spans);
     ByBase[{std::get<0>(Key), std::get<2>(Key)}].insert(Spans.begin(), Spans.end());
   }
   for (auto &[Base, Spans] : ByBase)
-    Footprint += (Footprint.empty() ? "" : " + ") + Largest(Spans);
+    Footprint += (Footprint.empty() ? "" : " + ") + largestOf(Spans);
   // A loop that no address moves with but that encloses loops that sweep
   // memory (a time-step loop) streams the footprint again on each
   // iteration: its trip count multiplies the traffic.

@@ -519,6 +519,34 @@ ex reuseWorkingSet(const std::vector<MemStream> &S, double Size, double Line, co
   return W;
 }
 
+/// Is S an indexed object's stream (passes/IRMemStream.cpp's pseudo-loop
+/// "<loop>.object" first: hist[data[i]], x[idx[i]])?
+static bool indexedObject(const MemStream &S) {
+  const std::string &L = S.Loops.front().Loop;
+  return L.size() > 7 && L.compare(L.size() - 7, 7, ".object") == 0;
+}
+
+/// Lines of indexed object stream P (indexedObject: X = stride x trip of
+/// its pseudo-loop bytes, touched by A accesses: the product of its other
+/// loops' trips times its references, 1 + its offsets "0") brought into cache C (null: distinct lines), taken as
+/// uniformly random accesses: min(A, X / line) lines come in at the first
+/// touches, and each further access misses with probability max(0, 1 -
+/// size / V), V the bytes one iteration of the reference's loop touches
+/// (the object and the other streams' lines): 0 while they fit (the
+/// histogram's bins), nearly 1 for an object much larger than the cache
+/// (x[idx[i]] over 1.7 MB into a 32 KiB L1).
+static ex objectLines(const Stream &P, const CacheGeometry *C, double Line,
+                      const std::map<std::string, ex> &V) {
+  ex XL = P.Stride[0] * P.Trip[0] / numeric(Line), A = numeric(1 + P.Offsets.size());
+  for (size_t J = 1; J < P.Trip.size(); ++J)
+    A *= P.Trip[J];
+  ex First = min(A, XL);
+  if (!C || P.Loop.size() < 2)
+    return First;
+  ex Miss = max(0, 1 - numeric(C->Size) / max(V.at(P.Loop[1]), numeric(C->Size)));
+  return First + max(0, A - XL) * Miss;
+}
+
 std::vector<ex> linesIntoEach(const std::vector<MemStream> &S, const CacheGeometry *C,
                               bool WriteBacks, const ex *Footprint) {
   double Line = C ? C->Line : 64;
@@ -530,10 +558,13 @@ std::vector<ex> linesIntoEach(const std::vector<MemStream> &S, const CacheGeomet
   ex Distinct = 0, Fits = 1;
   for (size_t I = 0; I < Ps.size(); ++I) {
     const Stream &P = Ps[I];
-    ex L = streamLines(P, P.Loop.size(), C, Line, V, Ks).M;
+    bool Obj = indexedObject(S[I]);
+    ex L = Obj ? objectLines(P, C, Line, V) : streamLines(P, P.Loop.size(), C, Line, V, Ks).M;
     Each.push_back((L + otherLines(P, L, C, Line, V, Ks)) * (WriteBacks && S[I].Store ? 2 : 1));
     if (C) {
       Touched D = streamLines(P, P.Loop.size(), nullptr, Line, V, Ks);
+      if (Obj)
+        D = Touched{objectLines(P, nullptr, Line, V)};
       Distinct += D.M + otherLines(P, D.M, nullptr, Line, V, Ks);
       Fits *= setsFit(D, *C);
     }
