@@ -353,6 +353,10 @@ guessedExtent(Loop *Inner, Loop *Top, unsigned Size, unsigned Refs,
          PerIter + "*((" + *Outer + ") + 1))";
 }
 
+/// How guessedExtent estimates (the note of an indirect reference).
+static const std::string GuessNote = "one element per access, at most one per reference and "
+                                     "iteration of the outermost loop";
+
 /// Loads (or, with Store, stores) in loop L itself (not its subloops) whose
 /// address has base pointer Base: the references to one object in one
 /// iteration (the eight scalar loads of a gather vectorised by 8).
@@ -467,22 +471,66 @@ static bool sameWalk(const Loop *LI, const LoopSteps &LS, const Loop *RI, const 
   return true;
 }
 
+/// How a reference R relates to an earlier one J of the same base pointer
+/// in another loop: NotCopy, unless their loops are copies (sameWalk) that
+/// an unrolled enclosing loop P made: SameLines if R starts less than a
+/// line from J (x[j] of the rows i+1 .. i+7 of trmv: one walk), Ahead if
+/// it starts m <= 8 iterations of one of J's loops on and then less than a
+/// line away (transpose_ip's column walks of the columns i+1 .. i+3: the
+/// same lines, a few rows down), OtherRow if R's offset is a fraction r / U
+/// of J's step in P (U <= 16: the row i+r of U unrolled rows). Two versions
+/// of a loop (a vector loop and its remainder, which starts where the
+/// other stopped) are NotCopy.
+enum class CopyKind { NotCopy, SameLines, Ahead, OtherRow };
+template <class Ref> // (a template: Builder::MemRef is private)
+static CopyKind copyKind(const Ref &J, const Ref &R, ScalarEvolution &SE) {
+  if (J.Base != R.Base || J.Inner == R.Inner || !sameWalk(J.Inner, J.Steps, R.Inner, R.Steps))
+    return CopyKind::NotCopy;
+  const SCEV *D = SE.getMinusSCEV(R.Start, J.Start);
+  auto Near = [](const SCEV *X) {
+    auto *C = dyn_cast<SCEVConstant>(X);
+    return C && C->getAPInt().abs().ult(64);
+  };
+  if (isa<SCEVCouldNotCompute>(D))
+    return CopyKind::NotCopy;
+  if (Near(D))
+    return CopyKind::SameLines;
+  for (auto &[L, St] : J.Steps)
+    for (int M = 1; M <= 8 && !St->isZero() && St->getType() == D->getType(); ++M)
+      if (Near(SE.getMinusSCEV(D, SE.getMulExpr(St, SE.getConstant(St->getType(), M)))) ||
+          Near(SE.getAddExpr(D, SE.getMulExpr(St, SE.getConstant(St->getType(), M)))))
+        return CopyKind::Ahead;
+  const Loop *P = J.Inner, *Q = R.Inner;
+  for (; P != Q; P = P->getParentLoop(), Q = Q->getParentLoop())
+    ;
+  auto It = J.Steps.find(P);
+  if (!P || It == J.Steps.end() ||
+      D->getType() != It->second->getType())
+    return CopyKind::NotCopy;
+  for (unsigned U = 2; U <= 16; ++U)
+    for (unsigned Rw = 1; Rw < U; ++Rw) {
+      const SCEV *Lhs = SE.getMulExpr(D, SE.getConstant(D->getType(), U));
+      const SCEV *Rhs = SE.getMulExpr(It->second, SE.getConstant(D->getType(), Rw));
+      if (Lhs == Rhs || Lhs == SE.getNegativeSCEV(Rhs))
+        return CopyKind::OtherRow;
+    }
+  return CopyKind::NotCopy;
+}
+
 /// The part of its base pointer's footprint that reference R (not yet in
-/// Refs, the nest's earlier references) adds to: 0, or, for a reference in
-/// a copy of a loop (sameWalk) that starts more than a line from the
-/// reference it copies (another row of trmv's unrolled rows, R's start
-/// minus its not a constant of at most 64 B), a part of its own per copy
-/// loop (1 + the index of the first reference in it): the footprint sums
-/// the parts (rows apart) and takes the largest range within one (the
-/// ranges of one walk overlap). (A template: Builder::MemRef is private.)
+/// Refs, the nest's earlier references) adds to: a part of its own per
+/// copy loop (1 + the index of the first reference in it) if it is another
+/// row's copy of an earlier reference (copyKind OtherRow: trmv's unrolled
+/// rows), else 0. The footprint sums the parts (rows apart) and takes the
+/// largest range within one (the ranges of one walk overlap).
 template <class Ref>
 static unsigned copyPart(const std::vector<Ref> &Refs, const Ref &R, ScalarEvolution &SE) {
   for (const Ref &J : Refs) {
-    if (J.Base != R.Base || J.Inner == R.Inner || !sameWalk(J.Inner, J.Steps, R.Inner, R.Steps))
-      continue;
-    auto *D = dyn_cast<SCEVConstant>(SE.getMinusSCEV(R.Start, J.Start));
-    if (D && D->getAPInt().abs().ule(64))
+    CopyKind K = copyKind(J, R, SE);
+    if (K == CopyKind::SameLines || K == CopyKind::Ahead)
       return 0;
+    if (K == CopyKind::NotCopy)
+      continue;
     auto First = llvm::find_if(Refs, [&](const Ref &X) { return X.Inner == R.Inner; });
     return 1 + static_cast<unsigned>(First - Refs.begin());
   }
@@ -492,7 +540,7 @@ static unsigned copyPart(const std::vector<Ref> &Refs, const Ref &R, ScalarEvolu
 /// The reference streams of nest Top for the cache-line memory term
 /// (MemStream): references with one base pointer, the same steps per loop
 /// (sameWalk: in one loop, or in the copies of a loop that an unrolled
-/// enclosing loop made) and start addresses that differ by an expressible
+/// enclosing loop made, less than a line apart) and start addresses that differ by an expressible
 /// amount form one stream. Empty if a trip count or a step cannot be
 /// written in source names.
 std::vector<MemStream> Builder::streamsOf(Loop *Top, const std::vector<MemRef> &Refs) {
@@ -503,7 +551,10 @@ std::vector<MemStream> Builder::streamsOf(Loop *Top, const std::vector<MemRef> &
     size_t K = 0;
     for (; K < Out.size(); ++K) {
       const MemRef &L = *Leader[K];
-      if (L.Base != R.Base || !sameWalk(L.Inner, L.Steps, R.Inner, R.Steps))
+      // (a copy of a loop joins a stream of the first copy only if it
+      // shares its lines: copyKind)
+      if (L.Base != R.Base || !sameWalk(L.Inner, L.Steps, R.Inner, R.Steps) ||
+          (L.Inner != R.Inner && copyKind(L, R, SE) != CopyKind::SameLines))
         continue;
       const SCEV *D = SE.getMinusSCEV(R.Start, L.Start);
       if (isa<SCEVCouldNotCompute>(D))
@@ -553,6 +604,9 @@ std::vector<MemStream> Builder::streamsOf(Loop *Top, const std::vector<MemRef> &
 /// object's extent when known, else left out; either way a MemoryNotes
 /// entry says so. Left empty when an address is not an affine function of
 /// the nest's loops otherwise, or a call in the nest may touch memory.
+/// A footprint range's key: base pointer number, store, copyPart.
+using RangeKey = std::tuple<unsigned, bool, unsigned>;
+
 void Builder::memoryOf(Loop *Top, Node &N) {
   static bool Debug = getenv("SEGTIME_DEBUG_MEM");
   auto Fail = [&](const char *Why, Instruction &I) {
@@ -566,8 +620,7 @@ void Builder::memoryOf(Loop *Top, Node &N) {
   auto NumberOf = [&](const SCEV *Base) {
     return BaseNo.emplace(Base, static_cast<unsigned>(BaseNo.size())).first->second;
   };
-  // (base no., store, copyPart)
-  std::map<std::tuple<unsigned, bool, unsigned>, std::set<std::string>> Ranges;
+  std::map<RangeKey, std::set<std::string>> Ranges;
   std::set<const Loop *> Sweeping; // loops some address moves with
   std::vector<MemRef> Refs;
   std::set<std::string> Notes; // references left out or bounded (indirect)
@@ -632,10 +685,8 @@ void Builder::memoryOf(Loop *Top, Node &N) {
           } else {
             // ("estimated: ": the prefix the predictor's ECM test accepts)
             Notes.insert("estimated: " + Name + ": indirect " + Access +
-                         (Guess ? ", object size not in the code: one element per access, "
-                                  "at most one per reference and iteration of the outermost "
-                                  "loop, "
-                                : ", its object's ") +
+                         (Guess ? ", object size not in the code: " + GuessNote + ", "
+                                : std::string(", its object's ")) +
                          *Extent + " B taken as a stream touched once per execution of the nest");
             addIndexed(Indexed, std::move(M));
           }
