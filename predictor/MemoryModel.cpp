@@ -499,11 +499,17 @@ Parsed parseStreams(const std::vector<MemStream> &S, double Line,
     cluster(P, Line);
     R.Ps.push_back(std::move(P));
   }
-  for (const Stream &P : R.Ps)
+  for (size_t I = 0; I < R.Ps.size(); ++I) {
+    const Stream &P = R.Ps[I];
+    bool Obj = indexedObject(S[I]); // (an iteration of its loop: a line per access)
     for (size_t J = 0; J < P.Loop.size(); ++J) {
-      ex L = streamLines(P, J, nullptr, Line, R.V, R.Ks).M;
+      ex L = Obj && J > 0 ? objectLines(P.Stride[0] * P.Trip[0],
+                                        std::vector<ex>(P.Trip.begin(), P.Trip.begin() + J),
+                                        P.Offsets.size() + 1, nullptr, Line)
+                          : streamLines(P, J, nullptr, Line, R.V, R.Ks).M;
       R.V[P.Loop[J]] += numeric(Line) * (L + otherLines(P, L, nullptr, Line, R.V, R.Ks));
     }
+  }
   // One iteration of any loop touches at most the nest's footprint (the
   // union per base pointer): streams of one array (a vector loop and its
   // remainder, the two sweeps of a Jacobi step) add their lines above.
@@ -545,15 +551,14 @@ std::vector<ex> linesIntoEach(const std::vector<MemStream> &S, const CacheGeomet
   for (size_t I = 0; I < Ps.size(); ++I) {
     const Stream &P = Ps[I];
     bool Obj = indexedObject(S[I]);
-    ex V1 = Obj && P.Loop.size() > 1 ? V.at(P.Loop[1]) : ex(0);
-    ex L = Obj ? objectLines(P.Stride[0] * P.Trip[0], P.Trip, P.Offsets.size() + 1, C, Line, V1)
+    ex L = Obj ? objectLines(P.Stride[0] * P.Trip[0], P.Trip, P.Offsets.size() + 1, C, Line)
                : streamLines(P, P.Loop.size(), C, Line, V, Ks).M;
     Each.push_back((L + otherLines(P, L, C, Line, V, Ks)) * (WriteBacks && S[I].Store ? 2 : 1));
     if (C) {
       Touched D = streamLines(P, P.Loop.size(), nullptr, Line, V, Ks);
       if (Obj)
         D = Touched{objectLines(P.Stride[0] * P.Trip[0], P.Trip, 1 + P.Offsets.size(), nullptr,
-                                Line, V1)};
+                                Line)};
       Distinct += D.M + otherLines(P, D.M, nullptr, Line, V, Ks);
       Fits *= setsFit(D, *C);
     }
@@ -580,7 +585,9 @@ std::vector<ex> linesIntoEach(const std::vector<MemStream> &S, const CacheGeomet
     for (size_t I = 0; I < Ps.size(); ++I) {
       const Stream &P = Ps[I];
       ex Kept = Warm;
-      if (P.Stride.back().is_zero() && P.Loop.size() > 1 && Ks.empty())
+      if (indexedObject(S[I])) // (kept if the whole object fits)
+        Kept = Warm + (1 - Warm) * cmp_le(P.Stride[0] * P.Trip[0], numeric(C->Size));
+      else if (P.Stride.back().is_zero() && P.Loop.size() > 1 && Ks.empty())
         Kept = Warm + (1 - Warm) * cmp_le(V.at(P.Loop.back()), numeric(C->Size));
       Each[I] *= 1 - Kept;
     }

@@ -43,14 +43,14 @@ bool indexedObject(const MemStream &S) {
 }
 
 ex objectLines(const ex &X, const std::vector<ex> &Trips, size_t Refs, const CacheGeometry *C,
-               double Line, const ex &V1) {
+               double Line) {
   ex XL = X / numeric(Line), A = numeric(static_cast<long>(Refs));
   for (size_t J = 1; J < Trips.size(); ++J)
     A *= Trips[J];
   ex First = min(A, XL);
   if (!C || Trips.size() < 2)
     return First;
-  ex Miss = max(0, 1 - numeric(C->Size) / max(V1, numeric(C->Size)));
+  ex Miss = max(0, 1 - numeric(C->Size) / max(X, numeric(C->Size)));
   return First + max(0, A - XL) * Miss;
 }
 

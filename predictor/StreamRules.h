@@ -39,16 +39,17 @@ bool indexedObject(const MemStream &S);
 /// the product of Trips[1..] accesses (Trips[0] is the pseudo-loop's; Refs
 /// the references per iteration, the lanes of a vectorised gather), taken
 /// as uniformly random: min(A, X / line) lines come in at the first
-/// touches, and each further access misses with probability max(0, 1 -
-/// size / V1), V1 (B) what one iteration of the reference's loop touches
-/// (the object and the other streams' lines): 0 while they fit (the
-/// histogram's bins), nearly 1 for an object much larger than the cache
-/// (y[i] += a x[idx[i]] over 1.7 MB into a 32 KiB L1: 2.59e5 lines,
-/// cachegrind 2.46e5). Model: the random-access miss rate 1 - C/X of an
-/// LRU cache of C bytes over X (e.g. Hennessy & Patterson, "Computer
-/// Architecture", capacity misses).
+/// touches, and each further access misses with the probability max(0, 1 -
+/// size / X) that its line is not among those the cache holds: 0 for an
+/// object that fits (the histogram's bins), nearly 1 for one much larger
+/// (y[i] += a x[idx[i]] over 1.7 MB into a 32 KiB L1). Model: the
+/// steady-state hit rate C / X of uniformly random references to X bytes
+/// in an LRU cache of C bytes (the other streams' lines pass through).
+/// With Trips[0] only, the lines of one access per reference: min(Refs, X
+/// / line) (what an iteration of the reference's loop touches of it, for
+/// the other streams' layer conditions).
 GiNaC::ex objectLines(const GiNaC::ex &X, const std::vector<GiNaC::ex> &Trips, size_t Refs,
-                      const CacheGeometry *C, double Line, const GiNaC::ex &V1);
+                      const CacheGeometry *C, double Line);
 
 } // namespace segtime
 
