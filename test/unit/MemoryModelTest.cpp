@@ -727,3 +727,21 @@ TEST(CacheLines, AVectorisedColumnWalkIsRerolledAndSlidesOneRowDown) {
   // fit its sets: every column brings its 124 lines.
   EXPECT_DOUBLE_EQ(lines({L}, &IceL1), 120 * 124);
 }
+
+TEST(CacheLines, ATriangularColumnWalkReusesItsLinesOnceItFits) {
+  // Forward substitution by columns: l[i*256 + k] for i > k (l0: a row,
+  // 2048 B, down; 255 - k rows) and k < 255 (l1: one row down and 8 B on,
+  // 2056 B; its counter k), into a cache of one set of 128 lines. By hand:
+  // column 0 brings its 255 lines; a later column lies one row down and a
+  // double on, the same lines but one, and every 8th column new ones:
+  // 1 + (255 - k) / 8 lines, once a column fits (255 - k <= 128 lines,
+  // k >= 127), at most the column's own (the last: 1 line, not 1.125);
+  // before that every column brings its 255 - k lines again: 255 +
+  // sum_{k=1}^{126} (255 - k) + sum_{k=127}^{254} (1 + (255 - k) / 8) -
+  // 1/8 = 255 + 24129 + 1160 - 0.125. Before, the test with the largest column (255
+  // lines) held for every k: 255 x 256 / 2 = 32640.
+  MemStream L = stream("l", {{"2048", "255 - k"}, {"2056", "255"}});
+  L.Loops[1].Index = "k";
+  const CacheGeometry OneSet{"C", 8192, 128, 64};
+  EXPECT_DOUBLE_EQ(lines({L}, &OneSet), 255 + 24129 + 1160 - 0.125);
+}
