@@ -298,10 +298,13 @@ std::optional<std::string> Builder::extentOf(const SCEV *Base) {
 /// the cache-line model): the object's lines, touched once (a pseudo-loop
 /// of Extent / 64 steps of 64 B inside the reference's loops), and again
 /// on every iteration of its loops (stride 0: kept while an iteration's
-/// lines fit, else brought in again). TripOf and IdOf give a loop's
+/// lines fit, else brought in again). Refs references of the kind
+/// (loads or stores) reach the object in one iteration of Inner (the lanes
+/// of a vectorised gather): each further one is an offset "0" (an access
+/// of its own at an unknown element). TripOf and IdOf give a loop's
 /// backedge-taken count as text and its node id; empty if a count cannot
 /// be written.
-static MemStream indexedStream(Loop *Inner, Loop *Top, unsigned Size, bool Store,
+static MemStream indexedStream(Loop *Inner, Loop *Top, unsigned Size, bool Store, unsigned Refs,
                                const std::string &Name, const std::string &Extent,
                                function_ref<std::optional<std::string>(Loop *)> TripOf,
                                function_ref<std::string(Loop *)> IdOf) {
@@ -309,6 +312,7 @@ static MemStream indexedStream(Loop *Inner, Loop *Top, unsigned Size, bool Store
   M.Base = Name;
   (Store ? M.Store : M.Load) = true;
   M.Size = Size;
+  M.Offsets.assign(Refs > 1 ? Refs - 1 : 0, "0");
   M.Loops.push_back({IdOf(Inner) + ".object", "64", "(" + Extent + ")/64", ""});
   for (Loop *L = Inner; L && Top->contains(L); L = L->getParentLoop()) {
     auto Trip = TripOf(L);
@@ -317,6 +321,63 @@ static MemStream indexedStream(Loop *Inner, Loop *Top, unsigned Size, bool Store
     M.Loops.push_back({IdOf(L), "0", "(" + *Trip + ") + 1", ""});
   }
   return M;
+}
+
+/// The bytes of the object of an indirect reference (Size bytes, in loop
+/// Inner of nest Top) whose size the code does not give (x[idx[i]] of a
+/// pointer argument), estimated: the reference touches at most one element
+/// per access, and the object is taken to have one element per iteration
+/// of the nest's outermost loop when that is fewer (a vector indexed by row
+/// or element number: x of y = A x, y[i] += a x[idx[i]]): min(Refs x
+/// accesses, P x outermost trip) x Size, Refs the references to it in one
+/// iteration of Inner (refsTo), P = Refs if Inner is the outermost loop (a
+/// vectorised gather: its lanes are iterations of the source loop), else 1. TripOf gives a loop's
+/// backedge-taken count as text; nullopt if a count cannot be written.
+static std::optional<std::string>
+guessedExtent(Loop *Inner, Loop *Top, unsigned Size, unsigned Refs,
+              function_ref<std::optional<std::string>(Loop *)> TripOf) {
+  std::string Accesses = "1";
+  for (Loop *L = Inner; L && Top->contains(L); L = L->getParentLoop()) {
+    auto Trip = TripOf(L);
+    if (!Trip)
+      return std::nullopt;
+    Accesses += "*((" + *Trip + ") + 1)";
+  }
+  auto Outer = TripOf(Top);
+  if (!Outer)
+    return std::nullopt;
+  // (a reference in the outermost loop itself: its Refs lanes are
+  // iterations of the source loop)
+  std::string PerIter = Inner == Top ? std::to_string(Refs) : "1";
+  return std::to_string(Size) + "*min(" + std::to_string(Refs) + "*" + Accesses + ", " +
+         PerIter + "*((" + *Outer + ") + 1))";
+}
+
+/// How guessedExtent estimates (the note of an indirect reference).
+static const std::string GuessNote = "one element per access, at most one per reference and "
+                                     "iteration of the outermost loop";
+
+/// Loads (or, with Store, stores) in loop L itself (not its subloops) whose
+/// address has base pointer Base: the references to one object in one
+/// iteration (the eight scalar loads of a gather vectorised by 8).
+static unsigned refsTo(const SCEV *Base, Loop *L, bool Store, ScalarEvolution &SE,
+                       LoopInfo &LI) {
+  unsigned N = 0;
+  for (BasicBlock *B : L->blocks())
+    for (Instruction &I : *B) {
+      Value *P = Store ? (isa<StoreInst>(I) ? cast<StoreInst>(I).getPointerOperand() : nullptr)
+                       : (isa<LoadInst>(I) ? cast<LoadInst>(I).getPointerOperand() : nullptr);
+      N += P && LI.getLoopFor(B) == L && SE.getPointerBase(SE.getSCEV(P)) == Base;
+    }
+  return N;
+}
+
+/// The largest of the ranges Spans (text), "max(..)" of them.
+static std::string largestOf(const std::set<std::string> &Spans) {
+  std::string R;
+  for (const std::string &X : Spans)
+    R = R.empty() ? "(" + X + ")" : "max(" + R + ", " + X + ")";
+  return R;
 }
 
 /// Adds indexed stream M to Indexed, or its load or store to the stream of
@@ -367,11 +428,121 @@ static std::optional<MemAccess> accessOf(Instruction &I, bool &Opaque,
   return std::nullopt;
 }
 
+/// Are loops A and B copies of one source loop that an unrolled enclosing
+/// loop made (trmv's rows i .. i+7, each with its own copy of the j loop)?
+/// Walking up from both to their first common loop, each pair must lie at
+/// the same depth and start at the same source line and column. Returns the
+/// pairs (B's loop -> A's), empty if A is B; nullopt if they are no copies.
+static std::optional<std::map<const Loop *, const Loop *>> copiesOf(const Loop *A,
+                                                                    const Loop *B) {
+  std::map<const Loop *, const Loop *> Map;
+  for (; A != B; A = A->getParentLoop(), B = B->getParentLoop()) {
+    if (!A || !B || A->getLoopDepth() != B->getLoopDepth())
+      return std::nullopt;
+    DebugLoc LA = A->getStartLoc(), LB = B->getStartLoc();
+    if (!LA || !LB || LA.getLine() != LB.getLine() || LA.getCol() != LB.getCol())
+      return std::nullopt;
+    Map[B] = A;
+  }
+  return Map;
+}
+
+/// Steps of a reference per loop (Builder::MemRef::Steps).
+using LoopSteps = std::map<const Loop *, const SCEV *>;
+
+/// Do two references of one base pointer, with steps LS in innermost loop
+/// LI and RS in RI, move alike: the same step per loop, where R's loops may
+/// be copies of L's (copiesOf: the unrolled copies of a row walk)? Then R
+/// is L's stream, at offset Start(R) - Start(L), and the line model decides
+/// whether they share lines (a copy a few elements on: x[j] of the rows
+/// i+1 .. i+7) or not (another row).
+static bool sameWalk(const Loop *LI, const LoopSteps &LS, const Loop *RI, const LoopSteps &RS) {
+  if (LI == RI)
+    return LS == RS;
+  auto Map = copiesOf(LI, RI);
+  if (!Map || LS.size() != RS.size())
+    return false;
+  for (auto &[Lp, St] : RS) {
+    auto M = Map->find(Lp);
+    auto It = LS.find(M == Map->end() ? Lp : M->second);
+    if (It == LS.end() || It->second != St)
+      return false;
+  }
+  return true;
+}
+
+/// How a reference R relates to an earlier one J of the same base pointer
+/// in another loop: NotCopy, unless their loops are copies (sameWalk) that
+/// an unrolled enclosing loop P made: SameLines if R starts less than a
+/// line from J (x[j] of the rows i+1 .. i+7 of trmv: one walk), Ahead if
+/// it starts m <= 8 iterations of one of J's loops on and then less than a
+/// line away (transpose_ip's column walks of the columns i+1 .. i+3: the
+/// same lines, a few rows down), OtherRow if R's offset is a fraction r / U
+/// of J's step in P (U <= 16: the row i+r of U unrolled rows). Two versions
+/// of a loop (a vector loop and its remainder, which starts where the
+/// other stopped) are NotCopy.
+enum class CopyKind { NotCopy, SameLines, Ahead, OtherRow };
+template <class Ref> // (a template: Builder::MemRef is private)
+static CopyKind copyKind(const Ref &J, const Ref &R, ScalarEvolution &SE) {
+  if (J.Base != R.Base || J.Inner == R.Inner || !sameWalk(J.Inner, J.Steps, R.Inner, R.Steps))
+    return CopyKind::NotCopy;
+  const SCEV *D = SE.getMinusSCEV(R.Start, J.Start);
+  auto Near = [](const SCEV *X) {
+    auto *C = dyn_cast<SCEVConstant>(X);
+    return C && C->getAPInt().abs().ult(64);
+  };
+  if (isa<SCEVCouldNotCompute>(D))
+    return CopyKind::NotCopy;
+  if (Near(D))
+    return CopyKind::SameLines;
+  for (auto &[L, St] : J.Steps)
+    for (int M = 1; M <= 8 && !St->isZero() && St->getType() == D->getType(); ++M)
+      if (Near(SE.getMinusSCEV(D, SE.getMulExpr(St, SE.getConstant(St->getType(), M)))) ||
+          Near(SE.getAddExpr(D, SE.getMulExpr(St, SE.getConstant(St->getType(), M)))))
+        return CopyKind::Ahead;
+  const Loop *P = J.Inner, *Q = R.Inner;
+  for (; P != Q; P = P->getParentLoop(), Q = Q->getParentLoop())
+    ;
+  auto It = J.Steps.find(P);
+  if (!P || It == J.Steps.end() ||
+      D->getType() != It->second->getType())
+    return CopyKind::NotCopy;
+  for (unsigned U = 2; U <= 16; ++U)
+    for (unsigned Rw = 1; Rw < U; ++Rw) {
+      const SCEV *Lhs = SE.getMulExpr(D, SE.getConstant(D->getType(), U));
+      const SCEV *Rhs = SE.getMulExpr(It->second, SE.getConstant(D->getType(), Rw));
+      if (Lhs == Rhs || Lhs == SE.getNegativeSCEV(Rhs))
+        return CopyKind::OtherRow;
+    }
+  return CopyKind::NotCopy;
+}
+
+/// The part of its base pointer's footprint that reference R (not yet in
+/// Refs, the nest's earlier references) adds to: a part of its own per
+/// copy loop (1 + the index of the first reference in it) if it is another
+/// row's copy of an earlier reference (copyKind OtherRow: trmv's unrolled
+/// rows), else 0. The footprint sums the parts (rows apart) and takes the
+/// largest range within one (the ranges of one walk overlap).
+template <class Ref>
+static unsigned copyPart(const std::vector<Ref> &Refs, const Ref &R, ScalarEvolution &SE) {
+  for (const Ref &J : Refs) {
+    CopyKind K = copyKind(J, R, SE);
+    if (K == CopyKind::SameLines || K == CopyKind::Ahead)
+      return 0;
+    if (K == CopyKind::NotCopy)
+      continue;
+    auto First = llvm::find_if(Refs, [&](const Ref &X) { return X.Inner == R.Inner; });
+    return 1 + static_cast<unsigned>(First - Refs.begin());
+  }
+  return 0;
+}
+
 /// The reference streams of nest Top for the cache-line memory term
 /// (MemStream): references with one base pointer, the same steps per loop
-/// and start addresses that differ by an expressible amount form one
-/// stream. Empty if a trip count or a step cannot be written in source
-/// names.
+/// (sameWalk: in one loop, or in the copies of a loop that an unrolled
+/// enclosing loop made, less than a line apart) and start addresses that differ by an expressible
+/// amount form one stream. Empty if a trip count or a step cannot be
+/// written in source names.
 std::vector<MemStream> Builder::streamsOf(Loop *Top, const std::vector<MemRef> &Refs) {
   std::vector<MemStream> Out;
   std::vector<const MemRef *> Leader; // first reference of each stream
@@ -380,7 +551,10 @@ std::vector<MemStream> Builder::streamsOf(Loop *Top, const std::vector<MemRef> &
     size_t K = 0;
     for (; K < Out.size(); ++K) {
       const MemRef &L = *Leader[K];
-      if (L.Base != R.Base || L.Steps != R.Steps || L.Inner != R.Inner)
+      // (a copy of a loop joins a stream of the first copy only if it
+      // shares its lines: copyKind)
+      if (L.Base != R.Base || !sameWalk(L.Inner, L.Steps, R.Inner, R.Steps) ||
+          (L.Inner != R.Inner && copyKind(L, R, SE) != CopyKind::SameLines))
         continue;
       const SCEV *D = SE.getMinusSCEV(R.Start, L.Start);
       if (isa<SCEVCouldNotCompute>(D))
@@ -430,6 +604,9 @@ std::vector<MemStream> Builder::streamsOf(Loop *Top, const std::vector<MemRef> &
 /// object's extent when known, else left out; either way a MemoryNotes
 /// entry says so. Left empty when an address is not an affine function of
 /// the nest's loops otherwise, or a call in the nest may touch memory.
+/// A footprint range's key: base pointer number, store, copyPart.
+using RangeKey = std::tuple<unsigned, bool, unsigned>;
+
 void Builder::memoryOf(Loop *Top, Node &N) {
   static bool Debug = getenv("SEGTIME_DEBUG_MEM");
   auto Fail = [&](const char *Why, Instruction &I) {
@@ -443,7 +620,7 @@ void Builder::memoryOf(Loop *Top, Node &N) {
   auto NumberOf = [&](const SCEV *Base) {
     return BaseNo.emplace(Base, static_cast<unsigned>(BaseNo.size())).first->second;
   };
-  std::map<std::pair<unsigned, bool>, std::set<std::string>> Ranges; // (base no., store)
+  std::map<RangeKey, std::set<std::string>> Ranges;
   std::set<const Loop *> Sweeping; // loops some address moves with
   std::vector<MemRef> Refs;
   std::set<std::string> Notes; // references left out or bounded (indirect)
@@ -486,14 +663,20 @@ void Builder::memoryOf(Loop *Top, Node &N) {
         return Fail(Varies ? "address varies but not affinely" : "base", I);
       if (Varies) {
         // An indirect reference (hist[data[i]]): bounded by its object's
-        // extent if known (a stream, estimated), else left out (MemoryNotes).
+        // extent if known, else by guessedExtent's (a stream, estimated);
+        // else left out (MemoryNotes).
         std::string Name = baseName(Base), Access = Store ? "store" : "load";
         if (Name.empty())
           Name = "a pointer loaded from memory"; // -O0: the argument's stack slot
-        if (auto Extent = extentOf(Base)) {
-          Ranges[{NumberOf(Base), Store}].insert(*Extent);
+        unsigned Refs = std::max(1u, refsTo(Base, R.Inner, Store, SE, LI));
+        std::optional<std::string> Extent = extentOf(Base), Guess;
+        if (!Extent && (Guess = guessedExtent(R.Inner, Top, R.Size, Refs,
+                                              [&](Loop *L) { return btcText(L, Top); })))
+          Extent = Guess;
+        if (Extent) {
+          Ranges[{NumberOf(Base), Store, 0}].insert(*Extent);
           MemStream M = indexedStream(
-              R.Inner, Top, R.Size, Store, Name, *Extent,
+              R.Inner, Top, R.Size, Store, Refs, Name, *Extent,
               [&](Loop *L) { return btcText(L, Top); },
               [&](Loop *L) { return LoopNodeId.at(L); });
           if (M.Loops.empty()) {
@@ -502,8 +685,9 @@ void Builder::memoryOf(Loop *Top, Node &N) {
           } else {
             // ("estimated: ": the prefix the predictor's ECM test accepts)
             Notes.insert("estimated: " + Name + ": indirect " + Access +
-                         ", its object's " + *Extent +
-                         " B taken as a stream touched once per execution of the nest");
+                         (Guess ? ", object size not in the code: " + GuessNote + ", "
+                                : std::string(", its object's ")) +
+                         *Extent + " B taken as a stream touched once per execution of the nest");
             addIndexed(Indexed, std::move(M));
           }
         } else {
@@ -521,9 +705,9 @@ void Builder::memoryOf(Loop *Top, Node &N) {
       auto Span = spanOf(R, Top);
       if (!Span)
         return Fail("text", I);
-      Ranges[{NumberOf(Base), Store}].insert(*Span);
       R.Base = Base;
       R.Start = S;
+      Ranges[{NumberOf(Base), Store, copyPart(Refs, R, SE)}].insert(*Span);
       Refs.push_back(std::move(R));
     }
   N.MemoryNotes.assign(Notes.begin(), Notes.end());
@@ -534,20 +718,14 @@ void Builder::memoryOf(Loop *Top, Node &N) {
       N.Footprint = N.Traffic = "0";
     return;
   }
-  auto Largest = [](const std::set<std::string> &Spans) {
-    std::string R;
-    for (const std::string &X : Spans)
-      R = R.empty() ? "(" + X + ")" : "max(" + R + ", " + X + ")";
-    return R;
-  };
-  std::map<unsigned, std::set<std::string>> ByBase; // by base number
+  std::map<std::pair<unsigned, unsigned>, std::set<std::string>> ByBase; // (base no., part)
   std::string Traffic, Footprint;
   for (auto &[Key, Spans] : Ranges) {
-    Traffic += (Traffic.empty() ? "" : " + ") + Largest(Spans);
-    ByBase[Key.first].insert(Spans.begin(), Spans.end());
+    Traffic += (Traffic.empty() ? "" : " + ") + largestOf(Spans);
+    ByBase[{std::get<0>(Key), std::get<2>(Key)}].insert(Spans.begin(), Spans.end());
   }
   for (auto &[Base, Spans] : ByBase)
-    Footprint += (Footprint.empty() ? "" : " + ") + Largest(Spans);
+    Footprint += (Footprint.empty() ? "" : " + ") + largestOf(Spans);
   // A loop that no address moves with but that encloses loops that sweep
   // memory (a time-step loop) streams the footprint again on each
   // iteration: its trip count multiplies the traffic.

@@ -2,6 +2,7 @@
 #include "predictor/MemoryModel.h"
 
 #include "predictor/Overlap.h"
+#include "predictor/StreamRules.h"
 #include "predictor/Expr.h"
 
 #include <algorithm>
@@ -347,35 +348,47 @@ Touched streamLines(const Stream &P, size_t Upto, const CacheGeometry *C, double
       Big.M = largest(T.M, Ks);
       Fit = cmp_le(largest(V.at(P.Loop[J]), Ks), numeric(C->Size)) * setsFit(Big, *C);
     }
-    // Runs that the loop shifts by m whole run strides (a window of k rows
-    // moved down m rows: a 2-D convolution, a blur) overlap their own next
-    // iteration while m < R: min(m, R) runs of E lines are new per
-    // iteration, not R runs' S bytes.
-    ex Shift = 0;
-    if (!Tri && T.Runs && !T.RunStride.is_zero()) {
-      ex Ratio = normal(S / T.RunStride);
-      if (is_a<numeric>(Ratio) && ex_to<numeric>(Ratio).is_pos_integer())
-        Shift = Ratio;
-    }
-    ex Reuse = (Shift.is_zero() ? cmp_le(S, numeric(Line) * Big.E)
-                                : max(cmp_le(S, numeric(Line) * Big.E),
-                                      cmp_lt(Shift, largest(T.R, Ks)))) *
-               Fit;
+    // Runs that the loop shifts by m whole run strides and Delta bytes,
+    // |Delta| < a line (a window of k rows moved down m rows: a 2-D
+    // convolution, a blur; a column walk moved one row down and one column
+    // on: a triangular solve by columns) overlap their own next iteration
+    // while m < R: min(m, R) runs of E lines and R Delta / line lines are
+    // new per iteration, not R runs' S bytes.
+    ex Shift = 0, Delta = 0;
+    if (T.Runs && !T.RunStride.is_zero())
+      for (long M = 1; M <= 8 && Shift.is_zero(); ++M) {
+        ex D = expand(S - M * T.RunStride);
+        if (is_a<numeric>(D) && abs(ex_to<numeric>(D)) < numeric(Line)) {
+          Shift = M;
+          Delta = abs(ex_to<numeric>(D));
+        }
+      }
+    ex Near = Shift.is_zero() ? cmp_le(S, numeric(Line) * Big.E)
+                              : max(cmp_le(S, numeric(Line) * Big.E),
+                                    cmp_lt(Shift, largest(T.R, Ks)));
+    ex Reuse = Near * Fit;
+    ex Slide = T.R * S / numeric(Line); // (lines new per iteration)
+    if (!Shift.is_zero())
+      Slide = min(Slide, min(Shift, T.R) * T.E + T.R * Delta / numeric(Line));
     if (Tri) {
-      ex Later = (1 - cmp_eq(K, 0)) * Reuse;
+      // (capacity tested per iteration k where what an iteration touches
+      // depends on no other triangular counter: a column walk that fits
+      // once the triangle has narrowed reuses its lines from there on)
+      ex FitK = Fit;
+      bool Own = C && J + 1 == P.Loop.size();
+      for (auto &[K2, N2] : Ks)
+        Own = Own && (K2.is_equal(K) || (!V.at(P.Loop[J]).has(K2) && !T.M.has(K2)));
+      if (Own)
+        FitK = cmp_le(V.at(P.Loop[J]), numeric(C->Size)) * setsFit(T, *C);
+      ex Later = (1 - cmp_eq(K, 0)) * Near * FitK;
       ex E = T.E + Reuse * (N - 1) * S / numeric(Line);
-      T.M = seg_sum(T.M + Later * (min(T.R * S / numeric(Line), T.M) - T.M), K, 0, N - 1);
+      T.M = seg_sum(T.M + Later * (min(Slide, T.M) - T.M), K, 0, N - 1);
       T.R = seg_sum(T.R - Later * T.R, K, 0, N - 1);
       T.E = max(E.subs(K == 0), E.subs(K == N - 1));
     } else {
       ex MSep = N * T.M, RSep = N * T.R;
-      ex MSlide = T.M + (N - 1) * T.R * S / numeric(Line);
-      ex RSlide = T.R;
-      if (!Shift.is_zero()) {
-        ex New = min(Shift, T.R);
-        MSlide = T.M + (N - 1) * min(T.R * S / numeric(Line), New * T.E);
-        RSlide = T.R + (N - 1) * New;
-      }
+      ex MSlide = T.M + (N - 1) * Slide;
+      ex RSlide = Shift.is_zero() ? T.R : T.R + (N - 1) * min(Shift, T.R);
       ex ESlide = T.E + (N - 1) * S / numeric(Line);
       T.M = MSep + Reuse * (MSlide - MSep);
       T.R = RSep + Reuse * (RSlide - RSep);
@@ -482,14 +495,21 @@ Parsed parseStreams(const std::vector<MemStream> &S, double Line,
     if (P.Loop.empty())
       throw std::runtime_error("memory stream of '" + M.Base + "' has no loops");
     P.Size = M.Size;
+    reroll(P.Stride[0], P.Trip[0], P.Offsets, Line);
     cluster(P, Line);
     R.Ps.push_back(std::move(P));
   }
-  for (const Stream &P : R.Ps)
+  for (size_t I = 0; I < R.Ps.size(); ++I) {
+    const Stream &P = R.Ps[I];
+    bool Obj = indexedObject(S[I]); // (an iteration of its loop: a line per access)
     for (size_t J = 0; J < P.Loop.size(); ++J) {
-      ex L = streamLines(P, J, nullptr, Line, R.V, R.Ks).M;
+      ex L = Obj && J > 0 ? objectLines(P.Stride[0] * P.Trip[0],
+                                        std::vector<ex>(P.Trip.begin(), P.Trip.begin() + J),
+                                        P.Offsets.size() + 1, nullptr, Line)
+                          : streamLines(P, J, nullptr, Line, R.V, R.Ks).M;
       R.V[P.Loop[J]] += numeric(Line) * (L + otherLines(P, L, nullptr, Line, R.V, R.Ks));
     }
+  }
   // One iteration of any loop touches at most the nest's footprint (the
   // union per base pointer): streams of one array (a vector loop and its
   // remainder, the two sweeps of a Jacobi step) add their lines above.
@@ -530,10 +550,15 @@ std::vector<ex> linesIntoEach(const std::vector<MemStream> &S, const CacheGeomet
   ex Distinct = 0, Fits = 1;
   for (size_t I = 0; I < Ps.size(); ++I) {
     const Stream &P = Ps[I];
-    ex L = streamLines(P, P.Loop.size(), C, Line, V, Ks).M;
+    bool Obj = indexedObject(S[I]);
+    ex L = Obj ? objectLines(P.Stride[0] * P.Trip[0], P.Trip, P.Offsets.size() + 1, C, Line)
+               : streamLines(P, P.Loop.size(), C, Line, V, Ks).M;
     Each.push_back((L + otherLines(P, L, C, Line, V, Ks)) * (WriteBacks && S[I].Store ? 2 : 1));
     if (C) {
       Touched D = streamLines(P, P.Loop.size(), nullptr, Line, V, Ks);
+      if (Obj)
+        D = Touched{objectLines(P.Stride[0] * P.Trip[0], P.Trip, 1 + P.Offsets.size(), nullptr,
+                                Line)};
       Distinct += D.M + otherLines(P, D.M, nullptr, Line, V, Ks);
       Fits *= setsFit(D, *C);
     }
@@ -560,7 +585,9 @@ std::vector<ex> linesIntoEach(const std::vector<MemStream> &S, const CacheGeomet
     for (size_t I = 0; I < Ps.size(); ++I) {
       const Stream &P = Ps[I];
       ex Kept = Warm;
-      if (P.Stride.back().is_zero() && P.Loop.size() > 1 && Ks.empty())
+      if (indexedObject(S[I])) // (kept if the whole object fits)
+        Kept = Warm + (1 - Warm) * cmp_le(P.Stride[0] * P.Trip[0], numeric(C->Size));
+      else if (P.Stride.back().is_zero() && P.Loop.size() > 1 && Ks.empty())
         Kept = Warm + (1 - Warm) * cmp_le(V.at(P.Loop.back()), numeric(C->Size));
       Each[I] *= 1 - Kept;
     }

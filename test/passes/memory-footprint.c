@@ -37,14 +37,17 @@ void gemv(int m, int n, const double *a, const double *x, double *y) {
   }
 }
 
-// An indirect address (x[idx[i]], x of unknown size) is left out of the
-// memory term with a note; the affine stream of idx stays (more in
-// memory-triangular.c).
+// An indirect address (x[idx[i]], x of a size the code does not give) is
+// an estimated object: one element per access, at most one per iteration
+// of the outermost loop (8 n B), touched at random (a stream of its 64 B
+// lines, stride 0 in i), with a note; the affine stream of idx stays (more
+// in memory-triangular.c).
 // CHECK: function gather
 // CHECK: Loop @{{[0-9]+}} ir-loop
-// CHECK-NEXT: memory: footprint=4*n B traffic=4*n B
+// CHECK-NEXT: memory: footprint=12*n B traffic=12*n B
 // CHECK-NEXT: stream idx: load 4 B, stride B x trip: 4 x n
-// CHECK-NEXT: memory note: x: indirect load, object size unknown: left out of the footprint and traffic
+// CHECK-NEXT: stream x: load 8 B, stride B x trip: 64 x 1/8*n 0 x n
+// CHECK-NEXT: memory note: estimated: x: indirect load, object size not in the code: one element per access, at most one per reference and iteration of the outermost loop, 8*min({{.*}}) B taken as a stream touched once per execution of the nest
 // CHECK: function
 double gather(int n, const int *idx, const double *x) {
   double s = 0;

@@ -40,17 +40,19 @@ void trisolve(int n, const double *l, const double *b, double *x) {
   }
 }
 
-// An indirect reference to an object of unknown size (a pointer argument)
-// is left out of the footprint, with a note; the affine stream of data
-// stays (4 n B).
+// An indirect reference to an object whose size the code does not give (a
+// pointer argument) is an estimated object of one element per iteration
+// (4 n B), with a note; the affine stream of data stays (4 n B): footprint
+// 1600 B, traffic 800 + 2 x 800 B at n = 200.
 // CHECK: function histogram
 // CHECK: Loop @{{[0-9]+}} ir-loop trip=n
-// CHECK-NEXT: memory: footprint=4*n B traffic=4*n B
+// CHECK-NEXT: memory: footprint=8*n B traffic=12*n B
 // CHECK-NEXT: stream data: load 4 B, stride B x trip: 4 x n
-// CHECK-NEXT: memory note: hist: indirect load, object size unknown: left out of the footprint and traffic
-// CHECK-NEXT: memory note: hist: indirect store, object size unknown: left out of the footprint and traffic
-// HIST: note: memory term, loop nest at line {{[0-9]+}}: hist: indirect load, object size unknown: left out of the footprint and traffic
-// HIST: note: memory term, loop nest at line {{[0-9]+}}: footprint 800 B, traffic 800 B
+// CHECK-NEXT: stream hist: load store 4 B, stride B x trip: 64 x 1/16*n 0 x n
+// CHECK-NEXT: memory note: estimated: hist: indirect load, object size not in the code
+// CHECK-NEXT: memory note: estimated: hist: indirect store, object size not in the code
+// HIST: note: memory term, loop nest at line {{[0-9]+}}: estimated: hist: indirect load, object size not in the code
+// HIST: note: memory term, loop nest at line {{[0-9]+}}: footprint 1.6e+03 B, traffic 2.4e+03 B
 void histogram(int n, const int *data, int *hist) {
   for (int i = 0; i < n; i++)
     hist[data[i]]++;

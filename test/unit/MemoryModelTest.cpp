@@ -679,3 +679,69 @@ TEST(CacheLines, AnIndexedObjectIsTouchedOnce) {
   EXPECT_DOUBLE_EQ(lines({D, H}, nullptr), 1 + 65279.0 / 16 + 16);
   EXPECT_DOUBLE_EQ(lines({D, H}, &IceL1), 1 + 65279.0 / 16);
 }
+
+TEST(CacheLines, ARandomlyIndexedObjectLargerThanTheCacheMissesOnMostAccesses) {
+  // y[i] += a x[idx[i]] without y: idx, 4096 ints (4 B steps), and x, an
+  // indexed object of 32 KiB (512 lines) estimated by the pass, into an
+  // 8 KiB cache of 16 sets. By hand: idx brings 1 + 4095 / 16 lines; x's
+  // first 512 accesses bring its 512 lines at most, and each of the other
+  // 3584 misses with the probability that its line is not among the 8 KiB
+  // the cache holds of x: 1 - 8192 / 32768. Before, x's 512 lines counted
+  // once per i (2.1e6 lines), and idx a line per access (one i iteration
+  // touched all of x).
+  MemStream D = stream("idx", {{"4", "4096"}});
+  D.Size = 4;
+  MemStream X = stream("x", {{"64", "512"}, {"0", "4096"}});
+  X.Loops[0].Loop = "l0.object";
+  X.Loops[1].Loop = D.Loops[0].Loop = "l0";
+  const CacheGeometry Small{"L1", 8192, 8, 64};
+  double Idx = 1 + 4095.0 / 16;
+  EXPECT_DOUBLE_EQ(lines({D, X}, &Small), Idx + 512 + 3584 * (1 - 8192.0 / 32768));
+  // Distinct lines: idx's and x's 512 (at most one per access).
+  EXPECT_DOUBLE_EQ(lines({D, X}, nullptr), Idx + 512);
+  // Eight references per iteration (a gather vectorised by 8: offsets
+  // "0"): 8 x 512 accesses over the same 512 lines.
+  X.Loops[1].Trip = "512";
+  X.Offsets.assign(7, "0");
+  D.Loops[0].Trip = "512";
+  D.Loops[0].Stride = "32";
+  double Idx8 = 1 + 511.0 / 2;
+  EXPECT_DOUBLE_EQ(lines({D, X}, &Small), Idx8 + 512 + 3584 * (1 - 8192.0 / 32768));
+}
+
+TEST(CacheLines, AVectorisedColumnWalkIsRerolledAndSlidesOneRowDown) {
+  // l[(i + j) * 128 + j] for j < 120 columns (l1: one row and 8 B on,
+  // 1032 B) and i < 124 rows (l0), the rows vectorised by 4: 31 iterations
+  // of 4 rows (4096 B) with the other three loads at offsets 1024, 2048,
+  // 3072. By hand: the first column brings its 124 lines; each later
+  // column lies one row down and 8 B on: one new row's line, and every
+  // 8th column 124 new lines (124 x 8 / 64 = 15.5 per column on average):
+  // 124 + 119 x 16.5 distinct lines. In the 1.25 MiB L2 a column (124
+  // lines 1 KiB apart: 64 sets of 20 ways) fits, and so does the whole
+  // walk (warm: none). Before, the four lanes were four streams of 31
+  // lines per column that no loop reuses: 4 x 31 x 120 = 14880 lines.
+  MemStream L = stream("l", {{"4096", "31"}, {"1032", "120"}}, {"1024", "2048", "3072"});
+  EXPECT_DOUBLE_EQ(lines({L}, nullptr), 124 + 119 * 16.5);
+  EXPECT_DOUBLE_EQ(lines({L}, &IceL2), 0);
+  // In the L1 (1 KiB apart: 4 of its 64 sets, 48 lines) a column does not
+  // fit its sets: every column brings its 124 lines.
+  EXPECT_DOUBLE_EQ(lines({L}, &IceL1), 120 * 124);
+}
+
+TEST(CacheLines, ATriangularColumnWalkReusesItsLinesOnceItFits) {
+  // Forward substitution by columns: l[i*256 + k] for i > k (l0: a row,
+  // 2048 B, down; 255 - k rows) and k < 255 (l1: one row down and 8 B on,
+  // 2056 B; its counter k), into a cache of one set of 128 lines. By hand:
+  // column 0 brings its 255 lines; a later column lies one row down and a
+  // double on, the same lines but one, and every 8th column new ones:
+  // 1 + (255 - k) / 8 lines, once a column fits (255 - k <= 128 lines,
+  // k >= 127), at most the column's own (the last: 1 line, not 1.125);
+  // before that every column brings its 255 - k lines again: 255 +
+  // sum_{k=1}^{126} (255 - k) + sum_{k=127}^{254} (1 + (255 - k) / 8) -
+  // 1/8 = 255 + 24129 + 1160 - 0.125. Before, the test with the largest column (255
+  // lines) held for every k: 255 x 256 / 2 = 32640.
+  MemStream L = stream("l", {{"2048", "255 - k"}, {"2056", "255"}});
+  L.Loops[1].Index = "k";
+  const CacheGeometry OneSet{"C", 8192, 128, 64};
+  EXPECT_DOUBLE_EQ(lines({L}, &OneSet), 255 + 24129 + 1160 - 0.125);
+}
