@@ -41,6 +41,9 @@
 
 namespace segtime {
 
+struct ByteWriter;
+struct ByteReader;
+
 using json = nlohmann::json;
 
 /// Key of FunctionSeg::LevelSegs for the SEG of the optimised code, which
@@ -375,6 +378,10 @@ std::vector<std::uint8_t> packFunctionSeg(const FunctionSeg &F);
 FunctionSeg unpackFunctionSeg(const std::vector<std::uint8_t> &Image);
 std::vector<std::uint8_t> packNodes(const NodeList &L);
 NodeList unpackNodes(const std::vector<std::uint8_t> &Image);
+/// The parameters as packFunctionSeg's image holds them, appended to W /
+/// read from R (core/ByteImage.h), for images of other structures.
+void packParameters(ByteWriter &W, const std::vector<Parameter> &Ps);
+std::vector<Parameter> unpackParameters(ByteReader &R);
 
 /// A translation unit's characterisation: the content of a .seg.json file.
 struct SegFile {

@@ -148,6 +148,30 @@ struct ImageReader : ByteReader {
 };
 } // namespace
 
+void packParameters(ByteWriter &W, const std::vector<Parameter> &Ps) {
+  W.num(Ps.size());
+  for (const Parameter &P : Ps) {
+    for (const std::string *S : {&P.Name, &P.Kind, &P.Source, &P.Where, &P.Meaning, &P.TakenAt,
+                                 &P.OtherAt, &P.DefaultExpr})
+      W.str(*S);
+    W.num(P.Default.has_value());
+    if (P.Default)
+      W.real(*P.Default);
+  }
+}
+
+std::vector<Parameter> unpackParameters(ByteReader &R) {
+  std::vector<Parameter> Ps(R.count());
+  for (Parameter &P : Ps) {
+    for (std::string *S : {&P.Name, &P.Kind, &P.Source, &P.Where, &P.Meaning, &P.TakenAt,
+                           &P.OtherAt, &P.DefaultExpr})
+      *S = R.str();
+    if (R.num())
+      P.Default = R.real();
+  }
+  return Ps;
+}
+
 std::vector<std::uint8_t> packNodes(const NodeList &L) {
   ImageWriter W;
   W.nodes(L);
@@ -166,15 +190,7 @@ std::vector<std::uint8_t> packFunctionSeg(const FunctionSeg &F) {
   W.str(F.Name);
   W.range(F.Range);
   W.strs(F.Params);
-  W.num(F.Parameters.size());
-  for (const Parameter &P : F.Parameters) {
-    for (const std::string *S : {&P.Name, &P.Kind, &P.Source, &P.Where, &P.Meaning, &P.TakenAt,
-                                 &P.OtherAt, &P.DefaultExpr})
-      W.str(*S);
-    W.num(P.Default.has_value());
-    if (P.Default)
-      W.real(*P.Default);
-  }
+  packParameters(W, F.Parameters);
   W.nodes(F.Body);
   W.num(F.InMainFile | F.Static << 1);
   W.num(F.LevelSegs.size());
@@ -197,14 +213,7 @@ FunctionSeg unpackFunctionSeg(const std::vector<std::uint8_t> &Image) {
   F.Name = R.str();
   F.Range = R.range();
   F.Params = R.strs();
-  F.Parameters.resize(R.count());
-  for (Parameter &P : F.Parameters) {
-    for (std::string *S : {&P.Name, &P.Kind, &P.Source, &P.Where, &P.Meaning, &P.TakenAt,
-                           &P.OtherAt, &P.DefaultExpr})
-      *S = R.str();
-    if (R.num())
-      P.Default = R.real();
-  }
+  F.Parameters = unpackParameters(R);
   F.Body = R.nodes();
   std::uint64_t Flags = R.num();
   F.InMainFile = Flags & 1;

@@ -246,16 +246,14 @@ void handOverAll(IRCollection &C) {
 }
 
 /// An IR SEG waiting for code generation, shelved (shelve): its packed
-/// nodes and its block maps as one image, zlib-compressed (level 1) where
-/// LLVM has zlib. The maps' formula texts and the nodes compress several
-/// times; an amalgamation's waiting SEGs are tens of MB as maps and packed
-/// nodes, and they are held from the end of the optimiser until code
-/// generation reaches each function.
-struct Shelved {
-  std::vector<uint8_t> Image;
-  size_t RawSize = 0;
-  bool Compressed = false;
-};
+/// nodes and its block maps as one CompressedImage. The maps' formula texts
+/// and the nodes compress several times; an amalgamation's waiting SEGs are
+/// tens of MB as maps and packed nodes, and they are held from their
+/// function's collection until code generation reaches it.
+using Shelved = CompressedImage;
+
+/// IR SEGs waiting for code generation, by IR name.
+using Shelf = std::map<std::string, Shelved>;
 
 /// A block's address in a shelved image (the block outlives the image).
 void putBlock(ByteWriter &W, const BasicBlock *B) { W.num(reinterpret_cast<uintptr_t>(B)); }
@@ -263,13 +261,13 @@ const BasicBlock *getBlock(ByteReader &R) {
   return reinterpret_cast<const BasicBlock *>(uintptr_t(R.num()));
 }
 
-/// Moves FS's packed nodes and block maps into a Shelved image (FS keeps
-/// its name, parameters, inlined sites and notes). Nothing if FS's nodes
+/// Moves FS's packed nodes, block maps and parameters (a branch
+/// probability each, tens of thousands in an amalgamation) into a Shelved
+/// image (FS keeps its name, inlined sites and notes). Nothing if FS's nodes
 /// are not packed.
 Shelved shelve(IRFunctionSeg &FS) {
-  Shelved Out;
   if (FS.PackedSeg.empty())
-    return Out;
+    return {};
   ByteWriter W;
   W.bytes(FS.PackedSeg);
   W.num(FS.StageOf.size());
@@ -301,36 +299,23 @@ Shelved shelve(IRFunctionSeg &FS) {
     putBlock(W, B);
     W.str(P);
   }
+  packParameters(W, FS.Parameters);
+  FS.Parameters = {};
   FS.PackedSeg = {};
   releaseBlockMaps(FS);
-  Out.RawSize = W.Out.size();
-  if (compression::zlib::isAvailable()) {
-    SmallVector<uint8_t, 0> Z;
-    compression::zlib::compress(W.Out, Z, compression::zlib::BestSpeedCompression);
-    Out.Image.assign(Z.begin(), Z.end());
-    Out.Compressed = true;
-  } else {
-    Out.Image = std::move(W.Out);
-  }
-  return Out;
+  return compressImage(std::move(W.Out));
 }
 
 /// Gives FS back what shelve took, in the same maps and order (the maps
 /// are sorted: each entry goes at the end). False if the image does not
 /// decompress (FS then has neither nodes nor block maps).
 bool unshelve(IRFunctionSeg &FS, Shelved &S) {
-  if (S.Image.empty())
+  if (S.empty())
     return true;
   std::vector<uint8_t> Raw;
-  if (S.Compressed) {
-    Raw.resize(S.RawSize);
-    size_t Size = S.RawSize;
-    if (Error E = compression::zlib::decompress(S.Image, Raw.data(), Size)) {
-      consumeError(std::move(E));
-      return false;
-    }
-  }
-  ByteReader R{S.Compressed ? Raw : S.Image};
+  if (!decompressImage(S, Raw))
+    return false;
+  ByteReader R{Raw};
   FS.PackedSeg = R.bytes();
   for (size_t K = R.num(); K > 0; --K) {
     const BasicBlock *B = getBlock(R);
@@ -358,6 +343,7 @@ bool unshelve(IRFunctionSeg &FS, Shelved &S) {
     const BasicBlock *B = getBlock(R);
     FS.DataBranch.emplace_hint(FS.DataBranch.end(), B, R.str());
   }
+  FS.Parameters = unpackParameters(R);
   S = {};
   return true;
 }
@@ -368,8 +354,8 @@ struct PendingIcc {
   std::string Key;  ///< "ICC:<cpu>"
   std::string Name; ///< target name in IRCollection::TargetInfo
   BlockLists Blocks;
-  /// The IR SEGs waiting for code generation (shelve), by IR name.
-  std::map<std::string, Shelved> Shelf;
+  /// The IR SEGs waiting for code generation (shelve).
+  segtime::Shelf Shelf;
 };
 
 std::optional<PendingIcc> &pending() {
@@ -377,17 +363,25 @@ std::optional<PendingIcc> &pending() {
   return P;
 }
 
-/// Unshelves the IR SEG of function Name (FS) if it is on P's shelf; an
-/// image that does not decompress is an error of the compile's ICC level
-/// (FS then has no nodes).
-void takeOffShelf(PendingIcc &P, const std::string &Name, IRFunctionSeg &FS) {
-  auto It = P.Shelf.find(Name);
-  if (It == P.Shelf.end())
+/// Unshelves the IR SEG of function Name (FS) if it is on shelf S; an
+/// image that does not decompress is an error (of ICC level Key; FS then
+/// has no nodes).
+void takeOffShelf(Shelf &S, const std::string &Key, const std::string &Name,
+                  IRFunctionSeg &FS) {
+  auto It = S.find(Name);
+  if (It == S.end())
     return;
   if (!unshelve(FS, It->second))
-    irCollection().Errors.push_back(P.Key + ": the IR SEG of '" + Name +
+    irCollection().Errors.push_back(Key + ": the IR SEG of '" + Name +
                                     "' waiting for code generation could not be restored");
-  P.Shelf.erase(It);
+  S.erase(It);
+}
+
+/// Unshelves every IR SEG of C that is on shelf S (for the levels that
+/// need the IR SEGs of all functions at once).
+void takeAllOffShelf(Shelf &S, const std::string &Key, IRCollection &C) {
+  for (auto &[Name, FS] : C.Functions)
+    takeOffShelf(S, Key, Name, FS);
 }
 
 /// FunctionIccSink of the recording: attaches F's RUVs as soon as F is
@@ -403,7 +397,7 @@ void attachRecorded(const Function &F, const std::map<const BasicBlock *, Ruv> &
     return;
   std::optional<TimeRegion> AttachTime(std::in_place,
                                        phaseTimer("icc-attach", "ICC RUVs onto the IR SEG"));
-  takeOffShelf(*P, FS->first, FS->second);
+  takeOffShelf(P->Shelf, P->Key, FS->first, FS->second);
   unpackSeg(FS->second);
   attachFunction(FS->second, P->Key, BL->second, Ruvs, Edges, CondJumps);
   releaseBlockMaps(FS->second);
@@ -465,12 +459,15 @@ struct CollectPass : PassInfoMixin<CollectPass> {
     if (!C.Enabled)
       return PreservedAnalyses::all();
     auto &FAM = MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
+    notePeakMemory("optimised");
     std::optional<TimeRegion> IRTime(phaseTimer("ir-seg", "IR SEG (IntCC)"));
     // When the compile's own code generation is to be recorded, each IR SEG
-    // waits for it, packed (packSeg): the module's IR SEGs are held from
-    // here until code generation reaches each function.
+    // waits for it on the shelf (shelve), put there as soon as it is built:
+    // the module's IR SEGs are held from here until code generation
+    // reaches each function, and never all as nodes and block maps at once.
     bool Pack = C.EmitsObject && !IccClone && !UnpackedWaiting &&
                 llvm::is_contained(C.Targets, "compile");
+    Shelf Waiting;
     for (Function &F : M) {
       if (F.isDeclaration())
         continue;
@@ -493,8 +490,10 @@ struct CollectPass : PassInfoMixin<CollectPass> {
             "segtime: IR level of '" + FS.Name + "': " + FS.Notes.back() +
                 " (-fplugin-arg-segtime-budget=N raises the budget)",
             F.getSubprogram(), DS_Warning));
-      if (Pack)
+      if (Pack) {
         packSeg(FS);
+        Waiting[F.getName().str()] = shelve(FS);
+      }
     }
     C.CallArgs.clear();
     IRTime.reset();
@@ -503,7 +502,9 @@ struct CollectPass : PassInfoMixin<CollectPass> {
     // the compile's own, when it writes an object file: its own code
     // generation is recorded (attachRecorded attaches each function's RUVs
     // as it is costed). The recording is set up last: the clones' code
-    // generation builds AsmPrinters through the same target registry.
+    // generation builds AsmPrinters through the same target registry. A
+    // clone's level is attached to every IR SEG at once: they come off the
+    // shelf first.
     std::optional<TargetSpec> Recorded;
     for (const std::string &T : C.Targets) {
       std::string Err;
@@ -516,20 +517,25 @@ struct CollectPass : PassInfoMixin<CollectPass> {
       C.TargetInfo[Spec->Name] = {{"triple", Spec->Triple}, {"cpu", Spec->CPU}};
       if (T == "compile" && C.EmitsObject && !IccClone && !Recorded)
         Recorded = Spec;
-      else
+      else {
+        takeAllOffShelf(Waiting, ruvKey(Level::ICC, Spec->Name), C);
         cloneTarget(M, C, *Spec);
+      }
     }
     std::string Why;
     if (Recorded && recordCompileCodegen(M, *Recorded, attachRecorded, Why,
                                          &C.TargetInfo[Recorded->Name])) {
       PendingIcc &P = pending().emplace(
           PendingIcc{ruvKey(Level::ICC, Recorded->Name), Recorded->Name, blockLists(M, C), {}});
-      // Each IR SEG waits for code generation on the shelf (shelve).
+      // (those a clone's level took off the shelf go back)
       for (auto &[Name, FS] : C.Functions)
         if (!FS.PackedSeg.empty())
-          P.Shelf[Name] = shelve(FS);
-    } else if (Recorded) // (not recordable: Why)
+          Waiting[Name] = shelve(FS);
+      P.Shelf = std::move(Waiting);
+    } else if (Recorded) { // (not recordable: Why)
+      takeAllOffShelf(Waiting, ruvKey(Level::ICC, Recorded->Name), C);
       cloneTarget(M, C, *Recorded);
+    }
     // The maps from M's blocks served the ICC levels only: released now
     // rather than held until the plugin writes the SEG file after code
     // generation -- unless the compile's own code generation is being
@@ -549,6 +555,34 @@ struct CollectPass : PassInfoMixin<CollectPass> {
 
 } // namespace
 
+CompressedImage compressImage(std::vector<uint8_t> Raw) {
+  CompressedImage Out;
+  Out.RawSize = Raw.size();
+  if (compression::zlib::isAvailable()) {
+    SmallVector<uint8_t, 0> Z;
+    compression::zlib::compress(Raw, Z, compression::zlib::BestSpeedCompression);
+    Out.Bytes.assign(Z.begin(), Z.end());
+    Out.Compressed = true;
+  } else {
+    Out.Bytes = std::move(Raw);
+  }
+  return Out;
+}
+
+bool decompressImage(const CompressedImage &Image, std::vector<uint8_t> &Raw) {
+  if (!Image.Compressed) {
+    Raw = Image.Bytes;
+    return true;
+  }
+  Raw.resize(Image.RawSize);
+  size_t Size = Image.RawSize;
+  if (Error E = compression::zlib::decompress(Image.Bytes, Raw.data(), Size)) {
+    consumeError(std::move(E));
+    return false;
+  }
+  return Size == Image.RawSize;
+}
+
 void finishIccLevels() {
   std::optional<PendingIcc> &P = pending();
   if (!P)
@@ -559,8 +593,7 @@ void finishIccLevels() {
     C.Errors.push_back(P->Key + ": " + Err);
     C.TargetInfo[P->Name]["error"] = Err;
   }
-  for (auto &[Name, FS] : C.Functions) // (code generation did not reach them)
-    takeOffShelf(*P, Name, FS);
+  takeAllOffShelf(P->Shelf, P->Key, C); // (code generation did not reach them)
   releaseBlockMaps(C);
   P.reset();
   handOverAll(C); // (functions code generation did not reach)

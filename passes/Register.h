@@ -19,6 +19,7 @@
 
 #include "llvm/Passes/PassBuilder.h"
 
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <string>
@@ -68,6 +69,22 @@ struct IRCollection {
   /// itself does before its back end (-clear-ast-before-backend).
   std::function<void()> OnBackendStart;
 };
+
+/// A byte image held while it waits (an IR SEG waiting for code generation,
+/// a source-level SEG waiting for its IR level): zlib-compressed (level 1)
+/// where LLVM has zlib, else as it is. Packed SEGs compress several times.
+struct CompressedImage {
+  std::vector<std::uint8_t> Bytes;
+  size_t RawSize = 0;
+  bool Compressed = false;
+  bool empty() const { return Bytes.empty() && !RawSize; }
+};
+
+/// Raw as a CompressedImage (Raw is consumed).
+CompressedImage compressImage(std::vector<std::uint8_t> Raw);
+
+/// The bytes Image was made of, into Raw; false if they do not decompress.
+bool decompressImage(const CompressedImage &Image, std::vector<std::uint8_t> &Raw);
 
 /// The collection of the current compile (one per process).
 IRCollection &irCollection();

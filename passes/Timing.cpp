@@ -27,6 +27,7 @@ struct PhaseTimers {
     std::string Where;
     uint64_t PeakKB, CurrentKB;
     uint64_t HeapKB; ///< bytes allocated by malloc and not freed (glibc), kB
+    uint64_t FreeKB = 0; ///< bytes freed but held by malloc (glibc), kB
 
   };
   std::vector<MemoryNote> Memory;
@@ -70,12 +71,14 @@ void notePeakMemory(StringRef Where) {
   if (!Status)
     return;
   StringRef Text = (*Status)->getBuffer();
-  uint64_t Heap = 0;
+  uint64_t Heap = 0, Free = 0;
 #if defined(__GLIBC__)
   struct mallinfo2 MI = mallinfo2();
   Heap = (MI.uordblks + MI.hblkhd) / 1024;
+  Free = MI.fordblks / 1024;
 #endif
-  T.Memory.push_back({Where.str(), statusKB(Text, "VmHWM:"), statusKB(Text, "VmRSS:"), Heap});
+  T.Memory.push_back(
+      {Where.str(), statusKB(Text, "VmHWM:"), statusKB(Text, "VmRSS:"), Heap, Free});
 }
 
 void printPhaseTimes(raw_ostream &OS) {
@@ -83,10 +86,11 @@ void printPhaseTimes(raw_ostream &OS) {
   T.Group.print(OS, /*ResetAfterPrint=*/true);
   if (T.Memory.empty())
     return;
-  OS << "  segtime memory (MB): peak resident set so far, resident set, malloc'd and not freed\n";
+  OS << "  segtime memory (MB): peak resident set so far, resident set, malloc'd and not "
+        "freed, freed and held by malloc\n";
   for (const PhaseTimers::MemoryNote &M : T.Memory)
-    OS << format("  %8.1f %8.1f %8.1f  ", M.PeakKB / 1024.0, M.CurrentKB / 1024.0,
-                 M.HeapKB / 1024.0)
+    OS << format("  %8.1f %8.1f %8.1f %8.1f  ", M.PeakKB / 1024.0, M.CurrentKB / 1024.0,
+                 M.HeapKB / 1024.0, M.FreeKB / 1024.0)
        << M.Where << "\n";
   T.Memory.clear();
 }

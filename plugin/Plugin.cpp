@@ -255,7 +255,8 @@ private:
 
   /// IRCollection::OnBackendStart: clang's IR generation is done, the AST
   /// complete. Every function's source-level SEG is built now and held
-  /// packed (packFunctionSeg, a small fraction of the AST) until
+  /// packed and compressed (packFunctionSeg, compressImage: a small
+  /// fraction of the AST) until
   /// its IR SEG comes, and the AST is released as clang releases it before
   /// its back end when no plugin needs it afterwards
   /// (-clear-ast-before-backend): code generation then runs without it, as
@@ -271,7 +272,7 @@ private:
       if (!Written[I]) {
         FunctionSeg F = buildSourceSeg(I);
         llvm::TimeRegion T(phaseTimer("ast-seg", "AST SEG (POC, HLLC)"));
-        Prebuilt[I] = packFunctionSeg(F);
+        Prebuilt[I] = compressImage(packFunctionSeg(F));
       }
     if (ReleaseAst) {
       Ctx->cleanup();
@@ -354,7 +355,12 @@ private:
     FunctionSeg F;
     if (I < Prebuilt.size() && !Prebuilt[I].empty()) {
       llvm::TimeRegion T(phaseTimer("ast-seg", "AST SEG (POC, HLLC)"));
-      F = unpackFunctionSeg(Prebuilt[I]);
+      std::vector<std::uint8_t> Image;
+      if (decompressImage(Prebuilt[I], Image))
+        F = unpackFunctionSeg(Image);
+      else // (the AST is gone: the function cannot be built again)
+        File.Warnings.push_back("segtime: the source-level SEG of function " +
+                                std::to_string(I) + " could not be restored (not characterised)");
       Prebuilt[I] = {};
     } else {
       assert(!AstReleased && "a source-level SEG to build after the AST is released");
@@ -438,8 +444,9 @@ private:
   bool ReleaseAst = false;
   bool AstReleased = false; ///< by backendStarts: Functions' decls are gone
   /// backendStarts: the source-level SEG of each function not yet written,
-  /// packed (packFunctionSeg), until writeFunction takes it.
-  std::vector<std::vector<std::uint8_t>> Prebuilt;
+  /// packed and compressed (packFunctionSeg, compressImage), until
+  /// writeFunction takes it.
+  std::vector<CompressedImage> Prebuilt;
   std::optional<ASTNameGenerator> Names;
   ASTContext *Ctx = nullptr;
   /// The functions to characterise, in source order (FunctionCollector),

@@ -43,10 +43,11 @@ double sum(int n, const double *x) {
 // CLONE-DAG: ICC block costing (llvm-mca, layout)
 
 // After the table, the memory at the phase boundaries (MB: peak resident
-// set so far, resident set, malloc'd), in the compile's order.
-// MEM: segtime memory (MB): peak resident set so far, resident set, malloc'd and not freed
-// MEM-NEXT: {{[0-9]+\.[0-9] +[0-9]+\.[0-9] +[0-9]+\.[0-9]}}  IR generated (AST held)
+// set so far, resident set, malloc'd, freed and held), in the compile's order.
+// MEM: segtime memory (MB): peak resident set so far, resident set, malloc'd and not freed, freed and held by malloc
+// MEM-NEXT: {{[0-9]+\.[0-9] +[0-9]+\.[0-9] +[0-9]+\.[0-9] +[0-9]+\.[0-9]}}  IR generated (AST held)
 // MEM-NEXT: source SEGs built, AST released
+// MEM-NEXT: optimised
 // MEM-NEXT: optimised; IR SEGs built
 // MEM-NEXT: code generation starts
 // MEM-NEXT: code generation done

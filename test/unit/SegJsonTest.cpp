@@ -1,4 +1,5 @@
 //===- SegJsonTest.cpp - SEG files: JSON round trip and errors ------------===//
+#include "core/ByteImage.h"
 #include "core/Seg.h"
 #include "TestInputs.h"
 
@@ -237,6 +238,31 @@ TEST(SegJson, PackedImageRoundTrip) {
   EXPECT_THROW(unpackFunctionSeg(Cut), std::runtime_error);
   Image.push_back(0);
   EXPECT_THROW(unpackFunctionSeg(Image), std::runtime_error);
+}
+
+TEST(SegJson, PackedParametersRoundTripInsideAnotherImage) {
+  // The parameters in an image of another structure (the IR SEGs waiting
+  // for code generation): every field back, the bytes after them untouched.
+  std::vector<Parameter> Ps = sample().Functions[0].Parameters;
+  Ps[0].DefaultExpr = "(log(n) + 1)/(n)";
+  Ps[1].Default = -0.0;
+  Ps[1].TakenAt = "5:3";
+  ByteWriter W;
+  W.str("before");
+  packParameters(W, Ps);
+  W.str("after");
+  ByteReader R{W.Out};
+  EXPECT_EQ(R.str(), "before");
+  std::vector<Parameter> Back = unpackParameters(R);
+  ASSERT_EQ(Back.size(), Ps.size());
+  for (size_t I = 0; I < Ps.size(); ++I)
+    EXPECT_EQ(Back[I].toJSON(), Ps[I].toJSON());
+  EXPECT_TRUE(Back[1].Default && std::signbit(*Back[1].Default));
+  EXPECT_EQ(R.str(), "after");
+  std::vector<std::uint8_t> Cut(W.Out.begin(), W.Out.begin() + 10);
+  ByteReader RC{Cut};
+  RC.str();
+  EXPECT_THROW(unpackParameters(RC), std::runtime_error);
 }
 
 TEST(SegJson, CompactBadIndexNamesFunctionAndTable) {
