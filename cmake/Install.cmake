@@ -1,6 +1,7 @@
 # Install rules and the CMake package (docs/cli.md, "Install"):
 #   bin/segtime
 #   lib/segtime/segtime.so, segtime-passes.so          plugins (clang, opt)
+#   lib/segtime/segtime-expr.so                        the clang plugin's expression algebra
 #   lib/libsegtime-rt.a, include/segtime_ct.h           component-timing runtime
 #   share/segtime/machines/*.yaml                       bundled machine files
 #   share/segtime/commbench/commbench.c                 MPI benchmarks (comm calibrate)
@@ -16,6 +17,7 @@ set_target_properties(segtime-tool PROPERTIES EXPORT_NAME segtime)
 install(TARGETS segtime-tool EXPORT segtimeTargets RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(TARGETS segtime segtime-passes EXPORT segtimeTargets
         LIBRARY DESTINATION ${SEGTIME_PLUGIN_DIR})
+install(TARGETS segtime-expr LIBRARY DESTINATION ${SEGTIME_PLUGIN_DIR})
 install(TARGETS segtime-rt EXPORT segtimeTargets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(FILES runtime/segtime_ct.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 

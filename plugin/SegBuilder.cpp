@@ -39,6 +39,31 @@ std::string typeKey(QualType T) {
   return "i64";
 }
 
+/// Whether clang's evaluator certainly fails on E, so that asking it
+/// (Expr::isEvaluatable, whose set-up is most of its cost on the small
+/// expressions of real code) can be spared: an assignment, increment or
+/// decrement (in C never evaluated, in C++ a side effect on an object that
+/// outlives the evaluation), and the read of a variable that is not
+/// const-qualified, constexpr, a reference or in an address space (clang
+/// never reads a non-const object outside a constexpr call: ExprConstant.cpp
+/// findCompleteObject). The SEG is the same with or without this test.
+bool certainlyNotConstant(const Expr *E) {
+  if (auto *B = dyn_cast<BinaryOperator>(E))
+    return B->isAssignmentOp();
+  if (auto *U = dyn_cast<UnaryOperator>(E))
+    return U->isIncrementDecrementOp();
+  auto *C = dyn_cast<ImplicitCastExpr>(E);
+  if (!C || C->getCastKind() != CK_LValueToRValue)
+    return false;
+  auto *R = dyn_cast<DeclRefExpr>(C->getSubExpr()->IgnoreParens());
+  auto *V = R ? dyn_cast<VarDecl>(R->getDecl()) : nullptr;
+  if (!V)
+    return false;
+  QualType T = V->getType();
+  return !T.isConstQualified() && !T.hasAddressSpace() && !T->isReferenceType() &&
+         !V->isConstexpr();
+}
+
 } // namespace
 
 SourceSegBuilder::SourceSegBuilder(ASTContext &Ctx, const FunctionDecl *FD, FunctionSeg &Out,
@@ -348,7 +373,7 @@ void SourceSegBuilder::expr(const Expr *E) {
     // the lvalue-to-rvalue conversion); tested first, it spares the
     // evaluation below for the leaves
   } else if (E->isPRValue() && !E->getType()->isVoidType() && !isa<CallExpr>(E) &&
-             E->isEvaluatable(Ctx)) {
+             !certainlyNotConstant(E) && E->isEvaluatable(Ctx)) {
     // a constant the compiler folds (0, 2.0*PI, sizeof x): no run-time work
   } else if (auto *C = dyn_cast<CastExpr>(E)) {
     cast(C);

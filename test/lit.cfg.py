@@ -11,6 +11,7 @@ config.test_exec_root = os.path.join(config.segtime_obj_root, "test")
 
 tools = config.llvm_tools_dir
 config.substitutions.append(("%segtime_plugin", os.path.join(config.segtime_obj_root, "lib", "segtime.so")))
+config.substitutions.append(("%segtime_expr", os.path.join(config.segtime_obj_root, "lib", "segtime-expr.so")))
 config.substitutions.append(("%segtime_passes", os.path.join(config.segtime_obj_root, "lib", "segtime-passes.so")))
 config.substitutions.append(("%segtime_rt", os.path.join(config.segtime_obj_root, "lib", "libsegtime-rt.a")))
 config.substitutions.append(("%segtime", os.path.join(config.segtime_obj_root, "bin", "segtime")))

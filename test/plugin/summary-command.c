@@ -17,6 +17,7 @@
 // RUN:   -fplugin-arg-segtime-machine=t800 -c %s -o %t.dir/f.o 2>&1 | FileCheck %s --check-prefix=FAILS
 // RUN: not %segtime predict %t.dir/k.seg.json --summary 5 --json 2>&1 | FileCheck %s --check-prefix=USAGE
 // RUN: llvm-readelf --needed-libs %segtime_plugin | FileCheck %s --check-prefix=NEEDED
+// RUN: llvm-readelf --needed-libs %segtime_expr | FileCheck %s --check-prefix=EXPR
 // RUN: llvm-nm -C --undefined-only %segtime_plugin | FileCheck %s --check-prefix=UNDEFINED
 
 double scale(int n, double *a) {
@@ -25,7 +26,7 @@ double scale(int n, double *a) {
   return a[0];
 }
 
-// SUMMARY: segtime: scale ({{.*}}summary-command.c:22, -O2)
+// SUMMARY: segtime: scale ({{.*}}summary-command.c:23, -O2)
 // SUMMARY-NEXT: T_scale(n, a) = t(v1) + n·(t(v3) + t(v4)) + t(v5)
 // SUMMARY-NEXT: POC   flop = n
 // SUMMARY-NEXT: POC   t on icc-test = 1e-09*n s
@@ -38,7 +39,10 @@ double scale(int n, double *a) {
 // FAILS: segtime: no compile-time summary: {{.*}}false: exit status 1 (segtime predict {{.*}}f.seg.json)
 // FAILS-NEXT: segtime: wrote {{.*}}f.seg.json
 // USAGE: --summary takes only --machine (one) and -p, not --json
-// NEEDED: libginac
+// NEEDED-NOT: libginac
 // NEEDED-NOT: yaml
+// The expression algebra is in segtime-expr.so, loaded on first use.
+// EXPR: libginac
+// EXPR-NOT: yaml
 // UNDEFINED-NOT: segtime::
 // UNDEFINED-NOT: YAML::
