@@ -5,18 +5,20 @@
 /// (predictor/ExprText.h): they call the same functions in segtime-expr.so
 /// (predictor/ExprModule.h), which is loaded from the plugin's own directory
 /// the first time one of them is called. A missing or foreign module is a
-/// fatal error that names the file: the plugin's output is never made
-/// without the algebra.
+/// warning that names the file, once, and the compile goes on without the
+/// algebra: expressions are written as built (unsimplified), and the
+/// comparisons answer "cannot be evaluated" (-1 for sameValue, 0 for
+/// valueRatio, as ExprText.h defines them).
 ///
 //===----------------------------------------------------------------------===//
 #include "predictor/ExprModule.h"
 #include "predictor/ExprText.h"
 #include "predictor/Install.h"
 
-#include "llvm/ADT/Twine.h"
-#include "llvm/Support/ErrorHandling.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <dlfcn.h>
+#include <string>
 
 #ifndef __has_feature
 #define __has_feature(X) 0
@@ -35,26 +37,30 @@ constexpr int DeepBind = 0;
 constexpr int DeepBind = RTLD_DEEPBIND;
 #endif
 
-const ExprModuleApi &exprModule() {
-  static const ExprModuleApi *Api = [] {
+/// Prints why the module cannot be used, once; returns null.
+const ExprModuleApi *moduleMissing(const std::string &Why) {
+  llvm::errs() << "segtime: warning: " << Why
+               << "; expressions are written unsimplified and value checks are skipped\n";
+  return nullptr;
+}
+
+/// The loaded module, or null (with one warning) if it cannot be used.
+const ExprModuleApi *exprModule() {
+  static const ExprModuleApi *Api = []() -> const ExprModuleApi * {
     std::string Path = (moduleDirectory() / ExprModuleFile).string();
     void *Handle = ::dlopen(Path.c_str(), RTLD_LAZY | RTLD_LOCAL | DeepBind);
     if (!Handle)
-      llvm::report_fatal_error(llvm::Twine("segtime: cannot load the expression algebra ") + Path +
-                               ": " + ::dlerror(),
-                               /*GenCrashDiag=*/false);
+      return moduleMissing("cannot load the expression algebra " + Path + ": " + ::dlerror());
     using Entry = const ExprModuleApi *();
     auto *Get = reinterpret_cast<Entry *>(::dlsym(Handle, ExprModuleEntry));
     const ExprModuleApi *A = Get ? Get() : nullptr;
     if (!A || A->Version != ExprModuleVersion)
-      llvm::report_fatal_error(llvm::Twine("segtime: ") + Path +
-                               " is not the expression algebra of this plugin (no " +
-                               ExprModuleEntry + " of version " + llvm::Twine(ExprModuleVersion) +
-                               ")",
-                               /*GenCrashDiag=*/false);
+      return moduleMissing(Path + " is not the expression algebra of this plugin (no " +
+                           ExprModuleEntry + " of version " +
+                           std::to_string(ExprModuleVersion) + ")");
     return A;
   }();
-  return *Api;
+  return Api;
 }
 
 } // namespace
@@ -62,17 +68,20 @@ const ExprModuleApi &exprModule() {
 std::string simplifyExprText(const std::string &S) {
   if (S.empty()) // as ExprText.cpp: nothing to load the module for
     return S;
-  return exprModule().SimplifyExprText(S);
+  const ExprModuleApi *M = exprModule();
+  return M ? M->SimplifyExprText(S) : S;
 }
 
 int sameValue(const std::string &A, const std::string &B,
               const std::map<std::string, std::string> &Subst) {
-  return exprModule().SameValue(A, B, Subst);
+  const ExprModuleApi *M = exprModule();
+  return M ? M->SameValue(A, B, Subst) : -1;
 }
 
 double valueRatio(const std::string &A, const std::string &B,
                   const std::map<std::string, std::string> &Subst) {
-  return exprModule().ValueRatio(A, B, Subst);
+  const ExprModuleApi *M = exprModule();
+  return M ? M->ValueRatio(A, B, Subst) : 0;
 }
 
 } // namespace segtime
