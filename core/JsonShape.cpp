@@ -264,7 +264,7 @@ void checkSegShape(const json &J, bool CheckFunctions) {
              {"warnings", CheckFunctions ? Want::StringArray : Want::Array},
              {"functions", Want::Array}, {"targets", Want::Object},
              {"vocabulary", Want::StringArray}, {"strings", Want::StringArray},
-             {"ruvs", Want::Array}},
+             {"ruvs", Want::Array}, {"inlined", Want::Array}},
          {"functions"});
   if (CheckFunctions)
     C.in("functions", [&] {

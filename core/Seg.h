@@ -270,6 +270,12 @@ struct SegVocabulary {
   /// without its leading source file (unknownNodeWarning), and the node as
   /// schema 4 refers to it: [function index, node id].
   std::unordered_map<std::string, json> NodeWarnings;
+  /// Functions by name and index in the file (toCompactText), and the
+  /// inlined calls of those with InlinedAt: their index and, per call, the
+  /// caller and the runs of its nodes, written as the file's "inlined"
+  /// table (core/InlinedLevels.h inlinedTableJSON).
+  std::unordered_map<std::string, size_t> FunctionIndex;
+  std::vector<std::pair<size_t, std::vector<std::pair<std::string, json>>>> Inlined;
   /// Name's index, numbering it if it is new.
   size_t of(const std::string &Name) {
     auto [It, New] = Index.try_emplace(Name, Names.size());
@@ -306,6 +312,9 @@ struct InlinedRef {
   std::string Where;  ///< "file:line:col" of the call, then " in file:line:col" of
                       ///< each call it was itself inlined through
   std::vector<std::string> Nodes; ///< ids in Caller's LevelSegs["IR"]
+  /// Nodes as schema 4 writes them (core/InlinedLevels.h inlinedSiteRuns),
+  /// null if not known (then each node is written alone).
+  json Runs;
   json toJSON() const;
   static InlinedRef fromJSON(const json &J);
   /// [{"caller", "nodes", "where"}, ...]: the layout of "inlined_at" in

@@ -10,6 +10,7 @@
 /// of the document, without building it.
 ///
 //===----------------------------------------------------------------------===//
+#include "core/InlinedLevels.h"
 #include "core/Seg.h"
 #include "core/SegCompactForm.h"
 
@@ -367,7 +368,7 @@ private:
       key("in_main_file", First);
       Out += "false";
     }
-    if (!F.InlinedAt.empty()) {
+    if (!F.InlinedAt.empty() && !Vocab) { // (else in the file's "inlined" table)
       key("inlined_at", First);
       Out += InlinedRef::listToJSON(F.InlinedAt).dump();
     }
@@ -655,6 +656,8 @@ std::string FunctionSeg::toCompactText(SegVocabulary *Vocab, size_t Index) const
   std::string Out;
   FunctionWriter(*this, Vocab, Out).run();
   if (Vocab)
+    takeInlinedRefs(*Vocab, *this, Index);
+  if (Vocab)
     forEachNode(Body, [&](const Node &N) {
       if (N.Kind == NodeKind::Unknown)
         Vocab->NodeWarnings.try_emplace(unknownNodeWarning("", *this, N),
@@ -687,6 +690,8 @@ namespace {
 json headerWithoutTables(const SegFile &S, SegVocabulary &Vocab) {
   json J = headerJSON(S);
   J["schema"] = SegFile::Schema;
+  if (!Vocab.Inlined.empty())
+    J["inlined"] = inlinedTableJSON(Vocab);
   json &Warnings = J["warnings"];
   std::vector<json *> Slots;
   std::vector<std::string_view> Texts;

@@ -8,6 +8,7 @@
 /// every index into the tables, then read by FunctionSeg::fromJSON.
 ///
 //===----------------------------------------------------------------------===//
+#include "core/InlinedLevels.h"
 #include "core/JsonShape.h"
 #include "core/Seg.h"
 #include "core/SegCompactForm.h"
@@ -448,6 +449,8 @@ SegFile SegFile::fromJSON(const json &J) {
   }
   if (J.contains("targets"))
     S.Targets = J["targets"].get<std::map<std::string, std::map<std::string, std::string>>>();
+  if (J.contains("inlined")) // schema 4: the inlined calls' code, by reference
+    readInlinedTable(J["inlined"], S);
   return S;
 }
 

@@ -7,6 +7,7 @@
 ///
 //===----------------------------------------------------------------------===//
 #include "plugin/IRLevels.h"
+#include "core/InlinedLevels.h"
 #include "predictor/ExprText.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -54,6 +55,7 @@ InlinedRef inlinedRef(const IRFunctionSeg &IR, const InlinedSite &S, const std::
     }
   };
   Walk(IR.Seg);
+  R.Runs = inlinedSiteRuns(IR.Seg, R.Nodes);
   return R;
 }
 

@@ -332,10 +332,6 @@ private:
       auto B = ByName.find(Callee);
       if (B == ByName.end() || Written[B->second.front()])
         continue;
-      for (const InlinedRef &R : Inlined[Callee])
-        Done[B->second.front()].MergeWarnings.push_back(
-            Callee + ": segtime: IR level from the code of the call at " + R.Where +
-            " (inlined into '" + R.Caller + "')");
       writeFunction(B->second.front(), nullptr, std::move(Inlined[Callee]));
       Inlined.erase(Callee);
       flush();

@@ -13,7 +13,8 @@ For every kernel of examples/*.c and validation/*.c, two compiles at -O2
     the kernel has no code of its own and its IR level comes from the code
     of its inlined calls.
 In the inlined copy the program's default sizes (`argc > K ? atoi(argv[K]) :
-DEFAULT`, valset.h's `vs_arg(argc, argv, K, DEFAULT)`) are the small sizes:
+DEFAULT`, `vs_arg(argc, argv, K, DEFAULT)`, in the file and in the copy of
+valset.h it includes, whose vs_gemm_main reads m, n, k) are the small sizes:
 the optimiser specialises the inlined code to the value main passes when
 argc is 1 (a constant it can see), and the IR level of an inlined call is
 that code as its caller has it (docs/cli.md "Inlined functions").
@@ -29,7 +30,7 @@ harness's warm-up call, the timed calls, a checksum call) is predicted per
 site (--json "inlined_sites"): the site inside a loop of main is the timed
 one. Prints a table; not a test.
 """
-import argparse, json, os, re, shutil, sys, tempfile
+import argparse, json, os, re, sys, tempfile
 
 from segtime_common import (BUILD, CLANG, PLUGIN, ROOT, SEGTIME, callgrind_instructions,
                             load_seg, measured, pct, run)
@@ -95,7 +96,8 @@ def main():
     os.makedirs(os.path.join(work, "validation"), exist_ok=True)
     with open(os.path.join(work, "examples", "segtime_bench.h"), "w") as f:
         f.write(header.replace(KERNEL_MACRO, INLINED_MACRO))
-    shutil.copy(os.path.join(ROOT, "validation", "valset.h"), os.path.join(work, "validation"))
+    with open(os.path.join(ROOT, "validation", "valset.h")) as f:
+        valset = f.read()
     rows = []
     for folder in ("examples", "validation"):
         for name in sorted(n[:-2] for n in os.listdir(os.path.join(ROOT, folder)) if n.endswith(".c")):
@@ -108,6 +110,10 @@ def main():
                 text = f.read()
             with open(inl_src, "w") as f:
                 f.write(small_defaults(text, SMALL[name]))
+            # valset.h's harness mains read the sizes too (vs_gemm_main:
+            # vs_arg(argc, argv, 1, def), ...): the same small defaults
+            with open(os.path.join(work, "validation", "valset.h"), "w") as f:
+                f.write(small_defaults(valset, SMALL[name]))
             row = {"kernel": name}
             for kind, path in (("not_inlined", src), ("inlined", inl_src)):
                 base = os.path.join(work, "%s-%s" % (name, kind))

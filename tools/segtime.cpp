@@ -169,7 +169,8 @@ std::map<std::string, json> perSiteFigures(const SegFile &Unresolved, const Mach
       unsigned Loops = inlinedCallerLoops(Unresolved, *F, R);
       json Site = {{"site", K}, {"caller", R.Caller}, {"where", R.Where},
                    {"caller_loops", Loops}, {"levels", json::object()}};
-      Note += "\n  site " + std::to_string(K) + " (" + R.Caller + " at " + R.Where +
+      Note += "\n  site " + std::to_string(K) + " (" + R.Caller +
+              (R.Where.empty() ? "" : " at " + R.Where) +
               (Loops ? ", in " + std::to_string(Loops) + " loop(s) of " + R.Caller : "") + "):";
       if (Q.Functions.empty() || Q.Functions[0].Levels.empty())
         Note += " not predicted";
@@ -279,15 +280,16 @@ int predictMain(int Argc, char **Argv) {
   }
   const std::string &MachineName = MachineNames[0];
   SegFile S = SegFile::read(Seg);
-  if (SummaryMax >= 0) { // (never fails on the machine: the text says why)
-    std::cout << compileTimeSummary(S, MachineName, O.Values, SummaryMax);
-    return 0;
-  }
-  const SegFile Unresolved = S;
   for (const std::string &Name : O.Functions)
     if (const FunctionSeg *F = S.find(Name); F && Site > F->InlinedAt.size())
       throw UsageError("--site " + std::to_string(Site) + ": " + Name + " has " +
                        std::to_string(F->InlinedAt.size()) + " inlined call sites");
+  if (SummaryMax >= 0) { // (never fails on the machine: the text says why)
+    resolveInlined(S, 0); // the levels of functions with no code of their own too
+    std::cout << compileTimeSummary(S, MachineName, O.Values, SummaryMax);
+    return 0;
+  }
+  const SegFile Unresolved = S;
   resolveInlined(S, Site);
   Machine M = readMachine(findMachine(MachineName));
   if (!Profile.empty()) {
@@ -485,8 +487,8 @@ int showMain(int Argc, char **Argv) {
       // A function with no code of its own: the code of its inlined calls.
       for (size_t K = 0; K < F.InlinedAt.size(); ++K) {
         const InlinedRef &R = F.InlinedAt[K];
-        std::cout << "    inlined call " << K + 1 << " at " << R.Where << " (in '" << R.Caller
-                  << "'): its nodes";
+        std::cout << "    inlined call " << K + 1 << (R.Where.empty() ? "" : " at " + R.Where)
+                  << " (in '" << R.Caller << "'): its nodes";
         for (const std::string &Id : R.Nodes)
           std::cout << " " << (F.InlinedAt.size() > 1 ? "c" + std::to_string(K + 1) + "_" : "")
                     << Id;

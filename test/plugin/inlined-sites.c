@@ -1,4 +1,5 @@
-// A static kernel inlined at three call sites of main (option inlined): its
+// A static kernel inlined at three call sites of main (option inlined, on by
+// default): its
 // IR level refers to main's code of each call (no copy in the SEG file), one
 // level per site. predict gives the sum of one call at each site and each
 // site's figures (the second in a loop of main); --site K one call at site
@@ -7,7 +8,15 @@
 // RUN: %clang -target x86_64-linux-gnu -O2 -fplugin=%segtime_plugin -fplugin-arg-segtime-quiet \
 // RUN:   -fplugin-arg-segtime-targets=compile -fplugin-arg-segtime-inlined=scale \
 // RUN:   -fplugin-arg-segtime-out=%t.json -c %s -o %t.o
-// RUN: %python -c "import json,sys; f=[f for f in json.load(open(sys.argv[1]))['functions'] if f['name']=='scale'][0]; print('REFS', len(f['inlined_at']), 'level_segs' in f)" %t.json | FileCheck %s --check-prefix=REFS
+// RUN: %python -c "import json,sys; J=json.load(open(sys.argv[1])); fs=J['functions']; i=[k for k,f in enumerate(fs) if f['name']=='scale'][0]; e=[e for e in J['inlined'] if e[0]==i][0]; print('REFS', sum(isinstance(x, list) for x in e), 'level_segs' in fs[i], 'inlined_at' in fs[i], e)" %t.json | FileCheck %s --check-prefix=REFS
+// On by default: the same file without the option.
+// RUN: %clang -target x86_64-linux-gnu -O2 -fplugin=%segtime_plugin -fplugin-arg-segtime-quiet \
+// RUN:   -fplugin-arg-segtime-targets=compile -fplugin-arg-segtime-out=%t-default.json -c %s -o %t.o
+// RUN: cmp %t.json %t-default.json
+// The compile-time summary (predict --summary, which the plugin runs) has
+// scale's ICC level too: the sum of one call at each site.
+// RUN: %segtime predict %t.json --summary 10 --machine %inputs/icc-machine.yaml -p n=1000 \
+// RUN:   | FileCheck %s --check-prefix=SUMMARY
 // RUN: %segtime show %t.json --ir --function scale | FileCheck %s --check-prefix=SHOW
 // RUN: %segtime predict %t.json --machine %inputs/icc-machine.yaml --function scale \
 // RUN:   --level icc,intcc -p n=1000 | FileCheck %s --check-prefix=TEXT
@@ -39,22 +48,28 @@ int main(int argc, char **argv) {
   return (int)x[1];
 }
 
-// REFS: REFS 3 False
+// Schema 4's "inlined" table: scale's three calls in main (function 1), each
+// as runs of main's IR nodes; no "inlined_at" in the function.
+// REFS: REFS 3 False False [0, 1, [{{[0-9]+}}, -{{[0-9]+}}], [{{[0-9]+}}], [{{[0-9]+}}]]
+
+// SUMMARY: segtime: scale (
+// SUMMARY: ICC   t on icc-test (x86-64) = {{.*}} ({{[0-9]+}} instructions, {{[0-9]+}} cycles) at n=1000
+// SUMMARY: segtime: main (
 
 // SHOW: function scale
 // SHOW: IR-level SEG (-O2):
-// SHOW-NEXT: inlined call 1 at {{.*}}inlined-sites.c:35:3 (in 'main'): its nodes c1_ir
-// SHOW-NEXT: inlined call 2 at {{.*}}inlined-sites.c:37:5 (in 'main'): its nodes c2_ir
-// SHOW-NEXT: inlined call 3 at {{.*}}inlined-sites.c:38:3 (in 'main'): its nodes c3_ir
-// SHOW: c1_ir{{[0-9]+}} Loop @28 ir-loop
-// SHOW: c2_ir{{[0-9]+}} Loop @28 ir-loop
+// SHOW-NEXT: inlined call 1 at {{.*}}inlined-sites.c:44:3 (in 'main'): its nodes c1_ir
+// SHOW-NEXT: inlined call 2 at {{.*}}inlined-sites.c:46:5 (in 'main'): its nodes c2_ir
+// SHOW-NEXT: inlined call 3 at {{.*}}inlined-sites.c:47:3 (in 'main'): its nodes c3_ir
+// SHOW: c1_ir{{[0-9]+}} Loop @37 ir-loop
+// SHOW: c2_ir{{[0-9]+}} Loop @37 ir-loop
 // SHOW-NOT: kernel.
 // SHOW-NOT: scale.
 
 // TEXT: INTCC and ICC: the sum of one call at each of its 3 inlined call sites (--site K: one call at site K):
-// TEXT-NEXT: site 1 (main at {{.*}}inlined-sites.c:35:3): ICC {{.*}} s ({{[0-9]+}} instructions) INTCC {{.*}} s
-// TEXT-NEXT: site 2 (main at {{.*}}inlined-sites.c:37:5, in 1 loop(s) of main): ICC
-// TEXT-NEXT: site 3 (main at {{.*}}inlined-sites.c:38:3): ICC
+// TEXT-NEXT: site 1 (main at {{.*}}inlined-sites.c:44:3): ICC {{.*}} s ({{[0-9]+}} instructions) INTCC {{.*}} s
+// TEXT-NEXT: site 2 (main at {{.*}}inlined-sites.c:46:5, in 1 loop(s) of main): ICC
+// TEXT-NEXT: site 3 (main at {{.*}}inlined-sites.c:47:3): ICC
 
 // JSON: "inlined_sites": [
 // JSON: "caller": "main",

@@ -316,6 +316,46 @@ TEST(ResolveInlined, CallersLoopAroundTheCall) {
             0u);
 }
 
+// Schema 4 writes the references as runs of sibling nodes in the file's
+// "inlined" table, the callers by index, and no "where": the reader takes
+// the nodes back from the callers' IR levels and the location from the
+// source node of the code's first node (the call).
+TEST(InlinedRefs, RunsOfSiblingsRoundTrip) {
+  SegFile S = inlinedProgram();
+  const NodeList &IR = S.Functions[0].LevelSegs.at("IR");
+  json Runs = inlinedSiteRuns(IR, {"ir5", "ir5e7", "ir9"});
+  EXPECT_EQ(Runs, json::parse(R"([5, -2])"));
+  EXPECT_EQ(inlinedSiteNodes(IR, Runs), (std::vector<std::string>{"ir5", "ir5e7", "ir9"}));
+  EXPECT_EQ(inlinedSiteRuns(IR, {"ir1", "ir5e7"}), json::parse(R"([1, "ir5e7"])"));
+  EXPECT_EQ(inlinedSiteRuns(IR, {"ir77"}), json::parse("[77]")); // not in IR: alone
+  EXPECT_THROW(inlinedSiteNodes(IR, json::parse("[5, -3]")), std::runtime_error);
+  EXPECT_THROW(inlinedSiteNodes(IR, json::parse("[-1]")), std::runtime_error);
+  EXPECT_THROW(inlinedSiteNodes(IR, json::parse("[5, 1.5]")), std::runtime_error);
+
+  for (InlinedRef &R : S.Functions[1].InlinedAt)
+    R.Runs = inlinedSiteRuns(IR, R.Nodes);
+  json J = S.toCompactJSON();
+  EXPECT_EQ(J.at("inlined"), json::parse(R"([[1, 0, [5, -1], [9]]])"));
+  EXPECT_FALSE(J.at("functions")[1].contains("inlined_at"));
+  SegFile Back = SegFile::fromJSON(J);
+  EXPECT_EQ(Back.Functions[1].InlinedAt, S.Functions[1].InlinedAt); // where: main's calls
+  // References the plugin did not encode are written node by node.
+  SegFile Plain = inlinedProgram();
+  json P = Plain.toCompactJSON();
+  EXPECT_EQ(P.at("inlined"), json::parse(R"([[1, 0, ["ir5", "ir5e7"], ["ir9"]]])"));
+  EXPECT_EQ(SegFile::fromJSON(P).Functions[1].InlinedAt, Plain.Functions[1].InlinedAt);
+  // A malformed entry is named.
+  P["inlined"][0][2] = json::parse("[5, -9]");
+  try {
+    SegFile::fromJSON(P);
+    FAIL() << "a run past the caller's nodes was accepted";
+  } catch (const std::runtime_error &E) {
+    EXPECT_NE(std::string(E.what()).find("SEG file at /inlined/0: kernel's call in 'main'"),
+              std::string::npos)
+        << E.what();
+  }
+}
+
 TEST(MergeIR, WholeWordsOnly) {
   EXPECT_TRUE(containsWord("2*n + 1", "n"));
   EXPECT_FALSE(containsWord("2*nn + n_1", "n"));
