@@ -36,10 +36,12 @@ struct PluginOptions {
   std::map<std::string, double> Values;    ///< p=NAME=VALUE, for the printed ICC times
   /// inlined[=NAME,...]: functions with no code of their own (every call
   /// inlined) that get IR and machine levels from the code of their calls
-  /// (all of them, the default, or only those named; none: no-inlined).
+  /// (all of them, or only those named; none: no-inlined, the default).
   /// Each refers to its callers' code (core/Seg.h InlinedRef, written as
-  /// runs of nodes): Lua's .seg.json 1.006x (4.89x its objects).
-  bool InlinedAll = true;
+  /// runs of nodes): Lua's .seg.json 1.006x (4.89x its objects), but
+  /// predict resolves each site over a copy of the file (Lua's lparser.c:
+  /// 58 s against 0.24 s), so it is not yet the default.
+  bool InlinedAll = false;
   std::set<std::string> Inlined;
 };
 
