@@ -319,10 +319,12 @@ def csmith_program(seed, work):
     os.makedirs(d, exist_ok=True)
     path = os.path.join(d, "seed%d.c" % seed)
     if not os.path.exists(path):
-        # cwd: csmith writes platform.info into the current directory; the
-        # temporary name is per process (parallel runs)
+        # cwd: csmith writes and reads back platform.info in the current
+        # directory, so each run has a directory of its own (parallel runs
+        # sharing one read a half-written file: "please specify integer size")
         tmp = "%s.%d.tmp" % (path, os.getpid())
-        run(["csmith", "--seed", str(seed), "-o", tmp], cwd=d)
+        with tempfile.TemporaryDirectory(dir=d) as cwd:
+            run(["csmith", "--seed", str(seed), "-o", tmp], cwd=cwd)
         os.replace(tmp, path)
     return path
 
