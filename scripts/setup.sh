@@ -8,7 +8,7 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 PKGS=(llvm-19-dev libclang-19-dev clang-19 llvm-19-tools libeigen3-dev libginac-dev
       libcln-dev nlohmann-json3-dev libyaml-cpp-dev libgtest-dev cmake ninja-build
       python3 gnuplot-nox graphviz valgrind zlib1g-dev libzstd-dev libedit-dev libxml2-dev
-      libcurl4-openssl-dev libffi-dev openmpi-bin libopenmpi-dev csmith binutils
+      libcurl4-openssl-dev libffi-dev openmpi-bin libopenmpi-dev csmith libcsmith-dev binutils
       libclang-rt-19-dev libboost-dev)  # libclang-rt: the sanitizer and libFuzzer runtimes (fuzz.py, sanitize.sh); boost: Boost.Math (Student t)
 need=()
 for p in "${PKGS[@]}"; do
