@@ -6,6 +6,7 @@ USAGE:
                      [--reps 7] [--rounds 3] [--opt O2]
                      [--json build/heldout/heldout.json] [--table build/heldout/heldout.md]
                      [--plot build/heldout/plot]
+  scripts/heldout.py --machine OTHER.yaml --measured build/heldout/heldout.json   # predict again
   scripts/heldout.py --machine MACHINE.yaml --counts-only     # callgrind instruction counts
   scripts/heldout.py --machine MACHINE.yaml --check           # compile + predict, no runs (ctest)
   scripts/heldout.py --check-separation                       # validation vs training kernels (ctest)
@@ -262,6 +263,10 @@ def main():
     ap.add_argument("--check-separation", action="store_true",
                     help="exit 1 if a validation kernel is a training/calibration kernel")
     ap.add_argument("--work", default="", help="build folder (default build/heldout[-OPT])")
+    ap.add_argument("--measured", default="", metavar="JSON",
+                    help="take the measured times from an earlier run's --json (same kernels, sizes "
+                         "and flags; the plugin does not change the code) and only predict again; "
+                         "kernel sizes missing from it are measured")
     ap.add_argument("--json", default="")
     ap.add_argument("--table", default="")
     ap.add_argument("--plot", default="", help="folder for the gnuplot predicted-vs-measured plot")
@@ -356,8 +361,15 @@ def main():
         probe = PhaseProbe(work, wait=a.phase_wait,
                            log=lambda line: print("== " + line, file=sys.stderr, flush=True))
         res = {}
+        earlier = {}
+        if a.measured:
+            with open(a.measured) as f:
+                earlier = {(r["kernel"], tuple(r["argv"])): r for r in json.load(f)["rows"]
+                           if "measured_median_s" in r}
         for rnd in range(a.rounds):
             for k, argv, fp in jobs:
+                if (k["name"], tuple(argv)) in earlier:
+                    continue
                 base, _ = built[k["name"]]
                 m, before, after, _aside = probe.measure(
                     lambda: measured(run([base] + [str(v) for v in argv],
@@ -367,12 +379,19 @@ def main():
                 res.setdefault((k["name"], tuple(argv)), []).append((m, before, after))
         for k, argv, fp in jobs:
             base, seg = built[k["name"]]
-            rs = res[(k["name"], tuple(argv))]
-            vals = [m["median_s"] for m, _, _ in rs]
-            fast = fast_rounds(vals, [b for _, b, _ in rs], [f for _, _, f in rs], probe.best)
-            med = median(fast or vals)
-            lo, hi = min(m["min_s"] for m, _, _ in rs), max(m["max_s"] for m, _, _ in rs)
-            m0 = rs[0][0]
+            e = earlier.get((k["name"], tuple(argv)))
+            if e:
+                vals, med = e["round_medians_s"], e["measured_median_s"]
+                fast = vals[:len(vals) - e["slow_phase_rounds"]]
+                lo, hi = e["measured_min_s"], e["measured_max_s"]
+                m0 = {"function": e["function"], "params": e["params"]}
+            else:
+                rs = res[(k["name"], tuple(argv))]
+                vals = [m["median_s"] for m, _, _ in rs]
+                fast = fast_rounds(vals, [b for _, b, _ in rs], [f for _, _, f in rs], probe.best)
+                med = median(fast or vals)
+                lo, hi = min(m["min_s"] for m, _, _ in rs), max(m["max_s"] for m, _, _ in rs)
+                m0 = rs[0][0]
             pred, err = predict_levels(base + ".seg.json", m0["function"], m0["params"],
                                        given(k, seg, m0["params"]), a.machine)
             rows.append({"kernel": k["name"], "function": m0["function"], "group": k.get("group", ""),
@@ -412,7 +431,7 @@ def main():
     print("\n".join(lines))
     print()
     print("\n".join(summary))
-    out = {"machine": a.machine, "flags": FLAGS, "manifest": os.path.relpath(a.manifest, ROOT),
+    out = {"machine": a.machine, "flags": FLAGS, "measured_from": a.measured or None, "manifest": os.path.relpath(a.manifest, ROOT),
            "fitted": "nothing: the machine file's numbers come from segtime calibrate "
                      "(training and calibration kernels only)", "rows": rows, "summary": summary}
     if not a.counts_only:
