@@ -343,6 +343,16 @@ private:
     else
       appendString(Out, S);
   }
+  /// Prefix (JSON punctuation, a key) as it is, then S as textOf or nameOf
+  /// writes it.
+  void textAfter(const char *Prefix, const std::string &S) {
+    Out += Prefix;
+    textOf(S);
+  }
+  void nameAfter(const char *Prefix, const std::string &S) {
+    Out += Prefix;
+    nameOf(S);
+  }
   void texts(const std::vector<std::string> &V) {
     array(V, [&](const std::string &X) { textOf(X); });
   }
@@ -416,10 +426,8 @@ private:
   void writeParameter(const Parameter &P, bool WhereLeftOut, bool FirstOne) {
     if (!FirstOne)
       Out += ',';
-    Out += '[';
-    textOf(P.Name);
-    Out += ',';
-    nameOf(P.Kind);
+    textAfter("[", P.Name);
+    nameAfter(",", P.Kind);
     Out += ',';
     if (P.Default)
       Out += json(*P.Default).dump();
@@ -427,20 +435,15 @@ private:
       appendString(Out, P.DefaultExpr);
     else
       Out += "null";
-    Out += ',';
-    nameOf(P.Source);
-    Out += ',';
+    nameAfter(",", P.Source);
     if (WhereLeftOut)
-      Out += "null";
+      Out += ",null";
     else
-      textOf(P.Where);
-    Out += ',';
-    textOf(P.Meaning);
+      textAfter(",", P.Where);
+    textAfter(",", P.Meaning);
     if (!P.TakenAt.empty()) {
-      Out += ',';
-      textOf(P.TakenAt);
-      Out += ',';
-      textOf(P.OtherAt);
+      textAfter(",", P.TakenAt);
+      textAfter(",", P.OtherAt);
     }
     Out += ']';
   }
@@ -458,10 +461,8 @@ private:
       Out += ',';
       Out += std::to_string(R.EndCol);
     }
-    if (File) {
-      Out += ',';
-      nameOf(R.File);
-    }
+    if (File)
+      nameAfter(",", R.File);
     Out += ']';
   }
 
@@ -488,10 +489,8 @@ private:
       array(N.Arms, [&](const Arm &A) {
         Out += "{\"b\":";
         writeList(A.Body);
-        Out += ",\"l\":";
-        nameOf(A.Label);
-        Out += ",\"p\":";
-        textOf(A.Prob);
+        nameAfter(",\"l\":", A.Label);
+        textAfter(",\"p\":", A.Prob);
         Out += '}';
       });
     }
@@ -591,22 +590,17 @@ private:
   /// MemStream::toJSON's keys, its texts shared.
   void writeStreams(const std::vector<MemStream> &Streams) {
     array(Streams, [&](const MemStream &M) {
-      Out += "{\"base\":";
-      textOf(M.Base);
+      textAfter("{\"base\":", M.Base);
       Out += M.Load ? ",\"load\":true,\"loops\":" : ",\"load\":false,\"loops\":";
       array(M.Loops, [&](const MemStream::Step &S) {
         Out += '{';
         if (!S.Index.empty()) {
-          Out += "\"index\":";
-          textOf(S.Index);
+          textAfter("\"index\":", S.Index);
           Out += ',';
         }
-        Out += "\"loop\":";
-        textOf(S.Loop);
-        Out += ",\"stride_B\":";
-        textOf(S.Stride);
-        Out += ",\"trip\":";
-        textOf(S.Trip);
+        textAfter("\"loop\":", S.Loop);
+        textAfter(",\"stride_B\":", S.Stride);
+        textAfter(",\"trip\":", S.Trip);
         Out += '}';
       });
       Out += ",\"offsets_B\":";

@@ -366,7 +366,7 @@ void CompareReport::printText(std::ostream &OS) const {
        << ", " << R.Calls << " calls; " << R.SegPath << " + " << R.CtPath << "\n";
     OS << "Table 6 - SEG node times per call (" << Unit
        << "); error (%) of each level against CT\n";
-    std::string H = pad("node", 22, true) + pad("line", 5) + pad("CT", 10);
+    std::string H = pad("node", 22, true) + pad("line", 5) + pad(levelKey(Level::CT), 10);
     for (Level L : Levels)
       H += pad(levelKey(L), 10);
     for (Level L : Levels)

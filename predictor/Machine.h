@@ -43,13 +43,7 @@ struct CostEntry {
   /// An entry with its own unit (a model parameter, Machine::Params).
   static CostEntry of(double Value, const std::string &Unit, const std::string &Provenance,
                       const std::string &Ref, std::optional<double> Spread = std::nullopt) {
-    CostEntry E;
-    E.Value = Value;
-    E.Unit = Unit;
-    E.Provenance = Provenance;
-    E.Ref = Ref;
-    E.Spread = Spread;
-    return E;
+    return CostEntry{Value, Provenance, Ref, Spread, /*Line=*/0, Unit};
   }
 };
 

@@ -245,6 +245,159 @@ def write_plot(rows, folder):
     return gp, (r is not None and r.returncode == 0)
 
 
+def check_kernels(kernels, built, machine):
+    """--check: each kernel predicts its small size at every level it should;
+    prints a line per kernel and returns the exit status."""
+    # One run at the small size (SEGTIME_REPS=1, milliseconds): the name of
+    # the timed function and the parameters the harness reports; its time
+    # is not used.
+    bad = 0
+    for k in kernels:
+        base, seg = built[k["name"]]
+        m = measured(run([base] + [str(v) for v in k["small"]],
+                         env=dict(os.environ, SEGTIME_REPS="1")).stdout)
+        want = k.get("check_levels", LEVELS)
+        pred, err = predict(base + ".seg.json", m["function"], m["params"],
+                            given(k, seg, m["params"]), machine, ",".join(want).lower(),
+                            timeout=PREDICT_TIMEOUT)
+        times = {l: (pred or {}).get("levels", {}).get(l, {}).get("time_s") for l in want}
+        # POC counts flop only: 0 s for a kernel without floating point.
+        good = pred is not None and all(t is not None and (0 < t < 1e6 or l == "POC" and t == 0)
+                                        for l, t in times.items())
+        bad += not good
+        print("%-15s %-15s %s" % (k["name"], m["function"], " ".join(
+            "%s=%.3g s" % (l, t) if t is not None else "%s=n/a" % l for l, t in times.items())
+            if pred else "error: " + err))
+    print("%d of %d kernels predict at every level" % (len(kernels) - bad, len(kernels)))
+    return 1 if bad else 0
+
+
+def count_rows(kernels, built, machine):
+    """--counts-only: the ICC instruction count of each kernel at its small
+    size against callgrind; returns the rows, the table lines and the summary."""
+    rows = []
+    for k in kernels:
+        base, seg = built[k["name"]]
+        argv = [str(v) for v in k["small"]]
+        print("== callgrind %s %s" % (k["name"], " ".join(argv)), file=sys.stderr, flush=True)
+        m = measured(run([base] + argv, env=dict(os.environ, SEGTIME_REPS="1")).stdout)
+        per_call = kernel_instructions(base, argv, seg)
+        pred, err = predict(base + ".seg.json", m["function"], m["params"],
+                            given(k, seg, m["params"]), machine, "icc")
+        row = {"kernel": k["name"], "function": m["function"], "params": m["params"],
+               "callgrind_instructions": per_call}
+        if pred:
+            icc = pred["levels"]["ICC"]["counts"].get("instructions", 0)
+            row.update({"icc_instructions": icc, "error_pct": pct(icc, per_call)})
+        else:
+            row["error"] = err
+        rows.append(row)
+    lines = ["| kernel | parameters | callgrind instr. | ICC instr. | error |",
+             "|---|---|---|---|---|"]
+    for r in rows:
+        lines.append("| %s | %s | %.0f | %s | %s |" % (
+            r["kernel"], " ".join("%s=%g" % kv for kv in r["params"].items()),
+            r["callgrind_instructions"],
+            "%.0f" % r["icc_instructions"] if "icc_instructions" in r else "-",
+            "%+.2f%%" % r["error_pct"] if "error_pct" in r else r.get("error", "")[:60]))
+    errs = [abs(r["error_pct"]) for r in rows if "error_pct" in r]
+    summary = ["ICC instruction count vs callgrind over %d kernels: |error| median %.2f%%, "
+               "p90 %.2f%%, max %.2f%%; within 2%%: %d, within 10%%: %d; not predicted: %d"
+               % (len(errs), median(errs), percentile(errs, 90), max(errs),
+                  sum(1 for e in errs if e <= 2), sum(1 for e in errs if e <= 10),
+                  len(rows) - len(errs))] if errs else ["no kernel predicted"]
+    return rows, lines, summary
+
+
+def timing_of(earlier, rs, probe):
+    """(round medians, fast-phase rounds, measured median, min, max, first
+    measurement) of one kernel size: from an earlier run's row (--measured)
+    or from this run's rounds rs [(measurement, probe before, probe after)]."""
+    if earlier:
+        vals = earlier["round_medians_s"]
+        return (vals, vals[:len(vals) - earlier["slow_phase_rounds"]], earlier["measured_median_s"],
+                earlier["measured_min_s"], earlier["measured_max_s"],
+                {"function": earlier["function"], "params": earlier["params"]})
+    vals = [m["median_s"] for m, _, _ in rs]
+    fast = fast_rounds(vals, [b for _, b, _ in rs], [f for _, _, f in rs], probe.best)
+    return (vals, fast, median(fast or vals), min(m["min_s"] for m, _, _ in rs),
+            max(m["max_s"] for m, _, _ in rs), rs[0][0])
+
+
+def timed_rows(a, kernels, built, work, caches):
+    """Every (kernel, size) up to --max-footprint timed in --rounds interleaved
+    rounds and predicted at every level; returns the rows, the table lines and
+    the summary."""
+    rows = []
+    # Every (kernel, size) up to --max-footprint.
+    jobs = []
+    for k in kernels:
+        for argv in k["sizes"]:
+            fp = eval_expr(k["footprint_bytes"], dict(zip(k["args"], argv)))
+            if a.max_footprint is None or fp <= a.max_footprint:
+                jobs.append((k, argv, fp))
+    probe = PhaseProbe(work, wait=a.phase_wait,
+                       log=lambda line: print("== " + line, file=sys.stderr, flush=True))
+    res = {}
+    earlier = {}
+    if a.measured:
+        with open(a.measured) as f:
+            earlier = {(r["kernel"], tuple(r["argv"])): r for r in json.load(f)["rows"]
+                       if "measured_median_s" in r}
+    for rnd in range(a.rounds):
+        for k, argv, fp in jobs:
+            if (k["name"], tuple(argv)) in earlier:
+                continue
+            base, _ = built[k["name"]]
+            m, before, after, _aside = probe.measure(
+                lambda: measured(run([base] + [str(v) for v in argv],
+                                     env=dict(os.environ, SEGTIME_REPS=a.reps)).stdout),
+                a.retries, "round %d/%d: %s %s" % (rnd + 1, a.rounds, k["name"],
+                                                   " ".join(map(str, argv))))
+            res.setdefault((k["name"], tuple(argv)), []).append((m, before, after))
+    for k, argv, fp in jobs:
+        base, seg = built[k["name"]]
+        vals, fast, med, lo, hi, m0 = timing_of(earlier.get((k["name"], tuple(argv))),
+                                                res.get((k["name"], tuple(argv))), probe)
+        pred, err = predict_levels(base + ".seg.json", m0["function"], m0["params"],
+                                   given(k, seg, m0["params"]), a.machine)
+        rows.append({"kernel": k["name"], "function": m0["function"], "group": k.get("group", ""),
+                     "argv": argv, "params": m0["params"], "footprint_bytes": fp,
+                     "size_class": size_class(fp, caches),
+                     "measured_median_s": med, "measured_min_s": lo, "measured_max_s": hi,
+                     "spread_pct": 100.0 * (hi - lo) / med if med else float("nan"),
+                     "round_medians_s": vals, "slow_phase_rounds": len(vals) - len(fast),
+                     "levels": levels_of(pred, med), "error": err})
+    lines = ["| kernel | size | footprint | class | measured (spread) | " +
+             " | ".join(LEVELS) + " |", "|---|---|---|---|---|" + "---|" * len(LEVELS)]
+    for r in rows:
+        lines.append("| %s | %s | %.3g MB | %s | %.4g s (%.0f%%) | %s |" % (
+            r["kernel"], "x".join(map(str, r["argv"])), r["footprint_bytes"] / 2 ** 20,
+            r["size_class"], r["measured_median_s"], r["spread_pct"], " | ".join(
+                "%+.0f%%" % r["levels"][l]["error_pct"] if "error_pct" in r["levels"].get(l, {})
+                else "n/a" for l in LEVELS)))
+    summary = []
+    for title, key in [("all", lambda r: True)] + [
+            ("footprint in " + c, (lambda c: lambda r: r["size_class"] == c)(c))
+            for c in [n for n, _ in caches] + ["memory"]]:
+        st = stats(rows, key)
+        if st:
+            summary.append("%s (%d kernel sizes, %d kernels): " % (
+                title, sum(1 for r in rows if key(r)),
+                len({r["kernel"] for r in rows if key(r)})) + "; ".join(
+                "%s |error| median %.1f%%, p90 %.1f%%, within 15%%: %d, within 35%%: %d of %d"
+                % (l, s["median_abs_error_pct"], s["p90_abs_error_pct"], s["within_15"],
+                   s["within_35"], s["n"]) for l, s in st.items()))
+    slow = sum(r["slow_phase_rounds"] for r in rows)
+    if slow:
+        summary.append("rounds run in a slow phase (left out of the medians): %d" % slow)
+    if a.plot:
+        gp, ok = write_plot(rows, a.plot)
+        summary.append("plot: %s%s" % (gp, " (and predicted-vs-measured.svg)" if ok else
+                                       " (gnuplot not run)"))
+    return rows, lines, summary
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--machine", help="machine file (calibrated on the machine that measures)")
@@ -295,139 +448,12 @@ def main():
     caches = cache_sizes(a.machine)
 
     if a.check:
-        # One run at the small size (SEGTIME_REPS=1, milliseconds): the name of
-        # the timed function and the parameters the harness reports; its time
-        # is not used.
-        bad = 0
-        for k in kernels:
-            base, seg = built[k["name"]]
-            m = measured(run([base] + [str(v) for v in k["small"]],
-                             env=dict(os.environ, SEGTIME_REPS="1")).stdout)
-            want = k.get("check_levels", LEVELS)
-            pred, err = predict(base + ".seg.json", m["function"], m["params"],
-                                given(k, seg, m["params"]), a.machine, ",".join(want).lower(),
-                                timeout=PREDICT_TIMEOUT)
-            times = {l: (pred or {}).get("levels", {}).get(l, {}).get("time_s") for l in want}
-            # POC counts flop only: 0 s for a kernel without floating point.
-            good = pred is not None and all(t is not None and (0 < t < 1e6 or l == "POC" and t == 0)
-                                            for l, t in times.items())
-            bad += not good
-            print("%-15s %-15s %s" % (k["name"], m["function"], " ".join(
-                "%s=%.3g s" % (l, t) if t is not None else "%s=n/a" % l for l, t in times.items())
-                if pred else "error: " + err))
-        print("%d of %d kernels predict at every level" % (len(kernels) - bad, len(kernels)))
-        sys.exit(1 if bad else 0)
+        sys.exit(check_kernels(kernels, built, a.machine))
 
-    rows = []
     if a.counts_only:
-        for k in kernels:
-            base, seg = built[k["name"]]
-            argv = [str(v) for v in k["small"]]
-            print("== callgrind %s %s" % (k["name"], " ".join(argv)), file=sys.stderr, flush=True)
-            m = measured(run([base] + argv, env=dict(os.environ, SEGTIME_REPS="1")).stdout)
-            per_call = kernel_instructions(base, argv, seg)
-            pred, err = predict(base + ".seg.json", m["function"], m["params"],
-                                given(k, seg, m["params"]), a.machine, "icc")
-            row = {"kernel": k["name"], "function": m["function"], "params": m["params"],
-                   "callgrind_instructions": per_call}
-            if pred:
-                icc = pred["levels"]["ICC"]["counts"].get("instructions", 0)
-                row.update({"icc_instructions": icc, "error_pct": pct(icc, per_call)})
-            else:
-                row["error"] = err
-            rows.append(row)
-        lines = ["| kernel | parameters | callgrind instr. | ICC instr. | error |",
-                 "|---|---|---|---|---|"]
-        for r in rows:
-            lines.append("| %s | %s | %.0f | %s | %s |" % (
-                r["kernel"], " ".join("%s=%g" % kv for kv in r["params"].items()),
-                r["callgrind_instructions"],
-                "%.0f" % r["icc_instructions"] if "icc_instructions" in r else "-",
-                "%+.2f%%" % r["error_pct"] if "error_pct" in r else r.get("error", "")[:60]))
-        errs = [abs(r["error_pct"]) for r in rows if "error_pct" in r]
-        summary = ["ICC instruction count vs callgrind over %d kernels: |error| median %.2f%%, "
-                   "p90 %.2f%%, max %.2f%%; within 2%%: %d, within 10%%: %d; not predicted: %d"
-                   % (len(errs), median(errs), percentile(errs, 90), max(errs),
-                      sum(1 for e in errs if e <= 2), sum(1 for e in errs if e <= 10),
-                      len(rows) - len(errs))] if errs else ["no kernel predicted"]
+        rows, lines, summary = count_rows(kernels, built, a.machine)
     else:
-        # Every (kernel, size) up to --max-footprint.
-        jobs = []
-        for k in kernels:
-            for argv in k["sizes"]:
-                fp = eval_expr(k["footprint_bytes"], dict(zip(k["args"], argv)))
-                if a.max_footprint is None or fp <= a.max_footprint:
-                    jobs.append((k, argv, fp))
-        probe = PhaseProbe(work, wait=a.phase_wait,
-                           log=lambda line: print("== " + line, file=sys.stderr, flush=True))
-        res = {}
-        earlier = {}
-        if a.measured:
-            with open(a.measured) as f:
-                earlier = {(r["kernel"], tuple(r["argv"])): r for r in json.load(f)["rows"]
-                           if "measured_median_s" in r}
-        for rnd in range(a.rounds):
-            for k, argv, fp in jobs:
-                if (k["name"], tuple(argv)) in earlier:
-                    continue
-                base, _ = built[k["name"]]
-                m, before, after, _aside = probe.measure(
-                    lambda: measured(run([base] + [str(v) for v in argv],
-                                         env=dict(os.environ, SEGTIME_REPS=a.reps)).stdout),
-                    a.retries, "round %d/%d: %s %s" % (rnd + 1, a.rounds, k["name"],
-                                                       " ".join(map(str, argv))))
-                res.setdefault((k["name"], tuple(argv)), []).append((m, before, after))
-        for k, argv, fp in jobs:
-            base, seg = built[k["name"]]
-            e = earlier.get((k["name"], tuple(argv)))
-            if e:
-                vals, med = e["round_medians_s"], e["measured_median_s"]
-                fast = vals[:len(vals) - e["slow_phase_rounds"]]
-                lo, hi = e["measured_min_s"], e["measured_max_s"]
-                m0 = {"function": e["function"], "params": e["params"]}
-            else:
-                rs = res[(k["name"], tuple(argv))]
-                vals = [m["median_s"] for m, _, _ in rs]
-                fast = fast_rounds(vals, [b for _, b, _ in rs], [f for _, _, f in rs], probe.best)
-                med = median(fast or vals)
-                lo, hi = min(m["min_s"] for m, _, _ in rs), max(m["max_s"] for m, _, _ in rs)
-                m0 = rs[0][0]
-            pred, err = predict_levels(base + ".seg.json", m0["function"], m0["params"],
-                                       given(k, seg, m0["params"]), a.machine)
-            rows.append({"kernel": k["name"], "function": m0["function"], "group": k.get("group", ""),
-                         "argv": argv, "params": m0["params"], "footprint_bytes": fp,
-                         "size_class": size_class(fp, caches),
-                         "measured_median_s": med, "measured_min_s": lo, "measured_max_s": hi,
-                         "spread_pct": 100.0 * (hi - lo) / med if med else float("nan"),
-                         "round_medians_s": vals, "slow_phase_rounds": len(vals) - len(fast),
-                         "levels": levels_of(pred, med), "error": err})
-        lines = ["| kernel | size | footprint | class | measured (spread) | " +
-                 " | ".join(LEVELS) + " |", "|---|---|---|---|---|" + "---|" * len(LEVELS)]
-        for r in rows:
-            lines.append("| %s | %s | %.3g MB | %s | %.4g s (%.0f%%) | %s |" % (
-                r["kernel"], "x".join(map(str, r["argv"])), r["footprint_bytes"] / 2 ** 20,
-                r["size_class"], r["measured_median_s"], r["spread_pct"], " | ".join(
-                    "%+.0f%%" % r["levels"][l]["error_pct"] if "error_pct" in r["levels"].get(l, {})
-                    else "n/a" for l in LEVELS)))
-        summary = []
-        for title, key in [("all", lambda r: True)] + [
-                ("footprint in " + c, (lambda c: lambda r: r["size_class"] == c)(c))
-                for c in [n for n, _ in caches] + ["memory"]]:
-            st = stats(rows, key)
-            if st:
-                summary.append("%s (%d kernel sizes, %d kernels): " % (
-                    title, sum(1 for r in rows if key(r)),
-                    len({r["kernel"] for r in rows if key(r)})) + "; ".join(
-                    "%s |error| median %.1f%%, p90 %.1f%%, within 15%%: %d, within 35%%: %d of %d"
-                    % (l, s["median_abs_error_pct"], s["p90_abs_error_pct"], s["within_15"],
-                       s["within_35"], s["n"]) for l, s in st.items()))
-        slow = sum(r["slow_phase_rounds"] for r in rows)
-        if slow:
-            summary.append("rounds run in a slow phase (left out of the medians): %d" % slow)
-        if a.plot:
-            gp, ok = write_plot(rows, a.plot)
-            summary.append("plot: %s%s" % (gp, " (and predicted-vs-measured.svg)" if ok else
-                                           " (gnuplot not run)"))
+        rows, lines, summary = timed_rows(a, kernels, built, work, caches)
     print("\n".join(lines))
     print()
     print("\n".join(summary))

@@ -9,7 +9,7 @@ PKGS=(llvm-19-dev libclang-19-dev clang-19 llvm-19-tools libeigen3-dev libginac-
       libcln-dev nlohmann-json3-dev libyaml-cpp-dev libgtest-dev cmake ninja-build
       python3 gnuplot-nox graphviz valgrind zlib1g-dev libzstd-dev libedit-dev libxml2-dev
       libcurl4-openssl-dev libffi-dev openmpi-bin libopenmpi-dev csmith libcsmith-dev binutils
-      libclang-rt-19-dev libboost-dev)  # libclang-rt: the sanitizer and libFuzzer runtimes (fuzz.py, sanitize.sh); boost: Boost.Math (Student t)
+      libclang-rt-19-dev libboost-dev python3-clang-19)  # libclang-rt: the sanitizer and libFuzzer runtimes (fuzz.py, sanitize.sh); boost: Boost.Math (Student t); python3-clang: libclang for code_shape.py
 need=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || need+=("$p")

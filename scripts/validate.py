@@ -69,6 +69,142 @@ def extra_for(name, seg, params):
     return extra_params(name, seg) + given_params(seg, GIVEN.get(name), params)
 
 
+def build_kernels(srcs, work):
+    """Compiles each (folder, name) kernel into work twice: with the plugin
+    (base: its .seg.json, the program) and instrumented (ct); returns
+    (folder, name, base, ct) per kernel."""
+    built = []
+    for folder, name in srcs:
+        print("== %s/%s: compile" % (folder, name), file=sys.stderr, flush=True)
+        base = os.path.join(work, name)
+        run([CLANG] + FLAGS + ["-fplugin=" + PLUGIN,
+             "-fplugin-arg-segtime-quiet", "-fplugin-arg-segtime-targets=compile",
+             "-fplugin-arg-segtime-out=" + base + ".seg.json",
+             "-c", os.path.join(ROOT, folder, name + ".c"), "-o", base + ".o"])
+        run([CLANG, base + ".o", "-o", base, "-lm"])
+        # The instrumented build (component timing): measured branch
+        # probabilities and loop counts (its own .seg.json is of the
+        # instrumented code: not used).
+        ct = base + "-ct"
+        run([CLANG] + FLAGS + ["-fplugin=" + PLUGIN, "-fplugin-arg-segtime-quiet",
+             "-fplugin-arg-segtime-instrument", "-fplugin-arg-segtime-out=" + ct + ".seg.json",
+             os.path.join(ROOT, folder, name + ".c"), RT, "-o", ct, "-lm"])
+        built.append((folder, name, base, ct))
+    return built
+
+
+def add_callgrind(row, name, base, ct, seg, machine):
+    """Row's "callgrind": the ICC instruction count at the small size against
+    callgrind, without and with the measured branch probabilities (the
+    instrumented build ct)."""
+    kernel = row["function"]
+    small = measured(run([base] + SMALL[name], env=dict(os.environ, SEGTIME_REPS="1")).stdout)
+    per_call = kernel_instructions(base, SMALL[name], seg)
+    sp, err2 = predict(base + ".seg.json", kernel, small["params"],
+                       extra_for(name, seg, small["params"]), machine, "icc")
+    row["callgrind"] = {"params": small["params"], "instructions": per_call}
+    if sp:
+        icc = sp["levels"]["ICC"]["counts"].get("instructions", 0)
+        row["callgrind"].update({"predicted": icc, "error_pct": pct(icc, per_call)})
+    else:
+        row["callgrind"]["error"] = err2
+    # The same with measured branch probabilities (the instrumented build).
+    run([ct] + SMALL[name], env=dict(os.environ, SEGTIME_REPS="1",
+                                    SEGTIME_CT_FILE=ct + ".ct.json"))
+    pp, err3 = predict(base + ".seg.json", kernel, small["params"],
+                       extra_for(name, seg, small["params"]), machine, "icc",
+                       profile=ct + ".ct.json")
+    if pp:
+        icc = pp["levels"]["ICC"]["counts"].get("instructions", 0)
+        row["callgrind"].update({"profiled": icc, "profiled_error_pct": pct(icc, per_call)})
+    else:
+        row["callgrind"]["profiled_error"] = err3
+
+
+def table_lines(rows, levels):
+    """The Markdown table of the rows."""
+    lines = ["| kernel | function | callgrind instr. | ICC instr. | err | ICC instr. with CT profile "
+             "| err | measured (spread) | " + " | ".join(levels) + " | ICC with CT profile |",
+             "|---|---|---|---|---|---|---|---|" + "---|" * (len(levels) + 1)]
+    for r in rows:
+        cg = r.get("callgrind", {})
+        cells = ["%+.1f%%" % r["levels"][l]["error_pct"] if l in r["levels"] else "n/a" for l in levels]
+        if "measured_median_s" in r:
+            spread = 100.0 * (r["measured_max_s"] - r["measured_min_s"]) / r["measured_median_s"]
+            timed = "%.3f ms (%.0f%%)" % (r["measured_median_s"] * 1e3, spread)
+        else:
+            timed = "-"
+        prof = r.get("icc_profiled")
+        cells.append("%+.1f%%" % prof["error_pct"] if prof else "n/a")
+        lines.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            r["kernel"], r["function"],
+            "%.0f" % cg["instructions"] if "instructions" in cg else "-",
+            "%.0f" % cg["predicted"] if "predicted" in cg else "-",
+            "%+.2f%%" % cg["error_pct"] if "error_pct" in cg else "-",
+            "%.0f" % cg["profiled"] if "profiled" in cg else "-",
+            "%+.2f%%" % cg["profiled_error_pct"] if "profiled_error_pct" in cg else "-",
+            timed, " | ".join(cells)))
+    return lines
+
+
+def summarise(rows, levels, counts_only):
+    """The summary lines: instruction counts, errors per level, Table 7 order."""
+    summary = []
+    cg_rows = [r["callgrind"] for r in rows if "error_pct" in r.get("callgrind", {})]
+    if cg_rows:
+        within = sum(1 for c in cg_rows if abs(c["error_pct"]) <= 2.0)
+        summary.append("ICC instruction count within 2%% of callgrind: %d of %d kernels"
+                       % (within, len(cg_rows)))
+    prof_rows = [r["callgrind"] for r in rows if "profiled_error_pct" in r.get("callgrind", {})]
+    if prof_rows:
+        within = sum(1 for c in prof_rows if abs(c["profiled_error_pct"]) <= 2.0)
+        summary.append("ICC instruction count with the CT profile within 2%% of callgrind: "
+                       "%d of %d kernels" % (within, len(prof_rows)))
+    for l in levels:
+        errs = sorted(abs(r["levels"][l]["error_pct"]) for r in rows if l in r["levels"])
+        if errs:
+            summary.append("%s: median |error| %.1f%%, max %.1f%% over %d kernels"
+                           % (l, median(errs), errs[-1], len(errs)))
+    errs = sorted(abs(r["icc_profiled"]["error_pct"]) for r in rows if "icc_profiled" in r)
+    if errs:
+        summary.append("ICC with the CT profile: median |error| %.1f%%, max %.1f%% over %d kernels"
+                       % (median(errs), errs[-1], len(errs)))
+    if not counts_only:
+        within = sum(1 for r in rows if "ICC" in r["levels"] and abs(r["levels"]["ICC"]["error_pct"]) <= 15)
+        summary.append("ICC within 15%%: %d of %d kernels" % (within, len(rows)))
+        vs_min = sorted(abs(pct(r["levels"]["ICC"]["time_s"], r["measured_min_s"])) for r in rows
+                        if "ICC" in r["levels"] and "measured_min_s" in r)
+        if vs_min:
+            summary.append("ICC against the minimum of the calls: median |error| %.1f%%, within "
+                           "15%%: %d of %d kernels" % (median(vs_min),
+                                                       sum(1 for e in vs_min if e <= 15), len(vs_min)))
+    order = best = worst = table7 = 0
+    for r in rows:
+        e = {l: abs(r["levels"][l]["error_pct"]) for l in levels if l in r["levels"]}
+        if len(e) < 4:
+            continue
+        b = e["ICC"] <= min(e["INTCC"], e["HLLC"], e["POC"])
+        w = e["POC"] >= max(e["ICC"], e["INTCC"], e["HLLC"])
+        best, worst, order = best + b, worst + w, order + (b and w)
+        # Table 7 itself has ICC, HLLC and POC (no intermediate level).
+        table7 += e["ICC"] <= e["HLLC"] <= e["POC"]
+    if not counts_only:
+        summary.append("levels ordered as in Warwick-94 Table 7 (ICC best, POC worst): %d of %d kernels"
+                       % (order, len(rows)))
+        summary.append("  ICC best of the four levels on %d, POC worst on %d; Table 7's own levels "
+                       "in its order (ICC <= HLLC <= POC) on %d" % (best, worst, table7))
+        slow = sum(r.get("slow_phase_rounds", 0) for r in rows)
+        if slow:
+            summary.append("rounds run in a slow phase after every retry (left out of the medians): "
+                           "%d of %d" % (slow, sum(len(r.get("round_medians_s", [])) for r in rows)))
+            vs_all = [abs(pct(r["levels"]["ICC"]["time_s"], r["measured_median_all_rounds_s"]))
+                      for r in rows if "ICC" in r["levels"] and "measured_median_all_rounds_s" in r]
+            summary.append("ICC against the median of all rounds (slow phases included): median "
+                           "|error| %.1f%%, within 15%%: %d of %d kernels"
+                           % (median(vs_all), sum(1 for e in vs_all if e <= 15), len(vs_all)))
+    return summary
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--machine", required=True)
@@ -108,23 +244,7 @@ def main():
     work = os.path.join(BUILD, "validation" if a.opt == "O2" else "validation-" + a.opt)
     os.makedirs(work, exist_ok=True)
     rows = []
-    built = []
-    for folder, name in srcs:
-        print("== %s/%s: compile" % (folder, name), file=sys.stderr, flush=True)
-        base = os.path.join(work, name)
-        run([CLANG] + FLAGS + ["-fplugin=" + PLUGIN,
-             "-fplugin-arg-segtime-quiet", "-fplugin-arg-segtime-targets=compile",
-             "-fplugin-arg-segtime-out=" + base + ".seg.json",
-             "-c", os.path.join(ROOT, folder, name + ".c"), "-o", base + ".o"])
-        run([CLANG, base + ".o", "-o", base, "-lm"])
-        # The instrumented build (component timing): measured branch
-        # probabilities and loop counts (its own .seg.json is of the
-        # instrumented code: not used).
-        ct = base + "-ct"
-        run([CLANG] + FLAGS + ["-fplugin=" + PLUGIN, "-fplugin-arg-segtime-quiet",
-             "-fplugin-arg-segtime-instrument", "-fplugin-arg-segtime-out=" + ct + ".seg.json",
-             os.path.join(ROOT, folder, name + ".c"), RT, "-o", ct, "-lm"])
-        built.append((folder, name, base, ct))
+    built = build_kernels(srcs, work)
     # Timing rounds, interleaved over the kernels, each behind the phase probe.
     rounds = {}
     probes = {}
@@ -212,104 +332,12 @@ def main():
             for lvl, v in pred["levels"].items():
                 row["levels"][lvl] = {"time_s": v["time_s"], "error_pct": pct(v["time_s"], m["median_s"])}
         if not a.no_callgrind and name in SMALL:
-            small = measured(run([base] + SMALL[name], env=dict(os.environ, SEGTIME_REPS="1")).stdout)
-            per_call = kernel_instructions(base, SMALL[name], seg)
-            sp, err2 = predict(base + ".seg.json", kernel, small["params"],
-                               extra_for(name, seg, small["params"]), a.machine, "icc")
-            row["callgrind"] = {"params": small["params"], "instructions": per_call}
-            if sp:
-                icc = sp["levels"]["ICC"]["counts"].get("instructions", 0)
-                row["callgrind"].update({"predicted": icc, "error_pct": pct(icc, per_call)})
-            else:
-                row["callgrind"]["error"] = err2
-            # The same with measured branch probabilities (the instrumented build).
-            run([ct] + SMALL[name], env=dict(os.environ, SEGTIME_REPS="1",
-                                            SEGTIME_CT_FILE=ct + ".ct.json"))
-            pp, err3 = predict(base + ".seg.json", kernel, small["params"],
-                               extra_for(name, seg, small["params"]), a.machine, "icc",
-                               profile=ct + ".ct.json")
-            if pp:
-                icc = pp["levels"]["ICC"]["counts"].get("instructions", 0)
-                row["callgrind"].update({"profiled": icc, "profiled_error_pct": pct(icc, per_call)})
-            else:
-                row["callgrind"]["profiled_error"] = err3
+            add_callgrind(row, name, base, ct, seg, a.machine)
         rows.append(row)
 
     levels = ["ICC", "INTCC", "HLLC", "POC"]
-    lines = ["| kernel | function | callgrind instr. | ICC instr. | err | ICC instr. with CT profile "
-             "| err | measured (spread) | " + " | ".join(levels) + " | ICC with CT profile |",
-             "|---|---|---|---|---|---|---|---|" + "---|" * (len(levels) + 1)]
-    for r in rows:
-        cg = r.get("callgrind", {})
-        cells = ["%+.1f%%" % r["levels"][l]["error_pct"] if l in r["levels"] else "n/a" for l in levels]
-        if "measured_median_s" in r:
-            spread = 100.0 * (r["measured_max_s"] - r["measured_min_s"]) / r["measured_median_s"]
-            timed = "%.3f ms (%.0f%%)" % (r["measured_median_s"] * 1e3, spread)
-        else:
-            timed = "-"
-        prof = r.get("icc_profiled")
-        cells.append("%+.1f%%" % prof["error_pct"] if prof else "n/a")
-        lines.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
-            r["kernel"], r["function"],
-            "%.0f" % cg["instructions"] if "instructions" in cg else "-",
-            "%.0f" % cg["predicted"] if "predicted" in cg else "-",
-            "%+.2f%%" % cg["error_pct"] if "error_pct" in cg else "-",
-            "%.0f" % cg["profiled"] if "profiled" in cg else "-",
-            "%+.2f%%" % cg["profiled_error_pct"] if "profiled_error_pct" in cg else "-",
-            timed, " | ".join(cells)))
-    summary = []
-    cg_rows = [r["callgrind"] for r in rows if "error_pct" in r.get("callgrind", {})]
-    if cg_rows:
-        within = sum(1 for c in cg_rows if abs(c["error_pct"]) <= 2.0)
-        summary.append("ICC instruction count within 2%% of callgrind: %d of %d kernels"
-                       % (within, len(cg_rows)))
-    prof_rows = [r["callgrind"] for r in rows if "profiled_error_pct" in r.get("callgrind", {})]
-    if prof_rows:
-        within = sum(1 for c in prof_rows if abs(c["profiled_error_pct"]) <= 2.0)
-        summary.append("ICC instruction count with the CT profile within 2%% of callgrind: "
-                       "%d of %d kernels" % (within, len(prof_rows)))
-    for l in levels:
-        errs = sorted(abs(r["levels"][l]["error_pct"]) for r in rows if l in r["levels"])
-        if errs:
-            summary.append("%s: median |error| %.1f%%, max %.1f%% over %d kernels"
-                           % (l, median(errs), errs[-1], len(errs)))
-    errs = sorted(abs(r["icc_profiled"]["error_pct"]) for r in rows if "icc_profiled" in r)
-    if errs:
-        summary.append("ICC with the CT profile: median |error| %.1f%%, max %.1f%% over %d kernels"
-                       % (median(errs), errs[-1], len(errs)))
-    if not a.counts_only:
-        within = sum(1 for r in rows if "ICC" in r["levels"] and abs(r["levels"]["ICC"]["error_pct"]) <= 15)
-        summary.append("ICC within 15%%: %d of %d kernels" % (within, len(rows)))
-        vs_min = sorted(abs(pct(r["levels"]["ICC"]["time_s"], r["measured_min_s"])) for r in rows
-                        if "ICC" in r["levels"] and "measured_min_s" in r)
-        if vs_min:
-            summary.append("ICC against the minimum of the calls: median |error| %.1f%%, within "
-                           "15%%: %d of %d kernels" % (median(vs_min),
-                                                       sum(1 for e in vs_min if e <= 15), len(vs_min)))
-    order = best = worst = table7 = 0
-    for r in rows:
-        e = {l: abs(r["levels"][l]["error_pct"]) for l in levels if l in r["levels"]}
-        if len(e) < 4:
-            continue
-        b = e["ICC"] <= min(e["INTCC"], e["HLLC"], e["POC"])
-        w = e["POC"] >= max(e["ICC"], e["INTCC"], e["HLLC"])
-        best, worst, order = best + b, worst + w, order + (b and w)
-        # Table 7 itself has ICC, HLLC and POC (no intermediate level).
-        table7 += e["ICC"] <= e["HLLC"] <= e["POC"]
-    if not a.counts_only:
-        summary.append("levels ordered as in Warwick-94 Table 7 (ICC best, POC worst): %d of %d kernels"
-                       % (order, len(rows)))
-        summary.append("  ICC best of the four levels on %d, POC worst on %d; Table 7's own levels "
-                       "in its order (ICC <= HLLC <= POC) on %d" % (best, worst, table7))
-        slow = sum(r.get("slow_phase_rounds", 0) for r in rows)
-        if slow:
-            summary.append("rounds run in a slow phase after every retry (left out of the medians): "
-                           "%d of %d" % (slow, sum(len(r.get("round_medians_s", [])) for r in rows)))
-            vs_all = [abs(pct(r["levels"]["ICC"]["time_s"], r["measured_median_all_rounds_s"]))
-                      for r in rows if "ICC" in r["levels"] and "measured_median_all_rounds_s" in r]
-            summary.append("ICC against the median of all rounds (slow phases included): median "
-                           "|error| %.1f%%, within 15%%: %d of %d kernels"
-                           % (median(vs_all), sum(1 for e in vs_all if e <= 15), len(vs_all)))
+    lines = table_lines(rows, levels)
+    summary = summarise(rows, levels, a.counts_only)
     print("\n".join(lines))
     print()
     print("\n".join(summary))

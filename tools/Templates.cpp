@@ -32,6 +32,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <initializer_list>
 #include <iostream>
 #include <limits>
 #include <sstream>
@@ -47,6 +48,26 @@ int dcMain(int Argc, char **Argv);
 int heteroMain(int Argc, char **Argv);
 
 namespace {
+
+/// A list-valued option of dc or hetero: its flag, where its values go, and
+/// whether they are times (parseTimeList: units allowed) or plain numbers
+/// (parseNumberList).
+struct ListOption {
+  const char *Flag;
+  std::vector<double> *Into;
+  bool Times;
+};
+
+/// Takes F's values (from A) into the entry of Lists whose flag is F;
+/// returns false if there is none.
+bool readListOption(const std::string &F, ArgReader &A, std::initializer_list<ListOption> Lists) {
+  for (const ListOption &L : Lists)
+    if (F == L.Flag) {
+      *L.Into = L.Times ? parseTimeList(F, A.value()) : parseNumberList(F, A.value());
+      return true;
+    }
+  return false;
+}
 
 //===--- farm -------------------------------------------------------------===//
 
@@ -402,16 +423,8 @@ int dcMain(int Argc, char **Argv) {
         throw UsageError("--levels: the number of levels N must be >= 1");
       return true;
     }
-    if (F == "--ts") {
-      Ts = parseTimeList(F, A.value());
-    } else if (F == "--tj") {
-      Tj = parseTimeList(F, A.value());
-    } else if (F == "--transfer") {
-      Tt = parseTimeList(F, A.value());
-    } else {
-      return false;
-    }
-    return true;
+    return readListOption(F, A,
+                          {{"--ts", &Ts, true}, {"--tj", &Tj, true}, {"--transfer", &Tt, true}});
   };
   if (!readOptions(Pred, "dc", DCUsage, O.Json, Take))
     return 0;
@@ -586,17 +599,13 @@ int heteroMain(int Argc, char **Argv) {
   double Size = 0;
   bool Json = false;
   auto Take = [&](const std::string &F, ArgReader &A) {
-    if (F == "--speeds") {
-      Speeds = parseNumberList(F, A.value());
-    } else if (F == "--times") {
-      Times = parseTimeList(F, A.value());
-    } else if (F == "--owner-util") {
-      Util = parseNumberList(F, A.value());
-    } else if (F == "--work") {
-      Work = parseNumberList(F, A.value());
-    } else if (F == "--comm") {
-      Comm = parseTimeList(F, A.value());
-    } else if (F == "--size") {
+    if (readListOption(F, A, {{"--speeds", &Speeds, false},
+                              {"--times", &Times, true},
+                              {"--owner-util", &Util, false},
+                              {"--work", &Work, false},
+                              {"--comm", &Comm, true}}))
+      return true;
+    if (F == "--size") {
       Size = parseNumber(F, A.value());
       if (Size <= 0)
         throw UsageError("--size: the problem size must be > 0");

@@ -12,16 +12,12 @@
 namespace segtime {
 
 namespace {
-class CtUnit final : public LevelUnit {
+class CtUnit final : public UnitOf<Level::CT> {
 public:
-  Level level() const override { return Level::CT; }
   bool costed() const override { return false; }
 };
 } // namespace
 
-const LevelUnit &ctUnit() {
-  static const CtUnit U;
-  return U;
-}
+const LevelUnit &ctUnit() { return unitInstance<CtUnit>(); }
 
 } // namespace segtime

@@ -18,9 +18,8 @@
 namespace segtime {
 
 namespace {
-class HllcUnit final : public LevelUnit {
+class HllcUnit final : public UnitOf<Level::HLLC> {
 public:
-  Level level() const override { return Level::HLLC; }
   const char *entryWord() const override { return "construct"; }
   std::unique_ptr<ResourceModel> makeModel(const ModelRequest &R) const override {
     return std::make_unique<HLLCModel>(R.M, R.Opt);
@@ -62,9 +61,6 @@ public:
 };
 } // namespace
 
-const LevelUnit &hllcUnit() {
-  static const HllcUnit U;
-  return U;
-}
+const LevelUnit &hllcUnit() { return unitInstance<HllcUnit>(); }
 
 } // namespace segtime

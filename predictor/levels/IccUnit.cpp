@@ -202,9 +202,8 @@ ex ICCModel::overlap(const Node &L, const ex &Core, int Depth, double Rob) const
 }
 
 namespace {
-class IccUnit final : public LevelUnit {
+class IccUnit final : public UnitOf<Level::ICC> {
 public:
-  Level level() const override { return Level::ICC; }
   bool perTarget() const override { return true; }
   std::unique_ptr<ResourceModel> makeModel(const ModelRequest &R) const override {
     if (R.Target.empty())
@@ -235,9 +234,6 @@ public:
 };
 } // namespace
 
-const LevelUnit &iccUnit() {
-  static const IccUnit U;
-  return U;
-}
+const LevelUnit &iccUnit() { return unitInstance<IccUnit>(); }
 
 } // namespace segtime

@@ -54,9 +54,8 @@ std::string callGroup(const std::string &Key) {
   return Libm.count(Callee) ? "math" : "other";
 }
 
-class IntccUnit final : public LevelUnit {
+class IntccUnit final : public UnitOf<Level::IntCC> {
 public:
-  Level level() const override { return Level::IntCC; }
   std::unique_ptr<ResourceModel> makeModel(const ModelRequest &R) const override {
     return std::make_unique<CostVectorModel>(R.M, Level::IntCC, R.Opt);
   }
@@ -106,9 +105,6 @@ public:
 };
 } // namespace
 
-const LevelUnit &intccUnit() {
-  static const IntccUnit U;
-  return U;
-}
+const LevelUnit &intccUnit() { return unitInstance<IntccUnit>(); }
 
 } // namespace segtime

@@ -17,7 +17,7 @@
 /// from there.
 ///
 /// Adding a level: its enum value and key (core/Vocabulary.*), one class
-/// deriving from LevelUnit here, one line in LevelRegistry.cpp.
+/// deriving from UnitOf<its Level> here, one line in LevelRegistry.cpp.
 ///
 //===----------------------------------------------------------------------===//
 #ifndef SEGTIME_PREDICTOR_LEVELS_LEVELUNIT_H
@@ -148,6 +148,19 @@ public:
   /// Whether `--breakdown` (the ECM breakdown of its loop nests) applies.
   virtual bool hasBreakdown() const { return false; }
 };
+
+/// The base of level L's unit: its level() is L.
+template <Level L> class UnitOf : public LevelUnit {
+public:
+  Level level() const final { return L; }
+};
+
+/// The one instance of unit class U, which each unit's accessor (pocUnit,
+/// ..., registered in LevelRegistry.cpp) returns.
+template <typename U> const LevelUnit &unitInstance() {
+  static const U Instance;
+  return Instance;
+}
 
 /// The unit of level L. Throws std::invalid_argument naming the level if it
 /// has none (DBC: hand-written graphs).

@@ -37,9 +37,8 @@ StageWeight POCModel::timeWeight() const {
 }
 
 namespace {
-class PocUnit final : public LevelUnit {
+class PocUnit final : public UnitOf<Level::POC> {
 public:
-  Level level() const override { return Level::POC; }
   bool costIsRate() const override { return true; }
   std::unique_ptr<ResourceModel> makeModel(const ModelRequest &R) const override {
     return std::make_unique<POCModel>(R.M, R.Opt);
@@ -54,9 +53,6 @@ public:
 };
 } // namespace
 
-const LevelUnit &pocUnit() {
-  static const PocUnit U;
-  return U;
-}
+const LevelUnit &pocUnit() { return unitInstance<PocUnit>(); }
 
 } // namespace segtime

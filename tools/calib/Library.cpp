@@ -144,9 +144,9 @@ ParamList LibraryResult::params() const {
 json LibraryResult::toJson() const {
   json J = json::array();
   for (const Function &Fn : Functions) {
-    json Pts = json::array();
-    for (size_t I = 0; I < Fn.N.size(); ++I)
-      Pts.push_back({{"size_B", Fn.N[I]}, {"seconds", Fn.T[I]}, {"samples_s", Fn.Times[I]}});
+    json Pts = jsonRows(Fn.N.size(), [&](size_t I) {
+      return json{{"size_B", Fn.N[I]}, {"seconds", Fn.T[I]}, {"samples_s", Fn.Times[I]}};
+    });
     json E = {{"function", Fn.F->Name}, {"per_call_s", Fn.Fit.PerCall}, {"points", Pts},
               {"per_call_spread", optJson(relSpread(Fn.PerCallRep))}};
     if (Fn.F->Sized) {

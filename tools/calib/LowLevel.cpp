@@ -202,10 +202,10 @@ json CacheResult::toJson() const {
             {"measured", Measured}};
   if (!Measured)
     return J;
-  json Pts = json::array();
-  for (size_t I = 0; I < W.size(); ++I)
-    Pts.push_back({{"bytes", W[I]}, {"latency_s", Lat[I]}, {"read_Bps", Read[I]},
-                   {"latency_samples_s", LatS[I]}, {"read_samples_Bps", ReadBps[I]}});
+  json Pts = jsonRows(W.size(), [&](size_t I) {
+    return json{{"bytes", W[I]}, {"latency_s", Lat[I]}, {"read_Bps", Read[I]},
+                {"latency_samples_s", LatS[I]}, {"read_samples_Bps", ReadBps[I]}};
+  });
   json Lv = json::array();
   for (const MeasuredLevel &M : Levels)
     Lv.push_back({{"level", M.Name}, {"effective_size_bytes", M.Knee ? json(M.Size) : json(nullptr)},
@@ -702,11 +702,13 @@ ParamList RinfResult::params() const {
 json RinfResult::toJson() const {
   json J = json::array();
   for (const Kernel &K : Kernels) {
-    json Pts = json::array();
-    for (size_t I = 0; I < K.N.size(); ++I)
-      Pts.push_back({{"n", K.N[I]}, {"seconds", K.T[I]}, {"samples_s", K.Times[I]},
-                     {"mflops", K.K.Q * K.N[I] / K.T[I] / 1e6},
-                     {"residual", K.Fit.Residuals[I]}});
+    json Pts = jsonRows(K.N.size(), [&](size_t I) {
+      return json{{"n", K.N[I]},
+                  {"seconds", K.T[I]},
+                  {"samples_s", K.Times[I]},
+                  {"mflops", K.K.Q * K.N[I] / K.T[I] / 1e6},
+                  {"residual", K.Fit.Residuals[I]}};
+    });
     J.push_back({{"kernel", K.K.Name}, {"statement", K.K.What}, {"q_flop", K.K.Q},
                  {"r_inf_mflops", K.Fit.RInf / 1e6}, {"n_half", K.Fit.XHalf},
                  {"t0_s", K.Fit.T0}, {"rms_residual", K.Fit.RmsRel},

@@ -249,13 +249,20 @@ ParamList PolyMemResult::params() const {
   return P;
 }
 
+/// A measured bandwidth curve: bytes, bandwidth and samples per working set.
+static json curveJson(const MemKernel &M) {
+  return jsonRows(M.W.size(), [&](size_t I) {
+    return json{{"bytes", M.W[I]}, {"bandwidth_Bps", M.Bw[I]}, {"samples_s", M.Times[I]}};
+  });
+}
+
 json PolyMemResult::toJson() const {
   json J;
   for (const PolyResult *Pr : {&Poly1, &Poly2}) {
-    json Pts = json::array();
-    for (size_t I = 0; I < Pr->F.size(); ++I)
-      Pts.push_back({{"f", Pr->F[I]}, {"mflops", Pr->R[I] / 1e6}, {"samples_s", Pr->Times[I]},
-                     {"residual", Pr->Fit.Residuals[I]}});
+    json Pts = jsonRows(Pr->F.size(), [&](size_t I) {
+      return json{{"f", Pr->F[I]}, {"mflops", Pr->R[I] / 1e6}, {"samples_s", Pr->Times[I]},
+                  {"residual", Pr->Fit.Residuals[I]}};
+    });
     J[Pr->Name] = {{"n", Pr->N}, {"where", Pr->Where}, {"r_inf_mflops", Pr->Fit.RHatInf / 1e6},
                    {"f_half", Pr->Fit.FHalf}, {"rms_residual", Pr->Fit.RmsRel},
                    {"r_inf_spread", optJson(relSpread(Pr->RHatRep))},
@@ -287,13 +294,10 @@ json PolyMemResult::toJson() const {
                                                                       : json(nullptr)}},
                     {"points", M.Plateaus[L].Points.size()},
                     {"flatness", M.Plateaus[L].Flatness}});
-    json Curve = json::array();
-    for (size_t I = 0; I < M.W.size(); ++I)
-      Curve.push_back({{"bytes", M.W[I]}, {"bandwidth_Bps", M.Bw[I]}, {"samples_s", M.Times[I]}});
     J["memory"]["kernels"][M.Name] = {{"loop", M.What},
                                       {"bytes_per_element", M.BytesPerElement},
                                       {"plateaus", Pl},
-                                      {"curve", Curve}};
+                                      {"curve", curveJson(M)}};
   }
   return J;
 }
@@ -395,12 +399,9 @@ json StridedResult::toJson() const {
   json J;
   for (size_t K = 0; K < Curves.size(); ++K) {
     const MemKernel &M = Curves[K];
-    json Curve = json::array();
-    for (size_t I = 0; I < M.W.size(); ++I)
-      Curve.push_back({{"bytes", M.W[I]}, {"bandwidth_Bps", M.Bw[I]}, {"samples_s", M.Times[I]}});
     J[M.Name] = {{"loop", M.What},
                  {"core_clock_probe_ghz", K < ProbeGHz.size() ? ProbeGHz[K] : 0},
-                 {"curve", Curve}};
+                 {"curve", curveJson(M)}};
   }
   return J;
 }
@@ -570,6 +571,33 @@ std::vector<std::string> gnuplot(const fs::path &Dir, const std::string &Name,
   }
 }
 
+/// One curve of a plot: its points (X[I], Y[I]) and the rest of its plot
+/// clause after "using 1:2 with " (style and title).
+struct Series {
+  std::string Header;
+  std::vector<double> X, Y;
+  std::string Style;
+};
+
+/// Writes the curves to DatFile, one gnuplot `index` each (a "# Header" line,
+/// a row "x y" per point, two blank lines), and returns the plot command that
+/// draws them.
+std::string seriesPlot(const fs::path &DatFile, const std::vector<Series> &All) {
+  std::ofstream Dat(DatFile);
+  Dat.precision(8);
+  std::string Plot = "plot ";
+  for (size_t K = 0; K < All.size(); ++K) {
+    const Series &S = All[K];
+    Dat << "# " << S.Header << "\n";
+    for (size_t I = 0; I < S.X.size(); ++I)
+      Dat << S.X[I] << " " << S.Y[I] << "\n";
+    Dat << "\n\n";
+    Plot += (K ? ", \\\n  " : "") + gpString(DatFile.string()) + " index " + std::to_string(K) +
+            " using 1:2 with " + S.Style;
+  }
+  return Plot + "\n";
+}
+
 } // namespace
 
 std::vector<std::string> plotLowLevel(const std::string &DirS, const RinfResult *Rinf,
@@ -582,25 +610,21 @@ std::vector<std::string> plotLowLevel(const std::string &DirS, const RinfResult 
   std::vector<std::string> Out;
   // The data files are named by absolute paths in the plot commands.
   if (Rinf) {
-    std::ofstream Dat(Dir / "rinf1.dat");
-    Dat.precision(8);
-    std::string Plot = "plot ";
+    std::vector<Series> Curves;
     for (size_t K = 0; K < Rinf->Kernels.size(); ++K) {
       const auto &Kn = Rinf->Kernels[K];
-      Dat << "# " << Kn.K.Name << ": n t_s\n";
-      for (size_t I = 0; I < Kn.N.size(); ++I)
-        Dat << Kn.N[I] << " " << Kn.T[I] * 1e9 << "\n";
-      Dat << "\n\n";
-      Plot += (K ? ", \\\n  " : "") + gpString((Dir / "rinf1.dat").string()) + " index " +
-              std::to_string(K) + " using 1:2 with points pt 7 ps 0.7 lc " + std::to_string(K + 1) +
-              " title " + gpString(Kn.K.Name + " measured") + ", " + fmt(Kn.Fit.T0 * 1e9, 6) +
-              " + x * " + fmt(Kn.K.Q / Kn.Fit.RInf * 1e9, 6) + " with lines lc " +
-              std::to_string(K + 1) + " title " +
-              gpString(Kn.K.Name + " fit: r_∞ = " + fmt(Kn.Fit.RInf / 1e6, 4) + " Mflop/s, n_{1/2} = " +
-                      fmt(Kn.Fit.XHalf, 3));
+      Series S{Kn.K.Name + ": n t_s", Kn.N, {},
+               "points pt 7 ps 0.7 lc " + std::to_string(K + 1) + " title " +
+                   gpString(Kn.K.Name + " measured") + ", " + fmt(Kn.Fit.T0 * 1e9, 6) + " + x * " +
+                   fmt(Kn.K.Q / Kn.Fit.RInf * 1e9, 6) + " with lines lc " +
+                   std::to_string(K + 1) + " title " +
+                   gpString(Kn.K.Name + " fit: r_∞ = " + fmt(Kn.Fit.RInf / 1e6, 4) +
+                            " Mflop/s, n_{1/2} = " + fmt(Kn.Fit.XHalf, 3))};
+      for (double T : Kn.T)
+        S.Y.push_back(T * 1e9);
+      Curves.push_back(std::move(S));
     }
-    Plot += "\n";
-    Dat.close();
+    std::string Plot = seriesPlot(Dir / "rinf1.dat", Curves);
     auto P = gnuplot(Dir, "rinf1",
                      "set title \"RINF1: t = q (n + n_{1/2}) / r_∞ (PARKBENCH-93 eq. 3.1)\"\n"
                      "set xlabel \"vector length n\"\nset ylabel \"time per call (ns)\"\n"
@@ -609,21 +633,15 @@ std::vector<std::string> plotLowLevel(const std::string &DirS, const RinfResult 
     Out.insert(Out.end(), P.begin(), P.end());
   }
   if (Poly) {
-    std::ofstream Dat(Dir / "bandwidth.dat");
-    Dat.precision(8);
-    std::string Plot = "plot ";
-    for (size_t K = 0; K < Poly->Mem.size(); ++K) {
-      const MemKernel &M = Poly->Mem[K];
-      Dat << "# " << M.Name << ": bytes GB/s\n";
-      for (size_t I = 0; I < M.W.size(); ++I)
-        Dat << M.W[I] << " " << M.Bw[I] / 1e9 << "\n";
-      Dat << "\n\n";
-      Plot += (K ? ", \\\n  " : "") + gpString((Dir / "bandwidth.dat").string()) + " index " +
-              std::to_string(K) + " using 1:2 with linespoints pt 7 ps 0.6 lw 2 title " +
-              gpString(M.Name + " (" + M.What + ")");
+    std::vector<Series> Curves;
+    for (const MemKernel &M : Poly->Mem) {
+      Series S{M.Name + ": bytes GB/s", M.W, {},
+               "linespoints pt 7 ps 0.6 lw 2 title " + gpString(M.Name + " (" + M.What + ")")};
+      for (double B : M.Bw)
+        S.Y.push_back(B / 1e9);
+      Curves.push_back(std::move(S));
     }
-    Plot += "\n";
-    Dat.close();
+    std::string Plot = seriesPlot(Dir / "bandwidth.dat", Curves);
     std::string Setup = "set title \"bandwidth against working set (-O2 -march=native)\"\n"
                         "set xlabel \"working set (bytes)\"\nset ylabel \"GB/s loaded + stored\"\n"
                         "set logscale x 2\nset format x \"2^{%L}\"\nset yrange [0:*]\n"

@@ -49,6 +49,14 @@ inline std::string bytes(double B) {
 
 inline json optJson(std::optional<double> V) { return V ? json(*V) : json(nullptr); }
 
+/// A JSON array of N rows, row I being Row(I) (a fit's points, a curve).
+template <typename F> json jsonRows(size_t N, F &&Row) {
+  json A = json::array();
+  for (size_t I = 0; I < N; ++I)
+    A.push_back(Row(I));
+  return A;
+}
+
 /// The per-point statistic: min (noise only slows a sample down) or median.
 inline double stat(const std::vector<double> &V, const std::string &S) {
   return S == "min" ? *std::min_element(V.begin(), V.end()) : median(V);
