@@ -521,66 +521,72 @@ void prefixIds(Node &N, const std::string &Prefix) {
 
 } // namespace
 
+void resolveInlinedLevel(const SegFile &File, FunctionSeg &F, const MergeIRServices &S,
+                         unsigned Site, std::vector<std::string> &Warnings) {
+  if (F.InlinedAt.empty())
+    return;
+  NodeList Code;
+  std::vector<Parameter> Params;
+  std::set<std::string> Taken;
+  std::vector<CallBinding> Own;
+  for (const std::string &P : F.Params)
+    Own.push_back({P, P});
+  bool Several = Site == 0 && F.InlinedAt.size() > 1;
+  for (size_t K = 0; K < F.InlinedAt.size(); ++K) {
+    if (Site && K + 1 != Site)
+      continue;
+    const InlinedRef &R = F.InlinedAt[K];
+    const FunctionSeg *Caller = File.find(R.Caller);
+    NodeList Here;
+    if (Caller && Caller->LevelSegs.count(IrSegKey))
+      Here = referencedCode(Caller->LevelSegs.at(IrSegKey), R, F);
+    if (Here.empty()) {
+      Warnings.push_back(F.Name + ": segtime: the inlined call at " + R.Where + ": " +
+                         (Caller ? "its nodes are not all in the IR level of '" + R.Caller + "'"
+                                 : "no function '" + R.Caller + "' in the file") +
+                         ": left out of the IR level of " + F.Name);
+      continue;
+    }
+    // The code in F's names: F.n left unbound by the caller, the
+    // caller's names of F's arguments, the caller's uncounted loops
+    // N_<caller>_<line> as F's (mergeIR takes F's source counts for them).
+    std::vector<CallBinding> Back = siteBindings(*Caller, F, Here);
+    std::string Loops = "N_" + R.Caller + "_";
+    std::map<std::string, std::string> Renamed;
+    for (const Parameter &P : Caller->Parameters)
+      if (P.Name.rfind(Loops, 0) == 0)
+        Renamed[P.Name] = "N_" + F.Name + "_" + P.Name.substr(Loops.size());
+    std::vector<CallBinding> Rename = Back;
+    for (auto &[From, To] : Renamed)
+      Rename.push_back({To, From});
+    std::string Texts;
+    for (Node &N : Here) {
+      forEachText(N, [&](std::string &T) {
+        T = unbindCallerNames(bindCalleeNames(T, F.Name, Own), Rename);
+        Texts += T + " ";
+      });
+      if (Several)
+        prefixIds(N, "c" + std::to_string(K + 1) + "_");
+      Code.push_back(std::move(N));
+    }
+    for (Parameter P : Caller->Parameters) {
+      if (auto It = Renamed.find(P.Name); It != Renamed.end())
+        P.Name = It->second;
+      if (containsWord(Texts, P.Name) && Taken.insert(P.Name).second)
+        Params.push_back(P);
+    }
+  }
+  F.LevelSegs.erase(IrSegKey);
+  if (!Code.empty())
+    mergeIR(Warnings, F, std::move(Code), Params, {}, S);
+}
+
 void resolveInlinedLevels(SegFile &File, const MergeIRServices &S, unsigned Site,
                           std::vector<std::string> &Warnings) {
-  for (FunctionSeg &F : File.Functions) {
-    if (F.InlinedAt.empty())
-      continue;
-    NodeList Code;
-    std::vector<Parameter> Params;
-    std::set<std::string> Taken;
-    std::vector<CallBinding> Own;
-    for (const std::string &P : F.Params)
-      Own.push_back({P, P});
-    bool Several = Site == 0 && F.InlinedAt.size() > 1;
-    for (size_t K = 0; K < F.InlinedAt.size(); ++K) {
-      if (Site && K + 1 != Site)
-        continue;
-      const InlinedRef &R = F.InlinedAt[K];
-      const FunctionSeg *Caller = File.find(R.Caller);
-      NodeList Here;
-      if (Caller && Caller->LevelSegs.count(IrSegKey))
-        Here = referencedCode(Caller->LevelSegs.at(IrSegKey), R, F);
-      if (Here.empty()) {
-        Warnings.push_back(F.Name + ": segtime: the inlined call at " + R.Where + ": " +
-                           (Caller ? "its nodes are not all in the IR level of '" + R.Caller + "'"
-                                   : "no function '" + R.Caller + "' in the file") +
-                           ": left out of the IR level of " + F.Name);
-        continue;
-      }
-      // The code in F's names: F.n left unbound by the caller, the
-      // caller's names of F's arguments, the caller's uncounted loops
-      // N_<caller>_<line> as F's (mergeIR takes F's source counts for them).
-      std::vector<CallBinding> Back = siteBindings(*Caller, F, Here);
-      std::string Loops = "N_" + R.Caller + "_";
-      std::map<std::string, std::string> Renamed;
-      for (const Parameter &P : Caller->Parameters)
-        if (P.Name.rfind(Loops, 0) == 0)
-          Renamed[P.Name] = "N_" + F.Name + "_" + P.Name.substr(Loops.size());
-      std::vector<CallBinding> Rename = Back;
-      for (auto &[From, To] : Renamed)
-        Rename.push_back({To, From});
-      std::string Texts;
-      for (Node &N : Here) {
-        forEachText(N, [&](std::string &T) {
-          T = unbindCallerNames(bindCalleeNames(T, F.Name, Own), Rename);
-          Texts += T + " ";
-        });
-        if (Several)
-          prefixIds(N, "c" + std::to_string(K + 1) + "_");
-        Code.push_back(std::move(N));
-      }
-      for (Parameter P : Caller->Parameters) {
-        if (auto It = Renamed.find(P.Name); It != Renamed.end())
-          P.Name = It->second;
-        if (containsWord(Texts, P.Name) && Taken.insert(P.Name).second)
-          Params.push_back(P);
-      }
-    }
-    F.LevelSegs.erase(IrSegKey);
-    if (!Code.empty())
-      mergeIR(Warnings, F, std::move(Code), Params, {}, S);
-  }
+  // A caller has code of its own (no InlinedAt): resolving F changes no
+  // level another function's resolution reads.
+  for (FunctionSeg &F : File.Functions)
+    resolveInlinedLevel(File, F, S, Site, Warnings);
 }
 
 } // namespace segtime

@@ -117,6 +117,16 @@ void mergeIR(std::vector<std::string> &Warnings, FunctionSeg &F, NodeList IRSeg,
 void resolveInlinedLevels(SegFile &File, const MergeIRServices &S, unsigned Site,
                           std::vector<std::string> &Warnings);
 
+/// resolveInlinedLevels for one function: F (a function of File, or a copy
+/// of one) gets the IR level of its site Site (1-based; 0 every site) from
+/// its callers in File, which is only read; nothing else of File is
+/// resolved. Nothing happens if F has no InlinedAt. The cost is that of
+/// F's sites alone, so that the figures of each site of each function
+/// (segtime predict) take time linear in the sites, not in sites times
+/// functions.
+void resolveInlinedLevel(const SegFile &File, FunctionSeg &F, const MergeIRServices &S,
+                         unsigned Site, std::vector<std::string> &Warnings);
+
 } // namespace segtime
 
 #endif

@@ -18,8 +18,8 @@
 ///   p=NAME=VALUE     parameter value for the printed ICC times (repeatable)
 ///   inlined[=NAME,...]  IR and machine levels of functions with no code of
 ///                    their own from the code of their inlined calls (by
-///                    reference, per call site; default: none)
-///   no-inlined       none of them (the default)
+///                    reference, per call site; default: all)
+///   no-inlined       none of them
 ///   timing           print the plugin's own phase times (passes/Timing.h)
 ///   budget=N         units of symbolic work per function for the IR level
 ///                    (default 1000000, passes/IRSeg.h); beyond, numeric
@@ -68,8 +68,8 @@ void printPluginHelp(llvm::raw_ostream &OS) {
         "                 a function with no code of its own (every call\n"
         "                 inlined; all, or only those named) gets IR and\n"
         "                 machine levels from the code of its calls, one per\n"
-        "                 call site, by reference (default: none)\n"
-        "  no-inlined     no function gets them (the default)\n"
+        "                 call site, by reference (default: all)\n"
+        "  no-inlined     no function gets them\n"
         "  timing         print the plugin's own phase times (AST SEG, IR "
         "SEG,\n"
         "                 ICC clone, code generation, block costing, JSON)\n"

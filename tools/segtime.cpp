@@ -35,6 +35,7 @@
 #include <functional>
 #include <iostream>
 #include <regex>
+#include <set>
 #include <sstream>
 
 using namespace segtime;
@@ -124,49 +125,146 @@ std::vector<Level> parseLevels(const std::string &S, bool &All) {
 
 /// Warns about the -p values Unused that no predicted function has, then
 /// prints Report (a Prediction or a MachineComparison) as JSON or text.
-/// core/MergeIR.h resolveInlinedLevels on S with the predictor's
-/// expression algebra: the IR levels of the functions with no code of their
-/// own from their call sites (Site: 1-based, 0 all). Its warnings are added
-/// to S's; a call site left out is also reported on stderr.
-void resolveInlined(SegFile &S, unsigned Site) {
+/// The predictor's expression algebra for core/MergeIR.h, with the
+/// compile's parameter names of inlined code.
+MergeIRServices mergeServices() {
   MergeIRServices X;
   X.ParamName = [](const std::string &, unsigned K) { return "arg" + std::to_string(K); };
   X.Simplify = simplifyExprText;
   X.SameValue = sameValue;
   X.ValueRatio = valueRatio;
+  return X;
+}
+
+/// core/MergeIR.h resolveInlinedLevels on S with the predictor's
+/// expression algebra: the IR levels of the functions with no code of their
+/// own from their call sites (Site: 1-based, 0 all). Its warnings are added
+/// to S's; a call site left out is also reported on stderr.
+void resolveInlined(SegFile &S, unsigned Site) {
   std::vector<std::string> W;
-  resolveInlinedLevels(S, X, Site, W);
+  resolveInlinedLevels(S, mergeServices(), Site, W);
   for (const std::string &L : W)
     if (L.find("left out of the IR level") != std::string::npos)
       std::cerr << "segtime: warning: " << L << "\n";
   S.Warnings.insert(S.Warnings.end(), W.begin(), W.end());
 }
 
-/// For each function of P with several inlined call sites in Unresolved (the
-/// SEG file as read): the INTCC and ICC figures of one call at each site
-/// (predict with O, resolved per site), as a note in P, and by function
-/// name the JSON of its sites: [{"site", "caller", "where", "levels":
-/// {level: {"time_s", "instructions"}}}] (--json: "inlined_sites").
-std::map<std::string, json> perSiteFigures(const SegFile &Unresolved, const Machine &M,
+/// predict(S, M, O) with the functions that have no code of their own
+/// (Unresolved: those functions as read; in S their IR levels resolved)
+/// predicted apart: first every function named (O.Functions, or S's in
+/// its main file) over S with Unresolved's copies swapped in, exactly as
+/// without their levels; then the functions of Unresolved named whose
+/// level was made, over S as it is, their predictions replacing the first
+/// ones. The other functions' figures are so the same as without the
+/// plugin option inlined: the file's loop models see every function's IR
+/// loops, and a function's closed form is cut at a recursive call in
+/// progress (FormulaBuilder::closedForm), so the order in which functions
+/// are costed shapes the closed forms of recursive ones (predicted in one
+/// go, Lua's statlist, with no code of its own and calling into the
+/// parser's recursion, would change recfield's INTCC formula and make it
+/// 200 times slower). A -p value is unused if both leave it unused.
+Prediction predictInlinedApart(SegFile &S, const std::vector<FunctionSeg> &Unresolved,
+                               const Machine &M, const PredictOptions &O) {
+  std::vector<std::string> Names = O.Functions;
+  if (Names.empty())
+    for (const FunctionSeg &F : S.Functions)
+      if (F.InMainFile)
+        Names.push_back(F.Name);
+  std::set<std::string> Made;
+  for (const FunctionSeg &U : Unresolved)
+    if (const FunctionSeg *F = S.find(U.Name); F && F->LevelSegs.count(IrSegKey) &&
+                                               std::count(Names.begin(), Names.end(), U.Name))
+      Made.insert(U.Name);
+  if (Unresolved.empty())
+    return predict(S, M, O);
+  std::vector<FunctionSeg> Swap = Unresolved;
+  auto SwapAll = [&] {
+    for (FunctionSeg &U : Swap)
+      for (FunctionSeg &F : S.Functions)
+        if (F.Name == U.Name) {
+          std::swap(F, U);
+          break;
+        }
+  };
+  SwapAll();
+  Prediction P;
+  try {
+    P = predict(S, M, O);
+  } catch (...) {
+    SwapAll();
+    throw;
+  }
+  SwapAll();
+  if (Made.empty())
+    return P;
+  PredictOptions OI = O;
+  OI.Functions.clear();
+  for (const std::string &N : Names) // in the order of the first
+    if (Made.count(N) && !std::count(OI.Functions.begin(), OI.Functions.end(), N))
+      OI.Functions.push_back(N);
+  Prediction Q = predict(S, M, OI);
+  for (FunctionPrediction &FP : P.Functions)
+    for (FunctionPrediction &FQ : Q.Functions)
+      if (FQ.Name == FP.Name && Made.count(FP.Name))
+        FP = FQ;
+  std::vector<std::string> Unused;
+  for (const std::string &U : P.UnusedValues)
+    if (std::count(Q.UnusedValues.begin(), Q.UnusedValues.end(), U))
+      Unused.push_back(U);
+  P.UnusedValues = Unused;
+  return P;
+}
+
+/// For each function of P with several inlined call sites (Unresolved: those
+/// functions as read, before resolveInlined; S: the file P was predicted
+/// from, every site resolved): the INTCC and ICC figures of one call at
+/// each site (predict with O at its IR levels, the function resolved at
+/// that site alone; none if O has no IR level), as a note in P, and by function name the JSON of its
+/// sites: [{"site", "caller", "where", "levels": {level: {"time_s",
+/// "instructions"}}}] (--json: "inlined_sites"). Each site is resolved on a
+/// copy of its function only (core/MergeIR.h resolveInlinedLevel, the
+/// callers read from S) and swapped into S for its prediction, then
+/// swapped back: the time is linear in the number of sites. A site left
+/// out was reported when S was resolved.
+std::map<std::string, json> perSiteFigures(const std::vector<FunctionSeg> &Unresolved,
+                                           SegFile &S, const Machine &M,
                                            const PredictOptions &O, Prediction &P) {
   std::map<std::string, json> Out;
-  for (size_t I = 0; I < P.Functions.size(); ++I) {
-    FunctionPrediction &FP = P.Functions[I];
-    const FunctionSeg *F = Unresolved.find(FP.Name);
-    if (!F || F->InlinedAt.size() < 2)
+  const MergeIRServices X = mergeServices();
+  PredictOptions OK = O;
+  OK.Levels.clear();
+  for (Level Lv : O.Levels)
+    if (irLevel(Lv))
+      OK.Levels.push_back(Lv);
+  if (OK.Levels.empty())
+    return Out;
+  for (FunctionPrediction &FP : P.Functions) {
+    auto F = std::find_if(Unresolved.begin(), Unresolved.end(),
+                          [&](const FunctionSeg &U) { return U.Name == FP.Name; });
+    auto In = std::find_if(S.Functions.begin(), S.Functions.end(),
+                           [&](const FunctionSeg &G) { return G.Name == FP.Name; });
+    if (F == Unresolved.end() || In == S.Functions.end() || F->InlinedAt.size() < 2)
       continue;
     std::string Note = "INTCC and ICC: the sum of one call at each of its " +
                        std::to_string(F->InlinedAt.size()) +
                        " inlined call sites (--site K: one call at site K):";
     json Sites = json::array();
+    OK.Functions = {FP.Name};
     for (unsigned K = 1; K <= F->InlinedAt.size(); ++K) {
-      SegFile One = Unresolved;
-      resolveInlined(One, K);
-      PredictOptions OK = O;
-      OK.Functions = {FP.Name};
-      Prediction Q = predict(One, M, OK);
+      FunctionSeg One = *F;
+      std::vector<std::string> W;
+      resolveInlinedLevel(S, One, X, K, W);
+      std::swap(*In, One);
+      Prediction Q;
+      try {
+        Q = predict(S, M, OK);
+      } catch (...) {
+        std::swap(*In, One);
+        throw;
+      }
+      std::swap(*In, One);
       const InlinedRef &R = F->InlinedAt[K - 1];
-      unsigned Loops = inlinedCallerLoops(Unresolved, *F, R);
+      unsigned Loops = inlinedCallerLoops(S, *F, R);
       json Site = {{"site", K}, {"caller", R.Caller}, {"where", R.Where},
                    {"caller_loops", Loops}, {"levels", json::object()}};
       Note += "\n  site " + std::to_string(K) + " (" + R.Caller +
@@ -289,7 +387,10 @@ int predictMain(int Argc, char **Argv) {
     std::cout << compileTimeSummary(S, MachineName, O.Values, SummaryMax);
     return 0;
   }
-  const SegFile Unresolved = S;
+  std::vector<FunctionSeg> Unresolved; // the functions with no code of their own, as read
+  for (const FunctionSeg &F : S.Functions)
+    if (!F.InlinedAt.empty())
+      Unresolved.push_back(F);
   resolveInlined(S, Site);
   Machine M = readMachine(findMachine(MachineName));
   if (!Profile.empty()) {
@@ -312,7 +413,7 @@ int predictMain(int Argc, char **Argv) {
       PredictOptions Oi = O;
       if (!LevelsGiven)
         addDefaultLevels(S, Mi, Oi);
-      C.Predictions.push_back(predict(S, Mi, Oi));
+      C.Predictions.push_back(predictInlinedApart(S, Unresolved, Mi, Oi));
       C.Predictions.back().SegPath = Seg;
     }
     printReport(C, C.Predictions[0].UnusedValues, Json);
@@ -328,11 +429,11 @@ int predictMain(int Argc, char **Argv) {
                                   [](Level L) { return levelUnit(L).hasBreakdown(); }))
     throw UsageError("--breakdown needs the ICC level (--level icc or all; the SEG file needs "
                      "ICC data for a target of the machine file)");
-  Prediction P = predict(S, M, O);
+  Prediction P = predictInlinedApart(S, Unresolved, M, O);
   P.SegPath = Seg;
   std::map<std::string, json> Sites;
   if (Site == 0)
-    Sites = perSiteFigures(Unresolved, M, O, P);
+    Sites = perSiteFigures(Unresolved, S, M, O, P);
   printReport(P, P.UnusedValues, Json, [&](json &J) {
     for (json &E : J["functions"])
       if (auto It = Sites.find(E.value("name", "")); It != Sites.end())

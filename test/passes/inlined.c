@@ -76,3 +76,16 @@ int main(int argc, char **argv) {
 // PRED: "instructions":
 // PRED: "INTCC"
 // PRED-NOT: "error"
+
+// main's prediction is the same with and without the option, at every level:
+// the functions with no code of their own are predicted apart.
+// RUN: %segtime predict %t-off.json --machine %inputs/icc-machine.yaml --function main \
+// RUN:   --level all -p argv1=100 -p argv2=2 --json > %t-main-off.json
+// RUN: %segtime predict %t.json --machine %inputs/icc-machine.yaml --function main \
+// RUN:   --level all -p argv1=100 -p argv2=2 --json > %t-main-on.json
+// RUN: diff %t-main-off.json %t-main-on.json
+// RUN: %segtime predict %t.json --machine %inputs/icc-machine.yaml --level all \
+// RUN:   -p argv1=100 -p argv2=2 -p n=100 -p t=2 --json | FileCheck %s --check-prefix=BOTH
+// BOTH: "name": "kernel"
+// BOTH: "INTCC"
+// BOTH: "name": "main"

@@ -1,4 +1,4 @@
-// A static kernel inlined at three call sites of main (option inlined, off
+// A static kernel inlined at three call sites of main (option inlined, on
 // by default): its
 // IR level refers to main's code of each call (no copy in the SEG file), one
 // level per site. predict gives the sum of one call at each site and each
@@ -9,10 +9,10 @@
 // RUN:   -fplugin-arg-segtime-targets=compile -fplugin-arg-segtime-inlined=scale \
 // RUN:   -fplugin-arg-segtime-out=%t.json -c %s -o %t.o
 // RUN: %python -c "import json,sys; J=json.load(open(sys.argv[1])); fs=J['functions']; i=[k for k,f in enumerate(fs) if f['name']=='scale'][0]; e=[e for e in J['inlined'] if e[0]==i][0]; print('REFS', sum(isinstance(x, list) for x in e), 'level_segs' in fs[i], 'inlined_at' in fs[i], e)" %t.json | FileCheck %s --check-prefix=REFS
-// Off by default: without the option, no "inlined" table.
+// On by default: the same file without the option.
 // RUN: %clang -target x86_64-linux-gnu -O2 -fplugin=%segtime_plugin -fplugin-arg-segtime-quiet \
 // RUN:   -fplugin-arg-segtime-targets=compile -fplugin-arg-segtime-out=%t-default.json -c %s -o %t.o
-// RUN: not grep -q '"inlined"' %t-default.json
+// RUN: cmp %t.json %t-default.json
 // The compile-time summary (predict --summary, which the plugin runs) has
 // scale's ICC level too: the sum of one call at each site.
 // RUN: %segtime predict %t.json --summary 10 --machine %inputs/icc-machine.yaml -p n=1000 \
@@ -31,6 +31,13 @@
 // RUN:   --level icc --site 2 -p n=1000 --json | FileCheck %s --check-prefix=SITE2
 // RUN: not %segtime predict %t.json --machine %inputs/icc-machine.yaml --function scale \
 // RUN:   --site 4 -p n=1000 2>&1 | FileCheck %s --check-prefix=BAD
+// Each site's figures (the function resolved at that site alone) are those of
+// --site K (the whole file resolved at site K), at every IR level.
+// RUN: %segtime predict %t.json --machine %inputs/icc-machine.yaml --function scale \
+// RUN:   --level icc,intcc -p n=1000 --json > %t.all
+// RUN: for k in 1 2 3; do %segtime predict %t.json --machine %inputs/icc-machine.yaml \
+// RUN:   --function scale --level icc,intcc --site $k -p n=1000 --json > %t.site$k || exit 1; done
+// RUN: %python -c "import json,sys; A=json.load(open(sys.argv[1]))['functions'][0]['inlined_sites']; K=[json.load(open(p))['functions'][0]['levels'] for p in sys.argv[2:]]; print('PERSITE', len(A), all(s['levels'][l]['time_s'] == K[i][l]['time_s'] and s['levels'][l].get('instructions') == K[i][l]['counts'].get('instructions') for i, s in enumerate(A) for l in s['levels']), sorted(A[0]['levels']))" %t.all %t.site1 %t.site2 %t.site3 | FileCheck %s --check-prefix=PERSITE
 #include <stdlib.h>
 
 static void scale(int n, double *x, double a) {
@@ -58,18 +65,18 @@ int main(int argc, char **argv) {
 
 // SHOW: function scale
 // SHOW: IR-level SEG (-O2):
-// SHOW-NEXT: inlined call 1 at {{.*}}inlined-sites.c:44:3 (in 'main'): its nodes c1_ir
-// SHOW-NEXT: inlined call 2 at {{.*}}inlined-sites.c:46:5 (in 'main'): its nodes c2_ir
-// SHOW-NEXT: inlined call 3 at {{.*}}inlined-sites.c:47:3 (in 'main'): its nodes c3_ir
-// SHOW: c1_ir{{[0-9]+}} Loop @37 ir-loop
-// SHOW: c2_ir{{[0-9]+}} Loop @37 ir-loop
+// SHOW-NEXT: inlined call 1 at {{.*}}inlined-sites.c:51:3 (in 'main'): its nodes c1_ir
+// SHOW-NEXT: inlined call 2 at {{.*}}inlined-sites.c:53:5 (in 'main'): its nodes c2_ir
+// SHOW-NEXT: inlined call 3 at {{.*}}inlined-sites.c:54:3 (in 'main'): its nodes c3_ir
+// SHOW: c1_ir{{[0-9]+}} Loop @44 ir-loop
+// SHOW: c2_ir{{[0-9]+}} Loop @44 ir-loop
 // SHOW-NOT: kernel.
 // SHOW-NOT: scale.
 
 // TEXT: INTCC and ICC: the sum of one call at each of its 3 inlined call sites (--site K: one call at site K):
-// TEXT-NEXT: site 1 (main at {{.*}}inlined-sites.c:44:3): ICC {{.*}} s ({{[0-9]+}} instructions) INTCC {{.*}} s
-// TEXT-NEXT: site 2 (main at {{.*}}inlined-sites.c:46:5, in 1 loop(s) of main): ICC
-// TEXT-NEXT: site 3 (main at {{.*}}inlined-sites.c:47:3): ICC
+// TEXT-NEXT: site 1 (main at {{.*}}inlined-sites.c:51:3): ICC {{.*}} s ({{[0-9]+}} instructions) INTCC {{.*}} s
+// TEXT-NEXT: site 2 (main at {{.*}}inlined-sites.c:53:5, in 1 loop(s) of main): ICC
+// TEXT-NEXT: site 3 (main at {{.*}}inlined-sites.c:54:3): ICC
 
 // JSON: "inlined_sites": [
 // JSON: "caller": "main",
@@ -89,3 +96,5 @@ int main(int argc, char **argv) {
 // SITE2-NOT: "error"
 
 // BAD: --site 4: scale has 3 inlined call sites
+
+// PERSITE: PERSITE 3 True ['ICC', 'INTCC']

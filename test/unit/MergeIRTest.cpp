@@ -282,6 +282,29 @@ TEST(ResolveInlined, AllSitesOneAfterTheOther) {
   EXPECT_EQ(S.find("kernel")->LevelSegs.at("IR").size(), 1u);
 }
 
+// One function's copy resolved against a file that is only read: the same
+// level as resolving the whole file at that site, and the file unchanged.
+TEST(ResolveInlined, OneFunctionFromACopy) {
+  const SegFile S = inlinedProgram();
+  for (unsigned Site : {0u, 1u, 2u}) {
+    SegFile Whole = inlinedProgram();
+    std::vector<std::string> WW, W1;
+    resolveInlinedLevels(Whole, services(), Site, WW);
+    FunctionSeg K = *S.find("kernel");
+    resolveInlinedLevel(S, K, services(), Site, W1);
+    EXPECT_EQ(K.toJSON(), Whole.find("kernel")->toJSON()) << "site " << Site;
+    EXPECT_EQ(W1, WW);
+  }
+  EXPECT_EQ(S.find("kernel")->LevelSegs.count("IR"), 0u);
+  EXPECT_EQ(S.toJSON(), inlinedProgram().toJSON());
+  // A function with no references is left as it is.
+  FunctionSeg Main = *S.find("main");
+  std::vector<std::string> W;
+  resolveInlinedLevel(S, Main, services(), 1, W);
+  EXPECT_EQ(Main.toJSON(), S.find("main")->toJSON());
+  EXPECT_TRUE(W.empty());
+}
+
 TEST(ResolveInlined, MissingCodeIsLeftOutWithAWarning) {
   SegFile S = inlinedProgram();
   S.Functions[1].InlinedAt[0].Nodes.push_back("ir77");
