@@ -127,11 +127,15 @@ private:
   /// body (or Cond, Inc) updates from its own previous value.
   void recordChains(Node &L, const clang::Stmt *Body, const clang::Expr *Cond,
                     const clang::Expr *Inc);
-  /// The constructs on the dependence path from the value of V to the value
-  /// of E (the loads of V itself not counted); nullopt if E does not depend
-  /// on V through arithmetic, conversions and loads.
-  std::optional<std::vector<std::string>> chainPath(const clang::Expr *E,
-                                                    const clang::VarDecl *V);
+  /// Per scalar, the constructs on the dependence path from the carried
+  /// scalar's value at the start of the iteration to the value it holds
+  /// now (its stores and the reloads between them included).
+  using ChainDeps = std::map<const clang::VarDecl *, std::vector<std::string>>;
+  /// The constructs on the dependence path from the carried scalar to the
+  /// value of E (Deps: the scalars that depend on it so far); nullopt if E
+  /// does not depend on it through arithmetic, conversions, loads and
+  /// scalars.
+  std::optional<std::vector<std::string>> chainPath(const clang::Expr *E, const ChainDeps &Deps);
   void stmt(const clang::Stmt *S);
   void switchStmt(const clang::SwitchStmt *Sw);
 
