@@ -249,23 +249,29 @@ void SourceSegBuilder::lvalue(const Expr *E) {
   expr(E);
 }
 
-void SourceSegBuilder::arith(BinaryOperatorKind K, QualType T, QualType OperandT) {
+std::string SourceSegBuilder::arithConstruct(BinaryOperatorKind K, QualType T,
+                                             QualType OperandT) {
   std::string Ty = typeOf(T);
   switch (K) {
-  case BO_Add: case BO_AddAssign: op(Ty + ".add"); break;
-  case BO_Sub: case BO_SubAssign: op(Ty + ".sub"); break;
-  case BO_Mul: case BO_MulAssign: op(Ty + ".mul"); break;
-  case BO_Div: case BO_DivAssign: op(Ty + ".div"); break;
-  case BO_Rem: case BO_RemAssign: op(Ty + ".rem"); break;
-  case BO_Shl: case BO_Shr: case BO_ShlAssign: case BO_ShrAssign: op(Ty + ".shift"); break;
+  case BO_Add: case BO_AddAssign: return Ty + ".add";
+  case BO_Sub: case BO_SubAssign: return Ty + ".sub";
+  case BO_Mul: case BO_MulAssign: return Ty + ".mul";
+  case BO_Div: case BO_DivAssign: return Ty + ".div";
+  case BO_Rem: case BO_RemAssign: return Ty + ".rem";
+  case BO_Shl: case BO_Shr: case BO_ShlAssign: case BO_ShrAssign: return Ty + ".shift";
   case BO_And: case BO_Or: case BO_Xor: case BO_AndAssign: case BO_OrAssign:
-  case BO_XorAssign: op(Ty + ".bit"); break;
+  case BO_XorAssign: return Ty + ".bit";
   case BO_LT: case BO_GT: case BO_LE: case BO_GE: case BO_EQ: case BO_NE:
-    op(typeOf(OperandT) + ".cmp");
-    break;
+    return typeOf(OperandT) + ".cmp";
   default:
-    break;
+    return "";
   }
+}
+
+void SourceSegBuilder::arith(BinaryOperatorKind K, QualType T, QualType OperandT) {
+  std::string C = arithConstruct(K, T, OperandT);
+  if (!C.empty())
+    op(C);
 }
 
 void SourceSegBuilder::shortCircuit(const BinaryOperator *B) {

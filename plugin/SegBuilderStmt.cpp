@@ -194,6 +194,9 @@ void SourceSegBuilder::loop(const Stmt *S, const std::string &Kind, const Stmt *
     if (C && !Exits)
       Indices.pop_back();
   });
+  // At -O0 every scalar lives in memory: record the loop-carried chains.
+  if (!Ctx.getLangOpts().Optimize)
+    recordChains(L, Body, Cond, Inc);
   push(std::move(L));
 }
 

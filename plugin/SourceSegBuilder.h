@@ -7,6 +7,7 @@
 ///   SegBuilderStmt.cpp      statements, loops (canonical trip counts), switch
 ///   SegBuilderCalls.cpp     calls: program, C library, memcpy, MPI
 ///   SegBuilderSymbolic.cpp  expressions in source names, branch conditions
+///   SegBuilderChain.cpp     loop-carried scalar chains (-O0)
 ///   StmtFinders.cpp         the AST queries it asks (mutations, early exits)
 /// Internal to the plugin.
 ///
@@ -81,6 +82,9 @@ private:
   void write(const clang::Expr *LV) { op("mem." + memClass(LV) + ".write"); }
   void lvalue(const clang::Expr *E);
   void arith(clang::BinaryOperatorKind K, clang::QualType T, clang::QualType OperandT);
+  /// The HLLC construct arith counts ("f64.add", "i32.cmp"), "" for none.
+  std::string arithConstruct(clang::BinaryOperatorKind K, clang::QualType T,
+                             clang::QualType OperandT);
   void shortCircuit(const clang::BinaryOperator *B);
   void twoArmBranch(const clang::Stmt *S, const clang::Expr *Cond,
                     const std::function<void()> &Then, const std::function<void()> &Else,
@@ -115,6 +119,23 @@ private:
             const clang::Expr *Cond, const clang::Expr *Inc, const clang::Stmt *Body,
             std::optional<Canonical> C, const std::function<void()> &PerIteration = nullptr);
   void compound(llvm::ArrayRef<clang::Stmt *> Stmts);
+
+  // --- loop-carried scalar chains at -O0 (SegBuilderChain.cpp) -------------
+  /// Records on loop L the loop-carried scalar chains of its body Body,
+  /// condition Cond and increment Inc (docs/seg-json.md "chain"): one RUV
+  /// `chain.<type>:<name>` per scalar that an unconditional statement of the
+  /// body (or Cond, Inc) updates from its own previous value.
+  void recordChains(Node &L, const clang::Stmt *Body, const clang::Expr *Cond,
+                    const clang::Expr *Inc);
+  /// Per scalar, the constructs on the dependence path from the carried
+  /// scalar's value at the start of the iteration to the value it holds
+  /// now (its stores and the reloads between them included).
+  using ChainDeps = std::map<const clang::VarDecl *, std::vector<std::string>>;
+  /// The constructs on the dependence path from the carried scalar to the
+  /// value of E (Deps: the scalars that depend on it so far); nullopt if E
+  /// does not depend on it through arithmetic, conversions, loads and
+  /// scalars.
+  std::optional<std::vector<std::string>> chainPath(const clang::Expr *E, const ChainDeps &Deps);
   void stmt(const clang::Stmt *S);
   void switchStmt(const clang::SwitchStmt *Sw);
 

@@ -434,7 +434,10 @@ struct Printer {
     return Found;
   }
   std::string node(const Node &N) const {
-    std::string Own = N.Ruvs.empty() ? "" : "t(" + N.Id + ")";
+    // (a loop's -O0 chains, "chain.*", are a bound on it, not a cost of its own)
+    bool Costed = std::any_of(N.Ruvs.begin(), N.Ruvs.end(),
+                              [](const auto &R) { return R.first.rfind("chain.", 0) != 0; });
+    std::string Own = Costed ? "t(" + N.Id + ")" : "";
     auto Join = [&](const std::string &Rest) {
       if (Own.empty())
         return Rest;

@@ -5,7 +5,7 @@
 /// (installLoopModels, predictor/Predict.h): ICC's overlap of iterations,
 /// the memory term (the p-norm of core and memory time, or the ECM model
 /// where a nest's streams are known) of ICC and INTCC per IR loop nest and
-/// of HLLC per source loop; and what predict() reports of them: the ECM
+/// of HLLC per source loop; HLLC's loop-carried chains at -O0; and what predict() reports of them: the ECM
 /// breakdown per nest (--breakdown) and the memory-term notes.
 ///
 //===----------------------------------------------------------------------===//
@@ -196,10 +196,17 @@ void installLoopModels(FormulaBuilder &FB, const SegFile &S, const Machine &M,
     // A source loop costs its constructs and the memory time of the IR
     // nests attributed to it, each as often as it runs (its frequency per
     // call), combined as ICC combines them.
+    // At -O0 the constructs' time of a loop is first bounded below by its
+    // loop-carried scalar chains (HLLCModel::chainBound, docs/models.md
+    // "HLLC at -O0"), when the machine has the chain latencies.
     auto Nests = std::make_shared<std::map<const Node *, std::vector<const Node *>>>(
         nestsBySourceLoop(S));
-    FB.setLoopBound(timeKey(Lv), [Nests, &Mem, Values](const Node &N, const ex &Core,
-                                                     int) -> ex {
+    auto *Hllc = dynamic_cast<const HLLCModel *>(&Model);
+    if (Hllc && !Hllc->hasChainCosts())
+      Hllc = nullptr;
+    FB.setLoopBound(timeKey(Lv), [Nests, &Mem, Values, Hllc](const Node &N, const ex &Bare,
+                                                           int) -> ex {
+      ex Core = Hllc ? Hllc->chainBound(N, Bare) : Bare;
       auto It = Nests->find(&N);
       if (!Mem || It == Nests->end())
         return Core;

@@ -282,6 +282,20 @@ void FilePredictor::notesAtValues(FunctionPrediction &FP, const FunctionSeg &FS,
   }
   if (InModel || (Added && Mem))
     memoryNotes(FS, Mem, MemWhy, W.Values, FP.Notes);
+  // HLLC at -O0: loops with loop-carried chains on a machine without their
+  // latencies are costed by their constructs alone (docs/models.md).
+  for (const ResourceModel *Model : W.Kept)
+    if (auto *H = dynamic_cast<const HLLCModel *>(Model); H && !H->hasChainCosts()) {
+      bool Any = false;
+      forEachNode(FS.Body, [&](const Node &N) {
+        for (auto &[K, R] : N.Ruvs)
+          Any |= HLLCModel::isChainKey(K);
+      });
+      if (Any)
+        FP.Notes.push_back("HLLC: no loop-carried chain term: machine '" + M.Name +
+                           "' has no chain latencies for -" + H->variant() +
+                           " (segtime calibrate --level hllc --opt " + H->variant() + ")");
+    }
   // A value given with -p binds its name wherever it occurs, whether or not
   // the structure says the level needs it.
   W.Bound = W.Values;

@@ -91,9 +91,45 @@ private:
 };
 
 /// HLLC: CostVectorModel over the HLLC RUV, variant = optimisation level.
+/// At -O0 a source loop's iteration is also bounded below by its
+/// loop-carried scalar chains, which the plugin records on the loop node as
+/// RUVs "chain.<type>:<name>" (docs/seg-json.md): chainBound.
 class HLLCModel : public CostVectorModel {
 public:
-  HLLCModel(const Machine &M, const std::string &Opt) : CostVectorModel(M, Level::HLLC, Opt) {}
+  HLLCModel(const Machine &M, const std::string &Opt);
+  /// The cost-vector entries of the chain latencies, s each, measured by
+  /// `segtime calibrate --level hllc --opt O0` (docs/calibrate.md "Loop-carried
+  /// chains"): store-to-load forwarding round trip of an integer or pointer
+  /// and of a floating-point stack variable (reload + store), one integer
+  /// operation, one fp add, one fp mul, one load whose address is on the chain.
+  static const std::vector<std::string> &chainEntries();
+  /// True if the variant has every entry of chainEntries().
+  bool hasChainCosts() const { return Chain.size() == chainEntries().size(); }
+  /// Whether Key is a chain's RUV key ("chain.f64:s").
+  static bool isChainKey(const std::string &Key) { return Key.rfind("chain.", 0) == 0; }
+  /// Latency of one iteration of one chain, s (docs/models.md "HLLC at
+  /// -O0"): writes x forward(type) + (reads - writes) x chain.mem.read +
+  /// sum over the chain's operations of their latency (fp add, sub, abs,
+  /// compare and conversions: chain.fp.add; fp mul: chain.fp.mul; integer
+  /// add, sub, bit, shift, compare: chain.int.op; integer mul: 3 x
+  /// chain.int.op (estimated: a 3-cycle multiplier); others (div, rem,
+  /// sqrt, math calls): their construct cost). forward(type) is
+  /// chain.fp.forward for f32/f64 chains, else chain.int.forward. Key is the
+  /// chain's RUV key, C its constructs. Requires hasChainCosts().
+  double chainLatency(const std::string &Key, const Ruv &C) const;
+  /// The longest chain of loop node L, s per iteration; 0 if L records none
+  /// or the machine has no chain costs.
+  double loopChainLatency(const Node &L) const;
+  /// The HLLC time of one execution of loop L with the chain bound (Core:
+  /// the constructs' time of one execution, s; Trip: L's trip count;
+  /// C = loopChainLatency(L)): Trip x max(Core / Trip, C) when Core / Trip,
+  /// the time of one iteration, is a number; else max(Core, Trip x C) for a
+  /// loop without inner loops, and Core for one with inner loops. Core
+  /// itself if L has no chain (or Trip is 0).
+  GiNaC::ex chainBound(const Node &L, const GiNaC::ex &Core) const;
+
+private:
+  std::map<std::string, double> Chain; ///< chainEntries() present, s
 };
 
 /// ICC: CostVectorModel over the ICC:<target> RUV (core cycles x t_cyc on

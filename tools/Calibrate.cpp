@@ -271,6 +271,11 @@ OptResult measureLevels(const Options &O, const std::string &Opt, const fs::path
     for (auto &[L, H] : R.Costs)
       fitTraining(H, Ms, S, L, Opt);
   }
+  // HLLC at -O0: the loop-carried chains' latencies (kernels/Chain.c).
+  if (auto H = R.Costs.find(Level::HLLC); H != R.Costs.end() && Opt == "O0") {
+    std::cerr << "calibrate: O0: loop-carried chains" << ellipsis() << "\n";
+    measureChains(Dir, O, H->second);
+  }
   if (O.hasFit(CalibFit::FlopRate))
     R.Poc = solvePoc(Ms, S, O.Reps);
   R.Timings = std::move(Ms);

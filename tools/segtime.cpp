@@ -447,6 +447,9 @@ int predictMain(int Argc, char **Argv) {
   return P.exitStatus();
 }
 
+/// segtime show --chains: print the -O0 loop-carried chains of the loops.
+static bool ShowChains = false;
+
 void showList(const NodeList &L, int Depth) {
   for (const Node &N : L) {
     std::string Ind(Depth * 2, ' ');
@@ -493,6 +496,8 @@ void showList(const NodeList &L, int Depth) {
     for (const std::string &M : N.MemoryNotes)
       std::cout << Ind << "    memory note: " << M << "\n";
     for (auto &[Lv, R] : N.Ruvs) {
+      if (!ShowChains && Lv.rfind("chain.", 0) == 0)
+        continue;
       std::cout << Ind << "    " << Lv << ":";
       for (auto &[Op, C] : R.counts())
         std::cout << " " << Op << "=" << C;
@@ -545,8 +550,11 @@ bool readSegArgs(const std::string &Cmd, const char *Usage, int Argc, char **Arg
 }
 
 int showMain(int Argc, char **Argv) {
-  const char *Usage = "usage: segtime show FILE.seg.json [--function NAME] [--ir] [--json]\n"
+  const char *Usage = "usage: segtime show FILE.seg.json [--function NAME] [--ir] [--chains] "
+                      "[--json]\n"
                       "  --function NAME  only this function\n"
+                      "  --chains         also print the loops' loop-carried scalar chains\n"
+                      "                   (files compiled at -O0: chain.<type>:<name>)\n"
                       "  --ir             also print the IR-level SEG (optimised loops, basic\n"
                       "                   blocks with frequencies, '<- vN': the source node\n"
                       "                   they came from)\n"
@@ -555,7 +563,8 @@ int showMain(int Argc, char **Argv) {
                       "                   texts)\n";
   SegArgs Args;
   bool IR = false, Json = false;
-  if (!readSegArgs("show", Usage, Argc, Argv, Args, {{"--ir", &IR}, {"--json", &Json}}))
+  if (!readSegArgs("show", Usage, Argc, Argv, Args,
+                   {{"--ir", &IR}, {"--chains", &ShowChains}, {"--json", &Json}}))
     return 0;
   const std::string &Only = Args.Only;
   SegFile S = SegFile::read(Args.Seg);

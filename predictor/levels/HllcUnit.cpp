@@ -6,16 +6,104 @@
 /// vector per optimisation level, and a source loop adds the memory time of
 /// the IR loop nests attributed to it. `segtime calibrate` fits c by least
 /// squares, one construct benchmark per construct, then one multiplier per
-/// group of constructs on the training kernels (docs/calibrate.md).
+/// group of constructs on the training kernels (docs/calibrate.md). At -O0
+/// a loop iteration lasts at least its longest loop-carried scalar chain
+/// (HLLCModel::chainBound, docs/models.md "HLLC at -O0").
 ///
 //===----------------------------------------------------------------------===//
 #include "predictor/levels/LevelUnit.h"
 #include "predictor/ResourceModel.h"
 
+#include "predictor/Expr.h"
+
 #include <algorithm>
 #include <initializer_list>
 
 namespace segtime {
+
+HLLCModel::HLLCModel(const Machine &M, const std::string &Opt)
+    : CostVectorModel(M, Level::HLLC, Opt) {
+  const CostVector &CV = M.vector(Level::HLLC, Opt);
+  for (const std::string &E : chainEntries())
+    if (CV.Costs.count(E))
+      Chain[E] = CV.si(E);
+}
+
+const std::vector<std::string> &HLLCModel::chainEntries() {
+  static const std::vector<std::string> E{"chain.int.forward", "chain.fp.forward",
+                                          "chain.int.op",      "chain.fp.add",
+                                          "chain.fp.mul",      "chain.mem.read"};
+  return E;
+}
+
+double HLLCModel::chainLatency(const std::string &Key, const Ruv &C) const {
+  // "chain.<type>:<name>"
+  std::string Type = Key.substr(6, Key.find(':') == std::string::npos ? std::string::npos
+                                                                      : Key.find(':') - 6);
+  bool Fp = Type == "f32" || Type == "f64";
+  double Reads = 0, Writes = 0, T = 0;
+  for (auto &[Op, N] : C.counts()) {
+    size_t Dot = Op.find('.');
+    std::string Ty = Dot == std::string::npos ? Op : Op.substr(0, Dot);
+    std::string What = Dot == std::string::npos ? "" : Op.substr(Dot + 1);
+    if (Ty == "mem") {
+      if (What.size() > 5 && What.compare(What.size() - 5, 5, ".read") == 0)
+        Reads += N;
+      else if (What.size() > 6 && What.compare(What.size() - 6, 6, ".write") == 0)
+        Writes += N;
+      continue;
+    }
+    bool FpOp = Ty == "f32" || Ty == "f64";
+    if (Ty == "cvt" || (FpOp && (What == "add" || What == "sub" || What == "abs" || What == "cmp")))
+      T += N * Chain.at("chain.fp.add");
+    else if (FpOp && What == "mul")
+      T += N * Chain.at("chain.fp.mul");
+    else if (!FpOp && (What == "add" || What == "sub" || What == "bit" || What == "shift" ||
+                       What == "cmp"))
+      T += N * Chain.at("chain.int.op");
+    else if (!FpOp && What == "mul")
+      T += N * 3 * Chain.at("chain.int.op");
+    else
+      T += N * cost(Op);
+  }
+  T += Writes * Chain.at(Fp ? "chain.fp.forward" : "chain.int.forward");
+  if (Reads > Writes)
+    T += (Reads - Writes) * Chain.at("chain.mem.read");
+  return T;
+}
+
+double HLLCModel::loopChainLatency(const Node &L) const {
+  if (!hasChainCosts())
+    return 0;
+  double Longest = 0;
+  for (auto &[Key, C] : L.Ruvs)
+    if (isChainKey(Key))
+      Longest = std::max(Longest, chainLatency(Key, C));
+  return Longest;
+}
+
+GiNaC::ex HLLCModel::chainBound(const Node &L, const GiNaC::ex &Core) const {
+  double Lat = loopChainLatency(L);
+  if (Lat <= 0)
+    return Core;
+  GiNaC::ex Trip = parseExpr(L.Trip);
+  if (Trip.is_zero())
+    return Core;
+  // Per iteration where the body's cost is a number (the usual innermost
+  // loop: Core = trip x body): trip x max(body, chain), a polynomial that
+  // enclosing (triangular) loops still sum in closed form.
+  GiNaC::ex PerIter = GiNaC::expand(Core / Trip);
+  if (GiNaC::is_a<GiNaC::numeric>(PerIter))
+    return Trip * GiNaC::numeric(std::max(GiNaC::ex_to<GiNaC::numeric>(PerIter).to_double(), Lat));
+  // Otherwise (branch probabilities, parameters in the body) for an
+  // innermost loop, the symbolic max; a loop with inner loops keeps its
+  // core: its own chains (its counter) are short against its inner loops.
+  bool Inner = false;
+  forEachNode(L.Body, [&](const Node &Y) { Inner |= Y.Kind == NodeKind::Loop; });
+  if (Inner)
+    return Core;
+  return max(Core, Trip * GiNaC::numeric(Lat));
+}
 
 namespace {
 class HllcUnit final : public UnitOf<Level::HLLC> {

@@ -208,3 +208,122 @@ TEST(ICCModel, MispredictionTermDatasheetFallback) {
   EXPECT_EQ(I.mispredictProvenance().rfind("datasheet", 0), 0u);
   EXPECT_NEAR(num(I.timeWeight()(branchStage("0.5"))), 4.125e-9, 1e-21);
 }
+
+namespace {
+
+/// handMachine plus an HLLC -O0 vector with the chain latencies (ns):
+/// forwarding int 1, fp 1.5; int op 0.25, fp add 0.75, fp mul 1, load 1.25.
+Machine chainMachine(bool WithChains = true) {
+  Machine M = handMachine();
+  CostVector &H = M.Levels[Level::HLLC]["O0"];
+  H.Unit = "ns";
+  H.Costs["f64.add"].Value = 0.5;
+  H.Costs["f64.div"].Value = 4;
+  H.Costs["loop"].Value = 1;
+  H.Costs["mem.array.read"].Value = 0.5;
+  if (WithChains) {
+    H.Costs["chain.int.forward"].Value = 1;
+    H.Costs["chain.fp.forward"].Value = 1.5;
+    H.Costs["chain.int.op"].Value = 0.25;
+    H.Costs["chain.fp.add"].Value = 0.75;
+    H.Costs["chain.fp.mul"].Value = 1;
+    H.Costs["chain.mem.read"].Value = 1.25;
+  }
+  return M;
+}
+
+Ruv counts(std::map<std::string, double> C) {
+  Ruv R;
+  for (auto &[K, V] : C)
+    R.add(K, V);
+  return R;
+}
+
+/// A loop of trip Trip with the chains Chains (RUV key -> constructs).
+Node chainLoop(const std::string &Trip, std::map<std::string, Ruv> Chains) {
+  Node L;
+  L.Kind = NodeKind::Loop;
+  L.Id = "v2";
+  L.Trip = Trip;
+  L.Ruvs = std::move(Chains);
+  return L;
+}
+
+const Ruv LocalRW = counts({{"mem.local.read", 1}, {"mem.local.write", 1}});
+Ruv with(Ruv R, std::map<std::string, double> C) {
+  for (auto &[K, V] : C)
+    R.add(K, V);
+  return R;
+}
+
+} // namespace
+
+// Chain latency per iteration (docs/models.md "HLLC at -O0"), by hand:
+//   s += a[i]      (f64): fp forward 1.5 + fp add 0.75          = 2.25 ns
+//   i++            (i32): int forward 1 + int op 0.25           = 1.25 ns
+//   x = x*c + d    (f64): 1.5 + fp mul 1 + fp add 0.75          = 3.25 ns
+//   p = p->next    (i64): 1 + one load on the chain 1.25        = 2.25 ns
+//   k = k*3        (i64): 1 + int mul 3 x 0.25 (estimated)      = 1.75 ns
+//   x = x/c        (f64): 1.5 + the f64.div construct cost 4    = 5.5 ns
+//   x = x + c; x = x + d (two updates: two round trips): 2 x 1.5 + 2 x 0.75 = 4.5 ns
+TEST(HLLCModel, ChainLatencyByHand) {
+  Machine M = chainMachine();
+  HLLCModel H(M, "O0");
+  ASSERT_TRUE(H.hasChainCosts());
+  EXPECT_NEAR(H.chainLatency("chain.f64:s", with(LocalRW, {{"f64.add", 1}})), 2.25e-9, 1e-21);
+  EXPECT_NEAR(H.chainLatency("chain.i32:i", with(LocalRW, {{"i32.add", 1}})), 1.25e-9, 1e-21);
+  EXPECT_NEAR(H.chainLatency("chain.f64:x", with(LocalRW, {{"f64.mul", 1}, {"f64.add", 1}})),
+              3.25e-9, 1e-21);
+  EXPECT_NEAR(H.chainLatency("chain.i64:p", with(LocalRW, {{"mem.array.read", 1}})), 2.25e-9,
+              1e-21);
+  EXPECT_NEAR(H.chainLatency("chain.i64:k", with(LocalRW, {{"i64.mul", 1}})), 1.75e-9, 1e-21);
+  EXPECT_NEAR(H.chainLatency("chain.f64:x", with(LocalRW, {{"f64.div", 1}})), 5.5e-9, 1e-21);
+  Ruv Two = counts({{"mem.local.read", 2}, {"mem.local.write", 2}, {"f64.add", 2}});
+  EXPECT_NEAR(H.chainLatency("chain.f64:x", Two), 4.5e-9, 1e-21);
+}
+
+// The composition: one execution of a loop costs max(Core, trip x the longest
+// chain); s += a[i] with i++: longest 2.25 ns. n = 100: a core of 10 ns is
+// raised to 225 ns; a core of 1 us (a heavy body) stays.
+TEST(HLLCModel, ChainBoundIsMaxOfCoreAndTripTimesLongestChain) {
+  Machine M = chainMachine();
+  HLLCModel H(M, "O0");
+  Node L = chainLoop("n", {{"chain.f64:s", with(LocalRW, {{"f64.add", 1}})},
+                           {"chain.i32:i", with(LocalRW, {{"i32.add", 1}})}});
+  EXPECT_NEAR(H.loopChainLatency(L), 2.25e-9, 1e-21);
+  EXPECT_NEAR(evaluate(H.chainBound(L, numeric(10e-9)), {{"n", 100}}), 225e-9, 1e-18);
+  EXPECT_NEAR(evaluate(H.chainBound(L, numeric(1e-6)), {{"n", 100}}), 1e-6, 1e-18);
+  // Symbolic core: the larger term per value of n.
+  ex Core = numeric(5, 1000000000) + sym("n") * numeric(1, 1000000000); // 5 + n ns
+  EXPECT_NEAR(evaluate(H.chainBound(L, Core), {{"n", 2}}), 7e-9, 1e-18);
+  EXPECT_NEAR(evaluate(H.chainBound(L, Core), {{"n", 100}}), 225e-9, 1e-18);
+  // A body whose cost is a number: trip x max(body, chain), no max left in
+  // the formula (1 ns per iteration -> 2.25 ns per iteration).
+  ex Per = H.chainBound(L, sym("n") * numeric(1, 1000000000));
+  EXPECT_NEAR(evaluate(Per, {{"n", 10}}), 22.5e-9, 1e-18) << Per;
+  EXPECT_TRUE(is_a<mul>(Per)) << Per; // n x a number: no max
+  ex Heavy = H.chainBound(L, sym("n") * numeric(3, 1000000000));
+  EXPECT_NEAR(evaluate(Heavy, {{"n", 10}}), 30e-9, 1e-18) << Heavy;
+  EXPECT_EQ(freeSymbols(Heavy), std::set<std::string>{"n"}) << Heavy;
+  // With an inner loop and a symbolic body: the core (the inner loop bounds it).
+  Node Outer = L;
+  Node Inner = chainLoop("m", {});
+  Outer.Body.push_back(Inner);
+  EXPECT_TRUE(H.chainBound(Outer, Core).is_equal(Core));
+  // A loop without chains keeps its core.
+  Node None = chainLoop("n", {});
+  EXPECT_TRUE(H.chainBound(None, Core).is_equal(Core));
+}
+
+// A machine without the chain latencies: no chain term.
+TEST(HLLCModel, NoChainCostsNoChainTerm) {
+  Machine M = chainMachine(false);
+  HLLCModel H(M, "O0");
+  EXPECT_FALSE(H.hasChainCosts());
+  Node L = chainLoop("n", {{"chain.f64:s", with(LocalRW, {{"f64.add", 1}})}});
+  EXPECT_DOUBLE_EQ(H.loopChainLatency(L), 0);
+  ex Core = numeric(10, 1000000000);
+  EXPECT_TRUE(H.chainBound(L, Core).is_equal(Core));
+  EXPECT_TRUE(HLLCModel::isChainKey("chain.f64:s"));
+  EXPECT_FALSE(HLLCModel::isChainKey("HLLC"));
+}

@@ -47,16 +47,13 @@
 
 namespace segtime::calib {
 
-namespace {
-
-/// Compiles the C program Source as Dir/Name (once per run directory) with
-/// -O2, runs it with Args and returns the numbers it prints, one sample each.
 std::vector<double> runSampleProgram(const fs::path &Dir, const std::string &Name,
-                                     const char *Source, const std::vector<std::string> &Args) {
+                                     const char *Source, const std::vector<std::string> &Args,
+                                     const std::string &OptFlag) {
   fs::path Src = Dir / (Name + ".c"), Bin = Dir / Name;
   if (!fs::exists(Bin)) {
     std::ofstream(Src) << Source;
-    RunResult C = runProgram({SEGTIME_CLANG, "-O2", Src.string(), "-o", Bin.string()}, Dir,
+    RunResult C = runProgram({SEGTIME_CLANG, OptFlag, Src.string(), "-o", Bin.string()}, Dir,
                              "compile_" + Name, 120);
     if (!C.ok())
       throw CalibError("compiling the " + Name + " benchmark failed (" + C.status() + "):\n" +
@@ -75,8 +72,6 @@ std::vector<double> runSampleProgram(const fs::path &Dir, const std::string &Nam
     throw CalibError("the " + Name + " benchmark printed nothing");
   return Samples;
 }
-
-} // namespace
 
 /// Measures the core clock with a chain of dependent integer additions (one
 /// cycle of latency each on every out-of-order x86 core; a compiler barrier

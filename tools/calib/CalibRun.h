@@ -27,6 +27,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -95,6 +96,21 @@ struct Row {
   double Rel = 0; ///< (A c - t)_i / t_i with the written costs
 };
 
+/// The loop-carried chain latencies at -O0 (kernels/Chain.c; HLLCModel::
+/// chainLatency, docs/calibrate.md "Loop-carried chains").
+struct ChainResult {
+  /// ns per iteration, one row per repetition: int1, int2, fadd1, fadd2,
+  /// fmul1, load1 (kernels/Chain.c)
+  std::vector<std::vector<double>> Ns;
+  long Iterations = 0; ///< per pass
+  /// The entries HLLCModel::chainEntries(), ns, derived from the statistic
+  /// (--stat) of each column, and their spread ((max - min) / median of
+  /// the entry derived from each repetition alone).
+  std::map<std::string, double> Entry;
+  std::map<std::string, std::optional<double>> Spread;
+  std::map<std::string, std::string> How; ///< each entry's formula, with the numbers
+};
+
 /// The HLLC result for one optimisation level.
 struct HllcResult {
   std::vector<std::string> Constructs;
@@ -122,6 +138,8 @@ struct HllcResult {
     std::vector<std::string> Group;         ///< group of each construct (Constructs order)
   };
   std::optional<Training> Train;
+  /// HLLC at -O0: the loop-carried chain latencies (measureChains), if run.
+  std::optional<ChainResult> Chain;
   /// Index of group G in Train->Fit.Groups.
   size_t groupIndex(const std::string &G) const {
     const auto &Gs = Train->Fit.Groups;
@@ -215,10 +233,23 @@ PocResult solvePoc(const std::vector<Measured> &Ms, const SegFile &Seg, int Reps
 
 // --- CalibIcc.cpp
 
+/// Compiles the C program Source as Dir/Name (once per run directory) with
+/// OptFlag ("-O2"), runs it with Args and returns the numbers it prints, one
+/// sample each (several per line are read in order). Throws CalibError.
+std::vector<double> runSampleProgram(const fs::path &Dir, const std::string &Name,
+                                     const char *Source, const std::vector<std::string> &Args,
+                                     const std::string &OptFlag = "-O2");
+
 /// Adds Reps core-clock samples (GHz) to CR and updates its value and spread.
 void measureClock(const fs::path &Dir, const Options &O, int Reps, ClockResult &CR);
 /// Measures the branch-misprediction penalty (ns) into CR.Mispredict.
 void measureMispredict(const fs::path &Dir, const Options &O, ClockResult &CR);
+
+// --- CalibChain.cpp
+
+/// Measures the loop-carried chain latencies at -O0 (kernels/Chain.c) into
+/// H.Chain. Throws CalibError.
+void measureChains(const fs::path &Dir, const Options &O, HllcResult &H);
 
 // --- MachineWriter.cpp
 

@@ -7,7 +7,7 @@
 /// function `kernel::fooBar()` returns the text of kernels/FooBar.c after its
 /// first line (a `/*===- ... -===*/` banner saying what the file is).
 ///
-/// Whole programs: cacheSweep(), coreClock(), mispredict(), library(). The others are
+/// Whole programs: cacheSweep(), coreClock(), mispredict(), library(), chain(). The others are
 /// pieces that BenchSource.cpp and LowLevelSource.cpp join with the code they
 /// generate (one function per HLLC construct, one Horner polynomial per
 /// order), in this order:
@@ -42,6 +42,8 @@ const char *coreClock();
 const char *mispredict();
 /// kernels/Library.c: time per call of the C library functions (Library.h).
 const char *library();
+/// kernels/Chain.c: loop-carried chains through a stack variable at -O0.
+const char *chain();
 
 } // namespace segtime::kernel
 

@@ -110,6 +110,18 @@ std::string constructCosts(const HllcResult &H, const std::string &Opt, const st
     Y << "          " << H.Constructs[J] << ": {value: " << num(H.CostNs[J])
       << costEntry(H, J, Ref, "noise");
   }
+  // HLLC -O0: the loop-carried chain latencies (CalibChain.cpp), sorted
+  // after the constructs.
+  if (const auto &C = H.Chain)
+    for (auto &[E, V] : C->Entry) {
+      auto Sp = C->Spread.find(E);
+      Y << "          " << E << ": {value: " << num(V) << ", provenance: measured, ref: "
+        << yq(Ref0 + "chain benchmark (kernels/Chain.c at -O0, " + std::to_string(C->Iterations) +
+              " iterations, fastest of 3 passes), " + Reps + ": " + C->How.at(E) +
+              "; docs/calibrate.md \"Loop-carried chains\"")
+        << (Sp != C->Spread.end() && Sp->second ? ", spread: " + num(*Sp->second, 3) : "")
+        << "}\n";
+    }
   return Y.str();
 }
 
