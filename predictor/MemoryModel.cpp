@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <limits>
 #include <numeric>
+#include <unordered_map>
 
 using namespace GiNaC;
 
@@ -35,6 +36,7 @@ static ex cacheSetsEval(const ex &Stride, const ex &Sets, const ex &Line) {
   return cache_sets(Stride, Sets, Line).hold();
 }
 REGISTER_FUNCTION(cache_sets, eval_func(cacheSetsEval))
+
 
 std::string memoryCurveKey(size_t Point, const std::string &Field, const std::string &Curve) {
   char Idx[24];
@@ -309,11 +311,25 @@ using Counters = std::vector<std::pair<ex, ex>>;
 /// the counter, as linear counts are): what an iteration of the largest
 /// extent touches, for the capacity tests.
 ex largest(ex E, const Counters &Ks) {
+  if (Ks.empty() || is_a<numeric>(E))
+    return E;
+  // (memoised: the layer conditions of every stream and loop ask for the
+  // same V and M again, and each substitution copies the whole expression;
+  // LU's per-row sums at n = 320 spent most of their time here)
+  static std::unordered_map<ex, ex, std::hash<ex>, ex_is_equal> Memo;
+  lst Key{E};
+  for (auto &[K, N] : Ks)
+    Key.append(K).append(N);
+  if (auto It = Memo.find(Key); It != Memo.end())
+    return It->second;
+  if (Memo.size() > 20000)
+    Memo.clear();
+  ex R = E;
   for (size_t Pass = 0; Pass <= Ks.size(); ++Pass) // (a trip may hold an outer counter)
     for (auto &[K, N] : Ks)
-      if (E.has(K))
-        E = max(E.subs(K == 0), E.subs(K == N - 1));
-  return E;
+      if (R.has(K))
+        R = max(R.subs(K == 0), R.subs(K == N - 1));
+  return Memo[Key] = R;
 }
 
 /// Lines of stream P touched over its loops [0, Upto) (one iteration of
@@ -334,6 +350,24 @@ ex largest(ex E, const Counters &Ks) {
 /// nest are tested once, with its largest iteration (largest): a sound
 /// choice for reuse (a condition that holds for the largest holds for
 /// all), and it keeps the sums' bodies free of them.
+///
+/// Reuse distance: a stream that does not move in the loops just inside
+/// loop J (stride 0 in loops Jr .. J-1) touches all its lines again in every
+/// iteration of loop Jr; between its last touch of a line in one iteration
+/// of J and the next touch in the following one lie the bytes of about one
+/// iteration of loop Jr, not of the whole loop J-1 (the column of C in gemm
+/// j-p-i, C[i][j] += A[i][p] B[p][j]: touched in every p iteration, it stays
+/// the most recently used while the rows of A pass through an LRU cache,
+/// and the next j reuses it; Kerncraft's LC model takes the reuse distance
+/// per reference, Hammer et al. 2017 §III-B). The capacity test of loop J
+/// is then on V of loop Jr.
+size_t reuseLoop(const Stream &P, size_t J) {
+  size_t Jr = J;
+  while (Jr > 0 && P.Stride[Jr - 1].is_zero())
+    --Jr;
+  return Jr;
+}
+
 Touched streamLines(const Stream &P, size_t Upto, const CacheGeometry *C, double Line,
                     const std::map<std::string, ex> &V, const Counters &Ks) {
   Touched T;
@@ -346,7 +380,8 @@ Touched streamLines(const Stream &P, size_t Upto, const CacheGeometry *C, double
     ex Fit = 1;
     if (C) {
       Big.M = largest(T.M, Ks);
-      Fit = cmp_le(largest(V.at(P.Loop[J]), Ks), numeric(C->Size)) * setsFit(Big, *C);
+      ex VJ = largest(V.at(P.Loop[reuseLoop(P, J)]), Ks);
+      Fit = cmp_le(VJ, numeric(C->Size)) * setsFit(Big, *C);
     }
     // Runs that the loop shifts by m whole run strides and Delta bytes,
     // |Delta| < a line (a window of k rows moved down m rows: a 2-D
@@ -377,9 +412,10 @@ Touched streamLines(const Stream &P, size_t Upto, const CacheGeometry *C, double
       ex FitK = Fit;
       bool Own = C && J + 1 == P.Loop.size();
       for (auto &[K2, N2] : Ks)
-        Own = Own && (K2.is_equal(K) || (!V.at(P.Loop[J]).has(K2) && !T.M.has(K2)));
+        Own = Own && (K2.is_equal(K) ||
+                      (!V.at(P.Loop[reuseLoop(P, J)]).has(K2) && !T.M.has(K2)));
       if (Own)
-        FitK = cmp_le(V.at(P.Loop[J]), numeric(C->Size)) * setsFit(T, *C);
+        FitK = cmp_le(V.at(P.Loop[reuseLoop(P, J)]), numeric(C->Size)) * setsFit(T, *C);
       ex Later = (1 - cmp_eq(K, 0)) * Near * FitK;
       ex E = T.E + Reuse * (N - 1) * S / numeric(Line);
       T.M = seg_sum(T.M + Later * (min(Slide, T.M) - T.M), K, 0, N - 1);

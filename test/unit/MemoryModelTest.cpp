@@ -454,12 +454,15 @@ TEST(CacheLines, GemmIkjStreamsBOncePerI) {
   // one A element (17 lines, fit): C's row stays across k, B's rows slide;
   // an i iteration touches all of B (does not fit): B again per i. Lines:
   // B 4 x 512 + C 4 x 8 + A 4 x 8 = 2112. The model counts each run from
-  // an unaligned start (1 + 63/8 lines per row of 64 doubles, +1/8 line):
-  // 2122.5, +0.5 %.
+  // an unaligned start (1 + 63/8 lines per row of 64 doubles, +1/8 line).
+  // C's row, touched in every k iteration, is kept across i as well (one k
+  // iteration lies between its uses, reuseLoop): its rows slide, 1 + 63/8
+  // + 3 x 8 lines: 2119.875, +0.4 %.
   std::vector<MemStream> G = gemmIkj(4, 64, 64);
   const CacheGeometry L1{"L1", 4096, 4, 64};
   EXPECT_NEAR(lines(G, &L1), 2112, 0.01 * 2112);
-  EXPECT_DOUBLE_EQ(lines(G, &L1), 4 * (1 + 63.0 / 8 + 63 * 8) + 2 * 4 * (1 + 63.0 / 8));
+  EXPECT_DOUBLE_EQ(lines(G, &L1),
+                   4 * (1 + 63.0 / 8 + 63 * 8) + 4 * (1 + 63.0 / 8) + (1 + 63.0 / 8 + 3 * 8));
   // A 32 KiB L2 (B alone fills it): the same lines; a 64 KiB one holds the
   // footprint (36 KiB): warm caches bring nothing in.
   const CacheGeometry L2{"L2", 32768, 8, 64}, Big{"L2", 65536, 8, 64};
@@ -744,4 +747,21 @@ TEST(CacheLines, ATriangularColumnWalkReusesItsLinesOnceItFits) {
   L.Loops[1].Index = "k";
   const CacheGeometry OneSet{"C", 8192, 128, 64};
   EXPECT_DOUBLE_EQ(lines({L}, &OneSet), 255 + 24129 + 1160 - 0.125);
+}
+
+TEST(CacheLines, AColumnTouchedInEveryInnerIterationStaysAcrossTheOuterLoop) {
+  // gemm j-p-i, C[i][j] += A[i][p] B[p][j] with 64 rows of 65 doubles
+  // (520 B): c[i*65 + j] (l0: i, 520 B; l1: p, 0; l2: j, 8 B) and
+  // a[i*65 + p] (l0: i; l1: p, 8 B; l2: j, 0), into 64 sets of 8 ways
+  // (32 KiB). One p iteration touches a column of each, 128 lines (8 KiB):
+  // it fits, so the column of C stays while p runs, and across j as well:
+  // between its last use in one j and its first in the next lies one p
+  // iteration, not the whole j iteration (A's 520 lines and C's column,
+  // 40 KiB, which do not fit). By hand: C 64 + 64 x 64 x 8/64 = 576 lines;
+  // A 64 + 64 x 64 x 8/64 = 576 lines per j, brought in again by each of
+  // the 65 j: 37440. Before, C's column counted again per j: 65 x 64.
+  const CacheGeometry L1{"L1", 32768, 8, 64};
+  MemStream C = stream("c", {{"520", "64"}, {"0", "65"}, {"8", "65"}}, {}, true);
+  MemStream A = stream("a", {{"520", "64"}, {"8", "65"}, {"0", "65"}});
+  EXPECT_DOUBLE_EQ(lines({C, A}, &L1), 576 + 65 * 576.0);
 }
