@@ -47,16 +47,46 @@ std::string typeKey(QualType T) {
 /// const-qualified, constexpr, a reference or in an address space (clang
 /// never reads a non-const object outside a constexpr call: ExprConstant.cpp
 /// findCompleteObject). The SEG is the same with or without this test.
+/// Also an expression whose value needs that of an operand that certainly
+/// fails, through operators the evaluator evaluates every operand of and
+/// fails with: arithmetic, bitwise and comparison operators (not &&, ||,
+/// the comma, ?: , which may not evaluate an operand), unary -, +, ~, !
+/// and *, casts, subscripts and member accesses. On csmith's deeply nested
+/// expressions this spares the evaluation of every subexpression of a
+/// non-constant one (Expr::isEvaluatable walks the whole subexpression
+/// each time).
 bool certainlyNotConstant(const Expr *E) {
-  if (auto *B = dyn_cast<BinaryOperator>(E))
-    return B->isAssignmentOp();
-  if (auto *U = dyn_cast<UnaryOperator>(E))
-    return U->isIncrementDecrementOp();
-  auto *C = dyn_cast<ImplicitCastExpr>(E);
-  if (!C || C->getCastKind() != CK_LValueToRValue)
+  E = E->IgnoreParens();
+  if (auto *B = dyn_cast<BinaryOperator>(E)) {
+    if (B->isAssignmentOp())
+      return true;
+    if (B->isLogicalOp() || B->isCommaOp())
+      return false;
+    return certainlyNotConstant(B->getLHS()) || certainlyNotConstant(B->getRHS());
+  }
+  if (auto *U = dyn_cast<UnaryOperator>(E)) {
+    if (U->isIncrementDecrementOp())
+      return true;
+    switch (U->getOpcode()) {
+    case UO_Minus: case UO_Plus: case UO_Not: case UO_LNot: case UO_Deref:
+      return certainlyNotConstant(U->getSubExpr());
+    default:
+      return false;
+    }
+  }
+  if (auto *A = dyn_cast<ArraySubscriptExpr>(E))
+    return certainlyNotConstant(A->getBase()) || certainlyNotConstant(A->getIdx());
+  if (auto *M = dyn_cast<MemberExpr>(E))
+    return certainlyNotConstant(M->getBase());
+  auto *C = dyn_cast<CastExpr>(E);
+  if (!C)
     return false;
+  if (C->getCastKind() != CK_LValueToRValue || !isa<ImplicitCastExpr>(C))
+    return certainlyNotConstant(C->getSubExpr());
   auto *R = dyn_cast<DeclRefExpr>(C->getSubExpr()->IgnoreParens());
-  auto *V = R ? dyn_cast<VarDecl>(R->getDecl()) : nullptr;
+  if (!R)
+    return certainlyNotConstant(C->getSubExpr());
+  auto *V = dyn_cast<VarDecl>(R->getDecl());
   if (!V)
     return false;
   QualType T = V->getType();
