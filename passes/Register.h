@@ -82,7 +82,7 @@ struct CompressedImage {
 };
 
 /// The smallest image compressImage compresses (bytes).
-constexpr size_t MinCompressedImage = 4096;
+constexpr size_t MinCompressedImage = 1024;
 
 /// Raw as a CompressedImage (Raw is consumed).
 CompressedImage compressImage(std::vector<std::uint8_t> Raw);
