@@ -22,7 +22,6 @@
 #include "llvm/MCA/Support.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
-#include "llvm/Support/xxhash.h"
 #include "llvm/Target/TargetMachine.h"
 
 #include <fcntl.h>
@@ -239,7 +238,7 @@ bool BlockCoster::isUnconditionalBranch(const MCInst &I) const {
 BlockCoster::~BlockCoster() {
   if (IccDump)
     errs() << "segtime-icc " << STI.getCPU() << ": " << MemoHits << " of " << Costed
-           << " blocks costed from the memo (" << Memo.size() + OtherMemo.size() << " distinct); "
+           << " blocks costed from the memo (" << Memo.size() << " distinct); "
            << ShortFromLong << " of " << LoopRuns
            << " loop blocks' short runs taken from the long run\n";
   if (IccCheckShortRun)
@@ -248,70 +247,23 @@ BlockCoster::~BlockCoster() {
            << ShortMismatches << " differ from the simulated short run\n";
 }
 
-namespace {
-/// BlockCoster::MemoCost's keys, in std::string's order (Ruv's map).
-const std::string CostKeys[] = {"branch",       "call",        "call.external", "cycles",
-                                "fp",           "instructions", "mca.skipped",  "mem.load",
-                                "mem.store",    "rthroughput", "uops",          "uops.macro_fused"};
-} // namespace
-
-bool BlockCoster::MemoCost::pack(const Ruv &R) {
-  static_assert(std::size(CostKeys) == NumCostKeys);
-  Present = 0;
-  unsigned K = 0;
-  for (const auto &[Op, N] : R.counts()) { // both sorted: one merge
-    while (K < NumCostKeys && CostKeys[K] < Op)
-      ++K;
-    if (K == NumCostKeys || CostKeys[K] != Op)
-      return false;
-    Count[K] = N;
-    Present |= uint16_t(1) << K;
-  }
-  return true;
-}
-
-Ruv BlockCoster::MemoCost::unpack() const {
-  Ruv R;
-  for (unsigned K = 0; K < NumCostKeys; ++K)
-    if (Present & (uint16_t(1) << K))
-      R.set(CostKeys[K], Count[K]);
-  return R;
-}
-
 Ruv BlockCoster::cost(const BlockRecord &B) {
   ++Costed;
-  MemoHash Key = memoKey(B);
-  Ruv R;
-  if (auto It = Memo.find(Key); It != Memo.end()) {
+  auto [It, New] = Memo.try_emplace(memoKey(B));
+  if (New)
+    It->second = costOnce(B);
+  else
     ++MemoHits;
-    R = It->second.unpack();
-  } else if (auto Other = OtherMemo.find(Key); Other != OtherMemo.end()) {
-    ++MemoHits;
-    R = Other->second;
-  } else {
-    R = costOnce(B);
-    MemoCost C;
-    if (C.pack(R))
-      Memo.try_emplace(Key, C);
-    else
-      OtherMemo.try_emplace(Key, R);
-  }
   if (IccDump)
-    dump(B, R);
-  return R;
+    dump(B, It->second);
+  return It->second;
 }
 
-BlockCoster::MemoHash BlockCoster::memoKey(const BlockRecord &B) {
-  KeyBuffer.assign(1, B.InLoop ? 'L' : 'S');
+std::string BlockCoster::memoKey(const BlockRecord &B) const {
+  std::string Key(1, B.InLoop ? 'L' : 'S');
   for (const MCInst &I : B.Insts)
-    appendKey(KeyBuffer, I);
-  XXH128_hash_t H = xxh3_128bits(
-      ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(KeyBuffer.data()), KeyBuffer.size()));
-  // DenseMap reserves the two largest values of the first half (empty and
-  // tombstone keys).
-  if (H.low64 >= ~uint64_t(0) - 1)
-    H.low64 = 0;
-  return {H.low64, H.high64};
+    appendKey(Key, I);
+  return Key;
 }
 
 void BlockCoster::appendKey(std::string &Key, const MCInst &I) const {
@@ -338,7 +290,7 @@ void BlockCoster::appendKey(std::string &Key, const MCInst &I) const {
       Key += 'e';
       if (K == 0 && D.isCall())
         if (auto *Sym = dyn_cast<MCSymbolRefExpr>(Op.getExpr()))
-          Key += Defined.contains(Sym->getSymbol().getName()) ? 'D' : 'X';
+          Key += Defined.count(Sym->getSymbol().getName().str()) ? 'D' : 'X';
     } else if (Op.isInst()) {
       Key += 'n';
       appendKey(Key, *Op.getInst());
@@ -366,7 +318,7 @@ Ruv BlockCoster::costOnce(const BlockRecord &B) {
       // runs per call, counted with the caller as callgrind does.
       if (I.getNumOperands() && I.getOperand(0).isExpr())
         if (auto *Sym = dyn_cast<MCSymbolRefExpr>(I.getOperand(0).getExpr()))
-          if (!Defined.contains(Sym->getSymbol().getName())) {
+          if (!Defined.count(Sym->getSymbol().getName().str())) {
             R.add("call.external");
             R.add("instructions");
           }

@@ -14,9 +14,8 @@
 
 #include "passes/IccBlocks.h"
 
-#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
-#include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/MC/MCAsmBackend.h"
 #include "llvm/MC/MCCodeEmitter.h"
 #include "llvm/MC/MCContext.h"
@@ -50,7 +49,7 @@ public:
   BlockCoster(const llvm::Target &T, const llvm::TargetMachine &TM);
 
   /// Names of the functions the module defines (calls to others are external).
-  llvm::StringSet<> Defined;
+  std::set<std::string> Defined;
 
   /// Whether "cycles" is modelled for this target.
   bool hasCycles() const { return IB || !Itins.isEmpty(); }
@@ -97,31 +96,13 @@ public:
   Ruv cost(const BlockRecord &B);
 
 private:
-  /// The memo's key of a block: the 128-bit XXH3 hash of memoKey's bytes
-  /// (two distinct blocks of a compile share one with probability below
-  /// n^2 / 2^129 for n distinct blocks: 10^-29 for a million).
-  using MemoHash = std::pair<uint64_t, uint64_t>;
-
-  /// The keys a block's cost can have (costOnce), in the order of Ruv's
-  /// map: a cost is memoised as its counts by key, not as a Ruv (a map of
-  /// strings, about ten times the bytes).
-  static constexpr unsigned NumCostKeys = 12;
-  struct MemoCost {
-    double Count[NumCostKeys];
-    uint16_t Present = 0; ///< bit K: CostKeys[K] is in the Ruv
-    /// R's counts; false if R has a key outside CostKeys.
-    bool pack(const Ruv &R);
-    Ruv unpack() const;
-  };
-
-  /// Everything of B that costOnce reads, as bytes, into KeyBuffer: InLoop,
-  /// and per instruction its opcode, flags and operands (registers,
-  /// immediates, nested instructions). An expression operand (branch
-  /// target, symbol address) costs the same whatever it names, but for the
-  /// callee of a call, whose being defined in the module or not
-  /// (call.external) is in the key. Two blocks with equal keys have equal
-  /// costs.
-  MemoHash memoKey(const BlockRecord &B);
+  /// Everything of B that costOnce reads, as bytes: InLoop, and per
+  /// instruction its opcode, flags and operands (registers, immediates,
+  /// nested instructions). An expression operand (branch target, symbol
+  /// address) costs the same whatever it names, but for the callee of a
+  /// call, whose being defined in the module or not (call.external) is in
+  /// the key. Two blocks with equal keys have equal costs.
+  std::string memoKey(const BlockRecord &B) const;
 
   /// Appends I's part of memoKey to Key.
   void appendKey(std::string &Key, const llvm::MCInst &I) const;
@@ -199,11 +180,8 @@ private:
   bool IsSparc = false;
   bool IsX86 = false;
   std::set<unsigned> FPRegs;
-  /// cost() of the blocks costed so far, by memoKey; Ruvs with keys outside
-  /// CostKeys (none today) in OtherMemo.
-  llvm::DenseMap<MemoHash, MemoCost> Memo;
-  llvm::DenseMap<MemoHash, Ruv> OtherMemo;
-  std::string KeyBuffer; ///< memoKey's bytes, reused from block to block
+  /// cost() of the blocks costed so far, by memoKey.
+  llvm::StringMap<Ruv> Memo;
   unsigned MemoHits = 0, Costed = 0; ///< for the dump's hit rate
   /// Loop blocks simulated, those whose short run the long one gave, and
   /// (segtime-icc-check-short-run) those where the two differ.
