@@ -72,13 +72,17 @@ struct IRCollection {
 
 /// A byte image held while it waits (an IR SEG waiting for code generation,
 /// a source-level SEG waiting for its IR level): zlib-compressed (level 1)
-/// where LLVM has zlib, else as it is. Packed SEGs compress several times.
+/// where LLVM has zlib and the image has MinCompressedImage bytes or more,
+/// else as it is. Packed SEGs compress several times.
 struct CompressedImage {
   std::vector<std::uint8_t> Bytes;
   size_t RawSize = 0;
   bool Compressed = false;
   bool empty() const { return Bytes.empty() && !RawSize; }
 };
+
+/// The smallest image compressImage compresses (bytes).
+constexpr size_t MinCompressedImage = 1024;
 
 /// Raw as a CompressedImage (Raw is consumed).
 CompressedImage compressImage(std::vector<std::uint8_t> Raw);

@@ -47,21 +47,78 @@ std::string typeKey(QualType T) {
 /// const-qualified, constexpr, a reference or in an address space (clang
 /// never reads a non-const object outside a constexpr call: ExprConstant.cpp
 /// findCompleteObject). The SEG is the same with or without this test.
+/// A call of a function that is neither constexpr nor a builtin (the
+/// evaluator gives up on it). Also an expression whose evaluation needs an
+/// operand for which isEvaluatable is certainly false (one that fails or
+/// has a side effect: the evaluation fails or notes the side effect):
+/// both operands of arithmetic, bitwise, comparison and comma operators,
+/// the left one of && and || (when it cannot be evaluated the evaluator
+/// notes a possible side effect), the condition of ?:, the operand of
+/// unary -, +, ~, ! and *, of casts, subscripts and member accesses; not
+/// the right operand of && and ||, nor the arms of ?:, which may be left
+/// unevaluated. On csmith's deeply nested expressions this spares the
+/// evaluation of every subexpression of a non-constant one
+/// (Expr::isEvaluatable walks the whole subexpression each time).
 bool certainlyNotConstant(const Expr *E) {
-  if (auto *B = dyn_cast<BinaryOperator>(E))
-    return B->isAssignmentOp();
-  if (auto *U = dyn_cast<UnaryOperator>(E))
-    return U->isIncrementDecrementOp();
-  auto *C = dyn_cast<ImplicitCastExpr>(E);
-  if (!C || C->getCastKind() != CK_LValueToRValue)
+  E = E->IgnoreParens();
+  if (auto *B = dyn_cast<BinaryOperator>(E)) {
+    if (B->isAssignmentOp())
+      return true;
+    if (B->isLogicalOp())
+      return certainlyNotConstant(B->getLHS());
+    return certainlyNotConstant(B->getLHS()) || certainlyNotConstant(B->getRHS());
+  }
+  if (auto *CO = dyn_cast<ConditionalOperator>(E))
+    return certainlyNotConstant(CO->getCond());
+  if (auto *CE = dyn_cast<CallExpr>(E)) {
+    const FunctionDecl *F = CE->getDirectCallee();
+    return F && !F->isConstexpr() && !F->getBuiltinID();
+  }
+  if (auto *U = dyn_cast<UnaryOperator>(E)) {
+    if (U->isIncrementDecrementOp())
+      return true;
+    switch (U->getOpcode()) {
+    case UO_Minus: case UO_Plus: case UO_Not: case UO_LNot: case UO_Deref:
+      return certainlyNotConstant(U->getSubExpr());
+    default:
+      return false;
+    }
+  }
+  if (auto *A = dyn_cast<ArraySubscriptExpr>(E))
+    return certainlyNotConstant(A->getBase()) || certainlyNotConstant(A->getIdx());
+  if (auto *M = dyn_cast<MemberExpr>(E))
+    return certainlyNotConstant(M->getBase());
+  auto *C = dyn_cast<CastExpr>(E);
+  if (!C)
     return false;
-  auto *R = dyn_cast<DeclRefExpr>(C->getSubExpr()->IgnoreParens());
+  if (C->getCastKind() != CK_LValueToRValue || !isa<ImplicitCastExpr>(C))
+    return certainlyNotConstant(C->getSubExpr());
+  // The read of a variable, or of a member or element of one (x.f, a[i]:
+  // the evaluator needs the whole variable to be constant).
+  const Expr *L = C->getSubExpr()->IgnoreParens();
+  bool Part = false;
+  for (;;) {
+    if (auto *M = dyn_cast<MemberExpr>(L); M && !M->isArrow()) {
+      L = M->getBase()->IgnoreParens();
+    } else if (auto *A = dyn_cast<ArraySubscriptExpr>(L)) {
+      auto *D = dyn_cast<ImplicitCastExpr>(A->getBase()->IgnoreParens());
+      if (!D || D->getCastKind() != CK_ArrayToPointerDecay)
+        break;
+      L = D->getSubExpr()->IgnoreParens();
+    } else {
+      break;
+    }
+    Part = true;
+  }
+  auto *R = dyn_cast<DeclRefExpr>(L);
   auto *V = R ? dyn_cast<VarDecl>(R->getDecl()) : nullptr;
   if (!V)
-    return false;
+    return certainlyNotConstant(C->getSubExpr());
   QualType T = V->getType();
-  return !T.isConstQualified() && !T.hasAddressSpace() && !T->isReferenceType() &&
-         !V->isConstexpr();
+  if (T.isConstQualified() || T.hasAddressSpace() || T->isReferenceType() || V->isConstexpr() ||
+      (Part && T.isConstant(V->getASTContext())))
+    return Part && certainlyNotConstant(C->getSubExpr());
+  return true;
 }
 
 } // namespace
