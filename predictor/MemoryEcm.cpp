@@ -1,0 +1,127 @@
+//===- MemoryEcm.cpp - The ECM composition of the ICC memory term --------===//
+///
+/// \file
+/// MemoryModel's Execution-Cache-Memory part (docs/models.md "ECM"): which
+/// transfers overlap with core execution on this machine, the load/store
+/// ports, the per-level transfer terms of a loop nest and their composition.
+///
+//===----------------------------------------------------------------------===//
+#include "predictor/MemoryModel.h"
+
+#include "predictor/Overlap.h"
+#include "predictor/StreamRules.h"
+#include "predictor/Expr.h"
+
+#include <algorithm>
+#include <cmath>
+
+using namespace GiNaC;
+
+namespace segtime {
+/// AMD Zen cores (LLVM's znver1 .. znver5).
+static bool isZen(const std::string &Target) { return Target.rfind("znver", 0) == 0; }
+
+bool MemoryModel::transfersOverlap(const std::string &L, std::string *Where) const {
+  if (auto It = OverlapFlags.find(L); It != OverlapFlags.end()) {
+    if (Where)
+      *Where = "machine file memory." + L + ".transfers_overlap";
+    return It->second != 0;
+  }
+  if (Where)
+    *Where = isZen(Target) ? "datasheet: AMD Zen overlaps the cache transfers, not memory's "
+                             "(Kerncraft Zen machine files; Hofmann et al. 2020)"
+                           : "datasheet: Intel-like, no transfer overlaps (Stengel et al. 2015)";
+  return isZen(Target) && L != "DRAM";
+}
+
+std::pair<double, double> MemoryModel::loadStorePorts() const {
+  double Ld = LoadsPerCycle > 0 ? LoadsPerCycle : isZen(Target) ? 3 : 2;
+  double St = StoresPerCycle > 0 ? StoresPerCycle : isZen(Target) ? 2 : 1;
+  return {Ld, St};
+}
+
+std::vector<EcmTerm> MemoryModel::ecmTerms(const std::vector<MemStream> &S, const ex &V,
+                                           const ex &F, const ex &NOL) const {
+  (void)V;
+  if (Caches.size() < 2)
+    throw std::logic_error("ecmTerms needs the geometry of L1 and L2");
+  double Line = Caches.front().Line;
+  ex L = numeric(Line);
+  auto Into = [&](size_t I) {
+    return max(linesInto(S, &Caches[I], false, &F),
+               numeric(3, 4) * linesInto(S, &Caches[I], /*WriteBacks=*/true, &F));
+  };
+  std::vector<EcmTerm> T;
+  // Inverse bandwidth of the last level whose transfers serialise.
+  ex Prev = 0;
+  auto Cost = [&](bool Overlaps, const ex &InvB) -> ex {
+    return Overlaps ? InvB : max(0, InvB - Prev);
+  };
+  bool O1 = transfersOverlap("L1"), O2 = transfersOverlap("L2"), O3 = transfersOverlap("L3"),
+       OM = transfersOverlap("DRAM");
+  T.push_back({"T_nOL", "L1", NOL, 0, O1});
+  if (!O1)
+    Prev = numeric(1 / SourceBandwidth[0]);
+  ex In1 = Into(0);
+  ex InvB2 = numeric(1 / SourceBandwidth[1]);
+  T.push_back({"T_L1L2", "L2", L * In1 * Cost(O2, InvB2), In1, O2});
+  if (!O2)
+    Prev = InvB2;
+  // Lines into L2, from L3 or memory: page-strided streams' at the strided
+  // walk's rate at F; the others' compulsory ones at the curve at F, their
+  // re-fetched ones at the curve at their reuse working set W.
+  ex In2 = Into(1);
+  ex Str = 0;
+  if (stridedCurve()) {
+    std::vector<ex> In = linesIntoEach(S, &Caches[1], false, &F),
+                    Moved = linesIntoEach(S, &Caches[1], /*WriteBacks=*/true, &F);
+    ex StrIn = 0, StrMoved = 0;
+    for (size_t I = 0; I < S.size(); ++I) {
+      ex P = pageStrided(S[I]);
+      StrIn += P * In[I];
+      StrMoved += P * Moved[I];
+    }
+    Str = max(StrIn, numeric(3, 4) * StrMoved);
+  }
+  ex Seq = max(0, In2 - Str);
+  ex Distinct = linesInto(S, nullptr);
+  if (!is_a<numeric>(F) || ex_to<numeric>(F).to_double() > 0)
+    Distinct = min(Distinct, F / L);
+  ex Comp = min(Seq, Distinct), Refetch = Seq - Comp;
+  ex W = reuseWorkingSet(S, Caches[1].Size, Line, F);
+  // (the L3 size the memory term uses: the measured effective one when the
+  // machine file has it, sizeNote says which)
+  double S3 = sizeOf("L3");
+  ex InL3W = S3 > 0 ? cmp_le(W, numeric(S3)) : ex(0);
+  ex InL3F = S3 > 0 ? cmp_le(F, numeric(S3)) : ex(0);
+  ex InvW = time(1, W), InvF = time(1, F), InvS = stridedTime(1, F);
+  T.push_back({"T_L2L3", "L3",
+               L * (InL3W * Refetch * Cost(O3, InvW) + InL3F * Comp * Cost(O3, InvF) +
+                    InL3F * Str * Cost(O3, InvS)),
+               InL3W * Refetch + InL3F * (Comp + Str), O3});
+  T.push_back({"T_L3Mem", "memory",
+               L * ((1 - InL3W) * Refetch * Cost(OM, InvW) + (1 - InL3F) * Comp * Cost(OM, InvF) +
+                    (1 - InL3F) * Str * Cost(OM, InvS)),
+               (1 - InL3W) * Refetch + (1 - InL3F) * (Comp + Str), OM});
+  return T;
+}
+
+ex MemoryModel::ecmData(const std::vector<EcmTerm> &Terms) {
+  return ecmCombine(0, Terms);
+}
+
+ex MemoryModel::ecmTime(const ex &Core, const std::vector<EcmTerm> &Terms, const ex &F) const {
+  return combine(Core, ecmData(Terms), F);
+}
+
+ex MemoryModel::ecmCombine(const ex &Core, const std::vector<EcmTerm> &Terms) {
+  ex T = Core, Serial = 0;
+  for (const EcmTerm &E : Terms)
+    if (E.Overlaps)
+      T = max(T, E.Time);
+    else
+      Serial += E.Time;
+  return max(T, Serial);
+}
+
+} // namespace segtime
