@@ -149,6 +149,20 @@ void resolveInlined(SegFile &S, unsigned Site) {
   S.Warnings.insert(S.Warnings.end(), W.begin(), W.end());
 }
 
+/// Calls Swap when made and again when it goes out of scope, also on an
+/// exception: function copies swapped into a SegFile for one prediction and
+/// swapped back.
+template <class SwapFn> class SwappedIn {
+public:
+  explicit SwappedIn(SwapFn Swap) : Swap(std::move(Swap)) { this->Swap(); }
+  ~SwappedIn() { Swap(); }
+  SwappedIn(const SwappedIn &) = delete;
+  SwappedIn &operator=(const SwappedIn &) = delete;
+
+private:
+  SwapFn Swap;
+};
+
 /// predict(S, M, O) with the functions that have no code of their own
 /// (Unresolved: those functions as read; in S their IR levels resolved)
 /// predicted apart: first every function named (O.Functions, or S's in
@@ -186,15 +200,11 @@ Prediction predictInlinedApart(SegFile &S, const std::vector<FunctionSeg> &Unres
           break;
         }
   };
-  SwapAll();
   Prediction P;
-  try {
+  {
+    SwappedIn Swapped(SwapAll);
     P = predict(S, M, O);
-  } catch (...) {
-    SwapAll();
-    throw;
   }
-  SwapAll();
   if (Made.empty())
     return P;
   PredictOptions OI = O;
@@ -254,15 +264,11 @@ std::map<std::string, json> perSiteFigures(const std::vector<FunctionSeg> &Unres
       FunctionSeg One = *F;
       std::vector<std::string> W;
       resolveInlinedLevel(S, One, X, K, W);
-      std::swap(*In, One);
       Prediction Q;
-      try {
+      {
+        SwappedIn Swapped([&] { std::swap(*In, One); });
         Q = predict(S, M, OK);
-      } catch (...) {
-        std::swap(*In, One);
-        throw;
       }
-      std::swap(*In, One);
       const InlinedRef &R = F->InlinedAt[K - 1];
       unsigned Loops = inlinedCallerLoops(S, *F, R);
       json Site = {{"site", K}, {"caller", R.Caller}, {"where", R.Where},
