@@ -19,7 +19,8 @@
 /// a statement of the body that is not inside an `if`, `switch`, `?:`, the
 /// right operand of `&&`/`||` or an inner loop -- whose value at the end of
 /// the iteration depends on its value at the start through arithmetic,
-/// conversions, loads (`p->next`) and other scalars those statements write
+/// conversions, loads (`p->next`), the arms of `?:` (`lo = x < lo ? x : lo`:
+/// the store is unconditional) and other scalars those statements write
 /// (Kahan's `y = a[i] - c; t = sum + y; c = (t - sum) - y`: c's chain has
 /// three stores and reloads). The longest path counts. A scalar that such a
 /// statement overwrites with a value independent of its old one has no
@@ -188,6 +189,12 @@ SourceSegBuilder::chainPath(const Expr *E, const ChainDeps &Deps) {
     }
     return P;
   }
+  if (auto *C = dyn_cast<ConditionalOperator>(E)) {
+    // `x[i] < lo ? x[i] : lo`: the value is one arm's, chosen by a predicted
+    // branch (its condition is not on the chain); the store of the result
+    // is unconditional, so the arm that keeps the old value carries it on.
+    return longer(chainPath(C->getTrueExpr(), Deps), chainPath(C->getFalseExpr(), Deps));
+  }
   if (auto *M = dyn_cast<MemberExpr>(E))
     return M->isArrow() ? chainPath(M->getBase(), Deps) : std::nullopt;
   if (auto *A = dyn_cast<ArraySubscriptExpr>(E)) {
@@ -196,11 +203,63 @@ SourceSegBuilder::chainPath(const Expr *E, const ChainDeps &Deps) {
       P->push_back("i64.add"); // the address
     return P;
   }
-  return std::nullopt; // variables not on the chain, calls, ?:, assignments inside
+  return std::nullopt; // variables not on the chain, calls, assignments inside
 }
 
-void SourceSegBuilder::recordChains(Node &L, const Stmt *Body, const Expr *Cond,
-                                    const Expr *Inc) {
+/// Whether statement S refers to variable V.
+static bool mentions(const Stmt *S, const VarDecl *V) {
+  if (!S)
+    return false;
+  if (auto *DR = dyn_cast<DeclRefExpr>(S); DR && DR->getDecl() == V)
+    return true;
+  for (const Stmt *C : S->children())
+    if (mentions(C, V))
+      return true;
+  return false;
+}
+
+bool SourceSegBuilder::restartsBefore(const VarDecl *V, const Stmt *S, const Stmt *Init,
+                                      const Stmt *Enclosing) {
+  if (!Enclosing)
+    return false;
+  auto In = [&](SourceLocation Loc, const Stmt *X) {
+    SourceLocation B = SM.getExpansionLoc(X->getBeginLoc());
+    SourceLocation E = SM.getExpansionLoc(X->getEndLoc());
+    Loc = SM.getExpansionLoc(Loc);
+    return (B == Loc || SM.isBeforeInTranslationUnit(B, Loc)) &&
+           (Loc == E || SM.isBeforeInTranslationUnit(Loc, E));
+  };
+  // Declared in the enclosing body (`double s = c[d];`, `for (int j = ...)`):
+  // a new variable in each of its iterations.
+  if (In(V->getLocation(), Enclosing))
+    return true;
+  // Assigned a value independent of its old one, unconditionally, before S
+  // in the enclosing body (`s = 0;`), or in S's own initialisation.
+  std::vector<const Expr *> Exprs;
+  std::map<const Expr *, const VarDecl *> InitOf;
+  unconditionalExprs(Enclosing, Exprs, InitOf);
+  if (auto *IE = dyn_cast_or_null<Expr>(Init))
+    Exprs.push_back(IE);
+  SourceLocation Start = SM.getExpansionLoc(S->getBeginLoc());
+  bool Fresh = false;
+  for (const Expr *X : Exprs) {
+    if (X != Init && !SM.isBeforeInTranslationUnit(SM.getExpansionLoc(X->getEndLoc()), Start))
+      continue;
+    forEachUpdate(X, [&](const Expr *U) {
+      auto *B = dyn_cast<BinaryOperator>(U);
+      const Expr *T = B ? B->getLHS() : llvm::cast<UnaryOperator>(U)->getSubExpr();
+      if (namedVar(T) != V)
+        return;
+      // a plain assignment from other values starts afresh; any other
+      // update (s += x, s++, s = s * c) carries the old value on
+      Fresh = B && B->getOpcode() == BO_Assign && !mentions(B->getRHS(), V);
+    });
+  }
+  return Fresh;
+}
+
+void SourceSegBuilder::recordChains(Node &L, const Stmt *S, const Stmt *Init, const Stmt *Body,
+                                    const Expr *Cond, const Expr *Inc) {
   std::vector<const Expr *> Exprs;
   std::map<const Expr *, const VarDecl *> InitOf;
   if (Cond)
@@ -299,6 +358,10 @@ void SourceSegBuilder::recordChains(Node &L, const Stmt *Body, const Expr *Cond,
     Ruv R;
     for (const std::string &Op : It->second)
       R.add(Op, 1);
+    // A chain that starts afresh in each iteration of the enclosing loop:
+    // consecutive executions of this loop are independent chains.
+    if (restartsBefore(C, S, Init, LoopBodies.empty() ? nullptr : LoopBodies.back()))
+      R.add("restart", 1);
     std::string Key = "chain." + typeOf(C->getType()) + ":" + C->getNameAsString();
     if (!L.Ruvs.count(Key))
       L.Ruvs[Key] = R;

@@ -190,13 +190,15 @@ void SourceSegBuilder::loop(const Stmt *S, const std::string &Kind, const Stmt *
     close();
     if (C && !Exits)
       Indices.push_back(C->Index);
+    LoopBodies.push_back(Body);
     stmt(Body);
+    LoopBodies.pop_back();
     if (C && !Exits)
       Indices.pop_back();
   });
   // At -O0 every scalar lives in memory: record the loop-carried chains.
   if (!Ctx.getLangOpts().Optimize)
-    recordChains(L, Body, Cond, Inc);
+    recordChains(L, S, Init, Body, Cond, Inc);
   push(std::move(L));
 }
 

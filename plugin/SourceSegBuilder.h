@@ -124,9 +124,17 @@ private:
   /// Records on loop L the loop-carried scalar chains of its body Body,
   /// condition Cond and increment Inc (docs/seg-json.md "chain"): one RUV
   /// `chain.<type>:<name>` per scalar that an unconditional statement of the
-  /// body (or Cond, Inc) updates from its own previous value.
-  void recordChains(Node &L, const clang::Stmt *Body, const clang::Expr *Cond,
-                    const clang::Expr *Inc);
+  /// body (or Cond, Inc) updates from its own previous value. A chain
+  /// that starts afresh in each iteration of the enclosing loop (its scalar
+  /// declared in that loop's body, or assigned a value independent of its
+  /// old one there before loop statement S, or in S's Init) counts
+  /// `restart` = 1 (docs/seg-json.md "Loop-carried chains").
+  void recordChains(Node &L, const clang::Stmt *S, const clang::Stmt *Init,
+                    const clang::Stmt *Body, const clang::Expr *Cond, const clang::Expr *Inc);
+  /// Whether scalar V starts afresh before loop statement S in each
+  /// iteration of the loop whose body is Enclosing (see recordChains).
+  bool restartsBefore(const clang::VarDecl *V, const clang::Stmt *S, const clang::Stmt *Init,
+                      const clang::Stmt *Enclosing);
   /// Per scalar, the constructs on the dependence path from the carried
   /// scalar's value at the start of the iteration to the value it holds
   /// now (its stores and the reloads between them included).
@@ -155,6 +163,8 @@ private:
   std::set<const clang::VarDecl *> Mutated;
   std::map<const clang::Stmt *, std::set<const clang::VarDecl *>> MutatedCache;
   std::vector<const clang::VarDecl *> Indices;
+  /// Bodies of the source loops being built, outermost first (chains).
+  std::vector<const clang::Stmt *> LoopBodies;
   std::set<std::string> ParamNames;
   std::set<const clang::Stmt *> MpiAddrOfs;
   std::map<const clang::VarDecl *, std::string> MpiVars; ///< -> "rank" or "p"

@@ -65,6 +65,49 @@ double kahan(const double *a, int n) {
 // CHECK-NEXT:   chain.f64:sum: f64.add=1 mem.local.read=2 mem.local.write=2{{$}}
 // CHECK-NEXT:   chain.i32:i: i32.add=1 mem.local.read=1 mem.local.write=1{{$}}
 
+// Restarted chains: s is declared in the row loop's body and t assigned 0
+// there before the inner loop (a new chain per row: restart=1, as the inner
+// counter j); u goes on from row to row (no mark); the row loop's own
+// counter i has no enclosing loop.
+void rows(const double *a, double *y, int n, int m) {
+  double t, u = 0;
+  for (int i = 0; i < n; i++) {
+    double s = a[i];
+    t = 0;
+    for (int j = 0; j < m; j++) {
+      s = s * 0.5 + a[j];
+      t += a[j];
+      u += a[j];
+    }
+    y[i] = s + t;
+  }
+  y[n] = u;
+}
+// CHECK-LABEL: function rows
+// CHECK:      Loop
+// CHECK-NEXT:   chain.i32:i: i32.add=1 mem.local.read=1 mem.local.write=1{{$}}
+// CHECK:      Loop
+// CHECK-NEXT:   chain.f64:s: f64.add=1 f64.mul=1 mem.local.read=1 mem.local.write=1 restart=1{{$}}
+// CHECK-NEXT:   chain.f64:t: f64.add=1 mem.local.read=1 mem.local.write=1 restart=1{{$}}
+// CHECK-NEXT:   chain.f64:u: f64.add=1 mem.local.read=1 mem.local.write=1{{$}}
+// CHECK-NEXT:   chain.i32:j: i32.add=1 mem.local.read=1 mem.local.write=1 restart=1{{$}}
+
+// `?:`: the store is unconditional and the arm that keeps the old value
+// carries the chain (the condition is a predicted branch, not on it).
+double range(const double *x, int n) {
+  double lo = x[0], hi = x[0];
+  for (int i = 1; i < n; i++) {
+    lo = x[i] < lo ? x[i] : lo;
+    hi = x[i] > hi ? x[i] : hi + 0.0;
+  }
+  return hi - lo;
+}
+// CHECK-LABEL: function range
+// CHECK:      Loop
+// CHECK-NEXT:   chain.f64:hi: f64.add=1 mem.local.read=1 mem.local.write=1{{$}}
+// CHECK-NEXT:   chain.f64:lo: mem.local.read=1 mem.local.write=1{{$}}
+// CHECK-NEXT:   chain.i32:i: i32.add=1 mem.local.read=1 mem.local.write=1{{$}}
+
 // No carried scalar: t is overwritten from b each iteration, the stores go
 // to memory through a pointer, and the conditional update is no chain.
 void clear(double *a, const double *b) {
