@@ -107,6 +107,16 @@ public:
   bool hasChainCosts() const { return Chain.size() == chainEntries().size(); }
   /// Whether Key is a chain's RUV key ("chain.f64:s").
   static bool isChainKey(const std::string &Key) { return Key.rfind("chain.", 0) == 0; }
+  /// The optional entry of the window of restarted chains (ns in the
+  /// machine file): the span T_w, in the constructs' time, of the work
+  /// that overlaps one execution's chain (docs/models.md "HLLC at -O0",
+  /// measured by `segtime calibrate`, docs/calibrate.md).
+  static const char *windowEntry() { return "chain.window"; }
+  /// The count in a chain's RUV that marks it restarted: its scalar starts
+  /// afresh in each iteration of the enclosing loop (docs/seg-json.md).
+  static const char *restartCount() { return "restart"; }
+  /// The window T_w, s; 0 if the machine file has no chain.window.
+  double chainWindow() const { return Window; }
   /// Latency of one iteration of one chain, s (docs/models.md "HLLC at
   /// -O0"): writes x forward(type) + (reads - writes) x chain.mem.read +
   /// sum over the chain's operations of their latency (fp add, sub, abs,
@@ -118,18 +128,30 @@ public:
   /// chain's RUV key, C its constructs. Requires hasChainCosts().
   double chainLatency(const std::string &Key, const Ruv &C) const;
   /// The longest chain of loop node L, s per iteration; 0 if L records none
-  /// or the machine has no chain costs.
-  double loopChainLatency(const Node &L) const;
+  /// or the machine has no chain costs. Restarted: only the chains with
+  /// the `restart` count (true), only the others (false), all (nullopt).
+  double loopChainLatency(const Node &L, std::optional<bool> Restarted = std::nullopt) const;
+  /// The chain latency per iteration of loop L that bounds it, s (an
+  /// expression of Core): max(C_carried, C_restart x min(1, Core / T_w))
+  /// with C_carried the longest chain without, C_restart the longest with
+  /// the `restart` count, T_w = chainWindow() (docs/models.md "HLLC at -O0:
+  /// restarted chains": consecutive executions' chains are independent and
+  /// overlap in the window as in Little's law; the factor is the share of
+  /// one execution's chain that the window does not hide). Without the
+  /// window entry: the longest chain (no overlap). Core: the constructs'
+  /// time of one execution of L, s.
+  GiNaC::ex chainPerIteration(const Node &L, const GiNaC::ex &Core) const;
   /// The HLLC time of one execution of loop L with the chain bound (Core:
   /// the constructs' time of one execution, s; Trip: L's trip count;
-  /// C = loopChainLatency(L)): Trip x max(Core / Trip, C) when Core / Trip,
-  /// the time of one iteration, is a number; else max(Core, Trip x C) for a
-  /// loop without inner loops, and Core for one with inner loops. Core
-  /// itself if L has no chain (or Trip is 0).
+  /// C = chainPerIteration(L, Core)): Trip x max(Core / Trip, C) when
+  /// Core / Trip, the time of one iteration, is a number; else
+  /// max(Core, Trip x C) for a loop without inner loops, and Core for one
+  /// with inner loops. Core itself if L has no chain (or Trip is 0).
   GiNaC::ex chainBound(const Node &L, const GiNaC::ex &Core) const;
 
 private:
   std::map<std::string, double> Chain; ///< chainEntries() present, s
+  double Window = 0;                   ///< chain.window, s (0: absent)
 };
 
 /// ICC: CostVectorModel over the ICC:<target> RUV (core cycles x t_cyc on

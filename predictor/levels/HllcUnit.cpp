@@ -27,6 +27,8 @@ HLLCModel::HLLCModel(const Machine &M, const std::string &Opt)
   for (const std::string &E : chainEntries())
     if (CV.Costs.count(E))
       Chain[E] = CV.si(E);
+  if (CV.Costs.count(windowEntry()))
+    Window = CV.si(windowEntry());
 }
 
 const std::vector<std::string> &HLLCModel::chainEntries() {
@@ -43,6 +45,8 @@ double HLLCModel::chainLatency(const std::string &Key, const Ruv &C) const {
   bool Fp = Type == "f32" || Type == "f64";
   double Reads = 0, Writes = 0, T = 0;
   for (auto &[Op, N] : C.counts()) {
+    if (Op == restartCount())
+      continue; // a mark, not a construct
     size_t Dot = Op.find('.');
     std::string Ty = Dot == std::string::npos ? Op : Op.substr(0, Dot);
     std::string What = Dot == std::string::npos ? "" : Op.substr(Dot + 1);
@@ -72,29 +76,56 @@ double HLLCModel::chainLatency(const std::string &Key, const Ruv &C) const {
   return T;
 }
 
-double HLLCModel::loopChainLatency(const Node &L) const {
+double HLLCModel::loopChainLatency(const Node &L, std::optional<bool> Restarted) const {
   if (!hasChainCosts())
     return 0;
   double Longest = 0;
   for (auto &[Key, C] : L.Ruvs)
-    if (isChainKey(Key))
+    if (isChainKey(Key) && (!Restarted || (C.get(restartCount()) > 0) == *Restarted))
       Longest = std::max(Longest, chainLatency(Key, C));
   return Longest;
 }
 
+GiNaC::ex HLLCModel::chainPerIteration(const Node &L, const GiNaC::ex &Core) const {
+  if (Window <= 0)
+    return GiNaC::numeric(loopChainLatency(L));
+  double Carried = loopChainLatency(L, false), Restart = loopChainLatency(L, true);
+  if (Restart <= Carried)
+    return GiNaC::numeric(Carried);
+  // Little's law over the executions of L: one execution's chain lasts
+  // Trip x Restart; the window holds T_w / Core executions (at least one),
+  // so an iteration costs Restart x min(1, Core / T_w) of chain.
+  GiNaC::ex Share = Core / GiNaC::numeric(Window);
+  GiNaC::ex R;
+  if (GiNaC::is_a<GiNaC::numeric>(Share))
+    R = GiNaC::numeric(Restart * std::min(1.0, GiNaC::ex_to<GiNaC::numeric>(Share).to_double()));
+  else
+    R = GiNaC::numeric(Restart) * min(GiNaC::numeric(1), Share);
+  if (Carried <= 0)
+    return R;
+  if (GiNaC::is_a<GiNaC::numeric>(R))
+    return GiNaC::numeric(std::max(Carried, GiNaC::ex_to<GiNaC::numeric>(R).to_double()));
+  return max(GiNaC::numeric(Carried), R);
+}
+
 GiNaC::ex HLLCModel::chainBound(const Node &L, const GiNaC::ex &Core) const {
-  double Lat = loopChainLatency(L);
-  if (Lat <= 0)
+  if (loopChainLatency(L) <= 0)
     return Core;
   GiNaC::ex Trip = parseExpr(L.Trip);
   if (Trip.is_zero())
     return Core;
   // Per iteration where the body's cost is a number (the usual innermost
   // loop: Core = trip x body): trip x max(body, chain), a polynomial that
-  // enclosing (triangular) loops still sum in closed form.
+  // enclosing (triangular) loops still sum in closed form (the window of
+  // restarted chains adds a min in the trip when the trip is a symbol).
+  GiNaC::ex Lat = chainPerIteration(L, Core);
   GiNaC::ex PerIter = GiNaC::expand(Core / Trip);
-  if (GiNaC::is_a<GiNaC::numeric>(PerIter))
-    return Trip * GiNaC::numeric(std::max(GiNaC::ex_to<GiNaC::numeric>(PerIter).to_double(), Lat));
+  if (GiNaC::is_a<GiNaC::numeric>(PerIter)) {
+    double P = GiNaC::ex_to<GiNaC::numeric>(PerIter).to_double();
+    if (GiNaC::is_a<GiNaC::numeric>(Lat))
+      return Trip * GiNaC::numeric(std::max(P, GiNaC::ex_to<GiNaC::numeric>(Lat).to_double()));
+    return Trip * max(GiNaC::numeric(P), Lat);
+  }
   // Otherwise (branch probabilities, parameters in the body) for an
   // innermost loop, the symbolic max; a loop with inner loops keeps its
   // core: its own chains (its counter) are short against its inner loops.
@@ -102,7 +133,7 @@ GiNaC::ex HLLCModel::chainBound(const Node &L, const GiNaC::ex &Core) const {
   forEachNode(L.Body, [&](const Node &Y) { Inner |= Y.Kind == NodeKind::Loop; });
   if (Inner)
     return Core;
-  return max(Core, Trip * GiNaC::numeric(Lat));
+  return max(Core, Trip * Lat);
 }
 
 namespace {

@@ -315,6 +315,54 @@ TEST(HLLCModel, ChainBoundIsMaxOfCoreAndTripTimesLongestChain) {
   EXPECT_TRUE(H.chainBound(None, Core).is_equal(Core));
 }
 
+// Restarted chains (docs/models.md "HLLC at -O0: restarted chains"): a
+// chain whose scalar starts afresh in each iteration of the enclosing loop
+// (restart = 1) overlaps with the next executions' chains in the window
+// T_w = chain.window = 20 ns: per iteration it costs chain x min(1, Core / T_w),
+// Core the constructs' time of one execution. By hand, s += a[i] restarted
+// (2.25 ns per iteration), 1 ns of constructs per iteration:
+//   trip 16: Core 16 ns, share 0.8, chain 1.8 ns > 1 ns   -> 16 x 1.8 = 28.8 ns
+//   trip 8:  Core 8 ns, share 0.4, chain 0.9 ns < 1 ns    -> 8 x 1   = 8 ns
+//   trip 32: Core 32 ns >= T_w, share 1, chain 2.25 ns    -> 32 x 2.25 = 72 ns
+//   trip 8 with a carried (not restarted) chain of 1.25 ns: max(1.25, 0.9)
+//                                                         -> 8 x 1.25 = 10 ns
+//   without chain.window: no overlap                      -> 16 x 2.25 = 36 ns
+TEST(HLLCModel, RestartedChainsOverlapInTheWindow) {
+  Machine M = chainMachine();
+  M.Levels[Level::HLLC]["O0"].Costs["chain.window"].Value = 20;
+  HLLCModel H(M, "O0");
+  EXPECT_NEAR(H.chainWindow(), 20e-9, 1e-21);
+  Ruv S = with(LocalRW, {{"f64.add", 1}, {"restart", 1}});
+  // the mark is not a construct: the latency is s += a[i]'s
+  EXPECT_NEAR(H.chainLatency("chain.f64:s", S), 2.25e-9, 1e-21);
+  auto Time = [&](const std::string &Trip, std::map<std::string, Ruv> Chains, double N) {
+    Node L = chainLoop(Trip, std::move(Chains));
+    return evaluate(H.chainBound(L, sym(Trip) * numeric(1, 1000000000)), {{Trip, N}});
+  };
+  EXPECT_NEAR(Time("m", {{"chain.f64:s", S}}, 16), 28.8e-9, 1e-18);
+  EXPECT_NEAR(Time("m", {{"chain.f64:s", S}}, 8), 8e-9, 1e-18);
+  EXPECT_NEAR(Time("m", {{"chain.f64:s", S}}, 32), 72e-9, 1e-18);
+  EXPECT_NEAR(Time("m", {{"chain.f64:s", S}, {"chain.i32:i", with(LocalRW, {{"i32.add", 1}})}},
+                   8),
+              10e-9, 1e-18);
+  // A numeric trip: the same numbers, and a number.
+  Node L16 = chainLoop("16", {{"chain.f64:s", S}});
+  ex T16 = H.chainBound(L16, numeric(16, 1000000000));
+  ASSERT_TRUE(is_a<numeric>(T16)) << T16;
+  EXPECT_NEAR(ex_to<numeric>(T16).to_double(), 28.8e-9, 1e-18);
+  // Symbolic trip, one formula for every trip: the three regimes.
+  Node Ln = chainLoop("n", {{"chain.f64:s", S}});
+  ex Tn = H.chainBound(Ln, sym("n") * numeric(1, 1000000000));
+  EXPECT_NEAR(evaluate(Tn, {{"n", 4}}), 4e-9, 1e-18) << Tn;
+  EXPECT_NEAR(evaluate(Tn, {{"n", 16}}), 28.8e-9, 1e-18) << Tn;
+  EXPECT_NEAR(evaluate(Tn, {{"n", 100}}), 225e-9, 1e-18) << Tn;
+  // Without the window entry restarted chains do not overlap.
+  Machine M0 = chainMachine();
+  HLLCModel Old(M0, "O0");
+  EXPECT_DOUBLE_EQ(Old.chainWindow(), 0);
+  EXPECT_NEAR(evaluate(Old.chainBound(L16, numeric(16, 1000000000)), {}), 36e-9, 1e-18);
+}
+
 // A machine without the chain latencies: no chain term.
 TEST(HLLCModel, NoChainCostsNoChainTerm) {
   Machine M = chainMachine(false);
