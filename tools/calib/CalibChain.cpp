@@ -5,7 +5,9 @@
 /// (HLLCModel::chainLatency, docs/models.md "HLLC at -O0"): one small C
 /// program (kernels/Chain.c) compiled at -O0 times six loops whose iteration
 /// is a chain through a stack variable, and the six entries are solved from
-/// them (docs/calibrate.md "Loop-carried chains").
+/// them; short inner loops whose chain restarts in each execution, beside
+/// the same loops without the chain, give the window of restarted chains
+/// (chain.window; docs/calibrate.md "Loop-carried chains").
 ///
 //===----------------------------------------------------------------------===//
 #include "tools/calib/CalibRun.h"
@@ -23,10 +25,28 @@ namespace segtime::calib {
 
 namespace {
 
-/// The columns of kernels/Chain.c's output.
-enum Col { Int1, Int2, Fadd1, Fadd2, Fmul1, Load1, NCols };
+/// The columns of kernels/Chain.c's output: the six chains, then per
+/// m = 4, 8, 16, 32 the restarted chain and the same loop without it.
+enum Col { Int1, Int2, Fadd1, Fadd2, Fmul1, Load1, Restart0, NCols = Restart0 + 8 };
+constexpr int kRestartTrips[4] = {4, 8, 16, 32};
 
-/// One entry of HLLCModel::chainEntries() from the six per-iteration times
+/// The window of restarted chains (ns) from one row T of per-iteration
+/// times (docs/calibrate.md "Loop-carried chains"): per m, the chain of one
+/// execution lasts m x fadd1, the execution's own work m x rfree_m; the
+/// model t = max(work, chain x min(1, work / T_w)) gives T_w = fadd1 x m x
+/// rfree_m / rchain_m where the chain is partly hidden, a lower bound of T_w
+/// where it is wholly hidden or not at all: the largest over m.
+double windowNs(const double *T) {
+  double W = 0;
+  for (int I = 0; I < 4; ++I) {
+    double Chain = T[Restart0 + 2 * I], Free = T[Restart0 + 2 * I + 1];
+    if (Chain > 0)
+      W = std::max(W, T[Fadd1] * kRestartTrips[I] * Free / Chain);
+  }
+  return W;
+}
+
+/// One entry of HLLCModel::chainEntries() (or chain.window) from the per-iteration times
 /// T (ns), and its formula as text.
 struct EntryRule {
   const char *Name;
@@ -50,13 +70,14 @@ const std::vector<EntryRule> &rules() {
        [](const double *T) { return T[Fmul1] - 2 * T[Fadd1] + T[Fadd2]; }},
       {"chain.mem.read", "load1 - (2 int1 - int2)",
        [](const double *T) { return T[Load1] - 2 * T[Int1] + T[Int2]; }},
+      {"chain.window", "max over m = 4, 8, 16, 32 of fadd1 x m x rfree_m / rchain_m", windowNs},
   };
   return R;
 }
 
 } // namespace
 
-/// Runs kernels/Chain.c (-O0): per repetition one row of the six loops' ns
+/// Runs kernels/Chain.c (-O0): per repetition one row of the fourteen loops' ns
 /// per iteration (each the fastest of 3 passes); each column's statistic
 /// (--stat: minimum or median) gives the entries by rules(); an entry that
 /// comes out below 0 (noise: two chains within a cycle) is written as 0.
@@ -78,7 +99,9 @@ void measureChains(const fs::path &Dir, const Options &O, HllcResult &H) {
       Col.push_back(Row[K]);
     Stat[K] = O.Stat == "min" ? *std::min_element(Col.begin(), Col.end()) : median(Col);
   }
-  static const char *Names[NCols] = {"int1", "int2", "fadd1", "fadd2", "fmul1", "load1"};
+  static const char *Names[NCols] = {"int1",    "int2",   "fadd1",    "fadd2",   "fmul1",
+                                     "load1",   "rchain4", "rfree4",   "rchain8", "rfree8",
+                                     "rchain16", "rfree16", "rchain32", "rfree32"};
   std::string Times;
   for (int K = 0; K < NCols; ++K)
     Times += std::string(K ? ", " : "") + Names[K] + " " + num(Stat[K], 4);

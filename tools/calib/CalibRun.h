@@ -100,10 +100,10 @@ struct Row {
 /// chainLatency, docs/calibrate.md "Loop-carried chains").
 struct ChainResult {
   /// ns per iteration, one row per repetition: int1, int2, fadd1, fadd2,
-  /// fmul1, load1 (kernels/Chain.c)
+  /// fmul1, load1, then rchain4, rfree4 .. rchain32, rfree32 (kernels/Chain.c)
   std::vector<std::vector<double>> Ns;
   long Iterations = 0; ///< per pass
-  /// The entries HLLCModel::chainEntries(), ns, derived from the statistic
+  /// The entries HLLCModel::chainEntries() and chain.window, ns, derived from the statistic
   /// (--stat) of each column, and their spread ((max - min) / median of
   /// the entry derived from each repetition alone).
   std::map<std::string, double> Entry;
