@@ -28,7 +28,8 @@ For every kernel and size (sizes above --max-footprint left out):
      (max - min) / median over every call;
   3. predict every level (ICC, INTCC, HLLC, POC) at the parameters the
      program reports, data-dependent trip counts given by the manifest from
-     the algorithm ("given"), and report the error against the measured time.
+     the algorithm ("given"; an entry with "opt": [...] only at those
+     optimisation levels), and report the error against the measured time.
 Summary per level: |error| median, 90th percentile (nearest rank), within
 15 % and 35 %; also per size class (footprint within L1, L2, L3, beyond).
 Outputs: a table on stdout (and --table), --json, and with --plot a gnuplot
@@ -174,10 +175,16 @@ def build(kernels, work, jobs=2):
         return dict(ex.map(one, kernels))
 
 
-def given(k, seg, params):
+def given(k, seg, params, opt=None):
     """-p arguments of the data-dependent parameters: the manifest's "given"
-    and the branch probabilities segtime_common.EXTRA gives an example."""
-    return extra_params(k["name"], seg) + given_params(seg, k.get("given"), params)
+    and the branch probabilities segtime_common.EXTRA gives an example. A
+    "given" entry with an "opt" list applies at those optimisation levels
+    only (opt: this run's, default FLAGS[0]): a count of an optimised loop
+    names a parameter that the -O0 SEG file, whose IR loops are the source
+    loops and counted from them, does not have."""
+    opt = opt or FLAGS[0].lstrip("-")
+    wanted = [g for g in k.get("given") or [] if "opt" not in g or opt in g["opt"]]
+    return extra_params(k["name"], seg) + given_params(seg, wanted, params)
 
 
 def predict_levels(seg_path, function, params, extra, machine, levels=LEVELS):
