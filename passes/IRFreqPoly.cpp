@@ -9,6 +9,8 @@
 //===----------------------------------------------------------------------===//
 #include "passes/IRSegBuilder.h"
 
+#include "llvm/Support/xxhash.h"
+
 #include <algorithm>
 #include <cmath>
 #include <regex>
@@ -76,6 +78,8 @@ std::set<std::string> Builder::factors(const std::string &M) {
 /// Does expression E name only iteration numbers of loops that Text can
 /// name now? (The nest's own loops are summed over in memoryOf.)
 bool Builder::inScope(const std::string &E) const {
+  if (E.find("k_") == std::string::npos)
+    return true; // (no counter named: the common case, without the regex)
   static const std::regex Index("k_[A-Za-z0-9_.$]*?_ir[0-9]+");
   std::set<std::string> Known;
   for (auto &[L, K] : Text.LoopIndex)
@@ -120,11 +124,19 @@ void Builder::addScaled(Poly &To, const Poly &From, double Scale, const std::str
   }
 }
 
+/// An order-free hash of the factors Fs of a monomial: the sum of their
+/// texts' hashes (a monomial with X in place of a factor "(1 - X)" then
+/// has hash H - h("(1 - X)") + h(X), with no sorting or joining).
+static uint64_t factorHash(StringRef F) { return llvm::xxh3_64bits(F); }
+
 /// Whether simplify merges two monomials of P: a monomial with a factor
 /// "(1 - X)" whose monomial with X in its place is in P with the same
 /// coefficient. If none, the look costs what simplify's first look at
 /// each monomial costs (its factors + 1 units of symbolic work), spent
 /// here; if there is one, nothing is spent (simplify's merging spends it).
+///
+/// The monomials' factor hashes (factorHash) sift the candidates: only a
+/// swapped monomial whose hash is one of P's is built and looked up.
 bool Builder::mergeable(const Poly &P) {
   // (nothing to merge without two monomials, one with a negated factor)
   if (P.size() < 2 || llvm::none_of(P, [](const auto &MC) {
@@ -133,14 +145,31 @@ bool Builder::mergeable(const Poly &P) {
     return false;
   uint64_t Units = 0;
   SmallVector<StringRef, 8> Fs, Other;
-  std::string Key;
+  SmallVector<uint64_t, 16> Hash, Sorted; // (per monomial, in P's order)
+  Hash.reserve(P.size());
   for (auto &[M, C] : P) {
     Fs.clear();
     splitFactors(M, Fs);
     Units += Fs.size() + 1;
+    uint64_t H = 0;
+    for (StringRef F : Fs)
+      H += factorHash(F);
+    Hash.push_back(H);
+  }
+  Sorted.assign(Hash.begin(), Hash.end());
+  llvm::sort(Sorted);
+  std::string Key;
+  size_t N = 0;
+  for (auto &[M, C] : P) {
+    uint64_t H = Hash[N++];
+    if (M.find("(1 - ") == std::string::npos)
+      continue;
+    Fs.clear();
+    splitFactors(M, Fs);
     for (size_t I = 0; I < Fs.size(); ++I) {
       std::optional<StringRef> X = negatedRef(Fs[I]);
-      if (!X)
+      if (!X || !std::binary_search(Sorted.begin(), Sorted.end(),
+                                    H - factorHash(Fs[I]) + factorHash(*X)))
         continue;
       Other.assign(Fs.begin(), Fs.end());
       Other[I] = *X;
@@ -256,7 +285,7 @@ void Builder::simplify(Poly &P) {
     std::string M;
     for (unsigned F : K)
       M += (M.empty() ? "" : "\x1f") + *Text[F];
-    P.emplace_hint(P.end(), std::move(M), C);
+    P.append(std::move(M), C);
   }
 }
 

@@ -25,7 +25,9 @@
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/IR/Instructions.h"
 
+#include <algorithm>
 #include <functional>
+#include <initializer_list>
 #include <map>
 #include <optional>
 #include <set>
@@ -73,6 +75,61 @@ struct ScevText {
   std::optional<std::string> str(const SCEV *S);
 };
 
+/// Monomial (its factors' texts joined by '\x1f', "" for 1) -> coefficient,
+/// in the monomials' order, as a std::map<std::string, double> iterates
+/// them, but held in one sorted vector: a block frequency has a few
+/// monomials and is looked up and added to far more often than it grows,
+/// and the vector spares a heap node per monomial.
+class FlatPoly {
+public:
+  using Term = std::pair<std::string, double>;
+  using const_iterator = std::vector<Term>::const_iterator;
+
+  FlatPoly() = default;
+  FlatPoly(std::initializer_list<Term> Ts) {
+    for (const Term &T : Ts)
+      (*this)[T.first] += T.second;
+  }
+  /// The coefficient of monomial M, 0 added first if M is not there (M
+  /// copied only then).
+  double &operator[](const std::string &M) { return at(M); }
+  double &operator[](std::string &&M) { return at(std::move(M)); }
+  /// Monomial M with coefficient C, M after every monomial there (else
+  /// M is added to in its place, as operator[] does).
+  void append(std::string M, double C) {
+    if (Terms.empty() || Terms.back().first < M)
+      Terms.emplace_back(std::move(M), C);
+    else
+      at(std::move(M)) += C;
+  }
+  const_iterator find(llvm::StringRef M) const {
+    auto It = std::lower_bound(Terms.begin(), Terms.end(), M, [](const Term &T, llvm::StringRef K) {
+      return llvm::StringRef(T.first) < K;
+    });
+    return It != Terms.end() && It->first == M ? It : Terms.end();
+  }
+  const_iterator begin() const { return Terms.begin(); }
+  const_iterator end() const { return Terms.end(); }
+  size_t size() const { return Terms.size(); }
+  bool empty() const { return Terms.empty(); }
+  void clear() { Terms.clear(); }
+  void reserve(size_t N) { Terms.reserve(N); }
+
+private:
+  std::vector<Term> Terms;
+  template <typename S> double &at(S &&M) {
+    if (Terms.empty() || Terms.back().first < M) {
+      Terms.emplace_back(std::forward<S>(M), 0.0);
+      return Terms.back().second;
+    }
+    auto It = std::lower_bound(Terms.begin(), Terms.end(), M,
+                               [](const Term &T, const std::string &K) { return T.first < K; });
+    if (It == Terms.end() || It->first != M)
+      It = Terms.emplace(It, std::forward<S>(M), 0.0);
+    return It->second;
+  }
+};
+
 /// Builds the IR-level SEG of one function.
 class Builder {
 public:
@@ -86,8 +143,8 @@ private:
   //--- IRRegion.cpp: regions, block frequencies, stages, loops, calls ---//
 
   /// A block frequency as a polynomial in exact branch conditions:
-  /// monomial ("c1*c2", "" for 1) -> coefficient.
-  using Poly = std::map<std::string, double>;
+  /// monomial ("c1*c2", "" for 1) -> coefficient (FlatPoly).
+  using Poly = FlatPoly;
 
   const void *unitOf(Loop *L, BasicBlock *B);
   static SourceRange rangeOf(const DebugLoc &DL);
