@@ -8,6 +8,7 @@
 ///
 //===----------------------------------------------------------------------===//
 #include "passes/IccBlockCoster.h"
+#include "passes/IccChains.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/Function.h"
@@ -475,6 +476,8 @@ void BlockCoster::costWithMca(const BlockRecord &B, Ruv &R) {
       R.add("mca.skipped", Seq.size());
   }
   R.add("cycles", Cycles);
+  if (B.InLoop) // the critical loop-carried chain, by latency class (IccChains.h)
+    addLoopChain(Insts, Seq, MCII, MRI, STI, R);
 }
 
 void BlockCoster::costWithItineraries(const BlockRecord &B, Ruv &R) {

@@ -227,6 +227,9 @@ void installLoopModels(FormulaBuilder &FB, const SegFile &S, const Machine &M,
   auto T = S.Targets.find(Target);
   if (Icc && T != S.Targets.end() && T->second.count("micro_op_buffer"))
     Rob = std::stod(T->second.at("micro_op_buffer"));
+  // The machine file's measured window, where it has one (ICC "reorder_buffer").
+  if (Icc && Icc->reorderBuffer())
+    Rob = *Icc->reorderBuffer();
   if (Icc && Mem)
     Mem->setTarget(Target);
   double TCyc = Icc ? cycleTime(*Icc) : 0;

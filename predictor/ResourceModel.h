@@ -167,6 +167,31 @@ public:
   /// Seconds per call of math-library function Name; nullopt if unknown.
   std::optional<double> libraryCallCost(const std::string &Name) const;
 
+  /// Loop-carried chains with measured latencies (docs/models.md "ICC",
+  /// loop-carried chains): the cycles of one execution of a block whose ICC
+  /// RUV is C. The plugin records a loop block's critical loop-carried chain
+  /// (OSACA's LCD; passes/IccChains.h) as steps per latency class
+  /// ("lcd.<class>") and their model cycles ("lcd.<class>.model",
+  /// "lcd.other.model"); L_model is the sum of the model cycles, L_meas the
+  /// same with each class the machine file measures (ICC entries
+  /// "latency.<class>", s per operation, `segtime calibrate`) at steps x its
+  /// latency in cycles. With R = "rthroughput" and c = "cycles" (llvm-mca):
+  ///   L_model >= R (the chain binds the block):  max(R, c - L_model + L_meas)
+  ///   otherwise:                                 max(c, L_meas)
+  /// i.e. cycles' = max(throughput bound, chain with measured latencies),
+  /// keeping what llvm-mca adds beyond the chain. c itself when the machine
+  /// file has no latency entries or C no chain of a measured class.
+  double blockCycles(const Ruv &C) const;
+  /// Measured latencies, cycles per operation, by class ("fp.add", ...).
+  const std::map<std::string, double> &chainLatencies() const { return Latency; }
+  /// The latency classes a machine file may measure (latency.<class>).
+  static const std::vector<std::string> &latencyClasses();
+  /// The reorder buffer's capacity in micro-ops from the machine file (ICC
+  /// entry "reorder_buffer", datasheet or measured): the window of
+  /// overlap() in place of the scheduling model's MicroOpBufferSize, which
+  /// LLVM 19 gives Zen 5 from the Zen 4 model. nullopt without the entry.
+  std::optional<double> reorderBuffer() const { return Rob; }
+
   /// Branch mispredictions (docs/models.md "branch mispredictions"): the
   /// llvm-mca cycles assume perfect prediction. A stage whose block ends in
   /// a data-dependent conditional jump (RUV key "branch.cond.data", count
@@ -239,6 +264,8 @@ private:
   std::string PenaltyFrom; ///< provenance of Penalty
   std::map<std::string, double> CallCost; ///< ICC "call.<name>" entries, s per call
   std::map<std::string, double> HllcCost; ///< HLLC construct -> s, same -O variant
+  std::map<std::string, double> Latency;  ///< "latency.<class>" entries, cycles
+  std::optional<double> Rob;               ///< "reorder_buffer", micro-ops
 };
 
 /// Model for level L (POC, HLLC, INTCC, ICC: levelUnit(L).makeModel); Opt is the SEG's

@@ -468,6 +468,13 @@ void calibrate(const Options &O, const std::string &Command, const fs::path &Dir
     } catch (const CalibError &E) {
       skipPart(Info, "ICC branch-misprediction penalty", E);
     }
+    std::cerr << "calibrate: ICC: latencies of loop-carried chains (dependent operations)"
+              << ellipsis() << "\n";
+    try {
+      measureLatencies(Dir, O, *Clock);
+    } catch (const CalibError &E) {
+      skipPart(Info, "ICC latencies", E);
+    }
   }
   LowLevelResults LR = runLowLevel(O, LO, LB, Info, Dir);
   if (LR.Params.empty() && Results.empty() && !Clock)

@@ -18,6 +18,8 @@
 #include "predictor/Overlap.h"
 #include "predictor/ResourceModel.h"
 
+#include <algorithm>
+
 using namespace GiNaC;
 
 namespace segtime {
@@ -34,6 +36,11 @@ ICCModel::ICCModel(const Machine &M, const std::string &Target, const std::strin
       HllcCost[Op] = H.si(Op);
   }
   Uncosted.insert("branch.cond.data");
+  for (const std::string &Class : latencyClasses())
+    if (ICC.Costs.count("latency." + Class))
+      Latency[Class] = ICC.si("latency." + Class) / cost("cycles");
+  if (auto R = ICC.Costs.find("reorder_buffer"); R != ICC.Costs.end() && R->second.Value > 0)
+    Rob = R->second.Value; // micro-ops, not a time: never an RUV key
   if (auto P = ICC.Costs.find("branch.mispredict"); P != ICC.Costs.end()) {
     Penalty = ICC.si("branch.mispredict");
     PenaltyFrom = P->second.Provenance + ": " + P->second.Ref;
@@ -43,6 +50,38 @@ ICCModel::ICCModel(const Machine &M, const std::string &Target, const std::strin
                   " cycles (Intel Ice Lake, Agner Fog's microarchitecture guide) x the "
                   "entry 'cycles'; machine file has no ICC 'branch.mispredict'";
   }
+}
+
+const std::vector<std::string> &ICCModel::latencyClasses() {
+  // As passes/IccChains.cpp records them ("other" has no entry).
+  static const std::vector<std::string> C{"fp.add", "fp.mul", "fp.fma",
+                                          "fp.div", "int.mul", "load"};
+  return C;
+}
+
+double ICCModel::blockCycles(const Ruv &C) const {
+  double Cycles = C.get("cycles");
+  if (Latency.empty())
+    return Cycles;
+  double Model = C.get("lcd.other.model"), Measured = Model;
+  bool AnyMeasured = false;
+  for (const std::string &Class : latencyClasses()) {
+    double Steps = C.get("lcd." + Class), M = C.get("lcd." + Class + ".model");
+    Model += M;
+    auto L = Latency.find(Class);
+    if (Steps > 0 && L != Latency.end()) {
+      Measured += Steps * L->second;
+      AnyMeasured = true;
+    } else {
+      Measured += M;
+    }
+  }
+  if (!AnyMeasured || Model <= 0)
+    return Cycles;
+  double R = C.get("rthroughput");
+  if (Model >= R)
+    return std::max(R, Cycles - Model + Measured);
+  return std::max(Cycles, Measured);
 }
 
 ex ICCModel::mispredictTime(double Count, const std::string &Prob) const {
@@ -73,9 +112,12 @@ StageWeight ICCModel::timeWeight() const {
   StageWeight Base = CostVectorModel::timeWeight();
   return [this, Base, Key = ruvKey(Level::ICC, variant())](const Node &N) -> ex {
     ex T = Base(N);
-    if (auto B = N.Ruvs.find(Key); B != N.Ruvs.end())
+    if (auto B = N.Ruvs.find(Key); B != N.Ruvs.end()) {
       if (double Count = B->second.get("branch.cond.data"))
         T += mispredictTime(Count, N.BranchProb);
+      if (!Latency.empty()) // the chain with measured latencies
+        T += numeric((blockCycles(B->second) - B->second.get("cycles")) * cost("cycles"));
+    }
     auto It = N.Ruvs.find(levelKey(Level::IntCC));
     if (It == N.Ruvs.end())
       return T;
@@ -122,10 +164,12 @@ static std::optional<ex> perExecution(const NodeList &List, const std::string &K
 }
 
 /// Cycles per execution of List on its floating-point chains: the loops
-/// with a recurrence (Node::Chain), each trip x (its one block's cycles, or
+/// with a recurrence (Node::Chain), each trip x (its one block's cycles
+/// (ICCModel::blockCycles), or
 /// the chains of its inner loops); nullopt if the sum depends on a loop
 /// index.
-static std::optional<ex> chainCycles(const NodeList &List, const std::string &Key) {
+static std::optional<ex> chainCycles(const NodeList &List, const std::string &Key,
+                                     const ICCModel &M) {
   ex Sum = 0;
   for (const Node &S : List) {
     if (S.Kind != NodeKind::Loop || S.Chain.empty())
@@ -134,8 +178,8 @@ static std::optional<ex> chainCycles(const NodeList &List, const std::string &Ke
     bool OneBlock = S.Body.size() == 1 && S.Body[0].Kind == NodeKind::Stage;
     if (OneBlock) {
       if (auto It = S.Body[0].Ruvs.find(Key); It != S.Body[0].Ruvs.end())
-        PerIt = It->second.get("cycles");
-    } else if (std::optional<ex> In = chainCycles(S.Body, Key)) {
+        PerIt = M.blockCycles(It->second);
+    } else if (std::optional<ex> In = chainCycles(S.Body, Key, M)) {
       PerIt = *In;
     } else {
       return std::nullopt;
@@ -149,7 +193,7 @@ static std::optional<ex> chainCycles(const NodeList &List, const std::string &Ke
 
 ex ICCModel::window(const Node &L, const ex &Core, const ex &Trip, double Rob) const {
   std::string Key = ruvKey(Level::ICC, variant());
-  std::optional<ex> Chain = chainCycles(L.Body, Key);
+  std::optional<ex> Chain = chainCycles(L.Body, Key, *this);
   if (!Chain || Chain->is_zero())
     return Core;
   std::optional<ex> U = perExecution(L.Body, Key, "uops");
@@ -187,7 +231,7 @@ ex ICCModel::overlap(const Node &L, const ex &Core, int Depth, double Rob) const
     if (!L.Index.empty() && F.has(sym(L.Index)))
       return Core;
     ++Blocks;
-    Cyc += F * It->second.get("cycles");
+    Cyc += F * blockCycles(It->second);
     Thr += F * It->second.get("rthroughput");
     Uops += F * It->second.get("uops");
   }

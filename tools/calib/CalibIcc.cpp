@@ -1,9 +1,10 @@
 //===- CalibIcc.cpp - segtime calibrate: ICC clock and misprediction ------===//
 ///
 /// \file
-/// The ICC level's machine numbers (CalibRun.h): the core clock and the
-/// branch-misprediction penalty, each a small C program (kernels/CoreClock.c,
-/// kernels/Mispredict.c) compiled at -O2 and run.
+/// The ICC level's machine numbers (CalibRun.h): the core clock, the
+/// branch-misprediction penalty and the latencies of the instruction classes
+/// of loop-carried chains, each a small C program (kernels/CoreClock.c,
+/// kernels/Mispredict.c, kernels/Latency.c) compiled at -O2 and run.
 ///
 //===----------------------------------------------------------------------===//
 #include "tools/calib/CalibRun.h"
@@ -113,6 +114,54 @@ void measureMispredict(const fs::path &Dir, const Options &O, ClockResult &CR) {
     throw CalibError("the misprediction benchmark measured no penalty (median " +
                      num(M.Value, 3) + " ns): random data ran as fast as sorted");
   CR.Mispredict = M;
+}
+
+/// Measures the latency of each class of loop-carried chains (IccChains.h in
+/// the plugin): per class a chain of 16 dependent operations per iteration
+/// (kernels/Latency.c), timed against a chain of dependent integer adds of the
+/// same length in the same process, so that each sample is in core cycles
+/// whatever the clock's phase (the method of Agner Fog's instruction tables
+/// and of uops.info: latency = time of a dependent chain / its length). The
+/// value is the median of Reps ratios (with --stat min the fastest pass of the
+/// class over the fastest of the adds; spread of the ratios
+/// (max - min) / median); a
+/// class the CPU lacks (FMA) prints -1 and is left out. About 0.5 s.
+void measureLatencies(const fs::path &Dir, const Options &O, ClockResult &CR) {
+  static const char *const Classes[] = {"fp.add", "fp.mul", "fp.fma", "fp.div", "int.mul",
+                                        "load"};
+  constexpr size_t Columns = std::size(Classes) + 1; // the integer-add chain first
+  long N = O.Quick ? 250000 : 2000000;
+  std::vector<double> S = runSampleProgram(Dir, "latency", kernel::latency(),
+                                           {std::to_string(O.Reps), std::to_string(N)});
+  if (S.empty() || S.size() % Columns)
+    throw CalibError("the latency benchmark printed " + std::to_string(S.size()) +
+                     " numbers, not " + std::to_string(Columns) + " per repetition");
+  std::vector<double> Add;
+  for (size_t K = 0; K < S.size(); K += Columns)
+    Add.push_back(S[K]);
+  double AddMin = *std::min_element(Add.begin(), Add.end());
+  std::vector<LatencyResult> L;
+  for (size_t C = 1; C < Columns; ++C) {
+    LatencyResult R;
+    R.Class = Classes[C - 1];
+    std::vector<double> Ns;
+    for (size_t K = C; K < S.size(); K += Columns)
+      if (S[K] > 0 && S[K - C] > 0) {
+        R.Cycles.push_back(S[K] / S[K - C]); // this repetition's ratio
+        Ns.push_back(S[K]);
+      }
+    if (R.Cycles.empty())
+      continue;
+    // Contention (another process on the core, preemption) only lengthens a
+    // pass: with --stat min, the fastest pass of the class over the fastest
+    // of the adds; else the median of the repetitions' ratios.
+    R.Value = O.Stat == "min" ? *std::min_element(Ns.begin(), Ns.end()) / AddMin
+                              : median(R.Cycles);
+    R.Spread = relSpread(R.Cycles);
+    L.push_back(std::move(R));
+  }
+  CR.Latencies = std::move(L);
+  CR.LatencyOps = 16 * N;
 }
 
 } // namespace segtime::calib

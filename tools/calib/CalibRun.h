@@ -189,6 +189,15 @@ struct MispredictResult {
   long Elements = 0;      ///< bytes per pass
 };
 
+/// The latency of one instruction class of loop-carried chains, for the ICC
+/// level's chain term (docs/models.md "ICC", loop-carried chains).
+struct LatencyResult {
+  std::string Class;          ///< "fp.add", "fp.mul", "fp.fma", "fp.div", "int.mul", "load"
+  std::vector<double> Cycles; ///< one sample per repetition, core cycles per operation
+  double Value = 0;           ///< median, cycles
+  std::optional<double> Spread;
+};
+
 /// The core clock, for the ICC level: the cost of one scheduling-model cycle.
 struct ClockResult {
   std::vector<double> GHz; ///< one sample per repetition
@@ -196,6 +205,8 @@ struct ClockResult {
   double Value = 0;        ///< GHz, by the --stat statistic
   std::optional<double> Spread;
   std::optional<MispredictResult> Mispredict; ///< measureMispredict, if run
+  std::vector<LatencyResult> Latencies;       ///< measureLatencies, if run
+  long LatencyOps = 0;                        ///< dependent operations per kernel pass
 };
 
 /// YAML scalar of S, quoted where needed (predictor/Machine.h yamlQuote).
@@ -244,6 +255,9 @@ std::vector<double> runSampleProgram(const fs::path &Dir, const std::string &Nam
 void measureClock(const fs::path &Dir, const Options &O, int Reps, ClockResult &CR);
 /// Measures the branch-misprediction penalty (ns) into CR.Mispredict.
 void measureMispredict(const fs::path &Dir, const Options &O, ClockResult &CR);
+/// Measures the latencies (cycles) of the classes of loop-carried chains into
+/// CR.Latencies (kernels/Latency.c). Throws CalibError.
+void measureLatencies(const fs::path &Dir, const Options &O, ClockResult &CR);
 
 // --- CalibChain.cpp
 

@@ -7,7 +7,8 @@
 /// function `kernel::fooBar()` returns the text of kernels/FooBar.c after its
 /// first line (a `/*===- ... -===*/` banner saying what the file is).
 ///
-/// Whole programs: cacheSweep(), coreClock(), mispredict(), library(), chain(). The others are
+/// Whole programs: cacheSweep(), coreClock(), mispredict(), library(), chain(),
+/// latency(). The others are
 /// pieces that BenchSource.cpp and LowLevelSource.cpp join with the code they
 /// generate (one function per HLLC construct, one Horner polynomial per
 /// order), in this order:
@@ -44,6 +45,8 @@ const char *mispredict();
 const char *library();
 /// kernels/Chain.c: loop-carried chains through a stack variable at -O0.
 const char *chain();
+/// kernels/Latency.c: latencies of the instruction classes of register chains.
+const char *latency();
 
 } // namespace segtime::kernel
 

@@ -185,6 +185,16 @@ std::string clockCosts(const ClockResult &C, const Options &O, const std::string
             std::to_string(M->Ns.size()) + " reps: " + num(M->Value * C.Value, 3) +
             " cycles at the measured clock (docs/calibrate.md)")
       << (M->Spread ? ", spread: " + num(*M->Spread, 3) : "") << "}\n";
+  for (const LatencyResult &L : C.Latencies)
+    Y << "          latency." << L.Class << ": {value: " << num(L.Value / C.Value)
+      << ", provenance: measured, ref: "
+      << yq(Ref0 + "chain of " + std::to_string(C.LatencyOps) + " dependent " + L.Class +
+            " operations (kernels/Latency.c), time / the time of as many dependent integer "
+            "adds in the same process: " +
+            (O.Stat == "min" ? "fastest over fastest" : "median ratio") + " of " +
+            std::to_string(L.Cycles.size()) + " reps " + num(L.Value, 3) +
+            " cycles, x t_cyc (docs/calibrate.md)")
+      << (L.Spread ? ", spread: " + num(*L.Spread, 3) : "") << "}\n";
   Y << "          \"*\": {value: 0, provenance: derived, ref: "
     << yq("out-of-order model: time is cycles x t_cyc; instructions, uops and memory "
           "operations are reported, not costed")

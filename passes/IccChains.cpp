@@ -1,0 +1,195 @@
+//===- IccChains.cpp - ICC: loop-carried dependence chains of a block -----===//
+///
+/// \file
+/// See IccChains.h. One forward pass over the block per candidate register
+/// (a register read before it is written and written later): the longest
+/// path from the block's entry value of that register to each register,
+/// with the steps of the path counted per latency class.
+///
+//===----------------------------------------------------------------------===//
+#include "passes/IccChains.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/MC/MCInst.h"
+#include "llvm/MC/MCInstrInfo.h"
+#include "llvm/MC/MCRegisterInfo.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MCA/Instruction.h"
+
+#include <algorithm>
+#include <array>
+#include <iterator>
+#include <optional>
+
+using namespace llvm;
+
+namespace segtime {
+namespace icc {
+
+namespace {
+
+constexpr const char *Classes[] = {"fp.add", "fp.mul", "fp.fma", "fp.div", "int.mul", "load",
+                                   "other"};
+constexpr unsigned NumClasses = std::size(Classes), Other = NumClasses - 1, Load = 5;
+
+/// A dependence path: its model latency (cycles) and its steps per class.
+struct Path {
+  int Cycles = 0;
+  std::array<unsigned, NumClasses> Steps{};
+  std::array<int, NumClasses> ClassCycles{};
+};
+
+/// Whether S starts with one of the packed or scalar FP suffixes (SS, SD,
+/// PS, PD, SH, PH) of an x86 opcode name.
+bool fpSuffix(StringRef S) {
+  return S.size() >= 2 && (S[0] == 'S' || S[0] == 'P') &&
+         (S[1] == 'S' || S[1] == 'D' || S[1] == 'H');
+}
+
+/// The latency class of an opcode named Name (x86 and AArch64 names), for a
+/// chain that enters through a data operand.
+unsigned opcodeClass(StringRef Name) {
+  // AArch64: FADDDrr, FMULDrr, FMADDDrrr, FMLAv2f64, FDIVDrr, MADDXrrr.
+  if (Name.starts_with("FMADD") || Name.starts_with("FMSUB") || Name.starts_with("FNMADD") ||
+      Name.starts_with("FNMSUB") || Name.starts_with("FMLA") || Name.starts_with("FMLS"))
+    return 2;
+  if (Name.starts_with("FADD") || Name.starts_with("FSUB"))
+    return 0;
+  if (Name.starts_with("FMUL"))
+    return 1;
+  if (Name.starts_with("FDIV") || Name.starts_with("FSQRT"))
+    return 3;
+  // x86: [V]ADDSDrr, VFMADD231PDYr, [V]MULSDrm, [V]DIVPDrr, [V]SQRTSDr, IMUL64rr, MULX64rr.
+  if (Name.starts_with("VFMADD") || Name.starts_with("VFMSUB") || Name.starts_with("VFNMADD") ||
+      Name.starts_with("VFNMSUB"))
+    return 2;
+  if (Name.starts_with("IMUL") || Name.starts_with("MULX") || Name.starts_with("MADD") ||
+      (Name.starts_with("MUL") && Name.size() > 3 && isDigit(Name[3])))
+    return 4;
+  StringRef N = Name;
+  N.consume_front("V");
+  for (auto [Op, Class] : {std::pair<StringRef, unsigned>{"ADD", 0}, {"SUB", 0}, {"MUL", 1},
+                           {"DIV", 3}, {"SQRT", 3}})
+    if (N.consume_front(Op))
+      return fpSuffix(N) ? Class : Other;
+  return Other;
+}
+
+} // namespace
+
+ArrayRef<const char *> chainClasses() { return Classes; }
+
+void addLoopChain(ArrayRef<MCInst> Insts,
+                  const SmallVectorImpl<mca::SourceMgr::UniqueInst> &Seq,
+                  const MCInstrInfo &MCII, const MCRegisterInfo &MRI,
+                  const MCSubtargetInfo &STI, Ruv &R) {
+  if (Insts.empty() || Insts.size() != Seq.size())
+    return;
+  const MCSchedModel &SM = STI.getSchedModel();
+  DenseMap<unsigned, unsigned> Widest;
+  auto Top = [&](unsigned Reg) {
+    auto [It, New] = Widest.try_emplace(Reg, Reg);
+    if (New)
+      for (MCPhysReg S : MRI.superregs(Reg))
+        if (MRI.superregs(S).empty()) {
+          It->second = S;
+          break;
+        }
+    return It->second;
+  };
+  // Candidates: registers read before any write in the block, and written.
+  DenseMap<unsigned, bool> Seen; // register -> first access was a read
+  for (const auto &I : Seq) {
+    for (const mca::ReadState &U : I->getUses())
+      if (U.getRegisterID() && !U.isIndependentFromDef())
+        Seen.try_emplace(Top(U.getRegisterID()), true);
+    for (const mca::WriteState &W : I->getDefs())
+      if (W.getRegisterID())
+        Seen.try_emplace(Top(W.getRegisterID()), false);
+  }
+  // Register -> the write resource id of its last write in the block: the
+  // producer of the value the next iteration reads.
+  DenseMap<unsigned, unsigned> Written;
+  for (const auto &I : Seq)
+    for (const mca::WriteState &W : I->getDefs())
+      if (W.getRegisterID())
+        Written[Top(W.getRegisterID())] = W.getWriteResourceID();
+
+  std::optional<Path> Best;
+  for (auto &[Start, ReadFirst] : Seen) {
+    if (!ReadFirst || !Written.count(Start))
+      continue;
+    // Value: the longest path from Start's entry value; absent: independent.
+    DenseMap<unsigned, Path> Reach;
+    DenseMap<unsigned, unsigned> WriteRes = Written; // register -> its producer's resource id
+    Reach[Start] = Path();
+    for (size_t K = 0; K < Seq.size(); ++K) {
+      const mca::Instruction &I = *Seq[K];
+      const MCInstrDesc &D = MCII.get(Insts[K].getOpcode());
+      std::optional<Path> In; // the longest path into I
+      int InAdvance = 0;      // the ReadAdvance of the read it enters by
+      bool ViaAddress = false;
+      for (const mca::ReadState &U : I.getUses()) {
+        if (!U.getRegisterID() || U.isIndependentFromDef())
+          continue;
+        auto It = Reach.find(Top(U.getRegisterID()));
+        if (It == Reach.end())
+          continue;
+        // The read's ReadAdvance against the write that produced the value
+        // (mca::RegisterFile::addRegisterRead).
+        const mca::ReadDescriptor &RD = U.getDescriptor();
+        int Advance = 0;
+        if (auto W = WriteRes.find(It->first); W != WriteRes.end())
+          Advance = STI.getReadAdvanceCycles(SM.getSchedClassDesc(RD.SchedClassID), RD.UseIndex,
+                                             W->second);
+        bool Address = !RD.isImplicitRead() && unsigned(RD.OpIndex) < D.getNumOperands() &&
+                       D.operands()[RD.OpIndex].OperandType == MCOI::OPERAND_MEMORY;
+        if (!In || It->second.Cycles - Advance > In->Cycles - InAdvance) {
+          In = It->second;
+          InAdvance = Advance;
+          ViaAddress = Address;
+        }
+      }
+      unsigned Class = ViaAddress ? Load : opcodeClass(MCII.getName(Insts[K].getOpcode()));
+      for (const mca::WriteState &W : I.getDefs()) {
+        if (!W.getRegisterID())
+          continue;
+        unsigned Reg = Top(W.getRegisterID());
+        WriteRes[Reg] = W.getWriteResourceID();
+        if (!In) { // overwritten by a value independent of Start
+          Reach.erase(Reg);
+          continue;
+        }
+        int Step = std::max(0, int(W.getLatency()) - InAdvance);
+        Path P = *In;
+        P.Cycles += Step;
+        ++P.Steps[Class];
+        P.ClassCycles[Class] += Step;
+        Reach[Reg] = P; // the last write is the value the next iteration reads
+      }
+    }
+    auto End = Reach.find(Start);
+    if (End != Reach.end() && (!Best || End->second.Cycles > Best->Cycles))
+      Best = End->second;
+  }
+  if (!Best || Best->Cycles <= 0)
+    return;
+  bool Classified = false;
+  for (unsigned C = 0; C < Other; ++C)
+    Classified |= Best->Steps[C] != 0;
+  if (!Classified)
+    return;
+  for (unsigned C = 0; C < NumClasses; ++C) {
+    if (!Best->Steps[C])
+      continue;
+    std::string Key = std::string("lcd.") + Classes[C];
+    if (C != Other)
+      R.add(Key, Best->Steps[C]);
+    R.add(Key + ".model", Best->ClassCycles[C]);
+  }
+}
+
+} // namespace icc
+} // namespace segtime

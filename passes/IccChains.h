@@ -1,0 +1,62 @@
+//===- IccChains.h - ICC: loop-carried dependence chains of a block -*- C++ -*-===//
+///
+/// \file
+/// The critical loop-carried dependence chain (LCD) of a loop block, as
+/// OSACA computes it (Laukemann et al., "Automatic Throughput and Critical
+/// Path Analysis of x86 and ARM Assembly Kernels", PMBS 2019): the longest
+/// register dependence path from a register the block reads before writing
+/// it to the block's last write of that register, i.e. the latency one
+/// iteration of the block adds to the next when iterations run back to back.
+/// Recorded as RUV counts per latency class (docs/models.md "ICC",
+/// loop-carried chains), so that the predictor can put measured latencies
+/// (`segtime calibrate`, ICC entries latency.<class>) in place of the
+/// scheduling model's. Internal to passes/.
+///
+//===----------------------------------------------------------------------===//
+#ifndef SEGTIME_PASSES_ICCCHAINS_H
+#define SEGTIME_PASSES_ICCCHAINS_H
+
+#include "core/Seg.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/MCA/SourceMgr.h"
+
+namespace llvm {
+class MCInst;
+class MCInstrInfo;
+class MCRegisterInfo;
+class MCSubtargetInfo;
+} // namespace llvm
+
+namespace segtime {
+namespace icc {
+
+/// Adds to R the critical loop-carried chain of a loop block: Insts are the
+/// block's instructions (as llvm-mca sees them), Seq llvm::mca's
+/// instructions built from them, one per instruction (otherwise nothing is
+/// added). The path is followed through register reads and writes (each
+/// register taken as its widest super-register), a step costing the
+/// scheduling model's latency of the write less the read's ReadAdvance
+/// (as mca::RegisterFile resolves a dependence); memory dependences are
+/// not followed. Each step has a latency class: "load" when the chain
+/// enters through an address operand, else by opcode "fp.add" (add, sub),
+/// "fp.mul", "fp.fma", "fp.div" (div, sqrt), "int.mul", or "other".
+/// RUV keys, only when the critical chain has a step of a class other than
+/// "other" (an induction variable's add is no chain worth a correction):
+///   lcd.<class>         steps of that class on the chain, per iteration
+///   lcd.<class>.model   their scheduling-model latency, cycles
+///   lcd.other.model     model cycles of the chain's other steps (if any)
+/// Cost: O(candidate registers x instructions x operands), no simulation.
+void addLoopChain(llvm::ArrayRef<llvm::MCInst> Insts,
+                  const llvm::SmallVectorImpl<llvm::mca::SourceMgr::UniqueInst> &Seq,
+                  const llvm::MCInstrInfo &MCII, const llvm::MCRegisterInfo &MRI,
+                  const llvm::MCSubtargetInfo &STI, Ruv &R);
+
+/// The latency classes of addLoopChain, "other" last.
+llvm::ArrayRef<const char *> chainClasses();
+
+} // namespace icc
+} // namespace segtime
+
+#endif
