@@ -64,11 +64,15 @@ void Builder::nameCallArgs(const CallSiteArgMap &Sites) {
   std::map<std::string, std::set<const Value *>> ValuesOf;
   // Only calls inlined into F (a call left as a call keeps its own
   // arguments' names).
-  std::set<SiteKey> Inlined;
+  // (with the callees inlined at each: the calls at one location, of a
+  // macro expansion, name only their own callee's parameters there)
+  std::map<SiteKey, std::set<std::string>> Inlined;
   for (const Instruction &I : instructions(F))
     for (const DILocation *L = I.getDebugLoc().get(); L; L = L->getInlinedAt())
       if (L->getInlinedAt())
-        Inlined.insert(siteKey(L->getInlinedAt()));
+        if (const DISubprogram *SP = L->getScope()->getSubprogram())
+          Inlined[siteKey(L->getInlinedAt())].insert(
+              (SP->getLinkageName().empty() ? SP->getName() : SP->getLinkageName()).str());
   if (Inlined.empty())
     return;
   auto Local = [&](const Value *X) {
@@ -80,14 +84,15 @@ void Builder::nameCallArgs(const CallSiteArgMap &Sites) {
   };
   // Each call inlined into F: its entries of Sites (by key, in Sites'
   // order: the first value a name is given wins).
-  for (const SiteKey &K : Inlined) {
+  for (const auto &[K, Callees] : Inlined) {
     auto Calls = Sites.BySite.find(K);
     if (Calls == Sites.BySite.end())
       continue;
     for (const CallSiteArgMap::Entry *E : Calls->second)
-      for (const auto &[VH, Name] : E->second.Args) {
+      for (size_t A = 0; A < E->second.Args.size(); ++A) {
+        const auto &[VH, Name] = E->second.Args[A];
         const Value *V = VH;
-        if (!Local(V))
+        if (!Local(V) || !Callees.count(E->second.Callees[A]))
           continue;
         std::vector<const Value *> Vs{V};
         if (auto *C = dyn_cast<CastInst>(V); C && Local(C->getOperand(0)))

@@ -147,13 +147,20 @@ void recordCallArgs(Module &M, const std::map<std::string, std::vector<std::stri
       std::string Name = Callee->getName().str();
       auto Src = SourceNames.find(Name);
       CallSiteArgs &A = Out.Calls[DL];
-      A.Args.clear(); // (two calls at one location: the last one's)
+      // Two calls of one callee at one location: the last one's; calls of
+      // other callees there (one macro expansion) keep theirs.
+      for (size_t K = A.Args.size(); K-- > 0;)
+        if (A.Callees[K] == Name) {
+          A.Args.erase(A.Args.begin() + K);
+          A.Callees.erase(A.Callees.begin() + K);
+        }
       for (unsigned K = 0; K < C->arg_size(); ++K) {
         Value *V = C->getArgOperand(K);
         if (isa<Constant>(V) || !V->getType()->isIntegerTy())
           continue;
         A.Args.push_back({WeakTrackingVH(V), (Src != SourceNames.end() ? Src->second : Name) +
                                                  "." + calleeParamName(ParamNames, Name, K)});
+        A.Callees.push_back(Name);
       }
     }
   Out.index();

@@ -43,6 +43,11 @@ namespace segtime {
 /// the callee's code is written in the callee's parameters.
 struct CallSiteArgs {
   std::vector<std::pair<llvm::WeakTrackingVH, std::string>> Args;
+  /// The IR name of the callee of each of Args (same size): the calls at
+  /// one location are those of one macro expansion too (a benchmark
+  /// harness's timer calls around the kernel's call), each callee's
+  /// arguments kept apart.
+  std::vector<std::string> Callees;
 };
 /// A call's location as the inliner copies it into the inlinedAt of the
 /// inlined code (a distinct node of the same line, column and scope).

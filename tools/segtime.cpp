@@ -47,6 +47,12 @@ int heteroMain(int Argc, char **Argv);    // Templates.cpp
 int commMain(int Argc, char **Argv);      // CommCalibrate.cpp
 int compareMain(int Argc, char **Argv);   // CompareCommand.cpp
 int linkMain(int Argc, char **Argv);      // LinkCommand.cpp
+namespace segtime { // SummarySites.cpp
+std::string summaryPerSite(SegFile &S, const std::string &MachineName,
+                           const std::map<std::string, double> &Values, size_t Max,
+                           const MergeIRServices &X,
+                           const std::function<void(SegFile &)> &Resolve);
+}
 
 namespace {
 
@@ -389,8 +395,8 @@ int predictMain(int Argc, char **Argv) {
       throw UsageError("--site " + std::to_string(Site) + ": " + Name + " has " +
                        std::to_string(F->InlinedAt.size()) + " inlined call sites");
   if (SummaryMax >= 0) { // (never fails on the machine: the text says why)
-    resolveInlined(S, 0); // the levels of functions with no code of their own too
-    std::cout << compileTimeSummary(S, MachineName, O.Values, SummaryMax);
+    std::cout << summaryPerSite(S, MachineName, O.Values, SummaryMax, mergeServices(),
+                                [](SegFile &F) { resolveInlined(F, 0); });
     return 0;
   }
   std::vector<FunctionSeg> Unresolved; // the functions with no code of their own, as read

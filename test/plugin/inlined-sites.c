@@ -16,7 +16,16 @@
 // The compile-time summary (predict --summary, which the plugin runs) has
 // scale's ICC level too: the sum of one call at each site.
 // RUN: %segtime predict %t.json --summary 10 --machine %inputs/icc-machine.yaml -p n=1000 \
-// RUN:   | FileCheck %s --check-prefix=SUMMARY
+// RUN:   > %t.summary
+// RUN: FileCheck %s --check-prefix=SUMMARY < %t.summary
+// Per site, as predict: main's lines are those of the file compiled without
+// the option (the file as read), scale's sites are resolved one by one.
+// RUN: %clang -target x86_64-linux-gnu -O2 -fplugin=%segtime_plugin -fplugin-arg-segtime-quiet \
+// RUN:   -fplugin-arg-segtime-targets=compile -fplugin-arg-segtime-no-inlined \
+// RUN:   -fplugin-arg-segtime-out=%t-no.json -c %s -o %t.o
+// RUN: %segtime predict %t-no.json --summary 10 --machine %inputs/icc-machine.yaml -p n=1000 \
+// RUN:   > %t-no.summary
+// RUN: %python -c "import sys; b=[open(p).read().split('segtime: main (')[1] for p in sys.argv[1:]]; print('MAINSAME', b[0] == b[1])" %t.summary %t-no.summary | FileCheck %s --check-prefix=MAINSAME
 // RUN: %segtime show %t.json --ir --function scale | FileCheck %s --check-prefix=SHOW
 // RUN: %segtime predict %t.json --machine %inputs/icc-machine.yaml --function scale \
 // RUN:   --level icc,intcc -p n=1000 | FileCheck %s --check-prefix=TEXT
@@ -61,22 +70,25 @@ int main(int argc, char **argv) {
 
 // SUMMARY: segtime: scale (
 // SUMMARY: ICC   t on icc-test (x86-64) = {{.*}} ({{[0-9]+}} instructions, {{[0-9]+}} cycles) at n=1000
+// SUMMARY-NEXT: ICC   site 1 (main at {{.*}}inlined-sites.c:60:3) = {{.*}} ({{[0-9]+}} instructions
+// SUMMARY-NEXT: ICC   site 2 (main at {{.*}}inlined-sites.c:62:5, in 1 loop(s) of main) = {{.*}} instructions
+// SUMMARY-NEXT: ICC   site 3 (main at {{.*}}inlined-sites.c:63:3) = {{.*}} instructions
 // SUMMARY: segtime: main (
 
 // SHOW: function scale
 // SHOW: IR-level SEG (-O2):
-// SHOW-NEXT: inlined call 1 at {{.*}}inlined-sites.c:51:3 (in 'main'): its nodes c1_ir
-// SHOW-NEXT: inlined call 2 at {{.*}}inlined-sites.c:53:5 (in 'main'): its nodes c2_ir
-// SHOW-NEXT: inlined call 3 at {{.*}}inlined-sites.c:54:3 (in 'main'): its nodes c3_ir
-// SHOW: c1_ir{{[0-9]+}} Loop @44 ir-loop
-// SHOW: c2_ir{{[0-9]+}} Loop @44 ir-loop
+// SHOW-NEXT: inlined call 1 at {{.*}}inlined-sites.c:60:3 (in 'main'): its nodes c1_ir
+// SHOW-NEXT: inlined call 2 at {{.*}}inlined-sites.c:62:5 (in 'main'): its nodes c2_ir
+// SHOW-NEXT: inlined call 3 at {{.*}}inlined-sites.c:63:3 (in 'main'): its nodes c3_ir
+// SHOW: c1_ir{{[0-9]+}} Loop @53 ir-loop
+// SHOW: c2_ir{{[0-9]+}} Loop @53 ir-loop
 // SHOW-NOT: kernel.
 // SHOW-NOT: scale.
 
 // TEXT: INTCC and ICC: the sum of one call at each of its 3 inlined call sites (--site K: one call at site K):
-// TEXT-NEXT: site 1 (main at {{.*}}inlined-sites.c:51:3): ICC {{.*}} s ({{[0-9]+}} instructions) INTCC {{.*}} s
-// TEXT-NEXT: site 2 (main at {{.*}}inlined-sites.c:53:5, in 1 loop(s) of main): ICC
-// TEXT-NEXT: site 3 (main at {{.*}}inlined-sites.c:54:3): ICC
+// TEXT-NEXT: site 1 (main at {{.*}}inlined-sites.c:60:3): ICC {{.*}} s ({{[0-9]+}} instructions) INTCC {{.*}} s
+// TEXT-NEXT: site 2 (main at {{.*}}inlined-sites.c:62:5, in 1 loop(s) of main): ICC
+// TEXT-NEXT: site 3 (main at {{.*}}inlined-sites.c:63:3): ICC
 
 // JSON: "inlined_sites": [
 // JSON: "caller": "main",
@@ -98,3 +110,5 @@ int main(int argc, char **argv) {
 // BAD: --site 4: scale has 3 inlined call sites
 
 // PERSITE: PERSITE 3 True ['ICC', 'INTCC']
+
+// MAINSAME: MAINSAME True
