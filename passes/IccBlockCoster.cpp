@@ -23,8 +23,10 @@
 #include "llvm/MCA/Support.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/xxhash.h"
 #include "llvm/Target/TargetMachine.h"
 
+#include <cstring>
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -162,6 +164,10 @@ BlockCoster::BlockCoster(const Target &T, const TargetMachine &TM)
       IPP = std::make_unique<mca::InstrPostProcess>(STI, MCII);
     IB = std::make_unique<mca::InstrBuilder>(STI, MCII, MRI, MCIA.get(), *IM,
                                              CallLatency);
+    const SmallVector<mca::SourceMgr::UniqueInst, 1> None;
+    mca::CircularSourceMgr NoSource(None, 1);
+    std::unique_ptr<mca::CustomBehaviour> CB(T.createCustomBehaviour(STI, NoSource, MCII));
+    HasCustomBehaviour = CB != nullptr;
     SmallVector<uint64_t, 32> Masks(SM.getNumProcResourceKinds());
     mca::computeProcResourceMasks(SM, Masks);
     for (unsigned I = 1; I < Masks.size(); ++I)
@@ -241,23 +247,52 @@ BlockCoster::~BlockCoster() {
     errs() << "segtime-icc " << STI.getCPU() << ": " << MemoHits << " of " << Costed
            << " blocks costed from the memo (" << Memo.size() << " distinct); "
            << ShortFromLong << " of " << LoopRuns
-           << " loop blocks' short runs taken from the long run\n";
+           << " loop blocks' short runs taken from the long run; " << SimHits
+           << " blocks' cycles from the memo of pipeline inputs (" << SimMemo.size()
+           << " simulated)\n";
   if (IccCheckShortRun)
     errs() << "segtime-icc-check-short-run " << STI.getCPU() << ": " << ShortFromLong
            << " of " << LoopRuns << " loop blocks' short runs taken from the long run, "
            << ShortMismatches << " differ from the simulated short run\n";
+  if (IccCheckSimMemo)
+    errs() << "segtime-icc-check-sim-memo " << STI.getCPU() << ": " << SimHits
+           << " blocks' cycles from the memo of pipeline inputs, " << SimMismatches
+           << " differ from their simulation\n";
 }
 
 Ruv BlockCoster::cost(const BlockRecord &B) {
   ++Costed;
   auto [It, New] = Memo.try_emplace(memoKey(B));
-  if (New)
-    It->second = costOnce(B);
-  else
+  Ruv R;
+  if (New) {
+    R = costOnce(B);
+    It->second = pack(R);
+  } else {
+    R = unpack(It->second);
     ++MemoHits;
+  }
   if (IccDump)
-    dump(B, It->second);
-  return It->second;
+    dump(B, R);
+  return R;
+}
+
+BlockCoster::PackedRuv BlockCoster::pack(const Ruv &R) {
+  PackedRuv P;
+  P.reserve(R.counts().size());
+  for (auto &[Name, Count] : R.counts()) {
+    auto [It, New] = MemoNameIndex.try_emplace(Name, MemoNames.size());
+    if (New)
+      MemoNames.push_back(Name);
+    P.emplace_back(It->second, Count);
+  }
+  return P;
+}
+
+Ruv BlockCoster::unpack(const PackedRuv &P) const {
+  Ruv R;
+  for (auto &[Name, Count] : P)
+    R.set(MemoNames[Name], Count);
+  return R;
 }
 
 std::string BlockCoster::memoKey(const BlockRecord &B) const {
@@ -268,30 +303,41 @@ std::string BlockCoster::memoKey(const BlockRecord &B) const {
 }
 
 void BlockCoster::appendKey(std::string &Key, const MCInst &I) const {
-  auto Put = [&Key](auto V) { Key.append(reinterpret_cast<const char *>(&V), sizeof V); };
+  // Unsigned numbers as LEB128, signed ones zigzagged first: a key names
+  // one sequence of instructions (each part's length is known from what
+  // precedes it) in a third of the bytes of fixed-width fields.
+  auto Num = [&Key](uint64_t V) {
+    do {
+      uint8_t B = V & 0x7f;
+      V >>= 7;
+      Key += char(B | (V ? 0x80 : 0));
+    } while (V);
+  };
+  auto Signed = [&Num](int64_t V) { Num((uint64_t(V) << 1) ^ uint64_t(V >> 63)); };
   const MCInstrDesc &D = MCII.get(I.getOpcode());
-  Put(I.getOpcode());
-  Put(I.getFlags());
-  Put(uint32_t(I.getNumOperands()));
+  Num(I.getOpcode());
+  Num(I.getFlags());
+  Num(I.getNumOperands());
   for (unsigned K = 0; K < I.getNumOperands(); ++K) {
     const MCOperand &Op = I.getOperand(K);
     if (Op.isReg()) {
       Key += 'r';
-      Put(unsigned(Op.getReg()));
+      Num(unsigned(Op.getReg()));
     } else if (Op.isImm()) {
       Key += 'i';
-      Put(Op.getImm());
+      Signed(Op.getImm());
     } else if (Op.isSFPImm()) {
       Key += 's';
-      Put(Op.getSFPImm());
+      Num(Op.getSFPImm());
     } else if (Op.isDFPImm()) {
       Key += 'd';
-      Put(Op.getDFPImm());
+      Num(Op.getDFPImm());
     } else if (Op.isExpr()) {
       Key += 'e';
-      if (K == 0 && D.isCall())
-        if (auto *Sym = dyn_cast<MCSymbolRefExpr>(Op.getExpr()))
-          Key += Defined.count(Sym->getSymbol().getName().str()) ? 'D' : 'X';
+      if (K == 0 && D.isCall()) {
+        auto *Sym = dyn_cast<MCSymbolRefExpr>(Op.getExpr());
+        Key += !Sym ? '-' : Defined.count(Sym->getSymbol().getName().str()) ? 'D' : 'X';
+      }
     } else if (Op.isInst()) {
       Key += 'n';
       appendKey(Key, *Op.getInst());
@@ -359,20 +405,55 @@ BlockCoster::runMca(const SmallVectorImpl<mca::SourceMgr::UniqueInst> &Seq,
   return std::nullopt;
 }
 
-MCInst BlockCoster::assembled(const MCInst &I) const {
+MCInst BlockCoster::assembled(const MCInst &I) {
   if (!Emitter || !Disasm)
     return I;
   SmallVector<char, 16> Bytes;
   SmallVector<MCFixup, 4> Fixups;
   Emitter->encodeInstruction(I, Bytes, Fixups, STI);
+  if (Bytes.empty())
+    return I;
+  // The key: the bytes, and their count in the top byte (never the
+  // DenseMap's empty or tombstone key).
+  std::optional<SimKey> Key;
+  if (Bytes.size() < 16) {
+    uint8_t Packed[16] = {};
+    memcpy(Packed, Bytes.data(), Bytes.size());
+    Packed[15] = uint8_t(Bytes.size());
+    SimKey K;
+    memcpy(&K.first, Packed, 8);
+    memcpy(&K.second, Packed + 8, 8);
+    Key = K;
+    auto It = Decoded.find(K);
+    if (It != Decoded.end()) {
+      const Decoding &D = It->second;
+      if (D.Failed || D.Opcode == I.getOpcode())
+        return I;
+      if (D.Index >= 0)
+        return DecodedInsts[D.Index];
+    }
+  }
   MCInst D;
   uint64_t Size = 0;
   ArrayRef<uint8_t> Code(reinterpret_cast<const uint8_t *>(Bytes.data()),
                          Bytes.size());
-  if (Bytes.empty() ||
-      Disasm->getInstruction(D, Size, Code, 0, nulls()) !=
-          MCDisassembler::Success ||
-      Size != Bytes.size() || D.getOpcode() == I.getOpcode())
+  bool Failed = Disasm->getInstruction(D, Size, Code, 0, nulls()) !=
+                    MCDisassembler::Success ||
+                Size != Bytes.size();
+  if (Key) {
+    if (Decoded.size() >= MaxDecoded) {
+      Decoded.clear();
+      DecodedInsts.clear();
+    }
+    Decoding &E = Decoded[*Key];
+    E.Failed = Failed;
+    E.Opcode = D.getOpcode();
+    if (!Failed && D.getOpcode() != I.getOpcode() && E.Index < 0) {
+      E.Index = int(DecodedInsts.size());
+      DecodedInsts.push_back(D);
+    }
+  }
+  if (Failed || D.getOpcode() == I.getOpcode())
     return I;
   return D;
 }
@@ -448,36 +529,102 @@ void BlockCoster::costWithMca(const BlockRecord &B, Ruv &R) {
   R.add("rthroughput", blockRThroughput(Seq));
   double Cycles = 0;
   if (!Seq.empty()) {
-    // In a loop: the steady state, the slope between a short and a longer
-    // run (the pipeline's fill and drain cancel); outside loops: one
-    // execution.
-    // The short run of an out-of-order pipeline is most often read off the
-    // long one (PrefixRunWatch: the same figure, a quarter fewer cycles
-    // simulated).
-    std::optional<unsigned> Long, Short(0);
-    if (B.InLoop) {
-      ++LoopRuns;
-      PrefixRunWatch Watch(ShortIterations * Seq.size(), Seq.size(), Seq);
-      Long = runMca(Seq, LoopIterations, SM.isOutOfOrder() ? &Watch : nullptr);
-      Short = Watch.total();
-      if (Short)
-        ++ShortFromLong;
-      if (!Short || IccCheckShortRun) {
-        std::optional<unsigned> Simulated = runMca(Seq, ShortIterations);
-        ShortMismatches += Short && Simulated != Short;
-        Short = Simulated;
-      }
+    // Blocks with the same pipeline inputs simulate the same cycles (not
+    // consulted when every short run is checked).
+    std::optional<double> Simulated;
+    if (IccCheckShortRun) {
+      Simulated = simulate(B.InLoop, Seq);
     } else {
-      Long = runMca(Seq, 1);
+      SimKey K = simKey(B.InLoop, Seq, Insts);
+      bool Keyable = K != DenseMapInfo<SimKey>::getEmptyKey() &&
+                     K != DenseMapInfo<SimKey>::getTombstoneKey();
+      auto It = Keyable ? SimMemo.find(K) : SimMemo.end();
+      if (It != SimMemo.end()) {
+        ++SimHits;
+        Simulated = It->second.Ok ? std::optional<double>(It->second.Cycles) : std::nullopt;
+        if (IccCheckSimMemo)
+          SimMismatches += simulate(B.InLoop, Seq) != Simulated;
+      } else {
+        Simulated = simulate(B.InLoop, Seq);
+        if (Keyable)
+          SimMemo[K] = {Simulated.has_value(), Simulated.value_or(0)};
+      }
     }
-    if (Long && Short)
-      Cycles = B.InLoop ? double(*Long - *Short) / (LoopIterations - ShortIterations) : *Long;
+    if (Simulated)
+      Cycles = *Simulated;
     else
       R.add("mca.skipped", Seq.size());
   }
   R.add("cycles", Cycles);
   if (B.InLoop) // the critical loop-carried chain, by latency class (IccChains.h)
     addLoopChain(Insts, Seq, MCII, MRI, STI, R);
+}
+
+std::optional<double>
+BlockCoster::simulate(bool InLoop, const SmallVectorImpl<mca::SourceMgr::UniqueInst> &Seq) {
+  // In a loop: the steady state, the slope between a short and a longer
+  // run (the pipeline's fill and drain cancel); outside loops: one
+  // execution.
+  // The short run of an out-of-order pipeline is most often read off the
+  // long one (PrefixRunWatch: the same figure, a quarter fewer cycles
+  // simulated).
+  std::optional<unsigned> Long, Short(0);
+  if (InLoop) {
+    ++LoopRuns;
+    PrefixRunWatch Watch(ShortIterations * Seq.size(), Seq.size(), Seq);
+    Long = runMca(Seq, LoopIterations, SM.isOutOfOrder() ? &Watch : nullptr);
+    Short = Watch.total();
+    if (Short)
+      ++ShortFromLong;
+    if (!Short || IccCheckShortRun) {
+      std::optional<unsigned> Simulated = runMca(Seq, ShortIterations);
+      ShortMismatches += Short && Simulated != Short;
+      Short = Simulated;
+    }
+  } else {
+    Long = runMca(Seq, 1);
+  }
+  if (!Long || !Short)
+    return std::nullopt;
+  return InLoop ? double(*Long - *Short) / (LoopIterations - ShortIterations) : double(*Long);
+}
+
+BlockCoster::SimKey
+BlockCoster::simKey(bool InLoop, const SmallVectorImpl<mca::SourceMgr::UniqueInst> &Seq,
+                    ArrayRef<MCInst> Insts) const {
+  std::string Key;
+  Key.reserve(64 * Seq.size());
+  auto Put = [&Key](auto V) { Key.append(reinterpret_cast<const char *>(&V), sizeof V); };
+  Put(uint8_t(InLoop));
+  for (const mca::SourceMgr::UniqueInst &U : Seq) {
+    const mca::Instruction &I = *U;
+    Put(reinterpret_cast<uintptr_t>(&I.getDesc()));
+    Put(uint32_t(I.getOpcode()));
+    Put(uint16_t(I.isOptimizableMove() | I.isALoadBarrier() << 1 | I.isAStoreBarrier() << 2 |
+                 I.getMayLoad() << 3 | I.getMayStore() << 4 | I.getHasSideEffects() << 5 |
+                 I.getBeginGroup() << 6 | I.getEndGroup() << 7 | I.getRetireOOO() << 8));
+    Put(I.getUsedBuffers());
+    Put(uint32_t(I.getDefs().size()));
+    for (const mca::WriteState &W : I.getDefs()) {
+      Put(uint32_t(W.getRegisterID()));
+      Put(uint32_t(W.getLatency()));
+      Put(uint32_t(W.getWriteResourceID()));
+      Put(uint8_t(W.clearsSuperRegisters() | W.isWriteZero() << 1));
+    }
+    Put(uint32_t(I.getUses().size()));
+    for (const mca::ReadState &Rd : I.getUses()) {
+      Put(reinterpret_cast<uintptr_t>(&Rd.getDescriptor()));
+      Put(uint32_t(Rd.getRegisterID()));
+      Put(uint8_t(Rd.isIndependentFromDef() | Rd.isReadZero() << 1));
+    }
+  }
+  // A target's CustomBehaviour may read the instructions' operands.
+  if (HasCustomBehaviour)
+    for (const MCInst &MI : Insts)
+      appendKey(Key, MI);
+  XXH128_hash_t H = xxh3_128bits(
+      ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(Key.data()), Key.size()));
+  return {H.low64, H.high64};
 }
 
 void BlockCoster::costWithItineraries(const BlockRecord &B, Ruv &R) {

@@ -14,6 +14,7 @@
 
 #include "passes/IccBlocks.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/MC/MCAsmBackend.h"
@@ -128,8 +129,26 @@ private:
   /// code generation uses codegen-only twins of some instructions (e.g.
   /// X86's VMOVSDrm_alt for VMOVSDrm, same encoding) whose scheduling class
   /// can differ. Encodes I and decodes the bytes; I itself if that fails
-  /// or changes nothing.
-  llvm::MCInst assembled(const llvm::MCInst &I) const;
+  /// or changes nothing. The decoding, a function of the bytes alone, is
+  /// remembered per encoding of up to 15 bytes (Decoded).
+  llvm::MCInst assembled(const llvm::MCInst &I);
+
+  /// The pipeline inputs of a block: what llvm::mca's out-of-order and
+  /// in-order pipelines read of its instructions (per instruction its
+  /// descriptor, opcode, flags and the registers, latencies and zero-idiom
+  /// marks of its writes and reads; not its immediates or symbols, which
+  /// only a target's CustomBehaviour could read, and then they are in it
+  /// too) and InLoop, hashed to 128 bits (xxh3). Blocks with equal keys
+  /// simulate the same cycles.
+  using SimKey = std::pair<uint64_t, uint64_t>;
+  SimKey simKey(bool InLoop,
+                const llvm::SmallVectorImpl<llvm::mca::SourceMgr::UniqueInst> &Seq,
+                llvm::ArrayRef<llvm::MCInst> Insts) const;
+
+  /// "cycles" of Seq from llvm::mca's pipeline (see costWithMca); nullopt
+  /// if the pipeline fails.
+  std::optional<double>
+  simulate(bool InLoop, const llvm::SmallVectorImpl<llvm::mca::SourceMgr::UniqueInst> &Seq);
 
   /// Whether B ends in an x86 macro-fused pair: a conditional jump after an
   /// integer CMP, TEST, ADD, SUB, AND, INC or DEC that does not have both a
@@ -180,9 +199,42 @@ private:
   bool IsSparc = false;
   bool IsX86 = false;
   std::set<unsigned> FPRegs;
-  /// cost() of the blocks costed so far, by memoKey.
-  llvm::StringMap<Ruv> Memo;
+  /// cost() of the blocks costed so far, by memoKey, as (index of the
+  /// count's name in MemoNames, count) pairs: a tenth of a Ruv's memory.
+  using PackedRuv = llvm::SmallVector<std::pair<unsigned, double>, 0>;
+  llvm::StringMap<PackedRuv> Memo;
+  std::vector<std::string> MemoNames;
+  llvm::StringMap<unsigned> MemoNameIndex;
+  PackedRuv pack(const Ruv &R);
+  Ruv unpack(const PackedRuv &P) const;
   unsigned MemoHits = 0, Costed = 0; ///< for the dump's hit rate
+  /// simulate() of the blocks simulated so far, by simKey: blocks that
+  /// differ only in immediates, displacements or symbols (memoKey differs)
+  /// are simulated once. Unused with segtime-icc-check-short-run (every
+  /// distinct block's short run is checked).
+  struct SimResult {
+    bool Ok = false;
+    double Cycles = 0;
+  };
+  llvm::DenseMap<SimKey, SimResult> SimMemo;
+  /// Blocks whose cycles came from SimMemo, and
+  /// (segtime-icc-check-sim-memo) those where a simulation differs.
+  unsigned SimHits = 0, SimMismatches = 0;
+  /// assembled()'s decodings, by the encoding's bytes (up to 15, their
+  /// count in the key's top byte): the decoded opcode and, when it differed from
+  /// the encoded instruction's, the decoded instruction (DecodedInsts);
+  /// Index -1: not kept; Failed: the bytes do not decode to one instruction
+  /// of their length. Emptied past MaxDecoded entries (a bound on memory).
+  struct Decoding {
+    unsigned Opcode = 0;
+    int Index = -1;
+    bool Failed = false;
+  };
+  llvm::DenseMap<SimKey, Decoding> Decoded;
+  std::vector<llvm::MCInst> DecodedInsts;
+  static constexpr size_t MaxDecoded = 1 << 14;
+  /// Whether the target has a CustomBehaviour (which may read operands).
+  bool HasCustomBehaviour = false;
   /// Loop blocks simulated, those whose short run the long one gave, and
   /// (segtime-icc-check-short-run) those where the two differ.
   unsigned LoopRuns = 0, ShortFromLong = 0, ShortMismatches = 0;

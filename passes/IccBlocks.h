@@ -43,6 +43,9 @@ namespace icc {
 extern llvm::cl::opt<bool> IccDump;
 /// -segtime-icc-check-short-run: simulate every loop block's short run.
 extern llvm::cl::opt<bool> IccCheckShortRun;
+/// -segtime-icc-check-sim-memo: simulate every block whose cycles the
+/// memo of pipeline inputs gives, and count those where the two differ.
+extern llvm::cl::opt<bool> IccCheckSimMemo;
 
 /// One machine basic block of the clone, in layout order.
 struct BlockRecord {

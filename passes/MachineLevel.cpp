@@ -95,6 +95,12 @@
 ///       instructions and RUV to stderr, to compare with llc/llvm-mca)
 ///   clang-19 ... -mllvm -segtime-icc-clone  (target "compile" from a clone
 ///       too, as the other targets)
+///   clang-19 ... -mllvm -segtime-icc-check-short-run  (simulates every loop
+///       block's short run too; prints the blocks where it differs from the
+///       one read off the long run)
+///   clang-19 ... -mllvm -segtime-icc-check-sim-memo  (simulates every block
+///       whose cycles the memo of pipeline inputs gave; prints the blocks
+///       where they differ)
 ///
 //===----------------------------------------------------------------------===//
 #include "passes/MachineLevel.h"
@@ -138,6 +144,12 @@ cl::opt<bool> IccCheckShortRun(
     cl::desc("segtime: simulate the short run of every loop block even when "
              "the long run gave its total, and count the blocks where the "
              "two differ (printed at the end of the compile)"));
+
+cl::opt<bool> IccCheckSimMemo(
+    "segtime-icc-check-sim-memo", cl::Hidden,
+    cl::desc("segtime: simulate every block whose cycles the memo of llvm-mca "
+             "pipeline inputs gives, and count the blocks where the two "
+             "differ (printed at the end of the compile)"));
 
 namespace {
 
