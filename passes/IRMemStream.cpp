@@ -546,8 +546,14 @@ static unsigned copyPart(const std::vector<Ref> &Refs, const Ref &R, ScalarEvolu
 std::vector<MemStream> Builder::streamsOf(Loop *Top, const std::vector<MemRef> &Refs) {
   std::vector<MemStream> Out;
   std::vector<const MemRef *> Leader; // first reference of each stream
+  // Per stream: the byte offsets of the copies of its loop that an unrolled
+  // enclosing loop made (copyKind SameLines, in another copy of the loop),
+  // and that loop.
+  std::vector<std::set<int64_t>> CopyAt;
+  std::vector<const Loop *> CopiedBy;
   for (const MemRef &R : Refs) {
     std::optional<std::string> Offset;
+    const SCEV *D = nullptr;
     size_t K = 0;
     for (; K < Out.size(); ++K) {
       const MemRef &L = *Leader[K];
@@ -556,7 +562,7 @@ std::vector<MemStream> Builder::streamsOf(Loop *Top, const std::vector<MemRef> &
       if (L.Base != R.Base || !sameWalk(L.Inner, L.Steps, R.Inner, R.Steps) ||
           (L.Inner != R.Inner && copyKind(L, R, SE) != CopyKind::SameLines))
         continue;
-      const SCEV *D = SE.getMinusSCEV(R.Start, L.Start);
+      D = SE.getMinusSCEV(R.Start, L.Start);
       if (isa<SCEVCouldNotCompute>(D))
         continue;
       if ((Offset = Text.str(D)))
@@ -566,11 +572,22 @@ std::vector<MemStream> Builder::streamsOf(Loop *Top, const std::vector<MemRef> &
       MemStream &M = Out[K];
       (R.Store ? M.Store : M.Load) = true;
       M.Size = std::max(M.Size, R.Size);
+      const MemRef &L = *Leader[K];
+      if (auto *C = dyn_cast<SCEVConstant>(D); C && L.Inner != R.Inner) {
+        // (the copies' common enclosing loop: the unrolled one)
+        const Loop *P = L.Inner, *Q = R.Inner;
+        for (; P != Q; P = P->getParentLoop(), Q = Q->getParentLoop())
+          ;
+        CopyAt[K].insert(C->getAPInt().getSExtValue());
+        CopiedBy[K] = P;
+      }
       if (*Offset != "0" &&
           std::find(M.Offsets.begin(), M.Offsets.end(), *Offset) == M.Offsets.end())
         M.Offsets.push_back(*Offset);
       continue;
     }
+    CopyAt.emplace_back();
+    CopiedBy.push_back(nullptr);
     MemStream M;
     M.Base = baseName(R.Base);
     (R.Store ? M.Store : M.Load) = true;
@@ -591,6 +608,42 @@ std::vector<MemStream> Builder::streamsOf(Loop *Top, const std::vector<MemRef> &
     }
     Out.push_back(std::move(M));
     Leader.push_back(&R);
+  }
+  // The copies of a stream's loop that an unrolled loop P made, U in all,
+  // at c, 2c, .., (U-1)c bytes from the first (nbody's x[j] of the bodies
+  // i+1 and i+2, trmv's x[j] of the rows i+1 .. i+7), run one after the
+  // other: each walks the lines the previous one walked, which are still
+  // there only if one copy's walk fits the cache. They become a loop of
+  // their own between the copied loops and P, "<P's id>.copies", stride c
+  // and U iterations (the line model's layer condition decides the reuse;
+  // as offsets within a line they always shared the lines), in place of
+  // their offsets.
+  for (size_t K = 0; K < Out.size(); ++K) {
+    const std::set<int64_t> &At = CopyAt[K];
+    const Loop *P = CopiedBy[K];
+    if (At.empty() || !P || !LoopNodeId.count(P))
+      continue;
+    int64_t C = *At.begin() == 0 && At.size() > 1 ? *std::next(At.begin()) : *At.begin();
+    if (C <= 0)
+      continue;
+    int64_t U = 1;
+    bool Regular = true;
+    for (int64_t X : At)
+      if (X != 0) {
+        Regular = Regular && X % C == 0 && X / C == U;
+        ++U;
+      }
+    MemStream &M = Out[K];
+    std::string PId = LoopNodeId.at(P);
+    auto Pos = std::find_if(M.Loops.begin(), M.Loops.end(),
+                            [&](const MemStream::Step &St) { return St.Loop == PId; });
+    if (!Regular || Pos == M.Loops.end())
+      continue;
+    for (int64_t X : At)
+      if (X != 0)
+        M.Offsets.erase(std::remove(M.Offsets.begin(), M.Offsets.end(), std::to_string(X)),
+                        M.Offsets.end());
+    M.Loops.insert(Pos, {PId + ".copies", std::to_string(C), std::to_string(U), ""});
   }
   return Out;
 }
