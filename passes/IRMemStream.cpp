@@ -546,9 +546,7 @@ static unsigned copyPart(const std::vector<Ref> &Refs, const Ref &R, ScalarEvolu
 std::vector<MemStream> Builder::streamsOf(Loop *Top, const std::vector<MemRef> &Refs) {
   std::vector<MemStream> Out;
   std::vector<const MemRef *> Leader; // first reference of each stream
-  // Per stream: the byte offsets of the copies of its loop that an unrolled
-  // enclosing loop made (copyKind SameLines, in another copy of the loop),
-  // and that loop.
+  // Per stream: offsets of its loop's copies (SameLines) and the unrolled loop.
   std::vector<std::set<int64_t>> CopyAt;
   std::vector<const Loop *> CopiedBy;
   for (const MemRef &R : Refs) {
@@ -574,8 +572,7 @@ std::vector<MemStream> Builder::streamsOf(Loop *Top, const std::vector<MemRef> &
       M.Size = std::max(M.Size, R.Size);
       const MemRef &L = *Leader[K];
       if (auto *C = dyn_cast<SCEVConstant>(D); C && L.Inner != R.Inner) {
-        // (the copies' common enclosing loop: the unrolled one)
-        const Loop *P = L.Inner, *Q = R.Inner;
+        const Loop *P = L.Inner, *Q = R.Inner; // (to the unrolled loop)
         for (; P != Q; P = P->getParentLoop(), Q = Q->getParentLoop())
           ;
         CopyAt[K].insert(C->getAPInt().getSExtValue());
@@ -609,40 +606,28 @@ std::vector<MemStream> Builder::streamsOf(Loop *Top, const std::vector<MemRef> &
     Out.push_back(std::move(M));
     Leader.push_back(&R);
   }
-  // The copies of a stream's loop that an unrolled loop P made, U in all,
-  // at c, 2c, .., (U-1)c bytes from the first (nbody's x[j] of the bodies
-  // i+1 and i+2, trmv's x[j] of the rows i+1 .. i+7), run one after the
-  // other: each walks the lines the previous one walked, which are still
-  // there only if one copy's walk fits the cache. They become a loop of
-  // their own between the copied loops and P, "<P's id>.copies", stride c
-  // and U iterations (the line model's layer condition decides the reuse;
-  // as offsets within a line they always shared the lines), in place of
-  // their offsets.
+  // The U copies of a stream's loop that an unrolled loop P made, c, 2c, ..
+  // bytes apart (nbody's x[j] of bodies i+1, i+2), run one after the other:
+  // a copy finds the previous one's lines only if a walk fits the cache. So
+  // they are a loop "<P's id>.copies" (stride c, U iterations) between the
+  // copied loops and P, not offsets (which always shared the lines).
   for (size_t K = 0; K < Out.size(); ++K) {
     const std::set<int64_t> &At = CopyAt[K];
     const Loop *P = CopiedBy[K];
-    if (At.empty() || !P || !LoopNodeId.count(P))
-      continue;
-    int64_t C = *At.begin() == 0 && At.size() > 1 ? *std::next(At.begin()) : *At.begin();
-    if (C <= 0)
+    int64_t C = At.empty() ? 0 : *At.begin() ? *At.begin() : At.size() > 1 ? *++At.begin() : 0;
+    if (C <= 0 || !P || !LoopNodeId.count(P))
       continue;
     int64_t U = 1;
     bool Regular = true;
     for (int64_t X : At)
-      if (X != 0) {
-        Regular = Regular && X % C == 0 && X / C == U;
-        ++U;
-      }
+      Regular = Regular && (X == 0 || (X % C == 0 && X / C == U++));
     MemStream &M = Out[K];
     std::string PId = LoopNodeId.at(P);
-    auto Pos = std::find_if(M.Loops.begin(), M.Loops.end(),
-                            [&](const MemStream::Step &St) { return St.Loop == PId; });
+    auto Pos = std::find_if(M.Loops.begin(), M.Loops.end(), [&](auto &S) { return S.Loop == PId; });
     if (!Regular || Pos == M.Loops.end())
       continue;
-    for (int64_t X : At)
-      if (X != 0)
-        M.Offsets.erase(std::remove(M.Offsets.begin(), M.Offsets.end(), std::to_string(X)),
-                        M.Offsets.end());
+    for (int64_t X : At) // (0: no offset written)
+      llvm::erase(M.Offsets, std::to_string(X));
     M.Loops.insert(Pos, {PId + ".copies", std::to_string(C), std::to_string(U), ""});
   }
   return Out;

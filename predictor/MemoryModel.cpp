@@ -214,43 +214,6 @@ ex MemoryModel::stridedTime(const ex &V, const ex &F) const {
   return C ? stepTime(*C, V, F) : time(V, F);
 }
 
-/// The first level of Steps (by increasing size) that holds F, else the last.
-static const MemoryModel::Level &stepOf(const std::vector<MemoryModel::Level> &Steps, double F) {
-  for (const MemoryModel::Level &L : Steps)
-    if (F <= L.Size)
-      return L;
-  return Steps.back();
-}
-
-const MemoryModel::Level &MemoryModel::levelOf(double F) const { return stepOf(Levels, F); }
-
-std::optional<double> MemoryModel::overlapExponent(double F) const {
-  if (Overlap.empty())
-    return std::nullopt;
-  return stepOf(Overlap, F).Bandwidth;
-}
-
-ex MemoryModel::combine(const ex &Core, const ex &Mem, const ex &F) const {
-  if (Overlap.empty())
-    return max(Core, Mem);
-  if (is_a<numeric>(F))
-    return overlapTime(Core, Mem, *overlapExponent(ex_to<numeric>(F).to_double()));
-  // Step K applies for size_{K-1} < F <= size_K.
-  ex T = 0;
-  for (size_t K = 0; K < Overlap.size(); ++K) {
-    ex In = K + 1 < Overlap.size() ? 1 - cmp_lt(numeric(Overlap[K].Size), F) : ex(1);
-    if (K > 0)
-      In *= cmp_lt(numeric(Overlap[K - 1].Size), F);
-    T += In * overlapTime(Core, Mem, Overlap[K].Bandwidth);
-  }
-  return T;
-}
-
-const MemoryModel::Level *MemoryModel::stridedLevelOf(double F) const {
-  const std::vector<Level> *C = stridedCurve();
-  return C ? &stepOf(*C, F) : nullptr;
-}
-
 } // namespace segtime
 
 namespace segtime {
@@ -780,18 +743,6 @@ ex linesInto(const std::vector<MemStream> &S, const CacheGeometry *C, bool Write
   return Total;
 }
 
-ex pageStrided(const MemStream &M) {
-  for (const MemStream::Step &St : M.Loops) {
-    ex S = parseExpr(St.Stride);
-    if (S.is_zero())
-      continue;
-    if (is_a<numeric>(S))
-      S = abs(ex_to<numeric>(S));
-    return cmp_le(numeric(PrefetchPage), S);
-  }
-  return 0;
-}
-
 ex MemoryModel::lineTime(const std::vector<MemStream> &S, const ex &V, const ex &F) const {
   // The last cache level is left to the measured curve (below).
   size_t K = Caches.size() > 1 ? Caches.size() - 1 : 1;
@@ -824,20 +775,6 @@ ex MemoryModel::lineTime(const std::vector<MemStream> &S, const ex &V, const ex 
   }
   return T + time(Line * max(SeqIn, numeric(3, 4) * SeqMoved), F) +
          stridedTime(Line * max(StrIn, numeric(3, 4) * StrMoved), F);
-}
-
-double MemoryModel::sizeOf(const std::string &L) const {
-  auto It = Used.find(L);
-  return It == Used.end() ? 0 : It->second;
-}
-
-double MemoryModel::reportedSize(const std::string &L) const {
-  if (auto It = Reported.find(L); It != Reported.end())
-    return It->second;
-  for (const CacheGeometry &C : Caches)
-    if (C.Name == L)
-      return C.Size;
-  return 0;
 }
 
 } // namespace segtime

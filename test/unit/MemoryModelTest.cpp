@@ -741,10 +741,8 @@ TEST(CacheLines, ATriangularColumnWalkReusesItsLinesOnceItFits) {
   // column, whose lines are all new: (255 - k) / 8 lines on average, once a
   // column fits (255 - k <= 128 lines, k >= 127); before that every column
   // brings its 255 - k lines again: 255 + sum_{k=1}^{126} (255 - k) +
-  // sum_{k=127}^{254} (255 - k) / 8 = 255 + 24129 + 1032. Before, the test
-  // with the largest column (255 lines) held for every k: 255 x 256 / 2 =
-  // 32640; and then a shifted column counted a new row per column (as a
-  // window moved down does): 128 more.
+  // sum_{k=127}^{254} (255 - k) / 8 = 255 + 24129 + 1032 (before: a new row
+  // per shifted column, as for a window moved down, 128 more).
   MemStream L = stream("l", {{"2048", "255 - k"}, {"2056", "255"}});
   L.Loops[1].Index = "k";
   const CacheGeometry OneSet{"C", 8192, 128, 64};
@@ -779,40 +777,23 @@ TEST(CacheLines, AColumnTouchedInEveryInnerIterationStaysAcrossTheOuterLoop) {
 }
 
 TEST(CacheLines, AnElementOfTheRowTheInnerLoopWalksAddsNoLines) {
-  // Floyd-Warshall on 64 x 64 doubles (512 B rows, 32 KiB), d[i][j] =
-  // min(d[i][j], d[i][k] + d[k][j]), into 4 KiB (16 sets of 4 ways): the
-  // row walk d[i*64 + j] (l0: j, 8 B; l1: i, 512 B; l2: k, 0), the row k
-  // d[k*64 + j] (l0: j; l1: i, 0; l2: k, 512 B) and the element d[i*64 + k]
-  // that the i loop loads (l1: i, 512 B; l2: k, 8 B; no j loop). By hand
-  // (LRU): per k, the rows i bring their lines (the first 1 + 63/8, as a
-  // row walk starts anywhere in a line, each next 8 more: the rows are
-  // contiguous; the matrix does not fit, so nothing stays across k), among
-  // them the line of d[i][k]; row k, used in every i, stays while i runs
-  // and comes in once per k: row k+1 continues row k, whose last line is
-  // still there (the most recently used), so 1 + 63/8 lines for row 0 and 8
-  // for each next: 64 x 512.875 + 512.875 = 33336.875 lines. Before,
-  // d[i][k] was a column walk of its own, a line per access: 64 x 64 more.
+  // Floyd-Warshall, 64 x 64 doubles (512 B rows), into 4 KiB (16 sets of 4
+  // ways): d[i*64 + j] (l0: j, 8 B; l1: i, 512 B; l2: k, 0), row k (l0; l1,
+  // 0; l2, 512 B) and d[i*64 + k] (l1: i, 512 B; l2: k, 8 B). By hand (LRU):
+  // per k the rows i bring 1 + 63/8 lines, then 8 per row (the matrix does
+  // not fit: nothing stays across k), among them d[i][k]'s; row k stays
+  // while i runs and continues row k-1, whose last line is still there:
+  // 64 x 512.875 + 512.875. Before, d[i][k] added a line per access.
   const CacheGeometry C{"C", 4096, 4, 64};
-  auto Loops = [](const std::string &J, const std::string &I, const std::string &K) {
-    std::vector<MemStream::Step> L = {{"l0", J, "64"}, {"l1", I, "64"}, {"l2", K, "64"}};
-    if (J.empty())
-      L.erase(L.begin());
-    return L;
-  };
-  MemStream Row = stream("d", {}, {}, true), RowK = stream("d", {}), Elem = stream("d", {});
+  MemStream Row = stream("d", {{"8", "64"}, {"512", "64"}, {"0", "64"}}, {}, true);
+  MemStream RowK = stream("d", {{"8", "64"}, {"0", "64"}, {"512", "64"}});
+  MemStream Elem = stream("d", {{"512", "64"}, {"8", "64"}});
   Row.Load = true;
-  Row.Loops = Loops("8", "512", "0");
-  RowK.Loops = Loops("8", "0", "512");
-  Elem.Loops = Loops("", "512", "8");
+  Elem.Loops[0].Loop = "l1", Elem.Loops[1].Loop = "l2";
   EXPECT_DOUBLE_EQ(lines({Row, RowK, Elem}, &C), 65 * 512.875);
-  // Not when the inner loop walks a column (its lines are not the row's),
-  // nor when the element is stored and the walk only loads (its lines are
-  // written back).
-  MemStream Col = Row;
-  Col.Loops = Loops("512", "8", "0");
+  MemStream Col = stream("d", {{"512", "64"}, {"8", "64"}, {"0", "64"}}, {}, true), Ld = Row;
+  Ld.Store = false;
   EXPECT_DOUBLE_EQ(evaluate(linesIntoEach({Col, Elem}, &C)[1], {}), 64 * 64);
-  MemStream LoadRow = Row, StoredElem = Elem;
-  LoadRow.Store = false;
-  StoredElem.Store = true;
-  EXPECT_DOUBLE_EQ(evaluate(linesIntoEach({LoadRow, StoredElem}, &C)[1], {}), 64 * 64);
+  Elem.Store = true;
+  EXPECT_DOUBLE_EQ(evaluate(linesIntoEach({Ld, Elem}, &C)[1], {}), 64 * 64);
 }
