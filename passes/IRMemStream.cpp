@@ -546,8 +546,12 @@ static unsigned copyPart(const std::vector<Ref> &Refs, const Ref &R, ScalarEvolu
 std::vector<MemStream> Builder::streamsOf(Loop *Top, const std::vector<MemRef> &Refs) {
   std::vector<MemStream> Out;
   std::vector<const MemRef *> Leader; // first reference of each stream
+  // Per stream: offsets of its loop's copies (SameLines) and the unrolled loop.
+  std::vector<std::set<int64_t>> CopyAt;
+  std::vector<const Loop *> CopiedBy;
   for (const MemRef &R : Refs) {
     std::optional<std::string> Offset;
+    const SCEV *D = nullptr;
     size_t K = 0;
     for (; K < Out.size(); ++K) {
       const MemRef &L = *Leader[K];
@@ -556,7 +560,7 @@ std::vector<MemStream> Builder::streamsOf(Loop *Top, const std::vector<MemRef> &
       if (L.Base != R.Base || !sameWalk(L.Inner, L.Steps, R.Inner, R.Steps) ||
           (L.Inner != R.Inner && copyKind(L, R, SE) != CopyKind::SameLines))
         continue;
-      const SCEV *D = SE.getMinusSCEV(R.Start, L.Start);
+      D = SE.getMinusSCEV(R.Start, L.Start);
       if (isa<SCEVCouldNotCompute>(D))
         continue;
       if ((Offset = Text.str(D)))
@@ -566,11 +570,21 @@ std::vector<MemStream> Builder::streamsOf(Loop *Top, const std::vector<MemRef> &
       MemStream &M = Out[K];
       (R.Store ? M.Store : M.Load) = true;
       M.Size = std::max(M.Size, R.Size);
+      const MemRef &L = *Leader[K];
+      if (auto *C = dyn_cast<SCEVConstant>(D); C && L.Inner != R.Inner) {
+        const Loop *P = L.Inner, *Q = R.Inner; // (to the unrolled loop)
+        for (; P != Q; P = P->getParentLoop(), Q = Q->getParentLoop())
+          ;
+        CopyAt[K].insert(C->getAPInt().getSExtValue());
+        CopiedBy[K] = P;
+      }
       if (*Offset != "0" &&
           std::find(M.Offsets.begin(), M.Offsets.end(), *Offset) == M.Offsets.end())
         M.Offsets.push_back(*Offset);
       continue;
     }
+    CopyAt.emplace_back();
+    CopiedBy.push_back(nullptr);
     MemStream M;
     M.Base = baseName(R.Base);
     (R.Store ? M.Store : M.Load) = true;
@@ -591,6 +605,30 @@ std::vector<MemStream> Builder::streamsOf(Loop *Top, const std::vector<MemRef> &
     }
     Out.push_back(std::move(M));
     Leader.push_back(&R);
+  }
+  // The U copies of a stream's loop that an unrolled loop P made, c, 2c, ..
+  // bytes apart (nbody's x[j] of bodies i+1, i+2), run one after the other:
+  // a copy finds the previous one's lines only if a walk fits the cache. So
+  // they are a loop "<P's id>.copies" (stride c, U iterations) between the
+  // copied loops and P, not offsets (which always shared the lines).
+  for (size_t K = 0; K < Out.size(); ++K) {
+    const std::set<int64_t> &At = CopyAt[K];
+    const Loop *P = CopiedBy[K];
+    int64_t C = At.empty() ? 0 : *At.begin() ? *At.begin() : At.size() > 1 ? *++At.begin() : 0;
+    if (C <= 0 || !P || !LoopNodeId.count(P))
+      continue;
+    int64_t U = 1;
+    bool Regular = true;
+    for (int64_t X : At)
+      Regular = Regular && (X == 0 || (X % C == 0 && X / C == U++));
+    MemStream &M = Out[K];
+    std::string PId = LoopNodeId.at(P);
+    auto Pos = std::find_if(M.Loops.begin(), M.Loops.end(), [&](auto &S) { return S.Loop == PId; });
+    if (!Regular || Pos == M.Loops.end())
+      continue;
+    for (int64_t X : At) // (0: no offset written)
+      llvm::erase(M.Offsets, std::to_string(X));
+    M.Loops.insert(Pos, {PId + ".copies", std::to_string(C), std::to_string(U), ""});
   }
   return Out;
 }

@@ -18,6 +18,44 @@
 using namespace GiNaC;
 
 namespace segtime {
+
+/// The first level of Steps (by increasing size) that holds F, else the last.
+static const MemoryModel::Level &stepOf(const std::vector<MemoryModel::Level> &Steps, double F) {
+  for (const MemoryModel::Level &L : Steps)
+    if (F <= L.Size)
+      return L;
+  return Steps.back();
+}
+
+const MemoryModel::Level &MemoryModel::levelOf(double F) const { return stepOf(Levels, F); }
+
+std::optional<double> MemoryModel::overlapExponent(double F) const {
+  if (Overlap.empty())
+    return std::nullopt;
+  return stepOf(Overlap, F).Bandwidth;
+}
+
+ex MemoryModel::combine(const ex &Core, const ex &Mem, const ex &F) const {
+  if (Overlap.empty())
+    return max(Core, Mem);
+  if (is_a<numeric>(F))
+    return overlapTime(Core, Mem, *overlapExponent(ex_to<numeric>(F).to_double()));
+  // Step K applies for size_{K-1} < F <= size_K.
+  ex T = 0;
+  for (size_t K = 0; K < Overlap.size(); ++K) {
+    ex In = K + 1 < Overlap.size() ? 1 - cmp_lt(numeric(Overlap[K].Size), F) : ex(1);
+    if (K > 0)
+      In *= cmp_lt(numeric(Overlap[K - 1].Size), F);
+    T += In * overlapTime(Core, Mem, Overlap[K].Bandwidth);
+  }
+  return T;
+}
+
+const MemoryModel::Level *MemoryModel::stridedLevelOf(double F) const {
+  const std::vector<Level> *C = stridedCurve();
+  return C ? &stepOf(*C, F) : nullptr;
+}
+
 /// AMD Zen cores (LLVM's znver1 .. znver5).
 static bool isZen(const std::string &Target) { return Target.rfind("znver", 0) == 0; }
 
@@ -122,6 +160,32 @@ ex MemoryModel::ecmCombine(const ex &Core, const std::vector<EcmTerm> &Terms) {
     else
       Serial += E.Time;
   return max(T, Serial);
+}
+
+ex pageStrided(const MemStream &M) {
+  for (const MemStream::Step &St : M.Loops) {
+    ex S = parseExpr(St.Stride);
+    if (S.is_zero())
+      continue;
+    if (is_a<numeric>(S))
+      S = abs(ex_to<numeric>(S));
+    return cmp_le(numeric(PrefetchPage), S);
+  }
+  return 0;
+}
+
+double MemoryModel::sizeOf(const std::string &L) const {
+  auto It = Used.find(L);
+  return It == Used.end() ? 0 : It->second;
+}
+
+double MemoryModel::reportedSize(const std::string &L) const {
+  if (auto It = Reported.find(L); It != Reported.end())
+    return It->second;
+  for (const CacheGeometry &C : Caches)
+    if (C.Name == L)
+      return C.Size;
+  return 0;
 }
 
 } // namespace segtime

@@ -214,43 +214,6 @@ ex MemoryModel::stridedTime(const ex &V, const ex &F) const {
   return C ? stepTime(*C, V, F) : time(V, F);
 }
 
-/// The first level of Steps (by increasing size) that holds F, else the last.
-static const MemoryModel::Level &stepOf(const std::vector<MemoryModel::Level> &Steps, double F) {
-  for (const MemoryModel::Level &L : Steps)
-    if (F <= L.Size)
-      return L;
-  return Steps.back();
-}
-
-const MemoryModel::Level &MemoryModel::levelOf(double F) const { return stepOf(Levels, F); }
-
-std::optional<double> MemoryModel::overlapExponent(double F) const {
-  if (Overlap.empty())
-    return std::nullopt;
-  return stepOf(Overlap, F).Bandwidth;
-}
-
-ex MemoryModel::combine(const ex &Core, const ex &Mem, const ex &F) const {
-  if (Overlap.empty())
-    return max(Core, Mem);
-  if (is_a<numeric>(F))
-    return overlapTime(Core, Mem, *overlapExponent(ex_to<numeric>(F).to_double()));
-  // Step K applies for size_{K-1} < F <= size_K.
-  ex T = 0;
-  for (size_t K = 0; K < Overlap.size(); ++K) {
-    ex In = K + 1 < Overlap.size() ? 1 - cmp_lt(numeric(Overlap[K].Size), F) : ex(1);
-    if (K > 0)
-      In *= cmp_lt(numeric(Overlap[K - 1].Size), F);
-    T += In * overlapTime(Core, Mem, Overlap[K].Bandwidth);
-  }
-  return T;
-}
-
-const MemoryModel::Level *MemoryModel::stridedLevelOf(double F) const {
-  const std::vector<Level> *C = stridedCurve();
-  return C ? &stepOf(*C, F) : nullptr;
-}
-
 } // namespace segtime
 
 namespace segtime {
@@ -266,6 +229,9 @@ struct Stream {
   /// offsets less than a line apart (the lanes of an unrolled vector loop),
   /// [Lo, Hi + Size) bytes.
   double Lo = 0, Hi = 0, Size = 8;
+  /// Joined to an earlier stream of which it is another version
+  /// (versionOf): its lines are that stream's.
+  bool Merged = false;
   /// Lines one execution of the cluster touches (at least 1).
   double lines0(double Line) const { return std::max(1.0, (Hi - Lo + Size) / Line); }
 };
@@ -417,6 +383,15 @@ Touched streamLines(const Stream &P, size_t Upto, const CacheGeometry *C, double
       if (Own)
         FitK = cmp_le(V.at(P.Loop[reuseLoop(P, J)]), numeric(C->Size)) * setsFit(T, *C);
       ex Later = (1 - cmp_eq(K, 0)) * Near * FitK;
+      // Runs shifted by m whole run strides bring m new runs in only if the
+      // walk's far end moves on: with R(k) runs in iteration k, m + R(k) -
+      // R(k-1) of them (a triangular column walk down to the last row, one
+      // row shorter per column: none; a window moved down: m).
+      if (!Shift.is_zero() && T.R.has(K)) {
+        ex NewRuns = max(0, min(Shift, T.R) + T.R - T.R.subs(K == K - 1));
+        Slide = min(T.R * S / numeric(Line),
+                    min(NewRuns, T.R) * T.E + T.R * Delta / numeric(Line));
+      }
       ex E = T.E + Reuse * (N - 1) * S / numeric(Line);
       T.M = seg_sum(T.M + Later * (min(Slide, T.M) - T.M), K, 0, N - 1);
       T.R = seg_sum(T.R - Later * T.R, K, 0, N - 1);
@@ -487,6 +462,115 @@ ex otherLines(const Stream &P, const ex &Lines, const CacheGeometry *C, double L
   }
   return Extra;
 }
+
+/// Are P and Q versions of one column walk (a vector loop over a column,
+/// its remainder and epilogue loops, each walking its part of the column):
+/// one base pointer, loads and stores alike, the same references beyond
+/// each part's cluster, different innermost loops with the same stride of
+/// at least a line, and the same outer loops, strides and trips? Their parts
+/// then are one walk, whose trip is the sum of theirs (parseStreams):
+/// trsv_col's column below the diagonal, 4 rows per vector iteration and
+/// the rest in a remainder loop, is one column, one row shorter per column,
+/// whose last row stays (apart, the remainder's rows looked like a new row
+/// per column). Dense row walks are left apart: their parts' lines differ
+/// with the alignment that the per-part formulas assume (LU's rows, joined
+/// as one walk of doubles, came out +49 % against cachegrind).
+bool versionOf(const Stream &P, const MemStream &SP, const Stream &Q, const MemStream &SQ,
+               double Line) {
+  if (SP.Base.empty() || SP.Base != SQ.Base || SP.Load != SQ.Load || SP.Store != SQ.Store ||
+      P.Loop.size() != Q.Loop.size() || P.Loop.size() < 2 || P.Loop[0] == Q.Loop[0] ||
+      indexedObject(SP) || indexedObject(SQ))
+    return false;
+  // (the references beyond their clusters: the lanes of a vector loop
+  // within a line are the part's own)
+  auto Far = [](const Stream &X) {
+    std::vector<ex> F;
+    for (const ex &O : X.Offsets)
+      if (!is_a<numeric>(O) || ex_to<numeric>(O).to_double() < X.Lo ||
+          ex_to<numeric>(O).to_double() > X.Hi)
+        F.push_back(O);
+    return F;
+  };
+  std::vector<ex> FP = Far(P), FQ = Far(Q);
+  if (FP.size() != FQ.size())
+    return false;
+  for (const ex &O : FP)
+    if (std::none_of(FQ.begin(), FQ.end(), [&](const ex &X) { return expand(X - O).is_zero(); }))
+      return false;
+  const ex &S = P.Stride[0];
+  if (!expand(S - Q.Stride[0]).is_zero() || S.is_zero() ||
+      (is_a<numeric>(S) && ex_to<numeric>(S) < numeric(Line)))
+    return false;
+  for (size_t J = 1; J < P.Loop.size(); ++J)
+    if (P.Loop[J] != Q.Loop[J] || !expand(P.Stride[J] - Q.Stride[J]).is_zero() ||
+        !expand(P.Trip[J] - Q.Trip[J]).is_zero())
+      return false;
+  return true;
+}
+
+/// [stream Q's lines are among those stream P touches in the same
+/// iterations] (an expression, 0 if not): the element of a row that an
+/// outer loop loads beside the inner loop's walk along that row (Floyd's
+/// d[i][k] beside d[i][j], LU's a[i][k] beside a[i][k+1..n-1]). Holds if
+/// both have one base pointer, Q does not store unless P does, P's
+/// innermost loop walks a row (a numeric stride of at most a line or its
+/// references' cluster), Q's loops are P's outer ones (Q is outside that
+/// loop), or P's with another innermost loop that does not move Q (Q in
+/// that loop or in another version of it: a remainder loop), and in every
+/// outer loop Q moves as P does, or P does not move and Q stays within P's
+/// row (Q's stride x (trip - 1) at most the row's bytes and two lines: what
+/// a vector loop leaves to its remainder). Assumption: Q starts within P's
+/// row (the streams do not record where streams with different strides
+/// start relative to each other; here the outer loop's element of the row
+/// the inner loop walks).
+ex coveredBy(const Stream &Q, const MemStream &SQ, const Stream &P, const MemStream &SP,
+             double Line, const Counters &Ks) {
+  if (&Q == &P || Q.Merged || P.Merged || SQ.Base.empty() || SQ.Base != SP.Base ||
+      (SQ.Store && !SP.Store) || indexedObject(SQ) || indexedObject(SP))
+    return 0;
+  // Q's loop J is P's loop J + D.
+  size_t D;
+  if (Q.Loop.size() + 1 == P.Loop.size())
+    D = 1;
+  else if (Q.Loop.size() == P.Loop.size() && Q.Stride[0].is_zero() && P.Loop.size() >= 2)
+    D = 0;
+  else
+    return 0;
+  const ex &Row = P.Stride[0];
+  double Width = std::max(Line, P.Hi - P.Lo + P.Size);
+  if (!is_a<numeric>(Row) || !ex_to<numeric>(Row).is_positive() ||
+      ex_to<numeric>(Row).to_double() > Width)
+    return 0;
+  ex Span = Row * (P.Trip[0] - 1) + numeric(P.Hi - P.Lo + P.Size);
+  ex Cond = 1;
+  for (size_t J = 1 - D; J < Q.Loop.size(); ++J) {
+    size_t T = J + D;
+    if (P.Loop[T] != Q.Loop[J])
+      return 0;
+    if (expand(P.Stride[T] - Q.Stride[J]).is_zero())
+      continue;
+    if (!P.Stride[T].is_zero())
+      return 0;
+    // (Q's walk at its longest; not with a row whose length varies with a
+    // triangular loop's counter)
+    Cond *= cmp_le(largest(Q.Stride[J] * (Q.Trip[J] - 1), Ks), Span + numeric(2 * Line));
+  }
+  for (auto &[K, N] : Ks)
+    if (Cond.has(K))
+      return 0;
+  return Cond;
+}
+
+/// [stream I of Ps is covered by another] (coveredBy), 0 or 1 as an
+/// expression.
+ex covered(const std::vector<Stream> &Ps, const std::vector<MemStream> &S, size_t I,
+           double Line, const Counters &Ks) {
+  ex NotCovered = 1;
+  for (size_t J = 0; J < Ps.size(); ++J)
+    if (J != I)
+      NotCovered *= 1 - coveredBy(Ps[I], S[I], Ps[J], S[J], Line, Ks);
+  return 1 - NotCovered;
+}
 } // namespace
 
 namespace {
@@ -535,8 +619,18 @@ Parsed parseStreams(const std::vector<MemStream> &S, double Line,
     cluster(P, Line);
     R.Ps.push_back(std::move(P));
   }
+  // Versions of one column walk are one walk (versionOf).
+  for (size_t I = 0; I < R.Ps.size(); ++I)
+    for (size_t J = I + 1; J < R.Ps.size(); ++J)
+      if (!R.Ps[I].Merged && !R.Ps[J].Merged &&
+          versionOf(R.Ps[I], S[I], R.Ps[J], S[J], Line)) {
+        R.Ps[I].Trip[0] = R.Ps[I].Trip[0] + R.Ps[J].Trip[0];
+        R.Ps[J].Merged = true;
+      }
   for (size_t I = 0; I < R.Ps.size(); ++I) {
     const Stream &P = R.Ps[I];
+    if (P.Merged)
+      continue;
     bool Obj = indexedObject(S[I]); // (an iteration of its loop: a line per access)
     for (size_t J = 0; J < P.Loop.size(); ++J) {
       ex L = Obj && J > 0 ? objectLines(P.Stride[0] * P.Trip[0],
@@ -568,7 +662,10 @@ ex reuseWorkingSet(const std::vector<MemStream> &S, double Size, double Line, co
   // innermost loop whose iteration does not fit.
   ex W = F;
   for (const std::string &L : P.Order) {
-    ex VL = largest(P.V.at(L), P.Ks);
+    auto It = P.V.find(L);
+    if (It == P.V.end()) // (the innermost loop of a version joined to another)
+      continue;
+    ex VL = largest(It->second, P.Ks);
     ex Over = cmp_lt(numeric(Size), VL);
     W = min(W, Over * VL + (1 - Over) * F);
   }
@@ -586,16 +683,23 @@ std::vector<ex> linesIntoEach(const std::vector<MemStream> &S, const CacheGeomet
   ex Distinct = 0, Fits = 1;
   for (size_t I = 0; I < Ps.size(); ++I) {
     const Stream &P = Ps[I];
+    if (P.Merged) {
+      Each.push_back(0);
+      continue;
+    }
     bool Obj = indexedObject(S[I]);
     ex L = Obj ? objectLines(P.Stride[0] * P.Trip[0], P.Trip, P.Offsets.size() + 1, C, Line)
                : streamLines(P, P.Loop.size(), C, Line, V, Ks).M;
-    Each.push_back((L + otherLines(P, L, C, Line, V, Ks)) * (WriteBacks && S[I].Store ? 2 : 1));
+    // (a stream whose lines another touches in the same iterations adds none)
+    ex Own = 1 - covered(Ps, S, I, Line, Ks);
+    Each.push_back((L + otherLines(P, L, C, Line, V, Ks)) * (WriteBacks && S[I].Store ? 2 : 1) *
+                   Own);
     if (C) {
       Touched D = streamLines(P, P.Loop.size(), nullptr, Line, V, Ks);
       if (Obj)
         D = Touched{objectLines(P.Stride[0] * P.Trip[0], P.Trip, 1 + P.Offsets.size(), nullptr,
                                 Line)};
-      Distinct += D.M + otherLines(P, D.M, nullptr, Line, V, Ks);
+      Distinct += (D.M + otherLines(P, D.M, nullptr, Line, V, Ks)) * Own;
       Fits *= setsFit(D, *C);
     }
   }
@@ -639,18 +743,6 @@ ex linesInto(const std::vector<MemStream> &S, const CacheGeometry *C, bool Write
   return Total;
 }
 
-ex pageStrided(const MemStream &M) {
-  for (const MemStream::Step &St : M.Loops) {
-    ex S = parseExpr(St.Stride);
-    if (S.is_zero())
-      continue;
-    if (is_a<numeric>(S))
-      S = abs(ex_to<numeric>(S));
-    return cmp_le(numeric(PrefetchPage), S);
-  }
-  return 0;
-}
-
 ex MemoryModel::lineTime(const std::vector<MemStream> &S, const ex &V, const ex &F) const {
   // The last cache level is left to the measured curve (below).
   size_t K = Caches.size() > 1 ? Caches.size() - 1 : 1;
@@ -683,20 +775,6 @@ ex MemoryModel::lineTime(const std::vector<MemStream> &S, const ex &V, const ex 
   }
   return T + time(Line * max(SeqIn, numeric(3, 4) * SeqMoved), F) +
          stridedTime(Line * max(StrIn, numeric(3, 4) * StrMoved), F);
-}
-
-double MemoryModel::sizeOf(const std::string &L) const {
-  auto It = Used.find(L);
-  return It == Used.end() ? 0 : It->second;
-}
-
-double MemoryModel::reportedSize(const std::string &L) const {
-  if (auto It = Reported.find(L); It != Reported.end())
-    return It->second;
-  for (const CacheGeometry &C : Caches)
-    if (C.Name == L)
-      return C.Size;
-  return 0;
 }
 
 } // namespace segtime

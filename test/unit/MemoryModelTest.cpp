@@ -736,17 +736,27 @@ TEST(CacheLines, ATriangularColumnWalkReusesItsLinesOnceItFits) {
   // 2048 B, down; 255 - k rows) and k < 255 (l1: one row down and 8 B on,
   // 2056 B; its counter k), into a cache of one set of 128 lines. By hand:
   // column 0 brings its 255 lines; a later column lies one row down and a
-  // double on, the same lines but one, and every 8th column new ones:
-  // 1 + (255 - k) / 8 lines, once a column fits (255 - k <= 128 lines,
-  // k >= 127), at most the column's own (the last: 1 line, not 1.125);
-  // before that every column brings its 255 - k lines again: 255 +
-  // sum_{k=1}^{126} (255 - k) + sum_{k=127}^{254} (1 + (255 - k) / 8) -
-  // 1/8 = 255 + 24129 + 1160 - 0.125. Before, the test with the largest column (255
-  // lines) held for every k: 255 x 256 / 2 = 32640.
+  // double on and is one row shorter: it ends in the same last row, so its
+  // lines are the previous column's but the first, except every 8th
+  // column, whose lines are all new: (255 - k) / 8 lines on average, once a
+  // column fits (255 - k <= 128 lines, k >= 127); before that every column
+  // brings its 255 - k lines again: 255 + sum_{k=1}^{126} (255 - k) +
+  // sum_{k=127}^{254} (255 - k) / 8 = 255 + 24129 + 1032 (before: a new row
+  // per shifted column, as for a window moved down, 128 more).
   MemStream L = stream("l", {{"2048", "255 - k"}, {"2056", "255"}});
   L.Loops[1].Index = "k";
   const CacheGeometry OneSet{"C", 8192, 128, 64};
-  EXPECT_DOUBLE_EQ(lines({L}, &OneSet), 255 + 24129 + 1160 - 0.125);
+  EXPECT_DOUBLE_EQ(lines({L}, &OneSet), 255 + 24129 + 1032);
+  // The same column vectorised by 4 rows (the lanes at offsets 1, 2, 3
+  // rows, re-rolled) with a remainder loop (r0) for the last (255 - k) mod
+  // 4 rows: versions of one walk, the same lines.
+  MemStream V = stream("l", {{"8192", "idiv(255 - k, 4)"}, {"2056", "255"}},
+                       {"2048", "4096", "6144"});
+  V.Loops[1].Index = "k";
+  MemStream R = stream("l", {{"2048", "255 - k - 4*idiv(255 - k, 4)"}, {"2056", "255"}});
+  R.Loops[0].Loop = "r0";
+  R.Loops[1].Index = "k";
+  EXPECT_NEAR(lines({V, R}, &OneSet), 255 + 24129 + 1032, 1e-6);
 }
 
 TEST(CacheLines, AColumnTouchedInEveryInnerIterationStaysAcrossTheOuterLoop) {
@@ -764,4 +774,26 @@ TEST(CacheLines, AColumnTouchedInEveryInnerIterationStaysAcrossTheOuterLoop) {
   MemStream C = stream("c", {{"520", "64"}, {"0", "65"}, {"8", "65"}}, {}, true);
   MemStream A = stream("a", {{"520", "64"}, {"8", "65"}, {"0", "65"}});
   EXPECT_DOUBLE_EQ(lines({C, A}, &L1), 576 + 65 * 576.0);
+}
+
+TEST(CacheLines, AnElementOfTheRowTheInnerLoopWalksAddsNoLines) {
+  // Floyd-Warshall, 64 x 64 doubles (512 B rows), into 4 KiB (16 sets of 4
+  // ways): d[i*64 + j] (l0: j, 8 B; l1: i, 512 B; l2: k, 0), row k (l0; l1,
+  // 0; l2, 512 B) and d[i*64 + k] (l1: i, 512 B; l2: k, 8 B). By hand (LRU):
+  // per k the rows i bring 1 + 63/8 lines, then 8 per row (the matrix does
+  // not fit: nothing stays across k), among them d[i][k]'s; row k stays
+  // while i runs and continues row k-1, whose last line is still there:
+  // 64 x 512.875 + 512.875. Before, d[i][k] added a line per access.
+  const CacheGeometry C{"C", 4096, 4, 64};
+  MemStream Row = stream("d", {{"8", "64"}, {"512", "64"}, {"0", "64"}}, {}, true);
+  MemStream RowK = stream("d", {{"8", "64"}, {"0", "64"}, {"512", "64"}});
+  MemStream Elem = stream("d", {{"512", "64"}, {"8", "64"}});
+  Row.Load = true;
+  Elem.Loops[0].Loop = "l1", Elem.Loops[1].Loop = "l2";
+  EXPECT_DOUBLE_EQ(lines({Row, RowK, Elem}, &C), 65 * 512.875);
+  MemStream Col = stream("d", {{"512", "64"}, {"8", "64"}, {"0", "64"}}, {}, true), Ld = Row;
+  Ld.Store = false;
+  EXPECT_DOUBLE_EQ(evaluate(linesIntoEach({Col, Elem}, &C)[1], {}), 64 * 64);
+  Elem.Store = true;
+  EXPECT_DOUBLE_EQ(evaluate(linesIntoEach({Ld, Elem}, &C)[1], {}), 64 * 64);
 }
