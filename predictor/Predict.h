@@ -259,6 +259,14 @@ void checkValues(const SegFile &S, const PredictOptions &O);
 /// is not, every rank 0..p-1 is evaluated and the slowest is reported.
 Prediction predict(const SegFile &S, const Machine &M, const PredictOptions &O);
 
+/// The ICC line of the compile-time summary for FP, when predict() gave it
+/// an ICC level or it misses values: Head, then " = t s   (N instructions,
+/// C cycles) at n=..., m=... [source]" or ": needs NAME, ...
+/// (-fplugin-arg-segtime-p=NAME=VALUE)", with a newline. Returns false and
+/// writes nothing if FP has neither (the caller says why it was not
+/// predicted).
+bool printIccSummaryLine(std::ostream &OS, const std::string &Head, const FunctionPrediction &FP);
+
 /// Text the plugin prints at compile time (segtime predict --summary, which
 /// the plugin runs on the file it wrote): per main-file function (the
 /// first MaxFunctions; a line counts the others), the structural formula,

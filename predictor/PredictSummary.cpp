@@ -21,13 +21,7 @@ using namespace GiNaC;
 namespace segtime {
 using namespace predict_detail;
 
-/// The ICC line of the compile-time summary for one function: its
-/// prediction by predict() (time, instructions, cycles) or, where values
-/// are missing, what it needs and the closed-form instruction count if it
-/// is short.
-static void printIccLine(std::ostream &OS, FormulaBuilder &FB, const FunctionPrediction &FP,
-                         const std::string &MachineName, const std::string &Target) {
-  const std::string Head = "  ICC   t on " + MachineName + " (" + Target + ")";
+bool printIccSummaryLine(std::ostream &OS, const std::string &Head, const FunctionPrediction &FP) {
   auto It = FP.Levels.find(Level::ICC);
   if (It != FP.Levels.end()) {
     const LevelPrediction &LP = It->second;
@@ -41,16 +35,31 @@ static void printIccLine(std::ostream &OS, FormulaBuilder &FB, const FunctionPre
     if (Sep == ", ")
       OS << ")";
     std::string At;
-    for (const ParamValue &V : FP.Params)
-    {
+    for (const ParamValue &V : FP.Params) {
       std::ostringstream X;
       X << V.Name << "=" << V.Value << (V.Source == "user" ? "" : " [" + V.Source + "]");
       At += (At.empty() ? " at " : ", ") + X.str();
     }
     OS << At << "\n";
-    return;
+    return true;
   }
-  if (FP.Missing.empty()) {
+  if (FP.Missing.empty())
+    return false;
+  std::string Needs;
+  for (const MissingValue &V : FP.Missing)
+    Needs += (Needs.empty() ? "" : ", ") + V.Name;
+  OS << Head << ": needs " << Needs << " (-fplugin-arg-segtime-p=NAME=VALUE)\n";
+  return true;
+}
+
+/// The ICC line of the compile-time summary for one function: its
+/// prediction by predict() (time, instructions, cycles) or, where values
+/// are missing, what it needs and the closed-form instruction count if it
+/// is short.
+static void printIccLine(std::ostream &OS, FormulaBuilder &FB, const FunctionPrediction &FP,
+                         const std::string &MachineName, const std::string &Target) {
+  const std::string Head = "  ICC   t on " + MachineName + " (" + Target + ")";
+  if (!printIccSummaryLine(OS, Head, FP)) {
     const std::string Pre = levelKey(Level::ICC) + " not predicted: ";
     std::string Why = FP.Error;
     for (const std::string &N : FP.Notes)
@@ -59,10 +68,9 @@ static void printIccLine(std::ostream &OS, FormulaBuilder &FB, const FunctionPre
     OS << Head << ": not predicted: " << (Why.empty() ? "no ICC data" : Why) << "\n";
     return;
   }
-  std::string Needs;
-  for (const MissingValue &V : FP.Missing)
-    Needs += (Needs.empty() ? "" : ", ") + V.Name;
-  OS << Head << ": needs " << Needs << " (-fplugin-arg-segtime-p=NAME=VALUE)\n";
+  if (FP.Levels.count(Level::ICC))
+    return;
+  // Values were missing: the instruction count's closed form, if short.
   try {
     const std::string Key = ruvKey(Level::ICC, Target);
     ex I = FB.closedForm(FP.Name, countWeight(Key, "instructions"),

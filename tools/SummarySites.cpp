@@ -21,39 +21,12 @@
 
 namespace segtime {
 
-/// The ICC line of the compile-time summary in predictor/PredictSummary.cpp's
-/// layout: Head ("  ICC   t on M (target)"), then " = t s   (N instructions,
-/// C cycles) at n=..." from FP's ICC level, or ": needs NAME, ..." or ":
-/// not predicted: why".
+/// The ICC line of the compile-time summary (printIccSummaryLine), or
+/// Head ": not predicted: why".
 static std::string summaryIccLine(const std::string &Head, const FunctionPrediction &FP) {
   std::ostringstream OS;
-  auto It = FP.Levels.find(Level::ICC);
-  if (It != FP.Levels.end()) {
-    const LevelPrediction &LP = It->second;
-    OS << Head << " = " << formatSeconds(LP.TimeS);
-    std::string Sep = "   (";
-    for (const char *K : {"instructions", "cycles"})
-      if (LP.Counts.count(K)) {
-        OS << Sep << LP.Counts.at(K) << " " << K;
-        Sep = ", ";
-      }
-    if (Sep == ", ")
-      OS << ")";
-    std::string At;
-    for (const ParamValue &V : FP.Params) {
-      std::ostringstream X;
-      X << V.Name << "=" << V.Value << (V.Source == "user" ? "" : " [" + V.Source + "]");
-      At += (At.empty() ? " at " : ", ") + X.str();
-    }
-    OS << At << "\n";
-  } else if (!FP.Missing.empty()) {
-    std::string Needs;
-    for (const MissingValue &V : FP.Missing)
-      Needs += (Needs.empty() ? "" : ", ") + V.Name;
-    OS << Head << ": needs " << Needs << " (-fplugin-arg-segtime-p=NAME=VALUE)\n";
-  } else {
+  if (!printIccSummaryLine(OS, Head, FP))
     OS << Head << ": not predicted: " << (FP.Error.empty() ? "no ICC data" : FP.Error) << "\n";
-  }
   return OS.str();
 }
 
