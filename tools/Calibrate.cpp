@@ -455,26 +455,22 @@ void calibrate(const Options &O, const std::string &Command, const fs::path &Dir
     }
   }
   if (Clock) {
-    std::cerr << "calibrate: ICC: core clock, second batch" << ellipsis() << "\n";
-    try {
-      measureClock(Dir, O, ClockReps, *Clock);
-    } catch (const CalibError &E) {
-      skipPart(Info, "ICC clock, second batch", E);
-    }
-    std::cerr << "calibrate: ICC: branch-misprediction penalty (random vs sorted data)"
-              << ellipsis() << "\n";
-    try {
-      measureMispredict(Dir, O, *Clock);
-    } catch (const CalibError &E) {
-      skipPart(Info, "ICC branch-misprediction penalty", E);
-    }
-    std::cerr << "calibrate: ICC: latencies of loop-carried chains (dependent operations)"
-              << ellipsis() << "\n";
-    try {
-      measureLatencies(Dir, O, *Clock);
-    } catch (const CalibError &E) {
-      skipPart(Info, "ICC latencies", E);
-    }
+    // One ICC part after the levels: announced, skipped (skipPart) if it
+    // cannot run.
+    auto IccPart = [&](const char *Says, const char *Name, auto Measure) {
+      std::cerr << "calibrate: ICC: " << Says << ellipsis() << "\n";
+      try {
+        Measure();
+      } catch (const CalibError &E) {
+        skipPart(Info, Name, E);
+      }
+    };
+    IccPart("core clock, second batch", "ICC clock, second batch",
+            [&] { measureClock(Dir, O, ClockReps, *Clock); });
+    IccPart("branch-misprediction penalty (random vs sorted data)",
+            "ICC branch-misprediction penalty", [&] { measureMispredict(Dir, O, *Clock); });
+    IccPart("latencies of loop-carried chains (dependent operations)", "ICC latencies",
+            [&] { measureLatencies(Dir, O, *Clock); });
   }
   LowLevelResults LR = runLowLevel(O, LO, LB, Info, Dir);
   if (LR.Params.empty() && Results.empty() && !Clock)
