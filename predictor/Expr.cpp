@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <regex>
 #include <unordered_map>
 
@@ -118,6 +119,83 @@ symbol sym(const std::string &Name) {
   return S;
 }
 
+namespace {
+
+/// The end of the operand of a unary minus or plus that starts at P of S
+/// (after spaces): a parenthesised group, a number, or a name with its
+/// call's arguments, each with the powers that follow it ("a^2",
+/// "a^-b"), or another unary operator's operand.
+size_t unaryOperandEnd(const std::string &S, size_t P) {
+  auto Space = [&](size_t Q) {
+    while (Q < S.size() && S[Q] == ' ')
+      ++Q;
+    return Q;
+  };
+  auto Group = [&](size_t Q) { // Q at '(': after its ')'
+    for (int Depth = 0; Q < S.size(); ++Q) {
+      Depth += S[Q] == '(' ? 1 : S[Q] == ')' ? -1 : 0;
+      if (!Depth)
+        return Q + 1;
+    }
+    return Q;
+  };
+  P = Space(P);
+  if (P >= S.size())
+    return P;
+  if (S[P] == '-' || S[P] == '+')
+    return unaryOperandEnd(S, P + 1);
+  if (S[P] == '(') {
+    P = Group(P);
+  } else if (std::isdigit(static_cast<unsigned char>(S[P])) || S[P] == '.') {
+    while (P < S.size() && (std::isdigit(static_cast<unsigned char>(S[P])) || S[P] == '.'))
+      ++P;
+    if (P + 1 < S.size() && (S[P] == 'e' || S[P] == 'E') &&
+        (std::isdigit(static_cast<unsigned char>(S[P + 1])) ||
+         ((S[P + 1] == '-' || S[P + 1] == '+') && P + 2 < S.size() &&
+          std::isdigit(static_cast<unsigned char>(S[P + 2])))))
+      for (P += 2; P < S.size() && std::isdigit(static_cast<unsigned char>(S[P]));)
+        ++P;
+  } else if (std::isalpha(static_cast<unsigned char>(S[P])) || S[P] == '_') {
+    while (P < S.size() && (std::isalnum(static_cast<unsigned char>(S[P])) || S[P] == '_'))
+      ++P;
+    size_t Q = Space(P);
+    if (Q < S.size() && S[Q] == '(')
+      P = Group(Q);
+  } else {
+    return P;
+  }
+  size_t Q = Space(P);
+  return Q < S.size() && S[Q] == '^' ? unaryOperandEnd(S, Q + 1) : P;
+}
+
+/// S with the operand of every unary minus or plus that follows a binary
+/// operator in parentheses with its sign: "-13 - -20 + 1" becomes
+/// "-13 - (-20) + 1". GiNaC's parser reads such an operator as the start
+/// of a whole sum (parser::parse_unary_expr parses "0 - <the rest>"), so
+/// it would read "-13 - (-20 + 1)".
+std::string parenthesiseUnary(const std::string &S) {
+  std::string Out;
+  char Prev = 0; // the last character other than a space copied
+  for (size_t P = 0; P < S.size();) {
+    char C = S[P];
+    if ((C == '-' || C == '+') && Prev && std::strchr("+-*/^", Prev)) {
+      size_t End = unaryOperandEnd(S, P + 1);
+      std::string Inner = parenthesiseUnary(S.substr(P + 1, End - P - 1));
+      Out += "(" + std::string(1, C) + Inner + ")";
+      Prev = ')';
+      P = End;
+      continue;
+    }
+    Out += C;
+    if (C != ' ')
+      Prev = C;
+    ++P;
+  }
+  return Out;
+}
+
+} // namespace
+
 ex parseExpr(const std::string &Src) {
   // A SEG's frequencies and trip counts are parsed once per weight (each
   // level's time and every counted operation): parse each text once.
@@ -163,7 +241,7 @@ ex parseExpr(const std::string &Src) {
   Text += Src.substr(Copied);
   try {
     parser Parse(Syms, true, Table);
-    ex E = Parse(Text);
+    ex E = Parse(parenthesiseUnary(Text));
     Parsed.emplace(Src, E);
     return E;
   } catch (const std::exception &E) {

@@ -445,3 +445,16 @@ TEST(Expr, ParsesCalleeParameterNames) {
   EXPECT_TRUE(E.has(sym("kernel.t")));
   EXPECT_EQ(E.subs(lst{sym("kernel.n") == 10, sym("kernel.t") == 3}), ex(34));
 }
+
+// A unary minus after a binary operator negates its operand only (GiNaC's
+// parser alone reads "-13 - -20 + 1" as -13 - (-20 + 1)).
+TEST(ParseExpr, UnaryMinusAfterAnOperator) {
+  EXPECT_EQ(eval("-13 - -20 + 1"), 8);
+  EXPECT_EQ(eval("2 * -3 + 1"), -5);
+  EXPECT_EQ(eval("5 - -(2 - 1) * 3"), 8);
+  EXPECT_EQ(eval("n - -m*2 + 1", {{"n", 10}, {"m", 3}}), 17);
+  EXPECT_EQ(eval("2^-1 + 1"), 1.5);
+  EXPECT_EQ(eval("- -3 + 1"), 4);
+  EXPECT_EQ(eval("max(-2, 4 - -1) - 1"), 4);
+  EXPECT_EQ(eval("1e-05*2 - -1"), 1.00002);
+}
