@@ -81,6 +81,15 @@ void notePeakMemory(StringRef Where) {
       {Where.str(), statusKB(Text, "VmHWM:"), statusKB(Text, "VmRSS:"), Heap, Free});
 }
 
+std::optional<size_t> heapBytesInUse() {
+#if defined(__GLIBC__)
+  struct mallinfo2 MI = mallinfo2();
+  return MI.uordblks + MI.hblkhd;
+#else
+  return std::nullopt;
+#endif
+}
+
 void printPhaseTimes(raw_ostream &OS) {
   PhaseTimers &T = timers();
   T.Group.print(OS, /*ResetAfterPrint=*/true);

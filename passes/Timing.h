@@ -24,6 +24,9 @@
 #include "llvm/Support/Timer.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cstddef>
+#include <optional>
+
 namespace segtime {
 
 /// Turns the phase timers on or off (off by default).
@@ -63,6 +66,10 @@ private:
 /// (VmHWM, VmRSS of /proc/self/status, in kB; nothing where that file does
 /// not exist) at point Where of the compile, for printPhaseTimes.
 void notePeakMemory(llvm::StringRef Where);
+
+/// Bytes malloc has handed out and not had back (glibc's mallinfo2:
+/// uordblks + hblkhd); nullopt where the C library does not say.
+std::optional<size_t> heapBytesInUse();
 
 /// Prints the phases timed so far (nothing if none) and the memory noted
 /// (notePeakMemory), and resets both.

@@ -255,8 +255,8 @@ private:
 
   /// IRCollection::OnBackendStart: clang's IR generation is done, the AST
   /// complete. Every function's source-level SEG is built now and held
-  /// packed and compressed (packFunctionSeg, compressImage: a small
-  /// fraction of the AST) until
+  /// (as built up to HeldBudget bytes, then packed and compressed:
+  /// packFunctionSeg, compressImage, a small fraction of the AST) until
   /// its IR SEG comes, and the AST is released as clang releases it before
   /// its back end when no plugin needs it afterwards
   /// (-clear-ast-before-backend): code generation then runs without it, as
@@ -268,11 +268,28 @@ private:
     notePeakMemory("IR generated (AST held)");
     prepare();
     Prebuilt.resize(Functions.size());
+    Held.resize(Functions.size());
+    // Held as built while they take at most HeldBudget bytes of the heap;
+    // past it, packed and compressed, those held so far too.
+    std::optional<size_t> Base = heapBytesInUse();
+    bool Pack = !Base;
+    auto PackHeld = [&](size_t I) {
+      llvm::TimeRegion T(phaseTimer("ast-seg", "AST SEG (POC, HLLC)"));
+      Prebuilt[I] = compressImage(packFunctionSeg(*Held[I]));
+      Held[I].reset();
+    };
     for (size_t I = 0; I < Functions.size(); ++I)
       if (!Written[I]) {
-        FunctionSeg F = buildSourceSeg(I);
-        llvm::TimeRegion T(phaseTimer("ast-seg", "AST SEG (POC, HLLC)"));
-        Prebuilt[I] = compressImage(packFunctionSeg(F));
+        Held[I] = buildSourceSeg(I);
+        if (!Pack) {
+          std::optional<size_t> Now = heapBytesInUse();
+          Pack = !Now || *Now > *Base + HeldBudget;
+          for (size_t J = 0; Pack && J < I; ++J)
+            if (Held[J])
+              PackHeld(J);
+        }
+        if (Pack)
+          PackHeld(I);
       }
     if (ReleaseAst) {
       Ctx->cleanup();
@@ -349,7 +366,10 @@ private:
   /// releases it (the summary reads the written file).
   void writeFunction(size_t I, IRFunctionSeg *IR, std::vector<InlinedRef> InlinedAt = {}) {
     FunctionSeg F;
-    if (I < Prebuilt.size() && !Prebuilt[I].empty()) {
+    if (I < Held.size() && Held[I]) {
+      F = std::move(*Held[I]);
+      Held[I].reset();
+    } else if (I < Prebuilt.size() && !Prebuilt[I].empty()) {
       llvm::TimeRegion T(phaseTimer("ast-seg", "AST SEG (POC, HLLC)"));
       std::vector<std::uint8_t> Image;
       if (decompressImage(Prebuilt[I], Image))
@@ -439,10 +459,15 @@ private:
   std::string InFile;
   bool ReleaseAst = false;
   bool AstReleased = false; ///< by backendStarts: Functions' decls are gone
-  /// backendStarts: the source-level SEG of each function not yet written,
-  /// packed and compressed (packFunctionSeg, compressImage), until
-  /// writeFunction takes it.
+  /// backendStarts: the source-level SEG of each function not yet written
+  /// and not Held, packed and compressed (packFunctionSeg, compressImage),
+  /// until writeFunction takes it.
   std::vector<CompressedImage> Prebuilt;
+  /// backendStarts: the source-level SEGs held as built (not packed) while
+  /// they take at most HeldBudget bytes of the heap (small files: packing,
+  /// compressing and unpacking them cost more than they save).
+  std::vector<std::optional<FunctionSeg>> Held;
+  static constexpr size_t HeldBudget = 16u << 20;
   std::optional<ASTNameGenerator> Names;
   ASTContext *Ctx = nullptr;
   /// The functions to characterise, in source order (FunctionCollector),
