@@ -315,6 +315,20 @@ std::optional<std::string> Builder::render(const Poly &P) {
   return text(P);
 }
 
+std::optional<std::string> Builder::renderSettled(const Poly &P) {
+  // What mergeable(P) spends when it finds nothing: the factors of each
+  // monomial and one more, where there is something to look at.
+  if (P.size() >= 2 && llvm::any_of(P, [](const auto &MC) {
+        return MC.first.find("(1 - ") != std::string::npos;
+      })) {
+    uint64_t Units = 0;
+    for (auto &[M, C] : P)
+      Units += (M.empty() ? 0 : std::count(M.begin(), M.end(), '\x1f') + 1) + 1;
+    spend(Units);
+  }
+  return text(P);
+}
+
 /// The text of P as render writes it, with no merging; nullopt if longer
 /// than 4000 characters.
 std::optional<std::string> Builder::text(const Poly &P) {

@@ -410,7 +410,8 @@ NodeList Builder::region(Loop *L) {
       continue;
     double Fq = Freq.count(U) ? Freq[U] : 0;
     std::string FreqS = Fq == 1 ? "" : num(Fq);
-    if (auto Sym = SymFreq.count(U) ? render(SymFreq[U]) : std::nullopt)
+    // (SymFreq[U] as settle left it: frequencies settles every unit's)
+    if (auto Sym = SymFreq.count(U) ? renderSettled(SymFreq[U]) : std::nullopt)
       FreqS = *Sym;
     if (U == B) {
       Node N;

@@ -181,6 +181,10 @@ private:
   static constexpr size_t MaxTerms = 64;
   void settle(double Numeric, Poly &P);
   std::optional<std::string> render(const Poly &P);
+  /// render(P) for a P that settle completed and nothing changed since
+  /// (it has nothing to merge): the same text and the same symbolic work
+  /// spent, without looking for merges again.
+  std::optional<std::string> renderSettled(const Poly &P);
   static std::optional<std::string> text(const Poly &P);
   static std::optional<std::string> negated(const std::string &A);
   static std::string negation(const std::string &A);
