@@ -273,6 +273,7 @@ private:
     // past it, packed and compressed, those held so far too.
     std::optional<size_t> Base = heapBytesInUse();
     bool Pack = !Base;
+    size_t Since = 0; // functions held since the last look at the heap
     auto PackHeld = [&](size_t I) {
       llvm::TimeRegion T(phaseTimer("ast-seg", "AST SEG (POC, HLLC)"));
       Prebuilt[I] = compressImage(packFunctionSeg(*Held[I]));
@@ -281,7 +282,7 @@ private:
     for (size_t I = 0; I < Functions.size(); ++I)
       if (!Written[I]) {
         Held[I] = buildSourceSeg(I);
-        if (!Pack) {
+        if (!Pack && ++Since % HeapCheckEvery == 0) { // (mallinfo2 walks malloc's bins)
           std::optional<size_t> Now = heapBytesInUse();
           Pack = !Now || *Now > *Base + HeldBudget;
           for (size_t J = 0; Pack && J < I; ++J)
@@ -468,6 +469,9 @@ private:
   /// compressing and unpacking them cost more than they save).
   std::vector<std::optional<FunctionSeg>> Held;
   static constexpr size_t HeldBudget = 16u << 20;
+  /// Functions built between two looks at the heap (the budget may be
+  /// passed by what so many functions take).
+  static constexpr size_t HeapCheckEvery = 8;
   std::optional<ASTNameGenerator> Names;
   ASTContext *Ctx = nullptr;
   /// The functions to characterise, in source order (FunctionCollector),
