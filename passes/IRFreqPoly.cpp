@@ -200,36 +200,57 @@ void Builder::simplify(Poly &P) {
   if (!mergeable(P))
     return; // (the common case: P unchanged, looked at without copies)
   using Mono = std::vector<unsigned>;
-  std::map<std::string, unsigned> Id;
-  for (auto &[M, C] : P)
-    for (std::string &F : factorList(M))
-      Id.emplace(std::move(F), 0);
-  std::vector<const std::string *> Text;
+  // (the factors as pieces of P's monomials, which outlive the merging:
+  // P is rebuilt from them at the end)
+  std::map<StringRef, unsigned> Id;
+  SmallVector<StringRef, 8> Fs;
+  for (auto &[M, C] : P) {
+    Fs.clear();
+    splitFactors(M, Fs);
+    for (StringRef F : Fs)
+      Id.emplace(F, 0);
+  }
+  std::vector<StringRef> Text;
+  Text.reserve(Id.size());
   for (auto &[F, N] : Id) {
     N = Text.size();
-    Text.push_back(&F);
+    Text.push_back(F);
   }
   // Other side of each factor: X for "(1 - X)" (Neg), and the reverse
   // (Pos), where both are factors of P.
   const unsigned None = ~0u;
   std::vector<unsigned> Neg(Text.size(), None), Pos(Text.size(), None);
   for (unsigned I = 0; I < Text.size(); ++I)
-    if (auto X = negated(*Text[I]))
+    if (std::optional<StringRef> X = negatedRef(Text[I]))
       if (auto It = Id.find(*X); It != Id.end()) {
         Neg[I] = It->second;
         Pos[It->second] = I;
       }
   std::map<Mono, double> Q;
   for (auto &[M, C] : P) {
+    Fs.clear();
+    splitFactors(M, Fs);
     Mono K;
-    for (const std::string &F : factorList(M))
-      K.push_back(Id.at(F));
+    K.reserve(Fs.size());
+    for (StringRef F : Fs)
+      K.push_back(Id.find(F)->second);
     Q.emplace(std::move(K), C);
   }
-  auto Swapped = [](const Mono &K, size_t I, unsigned F) {
-    Mono R = K;
-    R[I] = F;
-    std::sort(R.begin(), R.end());
+  auto Swapped = [](const Mono &K, size_t I, unsigned F) { // K sorted: R sorted
+    Mono R;
+    R.reserve(K.size());
+    bool Put = false;
+    for (size_t J = 0; J < K.size(); ++J) {
+      if (J == I)
+        continue;
+      if (!Put && F < K[J]) {
+        R.push_back(F);
+        Put = true;
+      }
+      R.push_back(K[J]);
+    }
+    if (!Put)
+      R.push_back(F);
     return R;
   };
   // The monomial M merges with, and the factor position, if any.
@@ -280,13 +301,18 @@ void Builder::simplify(Poly &P) {
     for (const Mono &Y : Again)
       Check(Y);
   }
-  P.clear();
+  Poly R;
+  R.reserve(Q.size());
   for (auto &[K, C] : Q) {
     std::string M;
-    for (unsigned F : K)
-      M += (M.empty() ? "" : "\x1f") + *Text[F];
-    P.append(std::move(M), C);
+    for (unsigned F : K) {
+      if (!M.empty())
+        M += '\x1f';
+      M.append(Text[F].data(), Text[F].size());
+    }
+    R.append(std::move(M), C);
   }
+  P = std::move(R); // (Text's pieces of P's old monomials are not read again)
 }
 
 /// Completes the frequency P of a region member (all its incoming edges
