@@ -438,7 +438,7 @@ NodeList Builder::region(Loop *L) {
     N.Kind = NodeKind::Loop;
     N.Id = "ir" + std::to_string(NextId++);
     N.LoopKind = "ir-loop";
-    N.Range = rangeOf(loopStartLoc(*SL));
+    N.Range = rangeOf(startLoc(*SL));
     N.Freq = FreqS;
     N.Index = "k_" + Out.Name + "_" + N.Id;
     N.Start = "0";
@@ -447,7 +447,7 @@ NodeList Builder::region(Loop *L) {
     // start location, copied before inlining, does not; a vector loop
     // has none).
     const DILocation *At = majorityLoc(*SL->getHeader());
-    auto Saved = enterInlined(N, At ? At : loopStartLoc(*SL).get());
+    auto Saved = enterInlined(N, At ? At : startLoc(*SL).get());
     auto Mine = std::make_pair(Text.Context, ParentSites);
     N.Trip = tripOf(SL, Out.Name);
     N.Label = transformations(SL);

@@ -146,6 +146,10 @@ private:
   /// monomial ("c1*c2", "" for 1) -> coefficient (FlatPoly).
   using Poly = FlatPoly;
 
+  /// loopStartLoc(L) (passes/SourceLoc.h), looked up once per loop: it
+  /// may scan all of L's blocks, and the same loops are asked for often.
+  DebugLoc startLoc(const Loop &L);
+  llvm::DenseMap<const Loop *, DebugLoc> StartLocs;
   const void *unitOf(Loop *L, BasicBlock *B);
   static SourceRange rangeOf(const DebugLoc &DL);
   static SourceRange rangeOf(const BasicBlock &B);

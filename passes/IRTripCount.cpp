@@ -158,6 +158,13 @@ void Builder::scevAtoms(const SCEV *X, std::set<const void *> &A) {
 /// What guardedLoop asks of subloop SL, computed at its first question
 /// (a function's every conditional branch asks it of every subloop of its
 /// region).
+DebugLoc Builder::startLoc(const Loop &L) {
+  auto [It, New] = StartLocs.try_emplace(&L);
+  if (New)
+    It->second = loopStartLoc(L);
+  return It->second;
+}
+
 const Builder::GuardFacts &Builder::guardFacts(Loop *SL) {
   auto [It, New] = Guards.try_emplace(SL);
   GuardFacts &G = It->second;
@@ -167,7 +174,7 @@ const Builder::GuardFacts &Builder::guardFacts(Loop *SL) {
   G.Counted = !isa<SCEVCouldNotCompute>(BTC);
   if (G.Counted)
     scevAtoms(BTC, G.TripAtoms);
-  G.Start = loopStartLoc(*SL);
+  G.Start = startLoc(*SL);
   G.Vectorised = transformations(SL) == "vectorised";
   return G;
 }
@@ -188,7 +195,7 @@ std::string Builder::tripOf(Loop *L, const std::string &Fn) {
   if (!isa<SCEVCouldNotCompute>(BTC))
     if (auto S = Text.str(BTC))
       return "(" + *S + ") + 1";
-  DebugLoc Start = loopStartLoc(*L);
+  DebugLoc Start = startLoc(*L);
   unsigned Line = Start ? Start.getLine() : 0;
   std::string Name = "N_" + Fn + "_" + std::to_string(Line);
   // A data-dependent loop the unroller split into an unrolled part and a
@@ -269,7 +276,7 @@ bool Builder::uncounted(const Loop *L) {
 std::optional<std::pair<unsigned, bool>> Builder::unrolledPart(const Loop *L) {
   if (!uncounted(L))
     return std::nullopt;
-  DebugLoc Start = loopStartLoc(*L);
+  DebugLoc Start = startLoc(*L);
   if (!Start)
     return std::nullopt;
   auto RemainderFactor = [&](const Loop *R) -> unsigned {
@@ -284,7 +291,7 @@ std::optional<std::pair<unsigned, bool>> Builder::unrolledPart(const Loop *L) {
   const auto &Siblings = L->getParentLoop() ? L->getParentLoop()->getSubLoops()
                                             : LI.getTopLevelLoops();
   for (const Loop *O : Siblings) {
-    DebugLoc OS = O == L ? DebugLoc() : loopStartLoc(*O);
+    DebugLoc OS = O == L ? DebugLoc() : startLoc(*O);
     if (!OS || OS.getLine() != Start.getLine() || OS.getCol() != Start.getCol() ||
         !uncounted(O))
       continue;
