@@ -159,6 +159,10 @@ private:
 } // namespace
 
 MpiIds findMpiIds(ASTContext &Ctx, const Stmt *Body) {
+  // (neither name ever read by the lexer: no call of either, no walk)
+  if (Ctx.Idents.find("MPI_Comm_rank") == Ctx.Idents.end() &&
+      Ctx.Idents.find("MPI_Comm_size") == Ctx.Idents.end())
+    return {};
   MpiIdFinder Ids(Ctx);
   Ids.TraverseStmt(const_cast<Stmt *>(Body));
   return {std::move(Ids.Vars), std::move(Ids.AddrOfs)};
