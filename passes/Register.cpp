@@ -453,6 +453,10 @@ struct RecordCallArgsPass : PassInfoMixin<RecordCallArgsPass> {
   }
 };
 
+/// IR instructions of a module below which its IR SEGs are not packed
+/// while they wait for code generation (-segtime-unpacked-ir-segs: none).
+constexpr size_t UnpackedBelow = 50000;
+
 struct CollectPass : PassInfoMixin<CollectPass> {
   PreservedAnalyses run(Module &M, ModuleAnalysisManager &MAM) {
     IRCollection &C = irCollection();
@@ -465,8 +469,13 @@ struct CollectPass : PassInfoMixin<CollectPass> {
     // waits for it on the shelf (shelve), put there as soon as it is built:
     // the module's IR SEGs are held from here until code generation
     // reaches each function, and never all as nodes and block maps at once.
+    // A small module's IR SEGs wait as built: packing and unpacking them
+    // would cost more than the memory they take.
+    size_t Instructions = 0;
+    for (const Function &F : M)
+      Instructions += F.getInstructionCount();
     bool Pack = C.EmitsObject && !IccClone && !UnpackedWaiting &&
-                llvm::is_contained(C.Targets, "compile");
+                llvm::is_contained(C.Targets, "compile") && Instructions > UnpackedBelow;
     Shelf Waiting;
     for (Function &F : M) {
       if (F.isDeclaration())
