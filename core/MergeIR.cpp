@@ -553,9 +553,22 @@ void resolveInlinedLevel(const SegFile &File, FunctionSeg &F, const MergeIRServi
     std::vector<CallBinding> Back = siteBindings(*Caller, F, Here);
     std::string Loops = "N_" + R.Caller + "_";
     std::map<std::string, std::string> Renamed;
+    auto InF = [&](const std::string &T) {
+      return unbindCallerNames(bindCalleeNames(T, F.Name, Own), Back);
+    };
     for (const Parameter &P : Caller->Parameters)
-      if (P.Name.rfind(Loops, 0) == 0)
+      if (P.Name.rfind(Loops, 0) == 0) {
         Renamed[P.Name] = "N_" + F.Name + "_" + P.Name.substr(Loops.size());
+      } else if (!P.DefaultExpr.empty() && InF(P.DefaultExpr) != P.DefaultExpr) {
+        // a default in F's names here (a data-dependent branch's
+        // probability in kernel.n) is not the caller's: a name of its own
+        std::string Mid = "_" + R.Caller + "_";
+        size_t At = P.Name.find(Mid);
+        Renamed[P.Name] = At == std::string::npos
+                              ? P.Name + "_" + F.Name
+                              : P.Name.substr(0, At) + "_" + F.Name + "_" +
+                                    P.Name.substr(At + Mid.size());
+      }
     std::vector<CallBinding> Rename = Back;
     for (auto &[From, To] : Renamed)
       Rename.push_back({To, From});
@@ -572,8 +585,13 @@ void resolveInlinedLevel(const SegFile &File, FunctionSeg &F, const MergeIRServi
     for (Parameter P : Caller->Parameters) {
       if (auto It = Renamed.find(P.Name); It != Renamed.end())
         P.Name = It->second;
-      if (containsWord(Texts, P.Name) && Taken.insert(P.Name).second)
-        Params.push_back(P);
+      if (!containsWord(Texts, P.Name) || !Taken.insert(P.Name).second)
+        continue;
+      // a default in the caller's names (a data-dependent branch's
+      // probability in kernel.n) is in F's names as the code is
+      if (!P.DefaultExpr.empty())
+        P.DefaultExpr = unbindCallerNames(bindCalleeNames(P.DefaultExpr, F.Name, Own), Rename);
+      Params.push_back(P);
     }
   }
   F.LevelSegs.erase(IrSegKey);

@@ -106,6 +106,30 @@ void Builder::nameCallArgs(const CallSiteArgMap &Sites) {
         }
       }
   }
+  // A call's argument value that the optimiser has split by path (jump
+  // threading: the paths on which it is a constant get their own copy of
+  // the call's code and a new phi merges the value with those constants,
+  // where the recorded value is only the value on the other paths) is the
+  // value of that phi at the call: the phi takes the argument's name there.
+  for (auto &[K, Names] : SiteNames) {
+    std::vector<std::pair<const Value *, std::string>> Work(Names.begin(), Names.end());
+    while (!Work.empty()) {
+      auto [V, Name] = Work.back();
+      Work.pop_back();
+      if (isa<Argument>(V))
+        continue;
+      for (const User *U : V->users()) {
+        auto *P = dyn_cast<PHINode>(U);
+        if (!P || !Local(P) || Names.count(P))
+          continue;
+        bool Merge = llvm::all_of(P->incoming_values(), [&](const Value *In) {
+          return In == V || In == P || (isa<ConstantInt>(In));
+        });
+        if (Merge && Names.try_emplace(P, Name).second)
+          Work.push_back({P, Name});
+      }
+    }
+  }
   // Outside the code of its calls a value goes by a callee's name only
   // if that name is its alone (two calls of kernel with different values
   // of n: kernel.n names neither), the first by text if it has several

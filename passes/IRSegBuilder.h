@@ -212,6 +212,7 @@ private:
   //--- IRTripCount.cpp: trip counts, loop guards, unrolled parts ---//
 
   std::optional<std::string> tripText(Loop *L);
+  const SCEV *backedgeCount(const Loop *L);
   static std::string product(const std::vector<std::string> &Fs);
   std::optional<std::string> geometricPhi(PHINode *P);
   bool reachesWithin(Loop *L, BasicBlock *From, BasicBlock *To);

@@ -18,6 +18,20 @@ using namespace llvm;
 namespace segtime {
 namespace irseg {
 
+/// L's backedge-taken count: ScalarEvolution's, or where it has none, the
+/// count its predicated analysis gives with no predicate to assume (as
+/// exact: the unrolled part of a loop the runtime unroller split, whose
+/// exit ScalarEvolution counts only that way: cholesky's outer loop once
+/// its bound is inlined); CouldNotCompute if neither.
+const SCEV *Builder::backedgeCount(const Loop *L) {
+  const SCEV *B = SE.getBackedgeTakenCount(L);
+  if (!isa<SCEVCouldNotCompute>(B))
+    return B;
+  SmallVector<const SCEVPredicate *, 4> Preds;
+  const SCEV *P = SE.getPredicatedBackedgeTakenCount(L, Preds);
+  return Preds.empty() ? P : B;
+}
+
 /// The trip count of L in source names (tripOf's text, without adding a
 /// parameter); nullopt if ScalarEvolution cannot express it.
 std::optional<std::string> Builder::tripText(Loop *L) {
@@ -25,7 +39,7 @@ std::optional<std::string> Builder::tripText(Loop *L) {
   std::string T;
   if (It != LoopTrip.end())
     T = It->second;
-  else if (const SCEV *BTC = SE.getBackedgeTakenCount(L); !isa<SCEVCouldNotCompute>(BTC)) {
+  else if (const SCEV *BTC = backedgeCount(L); !isa<SCEVCouldNotCompute>(BTC)) {
     auto S = Text.str(BTC);
     if (!S)
       return std::nullopt;
@@ -191,7 +205,7 @@ std::string Builder::transformations(Loop *L) {
 }
 
 std::string Builder::tripOf(Loop *L, const std::string &Fn) {
-  const SCEV *BTC = SE.getBackedgeTakenCount(L);
+  const SCEV *BTC = backedgeCount(L);
   if (!isa<SCEVCouldNotCompute>(BTC))
     if (auto S = Text.str(BTC))
       return "(" + *S + ") + 1";
@@ -261,7 +275,7 @@ uint64_t Builder::ivStep(const Loop *L) {
 
 /// Whether ScalarEvolution cannot write L's count in source names.
 bool Builder::uncounted(const Loop *L) {
-  const SCEV *BTC = SE.getBackedgeTakenCount(L);
+  const SCEV *BTC = backedgeCount(L);
   return isa<SCEVCouldNotCompute>(BTC) || !Text.str(BTC);
 }
 
@@ -346,7 +360,7 @@ std::optional<std::string> Builder::indexedText(const SCEV *S) {
 /// N_<fn>_<line> minus 1 (mergeIR replaces the parameter by the source
 /// loop's count where it can).
 std::optional<std::string> Builder::btcText(const Loop *L, Loop *Top) {
-  const SCEV *BTC = SE.getBackedgeTakenCount(L);
+  const SCEV *BTC = backedgeCount(L);
   if (!isa<SCEVCouldNotCompute>(BTC)) {
     if (Triangular && dependsOnNest(BTC, Top))
       if (auto T = indexedText(BTC))

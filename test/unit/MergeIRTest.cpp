@@ -268,6 +268,31 @@ TEST(ResolveInlined, EachSiteInTheCalleesNames) {
   EXPECT_EQ(S2.find("main")->LevelSegs.at("IR")[3].Trip, "2*m*kernel.t");
 }
 
+// A caller's parameter whose default is in the callee's names (a
+// data-dependent branch's probability in kernel.t, written where the code
+// was inlined): in the callee's level it is a parameter of its own, named
+// for the callee, its default in the callee's names; the caller keeps its
+// own parameter with its default as it was.
+TEST(ResolveInlined, DefaultInTheCalleesNamesIsTheCallees) {
+  SegFile S = inlinedProgram();
+  Parameter P = param("Pir_main_20_3", "branch");
+  P.DefaultExpr = "1/max(kernel.t, 1)";
+  S.Functions[0].Parameters = {P};
+  std::vector<std::string> W;
+  resolveInlinedLevels(S, services(), 1, W);
+  const FunctionSeg &K = *S.find("kernel");
+  const NodeList &L = K.LevelSegs.at("IR");
+  ASSERT_EQ(L.size(), 2u);
+  EXPECT_EQ(L[1].Freq, "Pir_kernel_20_3");
+  EXPECT_FALSE(hasParameter(K, "Pir_main_20_3"));
+  auto Own = std::find_if(K.Parameters.begin(), K.Parameters.end(),
+                          [](const Parameter &Q) { return Q.Name == "Pir_kernel_20_3"; });
+  ASSERT_NE(Own, K.Parameters.end());
+  EXPECT_EQ(Own->DefaultExpr, "1/max(t, 1)");
+  EXPECT_EQ(S.find("main")->Parameters[0].DefaultExpr, "1/max(kernel.t, 1)");
+  EXPECT_EQ(S.find("main")->LevelSegs.at("IR")[2].Freq, "Pir_main_20_3");
+}
+
 TEST(ResolveInlined, AllSitesOneAfterTheOther) {
   SegFile S = inlinedProgram();
   std::vector<std::string> W;
