@@ -100,6 +100,8 @@ bool scalarForm(StringRef Name) {
 /// scalar conversion from floating point to integer ("fp.cvt"), or Other.
 unsigned portClass(StringRef Name) {
   unsigned C = opcodeClass(Name);
+  if (C == 3 && Name.contains("SQRT"))
+    return Other; // the calibration measures division, not square root
   if (C != Other)
     return C == 4 || scalarForm(Name) ? C : Other;
   // x86: [V]CVTTSS2SIrr, VCVTSD2SI64rm; AArch64: FCVTZSUWDr, FCVTASUXSr.

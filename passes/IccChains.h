@@ -56,8 +56,9 @@ void addLoopChain(llvm::ArrayRef<llvm::MCInst> Insts,
                   const llvm::MCSubtargetInfo &STI, Ruv &R);
 
 /// The port-bound class of a loop block (docs/models.md "ICC", 4c): the
-/// class of scalar instructions ("fp.add", "fp.mul", "fp.fma", "fp.div",
-/// "int.mul" as for the chains, by opcode, whatever their operands' form,
+/// class of scalar instructions ("fp.add", "fp.mul", "fp.fma", "fp.div"
+/// without square roots, "int.mul" as for the chains, by opcode, register
+/// or load-op form,
 /// and "fp.cvt", conversions from floating point to integer; packed forms
 /// are not classed) whose scheduling-model resource cycles bind the block's
 /// reciprocal throughput (llvm-mca's Block RThroughput,
