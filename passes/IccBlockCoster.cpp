@@ -556,8 +556,10 @@ void BlockCoster::costWithMca(const BlockRecord &B, Ruv &R) {
       R.add("mca.skipped", Seq.size());
   }
   R.add("cycles", Cycles);
-  if (B.InLoop) // the critical loop-carried chain, by latency class (IccChains.h)
+  if (B.InLoop) { // the critical loop-carried chain, the port-bound class (IccChains.h)
     addLoopChain(Insts, Seq, MCII, MRI, STI, R);
+    addPortClass(Insts, Seq, MCII, SM, ResourceKind, R);
+  }
 }
 
 std::optional<double>

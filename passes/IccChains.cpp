@@ -17,6 +17,7 @@
 #include "llvm/MC/MCRegisterInfo.h"
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MCA/Instruction.h"
+#include "llvm/MCA/Support.h"
 
 #include <algorithm>
 #include <array>
@@ -77,9 +78,114 @@ unsigned opcodeClass(StringRef Name) {
   return Other;
 }
 
+/// Whether an x86 or AArch64 floating-point opcode name is a scalar form
+/// (VADDSDrr, VFMADD231SDm, FMADDDrrr; not VADDPDYrm, FMLAv2f64).
+bool scalarForm(StringRef Name) {
+  if (Name.starts_with("FMLA") || Name.starts_with("FMLS") || Name.contains('v'))
+    return false; // AArch64 vector forms
+  StringRef N = Name;
+  N.consume_front("V");
+  N = N.drop_while([](char C) { return C >= 'A' && C <= 'Z' && C != 'S' && C != 'P'; });
+  // What follows the operation (and an FMA's operand order): SS, SD, SH or
+  // PS, PD, PH on x86; "S" of SQRT or SUB was consumed only up to the S.
+  for (StringRef Op : {"SQRT", "SUB"})
+    if (N.consume_front(Op))
+      break;
+  N = N.drop_while([](char C) { return isDigit(C); });
+  return !N.starts_with("P");
+}
+
+/// The port class of an opcode (addPortClass): its chain class for a
+/// scalar form (the form `segtime calibrate` measures), NumClasses for a
+/// scalar conversion from floating point to integer ("fp.cvt"), or Other.
+unsigned portClass(StringRef Name) {
+  unsigned C = opcodeClass(Name);
+  if (C == 3 && Name.contains("SQRT"))
+    return Other; // the calibration measures division, not square root
+  if (C != Other)
+    return C == 4 || scalarForm(Name) ? C : Other;
+  // x86: [V]CVTTSS2SIrr, VCVTSD2SI64rm; AArch64: FCVTZSUWDr, FCVTASUXSr.
+  StringRef N = Name;
+  N.consume_front("V");
+  if (N.starts_with("CVTTSS2SI") || N.starts_with("CVTTSD2SI") || N.starts_with("CVTSS2SI") ||
+      N.starts_with("CVTSD2SI") ||
+      (Name.starts_with("FCVT") && Name.size() > 5 && !Name.contains('v') &&
+       (Name[4] == 'Z' || Name[4] == 'A' || Name[4] == 'M' || Name[4] == 'N' || Name[4] == 'P')))
+    return NumClasses;
+  return Other;
+}
+
 } // namespace
 
 ArrayRef<const char *> chainClasses() { return Classes; }
+
+void addPortClass(ArrayRef<MCInst> Insts,
+                  const SmallVectorImpl<mca::SourceMgr::UniqueInst> &Seq,
+                  const MCInstrInfo &MCII, const MCSchedModel &SM,
+                  const DenseMap<uint64_t, unsigned> &ResourceKind, Ruv &R) {
+  if (Insts.empty() || Insts.size() != Seq.size())
+    return;
+  // Resource cycles per kind: of the whole block, and of each class's
+  // instructions (mca's SummaryView counts Block RThroughput so).
+  constexpr unsigned NumPort = NumClasses + 1;
+  SmallVector<unsigned, 32> All(SM.getNumProcResourceKinds(), 0);
+  std::array<SmallVector<unsigned, 32>, NumPort> Of;
+  std::array<unsigned, NumPort> Count{};
+  unsigned Uops = 0;
+  for (size_t K = 0; K < Seq.size(); ++K) {
+    const mca::InstrDesc &D = Seq[K]->getDesc();
+    Uops += D.NumMicroOps;
+    unsigned C = portClass(MCII.getName(Insts[K].getOpcode()));
+    if (C != Other && C != Load) {
+      if (Of[C].empty())
+        Of[C].assign(All.size(), 0);
+      ++Count[C];
+    }
+    for (const auto &[Mask, Use] : D.Resources) {
+      auto It = ResourceKind.find(Mask);
+      if (It == ResourceKind.end())
+        continue;
+      All[It->second] += Use.size();
+      if (C != Other && C != Load)
+        Of[C][It->second] += Use.size();
+    }
+  }
+  double Whole = mca::computeBlockRThroughput(SM, SM.IssueWidth, Uops, All);
+  std::optional<unsigned> Bound;
+  double Rest = Whole;
+  for (unsigned C = 0; C < NumPort; ++C) {
+    if (!Count[C])
+      continue;
+    SmallVector<unsigned, 32> Without(All);
+    for (size_t I = 0; I < Without.size(); ++I)
+      Without[I] -= Of[C][I];
+    double W = mca::computeBlockRThroughput(SM, SM.IssueWidth, Uops, Without);
+    if (W < Rest - 1e-9) {
+      Rest = W;
+      Bound = C;
+    }
+  }
+  if (!Bound)
+    return;
+  // The resource the class binds (the largest cycles per unit with the
+  // class's share in them) and the other instructions' share of it.
+  double Top = -1, Shared = 0;
+  for (size_t I = 1; I < All.size(); ++I) {
+    if (!Of[*Bound][I])
+      continue;
+    double Units = SM.getProcResource(I)->NumUnits;
+    if (Units <= 0)
+      continue;
+    if (All[I] / Units > Top) {
+      Top = All[I] / Units;
+      Shared = (All[I] - Of[*Bound][I]) / Units;
+    }
+  }
+  R.add(std::string("tp.") + (*Bound == NumClasses ? "fp.cvt" : Classes[*Bound]),
+        Count[*Bound]);
+  R.add("tp.shared", Shared);
+  R.add("tp.rest", Rest);
+}
 
 void addLoopChain(ArrayRef<MCInst> Insts,
                   const SmallVectorImpl<mca::SourceMgr::UniqueInst> &Seq,

@@ -19,12 +19,14 @@
 #include "core/Seg.h"
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/MCA/SourceMgr.h"
 
 namespace llvm {
 class MCInst;
 class MCInstrInfo;
+struct MCSchedModel;
 class MCRegisterInfo;
 class MCSubtargetInfo;
 } // namespace llvm
@@ -52,6 +54,33 @@ void addLoopChain(llvm::ArrayRef<llvm::MCInst> Insts,
                   const llvm::SmallVectorImpl<llvm::mca::SourceMgr::UniqueInst> &Seq,
                   const llvm::MCInstrInfo &MCII, const llvm::MCRegisterInfo &MRI,
                   const llvm::MCSubtargetInfo &STI, Ruv &R);
+
+/// The port-bound class of a loop block (docs/models.md "ICC", 4c): the
+/// class of scalar instructions ("fp.add", "fp.mul", "fp.fma", "fp.div"
+/// without square roots, "int.mul" as for the chains, by opcode, register
+/// or load-op form,
+/// and "fp.cvt", conversions from floating point to integer; packed forms
+/// are not classed) whose scheduling-model resource cycles bind the block's
+/// reciprocal throughput (llvm-mca's Block RThroughput,
+/// mca::computeBlockRThroughput over the resources of Seq): the bound
+/// computed without the class's instructions is below the whole block's.
+/// The class that lowers it most is recorded:
+///   tp.<class>   its instructions per iteration
+///   tp.rest      the bound without them (all micro-ops still dispatched),
+///                cycles
+///   tp.shared    the other instructions' cycles per unit on the resource
+///                the class binds (FMAs and multiplies share Zen's FMA
+///                pipes), cycles
+/// so that the predictor can put a measured throughput (ICC entry
+/// throughput.<class>) in place of the model's: LLVM 19's Zen 4 model
+/// (also znver5's) gives scalar FMA 1 cycle and cvttss2si 2.5 cycles per
+/// instruction, where the cores issue two FMAs and one conversion per
+/// cycle. ResourceKind: resource mask -> its index in the scheduling model
+/// (mca::computeProcResourceMasks). Nothing is added when no class binds.
+void addPortClass(llvm::ArrayRef<llvm::MCInst> Insts,
+                  const llvm::SmallVectorImpl<llvm::mca::SourceMgr::UniqueInst> &Seq,
+                  const llvm::MCInstrInfo &MCII, const llvm::MCSchedModel &SM,
+                  const llvm::DenseMap<uint64_t, unsigned> &ResourceKind, Ruv &R);
 
 /// The latency classes of addLoopChain, "other" last.
 llvm::ArrayRef<const char *> chainClasses();

@@ -181,7 +181,24 @@ public:
   /// i.e. cycles' = max(throughput bound, chain with measured latencies),
   /// keeping what llvm-mca adds beyond the chain. c itself when the machine
   /// file has no latency entries or C no chain of a measured class.
+  /// With measured port classes (blockRThroughput: R' in place of R), a
+  /// block at its port bound (c <= 1.1 R, no binding chain) moves with it:
+  /// c - R + R' (at least L_meas).
   double blockCycles(const Ruv &C) const;
+  /// The block's reciprocal throughput with measured port classes
+  /// (docs/models.md "ICC" 4c): C's "rthroughput" R, or where the plugin
+  /// recorded the class that binds it (tp.<class> = n instructions, tp.rest
+  /// = the bound without them, tp.shared = the other instructions' cycles on
+  /// the class's resource; passes/IccChains.h addPortClass) and the machine
+  /// file has "throughput.<class>" (s per instruction, measured by `segtime
+  /// calibrate` on independent operations; tau cycles): R' = max(tp.rest,
+  /// tp.shared + sum over the recorded classes of n x tau). R when a
+  /// recorded class has no entry.
+  double blockRThroughput(const Ruv &C) const;
+  /// Measured reciprocal throughputs, cycles per instruction, by class.
+  const std::map<std::string, double> &portThroughputs() const { return Throughput; }
+  /// The port classes a machine file may measure (throughput.<class>).
+  static const std::vector<std::string> &throughputClasses();
   /// Measured latencies, cycles per operation, by class ("fp.add", ...).
   const std::map<std::string, double> &chainLatencies() const { return Latency; }
   /// The latency classes a machine file may measure (latency.<class>).
@@ -265,6 +282,7 @@ private:
   std::map<std::string, double> CallCost; ///< ICC "call.<name>" entries, s per call
   std::map<std::string, double> HllcCost; ///< HLLC construct -> s, same -O variant
   std::map<std::string, double> Latency;  ///< "latency.<class>" entries, cycles
+  std::map<std::string, double> Throughput; ///< "throughput.<class>" entries, cycles
   std::optional<double> Rob;               ///< "reorder_buffer", micro-ops
 };
 

@@ -19,6 +19,7 @@
 #include "predictor/ResourceModel.h"
 
 #include <algorithm>
+#include <functional>
 
 using namespace GiNaC;
 
@@ -39,6 +40,9 @@ ICCModel::ICCModel(const Machine &M, const std::string &Target, const std::strin
   for (const std::string &Class : latencyClasses())
     if (ICC.Costs.count("latency." + Class))
       Latency[Class] = ICC.si("latency." + Class) / cost("cycles");
+  for (const std::string &Class : throughputClasses())
+    if (ICC.Costs.count("throughput." + Class))
+      Throughput[Class] = ICC.si("throughput." + Class) / cost("cycles");
   if (auto R = ICC.Costs.find("reorder_buffer"); R != ICC.Costs.end() && R->second.Value > 0)
     Rob = R->second.Value; // micro-ops, not a time: never an RUV key
   if (auto P = ICC.Costs.find("branch.mispredict"); P != ICC.Costs.end()) {
@@ -59,10 +63,37 @@ const std::vector<std::string> &ICCModel::latencyClasses() {
   return C;
 }
 
+const std::vector<std::string> &ICCModel::throughputClasses() {
+  // As passes/IccChains.cpp addPortClass records them.
+  static const std::vector<std::string> C{"fp.add", "fp.mul", "fp.fma",
+                                          "fp.div", "int.mul", "fp.cvt"};
+  return C;
+}
+
+double ICCModel::blockRThroughput(const Ruv &C) const {
+  double R = C.get("rthroughput");
+  if (Throughput.empty())
+    return R;
+  double Ports = 0;
+  bool Any = false;
+  for (const std::string &Class : throughputClasses()) {
+    double N = C.get("tp." + Class);
+    if (N <= 0)
+      continue;
+    auto T = Throughput.find(Class);
+    if (T == Throughput.end())
+      return R; // a class without a measured throughput: the model's bound
+    Ports += N * T->second;
+    Any = true;
+  }
+  return Any ? std::max(C.get("tp.rest"), C.get("tp.shared") + Ports) : R;
+}
+
 double ICCModel::blockCycles(const Ruv &C) const {
   double Cycles = C.get("cycles");
-  if (Latency.empty())
+  if (Latency.empty() && Throughput.empty())
     return Cycles;
+  double R = C.get("rthroughput"), RPorts = blockRThroughput(C);
   double Model = C.get("lcd.other.model"), Measured = Model;
   bool AnyMeasured = false;
   for (const std::string &Class : latencyClasses()) {
@@ -76,12 +107,13 @@ double ICCModel::blockCycles(const Ruv &C) const {
       Measured += M;
     }
   }
-  if (!AnyMeasured || Model <= 0)
-    return Cycles;
-  double R = C.get("rthroughput");
-  if (Model >= R)
-    return std::max(R, Cycles - Model + Measured);
-  return std::max(Cycles, Measured);
+  bool Chain = AnyMeasured && Model > 0;
+  if (Chain && Model >= R) // the chain binds
+    return std::max(RPorts, Cycles - Model + Measured);
+  // A block at its port bound moves with the measured ports' bound.
+  if (RPorts != R && Cycles <= 1.1 * R)
+    Cycles = Cycles - R + RPorts;
+  return Chain ? std::max(Cycles, Measured) : Cycles;
 }
 
 ex ICCModel::mispredictTime(double Count, const std::string &Prob) const {
@@ -115,7 +147,7 @@ StageWeight ICCModel::timeWeight() const {
     if (auto B = N.Ruvs.find(Key); B != N.Ruvs.end()) {
       if (double Count = B->second.get("branch.cond.data"))
         T += mispredictTime(Count, N.BranchProb);
-      if (!Latency.empty()) // the chain with measured latencies
+      if (!Latency.empty() || !Throughput.empty()) // measured latencies and ports
         T += numeric((blockCycles(B->second) - B->second.get("cycles")) * cost("cycles"));
     }
     auto It = N.Ruvs.find(levelKey(Level::IntCC));
@@ -142,13 +174,13 @@ static bool dependsOnLoopIndex(const ex &E) {
 /// micro-ops are not in the SEG) or the sum depends on a loop index (it
 /// would need index sums: triangular nests).
 static std::optional<ex> perExecution(const NodeList &List, const std::string &Key,
-                                      const std::string &Op) {
+                                      const std::function<double(const Ruv &)> &Op) {
   ex Sum = 0;
   for (const Node &S : List) {
     ex F = frequencyOf(S);
     if (S.Kind == NodeKind::Stage) {
       if (auto It = S.Ruvs.find(Key); It != S.Ruvs.end())
-        Sum += F * It->second.get(Op);
+        Sum += F * Op(It->second);
     } else if (S.Kind == NodeKind::Loop) {
       std::optional<ex> In = perExecution(S.Body, Key, Op);
       if (!In)
@@ -196,9 +228,11 @@ ex ICCModel::window(const Node &L, const ex &Core, const ex &Trip, double Rob) c
   std::optional<ex> Chain = chainCycles(L.Body, Key, *this);
   if (!Chain || Chain->is_zero())
     return Core;
-  std::optional<ex> U = perExecution(L.Body, Key, "uops");
-  std::optional<ex> Fused = perExecution(L.Body, Key, "uops.macro_fused");
-  std::optional<ex> R = perExecution(L.Body, Key, "rthroughput");
+  auto Count = [](const char *Op) { return [Op](const Ruv &C) { return C.get(Op); }; };
+  std::optional<ex> U = perExecution(L.Body, Key, Count("uops"));
+  std::optional<ex> Fused = perExecution(L.Body, Key, Count("uops.macro_fused"));
+  std::optional<ex> R =
+      perExecution(L.Body, Key, [this](const Ruv &C) { return blockRThroughput(C); });
   if (!U || !Fused || !R)
     return Core;
   ex TCyc = numeric(cost("cycles"));
@@ -232,7 +266,7 @@ ex ICCModel::overlap(const Node &L, const ex &Core, int Depth, double Rob) const
       return Core;
     ++Blocks;
     Cyc += F * blockCycles(It->second);
-    Thr += F * It->second.get("rthroughput");
+    Thr += F * blockRThroughput(It->second);
     Uops += F * It->second.get("uops");
   }
   ex Trip = parseExpr(L.Trip);

@@ -12,6 +12,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 using namespace segtime;
 using namespace GiNaC;
 
@@ -113,4 +115,117 @@ TEST(ICCLatency, NoLatencyEntriesNoChange) {
   Ruv B = block({{"cycles", 3.1}, {"rthroughput", 1}, {"lcd.fp.add", 1}, {"lcd.fp.add.model", 3}});
   EXPECT_DOUBLE_EQ(I.blockCycles(B), 3.1);
   EXPECT_NEAR(num(I.timeWeight()(stageOf(B))), 0.775e-9, 1e-21);
+}
+
+// --- port classes: measured reciprocal throughputs (docs/models.md "ICC" 4c) --
+
+namespace {
+/// 0.25 ns per cycle; FMA 0.5 cycle (0.125 ns) and fp-to-int conversion 1
+/// cycle (0.25 ns) per instruction; with Fma4, also the FMA latency 4
+/// cycles (1 ns).
+Machine portMachine(bool Fma4 = false) {
+  Machine M = iccMachine(false);
+  CostVector &I = M.Levels[Level::ICC]["any"];
+  I.Costs["throughput.fp.fma"].Value = 0.125;
+  I.Costs["throughput.fp.cvt"].Value = 0.25;
+  if (Fma4)
+    I.Costs["latency.fp.fma"].Value = 1;
+  return M;
+}
+} // namespace
+
+TEST(ICCPorts, MeasuredThroughputReplacesTheModelsBound) {
+  ICCModel I(portMachine(), "t", "O2");
+  EXPECT_DOUBLE_EQ(I.portThroughputs().at("fp.fma"), 0.5);
+  EXPECT_DOUBLE_EQ(I.portThroughputs().at("fp.cvt"), 1);
+  // Eight scalar FMAs at the model's 1 cycle bind R = 8; without them 2.5:
+  // max(2.5, 8 x 0.5) = 4 cycles.
+  Ruv B = block({{"cycles", 8}, {"rthroughput", 8}, {"tp.fp.fma", 8}, {"tp.rest", 2.5}});
+  EXPECT_DOUBLE_EQ(I.blockRThroughput(B), 4);
+  // At its port bound (c = 8 <= 1.1 R): c - R + R' = 4 cycles = 1 ns.
+  EXPECT_DOUBLE_EQ(I.blockCycles(B), 4);
+  EXPECT_NEAR(num(I.timeWeight()(stageOf(B))), 1e-9, 1e-21);
+  // Shared pipes: six FMAs and four multiplies on the two FMA pipes (R = (6
+  // x 2 + 4) / 2 = 8 model cycles, the multiplies' share 2): max(2.83, 2 +
+  // 6 x 0.5) = 5 cycles.
+  Ruv S = block({{"cycles", 8.06},
+                 {"rthroughput", 8},
+                 {"tp.fp.fma", 6},
+                 {"tp.rest", 2.83},
+                 {"tp.shared", 2}});
+  EXPECT_DOUBLE_EQ(I.blockRThroughput(S), 5);
+  EXPECT_NEAR(I.blockCycles(S), 8.06 - 8 + 5, 1e-12);
+  // The rest binds: 8 conversions at 1 cycle below the rest's 9 cycles.
+  Ruv C = block({{"cycles", 22.4}, {"rthroughput", 22.7}, {"tp.fp.cvt", 8}, {"tp.rest", 9}});
+  EXPECT_DOUBLE_EQ(I.blockRThroughput(C), 9);
+  EXPECT_NEAR(I.blockCycles(C), 22.4 - 22.7 + 9, 1e-12);
+  // A block whose llvm-mca cycles are well above its port bound (an
+  // unrecorded chain) keeps them.
+  Ruv D = block({{"cycles", 12}, {"rthroughput", 8}, {"tp.fp.fma", 8}, {"tp.rest", 2.5}});
+  EXPECT_DOUBLE_EQ(I.blockCycles(D), 12);
+  // A class without an entry: the model's bound.
+  Ruv E = block({{"cycles", 10}, {"rthroughput", 10}, {"tp.fp.div", 2}, {"tp.rest", 4.5}});
+  EXPECT_DOUBLE_EQ(I.blockRThroughput(E), 10);
+  EXPECT_DOUBLE_EQ(I.blockCycles(E), 10);
+}
+
+// Horner's block: a chain of 8 FMAs (32 model cycles, 4 measured each)
+// binds it; its ports fall from 8 to max(2, 8 x 0.5) = 4 cycles, its cycles
+// stay the chain's: max(4, 32 - 32 + 32) = 32.
+TEST(ICCPorts, ChainBoundBlockKeepsItsChain) {
+  ICCModel I(portMachine(true), "t", "O2");
+  Ruv B = block({{"cycles", 32},
+                 {"rthroughput", 8},
+                 {"lcd.fp.fma", 8},
+                 {"lcd.fp.fma.model", 32},
+                 {"tp.fp.fma", 8},
+                 {"tp.rest", 2}});
+  EXPECT_DOUBLE_EQ(I.blockRThroughput(B), 4);
+  EXPECT_DOUBLE_EQ(I.blockCycles(B), 32);
+}
+
+// The composition in the window (ICCModel::window, docs/models.md "ICC" 2c):
+// t outer iterations, each a block (1 cycle by resources, 3 micro-ops, one
+// pair macro-fused) and an inner loop of 2 iterations of Horner's block
+// above (13 micro-ops, one pair fused; chain "own": restarted in each outer
+// iteration). Per outer iteration: chain C = 2 x 32 = 64 cycles, U = 2 + 2 x
+// 12 = 26 micro-ops, ports R = 1 + 2 x 4 = 9 cycles (the model's: 1 + 2 x 8
+// = 17). Window 416 micro-ops: Little's law 64 x 26 / 416 = 4 cycles; the
+// p-norm with the ports: sqrt(9^2 + 4^2) cycles per outer iteration, x
+// 0.25 ns.
+TEST(ICCPorts, RestartedChainsOverlapAtTheMeasuredPorts) {
+  ICCModel I(portMachine(true), "t", "O2");
+  Node In;
+  In.Kind = NodeKind::Loop;
+  In.Trip = "2";
+  In.Chain = "own";
+  Node B;
+  B.Kind = NodeKind::Stage;
+  B.Id = "b";
+  B.Ruvs["ICC:t"] = block({{"cycles", 32},
+                           {"rthroughput", 8},
+                           {"uops", 13},
+                           {"uops.macro_fused", 1},
+                           {"lcd.fp.fma", 8},
+                           {"lcd.fp.fma.model", 32},
+                           {"tp.fp.fma", 8},
+                           {"tp.rest", 2}});
+  In.Body.push_back(B);
+  Node Out;
+  Out.Kind = NodeKind::Loop;
+  Out.Trip = "t";
+  Node H;
+  H.Kind = NodeKind::Stage;
+  H.Id = "h";
+  H.Ruvs["ICC:t"] = block({{"cycles", 1}, {"rthroughput", 1}, {"uops", 3}, {"uops.macro_fused", 1}});
+  Out.Body.push_back(H);
+  Out.Body.push_back(In);
+  GiNaC::ex Core = 0.25e-9 * 65 * sym("t");
+  double Want = std::hypot(9.0, 4.0) * 0.25e-9;
+  EXPECT_NEAR(evaluate(I.overlap(Out, Core, 0, 416), {{"t", 100}}), 100 * Want, 1e-15);
+  // Without the throughput entries: the model's ports, 17 cycles.
+  ICCModel Old(iccMachine(false), "t", "O2");
+  double Chain = 2 * 32.0; // the model's FMA latency: 4 cycles, as measured
+  double WantOld = std::hypot(17.0, Chain * 26 / 416) * 0.25e-9;
+  EXPECT_NEAR(evaluate(Old.overlap(Out, Core, 0, 416), {{"t", 100}}), 100 * WantOld, 1e-15);
 }

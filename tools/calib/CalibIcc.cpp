@@ -122,14 +122,21 @@ void measureMispredict(const fs::path &Dir, const Options &O, ClockResult &CR) {
 /// same length in the same process, so that each sample is in core cycles
 /// whatever the clock's phase (the method of Agner Fog's instruction tables
 /// and of uops.info: latency = time of a dependent chain / its length). The
+/// same program then times 16 independent operations per iteration of each
+/// port class (the chains' classes without "load", and "fp.cvt"): their
+/// reciprocal throughput, cycles per operation (uops.info's throughput
+/// method), for the port-bound blocks of docs/models.md "ICC" 4c. The
 /// value is the median of Reps ratios (with --stat min the fastest pass of the
 /// class over the fastest of the adds; spread of the ratios
 /// (max - min) / median); a
-/// class the CPU lacks (FMA) prints -1 and is left out. About 0.5 s.
+/// class the CPU lacks (FMA) prints -1 and is left out. About 1 s.
 void measureLatencies(const fs::path &Dir, const Options &O, ClockResult &CR) {
   static const char *const Classes[] = {"fp.add", "fp.mul", "fp.fma", "fp.div", "int.mul",
-                                        "load"};
-  constexpr size_t Columns = std::size(Classes) + 1; // the integer-add chain first
+                                        "load", "fp.add", "fp.mul", "fp.fma", "fp.div",
+                                        "int.mul", "fp.cvt"};
+  constexpr size_t Chains = 6; // the first six columns after the adds: latencies
+  // The integer-add chain first, the two window loops last.
+  constexpr size_t Columns = std::size(Classes) + 3;
   long N = O.Quick ? 250000 : 2000000;
   std::vector<double> S = runSampleProgram(Dir, "latency", kernel::latency(),
                                            {std::to_string(O.Reps), std::to_string(N)});
@@ -141,9 +148,10 @@ void measureLatencies(const fs::path &Dir, const Options &O, ClockResult &CR) {
     Add.push_back(S[K]);
   double AddMin = *std::min_element(Add.begin(), Add.end());
   std::vector<LatencyResult> L;
-  for (size_t C = 1; C < Columns; ++C) {
+  for (size_t C = 1; C < Columns - 2; ++C) {
     LatencyResult R;
     R.Class = Classes[C - 1];
+    R.Throughput = C > Chains;
     std::vector<double> Ns;
     for (size_t K = C; K < S.size(); K += Columns)
       if (S[K] > 0 && S[K - C] > 0) {
@@ -159,6 +167,30 @@ void measureLatencies(const fs::path &Dir, const Options &O, ClockResult &CR) {
                               : median(R.Cycles);
     R.Spread = relSpread(R.Cycles);
     L.push_back(std::move(R));
+  }
+  // The window: per repetition, the restarted chain of 32 FMAs (C = 32 x
+  // the FMA latency, cycles) over the time per iteration T of the loop with
+  // 192 leas (U = 226 reorder-buffer micro-ops: the chain, 192 leas, the
+  // restarting move, the fused decrement-and-branch) is the iterations in
+  // flight K; W = K x U (Little's law; the model's window, ICCModel::window).
+  constexpr size_t Fma = 3, Win = Columns - 1;
+  constexpr double WinUops = 226, ChainOps = 32;
+  // With --stat min, the fastest chain pass over the fastest window pass
+  // (as the latencies); else the median of the repetitions' values.
+  std::vector<double> W, Lats, Ts;
+  for (size_t K = 0; K + Columns <= S.size(); K += Columns) {
+    double Lat = S[K + Fma], T = S[K + Win] * 16;
+    if (Lat > 0 && T > 0) {
+      W.push_back(ChainOps * Lat / T * WinUops);
+      Lats.push_back(Lat);
+      Ts.push_back(T);
+    }
+  }
+  if (!W.empty()) {
+    CR.Window = W;
+    CR.WindowValue = O.Stat == "min" ? ChainOps * *std::min_element(Lats.begin(), Lats.end()) /
+                                           *std::min_element(Ts.begin(), Ts.end()) * WinUops
+                                     : median(W);
   }
   CR.Latencies = std::move(L);
   CR.LatencyOps = 16 * N;

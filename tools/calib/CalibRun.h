@@ -193,6 +193,8 @@ struct MispredictResult {
 /// level's chain term (docs/models.md "ICC", loop-carried chains).
 struct LatencyResult {
   std::string Class;          ///< "fp.add", "fp.mul", "fp.fma", "fp.div", "int.mul", "load"
+                              ///< ("fp.cvt": throughput only)
+  bool Throughput = false;    ///< reciprocal throughput (independent operations), not latency
   std::vector<double> Cycles; ///< one sample per repetition, core cycles per operation
   double Value = 0;           ///< median, cycles
   std::optional<double> Spread;
@@ -205,8 +207,13 @@ struct ClockResult {
   double Value = 0;        ///< GHz, by the --stat statistic
   std::optional<double> Spread;
   std::optional<MispredictResult> Mispredict; ///< measureMispredict, if run
-  std::vector<LatencyResult> Latencies;       ///< measureLatencies, if run
+  std::vector<LatencyResult> Latencies;       ///< measureLatencies, if run (also the
+                                              ///< reciprocal throughputs, Throughput set)
   long LatencyOps = 0;                        ///< dependent operations per kernel pass
+  /// The reorder window, micro-ops (measureLatencies: restarted FMA chains,
+  /// docs/calibrate.md "ICC: the reorder window"), one sample per repetition.
+  std::vector<double> Window;
+  double WindowValue = 0; ///< the median of Window, micro-ops (0: not measured)
 };
 
 /// YAML scalar of S, quoted where needed (predictor/Machine.h yamlQuote).

@@ -186,15 +186,27 @@ std::string clockCosts(const ClockResult &C, const Options &O, const std::string
             " cycles at the measured clock (docs/calibrate.md)")
       << (M->Spread ? ", spread: " + num(*M->Spread, 3) : "") << "}\n";
   for (const LatencyResult &L : C.Latencies)
-    Y << "          latency." << L.Class << ": {value: " << num(L.Value / C.Value)
-      << ", provenance: measured, ref: "
-      << yq(Ref0 + "chain of " + std::to_string(C.LatencyOps) + " dependent " + L.Class +
-            " operations (kernels/Latency.c), time / the time of as many dependent integer "
+    Y << "          " << (L.Throughput ? "throughput." : "latency.") << L.Class
+      << ": {value: " << num(L.Value / C.Value) << ", provenance: measured, ref: "
+      << yq(Ref0 + (L.Throughput ? "" : "chain of ") + std::to_string(C.LatencyOps) +
+            (L.Throughput ? " independent " : " dependent ") + L.Class +
+            (L.Throughput ? " operations, 16 per loop iteration" : " operations") +
+            " (kernels/Latency.c), time / the time of as many dependent integer "
             "adds in the same process: " +
             (O.Stat == "min" ? "fastest over fastest" : "median ratio") + " of " +
             std::to_string(L.Cycles.size()) + " reps " + num(L.Value, 3) +
             " cycles, x t_cyc (docs/calibrate.md)")
       << (L.Spread ? ", spread: " + num(*L.Spread, 3) : "") << "}\n";
+  if (C.WindowValue > 0)
+    Y << "          reorder_buffer: {value: " << num(C.WindowValue, 3)
+      << ", provenance: measured, ref: "
+      << yq(Ref0 + "reorder window in micro-ops: a loop restarting a chain of 32 dependent "
+                   "FMAs per iteration with 192 independent leas (226 micro-ops), chain / time "
+                   "per iteration x 226 (Little's law; kernels/Latency.c), " +
+            std::string(O.Stat == "min" ? "fastest chain over fastest loop" : "median") +
+            " of " +
+            std::to_string(C.Window.size()) + " reps (docs/calibrate.md)")
+      << ", spread: " << num(relSpread(C.Window).value_or(0), 3) << "}\n";
   Y << "          \"*\": {value: 0, provenance: derived, ref: "
     << yq("out-of-order model: time is cycles x t_cyc; instructions, uops and memory "
           "operations are reported, not costed")

@@ -14,6 +14,19 @@
      int.mul  x = x * y         (64-bit integer)
      load     p = *p            (pointer chase within one 64 B line: L1 hit,
                                  load-to-use latency)
+   then, on the same line, the reciprocal throughputs (cycles per operation
+   of 16 independent operations per iteration: each reads registers that an
+   empty asm statement "changes" and writes a fresh value, so the core
+   issues them as fast as its ports allow) of
+     fp.add, fp.mul, fp.fma, fp.div, int.mul (as above)
+     fp.cvt   i = (int)x         (double and float to 32-bit integer, 8 each)
+   then the reorder window: a loop whose iterations each restart a chain of
+   32 dependent FMAs (s = x, then s = fma(s, y, z) 32 times: 128 cycles at
+   4) with P independent 1-micro-op integer operations (lea) between its
+   steps, P = 96 and 192, printed as time per iteration / 16. With K
+   iterations in flight, time per iteration = chain / K (Little's law), and
+   K = window / micro-ops per iteration: the time grows by chain x 96 /
+   window from P = 96 to 192 (-1 without FMA).
    Usage: latency REPS N (N iterations of 16 operations). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,6 +84,83 @@ __attribute__((noinline)) static long chain_load(long n, void **p) {
   for (long i = 0; i < n; i++) { R16(p = (void **)*p; KEEP(p, "r")) }
   return (long)p;
 }
+/* Independent operations: the inputs pass through an empty asm statement
+   before each one (so it is computed again), the result through one after. */
+#define TP(T, expr, c, cin) { T r_ = (expr); KEEP(r_, c) KEEP(y, cin) }
+__attribute__((noinline)) static double tp_fadd(long n, double y, double z) {
+  double acc = 0;
+  for (long i = 0; i < n; i++) { R16(TP(double, y + z, "x", "x")) KEEP(acc, "x") }
+  return acc;
+}
+__attribute__((noinline)) static double tp_fmul(long n, double y, double z) {
+  double acc = 0;
+  for (long i = 0; i < n; i++) { R16(TP(double, y * z, "x", "x")) KEEP(acc, "x") }
+  return acc;
+}
+#if defined(__x86_64__)
+__attribute__((noinline, target("fma"))) static double tp_fma(long n, double y, double z) {
+  double acc = 0;
+  for (long i = 0; i < n; i++) { R16(TP(double, __builtin_fma(y, z, y), "x", "x")) KEEP(acc, "x") }
+  return acc;
+}
+#elif defined(__aarch64__)
+__attribute__((noinline)) static double tp_fma(long n, double y, double z) {
+  double acc = 0;
+  for (long i = 0; i < n; i++) { R16(TP(double, __builtin_fma(y, z, y), "w", "w")) KEEP(acc, "w") }
+  return acc;
+}
+#else
+static double tp_fma(long n, double y, double z) { (void)n; (void)y; return z; }
+#endif
+__attribute__((noinline)) static double tp_fdiv(long n, double y, double z) {
+  double acc = 0;
+  for (long i = 0; i < n; i++) { R16(TP(double, y / z, "x", "x")) KEEP(acc, "x") }
+  return acc;
+}
+__attribute__((noinline)) static long tp_imul(long n, long y, long z) {
+  long acc = 0;
+  for (long i = 0; i < n; i++) { R16(TP(long, y * z, "r", "r")) KEEP(acc, "r") }
+  return acc;
+}
+__attribute__((noinline)) static long tp_cvt(long n, double y, float f) {
+  long acc = 0;
+  for (long i = 0; i < n; i++) {
+    R16(
+      { int r_ = (int)y; KEEP(r_, "r") KEEP(y, "x") }
+      { int s_ = (int)f; KEEP(s_, "r") KEEP(f, "x") }
+    )
+  }
+  return acc;
+}
+/* One step of the restarted chain and its P independent leas. */
+#define LEA(v) { long r_ = v + w; KEEP(r_, "r") KEEP(v, "r") }
+#define STEP3 s = __builtin_fma(s, y, z); KEEP(s, "x") LEA(a) LEA(b) LEA(c)
+#define STEP6 STEP3 LEA(d) LEA(e) LEA(f)
+#if defined(__x86_64__)
+#define WIN_ATTR __attribute__((noinline, target("fma")))
+#else
+#define WIN_ATTR __attribute__((noinline))
+#endif
+WIN_ATTR static double window3(long n, double x, double y, double z, long w) {
+  long a = 1, b = 2, c = 3;
+  double acc = 0;
+  for (long i = 0; i < n; i++) {
+    double s = x;
+    R16(STEP3) R16(STEP3)
+    acc = s; KEEP(acc, "x") KEEP(x, "x")
+  }
+  return acc + (double)(a + b + c);
+}
+WIN_ATTR static double window6(long n, double x, double y, double z, long w) {
+  long a = 1, b = 2, c = 3, d = 4, e = 5, f = 6;
+  double acc = 0;
+  for (long i = 0; i < n; i++) {
+    double s = x;
+    R16(STEP6) R16(STEP6)
+    acc = s; KEEP(acc, "x") KEEP(x, "x")
+  }
+  return acc + (double)(a + b + c + d + e + f);
+}
 static volatile double sink;
 static volatile long one = 1;
 static volatile double fone = 1.0, fzero = 0.0;
@@ -86,10 +176,19 @@ static double best(int k, long n) {
     case 3: sink += chain_fma(n, fone, fzero); break;
     case 4: sink += chain_fdiv(n / 4, fone); break; /* a quarter: ~13 cycles each */
     case 5: sink += chain_imul(n, one); break;
-    default: sink += chain_load(n, cells); break;
+    case 6: sink += chain_load(n, cells); break;
+    case 7: sink += tp_fadd(n, fone, fzero); break;
+    case 8: sink += tp_fmul(n, fone, fone); break;
+    case 9: sink += tp_fma(n, fone, fzero); break;
+    case 10: sink += tp_fdiv(n / 4, fone, fone); break;
+    case 11: sink += tp_imul(n, one, one); break;
+    case 12: sink += tp_cvt(n / 2, fone, (float)fone); break; /* 32 conversions each */
+    case 13: sink += window3(n / 4, fone, fone, fzero, one); break;
+    default: sink += window6(n / 4, fone, fone, fzero, one); break;
     }
     double t = now() - t0;
-    if (k == 4) t *= 4;
+    if (k == 4 || k == 10 || k >= 13) t *= 4;
+    if (k == 12) t *= 2;
     if (t < b) b = t;
   }
   return b;
@@ -99,8 +198,8 @@ int main(int argc, char **argv) {
   long n = argc > 2 ? atol(argv[2]) : 2000000;
   for (int i = 0; i < 8; i++) cells[i] = &cells[(i + 1) % 8];
   for (int r = 0; r < reps; r++) {
-    for (int k = 0; k <= 6; k++)
-      printf("%s%.5f", k ? " " : "", k == 3 && !(HAVE_FMA && fma_ok()) ? -1.0 : best(k, n) / (16.0 * n) * 1e9);
+    for (int k = 0; k <= 14; k++)
+      printf("%s%.5f", k ? " " : "", (k == 3 || k == 9 || k >= 13) && !(HAVE_FMA && fma_ok()) ? -1.0 : best(k, n) / (16.0 * n) * 1e9);
     printf("\n");
   }
   return 0;
