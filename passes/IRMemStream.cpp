@@ -481,6 +481,41 @@ static bool sameWalk(const Loop *LI, const LoopSteps &LS, const Loop *RI, const 
 /// of J's step in P (U <= 16: the row i+r of U unrolled rows). Two versions
 /// of a loop (a vector loop and its remainder, which starts where the
 /// other stopped) are NotCopy.
+/// S with its integer casts taken as exact, in type Ty (i64): zero and sign
+/// extensions and truncations of subexpressions dropped, leaves sign-extended.
+/// Address arithmetic of int indices (signed: no wrap) then cancels where
+/// the casts kept SCEV from it: two unrolled rows of backsub start
+/// zext((i - 2) n) and zext((i - 1) n) elements in, n apart once widened.
+/// Nullptr for a subexpression it does not know (a min, max or division).
+static const SCEV *widened(const SCEV *S, Type *Ty, ScalarEvolution &SE) {
+  if (auto *C = dyn_cast<SCEVConstant>(S))
+    return SE.getConstant(C->getAPInt().sextOrTrunc(Ty->getIntegerBitWidth()));
+  if (isa<SCEVUnknown>(S))
+    return S->getType()->isPointerTy() || S->getType() == Ty ? S
+           : S->getType()->getIntegerBitWidth() < Ty->getIntegerBitWidth()
+               ? SE.getSignExtendExpr(S, Ty)
+               : nullptr;
+  if (auto *C = dyn_cast<SCEVCastExpr>(S)) {
+    if (isa<SCEVPtrToIntExpr>(C))
+      return nullptr;
+    return widened(C->getOperand(0), Ty, SE);
+  }
+  if (auto *N = dyn_cast<SCEVNAryExpr>(S)) {
+    SmallVector<const SCEV *, 4> Ops;
+    for (const SCEV *O : N->operands()) {
+      const SCEV *W = widened(O, Ty, SE);
+      if (!W)
+        return nullptr;
+      Ops.push_back(W);
+    }
+    if (isa<SCEVAddExpr>(N))
+      return SE.getAddExpr(Ops);
+    if (isa<SCEVMulExpr>(N))
+      return SE.getMulExpr(Ops);
+  }
+  return nullptr;
+}
+
 enum class CopyKind { NotCopy, SameLines, Ahead, OtherRow };
 template <class Ref> // (a template: Builder::MemRef is private)
 static CopyKind copyKind(const Ref &J, const Ref &R, ScalarEvolution &SE) {
@@ -507,13 +542,23 @@ static CopyKind copyKind(const Ref &J, const Ref &R, ScalarEvolution &SE) {
   if (!P || It == J.Steps.end() ||
       D->getType() != It->second->getType())
     return CopyKind::NotCopy;
-  for (unsigned U = 2; U <= 16; ++U)
-    for (unsigned Rw = 1; Rw < U; ++Rw) {
-      const SCEV *Lhs = SE.getMulExpr(D, SE.getConstant(D->getType(), U));
-      const SCEV *Rhs = SE.getMulExpr(It->second, SE.getConstant(D->getType(), Rw));
-      if (Lhs == Rhs || Lhs == SE.getNegativeSCEV(Rhs))
+  auto Fraction = [&](const SCEV *X, const SCEV *Step) {
+    for (unsigned U = 2; U <= 16; ++U)
+      for (unsigned Rw = 1; Rw < U; ++Rw) {
+        const SCEV *Lhs = SE.getMulExpr(X, SE.getConstant(X->getType(), U));
+        const SCEV *Rhs = SE.getMulExpr(Step, SE.getConstant(X->getType(), Rw));
+        if (Lhs == Rhs || Lhs == SE.getNegativeSCEV(Rhs))
+          return true;
+      }
+    return false;
+  };
+  if (Fraction(D, It->second))
+    return CopyKind::OtherRow;
+  // (again with the int casts taken as exact: widened)
+  if (D->getType()->isIntegerTy())
+    if (const SCEV *Dw = widened(D, D->getType(), SE))
+      if (const SCEV *Sw = widened(It->second, D->getType(), SE); Sw && Fraction(Dw, Sw))
         return CopyKind::OtherRow;
-    }
   return CopyKind::NotCopy;
 }
 
