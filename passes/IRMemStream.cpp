@@ -222,6 +222,54 @@ static ValueToSCEVMapTy opaqueInductions(Loop *Top, ScalarEvolution &SE) {
   return Map;
 }
 
+/// The resume values of the loops in nest Top (a phi outside any loop
+/// header that starts a header phi of a loop of the nest: where the scalar
+/// remainder of a vectorised loop starts, the vector loop's end or, when it
+/// was bypassed, the loop's own start) -> the SCEV of the simplest of its
+/// incoming values (ScalarEvolution's expression size), the loop's own
+/// start. Opaque, the resume value did not move with the enclosing loops:
+/// cholesky's fallback walk down column j from row j, behind a vector loop
+/// versioned for n = 1, kept row j's start fixed (only the column moved),
+/// and trsv_col's remainder rows stayed in one row. The version's own trip
+/// (its frequency-scaled count) says how much of the walk it does; where it
+/// starts within the walk is left out (as for the lanes of a vector loop).
+static void addResumeValues(Loop *Top, LoopInfo &LI, ScalarEvolution &SE,
+                            ValueToSCEVMapTy &Map) {
+  // (a remainder's resume value may come from an earlier one: trsv_col's
+  // vector loop, its remainder and its unrolled epilogue; a few passes)
+  for (int Pass = 0; Pass < 3; ++Pass) {
+    for (BasicBlock *B : Top->blocks()) {
+      if (LI.isLoopHeader(B))
+        continue;
+      for (PHINode &P : B->phis()) {
+        if (Map.count(&P) || !isa<SCEVUnknown>(SE.getSCEV(&P)) ||
+            !(P.getType()->isIntegerTy() || P.getType()->isPointerTy()))
+          continue;
+        bool Starts = llvm::any_of(P.users(), [&](User *U) {
+          auto *H = dyn_cast<PHINode>(U);
+          Loop *L = H ? LI.getLoopFor(H->getParent()) : nullptr;
+          return L && Top->contains(L) && L->getHeader() == H->getParent() &&
+                 L->getLoopPreheader() && H->getIncomingValueForBlock(L->getLoopPreheader()) == &P;
+        });
+        if (!Starts)
+          continue;
+        const SCEV *Best = nullptr;
+        for (Value *V : P.incoming_values()) {
+          auto Known = Map.find(V);
+          const SCEV *S = Known != Map.end() ? Known->second : SE.getSCEV(V);
+          if (isa<SCEVCouldNotCompute>(S) ||
+              (Known == Map.end() && isa<SCEVUnknown>(S) && isa<PHINode>(V)))
+            continue;
+          if (!Best || S->getExpressionSize() < Best->getExpressionSize())
+            Best = S;
+        }
+        if (Best)
+          Map[&P] = Best;
+      }
+    }
+  }
+}
+
 /// Does step S walk down for non-negative parameters: a negative
 /// constant, a negative multiple of a value (or a positive multiple of a
 /// negative one, through integer casts), or a sum of such (backsub's
@@ -717,6 +765,7 @@ void Builder::memoryOf(Loop *Top, Node &N) {
       Triangular |= dependsOnNest(B, Top) || (!maxOverNest(B, Top) && indexedText(B));
   }
   ValueToSCEVMapTy Inductions = opaqueInductions(Top, SE);
+  addResumeValues(Top, LI, SE, Inductions);
   std::optional<TargetLibraryInfoImpl> Libs;
   for (BasicBlock *B : Top->blocks())
     for (Instruction &I : *B) {

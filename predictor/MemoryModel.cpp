@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <limits>
 #include <numeric>
+#include <set>
 #include <unordered_map>
 
 using namespace GiNaC;
@@ -364,9 +365,16 @@ Touched streamLines(const Stream &P, size_t Upto, const CacheGeometry *C, double
           Delta = abs(ex_to<numeric>(D));
         }
       }
-    ex Near = Shift.is_zero() ? cmp_le(S, numeric(Line) * Big.E)
-                              : max(cmp_le(S, numeric(Line) * Big.E),
-                                    cmp_lt(Shift, largest(T.R, Ks)));
+    // (a run extends by S per iteration only where the loop moves it
+    // within itself, S at most its E lines; runs shifted down by m whole
+    // run strides and Delta bytes grow by Delta, m more of them per
+    // iteration: before, a column walk shifted one row and one element per
+    // iteration, Cholesky's column j, grew its runs by S / line per
+    // iteration and, shifted again by the outer loop, brought in a
+    // triangle's lines per iteration)
+    ex Extends = cmp_le(S, numeric(Line) * Big.E);
+    ex Grows = Extends * S + (1 - Extends) * Delta; // (B per iteration)
+    ex Near = Shift.is_zero() ? Extends : max(Extends, cmp_lt(Shift, largest(T.R, Ks)));
     ex Reuse = Near * Fit;
     ex Slide = T.R * S / numeric(Line); // (lines new per iteration)
     if (!Shift.is_zero())
@@ -377,11 +385,22 @@ Touched streamLines(const Stream &P, size_t Upto, const CacheGeometry *C, double
       // once the triangle has narrowed reuses its lines from there on)
       ex FitK = Fit;
       bool Own = C && J + 1 == P.Loop.size();
+      // (a counter of one of P's inner loops is summed over within the
+      // iteration: bound, not free; Cholesky's column loop j inside k)
+      const ex &VJ = V.at(P.Loop[reuseLoop(P, J)]);
+      std::set<std::string> Free;
+      if (Own)
+        for (const ex *X : std::initializer_list<const ex *>{&VJ, &T.M})
+          for (const std::string &N : freeSymbols(*X))
+            Free.insert(N);
       for (auto &[K2, N2] : Ks)
         Own = Own && (K2.is_equal(K) ||
-                      (!V.at(P.Loop[reuseLoop(P, J)]).has(K2) && !T.M.has(K2)));
+                      (!Free.count(ex_to<symbol>(K2).get_name()) &&
+                       std::any_of(P.Index.begin(), P.Index.begin() + J,
+                                   [&](const ex &X) { return X.is_equal(K2); })) ||
+                      (!VJ.has(K2) && !T.M.has(K2)));
       if (Own)
-        FitK = cmp_le(V.at(P.Loop[reuseLoop(P, J)]), numeric(C->Size)) * setsFit(T, *C);
+        FitK = cmp_le(VJ, numeric(C->Size)) * setsFit(T, *C);
       ex Later = (1 - cmp_eq(K, 0)) * Near * FitK;
       // Runs shifted by m whole run strides bring m new runs in only if the
       // walk's far end moves on: with R(k) runs in iteration k, m + R(k) -
@@ -392,7 +411,7 @@ Touched streamLines(const Stream &P, size_t Upto, const CacheGeometry *C, double
         Slide = min(T.R * S / numeric(Line),
                     min(NewRuns, T.R) * T.E + T.R * Delta / numeric(Line));
       }
-      ex E = T.E + Reuse * (N - 1) * S / numeric(Line);
+      ex E = T.E + Reuse * (N - 1) * Grows / numeric(Line);
       T.M = seg_sum(T.M + Later * (min(Slide, T.M) - T.M), K, 0, N - 1);
       T.R = seg_sum(T.R - Later * T.R, K, 0, N - 1);
       T.E = max(E.subs(K == 0), E.subs(K == N - 1));
@@ -400,7 +419,7 @@ Touched streamLines(const Stream &P, size_t Upto, const CacheGeometry *C, double
       ex MSep = N * T.M, RSep = N * T.R;
       ex MSlide = T.M + (N - 1) * Slide;
       ex RSlide = Shift.is_zero() ? T.R : T.R + (N - 1) * min(Shift, T.R);
-      ex ESlide = T.E + (N - 1) * S / numeric(Line);
+      ex ESlide = T.E + (N - 1) * Grows / numeric(Line);
       T.M = MSep + Reuse * (MSlide - MSep);
       T.R = RSep + Reuse * (RSlide - RSep);
       T.E = T.E + Reuse * (ESlide - T.E);

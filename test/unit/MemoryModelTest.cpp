@@ -797,3 +797,51 @@ TEST(CacheLines, AnElementOfTheRowTheInnerLoopWalksAddsNoLines) {
   Elem.Store = true;
   EXPECT_DOUBLE_EQ(evaluate(linesIntoEach({Ld, Elem}, &C)[1], {}), 64 * 64);
 }
+
+TEST(CacheLines, RunsShiftedByWholeRowsDoNotGrow) {
+  // A column walk a[(r + t + u) * 64 + c + t] of 16 rows (l0: 512 B down),
+  // moved one row down and one double on 4 times (l1: 520 B), that band
+  // moved one row down 3 times (l2: 512 B). By hand (the model's average
+  // for a column moved by 8 B: 16 x 8 / 64 = 2 new lines): the first column
+  // 16 lines, each later one a new row's line and 2 more, 16 + 3 x 3 = 25,
+  // in 19 runs of 1 + 3 x 8 / 64 lines (the band is 4 doubles wide); each
+  // l2 iteration a new bottom row of the band, one such run: 25 + 2 x 1.375
+  // distinct lines (aligned: 25 and 1 line per l2 iteration). Before, l1
+  // grew each run by 520 / 64 lines per iteration (as if the column's lines
+  // ran on) and l2 charged that run per iteration: 25 + 2 x 25.375.
+  MemStream A = stream("a", {{"512", "16"}, {"520", "4"}, {"512", "3"}});
+  EXPECT_DOUBLE_EQ(lines({A}, nullptr), 25 + 2 * 1.375);
+}
+
+TEST(CacheLines, ATriangleReusedOnceItFitsWithATriangularInnerLoop) {
+  // Columns of a matrix with rows 520 B apart: column c walks rows 0 ..
+  // 63 - c (l0, 64 - j rows), columns 0 .. 63 - k (l1, 8 B on, counter j),
+  // and the whole again 64 times, one column fewer each time (l2, stride 0,
+  // counter k). One l2 iteration touches M(k) = 64 + sum_{j=1}^{63-k} (64 -
+  // j) / 8 lines (column 0, then the 1/8 line per row each next column
+  // slides on). In a 16 KiB cache (256 lines, 4 ways, all 64 sets used) an
+  // iteration is touched again from where it fits, M(k) <= 256: those
+  // iterations bring nothing in. Before, the reuse test of l2 took its
+  // largest iteration (k = 0: 316 lines) for all, because l1's counter j
+  // (bound in the sum over j) was taken for one that l2's iteration
+  // depends on: every iteration's lines again.
+  MemStream A = stream("a", {{"520", "64 - j"}, {"8", "64 - k"}, {"0", "64"}});
+  A.Loops[1].Index = "j";
+  A.Loops[2].Index = "k";
+  const CacheGeometry C{"C", 16384, 4, 64};
+  auto M = [](int K) {
+    double S = 64;
+    for (int J = 1; J <= 63 - K; ++J)
+      S += (64 - J) / 8.0;
+    return S;
+  };
+  double Want = M(0), Before = 0;
+  for (int K = 0; K < 64; ++K) {
+    Before += M(K);
+    if (K > 0 && M(K) > 256)
+      Want += M(K);
+  }
+  EXPECT_DOUBLE_EQ(M(0), 316);
+  EXPECT_DOUBLE_EQ(lines({A}, &C), Want);
+  EXPECT_LT(Want, Before);
+}
