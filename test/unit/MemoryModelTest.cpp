@@ -845,3 +845,19 @@ TEST(CacheLines, ATriangleReusedOnceItFitsWithATriangularInnerLoop) {
   EXPECT_DOUBLE_EQ(lines({A}, &C), Want);
   EXPECT_LT(Want, Before);
 }
+
+TEST(CacheLines, ARowsRemainderContinuesItsVectorPartsRun) {
+  // 62 doubles of each of 64 rows 4 KiB apart (l1), vectorised: 15
+  // iterations of 32 B (l0) and a remainder loop of 2 doubles (r0). By hand:
+  // 496 B from a line-aligned row start, 8 lines per row, 512 in all. The
+  // model: the vector part 1 + 14 x 32 / 64 = 8 lines per row, the
+  // remainder its 16 B on from where the vector part stopped, a quarter
+  // line: 8.25 per row. Before, the remainder started a run of its own,
+  // 1 + 8 / 64 lines per row: 584.
+  MemStream V = stream("a", {{"32", "15"}, {"4096", "64"}});
+  V.Size = 32;
+  MemStream R = stream("a", {{"8", "2"}, {"4096", "64"}});
+  R.Loops[0].Loop = "r0";
+  EXPECT_DOUBLE_EQ(lines({V, R}, nullptr), 64 * 8.25);
+  EXPECT_NEAR(lines({V, R}, nullptr), 512, 0.05 * 512);
+}
