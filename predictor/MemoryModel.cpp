@@ -537,7 +537,9 @@ bool versionOf(const Stream &P, const MemStream &SP, const Stream &Q, const MemS
 
 /// Is Q a later version of P's dense row walk (the scalar remainder of a
 /// vectorised row, its unrolled epilogue): one base pointer, loads and
-/// stores alike, both innermost loops walking a row (a positive numeric
+/// stores alike, P's references vectors wider than Q's (the copies of a
+/// row loop that an unrolled outer loop made are other rows: references
+/// of one width), both innermost loops walking a row (a positive numeric
 /// stride under a line), different innermost loops, the same references
 /// beyond each one's cluster and the same outer loops, strides and trips?
 /// Its part of the row follows P's in each row: it adds its elements' bytes
@@ -549,8 +551,8 @@ bool versionOf(const Stream &P, const MemStream &SP, const Stream &Q, const MemS
 bool continuationOf(const Stream &P, const MemStream &SP, const Stream &Q, const MemStream &SQ,
                     double Line) {
   if (SP.Base.empty() || SP.Base != SQ.Base || SP.Load != SQ.Load || SP.Store != SQ.Store ||
-      P.Loop.size() != Q.Loop.size() || P.Loop.size() < 2 || P.Loop[0] == Q.Loop[0] ||
-      indexedObject(SP) || indexedObject(SQ))
+      SP.Size <= SQ.Size || P.Loop.size() != Q.Loop.size() || P.Loop.size() < 2 ||
+      P.Loop[0] == Q.Loop[0] || indexedObject(SP) || indexedObject(SQ))
     return false;
   for (const ex *S : {&P.Stride[0], &Q.Stride[0]})
     if (!is_a<numeric>(*S) || !ex_to<numeric>(*S).is_positive() ||
