@@ -436,7 +436,14 @@ Touched streamLines(const Stream &P, size_t Upto, const CacheGeometry *C, double
       T.M *= cmp_le(1, N);
       T.R *= cmp_le(1, N);
     }
-    bool Dense = is_a<numeric>(S) && ex_to<numeric>(S) < numeric(Line);
+    // (the innermost loop's walk is dense also where its stride is the
+    // width of its references' cluster, a line or more: a vector loop's 4
+    // loads of 32 B, 128 B per iteration; LU's row unrolled by 8, 64 B; its
+    // runs are then the rows, not each iteration's lines, and an outer loop
+    // that moves the rows a row and a double on is a shift of them)
+    bool Dense = is_a<numeric>(S) &&
+                 (ex_to<numeric>(S) < numeric(Line) ||
+                  (J == 0 && !P.Continues && ex_to<numeric>(S).to_double() <= P.Hi - P.Lo + P.Size));
     if (!T.Runs && !Dense) {
       T.Runs = true;
       T.RunStride = S;
