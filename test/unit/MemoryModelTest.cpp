@@ -861,3 +861,14 @@ TEST(CacheLines, ARowsRemainderContinuesItsVectorPartsRun) {
   EXPECT_DOUBLE_EQ(lines({V, R}, nullptr), 64 * 8.25);
   EXPECT_NEAR(lines({V, R}, nullptr), 512, 0.05 * 512);
 }
+
+TEST(CacheLines, ARowUnrolledByALineIsOneRun) {
+  // 16 rows of 64 doubles 520 B apart (l1), each walked by a loop unrolled
+  // by 8 (l0: 64 B per iteration, 8 loads 8 B apart), the rows moved one row
+  // and one double on 3 times (l2, 528 B). By hand: a row is a run of 8
+  // lines, 128 lines; each l2 iteration a new row's 8 lines and 16 x 8 /
+  // 64 = 2 more where the rows slide across a line: 128 + 2 x 10.
+  MemStream A = stream("a", {{"64", "8"}, {"520", "16"}, {"528", "3"}},
+                       {"8", "16", "24", "32", "40", "48", "56"});
+  EXPECT_DOUBLE_EQ(lines({A}, nullptr), 128 + 2 * 10);
+}
