@@ -8,6 +8,7 @@
 ///
 //===----------------------------------------------------------------------===//
 #include "passes/IRSegBuilder.h"
+#include "passes/IRMemInductions.h"
 
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/Analysis/TargetLibraryInfo.h"
@@ -179,47 +180,6 @@ std::optional<std::string> Builder::spanOf(const MemRef &R, Loop *Top) {
                                    !Extend(L, It->second))
       return std::nullopt;
   return Touched;
-}
-
-/// Integer header phis of nest Top's loops that ScalarEvolution leaves
-/// opaque but that step by a constant C: phi [Start, preheader], [Next,
-/// latch] with Next = phi + C, or Next a phi whose every incoming value is
-/// phi + C (stencil2d5's row counter once the vectoriser's versions of the
-/// row each increment it). Each is mapped to the AddRec {Start,+,C}<L>, so
-/// that addresses in it are affine in L (without it the rows do not move
-/// with the loop and the nest's footprint is one row).
-static ValueToSCEVMapTy opaqueInductions(Loop *Top, ScalarEvolution &SE) {
-  ValueToSCEVMapTy Map;
-  for (Loop *L : Top->getLoopsInPreorder()) {
-    BasicBlock *Pre = L->getLoopPreheader(), *Latch = L->getLoopLatch();
-    if (!Pre || !Latch)
-      continue;
-    for (PHINode &P : L->getHeader()->phis()) {
-      const SCEV *S = SE.getSCEV(&P);
-      if (!P.getType()->isIntegerTy() || !isa<SCEVUnknown>(S))
-        continue;
-      auto StepOf = [&](Value *V) -> const SCEV * {
-        const SCEV *D = SE.getMinusSCEV(SE.getSCEV(V), S);
-        return isa<SCEVConstant>(D) && !D->isZero() ? D : nullptr;
-      };
-      Value *Next = P.getIncomingValueForBlock(Latch);
-      const SCEV *Step = StepOf(Next);
-      if (auto *Q = dyn_cast<PHINode>(Next); !Step && Q && Q->getParent() != L->getHeader()) {
-        for (Value *V : Q->incoming_values()) {
-          const SCEV *D = StepOf(V);
-          if (!D || (Step && D != Step)) {
-            Step = nullptr;
-            break;
-          }
-          Step = D;
-        }
-      }
-      if (Step)
-        Map[&P] = SE.getAddRecExpr(SE.getSCEV(P.getIncomingValueForBlock(Pre)), Step, L,
-                                   SCEV::FlagAnyWrap);
-    }
-  }
-  return Map;
 }
 
 /// Does step S walk down for non-negative parameters: a negative
@@ -507,13 +467,23 @@ static CopyKind copyKind(const Ref &J, const Ref &R, ScalarEvolution &SE) {
   if (!P || It == J.Steps.end() ||
       D->getType() != It->second->getType())
     return CopyKind::NotCopy;
-  for (unsigned U = 2; U <= 16; ++U)
-    for (unsigned Rw = 1; Rw < U; ++Rw) {
-      const SCEV *Lhs = SE.getMulExpr(D, SE.getConstant(D->getType(), U));
-      const SCEV *Rhs = SE.getMulExpr(It->second, SE.getConstant(D->getType(), Rw));
-      if (Lhs == Rhs || Lhs == SE.getNegativeSCEV(Rhs))
+  auto Fraction = [&](const SCEV *X, const SCEV *Step) {
+    for (unsigned U = 2; U <= 16; ++U)
+      for (unsigned Rw = 1; Rw < U; ++Rw) {
+        const SCEV *Lhs = SE.getMulExpr(X, SE.getConstant(X->getType(), U));
+        const SCEV *Rhs = SE.getMulExpr(Step, SE.getConstant(X->getType(), Rw));
+        if (Lhs == Rhs || Lhs == SE.getNegativeSCEV(Rhs))
+          return true;
+      }
+    return false;
+  };
+  if (Fraction(D, It->second))
+    return CopyKind::OtherRow;
+  // (again with the int casts taken as exact: widened)
+  if (D->getType()->isIntegerTy())
+    if (const SCEV *Dw = widened(D, D->getType(), SE))
+      if (const SCEV *Sw = widened(It->second, D->getType(), SE); Sw && Fraction(Dw, Sw))
         return CopyKind::OtherRow;
-    }
   return CopyKind::NotCopy;
 }
 
@@ -672,6 +642,7 @@ void Builder::memoryOf(Loop *Top, Node &N) {
       Triangular |= dependsOnNest(B, Top) || (!maxOverNest(B, Top) && indexedText(B));
   }
   ValueToSCEVMapTy Inductions = opaqueInductions(Top, SE);
+  addResumeValues(Top, LI, SE, Inductions);
   std::optional<TargetLibraryInfoImpl> Libs;
   for (BasicBlock *B : Top->blocks())
     for (Instruction &I : *B) {

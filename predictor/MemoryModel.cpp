@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <limits>
 #include <numeric>
+#include <set>
 #include <unordered_map>
 
 using namespace GiNaC;
@@ -42,127 +43,6 @@ std::string memoryCurveKey(size_t Point, const std::string &Field, const std::st
   char Idx[24];
   std::snprintf(Idx, sizeof Idx, "%02zu", Point);
   return "memory." + Curve + "." + std::string(Idx) + "." + Field;
-}
-
-std::optional<MemoryModel> MemoryModel::fromMachine(const Machine &M, std::string &Why) {
-  MemoryModel R;
-  for (const char *L : {"L1", "L2", "L3"}) {
-    std::string P = std::string("memory.") + L + ".";
-    // The measured effective size when there is one (a VM's share of a
-    // large L3 is a fraction of what sysfs or CPUID report), else the
-    // reported size.
-    const CostEntry *Eff = M.param(P + "size_effective"), *Rep = M.param(P + "size");
-    if (Rep && Rep->Value > 0)
-      R.Reported[L] = Rep->Value;
-    bool Measured = Eff && Eff->Value > 0;
-    // A cache holds no more than its reported size: an effective size
-    // measured above it (the L1's 3.57e4 B against 3.28e4 B here: the
-    // knee of a latency curve) is taken as the reported one.
-    bool Above = Measured && Rep && Rep->Value > 0 && Eff->Value > Rep->Value;
-    const CostEntry *S = Measured && !Above ? Eff : Rep, *B = M.param(P + "bandwidth");
-    if (S && B && S->Value > 0 && B->Value > 0) {
-      R.Levels.push_back({L, S->Value, B->Value});
-      R.Used[L] = S->Value;
-      char Buf[160];
-      if (Above)
-        std::snprintf(Buf, sizeof Buf, "%s %.3g B (reported; measured effective %.3g B is above it)",
-                      L, S->Value, Eff->Value);
-      else if (Measured && Rep && Rep->Value > 0)
-        std::snprintf(Buf, sizeof Buf, "%s %.3g B (measured effective; reported %.3g B)", L,
-                      S->Value, Rep->Value);
-      else
-        std::snprintf(Buf, sizeof Buf, "%s %.3g B (%s)", L, S->Value,
-                      Measured ? "measured effective" : "reported");
-      R.SizeNote += (R.SizeNote.empty() ? "cache sizes: " : ", ") + std::string(Buf);
-    }
-  }
-  for (const char *L : {"L1", "L2", "L3", "DRAM"})
-    if (const CostEntry *O = M.param(std::string("memory.") + L + ".transfers_overlap")) {
-      if (O->Value != 0 && O->Value != 1)
-        throw std::runtime_error("machine '" + M.Name + "': memory." + L +
-                                 ".transfers_overlap must be 0 or 1");
-      R.OverlapFlags[L] = O->Value;
-    }
-  if (const CostEntry *Ld = M.param("memory.L1.loads_per_cycle"))
-    R.LoadsPerCycle = Ld->Value;
-  if (const CostEntry *St = M.param("memory.L1.stores_per_cycle"))
-    R.StoresPerCycle = St->Value;
-  const CostEntry *D = M.param("memory.DRAM.bandwidth");
-  if (!D || D->Value <= 0) {
-    Why = "machine '" + M.Name + "' has no memory.DRAM.bandwidth (measure it with `segtime "
-          "calibrate`)";
-    if (auto It = M.Identity.find("calibration_skipped"); It != M.Identity.end())
-      Why += "; its calibration skipped: " + It->second;
-    return std::nullopt;
-  }
-  // Cache geometry for the line model: consecutive levels from L1 that
-  // have size, ways, line size and bandwidth.
-  for (const Level &L : R.Levels) {
-    std::string P = "memory." + L.Name + ".";
-    const CostEntry *W = M.param(P + "ways"), *Ln = M.param(P + "line_size");
-    if (!W || !Ln || W->Value < 1 || Ln->Value < 1)
-      break;
-    CacheGeometry G{L.Name, L.Size, W->Value, Ln->Value};
-    // A measured effective size is no whole number of sets: whole sets
-    // (cache_sets needs them), at least one.
-    if (G.sets() >= 1)
-      G.Size = std::floor(G.sets()) * G.Ways * G.Line;
-    if (G.sets() < 1)
-      throw std::runtime_error("machine '" + M.Name + "': " + P + "size " +
-                               std::to_string(L.Size) + " B is less than one set of " + P +
-                               "ways x " + P + "line_size");
-    R.Caches.push_back(G);
-    R.SourceBandwidth.push_back(L.Bandwidth);
-  }
-  if (!R.Caches.empty())
-    R.SourceBandwidth.push_back(D->Value);
-  R.Levels.push_back({"DRAM", std::numeric_limits<double>::infinity(), D->Value});
-  // The measured curves, when the file has them: one step per point, the
-  // bandwidth of the nearest measured working set (thresholds at the
-  // geometric means of neighbouring points), named after the cache level.
-  if (auto Steps = R.readCurve(M, "curve", "bandwidth", &R.Points))
-    R.Levels = std::move(*Steps);
-  if (auto Steps = R.readCurve(M, "strided"))
-    R.Strided = std::move(*Steps);
-  if (auto Steps = R.readCurve(M, "strided_shared2"))
-    R.StridedShared = std::move(*Steps);
-  if (auto Steps = R.readCurve(M, "overlap", "exponent")) {
-    for (const Level &L : *Steps)
-      if (L.Bandwidth < 1)
-        throw std::runtime_error("machine '" + M.Name + "': memory.overlap exponents must be "
-                                 ">= 1 (1 = no overlap)");
-    R.Overlap = std::move(*Steps);
-  }
-  return R;
-}
-
-std::optional<std::vector<MemoryModel::Level>>
-MemoryModel::readCurve(const Machine &M, const std::string &Name, const std::string &Field,
-                       std::vector<std::pair<double, double>> *Points) const {
-  std::vector<std::pair<double, double>> Curve;
-  for (size_t I = 0;; ++I) {
-    const CostEntry *W = M.param(memoryCurveKey(I, "working_set", Name));
-    const CostEntry *B = M.param(memoryCurveKey(I, Field, Name));
-    if (!W || !B)
-      break;
-    if (!(W->Value > 0 && B->Value > 0))
-      throw std::runtime_error("machine '" + M.Name + "': " +
-                               memoryCurveKey(I, "working_set", Name) + " and ." + Field +
-                               " must be positive");
-    Curve.push_back({W->Value, B->Value});
-  }
-  if (Curve.size() < 2)
-    return std::nullopt;
-  std::sort(Curve.begin(), Curve.end());
-  if (Points)
-    *Points = Curve;
-  std::vector<Level> Steps;
-  for (size_t I = 0; I < Curve.size(); ++I) {
-    double Upto = I + 1 < Curve.size() ? std::sqrt(Curve[I].first * Curve[I + 1].first)
-                                       : std::numeric_limits<double>::infinity();
-    Steps.push_back({levelOf(Curve[I].first).Name, Upto, Curve[I].second});
-  }
-  return Steps;
 }
 
 /// V / B(F) with B the step function Levels of the footprint:
@@ -232,6 +112,9 @@ struct Stream {
   /// Joined to an earlier stream of which it is another version
   /// (versionOf): its lines are that stream's.
   bool Merged = false;
+  /// A later version of an earlier dense row walk (continuationOf): its
+  /// part of the row continues that walk's run.
+  bool Continues = false;
   /// Lines one execution of the cluster touches (at least 1).
   double lines0(double Line) const { return std::max(1.0, (Hi - Lo + Size) / Line); }
 };
@@ -338,7 +221,12 @@ Touched streamLines(const Stream &P, size_t Upto, const CacheGeometry *C, double
                     const std::map<std::string, ex> &V, const Counters &Ks) {
   Touched T;
   T.M = T.E = P.lines0(Line);
-  for (size_t J = 0; J < Upto; ++J) {
+  size_t J0 = 0;
+  if (P.Continues && Upto > 0) { // (its elements' bytes, from where the run stands)
+    T.M = T.E = max(0, P.Trip[0]) * P.Stride[0] / numeric(Line);
+    J0 = 1;
+  }
+  for (size_t J = J0; J < Upto; ++J) {
     ex S = P.Stride[J], N = P.Trip[J], K = P.Index[J];
     bool Tri = is_a<symbol>(K) && (T.M.has(K) || T.R.has(K) || T.E.has(K));
     Touched Big = T; // (the largest iteration: the reuse test is one for all)
@@ -364,9 +252,16 @@ Touched streamLines(const Stream &P, size_t Upto, const CacheGeometry *C, double
           Delta = abs(ex_to<numeric>(D));
         }
       }
-    ex Near = Shift.is_zero() ? cmp_le(S, numeric(Line) * Big.E)
-                              : max(cmp_le(S, numeric(Line) * Big.E),
-                                    cmp_lt(Shift, largest(T.R, Ks)));
+    // (a run extends by S per iteration only where the loop moves it
+    // within itself, S at most its E lines; runs shifted down by m whole
+    // run strides and Delta bytes grow by Delta, m more of them per
+    // iteration: before, a column walk shifted one row and one element per
+    // iteration, Cholesky's column j, grew its runs by S / line per
+    // iteration and, shifted again by the outer loop, brought in a
+    // triangle's lines per iteration)
+    ex Extends = cmp_le(S, numeric(Line) * Big.E);
+    ex Grows = Extends * S + (1 - Extends) * Delta; // (B per iteration)
+    ex Near = Shift.is_zero() ? Extends : max(Extends, cmp_lt(Shift, largest(T.R, Ks)));
     ex Reuse = Near * Fit;
     ex Slide = T.R * S / numeric(Line); // (lines new per iteration)
     if (!Shift.is_zero())
@@ -377,11 +272,22 @@ Touched streamLines(const Stream &P, size_t Upto, const CacheGeometry *C, double
       // once the triangle has narrowed reuses its lines from there on)
       ex FitK = Fit;
       bool Own = C && J + 1 == P.Loop.size();
+      // (a counter of one of P's inner loops is summed over within the
+      // iteration: bound, not free; Cholesky's column loop j inside k)
+      const ex &VJ = V.at(P.Loop[reuseLoop(P, J)]);
+      std::set<std::string> Free;
+      if (Own)
+        for (const ex *X : std::initializer_list<const ex *>{&VJ, &T.M})
+          for (const std::string &N : freeSymbols(*X))
+            Free.insert(N);
       for (auto &[K2, N2] : Ks)
         Own = Own && (K2.is_equal(K) ||
-                      (!V.at(P.Loop[reuseLoop(P, J)]).has(K2) && !T.M.has(K2)));
+                      (!Free.count(ex_to<symbol>(K2).get_name()) &&
+                       std::any_of(P.Index.begin(), P.Index.begin() + J,
+                                   [&](const ex &X) { return X.is_equal(K2); })) ||
+                      (!VJ.has(K2) && !T.M.has(K2)));
       if (Own)
-        FitK = cmp_le(V.at(P.Loop[reuseLoop(P, J)]), numeric(C->Size)) * setsFit(T, *C);
+        FitK = cmp_le(VJ, numeric(C->Size)) * setsFit(T, *C);
       ex Later = (1 - cmp_eq(K, 0)) * Near * FitK;
       // Runs shifted by m whole run strides bring m new runs in only if the
       // walk's far end moves on: with R(k) runs in iteration k, m + R(k) -
@@ -392,7 +298,7 @@ Touched streamLines(const Stream &P, size_t Upto, const CacheGeometry *C, double
         Slide = min(T.R * S / numeric(Line),
                     min(NewRuns, T.R) * T.E + T.R * Delta / numeric(Line));
       }
-      ex E = T.E + Reuse * (N - 1) * S / numeric(Line);
+      ex E = T.E + Reuse * (N - 1) * Grows / numeric(Line);
       T.M = seg_sum(T.M + Later * (min(Slide, T.M) - T.M), K, 0, N - 1);
       T.R = seg_sum(T.R - Later * T.R, K, 0, N - 1);
       T.E = max(E.subs(K == 0), E.subs(K == N - 1));
@@ -400,7 +306,7 @@ Touched streamLines(const Stream &P, size_t Upto, const CacheGeometry *C, double
       ex MSep = N * T.M, RSep = N * T.R;
       ex MSlide = T.M + (N - 1) * Slide;
       ex RSlide = Shift.is_zero() ? T.R : T.R + (N - 1) * min(Shift, T.R);
-      ex ESlide = T.E + (N - 1) * S / numeric(Line);
+      ex ESlide = T.E + (N - 1) * Grows / numeric(Line);
       T.M = MSep + Reuse * (MSlide - MSep);
       T.R = RSep + Reuse * (RSlide - RSep);
       T.E = T.E + Reuse * (ESlide - T.E);
@@ -409,7 +315,14 @@ Touched streamLines(const Stream &P, size_t Upto, const CacheGeometry *C, double
       T.M *= cmp_le(1, N);
       T.R *= cmp_le(1, N);
     }
-    bool Dense = is_a<numeric>(S) && ex_to<numeric>(S) < numeric(Line);
+    // (the innermost loop's walk is dense also where its stride is the
+    // width of its references' cluster, a line or more: a vector loop's 4
+    // loads of 32 B, 128 B per iteration; LU's row unrolled by 8, 64 B; its
+    // runs are then the rows, not each iteration's lines, and an outer loop
+    // that moves the rows a row and a double on is a shift of them)
+    bool Dense = is_a<numeric>(S) &&
+                 (ex_to<numeric>(S) < numeric(Line) ||
+                  (J == 0 && !P.Continues && ex_to<numeric>(S).to_double() <= P.Hi - P.Lo + P.Size));
     if (!T.Runs && !Dense) {
       T.Runs = true;
       T.RunStride = S;
@@ -501,6 +414,50 @@ bool versionOf(const Stream &P, const MemStream &SP, const Stream &Q, const MemS
   if (!expand(S - Q.Stride[0]).is_zero() || S.is_zero() ||
       (is_a<numeric>(S) && ex_to<numeric>(S) < numeric(Line)))
     return false;
+  for (size_t J = 1; J < P.Loop.size(); ++J)
+    if (P.Loop[J] != Q.Loop[J] || !expand(P.Stride[J] - Q.Stride[J]).is_zero() ||
+        !expand(P.Trip[J] - Q.Trip[J]).is_zero())
+      return false;
+  return true;
+}
+
+/// Is Q a later version of P's dense row walk (the scalar remainder of a
+/// vectorised row, its unrolled epilogue): one base pointer, loads and
+/// stores alike, P's references vectors wider than Q's (the copies of a
+/// row loop that an unrolled outer loop made are other rows: references
+/// of one width), both innermost loops walking a row (a positive numeric
+/// stride under a line), different innermost loops, the same references
+/// beyond each one's cluster and the same outer loops, strides and trips?
+/// Its part of the row follows P's in each row: it adds its elements' bytes
+/// to the run P's part left, trip x stride / line lines, not a run of its
+/// own that starts on a line (stencil3d7 at n = 64: 60 doubles of a row
+/// vectorised, 2 in the remainder, counted a line each for u and v, +13 %
+/// against cachegrind). Not merged into one walk (LU's rows joined so came
+/// out +49 %: each part's own formula keeps its alignment).
+bool continuationOf(const Stream &P, const MemStream &SP, const Stream &Q, const MemStream &SQ,
+                    double Line) {
+  if (SP.Base.empty() || SP.Base != SQ.Base || SP.Load != SQ.Load || SP.Store != SQ.Store ||
+      SP.Size <= SQ.Size || P.Loop.size() != Q.Loop.size() || P.Loop.size() < 2 ||
+      P.Loop[0] == Q.Loop[0] || indexedObject(SP) || indexedObject(SQ))
+    return false;
+  for (const ex *S : {&P.Stride[0], &Q.Stride[0]})
+    if (!is_a<numeric>(*S) || !ex_to<numeric>(*S).is_positive() ||
+        ex_to<numeric>(*S).to_double() >= Line)
+      return false;
+  auto Far = [](const Stream &X) {
+    std::vector<ex> F;
+    for (const ex &O : X.Offsets)
+      if (!is_a<numeric>(O) || ex_to<numeric>(O).to_double() < X.Lo ||
+          ex_to<numeric>(O).to_double() > X.Hi)
+        F.push_back(O);
+    return F;
+  };
+  std::vector<ex> FP = Far(P), FQ = Far(Q);
+  if (FP.size() != FQ.size())
+    return false;
+  for (const ex &O : FP)
+    if (std::none_of(FQ.begin(), FQ.end(), [&](const ex &X) { return expand(X - O).is_zero(); }))
+      return false;
   for (size_t J = 1; J < P.Loop.size(); ++J)
     if (P.Loop[J] != Q.Loop[J] || !expand(P.Stride[J] - Q.Stride[J]).is_zero() ||
         !expand(P.Trip[J] - Q.Trip[J]).is_zero())
@@ -627,6 +584,12 @@ Parsed parseStreams(const std::vector<MemStream> &S, double Line,
         R.Ps[I].Trip[0] = R.Ps[I].Trip[0] + R.Ps[J].Trip[0];
         R.Ps[J].Merged = true;
       }
+  // Later versions of a dense row walk continue its run (continuationOf).
+  for (size_t I = 0; I < R.Ps.size(); ++I)
+    for (size_t J = I + 1; J < R.Ps.size(); ++J)
+      if (!R.Ps[I].Merged && !R.Ps[J].Merged && !R.Ps[I].Continues && !R.Ps[J].Continues &&
+          continuationOf(R.Ps[I], S[I], R.Ps[J], S[J], Line))
+        R.Ps[J].Continues = true;
   for (size_t I = 0; I < R.Ps.size(); ++I) {
     const Stream &P = R.Ps[I];
     if (P.Merged)

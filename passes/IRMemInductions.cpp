@@ -1,0 +1,143 @@
+//===- IRMemInductions.cpp - Addresses of opaque phis in IR loop nests ----===//
+///
+/// \file
+/// The values that ScalarEvolution leaves opaque in a loop nest's addresses
+/// and that the memory streams (IRMemStream.cpp) take as inductions or as
+/// where a loop starts (passes/IRMemInductions.h).
+///
+//===----------------------------------------------------------------------===//
+#include "passes/IRMemInductions.h"
+
+#include "llvm/Analysis/ScalarEvolutionExpressions.h"
+
+using namespace llvm;
+
+namespace segtime {
+namespace irseg {
+
+/// Integer header phis of nest Top's loops that ScalarEvolution leaves
+/// opaque but that step by a constant C: phi [Start, preheader], [Next,
+/// latch] with Next = phi + C, or Next a phi whose every incoming value is
+/// phi + C (stencil2d5's row counter once the vectoriser's versions of the
+/// row each increment it). Each is mapped to the AddRec {Start,+,C}<L>, so
+/// that addresses in it are affine in L (without it the rows do not move
+/// with the loop and the nest's footprint is one row).
+ValueToSCEVMapTy opaqueInductions(Loop *Top, ScalarEvolution &SE) {
+  ValueToSCEVMapTy Map;
+  for (Loop *L : Top->getLoopsInPreorder()) {
+    BasicBlock *Pre = L->getLoopPreheader(), *Latch = L->getLoopLatch();
+    if (!Pre || !Latch)
+      continue;
+    for (PHINode &P : L->getHeader()->phis()) {
+      const SCEV *S = SE.getSCEV(&P);
+      if (!P.getType()->isIntegerTy() || !isa<SCEVUnknown>(S))
+        continue;
+      auto StepOf = [&](Value *V) -> const SCEV * {
+        const SCEV *D = SE.getMinusSCEV(SE.getSCEV(V), S);
+        return isa<SCEVConstant>(D) && !D->isZero() ? D : nullptr;
+      };
+      Value *Next = P.getIncomingValueForBlock(Latch);
+      const SCEV *Step = StepOf(Next);
+      if (auto *Q = dyn_cast<PHINode>(Next); !Step && Q && Q->getParent() != L->getHeader()) {
+        for (Value *V : Q->incoming_values()) {
+          const SCEV *D = StepOf(V);
+          if (!D || (Step && D != Step)) {
+            Step = nullptr;
+            break;
+          }
+          Step = D;
+        }
+      }
+      if (Step)
+        Map[&P] = SE.getAddRecExpr(SE.getSCEV(P.getIncomingValueForBlock(Pre)), Step, L,
+                                   SCEV::FlagAnyWrap);
+    }
+  }
+  return Map;
+}
+
+/// The resume values of the loops in nest Top (a phi outside any loop
+/// header that starts a header phi of a loop of the nest: where the scalar
+/// remainder of a vectorised loop starts, the vector loop's end or, when it
+/// was bypassed, the loop's own start) -> the SCEV of the simplest of its
+/// incoming values (ScalarEvolution's expression size), the loop's own
+/// start. Opaque, the resume value did not move with the enclosing loops:
+/// cholesky's fallback walk down column j from row j, behind a vector loop
+/// versioned for n = 1, kept row j's start fixed (only the column moved),
+/// and trsv_col's remainder rows stayed in one row. The version's own trip
+/// (its frequency-scaled count) says how much of the walk it does; where it
+/// starts within the walk is left out (as for the lanes of a vector loop).
+void addResumeValues(Loop *Top, LoopInfo &LI, ScalarEvolution &SE,
+                            ValueToSCEVMapTy &Map) {
+  // (a remainder's resume value may come from an earlier one: trsv_col's
+  // vector loop, its remainder and its unrolled epilogue; a few passes)
+  for (int Pass = 0; Pass < 3; ++Pass) {
+    for (BasicBlock *B : Top->blocks()) {
+      if (LI.isLoopHeader(B))
+        continue;
+      for (PHINode &P : B->phis()) {
+        if (Map.count(&P) || !isa<SCEVUnknown>(SE.getSCEV(&P)) ||
+            !(P.getType()->isIntegerTy() || P.getType()->isPointerTy()))
+          continue;
+        bool Starts = llvm::any_of(P.users(), [&](User *U) {
+          auto *H = dyn_cast<PHINode>(U);
+          Loop *L = H ? LI.getLoopFor(H->getParent()) : nullptr;
+          return L && Top->contains(L) && L->getHeader() == H->getParent() &&
+                 L->getLoopPreheader() && H->getIncomingValueForBlock(L->getLoopPreheader()) == &P;
+        });
+        if (!Starts)
+          continue;
+        const SCEV *Best = nullptr;
+        for (Value *V : P.incoming_values()) {
+          auto Known = Map.find(V);
+          const SCEV *S = Known != Map.end() ? Known->second : SE.getSCEV(V);
+          if (isa<SCEVCouldNotCompute>(S) ||
+              (Known == Map.end() && isa<SCEVUnknown>(S) && isa<PHINode>(V)))
+            continue;
+          if (!Best || S->getExpressionSize() < Best->getExpressionSize())
+            Best = S;
+        }
+        if (Best)
+          Map[&P] = Best;
+      }
+    }
+  }
+}
+
+/// S with its integer casts taken as exact, in type Ty (i64): zero and sign
+/// extensions and truncations of subexpressions dropped, leaves sign-extended.
+/// Address arithmetic of int indices (signed: no wrap) then cancels where
+/// the casts kept SCEV from it: two unrolled rows of backsub start
+/// zext((i - 2) n) and zext((i - 1) n) elements in, n apart once widened.
+/// Nullptr for a subexpression it does not know (a min, max or division).
+const SCEV *widened(const SCEV *S, Type *Ty, ScalarEvolution &SE) {
+  if (auto *C = dyn_cast<SCEVConstant>(S))
+    return SE.getConstant(C->getAPInt().sextOrTrunc(Ty->getIntegerBitWidth()));
+  if (isa<SCEVUnknown>(S))
+    return S->getType()->isPointerTy() || S->getType() == Ty ? S
+           : S->getType()->getIntegerBitWidth() < Ty->getIntegerBitWidth()
+               ? SE.getSignExtendExpr(S, Ty)
+               : nullptr;
+  if (auto *C = dyn_cast<SCEVCastExpr>(S)) {
+    if (isa<SCEVPtrToIntExpr>(C))
+      return nullptr;
+    return widened(C->getOperand(0), Ty, SE);
+  }
+  if (auto *N = dyn_cast<SCEVNAryExpr>(S)) {
+    SmallVector<const SCEV *, 4> Ops;
+    for (const SCEV *O : N->operands()) {
+      const SCEV *W = widened(O, Ty, SE);
+      if (!W)
+        return nullptr;
+      Ops.push_back(W);
+    }
+    if (isa<SCEVAddExpr>(N))
+      return SE.getAddExpr(Ops);
+    if (isa<SCEVMulExpr>(N))
+      return SE.getMulExpr(Ops);
+  }
+  return nullptr;
+}
+
+} // namespace irseg
+} // namespace segtime

@@ -1,0 +1,108 @@
+//===- CacheLinesRulesTest.cpp - Layer-condition rules of the memory term -===//
+// Lines counted by hand for small nests (docs/models.md "Memory term"):
+// shifted runs, per-iteration capacity past inner triangular counters, a
+// row's remainder after its vector part, a row unrolled by a line.
+#include "predictor/Expr.h"
+#include "predictor/MemoryModel.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+using namespace segtime;
+
+namespace {
+/// A stream of 8-byte loads of base B; Loops innermost first as
+/// {stride, trip}, loop ids l0, l1, ...
+MemStream stream(const std::string &B, std::vector<std::pair<std::string, std::string>> Loops,
+                 std::vector<std::string> Offsets = {}) {
+  MemStream S;
+  S.Base = B;
+  S.Load = true;
+  S.Size = 8;
+  S.Offsets = std::move(Offsets);
+  for (size_t I = 0; I < Loops.size(); ++I)
+    S.Loops.push_back({"l" + std::to_string(I), Loops[I].first, Loops[I].second});
+  return S;
+}
+double lines(const std::vector<MemStream> &S, const CacheGeometry *C) {
+  return evaluate(linesInto(S, C), {});
+}
+} // namespace
+
+TEST(CacheLines, RunsShiftedByWholeRowsDoNotGrow) {
+  // A column walk a[(r + t + u) * 64 + c + t] of 16 rows (l0: 512 B down),
+  // moved one row down and one double on 4 times (l1: 520 B), that band
+  // moved one row down 3 times (l2: 512 B). By hand (the model's average
+  // for a column moved by 8 B: 16 x 8 / 64 = 2 new lines): the first column
+  // 16 lines, each later one a new row's line and 2 more, 16 + 3 x 3 = 25,
+  // in 19 runs of 1 + 3 x 8 / 64 lines (the band is 4 doubles wide); each
+  // l2 iteration a new bottom row of the band, one such run: 25 + 2 x 1.375
+  // distinct lines (aligned: 25 and 1 line per l2 iteration). Before, l1
+  // grew each run by 520 / 64 lines per iteration (as if the column's lines
+  // ran on) and l2 charged that run per iteration: 25 + 2 x 25.375.
+  MemStream A = stream("a", {{"512", "16"}, {"520", "4"}, {"512", "3"}});
+  EXPECT_DOUBLE_EQ(lines({A}, nullptr), 25 + 2 * 1.375);
+}
+
+TEST(CacheLines, ATriangleReusedOnceItFitsWithATriangularInnerLoop) {
+  // Columns of a matrix with rows 520 B apart: column c walks rows 0 ..
+  // 63 - c (l0, 64 - j rows), columns 0 .. 63 - k (l1, 8 B on, counter j),
+  // and the whole again 64 times, one column fewer each time (l2, stride 0,
+  // counter k). One l2 iteration touches M(k) = 64 + sum_{j=1}^{63-k} (64 -
+  // j) / 8 lines (column 0, then the 1/8 line per row each next column
+  // slides on). In a 16 KiB cache (256 lines, 4 ways, all 64 sets used) an
+  // iteration is touched again from where it fits, M(k) <= 256: those
+  // iterations bring nothing in. Before, the reuse test of l2 took its
+  // largest iteration (k = 0: 316 lines) for all, because l1's counter j
+  // (bound in the sum over j) was taken for one that l2's iteration
+  // depends on: every iteration's lines again.
+  MemStream A = stream("a", {{"520", "64 - j"}, {"8", "64 - k"}, {"0", "64"}});
+  A.Loops[1].Index = "j";
+  A.Loops[2].Index = "k";
+  const CacheGeometry C{"C", 16384, 4, 64};
+  auto M = [](int K) {
+    double S = 64;
+    for (int J = 1; J <= 63 - K; ++J)
+      S += (64 - J) / 8.0;
+    return S;
+  };
+  double Want = M(0), Before = 0;
+  for (int K = 0; K < 64; ++K) {
+    Before += M(K);
+    if (K > 0 && M(K) > 256)
+      Want += M(K);
+  }
+  EXPECT_DOUBLE_EQ(M(0), 316);
+  EXPECT_DOUBLE_EQ(lines({A}, &C), Want);
+  EXPECT_LT(Want, Before);
+}
+
+TEST(CacheLines, ARowsRemainderContinuesItsVectorPartsRun) {
+  // 62 doubles of each of 64 rows 4 KiB apart (l1), vectorised: 15
+  // iterations of 32 B (l0) and a remainder loop of 2 doubles (r0). By hand:
+  // 496 B from a line-aligned row start, 8 lines per row, 512 in all. The
+  // model: the vector part 1 + 14 x 32 / 64 = 8 lines per row, the
+  // remainder its 16 B on from where the vector part stopped, a quarter
+  // line: 8.25 per row. Before, the remainder started a run of its own,
+  // 1 + 8 / 64 lines per row: 584.
+  MemStream V = stream("a", {{"32", "15"}, {"4096", "64"}});
+  V.Size = 32;
+  MemStream R = stream("a", {{"8", "2"}, {"4096", "64"}});
+  R.Loops[0].Loop = "r0";
+  EXPECT_DOUBLE_EQ(lines({V, R}, nullptr), 64 * 8.25);
+  EXPECT_NEAR(lines({V, R}, nullptr), 512, 0.05 * 512);
+}
+
+TEST(CacheLines, ARowUnrolledByALineIsOneRun) {
+  // 16 rows of 64 doubles 520 B apart (l1), each walked by a loop unrolled
+  // by 8 (l0: 64 B per iteration, 8 loads 8 B apart), the rows moved one row
+  // and one double on 3 times (l2, 528 B). By hand: a row is a run of 8
+  // lines, 128 lines; each l2 iteration a new row's 8 lines and 16 x 8 /
+  // 64 = 2 more where the rows slide across a line: 128 + 2 x 10.
+  MemStream A = stream("a", {{"64", "8"}, {"520", "16"}, {"528", "3"}},
+                       {"8", "16", "24", "32", "40", "48", "56"});
+  EXPECT_DOUBLE_EQ(lines({A}, nullptr), 128 + 2 * 10);
+}
