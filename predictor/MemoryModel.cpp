@@ -376,6 +376,31 @@ ex otherLines(const Stream &P, const ex &Lines, const CacheGeometry *C, double L
   return Extra;
 }
 
+/// Do P and Q reference the same offsets beyond their clusters (the lanes
+/// of a vector loop within a line are each part's own) and share their
+/// outer loops (all but the innermost) with the same strides and trips?
+bool sameFarAndOuter(const Stream &P, const Stream &Q) {
+  auto Far = [](const Stream &X) {
+    std::vector<ex> F;
+    for (const ex &O : X.Offsets)
+      if (!is_a<numeric>(O) || ex_to<numeric>(O).to_double() < X.Lo ||
+          ex_to<numeric>(O).to_double() > X.Hi)
+        F.push_back(O);
+    return F;
+  };
+  std::vector<ex> FP = Far(P), FQ = Far(Q);
+  if (FP.size() != FQ.size())
+    return false;
+  for (const ex &O : FP)
+    if (std::none_of(FQ.begin(), FQ.end(), [&](const ex &X) { return expand(X - O).is_zero(); }))
+      return false;
+  for (size_t J = 1; J < P.Loop.size(); ++J)
+    if (P.Loop[J] != Q.Loop[J] || !expand(P.Stride[J] - Q.Stride[J]).is_zero() ||
+        !expand(P.Trip[J] - Q.Trip[J]).is_zero())
+      return false;
+  return true;
+}
+
 /// Are P and Q versions of one column walk (a vector loop over a column,
 /// its remainder and epilogue loops, each walking its part of the column):
 /// one base pointer, loads and stores alike, the same references beyond
@@ -394,31 +419,11 @@ bool versionOf(const Stream &P, const MemStream &SP, const Stream &Q, const MemS
       P.Loop.size() != Q.Loop.size() || P.Loop.size() < 2 || P.Loop[0] == Q.Loop[0] ||
       indexedObject(SP) || indexedObject(SQ))
     return false;
-  // (the references beyond their clusters: the lanes of a vector loop
-  // within a line are the part's own)
-  auto Far = [](const Stream &X) {
-    std::vector<ex> F;
-    for (const ex &O : X.Offsets)
-      if (!is_a<numeric>(O) || ex_to<numeric>(O).to_double() < X.Lo ||
-          ex_to<numeric>(O).to_double() > X.Hi)
-        F.push_back(O);
-    return F;
-  };
-  std::vector<ex> FP = Far(P), FQ = Far(Q);
-  if (FP.size() != FQ.size())
-    return false;
-  for (const ex &O : FP)
-    if (std::none_of(FQ.begin(), FQ.end(), [&](const ex &X) { return expand(X - O).is_zero(); }))
-      return false;
   const ex &S = P.Stride[0];
   if (!expand(S - Q.Stride[0]).is_zero() || S.is_zero() ||
       (is_a<numeric>(S) && ex_to<numeric>(S) < numeric(Line)))
     return false;
-  for (size_t J = 1; J < P.Loop.size(); ++J)
-    if (P.Loop[J] != Q.Loop[J] || !expand(P.Stride[J] - Q.Stride[J]).is_zero() ||
-        !expand(P.Trip[J] - Q.Trip[J]).is_zero())
-      return false;
-  return true;
+  return sameFarAndOuter(P, Q);
 }
 
 /// Is Q a later version of P's dense row walk (the scalar remainder of a
@@ -444,25 +449,7 @@ bool continuationOf(const Stream &P, const MemStream &SP, const Stream &Q, const
     if (!is_a<numeric>(*S) || !ex_to<numeric>(*S).is_positive() ||
         ex_to<numeric>(*S).to_double() >= Line)
       return false;
-  auto Far = [](const Stream &X) {
-    std::vector<ex> F;
-    for (const ex &O : X.Offsets)
-      if (!is_a<numeric>(O) || ex_to<numeric>(O).to_double() < X.Lo ||
-          ex_to<numeric>(O).to_double() > X.Hi)
-        F.push_back(O);
-    return F;
-  };
-  std::vector<ex> FP = Far(P), FQ = Far(Q);
-  if (FP.size() != FQ.size())
-    return false;
-  for (const ex &O : FP)
-    if (std::none_of(FQ.begin(), FQ.end(), [&](const ex &X) { return expand(X - O).is_zero(); }))
-      return false;
-  for (size_t J = 1; J < P.Loop.size(); ++J)
-    if (P.Loop[J] != Q.Loop[J] || !expand(P.Stride[J] - Q.Stride[J]).is_zero() ||
-        !expand(P.Trip[J] - Q.Trip[J]).is_zero())
-      return false;
-  return true;
+  return sameFarAndOuter(P, Q);
 }
 
 /// [stream Q's lines are among those stream P touches in the same
