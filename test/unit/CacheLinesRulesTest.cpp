@@ -4,6 +4,7 @@
 // row's remainder after its vector part, a row unrolled by a line.
 #include "predictor/Expr.h"
 #include "predictor/MemoryModel.h"
+#include "MemoryFixtures.h"
 
 #include <gtest/gtest.h>
 
@@ -14,22 +15,8 @@
 using namespace segtime;
 
 namespace {
-/// A stream of 8-byte loads of base B; Loops innermost first as
-/// {stride, trip}, loop ids l0, l1, ...
-MemStream stream(const std::string &B, std::vector<std::pair<std::string, std::string>> Loops,
-                 std::vector<std::string> Offsets = {}) {
-  MemStream S;
-  S.Base = B;
-  S.Load = true;
-  S.Size = 8;
-  S.Offsets = std::move(Offsets);
-  for (size_t I = 0; I < Loops.size(); ++I)
-    S.Loops.push_back({"l" + std::to_string(I), Loops[I].first, Loops[I].second});
-  return S;
-}
-double lines(const std::vector<MemStream> &S, const CacheGeometry *C) {
-  return evaluate(linesInto(S, C), {});
-}
+using test::lines;
+using test::stream;
 } // namespace
 
 TEST(CacheLines, RunsShiftedByWholeRowsDoNotGrow) {

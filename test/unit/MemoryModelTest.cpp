@@ -1,6 +1,7 @@
 //===- MemoryModelTest.cpp - ICC memory term and library calls ------------===//
 #include "predictor/Expr.h"
 #include "predictor/MemoryModel.h"
+#include "MemoryFixtures.h"
 #include "predictor/Predict.h"
 #include "predictor/ResourceModel.h"
 
@@ -209,22 +210,8 @@ TEST(ICCModel, ChainsAcrossLoopsAndTheWindow) {
 // --- cache-line memory term (layer conditions) ------------------------------
 
 namespace {
-/// A stream of 8-byte loads of base B; Loops innermost first as
-/// {stride, trip}, loop ids l0, l1, ...
-MemStream stream(const std::string &B, std::vector<std::pair<std::string, std::string>> Loops,
-                 std::vector<std::string> Offsets = {}, bool Store = false) {
-  MemStream S;
-  S.Base = B;
-  (Store ? S.Store : S.Load) = true;
-  S.Size = 8;
-  S.Offsets = std::move(Offsets);
-  for (size_t I = 0; I < Loops.size(); ++I)
-    S.Loops.push_back({"l" + std::to_string(I), Loops[I].first, Loops[I].second});
-  return S;
-}
-double lines(const std::vector<MemStream> &S, const CacheGeometry *C) {
-  return evaluate(linesInto(S, C), {});
-}
+using test::lines;
+using test::stream;
 const CacheGeometry IceL1{"L1", 49152, 12, 64}; // this machine's L1d: 64 sets
 const CacheGeometry IceL2{"L2", 1310720, 20, 64}; // 1024 sets
 } // namespace
