@@ -129,6 +129,14 @@ void Builder::addScaled(Poly &To, const Poly &From, double Scale, const std::str
 /// has hash H - h("(1 - X)") + h(X), with no sorting or joining).
 static uint64_t factorHash(StringRef F) { return llvm::xxh3_64bits(F); }
 
+/// Whether P has something mergeable could merge: two monomials, one with
+/// a negated factor "(1 - X)".
+static bool mayMerge(const FlatPoly &P) {
+  return P.size() >= 2 && llvm::any_of(P, [](const auto &MC) {
+           return MC.first.find("(1 - ") != std::string::npos;
+         });
+}
+
 /// Whether simplify merges two monomials of P: a monomial with a factor
 /// "(1 - X)" whose monomial with X in its place is in P with the same
 /// coefficient. If none, the look costs what simplify's first look at
@@ -138,10 +146,7 @@ static uint64_t factorHash(StringRef F) { return llvm::xxh3_64bits(F); }
 /// The monomials' factor hashes (factorHash) sift the candidates: only a
 /// swapped monomial whose hash is one of P's is built and looked up.
 bool Builder::mergeable(const Poly &P) {
-  // (nothing to merge without two monomials, one with a negated factor)
-  if (P.size() < 2 || llvm::none_of(P, [](const auto &MC) {
-        return MC.first.find("(1 - ") != std::string::npos;
-      }))
+  if (!mayMerge(P))
     return false;
   uint64_t Units = 0;
   SmallVector<StringRef, 8> Fs, Other;
@@ -344,9 +349,7 @@ std::optional<std::string> Builder::render(const Poly &P) {
 std::optional<std::string> Builder::renderSettled(const Poly &P) {
   // What mergeable(P) spends when it finds nothing: the factors of each
   // monomial and one more, where there is something to look at.
-  if (P.size() >= 2 && llvm::any_of(P, [](const auto &MC) {
-        return MC.first.find("(1 - ") != std::string::npos;
-      })) {
+  if (mayMerge(P)) {
     uint64_t Units = 0;
     for (auto &[M, C] : P)
       Units += (M.empty() ? 0 : std::count(M.begin(), M.end(), '\x1f') + 1) + 1;
