@@ -45,7 +45,7 @@ bool ExitFinder::hasExit(const Stmt *Body) {
 bool ExitFinder::TraverseStmt(Stmt *S) {
   if (!S)
     return true;
-  Flags Outer = Cur;
+  Flags Outer = std::move(Cur);
   const Stmt *OuterParent = Parent;
   Cur = Flags();
   Parent = S;
@@ -55,10 +55,16 @@ bool ExitFinder::TraverseStmt(Stmt *S) {
   // (S included) encloses it.
   bool Inner = isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt, SwitchStmt>(S);
   bool FreeBreak = Cur.FreeBreak && !Inner;
+  // A goto to a label within S stays within S.
+  for (const LabelDecl *L : Cur.Labels)
+    Cur.Gotos.erase(L);
   if (!Parent || isBodyOf(S, Parent))
-    Exits[S] = FreeBreak || Cur.ReturnOrGoto;
-  Cur.FreeBreak = Outer.FreeBreak || FreeBreak;
-  Cur.ReturnOrGoto |= Outer.ReturnOrGoto;
+    Exits[S] = FreeBreak || Cur.Leaves || !Cur.Gotos.empty();
+  Outer.FreeBreak |= FreeBreak;
+  Outer.Leaves |= Cur.Leaves;
+  Outer.Gotos.insert(Cur.Gotos.begin(), Cur.Gotos.end());
+  Outer.Labels.insert(Cur.Labels.begin(), Cur.Labels.end());
+  Cur = std::move(Outer);
   return R;
 }
 

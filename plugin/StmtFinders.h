@@ -11,6 +11,7 @@
 
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 #include <set>
 
@@ -29,10 +30,12 @@ public:
   bool VisitUnaryOperator(clang::UnaryOperator *U);
 };
 
-/// Whether a loop's body contains a break that leaves that loop, a return or
-/// a goto. One traversal of a body answers for it and for every loop body
-/// nested in it (remembered), so a loop nest costs its size, not its size
-/// times its depth.
+/// Whether a loop's body contains a break that leaves that loop, a return, an
+/// indirect goto, or a goto to a label outside the body (a goto to a label
+/// within the body, as in `if (c) goto L20; ...; goto L10; L20: ...; L10: ;`,
+/// stays in the loop). One traversal of a body answers for it and for every
+/// loop body nested in it (remembered), so a loop nest costs its size, not
+/// its size times its depth.
 class ExitFinder : public clang::RecursiveASTVisitor<ExitFinder> {
 public:
   bool hasExit(const clang::Stmt *Body);
@@ -43,18 +46,29 @@ public:
     return true;
   }
   bool VisitReturnStmt(clang::ReturnStmt *) {
-    Cur.ReturnOrGoto = true;
+    Cur.Leaves = true;
     return true;
   }
-  bool VisitGotoStmt(clang::GotoStmt *) {
-    Cur.ReturnOrGoto = true;
+  bool VisitIndirectGotoStmt(clang::IndirectGotoStmt *) {
+    Cur.Leaves = true;
+    return true;
+  }
+  bool VisitGotoStmt(clang::GotoStmt *G) {
+    Cur.Gotos.insert(G->getLabel());
+    return true;
+  }
+  bool VisitLabelStmt(clang::LabelStmt *L) {
+    Cur.Labels.insert(L->getDecl());
     return true;
   }
 
 private:
   static bool isBodyOf(const clang::Stmt *S, const clang::Stmt *Loop);
   struct Flags {
-    bool FreeBreak = false, ReturnOrGoto = false;
+    bool FreeBreak = false;
+    bool Leaves = false; ///< a return or an indirect goto
+    /// Targets of the gotos within, and the labels defined within.
+    llvm::SmallPtrSet<const clang::LabelDecl *, 2> Gotos, Labels;
   };
   Flags Cur;
   const clang::Stmt *Parent = nullptr;             ///< of the statement being traversed

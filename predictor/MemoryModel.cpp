@@ -518,6 +518,22 @@ ex covered(const std::vector<Stream> &Ps, const std::vector<MemStream> &S, size_
 } // namespace
 
 namespace {
+/// The trips of an indexed object's stream P over its loops [0, Upto) as
+/// objectLines takes them (the object's lines, then the accesses): in a
+/// triangular nest, a loop whose counter an inner trip holds sums the
+/// accesses per iteration (seg_sum) instead of multiplying, so that no
+/// counter is left free.
+std::vector<ex> objectTrips(const Stream &P, size_t Upto) {
+  if (Upto < 2)
+    return std::vector<ex>(P.Trip.begin(), P.Trip.begin() + Upto);
+  ex A = 1;
+  for (size_t J = 1; J < Upto; ++J)
+    A = is_a<symbol>(P.Index[J]) && A.has(P.Index[J])
+            ? sumOver(A, ex_to<symbol>(P.Index[J]), P.Trip[J])
+            : A * P.Trip[J];
+  return {P.Trip[0], A};
+}
+
 /// The streams S parsed, with the counters of their triangular loops.
 struct Parsed {
   std::vector<Stream> Ps;
@@ -583,8 +599,7 @@ Parsed parseStreams(const std::vector<MemStream> &S, double Line,
       continue;
     bool Obj = indexedObject(S[I]); // (an iteration of its loop: a line per access)
     for (size_t J = 0; J < P.Loop.size(); ++J) {
-      ex L = Obj && J > 0 ? objectLines(P.Stride[0] * P.Trip[0],
-                                        std::vector<ex>(P.Trip.begin(), P.Trip.begin() + J),
+      ex L = Obj && J > 0 ? objectLines(P.Stride[0] * P.Trip[0], objectTrips(P, J),
                                         P.Offsets.size() + 1, nullptr, Line)
                           : streamLines(P, J, nullptr, Line, R.V, R.Ks).M;
       R.V[P.Loop[J]] += numeric(Line) * (L + otherLines(P, L, nullptr, Line, R.V, R.Ks));
@@ -638,7 +653,8 @@ std::vector<ex> linesIntoEach(const std::vector<MemStream> &S, const CacheGeomet
       continue;
     }
     bool Obj = indexedObject(S[I]);
-    ex L = Obj ? objectLines(P.Stride[0] * P.Trip[0], P.Trip, P.Offsets.size() + 1, C, Line)
+    ex L = Obj ? objectLines(P.Stride[0] * P.Trip[0], objectTrips(P, P.Trip.size()),
+                             P.Offsets.size() + 1, C, Line)
                : streamLines(P, P.Loop.size(), C, Line, V, Ks).M;
     // (a stream whose lines another touches in the same iterations adds none)
     ex Own = 1 - covered(Ps, S, I, Line, Ks);
@@ -647,8 +663,8 @@ std::vector<ex> linesIntoEach(const std::vector<MemStream> &S, const CacheGeomet
     if (C) {
       Touched D = streamLines(P, P.Loop.size(), nullptr, Line, V, Ks);
       if (Obj)
-        D = Touched{objectLines(P.Stride[0] * P.Trip[0], P.Trip, 1 + P.Offsets.size(), nullptr,
-                                Line)};
+        D = Touched{objectLines(P.Stride[0] * P.Trip[0], objectTrips(P, P.Trip.size()),
+                                1 + P.Offsets.size(), nullptr, Line)};
       Distinct += (D.M + otherLines(P, D.M, nullptr, Line, V, Ks)) * Own;
       Fits *= setsFit(D, *C);
     }

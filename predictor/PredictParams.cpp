@@ -389,10 +389,17 @@ void FilePredictor::missingError(FunctionPrediction &FP, const FunctionSeg &FS,
     addMissing(FP.Missing, std::move(V));
   }
   E << "; give them with -p NAME=VALUE";
+  // The values already known, the first few: a file with hundreds of branch
+  // probabilities would otherwise bury the message.
+  constexpr size_t KnownShown = 12;
   if (!W.Values.empty()) {
     E << " (known:";
+    size_t N = 0;
     for (auto &[K, V] : W.Values)
-      E << " " << K << "=" << V;
+      if (N++ < KnownShown)
+        E << " " << K << "=" << V;
+    if (N > KnownShown)
+      E << " and " << N - KnownShown << " more";
     E << ")";
   }
   FP.Error = E.str();
