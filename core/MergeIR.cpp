@@ -185,9 +185,38 @@ private:
           PerIteration[N.Trip] = N.Range.Line;
         N.Trip = *T;
       }
+    if (!Src)
+      sharedSourceTrip(N);
     if (Fallback.count(N.Trip))
       Used.insert(N.Trip);
     N.Trip = S.Simplify(N.Trip);
+  }
+
+  /// IR loop N, one of several at its line (copies in an unrolled
+  /// enclosing loop, loop versions, an unrolled loop's parts), whose trip
+  /// holds the fallback parameter N_<fn>_<line> of that line: the
+  /// parameter is the iterations per reach of the source loop statement
+  /// (IRTripCount.cpp), so the count of the only source loop at the line,
+  /// when that is counted and the same at every reach (no enclosing loop's
+  /// index), is its value in every one of them (TSVC's s161: its i loop
+  /// in both copies of the time loop unrolled x2).
+  void sharedSourceTrip(Node &N) {
+    auto A = AstLoops.find(N.Range.Line);
+    if (A == AstLoops.end() || A->second.size() != 1 || A->second[0]->Index.empty())
+      return;
+    std::string Suffix = "_" + std::to_string(N.Range.Line);
+    for (auto &[Name, P] : Fallback) {
+      if (P.Kind != "loop" || Name.size() <= Suffix.size() ||
+          Name.compare(Name.size() - Suffix.size(), Suffix.size(), Suffix) != 0 ||
+          !containsWord(N.Trip, Name))
+        continue;
+      auto T = inIRNames(A->second[0]->Trip);
+      if (!T || T->find("k_") != std::string::npos)
+        return;
+      TripOf[Name] = *T;
+      N.Trip = replaceWord(N.Trip, Name, "(" + *T + ")");
+      return;
+    }
   }
 
   /// A call's callee in source names, and the arguments ScalarEvolution

@@ -85,9 +85,13 @@ struct MergeIRServices {
 ///    loops' iteration numbers (i = start + step*k) — in memory terms too,
 ///    unless the count is known only per iteration of an enclosing loop
 ///    (then the memory term is dropped, with a note);
-///  - unmatched loops (no source loop at the line, or several) keep their
-///    parameter; call arguments ScalarEvolution could not give are the
-///    source call's at the same line;
+///  - several IR loops at the line of one counted source loop whose count
+///    is the same at every reach (copies in an unrolled enclosing loop, an
+///    unrolled loop's parts) take that count for the parameter, which is
+///    the iterations per reach of the source loop statement;
+///  - other unmatched loops (no source loop at the line, or several) keep
+///    their parameter; call arguments ScalarEvolution could not give are
+///    the source call's at the same line;
 ///  - inlined code is attributed to its call and its "<callee>.<param>"
 ///    names bound to the call's arguments;
 ///  - trip counts and arguments are simplified (S.Simplify);

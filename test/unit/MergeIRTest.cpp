@@ -145,20 +145,24 @@ TEST(MergeIR, UncountedLoopTakesTheSourceCountAlsoInItsMemoryTerm) {
 
 TEST(MergeIR, UnmatchedLoopsKeepTheirParameters) {
   FunctionSeg F = oneLoop();
-  // Two optimised loops for one source loop (vector body and remainder),
-  // one loop with no source loop at its line.
-  NodeList IR{irLoop("ir1", 3, "N_f_3"), irLoop("ir2", 3, "N_f_3"), irLoop("ir3", 9, "N_f_9")};
+  // Two optimised loops for one source loop (the copies of an unrolled
+  // enclosing loop, or an unrolled loop's parts: idiv and umod of the
+  // iterations per reach), one loop with no source loop at its line. The
+  // parameter N_f_3 is the iterations per reach of the source loop: each
+  // takes the source count.
+  NodeList IR{irLoop("ir1", 3, "N_f_3"), irLoop("ir2", 3, "umod(N_f_3, 4)"),
+              irLoop("ir3", 9, "N_f_9")};
   std::vector<Parameter> Ps{param("N_f_3", "loop"), param("N_f_9", "loop"),
                             param("N_f_7", "loop"), param("Pir_f_4_5", "branch")};
   std::vector<std::string> W;
   mergeIR(W, F, IR, Ps, {}, services());
   const NodeList &L = F.LevelSegs.at("IR");
-  EXPECT_EQ(L[0].Trip, "N_f_3");
-  EXPECT_EQ(L[1].Trip, "N_f_3");
+  EXPECT_EQ(L[0].Trip, "n");
+  EXPECT_EQ(L[1].Trip, simplifyExprText("umod((n), 4)"));
   EXPECT_EQ(L[0].SourceNode, "v1"); // still attributed to the source loop
   EXPECT_EQ(L[2].Trip, "N_f_9");
   EXPECT_EQ(L[2].SourceNode, "");
-  EXPECT_TRUE(hasParameter(F, "N_f_3"));
+  EXPECT_FALSE(hasParameter(F, "N_f_3"));
   EXPECT_TRUE(hasParameter(F, "N_f_9"));
   EXPECT_FALSE(hasParameter(F, "N_f_7"));    // made but not used
   EXPECT_TRUE(hasParameter(F, "Pir_f_4_5")); // branch probabilities always
