@@ -193,14 +193,20 @@ const Builder::GuardFacts &Builder::guardFacts(Loop *SL) {
   return G;
 }
 
-/// "vectorised" if L computes with vector instructions, else "". Unrolling is recognised later, by
-/// comparing trip counts with the source loop (plugin/Plugin.cpp).
+/// "vectorised" if L computes with vector instructions in its own blocks (not
+/// in an inner loop: the loop vectoriser transforms innermost loops, and a
+/// row loop around a vectorised loop still runs its source iterations), else
+/// "". Unrolling is recognised later, by comparing trip counts with the
+/// source loop (plugin/Plugin.cpp).
 std::string Builder::transformations(Loop *L) {
   // (llvm.loop.isvectorized also marks the scalar epilogue: not used)
-  for (BasicBlock *B : L->blocks())
+  for (BasicBlock *B : L->blocks()) {
+    if (llvm::any_of(L->getSubLoops(), [&](const Loop *S) { return S->contains(B); }))
+      continue;
     for (Instruction &I : *B)
       if (I.getType()->isVectorTy())
         return "vectorised";
+  }
   return "";
 }
 
