@@ -3,10 +3,12 @@
 /// \file
 /// Exact conditions (comparisons of values in source names: cmp_eq, cmp_lt,
 /// cmp_le) for branches that have one, the named probability Pir_<fn>_<line>_<col>
-/// of a data-dependent branch, and the min/max-update idiom whose probability
-/// is H_N/N (Knuth TAOCP vol. 1 1.2.7).
+/// of a data-dependent branch, the min/max-update idiom whose probability
+/// is H_N/N (Knuth TAOCP vol. 1 1.2.7), and merge and search steps, 1/2
+/// (IRDataCompare.h).
 ///
 //===----------------------------------------------------------------------===//
+#include "passes/IRDataCompare.h"
 #include "passes/IRSegBuilder.h"
 
 #include <functional>
@@ -20,8 +22,9 @@ namespace irseg {
 /// The probability that data-dependent branch Br takes its first
 /// successor as a parameter Pir_<function>_<line>_<col> (the branch's
 /// location; copies made by unrolling share it, "(1 - P)" if a copy's
-/// successors are swapped), default BranchProbabilityInfo's estimate;
-/// nullopt without a debug location.
+/// successors are swapped), default BranchProbabilityInfo's estimate, or
+/// an outcome model: the min-update idiom's H_N/N, a merge or search
+/// step's estimated 1/2 (dataComparison); nullopt without a debug location.
 std::optional<std::string> Builder::branchParameter(BranchInst *Br) {
   const DebugLoc &DL = Br->getDebugLoc();
   if (!DL || !DL.getLine())
@@ -33,8 +36,18 @@ std::optional<std::string> Builder::branchParameter(BranchInst *Br) {
   std::string Taken = At(Br->getSuccessor(0)), Other = At(Br->getSuccessor(1));
   std::string Name = "Pir_" + Out.Name + "_" + std::to_string(DL.getLine()) + "_" +
                      std::to_string(DL.getCol());
-  if (const Parameter *P = findParameter(Name))
+  if (Parameter *P = findParameter(Name)) {
+    // A copy in a loop of a branch first met outside it (the prologue that
+    // an unrolled loop peels) gives it the merge or search step's model.
+    if (P->Source == "BPI") {
+      bool Swapped = P->TakenAt == Other && P->OtherAt == Taken;
+      if (auto K = dataComparison(*Br, LI))
+        setDataComparison(*P, *K);
+      else if (auto Past = mergeBoundTest(*Br, LI))
+        setMergeBound(*P, *Past != Swapped);
+    }
     return P->TakenAt == Other && P->OtherAt == Taken ? negation(Name) : Name;
+  }
   double P0 = BPI.getEdgeProbability(Br->getParent(), 0u).getNumerator() /
               double(BranchProbability::getDenominator());
   Parameter P{Name, "branch", P0, "BPI",
@@ -42,8 +55,10 @@ std::optional<std::string> Builder::branchParameter(BranchInst *Br) {
                   std::to_string(DL.getCol()),
               "probability that the optimised branch goes to " + Taken +
                   " (BranchProbabilityInfo's estimate)"};
+  bool Record = false;
   if (auto R = recordTest(Br))
     if (auto N = recordTestCount(*R, Br)) {
+      Record = true;
       // H_N ~ ln N + gamma + 1/(2N) - 1/(12N^2) (Knuth TAOCP vol. 1
       // 1.2.7 eq. 3; 0.994 at N = 1, so the probability stays <= 1).
       std::string M = "max(" + *N + ", 1)";
@@ -55,9 +70,69 @@ std::optional<std::string> Builder::branchParameter(BranchInst *Br) {
       P.Meaning = "probability that the optimised branch goes to " + Taken +
                   " (a min/max update of a location tested N times: H_N/N records)";
     }
+  // A merge or search step: an estimated outcome frequency of 1/2
+  // (IRDataCompare.h; docs/models.md ICC step 4).
+  if (!Record) {
+    if (auto K = dataComparison(*Br, LI))
+      setDataComparison(P, *K);
+    else if (auto Past = mergeBoundTest(*Br, LI))
+      setMergeBound(P, *Past);
+  }
   P.TakenAt = Taken;
   P.OtherAt = Other;
   addParameter(std::move(P));
+  return Name;
+}
+
+/// P, the probability of a branch (Source "BPI"), as a merge or search
+/// step's: the estimated default 1/2 (dataCompareSource).
+void Builder::setDataComparison(Parameter &P, DataCompareKind K) {
+  P.Default = 0.5;
+  P.DefaultExpr.clear();
+  P.Source = dataCompareSource(K);
+  auto Paren = P.Meaning.find(" (");
+  P.Meaning = P.Meaning.substr(0, Paren) +
+              (K == DataCompareKind::Merge ? " (a merge step: estimated 1/2 on random input)"
+                                           : " (a search step: estimated 1/2 for a random key)");
+}
+
+/// P, the probability of a branch (Source "BPI"), as the bound test of a
+/// merge index (mergeBoundTest): 0 if its first successor is the side past
+/// the bound (PastFirst), else 1.
+void Builder::setMergeBound(Parameter &P, bool PastFirst) {
+  P.Default = PastFirst ? 0.0 : 1.0;
+  P.DefaultExpr.clear();
+  P.Source = mergeBoundSource();
+  auto Paren = P.Meaning.find(" (");
+  P.Meaning = P.Meaning.substr(0, Paren) +
+              " (the bound test of a merge index: estimated, past the bound only once its "
+              "run is exhausted)";
+}
+
+/// The probability that the condition of a merge or search step's select
+/// in loop block B is true (dataSelect), as a parameter
+/// Pir_<function>_<line>_<col> of the comparison's location with the
+/// estimated default 1/2 (the machine level charges it only where code
+/// generation made the select a branch); nullopt if B has no such select
+/// or the comparison no debug location.
+std::optional<std::string> Builder::selectParameter(BasicBlock *B) {
+  auto S = dataSelect(*B, LI);
+  if (!S)
+    return std::nullopt;
+  auto *C = cast<Instruction>(S->Select->getCondition());
+  const DebugLoc &DL = C->getDebugLoc();
+  if (!DL || !DL.getLine())
+    return std::nullopt;
+  std::string Name = "Pir_" + Out.Name + "_" + std::to_string(DL.getLine()) + "_" +
+                     std::to_string(DL.getCol());
+  if (!findParameter(Name))
+    addParameter(Parameter{Name, "branch", 0.5, dataCompareSource(S->Kind, true),
+                           DL->getFilename().str() + ":" + std::to_string(DL.getLine()) +
+                               ":" + std::to_string(DL.getCol()),
+                           "probability that the condition of the select is true (a " +
+                               std::string(S->Kind == DataCompareKind::Merge
+                                               ? "merge step: estimated 1/2 on random input)"
+                                               : "search step: estimated 1/2 for a random key)")});
   return Name;
 }
 

@@ -245,6 +245,9 @@ DenseMap<const void *, double> Builder::frequencies(Loop *L,
           return !(L && S == L->getHeader()) && unitOf(L, S);
         }))
       Named = branchParameter(Br);
+    // Else a merge or search step's select (docs/models.md ICC step 4).
+    if (!Named && L)
+      Named = selectParameter(B);
     if (Named)
       Out.DataBranch[B] = *Named;
     for (BasicBlock *S : successors(B)) {

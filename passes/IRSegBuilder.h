@@ -18,6 +18,7 @@
 #ifndef SEGTIME_PASSES_IRSEGBUILDER_H
 #define SEGTIME_PASSES_IRSEGBUILDER_H
 
+#include "passes/IRDataCompare.h"
 #include "passes/IRSeg.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -249,6 +250,9 @@ private:
     unsigned RecordSucc = 0;
   };
   std::optional<std::string> branchParameter(BranchInst *Br);
+  std::optional<std::string> selectParameter(BasicBlock *B);
+  void setDataComparison(Parameter &P, DataCompareKind K);
+  void setMergeBound(Parameter &P, bool PastFirst);
   std::optional<RecordTest> recordTest(BranchInst *Br);
   PHINode *joinOf(BranchInst *Br, PHINode *M, Value *V, unsigned &RecordSucc);
   std::vector<BranchInst *> recordChain(PHINode *H, Loop *L);

@@ -128,6 +128,15 @@ void collectBlocks(Recording &R, MachineFunction &MF, const MachineLoopInfo &MLI
     });
     if (Cond && Leaves)
       R.CondJumps.insert(B.Orig);
+    // A select made into a branch jumps within the IR block's own code.
+    unsigned Selects = 0;
+    for (const MachineInstr &MI : MBB.terminators())
+      if (MI.isConditionalBranch())
+        for (const MachineOperand &Op : MI.operands())
+          if (Op.isMBB() && Op.getMBB() != &MBB && !MLI.isLoopHeader(Op.getMBB()) &&
+              R.Blocks[Index[Op.getMBB()]].Orig == B.Orig)
+            ++Selects;
+    R.Blocks[Index[&MBB]].SelectJumps = Selects;
   }
   // Blocks made by code generation (split critical edges, blocks new in
   // the codegen IR passes) belong to their only predecessor, else to the
@@ -315,8 +324,11 @@ void addResults(const Recording &Rec, std::map<const BasicBlock *, Ruv> &Out, Ed
   for (const BlockRecord &B : Rec.Blocks)
     if (B.Orig && B.EdgeTo && EdgeOut)
       (*EdgeOut)[{B.Orig, B.EdgeTo}].add(B.Cost);
-    else if (B.Orig)
+    else if (B.Orig) {
       Out[B.Orig].add(B.Cost);
+      if (B.SelectJumps && !B.Inherited)
+        Out[B.Orig].add("branch.select", B.SelectJumps);
+    }
   if (CondJumpsOut)
     CondJumpsOut->insert(Rec.CondJumps.begin(), Rec.CondJumps.end());
 }

@@ -57,6 +57,12 @@ struct BlockRecord {
   int OrigNumber =
       -1; ///< position of Orig in its function ("bbN" in the SEG), for dumps
   bool Inherited = false; ///< no block of its own: Orig is a neighbour's
+  /// Conditional jumps to code of the same IR block that is not a loop
+  /// header: selects that code generation made into branches (x86 cmov
+  /// conversion, selects without a cmov). addResults hands them on as the
+  /// RUV key "branch.select", which the IR SEG's attach reads and drops
+  /// (docs/models.md ICC step 4).
+  unsigned SelectJumps = 0;
   /// A block of code generation's own on the IR edge Orig -> EdgeTo (one
   /// predecessor and one successor with blocks of their own: a split
   /// critical edge, a skip jump): it runs as often as that edge is taken.

@@ -1,6 +1,7 @@
 //===- Register.cpp - Registration of segtime's LLVM passes ---------------===//
 #include "passes/Register.h"
 #include "core/ByteImage.h"
+#include "passes/IRDataCompare.h"
 #include "passes/MachineLevel.h"
 #include "passes/SourceLoc.h"
 #include "passes/Timing.h"
@@ -10,6 +11,7 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Compression.h"
 
+#include <set>
 #include <utility>
 
 using namespace llvm;
@@ -168,13 +170,33 @@ void attachFunction(IRFunctionSeg &FS, const std::string &Key,
     // conditional jump in the machine code: one possible misprediction
     // per execution (docs/models.md "branch mispredictions").
     std::map<std::string, std::string> DataBranchOf;
+    // Search steps (a load chain) and selects of merge and search steps,
+    // by their probabilities as DataBranch gives them.
+    std::set<std::string> SearchSteps, SelectSteps;
+    for (const Parameter &P : FS.Parameters)
+      for (const std::string &Prob : {P.Name, "(1 - " + P.Name + ")"}) {
+        if (irseg::isSearchStepSource(P.Source))
+          SearchSteps.insert(Prob);
+        if (irseg::isSelectStepSource(P.Source))
+          SelectSteps.insert(Prob);
+      }
+    // The machine level's count of selects made into branches (key
+    // "branch.select") decides for a select's comparison and is dropped.
+    std::map<const BasicBlock *, Ruv> Kept;
     for (const BasicBlock *B : Blocks) {
       auto R = Ruvs.find(B);
       auto S = FS.StageOf.find(B);
-      if (R != Ruvs.end() && S != FS.StageOf.end())
-        ByStage[S->second] = &R->second;
+      if (R == Ruvs.end() || S == FS.StageOf.end())
+        continue;
+      bool SelectJump = R->second.get("branch.select") > 0;
+      Ruv &K = Kept[B];
+      for (auto &[Op, Count] : R->second.counts())
+        if (Op != "branch.select")
+          K.add(Op, Count);
+      ByStage[S->second] = &K;
       auto D = FS.DataBranch.find(B);
-      if (S != FS.StageOf.end() && D != FS.DataBranch.end() && CondJumps.count(B))
+      if (D != FS.DataBranch.end() &&
+          (SelectSteps.count(D->second) ? SelectJump : CondJumps.count(B) > 0))
         DataBranchOf[S->second] = D->second;
     }
     std::function<void(NodeList &)> Attach = [&](NodeList &L) {
@@ -186,6 +208,9 @@ void attachFunction(IRFunctionSeg &FS, const std::string &Key,
           if (auto D = DataBranchOf.find(N.Id); D != DataBranchOf.end() && C == FS.CopyOf.end()) {
             R.add("branch.cond.data", 1);
             N.BranchProb = D->second;
+            // A search step's load chain (docs/models.md ICC step 4d).
+            if (SearchSteps.count(D->second))
+              R.add("branch.chain.load", 1);
           }
         }
         Attach(N.Body);

@@ -189,8 +189,10 @@ class ResourceModel;
 class MemoryModel;
 /// The parameters whose values O gives (-p) or measures (--profile), and
 /// those whose default is an outcome frequency derived from a model (the
-/// min-update idiom's H_N/N, Parameter::DefaultExpr): the branch
-/// probabilities ICCModel's misprediction term may use. Declared: the SEG
+/// min-update idiom's H_N/N, Parameter::DefaultExpr; an IR-level name
+/// "Pir_..." whose source is "static: ...": a merge or search step's
+/// estimated 1/2, docs/models.md ICC step 4): the branch probabilities
+/// ICCModel's misprediction term may use. Declared: the SEG
 /// file's parameters (FormulaBuilder::declaredParameters).
 std::set<std::string> knownOutcomes(const PredictOptions &O,
                                     const std::map<std::string, Parameter> &Declared);

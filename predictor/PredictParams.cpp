@@ -106,9 +106,12 @@ std::set<std::string> knownOutcomes(const PredictOptions &O,
                                     const std::map<std::string, Parameter> &Declared) {
   std::set<std::string> Names;
   // The min-update idiom's H_N/N is the frequency of the outcome itself
-  // (records of a sequence in random order), not a guess of the branch.
+  // (records of a sequence in random order), not a guess of the branch;
+  // so is a merge or search step's estimated 1/2 (an outcome model, source
+  // "static: ..."; docs/models.md ICC step 4). BPI's guesses are not.
   for (auto &[Name, P] : Declared)
-    if (!P.DefaultExpr.empty())
+    if (!P.DefaultExpr.empty() ||
+        (Name.rfind("Pir_", 0) == 0 && P.Source.rfind("static: ", 0) == 0))
       Names.insert(Name);
   for (auto &[Name, V] : O.Values)
     Names.insert(Name);

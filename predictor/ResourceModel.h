@@ -228,7 +228,15 @@ public:
   /// floating-point compare) are not outcome frequencies, and min(P, 1 - P)
   /// of a guess charged floyd's rarely taken `if` half a misprediction per
   /// execution (+546 %; docs/models.md "branch mispredictions").
-  GiNaC::ex mispredictTime(double Count, const std::string &Prob) const;
+  /// Chain: the stage's search steps (RUV key "branch.chain.load", a load
+  /// whose address the branch's outcome steers; docs/models.md ICC step
+  /// 4d): each mispredicted one also waits for its load, + Chain x min(P,
+  /// 1 - P) x chainLatency().
+  GiNaC::ex mispredictTime(double Count, const std::string &Prob, double Chain = 0) const;
+  /// Latency (s) a mispredicted search step exposes: the ICC entry
+  /// "latency.load" (the measured dependent-load latency, an L1 hit), 0
+  /// without it.
+  double chainLatency() const;
   /// Parameters whose values are measured (CT profile) or given by the
   /// user: the branch probabilities the misprediction term may use.
   void setKnownOutcomes(std::set<std::string> Names) { KnownOutcomes = std::move(Names); }

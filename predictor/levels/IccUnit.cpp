@@ -37,6 +37,7 @@ ICCModel::ICCModel(const Machine &M, const std::string &Target, const std::strin
       HllcCost[Op] = H.si(Op);
   }
   Uncosted.insert("branch.cond.data");
+  Uncosted.insert("branch.chain.load");
   for (const std::string &Class : latencyClasses())
     if (ICC.Costs.count("latency." + Class))
       Latency[Class] = ICC.si("latency." + Class) / cost("cycles");
@@ -116,7 +117,12 @@ double ICCModel::blockCycles(const Ruv &C) const {
   return Chain ? std::max(Cycles, Measured) : Cycles;
 }
 
-ex ICCModel::mispredictTime(double Count, const std::string &Prob) const {
+double ICCModel::chainLatency() const {
+  auto It = Latency.find("load");
+  return It == Latency.end() ? 0 : It->second * cost("cycles");
+}
+
+ex ICCModel::mispredictTime(double Count, const std::string &Prob, double Chain) const {
   if (Prob.empty())
     throw std::runtime_error("ICC RUV key 'branch.cond.data' on a stage without a branch "
                              "probability (branch_prob)");
@@ -124,7 +130,7 @@ ex ICCModel::mispredictTime(double Count, const std::string &Prob) const {
   for (const std::string &X : freeSymbols(P))
     if (!KnownOutcomes.count(X))
       return 0;
-  return numeric(Count) * segtime::min(P, 1 - P) * numeric(Penalty);
+  return segtime::min(P, 1 - P) * numeric(Count * Penalty + Chain * chainLatency());
 }
 
 std::optional<double> ICCModel::libraryCallCost(const std::string &Name) const {
@@ -146,7 +152,7 @@ StageWeight ICCModel::timeWeight() const {
     ex T = Base(N);
     if (auto B = N.Ruvs.find(Key); B != N.Ruvs.end()) {
       if (double Count = B->second.get("branch.cond.data"))
-        T += mispredictTime(Count, N.BranchProb);
+        T += mispredictTime(Count, N.BranchProb, B->second.get("branch.chain.load"));
       if (!Latency.empty() || !Throughput.empty()) // measured latencies and ports
         T += numeric((blockCycles(B->second) - B->second.get("cycles")) * cost("cycles"));
     }

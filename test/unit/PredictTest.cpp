@@ -58,6 +58,33 @@ SegFile file() {
 
 // f with n = 8 and the SEG default P_f_3 = 0.25: flop 8 * 0.25 = 2;
 // POC 2 / 4e6 s; HLLC 8 * (1 + 1) + 2 * 2 ns = 20 ns.
+// The probabilities the misprediction term may use: outcome models (the
+// min-update idiom's H_N/N, a merge or search step's estimated 1/2: source
+// "static: ..." of an IR-level name), given and measured values; not BPI's
+// guesses, nor the AST level's "static: default 0.5".
+TEST(Predict, KnownOutcomes) {
+  std::map<std::string, Parameter> D;
+  auto Add = [&](const std::string &Name, const std::string &Source, const std::string &Expr) {
+    Parameter P;
+    P.Name = Name;
+    P.Kind = "branch";
+    P.Source = Source;
+    if (Expr.empty())
+      P.Default = 0.5;
+    P.DefaultExpr = Expr;
+    D[Name] = P;
+  };
+  Add("Pir_f_3_7", "BPI", "");
+  Add("Pir_f_4_9", "static: estimated, merge step: P = 1/2", "");
+  Add("Pir_f_5_9", "static: min-update idiom, H_N/N with N = n", "1/n");
+  Add("P_f_6", "static: default 0.5", "");
+  Add("Pir_f_7_2", "BPI", "");
+  PredictOptions O;
+  O.Values["Pir_f_7_2"] = 0.2;
+  std::set<std::string> K = knownOutcomes(O, D);
+  EXPECT_EQ(K, (std::set<std::string>{"Pir_f_4_9", "Pir_f_5_9", "Pir_f_7_2"}));
+}
+
 TEST(Predict, ValuesAndDefaults) {
   PredictOptions O;
   O.Functions = {"f"};

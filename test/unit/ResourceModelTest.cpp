@@ -209,6 +209,38 @@ TEST(ICCModel, MispredictionTermDatasheetFallback) {
   EXPECT_NEAR(num(I.timeWeight()(branchStage("0.5"))), 4.125e-9, 1e-21);
 }
 
+// A search step (branch.chain.load = 1, docs/models.md ICC step 4d): a
+// mispredicted step also waits for its load. Penalty 5 ns, measured
+// latency.load 1 ns: P = 0.5 -> 8 x 0.25 + 0.5 x (5 + 1) = 5 ns; P = 0.9 ->
+// 2 + 0.1 x 6 = 2.6 ns. A merge step (no chain key): 2 + 0.5 x 5 = 4.5 ns.
+// Without latency.load the chain adds nothing: 4.5 ns.
+TEST(ICCModel, MispredictionTermSearchStepChain) {
+  Machine M = handMachine();
+  CostEntry &E = M.Levels[Level::ICC]["any"].Costs["branch.mispredict"];
+  E.Value = 5;
+  E.Provenance = "measured";
+  Node Search = branchStage("Pir_f_9_5");
+  Search.Ruvs["ICC:t"].add("branch.chain.load", 1);
+  {
+    ICCModel I(M, "t", "O2");
+    I.setKnownOutcomes({"Pir_f_9_5"});
+    EXPECT_DOUBLE_EQ(I.chainLatency(), 0);
+    EXPECT_NEAR(evaluate(I.timeWeight()(Search), {{"Pir_f_9_5", 0.5}}), 4.5e-9, 1e-21);
+  }
+  M.Levels[Level::ICC]["any"].Costs["latency.load"].Value = 1;
+  ICCModel I(M, "t", "O2");
+  I.setKnownOutcomes({"Pir_f_9_5"});
+  EXPECT_NEAR(I.chainLatency(), 1e-9, 1e-21);
+  ex T = I.timeWeight()(Search);
+  EXPECT_NEAR(evaluate(T, {{"Pir_f_9_5", 0.5}}), 5e-9, 1e-21);
+  EXPECT_NEAR(evaluate(T, {{"Pir_f_9_5", 0.9}}), 2.6e-9, 1e-21);
+  EXPECT_NEAR(evaluate(I.timeWeight()(branchStage("Pir_f_9_5")), {{"Pir_f_9_5", 0.5}}),
+              4.5e-9, 1e-21);
+  // The model's estimate not known as an outcome (BPI's guess): no term.
+  I.setKnownOutcomes({});
+  EXPECT_NEAR(evaluate(I.timeWeight()(Search), {{"Pir_f_9_5", 0.5}}), 2e-9, 1e-21);
+}
+
 namespace {
 
 /// handMachine plus an HLLC -O0 vector with the chain latencies (ns):

@@ -1,0 +1,90 @@
+//===- IRDataCompare.h - Comparisons whose outcome steers the loads -------===//
+///
+/// \file
+/// The outcome model of data-dependent comparisons without a profile
+/// (docs/models.md ICC step 4): a branch comparing values loaded through
+/// indices that the comparison's own outcome advances (a merge step) or
+/// comparing such a value with a loop-invariant key (a search step) goes
+/// either way with probability 1/2 on random input, an estimate the
+/// misprediction term may use. Search steps also form a load chain: a
+/// mispredicted step exposes the latency of its load (ICC step 4d).
+///
+//===----------------------------------------------------------------------===//
+#ifndef SEGTIME_PASSES_IRDATACOMPARE_H
+#define SEGTIME_PASSES_IRDATACOMPARE_H
+
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/IR/Instructions.h"
+
+#include <optional>
+#include <string>
+
+namespace segtime {
+namespace irseg {
+
+/// Which outcome model a data-dependent comparison gets.
+enum class DataCompareKind {
+  Merge,  ///< two loads, each through an index the outcome advances
+  Search, ///< one such load against a loop-invariant, non-constant key
+};
+
+/// The kind of Br, a conditional branch in a loop, when its condition is an
+/// ordering comparison (<, <=, >, >=; integer or floating point, through
+/// casts) of (a) two simple loads in Br's innermost loop L, or (b) one such
+/// load and a loop-invariant value that is not a constant, where each load's
+/// address is computed (through arithmetic in L, not through other loads)
+/// from a header phi of L whose next value depends on Br's outcome: on the
+/// paths from Br's two successors to L's back edges it takes different
+/// values, or it is a select on Br's condition. nullopt otherwise: an
+/// induction variable's a[i] (a clip or threshold, whose data may all lie on
+/// one side), a comparison with a constant, or one whose operands the
+/// compiler cannot follow. Deterministic, no side effects.
+std::optional<DataCompareKind> dataComparison(const llvm::BranchInst &Br,
+                                              const llvm::LoopInfo &LI);
+
+/// A select in a loop block whose condition is such a comparison (the
+/// optimiser made the branch a select; code generation may make it a
+/// branch again: x86 cmov conversion of a select on a load chain).
+struct DataSelect {
+  DataCompareKind Kind;
+  const llvm::SelectInst *Select;
+};
+
+/// The first select of block B whose condition is a comparison in B of
+/// a kind dataComparison accepts, a header phi of B's loop taking a value
+/// computed from that comparison; nullopt if none.
+std::optional<DataSelect> dataSelect(const llvm::BasicBlock &B, const llvm::LoopInfo &LI);
+
+/// Br as the bound test of a merge index: an integer ordering comparison
+/// of a header phi H of Br's loop L with a loop-invariant bound, where H
+/// addresses a load of a merge step in L and moves by one in one direction
+/// (each back-edge value is H or H + 1, or H or H - 1). The result: whether
+/// Br's condition is true when H is past its bound (H >= bound going up,
+/// <= going down); nullopt if Br is not such a test. The index passes its
+/// bound only once its run is exhausted: estimated P(past) = 0
+/// (mergeBoundSource).
+std::optional<bool> mergeBoundTest(const llvm::BranchInst &Br, const llvm::LoopInfo &LI);
+
+/// The parameter source of a bound test of a merge index ("static:
+/// estimated, bound test of a merge index ...").
+std::string mergeBoundSource();
+
+/// The parameter source (provenance) the IR SEG records for a comparison of
+/// kind K: "static: estimated, merge step ..." / "static: estimated, search
+/// step ..." (P = 1/2, with the reference), with a note if it is a
+/// select's (Select).
+std::string dataCompareSource(DataCompareKind K, bool Select = false);
+
+/// Whether Source (a parameter's provenance) is that of a search step
+/// (dataCompareSource(Search, ...)): the ICC RUV key branch.chain.load.
+bool isSearchStepSource(const std::string &Source);
+
+/// Whether Source is that of a select's comparison (dataCompareSource(K,
+/// true)): it costs only where the machine code has a branch for the
+/// select (RUV key branch.select of the block).
+bool isSelectStepSource(const std::string &Source);
+
+} // namespace irseg
+} // namespace segtime
+
+#endif
