@@ -208,6 +208,11 @@ public:
   /// overlap() in place of the scheduling model's MicroOpBufferSize, which
   /// LLVM 19 gives Zen 5 from the Zen 4 model. nullopt without the entry.
   std::optional<double> reorderBuffer() const { return Rob; }
+  /// The window beyond the retiring iteration, micro-ops (ICC entry
+  /// "reorder_window", measured by `segtime calibrate --level icc`): with it
+  /// window() takes the smooth form (K = 1 + W / U iterations in flight,
+  /// combined with the ports by max). nullopt without the entry.
+  std::optional<double> retireWindow() const { return RetireWindow; }
 
   /// Branch mispredictions (docs/models.md "branch mispredictions"): the
   /// llvm-mca cycles assume perfect prediction. A stage whose block ends in
@@ -278,10 +283,26 @@ public:
   /// nested loops' own overlap assumed all their executions overlap. Core
   /// if an iteration does not fit the window (U > MicroOpBuffer), the body
   /// has no chain, calls a function or its sums depend on a loop index.
+  /// With the machine file's "reorder_window" W (retireWindow) the smooth
+  /// form instead (windowTime): K = 1 + W / U iterations in flight at any
+  /// U, max(ports, chains / K); MicroOpBuffer is not used.
   GiNaC::ex window(const Node &Loop, const GiNaC::ex &Core, const GiNaC::ex &Trip,
                    double MicroOpBuffer) const;
   /// Exponent of the window's p-norm (see window): assumed, not measured.
   static constexpr double kWindowExponent = 2;
+  /// The smooth window form (docs/models.md "ICC" 2c), seconds per
+  /// execution of a loop of Trip iterations, each with chains of Chain
+  /// cycles, U reorder-buffer micro-ops and a port bound of R cycles, at the
+  /// cycle time TCyc (s) and the window W beyond the retiring iteration
+  /// (micro-ops): the oldest iteration in flight is retiring, W / U more
+  /// are in the window, so K = 1 + W / U iterations overlap their chains
+  /// (Little's law: chains / K per iteration) and the throughput bound
+  /// (OSACA, Laukemann et al. 2019) is the larger of that and the ports:
+  ///   t = TCyc x Trip x max(R, Chain x U / (U + W)).
+  /// No step in U: one iteration much larger than the window (U >> W)
+  /// keeps its whole chain, one much smaller is Little's law over W / U.
+  static GiNaC::ex windowTime(const GiNaC::ex &Trip, const GiNaC::ex &Chain,
+                              const GiNaC::ex &U, const GiNaC::ex &R, double W, double TCyc);
 
 private:
   double Penalty = 0;      ///< s per misprediction
@@ -292,6 +313,13 @@ private:
   std::map<std::string, double> Latency;  ///< "latency.<class>" entries, cycles
   std::map<std::string, double> Throughput; ///< "throughput.<class>" entries, cycles
   std::optional<double> Rob;               ///< "reorder_buffer", micro-ops
+  std::optional<double> RetireWindow;      ///< "reorder_window", micro-ops
+  /// The smooth window form of Loop's execution (s; windowTime per
+  /// iteration, summed over Loop's counter where the iteration's chains,
+  /// micro-ops or ports depend on it: a triangular nest); nullopt without
+  /// "reorder_window", or if the body has no chain, calls a function or
+  /// depends on an enclosing loop's counter.
+  std::optional<GiNaC::ex> smoothWindow(const Node &Loop, const GiNaC::ex &Trip) const;
 };
 
 /// Model for level L (POC, HLLC, INTCC, ICC: levelUnit(L).makeModel); Opt is the SEG's

@@ -46,6 +46,8 @@ ICCModel::ICCModel(const Machine &M, const std::string &Target, const std::strin
       Throughput[Class] = ICC.si("throughput." + Class) / cost("cycles");
   if (auto R = ICC.Costs.find("reorder_buffer"); R != ICC.Costs.end() && R->second.Value > 0)
     Rob = R->second.Value; // micro-ops, not a time: never an RUV key
+  if (auto R = ICC.Costs.find("reorder_window"); R != ICC.Costs.end() && R->second.Value > 0)
+    RetireWindow = R->second.Value; // micro-ops
   if (auto P = ICC.Costs.find("branch.mispredict"); P != ICC.Costs.end()) {
     Penalty = ICC.si("branch.mispredict");
     PenaltyFrom = P->second.Provenance + ": " + P->second.Ref;
@@ -167,10 +169,11 @@ StageWeight ICCModel::timeWeight() const {
   };
 }
 
-/// Whether E depends on an IR loop's iteration counter (k_<fn>_irN).
-static bool dependsOnLoopIndex(const ex &E) {
+/// Whether E depends on an IR loop's iteration counter (k_<fn>_irN) other
+/// than Free.
+static bool dependsOnLoopIndex(const ex &E, const std::string &Free = "") {
   for (const std::string &X : freeSymbols(E))
-    if (X.rfind("k_", 0) == 0)
+    if (X.rfind("k_", 0) == 0 && X != Free)
       return true;
   return false;
 }
@@ -178,9 +181,11 @@ static bool dependsOnLoopIndex(const ex &E) {
 /// Per execution of List: the sum over its stages of Freq x RUV[Key][Op],
 /// nested loops times their trip; nullopt if List calls a function (its
 /// micro-ops are not in the SEG) or the sum depends on a loop index (it
-/// would need index sums: triangular nests).
+/// would need index sums: triangular nests) other than Free (the counter
+/// of the loop whose body List is, summed by the caller).
 static std::optional<ex> perExecution(const NodeList &List, const std::string &Key,
-                                      const std::function<double(const Ruv &)> &Op) {
+                                      const std::function<double(const Ruv &)> &Op,
+                                      const std::string &Free = "") {
   ex Sum = 0;
   for (const Node &S : List) {
     ex F = frequencyOf(S);
@@ -188,7 +193,7 @@ static std::optional<ex> perExecution(const NodeList &List, const std::string &K
       if (auto It = S.Ruvs.find(Key); It != S.Ruvs.end())
         Sum += F * Op(It->second);
     } else if (S.Kind == NodeKind::Loop) {
-      std::optional<ex> In = perExecution(S.Body, Key, Op);
+      std::optional<ex> In = perExecution(S.Body, Key, Op, Free);
       if (!In)
         return std::nullopt;
       Sum += F * parseExpr(S.Trip) * *In;
@@ -196,7 +201,7 @@ static std::optional<ex> perExecution(const NodeList &List, const std::string &K
       return std::nullopt;
     }
   }
-  if (dependsOnLoopIndex(Sum))
+  if (dependsOnLoopIndex(Sum, Free))
     return std::nullopt;
   return Sum;
 }
@@ -205,9 +210,9 @@ static std::optional<ex> perExecution(const NodeList &List, const std::string &K
 /// with a recurrence (Node::Chain), each trip x (its one block's cycles
 /// (ICCModel::blockCycles), or
 /// the chains of its inner loops); nullopt if the sum depends on a loop
-/// index.
+/// index other than Free.
 static std::optional<ex> chainCycles(const NodeList &List, const std::string &Key,
-                                     const ICCModel &M) {
+                                     const ICCModel &M, const std::string &Free = "") {
   ex Sum = 0;
   for (const Node &S : List) {
     if (S.Kind != NodeKind::Loop || S.Chain.empty())
@@ -217,19 +222,54 @@ static std::optional<ex> chainCycles(const NodeList &List, const std::string &Ke
     if (OneBlock) {
       if (auto It = S.Body[0].Ruvs.find(Key); It != S.Body[0].Ruvs.end())
         PerIt = M.blockCycles(It->second);
-    } else if (std::optional<ex> In = chainCycles(S.Body, Key, M)) {
+    } else if (std::optional<ex> In = chainCycles(S.Body, Key, M, Free)) {
       PerIt = *In;
     } else {
       return std::nullopt;
     }
     Sum += frequencyOf(S) * parseExpr(S.Trip) * PerIt;
   }
-  if (dependsOnLoopIndex(Sum))
+  if (dependsOnLoopIndex(Sum, Free))
     return std::nullopt;
   return Sum;
 }
 
+std::optional<ex> ICCModel::smoothWindow(const Node &L, const ex &Trip) const {
+  if (!RetireWindow)
+    return std::nullopt;
+  std::string Key = ruvKey(Level::ICC, variant());
+  // Summed over the loop's counter where an iteration's work depends on it
+  // (a triangular nest).
+  const std::string &Free = L.Index;
+  std::optional<ex> Chain = chainCycles(L.Body, Key, *this, Free);
+  if (!Chain || Chain->is_zero())
+    return std::nullopt;
+  auto Count = [](const char *Op) { return [Op](const Ruv &C) { return C.get(Op); }; };
+  std::optional<ex> U = perExecution(L.Body, Key, Count("uops"), Free);
+  std::optional<ex> Fused = perExecution(L.Body, Key, Count("uops.macro_fused"), Free);
+  std::optional<ex> R =
+      perExecution(L.Body, Key, [this](const Ruv &C) { return blockRThroughput(C); }, Free);
+  if (!U || !Fused || !R)
+    return std::nullopt;
+  // The chains that start afresh in an iteration (its loops whose chain is
+  // their own, Node::Chain "own": trmv's eight rows of an iteration of its
+  // row loop unrolled by 8) are independent and follow one another in the
+  // window like iterations: each spans U / Starts micro-ops.
+  ex Starts = 0;
+  for (const Node &S : L.Body)
+    if (S.Kind == NodeKind::Loop && S.Chain == "own")
+      Starts += frequencyOf(S);
+  // U: the reorder buffer's micro-ops per chain.
+  ex PerChain = (*U - *Fused) / max(Starts, 1);
+  ex PerIt = windowTime(1, *Chain, PerChain, *R, *RetireWindow, cost("cycles"));
+  if (!Free.empty() && PerIt.has(sym(Free)))
+    return sumOver(PerIt, sym(Free), Trip);
+  return Trip * PerIt;
+}
+
 ex ICCModel::window(const Node &L, const ex &Core, const ex &Trip, double Rob) const {
+  if (RetireWindow)
+    return smoothWindow(L, Trip).value_or(Core);
   std::string Key = ruvKey(Level::ICC, variant());
   std::optional<ex> Chain = chainCycles(L.Body, Key, *this);
   if (!Chain || Chain->is_zero())
@@ -251,9 +291,19 @@ ex ICCModel::window(const Node &L, const ex &Core, const ex &Trip, double Rob) c
   return Fits * overlapTime(Resource, Little, kWindowExponent) + (1 - Fits) * Core;
 }
 
+ex ICCModel::windowTime(const ex &Trip, const ex &Chain, const ex &U, const ex &R, double W,
+                          double TCyc) {
+  return numeric(TCyc) * Trip * max(R, Chain * U / (U + numeric(W)));
+}
+
 ex ICCModel::overlap(const Node &L, const ex &Core, int Depth, double Rob) const {
   if (Rob <= 0)
     return Core;
+  if (L.Chain.empty() && std::any_of(L.Body.begin(), L.Body.end(), [](const Node &S) {
+        return S.Kind == NodeKind::Loop;
+      }))
+    if (std::optional<ex> W = smoothWindow(L, parseExpr(L.Trip)))
+      return *W; // also where the body's frequencies vary with the counter
   std::string Key = ruvKey(Level::ICC, variant());
   double TCyc = cost("cycles");
   // Stages directly in the body; give up on frequencies that vary with the
