@@ -119,3 +119,19 @@ TEST(CacheLines, ASweepJustOverTheCacheReloadsOnlyItsOverflowingSets) {
   // taken, each iteration's 10 lines come in again.
   EXPECT_DOUBLE_EQ(lines({Sweep("10", "8")}, &C), 5 * 10);
 }
+
+TEST(CacheLines, TheElementBeforeAShiftedColumnWalkAddsNoLines) {
+  // A column walk a[(t + 1 + r) * 65 + t] of 16 rows (l0: 520 B down), moved
+  // one row down and one double on 4 times (l1: 528 B), and the element just
+  // above it, a[t * 65 + t] (the diagonal of a solve by columns: l1 only).
+  // By hand: the walk 16 + 3 x (1 new row + 16 x 8 / 64) = 25 lines; the
+  // diagonal element of iteration t is in row t, which the walk of
+  // iteration t - 1 touched a double before it: no line of its own (but
+  // where that double crosses a line, which the model leaves out). Before,
+  // 4 more (a line per iteration).
+  MemStream Col = stream("a", {{"520", "16"}, {"528", "4"}});
+  MemStream Diag = stream("a", {{"528", "4"}});
+  Diag.Loops[0].Loop = "l1";
+  EXPECT_DOUBLE_EQ(lines({Col}, nullptr), 25);
+  EXPECT_DOUBLE_EQ(lines({Col, Diag}, nullptr), 25);
+}
