@@ -164,17 +164,22 @@ ex setsFit(const Touched &T, const CacheGeometry &C) {
 /// lines miss, r (W + 1) lines per sweep: the miss share min(1, max(0, V -
 /// S W) (W + 1) / V). Floyd n = 363 in a 1 MiB 16-way L2: 16471 lines over
 /// 1024 sets, 87 sets of 17 lines, 1479 lines again per k, not 16471
-/// (cachegrind: 5.44e5 lines for 363 sweeps). A stream that moves (S != 0)
-/// keeps the capacity test V <= size: its old lines stay in the sets as
-/// new ones come (a column walk shifted by a double: cachegrind saw its
-/// sets overflow as when nothing fits). Not the conflicts of arrays whose
-/// bases map to the same sets (power-of-two strides: setsFit).
-ex lruFit(const ex &V, const ex &S, const CacheGeometry &C) {
-  if (!S.is_zero())
-    return cmp_le(V, numeric(C.Size));
+/// (cachegrind: 5.44e5 lines for 363 sweeps). The capacity test V <= size
+/// stays: for a stream that moves (S != 0: its old lines stay in the sets
+/// as new ones come; a column walk shifted by a double overflowed its sets
+/// in cachegrind as when nothing fits), where the lines do not spread
+/// evenly (Even = 0: a strided walk that uses part of the sets, matmul's
+/// column of B 800 B apart in a 128-set cache of 16 B lines, every other
+/// set) and in a direct-mapped cache (one way: any two lines of a set
+/// conflict, which the even spread does not describe; cachegrind cannot
+/// simulate the 16 B lines of the SPARC caches on an AVX host to check).
+ex lruFit(const ex &V, const ex &S, const CacheGeometry &C, const ex &Even) {
+  ex Step = cmp_le(V, numeric(C.Size));
+  if (!S.is_zero() || C.Ways < 2 || Even.is_zero())
+    return Step;
   ex Lines = V / numeric(C.Line), Held = numeric(C.sets() * C.Ways);
   ex Miss = min(1, max(0, Lines - Held) * numeric(C.Ways + 1) / max(Lines, Held));
-  return 1 - Miss;
+  return Even * (1 - Miss) + (1 - Even) * Step;
 }
 
 /// Counters of the triangular loops of a nest -> their trips.
@@ -243,7 +248,8 @@ size_t reuseLoop(const Stream &P, size_t J) {
 }
 
 Touched streamLines(const Stream &P, size_t Upto, const CacheGeometry *C, double Line,
-                    const std::map<std::string, ex> &V, const Counters &Ks) {
+                    const std::map<std::string, ex> &V, const Counters &Ks,
+                    const ex &Even = 0) {
   Touched T;
   T.M = T.E = P.lines0(Line);
   size_t J0 = 0;
@@ -260,7 +266,7 @@ Touched streamLines(const Stream &P, size_t Upto, const CacheGeometry *C, double
     if (C) {
       Big.M = largest(T.M, Ks);
       ex VJ = largest(V.at(P.Loop[reuseLoop(P, J)]), Ks);
-      Fit = lruFit(VJ, S, *C) * setsFit(Big, *C);
+      Fit = lruFit(VJ, S, *C, Even) * setsFit(Big, *C);
     }
     // Runs that the loop shifts by m whole run strides and Delta bytes,
     // |Delta| < a line (a window of k rows moved down m rows: a 2-D
@@ -312,7 +318,7 @@ Touched streamLines(const Stream &P, size_t Upto, const CacheGeometry *C, double
                                    [&](const ex &X) { return X.is_equal(K2); })) ||
                       (!VJ.has(K2) && !T.M.has(K2)));
       if (Own)
-        FitK = lruFit(VJ, S, *C) * setsFit(T, *C);
+        FitK = lruFit(VJ, S, *C, Even) * setsFit(T, *C);
       ex Later = (1 - cmp_eq(K, 0)) * Near * FitK;
       // Runs shifted by m whole run strides bring m new runs in only if the
       // walk's far end moves on: with R(k) runs in iteration k, m + R(k) -
@@ -678,6 +684,26 @@ std::vector<ex> linesIntoEach(const std::vector<MemStream> &S, const CacheGeomet
   const std::map<std::string, ex> &V = PS.V;
   std::vector<ex> Each;
   ex Distinct = 0, Fits = 1;
+  // (the set-overflow share of lruFit holds where the lines spread evenly
+  // over the sets: every stream's strided walk, a stride wider than a line
+  // and its references, uses all of them)
+  ex Even = 1;
+  if (C)
+    for (size_t I = 0; I < Ps.size(); ++I) {
+      const Stream &P = Ps[I];
+      if (P.Merged || indexedObject(S[I]))
+        continue;
+      for (const ex &St : P.Stride)
+        if (!St.is_zero()) {
+          // (dense: within a line or the references' cluster, a vector
+          // loop's 4 loads of 32 B)
+          if (!is_a<numeric>(St) ||
+              ex_to<numeric>(St).to_double() > std::max(Line, P.Hi - P.Lo + P.Size))
+            Even *= cmp_eq(cache_sets(St, numeric(C->sets()), numeric(Line)),
+                           numeric(C->sets()));
+          break;
+        }
+    }
   for (size_t I = 0; I < Ps.size(); ++I) {
     const Stream &P = Ps[I];
     if (P.Merged) {
@@ -686,7 +712,7 @@ std::vector<ex> linesIntoEach(const std::vector<MemStream> &S, const CacheGeomet
     }
     bool Obj = indexedObject(S[I]);
     ex L = Obj ? objectLines(P.Stride[0] * P.Trip[0], P.Trip, P.Offsets.size() + 1, C, Line)
-               : streamLines(P, P.Loop.size(), C, Line, V, Ks).M;
+               : streamLines(P, P.Loop.size(), C, Line, V, Ks, Even).M;
     // (a stream whose lines another touches in the same iterations adds none)
     ex Own = 1 - covered(Ps, S, I, Line, Ks);
     Each.push_back((L + otherLines(P, L, C, Line, V, Ks)) * (WriteBacks && S[I].Store ? 2 : 1) *
