@@ -193,6 +193,48 @@ void addContinuedResumes(Loop *Top, LoopInfo &LI, ScalarEvolution &SE,
   }
 }
 
+NamedPlaceholders::~NamedPlaceholders() {
+  for (Instruction *V : Values) {
+    Named.erase(V);
+    V->deleteValue();
+  }
+}
+
+Value *NamedPlaceholders::make(Type *Ty, const std::string &Name) {
+  Values.push_back(new FreezeInst(PoisonValue::get(Ty)));
+  Named[Values.back()] = Name;
+  return Values.back();
+}
+
+ValueToSCEVMapTy nestInductions(Loop *Top, LoopInfo &LI, ScalarEvolution &SE,
+                                const std::map<const Loop *, std::string> &LoopTrip,
+                                NamedPlaceholders &Rows) {
+  ValueToSCEVMapTy Inductions = opaqueInductions(Top, SE);
+  ValueToSCEVMapTy Continued;
+  for (auto &[P, In] : continuedStarts(Top, SE)) {
+    Loop *L = LI.getLoopFor(P->getParent());
+    auto T = LoopTrip.find(In);
+    size_t At = T == LoopTrip.end() ? std::string::npos : T->second.find("N_");
+    if (Inductions.count(P) || At == std::string::npos || !L->getLoopPreheader())
+      continue;
+    size_t End = At + 2;
+    while (End < T->second.size() && (isalnum(T->second[End]) || T->second[End] == '_'))
+      ++End;
+    Value *N = Rows.make(P->getType(), T->second.substr(At, End - At));
+    Continued[P] = SE.getAddRecExpr(SE.getSCEV(P->getIncomingValueForBlock(L->getLoopPreheader())),
+                                    SE.getUnknown(N), L, SCEV::FlagAnyWrap);
+    Inductions[P] = Continued[P];
+  }
+  addResumeValues(Top, LI, SE, Inductions);
+  if (!Continued.empty()) { // (a resume value that starts at such a phi moves with it)
+    for (auto &[V, S] : Inductions)
+      if (!Continued.count(V))
+        S = SCEVParameterRewriter::rewrite(S, SE, Continued);
+    addContinuedResumes(Top, LI, SE, Continued, Inductions);
+  }
+  return Inductions;
+}
+
 /// S with its integer casts taken as exact, in type Ty (i64): zero and sign
 /// extensions and truncations of subexpressions dropped, leaves sign-extended.
 /// Address arithmetic of int indices (signed: no wrap) then cancels where

@@ -641,46 +641,8 @@ void Builder::memoryOf(Loop *Top, Node &N) {
     if (!isa<SCEVCouldNotCompute>(B))
       Triangular |= dependsOnNest(B, Top) || (!maxOverNest(B, Top) && indexedText(B));
   }
-  ValueToSCEVMapTy Inductions = opaqueInductions(Top, SE);
-  // A start that continues where the inner walk ended (continuedStarts)
-  // steps by the inner source loop's iterations per reach, N_<fn>_<line>
-  // (a placeholder value written in that name while the streams are).
-  ValueToSCEVMapTy Continued;
-  struct Placeholders {
-    ScevText &T;
-    std::vector<Instruction *> Args; // (a freeze of poison in no block: nothing known of it)
-    ~Placeholders() {
-      for (Instruction *A : Args) {
-        T.Named.erase(A);
-        A->deleteValue();
-      }
-    }
-  } Rows{Text, {}};
-  for (auto &[P, In] : continuedStarts(Top, SE)) {
-    Loop *L = LI.getLoopFor(P->getParent());
-    auto T = LoopTrip.find(In);
-    if (Debug)
-      errs() << "memoryOf: continued start " << *P << " trip "
-             << (T == LoopTrip.end() ? std::string("?") : T->second) << "\n";
-    size_t At = T == LoopTrip.end() ? std::string::npos : T->second.find("N_");
-    if (Inductions.count(P) || At == std::string::npos)
-      continue;
-    size_t End = At + 2;
-    while (End < T->second.size() && (isalnum(T->second[End]) || T->second[End] == '_'))
-      ++End;
-    Rows.Args.push_back(new FreezeInst(PoisonValue::get(P->getType())));
-    Text.Named[Rows.Args.back()] = T->second.substr(At, End - At);
-    Continued[P] = SE.getAddRecExpr(SE.getSCEV(P->getIncomingValueForBlock(L->getLoopPreheader())),
-                                    SE.getUnknown(Rows.Args.back()), L, SCEV::FlagAnyWrap);
-    Inductions[P] = Continued[P];
-  }
-  addResumeValues(Top, LI, SE, Inductions);
-  if (!Continued.empty()) { // (a resume value that starts at such a phi moves with it)
-    for (auto &[V, S] : Inductions)
-      if (!Continued.count(V))
-        S = SCEVParameterRewriter::rewrite(S, SE, Continued);
-    addContinuedResumes(Top, LI, SE, Continued, Inductions);
-  }
+  NamedPlaceholders Rows(Text.Named); // (continued starts' steps, named while the texts are written)
+  ValueToSCEVMapTy Inductions = nestInductions(Top, LI, SE, LoopTrip, Rows);
   std::optional<TargetLibraryInfoImpl> Libs;
   for (BasicBlock *B : Top->blocks())
     for (Instruction &I : *B) {
