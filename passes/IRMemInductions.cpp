@@ -104,6 +104,137 @@ void addResumeValues(Loop *Top, LoopInfo &LI, ScalarEvolution &SE,
   }
 }
 
+/// V without its integer casts (sext, zext, trunc).
+static Value *uncast(Value *V) {
+  while (auto *C = dyn_cast<CastInst>(V))
+    if (C->getOperand(0)->getType()->isIntegerTy() && C->getType()->isIntegerTy())
+      V = C->getOperand(0);
+    else
+      break;
+  return V;
+}
+
+/// Header phis P of nest Top's loops L (integer, opaque to ScalarEvolution)
+/// with: a loop inside L whose header phi starts at P (its value from the
+/// loop's one predecessor outside it) (through integer
+/// casts, or through a resume phi one of whose values is P: the unrolled
+/// part of a data-dependent loop after its remainder), and a loop inside L
+/// whose exit test compares with P's next value (its incoming value from
+/// L's latch, through casts). spmv's row loop: p runs from rowptr[i] to
+/// rowptr[i + 1], and rowptr[i + 1] is the next row's rowptr[i] (the
+/// compiler keeps it in a phi instead of loading it again). Before, the
+/// start was a value the nest does not move: val and col stayed in one
+/// row (spmv_csr n = 2260: 0 lines into L1, cachegrind 3820).
+std::map<PHINode *, Loop *> continuedStarts(Loop *Top, ScalarEvolution &SE) {
+  std::map<PHINode *, Loop *> Out;
+  for (Loop *L : Top->getLoopsInPreorder()) {
+    BasicBlock *Pre = L->getLoopPreheader(), *Latch = L->getLoopLatch();
+    if (!Pre || !Latch || L->getSubLoops().empty())
+      continue;
+    for (PHINode &P : L->getHeader()->phis()) {
+      if (!P.getType()->isIntegerTy() || !isa<SCEVUnknown>(SE.getSCEV(&P)))
+        continue;
+      Value *Next = uncast(P.getIncomingValueForBlock(Latch));
+      if (Next == &P)
+        continue;
+      bool Starts = false;
+      Loop *Ends = nullptr;
+      for (Loop *In : L->getLoopsInPreorder()) {
+        if (In == L)
+          continue;
+        if (BasicBlock *IP = In->getLoopPredecessor()) // (no preheader after -O2's CFG cleanup)
+          for (PHINode &H : In->getHeader()->phis()) {
+            Value *S = uncast(H.getIncomingValueForBlock(IP));
+            if (S == &P)
+              Starts = true;
+            else if (auto *R = dyn_cast<PHINode>(S); R && R->getParent() != In->getHeader())
+              Starts |= llvm::any_of(R->incoming_values(),
+                                     [&](Value *V) { return uncast(V) == &P; });
+          }
+        SmallVector<BasicBlock *, 4> Exiting;
+        In->getExitingBlocks(Exiting);
+        for (BasicBlock *E : Exiting) {
+          auto *Br = dyn_cast<BranchInst>(E->getTerminator());
+          auto *Cmp = Br && Br->isConditional() ? dyn_cast<ICmpInst>(Br->getCondition()) : nullptr;
+          if (Cmp && !Ends && (uncast(Cmp->getOperand(0)) == Next ||
+                               uncast(Cmp->getOperand(1)) == Next))
+            Ends = In;
+        }
+      }
+      if (Starts && Ends)
+        Out[&P] = Ends;
+    }
+  }
+  return Out;
+}
+
+void addContinuedResumes(Loop *Top, LoopInfo &LI, ScalarEvolution &SE,
+                         ValueToSCEVMapTy &Continued, ValueToSCEVMapTy &Map) {
+  for (BasicBlock *B : Top->blocks()) {
+    if (LI.isLoopHeader(B))
+      continue;
+    for (PHINode &R : B->phis()) {
+      if (Map.count(&R))
+        continue;
+      bool Starts = llvm::any_of(R.users(), [&](User *U) {
+        auto *H = dyn_cast<PHINode>(U);
+        Loop *L = H ? LI.getLoopFor(H->getParent()) : nullptr;
+        return L && Top->contains(L) && L->getHeader() == H->getParent() &&
+               L->getLoopPredecessor() && H->getIncomingValueForBlock(L->getLoopPredecessor()) == &R;
+      });
+      if (!Starts)
+        continue;
+      for (Value *V : R.incoming_values())
+        if (Continued.count(uncast(V))) {
+          Map[&R] = SCEVParameterRewriter::rewrite(SE.getSCEV(V), SE, Continued);
+          break;
+        }
+    }
+  }
+}
+
+NamedPlaceholders::~NamedPlaceholders() {
+  for (Instruction *V : Values) {
+    Named.erase(V);
+    V->deleteValue();
+  }
+}
+
+Value *NamedPlaceholders::make(Type *Ty, const std::string &Name) {
+  Values.push_back(new FreezeInst(PoisonValue::get(Ty)));
+  Named[Values.back()] = Name;
+  return Values.back();
+}
+
+ValueToSCEVMapTy nestInductions(Loop *Top, LoopInfo &LI, ScalarEvolution &SE,
+                                const std::map<const Loop *, std::string> &LoopTrip,
+                                NamedPlaceholders &Rows) {
+  ValueToSCEVMapTy Inductions = opaqueInductions(Top, SE);
+  ValueToSCEVMapTy Continued;
+  for (auto &[P, In] : continuedStarts(Top, SE)) {
+    Loop *L = LI.getLoopFor(P->getParent());
+    auto T = LoopTrip.find(In);
+    size_t At = T == LoopTrip.end() ? std::string::npos : T->second.find("N_");
+    if (Inductions.count(P) || At == std::string::npos || !L->getLoopPreheader())
+      continue;
+    size_t End = At + 2;
+    while (End < T->second.size() && (isalnum(T->second[End]) || T->second[End] == '_'))
+      ++End;
+    Value *N = Rows.make(P->getType(), T->second.substr(At, End - At));
+    Continued[P] = SE.getAddRecExpr(SE.getSCEV(P->getIncomingValueForBlock(L->getLoopPreheader())),
+                                    SE.getUnknown(N), L, SCEV::FlagAnyWrap);
+    Inductions[P] = Continued[P];
+  }
+  addResumeValues(Top, LI, SE, Inductions);
+  if (!Continued.empty()) { // (a resume value that starts at such a phi moves with it)
+    for (auto &[V, S] : Inductions)
+      if (!Continued.count(V))
+        S = SCEVParameterRewriter::rewrite(S, SE, Continued);
+    addContinuedResumes(Top, LI, SE, Continued, Inductions);
+  }
+  return Inductions;
+}
+
 /// S with its integer casts taken as exact, in type Ty (i64): zero and sign
 /// extensions and truncations of subexpressions dropped, leaves sign-extended.
 /// Address arithmetic of int indices (signed: no wrap) then cancels where

@@ -641,8 +641,8 @@ void Builder::memoryOf(Loop *Top, Node &N) {
     if (!isa<SCEVCouldNotCompute>(B))
       Triangular |= dependsOnNest(B, Top) || (!maxOverNest(B, Top) && indexedText(B));
   }
-  ValueToSCEVMapTy Inductions = opaqueInductions(Top, SE);
-  addResumeValues(Top, LI, SE, Inductions);
+  NamedPlaceholders Rows(Text.Named); // (continued starts' steps, named while the texts are written)
+  ValueToSCEVMapTy Inductions = nestInductions(Top, LI, SE, LoopTrip, Rows);
   std::optional<TargetLibraryInfoImpl> Libs;
   for (BasicBlock *B : Top->blocks())
     for (Instruction &I : *B) {

@@ -54,4 +54,13 @@ ex objectLines(const ex &X, const std::vector<ex> &Trips, size_t Refs, const Cac
   return First + max(0, A - XL) * Miss;
 }
 
+ex lruFit(const ex &V, const ex &S, const CacheGeometry &C, const ex &Even) {
+  ex Step = cmp_le(V, numeric(C.Size));
+  if (!S.is_zero() || C.Ways < 2 || Even.is_zero())
+    return Step;
+  ex Lines = V / numeric(C.Line), Held = numeric(C.sets() * C.Ways);
+  ex Miss = min(1, max(0, Lines - Held) * numeric(C.Ways + 1) / max(Lines, Held));
+  return Even * (1 - Miss) + (1 - Even) * Step;
+}
+
 } // namespace segtime

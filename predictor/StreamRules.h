@@ -5,7 +5,8 @@
 /// memory term (predictor/MemoryModel.h, linesInto) treat apart: the lanes
 /// of a vectorised column walk, re-rolled into the walk they come from, and
 /// the object of an indexed reference (x[idx[i]]), whose accesses are taken
-/// as uniformly random.
+/// as uniformly random; and the share of a sweep's lines that an LRU cache
+/// just smaller than the sweep keeps (lruFit).
 ///
 //===----------------------------------------------------------------------===//
 #ifndef SEGTIME_PREDICTOR_STREAMRULES_H
@@ -50,6 +51,30 @@ bool indexedObject(const MemStream &S);
 /// the other streams' layer conditions).
 GiNaC::ex objectLines(const GiNaC::ex &X, const std::vector<GiNaC::ex> &Trips, size_t Refs,
                       const CacheGeometry *C, double Line);
+
+/// The share (an expression, 0..1) of the lines of a stream that does not move in a loop (its
+/// stride S there is 0) that the loop's next iteration finds again in LRU
+/// cache C, when all streams touch V bytes in one iteration: 1 up to the
+/// cache's size, 0 from (ways + 1) x sets lines on, and between them the
+/// share of the lines in sets that do not overflow. Model: V lines spread
+/// evenly over the S sets (a contiguous array: q = floor(V / S) lines in
+/// each set, r = V - q S sets with one more); a cyclic sweep of the same
+/// lines keeps a set's lines when they are at most its W ways and brings
+/// all of them in again otherwise (LRU), so with q = W the r sets of W + 1
+/// lines miss, r (W + 1) lines per sweep: the miss share min(1, max(0, V -
+/// S W) (W + 1) / V). Floyd n = 363 in a 1 MiB 16-way L2: 16471 lines over
+/// 1024 sets, 87 sets of 17 lines, 1479 lines again per k, not 16471
+/// (cachegrind: 5.44e5 lines for 363 sweeps). The capacity test V <= size
+/// stays: for a stream that moves (S != 0: its old lines stay in the sets
+/// as new ones come; a column walk shifted by a double overflowed its sets
+/// in cachegrind as when nothing fits), where the lines do not spread
+/// evenly (Even = 0: a strided walk that uses part of the sets, matmul's
+/// column of B 800 B apart in a 128-set cache of 16 B lines, every other
+/// set) and in a direct-mapped cache (one way: any two lines of a set
+/// conflict, which the even spread does not describe; cachegrind cannot
+/// simulate the 16 B lines of the SPARC caches on an AVX host to check).
+GiNaC::ex lruFit(const GiNaC::ex &V, const GiNaC::ex &S, const CacheGeometry &C,
+                 const GiNaC::ex &Even);
 
 } // namespace segtime
 

@@ -1,7 +1,8 @@
 //===- CacheLinesRulesTest.cpp - Layer-condition rules of the memory term -===//
 // Lines counted by hand for small nests (docs/models.md "Memory term"):
 // shifted runs, per-iteration capacity past inner triangular counters, a
-// row's remainder after its vector part, a row unrolled by a line.
+// row's remainder after its vector part, a row unrolled by a line, a sweep
+// just over the cache's size.
 #include "predictor/Expr.h"
 #include "predictor/MemoryModel.h"
 #include "MemoryFixtures.h"
@@ -92,4 +93,45 @@ TEST(CacheLines, ARowUnrolledByALineIsOneRun) {
   MemStream A = stream("a", {{"64", "8"}, {"520", "16"}, {"528", "3"}},
                        {"8", "16", "24", "32", "40", "48", "56"});
   EXPECT_DOUBLE_EQ(lines({A}, nullptr), 128 + 2 * 10);
+}
+
+TEST(CacheLines, ASweepJustOverTheCacheReloadsOnlyItsOverflowingSets) {
+  // 10 lines walked densely (64 B loads 64 B apart, l0) and swept 5 times
+  // (l1: stride 0) through an LRU cache of 4 sets x 2 ways of 64 B. By hand:
+  // line l maps to set l mod 4; sets 0 and 1 hold 3 lines each (0, 4, 8 and
+  // 1, 5, 9), more than their 2 ways, so a cyclic sweep misses all 6 every
+  // time; sets 2 and 3 hold 2 lines each and keep them. 10 lines in the
+  // first sweep, 6 in each later one: 10 + 4 x 6 = 34. Before (nothing kept
+  // once the 10 lines exceed the 8 the cache holds): 50.
+  const CacheGeometry C{"C", 512, 2, 64};
+  auto Sweep = [](const std::string &Lines, const std::string &Outer) {
+    MemStream A = stream("a", {{"64", Lines}, {Outer, "5"}});
+    A.Size = 64;
+    return A;
+  };
+  EXPECT_DOUBLE_EQ(lines({Sweep("10", "0")}, &C), 10 + 4 * 6);
+  // 8 lines fit (warm caches: none again); 12 or more overflow every set:
+  // each sweep brings all in again.
+  EXPECT_DOUBLE_EQ(lines({Sweep("8", "0")}, &C), 0);
+  EXPECT_DOUBLE_EQ(lines({Sweep("12", "0")}, &C), 5 * 12);
+  // Moved on by a double per l1 iteration (a walk shifted by 8 B), its old
+  // lines stay in the sets as new ones come: the set-overflow share is not
+  // taken, each iteration's 10 lines come in again.
+  EXPECT_DOUBLE_EQ(lines({Sweep("10", "8")}, &C), 5 * 10);
+}
+
+TEST(CacheLines, TheElementBeforeAShiftedColumnWalkAddsNoLines) {
+  // A column walk a[(t + 1 + r) * 65 + t] of 16 rows (l0: 520 B down), moved
+  // one row down and one double on 4 times (l1: 528 B), and the element just
+  // above it, a[t * 65 + t] (the diagonal of a solve by columns: l1 only).
+  // By hand: the walk 16 + 3 x (1 new row + 16 x 8 / 64) = 25 lines; the
+  // diagonal element of iteration t is in row t, which the walk of
+  // iteration t - 1 touched a double before it: no line of its own (but
+  // where that double crosses a line, which the model leaves out). Before,
+  // 4 more (a line per iteration).
+  MemStream Col = stream("a", {{"520", "16"}, {"528", "4"}});
+  MemStream Diag = stream("a", {{"528", "4"}});
+  Diag.Loops[0].Loop = "l1";
+  EXPECT_DOUBLE_EQ(lines({Col}, nullptr), 25);
+  EXPECT_DOUBLE_EQ(lines({Col, Diag}, nullptr), 25);
 }
