@@ -135,3 +135,20 @@ TEST(CacheLines, TheElementBeforeAShiftedColumnWalkAddsNoLines) {
   EXPECT_DOUBLE_EQ(lines({Col}, nullptr), 25);
   EXPECT_DOUBLE_EQ(lines({Col, Diag}, nullptr), 25);
 }
+
+TEST(CacheLines, AnIndexedObjectInATriangularNestSumsItsAccesses) {
+  // for i < 64: for j < i + 1: ... x[idx[..]]: x an indexed object of 32 KiB
+  // (512 lines) whose inner loop runs k + 1 times in iteration k of the
+  // outer (its counter k). Accesses: sum_{k=0}^{63} (k + 1) = 2080, not a
+  // product that leaves k free. Distinct lines: min(2080, 512) = 512; into
+  // an 8 KiB cache the 2080 - 512 others miss with 1 - 8192 / 32768.
+  MemStream X = stream("x", {{"64", "512"}, {"0", "k + 1"}, {"0", "64"}});
+  X.Loops[0].Loop = "l1.object";
+  X.Loops[1].Loop = "l1";
+  X.Loops[2].Loop = "l2";
+  X.Loops[2].Index = "k";
+  EXPECT_TRUE(freeSymbols(linesInto({X}, nullptr)).empty());
+  EXPECT_DOUBLE_EQ(lines({X}, nullptr), 512);
+  const CacheGeometry Small{"L1", 8192, 8, 64};
+  EXPECT_DOUBLE_EQ(lines({X}, &Small), 512 + (2080 - 512) * (1 - 8192.0 / 32768));
+}
