@@ -309,9 +309,9 @@ ex FormulaBuilder::nodeCost(const Node &N, const StageWeight &W, const std::stri
     if (ClampTrips && !(is_a<numeric>(Trip) && ex_to<numeric>(Trip).is_nonneg_integer()))
       Trip = max(ex(0), Trip);
     ex Core;
-    if (!N.Index.empty() && Body.has(sym(N.Index))) {
+    if (!N.Index.empty() && hasShared(Body, sym(N.Index))) {
       symbol K = sym("k_" + Fn + "_" + N.Id);
-      ex B = Body.subs(sym(N.Index) == loopIndexValue(N, K));
+      ex B = subsShared(Body, {{sym(N.Index), loopIndexValue(N, K)}});
       Core = Own + sumOver(B, K, Trip);
     } else {
       Core = Own + Trip * Body;
@@ -349,7 +349,7 @@ ex FormulaBuilder::nodeCost(const Node &N, const StageWeight &W, const std::stri
       return Own;
     }
     ex C = closedForm(N.Callee, W, Key, Level);
-    return Own + C.subs(callSubstitution(N, *Callee));
+    return Own + subsShared(C, callSubstitution(N, *Callee));
   }
   }
   return Own;
