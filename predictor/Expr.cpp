@@ -17,7 +17,6 @@
 #include <cstring>
 #include <regex>
 #include <unordered_map>
-#include <unordered_set>
 
 using namespace GiNaC;
 
@@ -321,7 +320,7 @@ struct SubsShared : map_function {
 /// hasShared's walk.
 struct HasShared {
   const symbol &S;
-  std::unordered_map<const basic *, bool> Memo; // objects of E, alive while E is
+  std::unordered_map<const basic *, std::pair<ex, bool>> Memo; // (object kept, result)
   bool has(const ex &E) {
     if (is_a<symbol>(E))
       return E.is_equal(S);
@@ -329,17 +328,19 @@ struct HasShared {
       return false;
     const basic *Key = &ex_to<basic>(E);
     if (auto It = Memo.find(Key); It != Memo.end())
-      return It->second;
+      return It->second.second;
     bool R = false;
     for (size_t I = 0; I < E.nops() && !R; ++I)
       R = has(E.op(I));
-    Memo.emplace(Key, R);
+    Memo.emplace(Key, std::make_pair(E, R));
     return R;
   }
 };
 
-void dagWalk(const ex &E, std::unordered_set<const basic *> &Seen) {
-  if (!Seen.insert(&ex_to<basic>(E)).second)
+/// Seen: the objects met, kept alive (an operand of a sum may be a
+/// temporary whose address would otherwise be reused).
+void dagWalk(const ex &E, std::unordered_map<const basic *, ex> &Seen) {
+  if (!Seen.emplace(&ex_to<basic>(E), E).second)
     return;
   for (size_t I = 0; I < E.nops(); ++I)
     dagWalk(E.op(I), Seen);
@@ -362,7 +363,7 @@ bool hasShared(const ex &E, const symbol &S) {
 }
 
 size_t dagSize(const ex &E) {
-  std::unordered_set<const basic *> Seen;
+  std::unordered_map<const basic *, ex> Seen;
   dagWalk(E, Seen);
   return Seen.size();
 }

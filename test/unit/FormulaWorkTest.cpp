@@ -108,3 +108,21 @@ TEST(FormulaWork, CallChainUnderASharingLoopBoundStaysLinear) {
 }
 
 } // namespace
+
+namespace {
+/// A numeric seg_sum whose body compares a floating-point constant (a cache
+/// size) with an integer expression of the index: each term in double
+/// arithmetic, the same value as the term-by-term sum.
+TEST(SumWork, FloatComparisonsInANumericSumTakeTheFastPath) {
+  ex K = sym("k");
+  ex Body = cmp_lt(numeric(4200634.2230782248), 8 * K * K) * K + cmp_le(numeric(2.5), K);
+  ex S = seg_sum(Body, K, 0, 999);
+  double Want = 0;
+  for (int I = 0; I <= 999; ++I)
+    Want += (4200634.2230782248 < 8.0 * I * I ? I : 0) + (2.5 <= I ? 1 : 0);
+  EXPECT_EQ(evaluate(S, {}), Want);
+  // A comparison too close to call in doubles is left to GiNaC's numbers.
+  ex Close = seg_sum(cmp_lt(numeric(0.1) * 3, numeric(3, 10) + K - K), K, 0, 9);
+  EXPECT_EQ(evaluate(Close, {}), 10 * evaluate(cmp_lt(numeric(0.1) * 3, numeric(3, 10)), {}));
+}
+} // namespace
