@@ -349,7 +349,15 @@ ex FormulaBuilder::nodeCost(const Node &N, const StageWeight &W, const std::stri
       return Own;
     }
     ex C = closedForm(N.Callee, W, Key, Level);
-    return Own + subsShared(C, callSubstitution(N, *Callee));
+    // Only the parameters the callee's form has are bound: a form without
+    // them is the one object at every call site, not walked again per site.
+    auto Free = FreeMemo.find({N.Callee, Key});
+    if (Free == FreeMemo.end())
+      Free = FreeMemo.emplace(std::make_pair(N.Callee, Key), freeSymbols(C)).first;
+    exmap Bind = callSubstitution(N, *Callee);
+    for (auto It = Bind.begin(); It != Bind.end();)
+      It = Free->second.count(ex_to<symbol>(It->first).get_name()) ? std::next(It) : Bind.erase(It);
+    return Own + subsShared(C, Bind);
   }
   }
   return Own;
