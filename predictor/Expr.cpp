@@ -296,6 +296,79 @@ std::set<std::string> freeSymbols(const ex &E) {
 }
 
 namespace {
+/// subsShared's map: each subexpression object once.
+struct SubsShared : map_function {
+  const exmap &M;
+  std::unordered_map<const basic *, std::pair<ex, ex>> Memo; // (object kept, result)
+  explicit SubsShared(const exmap &M) : M(M) {}
+  ex operator()(const ex &E) override {
+    if (is_a<symbol>(E)) {
+      auto It = M.find(E);
+      return It == M.end() ? E : It->second;
+    }
+    if (E.nops() == 0)
+      return E;
+    const basic *Key = &ex_to<basic>(E);
+    if (auto It = Memo.find(Key); It != Memo.end())
+      return It->second.second;
+    ex R = E.map(*this);
+    Memo.emplace(Key, std::make_pair(E, R));
+    return R;
+  }
+};
+
+/// hasShared's walk.
+struct HasShared {
+  const symbol &S;
+  std::unordered_map<const basic *, std::pair<ex, bool>> Memo; // (object kept, result)
+  bool has(const ex &E) {
+    if (is_a<symbol>(E))
+      return E.is_equal(S);
+    if (E.nops() == 0)
+      return false;
+    const basic *Key = &ex_to<basic>(E);
+    if (auto It = Memo.find(Key); It != Memo.end())
+      return It->second.second;
+    bool R = false;
+    for (size_t I = 0; I < E.nops() && !R; ++I)
+      R = has(E.op(I));
+    Memo.emplace(Key, std::make_pair(E, R));
+    return R;
+  }
+};
+
+/// Seen: the objects met, kept alive (an operand of a sum may be a
+/// temporary whose address would otherwise be reused).
+void dagWalk(const ex &E, std::unordered_map<const basic *, ex> &Seen) {
+  if (!Seen.emplace(&ex_to<basic>(E), E).second)
+    return;
+  for (size_t I = 0; I < E.nops(); ++I)
+    dagWalk(E.op(I), Seen);
+}
+} // namespace
+
+ex subsShared(const ex &E, const exmap &M) {
+  if (M.empty())
+    return E;
+  for (const auto &KV : M)
+    if (!is_a<symbol>(KV.first))
+      throw std::invalid_argument("subsShared: a key is not a symbol: " + toString(KV.first));
+  SubsShared S(M);
+  return S(E);
+}
+
+bool hasShared(const ex &E, const symbol &S) {
+  HasShared H{S};
+  return H.has(E);
+}
+
+size_t dagSize(const ex &E) {
+  std::unordered_map<const basic *, ex> Seen;
+  dagWalk(E, Seen);
+  return Seen.size();
+}
+
+namespace {
 /// expandedTermsBound's walk: each subexpression object once.
 struct TermBound {
   size_t Limit;

@@ -54,6 +54,22 @@ GiNaC::ex sumOver(const GiNaC::ex &Body, const GiNaC::symbol &K, const GiNaC::ex
 /// Names of the free symbols of E (bound seg_sum indices excluded).
 std::set<std::string> freeSymbols(const GiNaC::ex &E);
 
+/// E with the symbols of M (symbol -> expression) replaced, as E.subs(M)
+/// replaces them, but each subexpression object once: a DAG that shares
+/// objects (a memory term's line counts, a callee's closed form used in
+/// several places) is walked in time linear in its DAG size, where GiNaC's
+/// subs walks it as a tree (exponential in the depth of sharing). Keys of M
+/// must be symbols (std::invalid_argument otherwise).
+GiNaC::ex subsShared(const GiNaC::ex &E, const GiNaC::exmap &M);
+
+/// Does E mention symbol S? As E.has(S), each subexpression object once.
+bool hasShared(const GiNaC::ex &E, const GiNaC::symbol &S);
+
+/// Number of distinct subexpression objects of E (its DAG size: nodes with
+/// operands, symbols and numbers each counted once per object). The work a
+/// DAG-aware walk (subsShared, evaluate, toFormulaText) does on E.
+size_t dagSize(const GiNaC::ex &E);
+
 /// An upper bound of the number of terms of expand(E) plus those of the
 /// function arguments expand() also expands, saturating at Limit + 1 (a sum
 /// has the terms of its operands, a product their product, (a sum of m

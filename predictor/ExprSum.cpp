@@ -42,10 +42,10 @@ namespace {
 /// one operation) and evaluated in double arithmetic for each value of the
 /// index. Substituting the index and re-evaluating the whole GiNaC tree for
 /// every term took seconds for lu's IR bodies at n = 320. Covers sums,
-/// products, numeric powers and the integer functions; a comparison, integer
-/// division or modulus whose operands are not exact integers makes that term
-/// fall back to GiNaC, so that every decision is the one its exact
-/// arithmetic takes.
+/// products, numeric powers and the integer functions; an integer division
+/// or modulus whose operands are not exact integers, or a comparison of
+/// such operands closer than 1e-9 relative, makes that term fall back to
+/// GiNaC, so that every decision is the one its exact arithmetic takes.
 class TermProgram {
 public:
   TermProgram(const ex &Body, const symbol &K) : Index(K) {
@@ -87,20 +87,23 @@ public:
       case Max:
         V = std::max(A, B);
         break;
+      case CmpEq:
+      case CmpLt:
+      case CmpLe:
+        if (!exactInt(A) || !exactInt(B)) {
+          // Operands apart by far more than double round-off (a cache
+          // size against a footprint) compare as GiNaC's numbers do.
+          if (std::fabs(A - B) <= 1e-9 * std::max({1.0, std::fabs(A), std::fabs(B)}))
+            return false;
+          V = O.K == CmpEq ? 0 : A < B;
+          break;
+        }
+        V = O.K == CmpEq ? A == B : O.K == CmpLt ? A < B : A <= B;
+        break;
       default:
         if (!exactInt(A) || !exactInt(B))
           return false;
-        switch (O.K) {
-        case CmpEq:
-          V = A == B;
-          break;
-        case CmpLt:
-          V = A < B;
-          break;
-        case CmpLe:
-          V = A <= B;
-          break;
-        default: {
+        {
           if (B == 0)
             return false;
           double R = std::fmod(A, B);
@@ -108,7 +111,6 @@ public:
               : O.K == Imod ? R
               : R < 0       ? R + B
                             : R;
-        }
         }
       }
     }
@@ -195,17 +197,51 @@ private:
 };
 } // namespace
 
+namespace {
+/// E.is_polynomial(S), each subexpression object once (GiNaC's walks a
+/// shared DAG as a tree: a memory term's line counts inside an IR body).
+struct PolynomialIn {
+  const symbol &S;
+  // (object kept: an operand of a sum may be a temporary), (mentions S, polynomial)
+  std::unordered_map<const basic *, std::pair<ex, std::pair<bool, bool>>> Memo;
+  /// (E mentions S, E is a polynomial in S).
+  std::pair<bool, bool> of(const ex &E) {
+    if (E.nops() == 0)
+      return {E.is_equal(S), true};
+    const basic *Key = &ex_to<basic>(E);
+    if (auto It = Memo.find(Key); It != Memo.end())
+      return It->second.second;
+    bool Has = false, Poly = true;
+    for (size_t I = 0; I < E.nops(); ++I) {
+      auto [H, P] = of(E.op(I));
+      Has |= H;
+      Poly &= P;
+    }
+    if (is_exactly_a<power>(E)) {
+      bool BaseHas = of(E.op(0)).first, ExpHas = of(E.op(1)).first;
+      const ex &X = E.op(1);
+      Poly = !ExpHas && (!BaseHas || (is_a<numeric>(X) && ex_to<numeric>(X).is_nonneg_integer() &&
+                                      of(E.op(0)).second));
+    } else if (!is_exactly_a<add>(E) && !is_exactly_a<mul>(E)) {
+      Poly = !Has; // a function of S
+    }
+    Memo.emplace(Key, std::make_pair(E, std::make_pair(Has, Poly)));
+    return {Has, Poly};
+  }
+};
+} // namespace
+
 ex expr_detail::segSumEval(const ex &Body, const ex &K, const ex &Lo, const ex &Hi) {
   if (!is_a<symbol>(K))
     return seg_sum(Body, K, Lo, Hi).hold();
   ex N = Hi - Lo + 1;
   if (isNum(N) && dbl(N) <= 0)
     return 0;
-  if (!Body.has(K))
+  if (!hasShared(Body, ex_to<symbol>(K)))
     return N * Body;
   const symbol &S = ex_to<symbol>(K);
-  if (Body.is_polynomial(S)) {
-    ex P = expand(Body.subs(S == S + Lo));
+  if (PolynomialIn{S}.of(Body).second) {
+    ex P = expand(subsShared(Body, {{S, S + Lo}}));
     ex R = 0;
     for (int D = P.ldegree(S); D <= P.degree(S); ++D)
       R += P.coeff(S, D) * powerSum(D, N);
@@ -232,7 +268,7 @@ ex expr_detail::segSumEval(const ex &Body, const ex &K, const ex &Lo, const ex &
           Acc += Fast;
           continue;
         }
-        ex V = Body.subs(S == numeric(L + I));
+        ex V = subsShared(Body, {{S, numeric(L + I)}});
         V = V.evalf();
         if (!isNum(V))
           return seg_sum(Body, K, Lo, Hi).hold();

@@ -309,9 +309,9 @@ ex FormulaBuilder::nodeCost(const Node &N, const StageWeight &W, const std::stri
     if (ClampTrips && !(is_a<numeric>(Trip) && ex_to<numeric>(Trip).is_nonneg_integer()))
       Trip = max(ex(0), Trip);
     ex Core;
-    if (!N.Index.empty() && Body.has(sym(N.Index))) {
+    if (!N.Index.empty() && hasShared(Body, sym(N.Index))) {
       symbol K = sym("k_" + Fn + "_" + N.Id);
-      ex B = Body.subs(sym(N.Index) == loopIndexValue(N, K));
+      ex B = subsShared(Body, {{sym(N.Index), loopIndexValue(N, K)}});
       Core = Own + sumOver(B, K, Trip);
     } else {
       Core = Own + Trip * Body;
@@ -349,7 +349,15 @@ ex FormulaBuilder::nodeCost(const Node &N, const StageWeight &W, const std::stri
       return Own;
     }
     ex C = closedForm(N.Callee, W, Key, Level);
-    return Own + C.subs(callSubstitution(N, *Callee));
+    // Only the parameters the callee's form has are bound: a form without
+    // them is the one object at every call site, not walked again per site.
+    auto Free = FreeMemo.find({N.Callee, Key});
+    if (Free == FreeMemo.end())
+      Free = FreeMemo.emplace(std::make_pair(N.Callee, Key), freeSymbols(C)).first;
+    exmap Bind = callSubstitution(N, *Callee);
+    for (auto It = Bind.begin(); It != Bind.end();)
+      It = Free->second.count(ex_to<symbol>(It->first).get_name()) ? std::next(It) : Bind.erase(It);
+    return Own + subsShared(C, Bind);
   }
   }
   return Own;

@@ -123,8 +123,10 @@ public:
   /// only when a trip count is negative at the values given. A trip count
   /// that is a non-negative number is left as it is.
   void setClampTrips(bool On) {
-    if (On != ClampTrips)
+    if (On != ClampTrips) {
       Memo.clear();
+      FreeMemo.clear();
+    }
     ClampTrips = On;
   }
   bool clampTrips() const { return ClampTrips; }
@@ -183,6 +185,8 @@ private:
   std::string MaskFn;
   std::map<std::string, std::map<std::string, std::string>> RankFreqs;
   std::map<std::pair<std::string, std::string>, GiNaC::ex> Memo;
+  /// The free symbols of Memo's closed forms (a call binds only those).
+  std::map<std::pair<std::string, std::string>, std::set<std::string>> FreeMemo;
   std::set<std::string> InProgress;
   std::set<std::string> Unresolved;
   std::map<std::string, LoopBound> Bounds;

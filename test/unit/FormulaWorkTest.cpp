@@ -1,0 +1,128 @@
+//===- FormulaWorkTest.cpp - Closed forms of shared DAGs in linear work ---===//
+///
+/// \file
+/// Closed forms share subexpression objects: a loop bound (the memory term's
+/// overlap, (t_core^p + t_mem^p)^(1/p)) names the core time twice, and a
+/// callee's closed form is bound into every caller. The tests build the
+/// growing shape, a chain of functions each of which calls the one below
+/// under such a bound, whose expression tree doubles with each level while
+/// its DAG grows by a constant, and check that the work (the DAG size of
+/// the result) stays linear in the depth.
+///
+//===----------------------------------------------------------------------===//
+#include "predictor/Formula.h"
+
+#include <gtest/gtest.h>
+
+using namespace segtime;
+using namespace GiNaC;
+
+namespace {
+
+/// E_{k+1} = max(E_k, 2 E_k + y), E_0 = x + y: a tree of 2^Depth copies of
+/// x + y, a DAG of a few objects per level.
+ex sharedChain(int Depth) {
+  ex E = sym("x") + sym("y");
+  for (int K = 0; K < Depth; ++K)
+    E = max(E, 2 * E + sym("y"));
+  return E;
+}
+
+TEST(SubsShared, LinearInTheDagOfADeeplySharedExpression) {
+  const int Depth = 60; // a tree of 2^60 leaves: GiNaC's subs would not finish
+  ex E = sharedChain(Depth);
+  EXPECT_LT(dagSize(E), size_t(10 * Depth));
+  ex R = subsShared(E, {{sym("x"), sym("z") + 1}});
+  EXPECT_LT(dagSize(R), size_t(10 * Depth));
+  EXPECT_TRUE(hasShared(R, sym("z")));
+  EXPECT_FALSE(hasShared(R, sym("x")));
+  // The same value as GiNaC's subs on a depth it can walk.
+  ex Small = sharedChain(6);
+  exmap M{{sym("x"), sym("z") + 1}};
+  EXPECT_TRUE(subsShared(Small, M).is_equal(Small.subs(M)));
+  EXPECT_EQ(evaluate(subsShared(Small, M), {{"z", 2}, {"y", 1}}),
+            evaluate(Small.subs(M), {{"z", 2}, {"y", 1}}));
+  EXPECT_THROW(subsShared(Small, {{sym("x") + 1, sym("z")}}), std::invalid_argument);
+}
+
+Node stage(const std::string &Id) {
+  Node N;
+  N.Id = Id;
+  N.Ruvs["HLLC"].add("x", 1);
+  return N;
+}
+
+Node call(const std::string &Id, const std::string &Callee, const std::string &Arg) {
+  Node N;
+  N.Kind = NodeKind::Call;
+  N.Id = Id;
+  N.Callee = Callee;
+  N.Args = {Arg};
+  return N;
+}
+
+Node loop(const std::string &Id, const std::string &Trip, NodeList Body) {
+  Node L;
+  L.Kind = NodeKind::Loop;
+  L.Id = Id;
+  L.Trip = Trip;
+  L.Body = std::move(Body);
+  return L;
+}
+
+/// f0(n): n x stage; f_k(n): 2 x (stage; f_{k-1}(n + 1)).
+SegFile chainFile(int Depth) {
+  SegFile S;
+  FunctionSeg F0;
+  F0.Name = "f0";
+  F0.Params = {"n"};
+  F0.Body = {loop("v1", "n", {stage("v2")})};
+  S.Functions.push_back(F0);
+  for (int K = 1; K <= Depth; ++K) {
+    FunctionSeg F;
+    F.Name = "f" + std::to_string(K);
+    F.Params = {"n"};
+    F.Body = {loop("v1", "2", {stage("v2"), call("v3", "f" + std::to_string(K - 1), "n + 1")})};
+    S.Functions.push_back(F);
+  }
+  return S;
+}
+
+TEST(FormulaWork, CallChainUnderASharingLoopBoundStaysLinear) {
+  const int Depth = 40;
+  SegFile S = chainFile(Depth);
+  FormulaBuilder FB(S);
+  // The overlap bound's shape: the core time named twice (a max stands for
+  // (t_core^p + t_mem^p)^(1/p)), with a memory time in the trip count.
+  FB.setLoopBound("t", [](const Node &L, const ex &Core, int) {
+    return max(Core, Core + parseExpr(L.Trip) / 1000);
+  });
+  ex T = FB.closedForm("f" + std::to_string(Depth), countWeight("HLLC", "x"), "t");
+  // Depth levels of a few objects each (not 2^Depth).
+  EXPECT_LT(dagSize(T), size_t(40 * Depth));
+  // f_k(n) = 2 (1 + f_{k-1}(n + 1)) + 2/1000 (max picks the larger), f0(n) = n + n/1000.
+  double Want = 1.001 * (10 + Depth);
+  for (int K = 1; K <= Depth; ++K)
+    Want = 2 * (1 + Want) + 0.002;
+  EXPECT_NEAR(evaluate(T, {{"n", 10}}) / Want, 1.0, 1e-9);
+}
+
+} // namespace
+
+namespace {
+/// A numeric seg_sum whose body compares a floating-point constant (a cache
+/// size) with an integer expression of the index: each term in double
+/// arithmetic, the same value as the term-by-term sum.
+TEST(SumWork, FloatComparisonsInANumericSumTakeTheFastPath) {
+  ex K = sym("k");
+  ex Body = cmp_lt(numeric(4200634.2230782248), 8 * K * K) * K + cmp_le(numeric(2.5), K);
+  ex S = seg_sum(Body, K, 0, 999);
+  double Want = 0;
+  for (int I = 0; I <= 999; ++I)
+    Want += (4200634.2230782248 < 8.0 * I * I ? I : 0) + (2.5 <= I ? 1 : 0);
+  EXPECT_EQ(evaluate(S, {}), Want);
+  // A comparison too close to call in doubles is left to GiNaC's numbers.
+  ex Close = seg_sum(cmp_lt(numeric(0.1) * 3, numeric(3, 10) + K - K), K, 0, 9);
+  EXPECT_EQ(evaluate(Close, {}), 10 * evaluate(cmp_lt(numeric(0.1) * 3, numeric(3, 10)), {}));
+}
+} // namespace
