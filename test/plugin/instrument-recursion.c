@@ -115,8 +115,10 @@ int main(void) {
 // CHECK-LABEL: {"name": "main",
 // CHECK: {"kind": "call", {{.*}} "callee": "msort", "count": 3, "inclusive_s":
 
-// Within 5 %: the corrected exclusive times of tiny activations clamp at 0 when
-// the start-up overhead estimate is disturbed (a loaded machine: up to +1.7 % seen);
-// before recursion was timed in every activation the ratios were 1.2-5.
-// SUM: msort: 6141 activations, exclusive sum / inclusive = {{0\.9[5-9][0-9]*|1\.0[0-4][0-9]*}}
-// SUM: even: 10050 activations, exclusive sum / inclusive = {{0\.9[5-9][0-9]*|1\.0[0-4][0-9]*}}
+// Within 10 %: the corrected exclusive times of tiny activations clamp at 0 when
+// the start-up overhead estimate is disturbed (a loaded machine: +1.7 % seen, and
+// +7.6 % for even/odd with lit and ctest running other tests beside it; a quiet
+// run is within 0.1 %); before recursion was timed in every activation the
+// ratios were 1.2-5.
+// SUM: msort: 6141 activations, exclusive sum / inclusive = {{0\.9[0-9]*|1\.0[0-9]*}}
+// SUM: even: 10050 activations, exclusive sum / inclusive = {{0\.9[0-9]*|1\.0[0-9]*}}
