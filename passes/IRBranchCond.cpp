@@ -145,7 +145,7 @@ std::optional<std::string> Builder::selectParameter(BasicBlock *B) {
 /// the other's (joinOf). nullopt otherwise.
 std::optional<Builder::RecordTest> Builder::recordTest(BranchInst *Br) {
   auto *C = dyn_cast<CmpInst>(Br->getCondition());
-  if (!C || !isOrdering(*C) || Br->getSuccessor(0) == Br->getSuccessor(1))
+  if (!C || !isOrderingCompare(C) || Br->getSuccessor(0) == Br->getSuccessor(1))
     return std::nullopt;
   BasicBlock *B = Br->getParent();
   for (unsigned I = 0; I < 2; ++I) {
@@ -217,7 +217,7 @@ std::vector<BranchInst *> Builder::recordChain(PHINode *H, Loop *L) {
     PHINode *Next = nullptr;
     for (User *U : Cur->users()) {
       auto *C = dyn_cast<CmpInst>(U);
-      if (!C || !isOrdering(*C))
+      if (!C || !isOrderingCompare(C))
         continue;
       for (User *UC : C->users()) {
         auto *Br = dyn_cast<BranchInst>(UC);
@@ -238,19 +238,6 @@ std::vector<BranchInst *> Builder::recordChain(PHINode *H, Loop *L) {
     Cur = Next;
   }
   return {};
-}
-
-bool Builder::isOrdering(const CmpInst &C) {
-  if (auto *IC = dyn_cast<ICmpInst>(&C))
-    return IC->isRelational();
-  switch (C.getPredicate()) {
-  case CmpInst::FCMP_OLT: case CmpInst::FCMP_OLE: case CmpInst::FCMP_OGT:
-  case CmpInst::FCMP_OGE: case CmpInst::FCMP_ULT: case CmpInst::FCMP_ULE:
-  case CmpInst::FCMP_UGT: case CmpInst::FCMP_UGE:
-    return true;
-  default:
-    return false;
-  }
 }
 
 /// The successor of Br whose outcome edge In -> Join is reached by (In

@@ -39,22 +39,6 @@ const char *const kBoundSource =
     "exhausted (on random input fewer than 2 elements of the other run are then left)";
 const char *const kSelectNote = "; a select, charged where the machine code made it a branch";
 
-bool isOrderingCompare(const Value *V) {
-  if (auto *IC = dyn_cast<ICmpInst>(V))
-    return IC->isRelational();
-  auto *FC = dyn_cast<FCmpInst>(V);
-  if (!FC)
-    return false;
-  switch (FC->getPredicate()) {
-  case CmpInst::FCMP_OLT: case CmpInst::FCMP_OLE: case CmpInst::FCMP_OGT:
-  case CmpInst::FCMP_OGE: case CmpInst::FCMP_ULT: case CmpInst::FCMP_ULE:
-  case CmpInst::FCMP_UGT: case CmpInst::FCMP_UGE:
-    return true;
-  default:
-    return false;
-  }
-}
-
 Value *stripCasts(Value *V) {
   while (auto *C = dyn_cast<CastInst>(V))
     V = C->getOperand(0);
@@ -203,6 +187,22 @@ std::optional<DataCompareKind> kindOf(const CmpInst &Cmp, const BasicBlock &At,
 }
 
 } // namespace
+
+bool isOrderingCompare(const Value *V) {
+  if (auto *IC = dyn_cast<ICmpInst>(V))
+    return IC->isRelational();
+  auto *FC = dyn_cast<FCmpInst>(V);
+  if (!FC)
+    return false;
+  switch (FC->getPredicate()) {
+  case CmpInst::FCMP_OLT: case CmpInst::FCMP_OLE: case CmpInst::FCMP_OGT:
+  case CmpInst::FCMP_OGE: case CmpInst::FCMP_ULT: case CmpInst::FCMP_ULE:
+  case CmpInst::FCMP_UGT: case CmpInst::FCMP_UGE:
+    return true;
+  default:
+    return false;
+  }
+}
 
 std::optional<DataCompareKind> dataComparison(const BranchInst &Br, const LoopInfo &LI) {
   auto *C = dyn_cast<CmpInst>(Br.getCondition());

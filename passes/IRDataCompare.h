@@ -22,6 +22,10 @@
 namespace segtime {
 namespace irseg {
 
+/// Whether V is an ordering comparison: an integer <, <=, >, >= (signed or
+/// unsigned) or a floating-point one, ordered or unordered; not == or !=.
+bool isOrderingCompare(const llvm::Value *V);
+
 /// Which outcome model a data-dependent comparison gets.
 enum class DataCompareKind {
   Merge,  ///< two loads, each through an index the outcome advances

@@ -256,7 +256,6 @@ private:
   std::optional<RecordTest> recordTest(BranchInst *Br);
   PHINode *joinOf(BranchInst *Br, PHINode *M, Value *V, unsigned &RecordSucc);
   std::vector<BranchInst *> recordChain(PHINode *H, Loop *L);
-  static bool isOrdering(const CmpInst &C);
   std::optional<unsigned> sideOf(BranchInst *Br, BasicBlock *In, BasicBlock *Join);
   bool sameValue(Value *A, Value *B, int Depth = 0);
   std::optional<std::string> recordTestCount(const RecordTest &R, BranchInst *Br);

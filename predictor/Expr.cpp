@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <regex>
 #include <unordered_map>
 
@@ -317,13 +318,14 @@ struct SubsShared : map_function {
   }
 };
 
-/// hasShared's walk.
-struct HasShared {
-  const symbol &S;
+/// Whether an expression holds a symbol that Accept takes, each
+/// subexpression object walked once (hasShared, dropTermsWith).
+struct SymbolSearch {
+  std::function<bool(const symbol &)> Accept;
   std::unordered_map<const basic *, std::pair<ex, bool>> Memo; // (object kept, result)
   bool has(const ex &E) {
     if (is_a<symbol>(E))
-      return E.is_equal(S);
+      return Accept(ex_to<symbol>(E));
     if (E.nops() == 0)
       return false;
     const basic *Key = &ex_to<basic>(E);
@@ -358,7 +360,7 @@ ex subsShared(const ex &E, const exmap &M) {
 }
 
 bool hasShared(const ex &E, const symbol &S) {
-  HasShared H{S};
+  SymbolSearch H{[&S](const symbol &X) { return X.is_equal(S); }, {}};
   return H.has(E);
 }
 
@@ -430,21 +432,8 @@ struct DropTerms : map_function {
   const std::set<std::string> &Names;
   std::unordered_map<const basic *, std::pair<ex, ex>> Memo;
   explicit DropTerms(const std::set<std::string> &Names) : Names(Names) {}
-  std::unordered_map<const basic *, std::pair<ex, bool>> Has;
-  bool mentions(const ex &E) {
-    if (is_a<symbol>(E))
-      return Names.count(ex_to<symbol>(E).get_name()) > 0;
-    if (E.nops() == 0)
-      return false;
-    const basic *Key = &ex_to<basic>(E);
-    if (auto It = Has.find(Key); It != Has.end())
-      return It->second.second;
-    bool R = false;
-    for (size_t I = 0; I < E.nops() && !R; ++I)
-      R = mentions(E.op(I));
-    Has.emplace(Key, std::make_pair(E, R));
-    return R;
-  }
+  SymbolSearch Has{[this](const symbol &S) { return Names.count(S.get_name()) > 0; }, {}};
+  bool mentions(const ex &E) { return Has.has(E); }
   ex operator()(const ex &E) override {
     if (E.nops() == 0)
       return E;
