@@ -15,6 +15,20 @@ using namespace llvm;
 namespace segtime {
 namespace irseg {
 
+/// Whether phi P is the start of a loop in nest Top: the value a header phi
+/// of that loop takes from the block Entry names (its preheader, or its one
+/// predecessor outside it when the loop has no preheader).
+static bool startsLoopIn(const PHINode &P, const Loop *Top, const LoopInfo &LI,
+                         BasicBlock *(Loop::*Entry)() const) {
+  return llvm::any_of(P.users(), [&](const User *U) {
+    auto *H = dyn_cast<PHINode>(U);
+    Loop *L = H ? LI.getLoopFor(H->getParent()) : nullptr;
+    BasicBlock *In = L ? (L->*Entry)() : nullptr;
+    return L && Top->contains(L) && L->getHeader() == H->getParent() && In &&
+           H->getIncomingValueForBlock(In) == &P;
+  });
+}
+
 /// Integer header phis of nest Top's loops that ScalarEvolution leaves
 /// opaque but that step by a constant C: phi [Start, preheader], [Next,
 /// latch] with Next = phi + C, or Next a phi whose every incoming value is
@@ -79,13 +93,7 @@ void addResumeValues(Loop *Top, LoopInfo &LI, ScalarEvolution &SE,
         if (Map.count(&P) || !isa<SCEVUnknown>(SE.getSCEV(&P)) ||
             !(P.getType()->isIntegerTy() || P.getType()->isPointerTy()))
           continue;
-        bool Starts = llvm::any_of(P.users(), [&](User *U) {
-          auto *H = dyn_cast<PHINode>(U);
-          Loop *L = H ? LI.getLoopFor(H->getParent()) : nullptr;
-          return L && Top->contains(L) && L->getHeader() == H->getParent() &&
-                 L->getLoopPreheader() && H->getIncomingValueForBlock(L->getLoopPreheader()) == &P;
-        });
-        if (!Starts)
+        if (!startsLoopIn(P, Top, LI, &Loop::getLoopPreheader))
           continue;
         const SCEV *Best = nullptr;
         for (Value *V : P.incoming_values()) {
@@ -176,13 +184,7 @@ void addContinuedResumes(Loop *Top, LoopInfo &LI, ScalarEvolution &SE,
     for (PHINode &R : B->phis()) {
       if (Map.count(&R))
         continue;
-      bool Starts = llvm::any_of(R.users(), [&](User *U) {
-        auto *H = dyn_cast<PHINode>(U);
-        Loop *L = H ? LI.getLoopFor(H->getParent()) : nullptr;
-        return L && Top->contains(L) && L->getHeader() == H->getParent() &&
-               L->getLoopPredecessor() && H->getIncomingValueForBlock(L->getLoopPredecessor()) == &R;
-      });
-      if (!Starts)
+      if (!startsLoopIn(R, Top, LI, &Loop::getLoopPredecessor))
         continue;
       for (Value *V : R.incoming_values())
         if (Continued.count(uncast(V))) {
