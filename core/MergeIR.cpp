@@ -473,32 +473,78 @@ void mergeIR(std::vector<std::string> &Warnings, FunctionSeg &F, NodeList IRSeg,
 
 namespace {
 
-/// Whether IR node N is a loop of the caller around F's code: a loop whose
-/// line is outside F's source range (the plugin attributes a loop to the
-/// inlined call whose code most of its instructions are).
-bool callerLoop(const FunctionSeg &F, const Node &N) {
-  return N.Kind == NodeKind::Loop && N.Range.Line && F.Range.Line &&
-         (N.Range.Line < F.Range.Line || N.Range.Line > F.Range.EndLine);
+/// Whether two file names of one compile name the same file: equal, or
+/// one a path that ends in the other (the plugin writes a node's file as
+/// the compile names it, a function's as an absolute path); an empty one
+/// matches any.
+bool sameFile(const std::string &A, const std::string &B) {
+  if (A.empty() || B.empty() || A == B)
+    return true;
+  const std::string &Long = A.size() > B.size() ? A : B, &Short = A.size() > B.size() ? B : A;
+  return Long.compare(Long.size() - Short.size(), Short.size(), Short) == 0 &&
+         Long[Long.size() - Short.size() - 1] == '/';
+}
+
+/// The source ranges of F's code: F's own and those of the functions of
+/// File it calls, directly or through others (their code is F's where
+/// they are inlined into it).
+std::vector<SourceRange> codeRanges(const SegFile &File, const FunctionSeg &F) {
+  std::vector<SourceRange> Ranges;
+  std::set<std::string> Seen{F.Name};
+  std::vector<const FunctionSeg *> Todo{&F};
+  while (!Todo.empty()) {
+    const FunctionSeg *G = Todo.back();
+    Todo.pop_back();
+    if (G->Range.Line)
+      Ranges.push_back(G->Range);
+    forEachNode(G->Body, [&](const Node &N) {
+      if (!N.Callee.empty() && Seen.insert(N.Callee).second)
+        if (const FunctionSeg *C = File.find(N.Callee))
+          Todo.push_back(C);
+    });
+  }
+  return Ranges;
+}
+
+/// Whether IR node N is a loop of the caller around F's code: a loop
+/// whose line is in none of F's code ranges (codeRanges: F's own, its
+/// callees'), e.g. a benchmark harness's loop (the plugin attributes a
+/// loop to the inlined call whose code most of its instructions are).
+/// A loop of a function inlined into F (sum_points's loop in simpson) is
+/// F's code.
+bool callerLoop(const std::vector<SourceRange> &Ranges, const Node &N) {
+  return N.Kind == NodeKind::Loop && N.Range.Line && !Ranges.empty() &&
+         std::none_of(Ranges.begin(), Ranges.end(), [&](const SourceRange &R) {
+           return N.Range.Line >= R.Line && N.Range.Line <= R.EndLine &&
+                  sameFile(N.Range.File, R.File);
+         });
+}
+
+/// Whether IR node N's line is in one of Ranges.
+bool inRanges(const std::vector<SourceRange> &Ranges, const Node &N) {
+  return std::any_of(Ranges.begin(), Ranges.end(), [&](const SourceRange &R) {
+    return N.Range.Line >= R.Line && N.Range.Line <= R.EndLine && sameFile(N.Range.File, R.File);
+  });
 }
 
 /// Copies of the nodes of Ref in Caller's IR level (each with its body),
 /// in the order of that level; fewer than Ref.Nodes if some are missing.
 /// A loop of the caller (callerLoop) gives the nodes of its body that are
 /// F's (Loops: how many such loops, the deepest count).
-NodeList referencedCode(const NodeList &CallerIR, const InlinedRef &Ref, const FunctionSeg &F,
-                        unsigned *Loops = nullptr) {
+NodeList referencedCode(const SegFile &File, const NodeList &CallerIR, const InlinedRef &Ref,
+                        const FunctionSeg &F, unsigned *Loops = nullptr) {
   std::set<std::string> Ids(Ref.Nodes.begin(), Ref.Nodes.end());
+  const std::vector<SourceRange> Ranges = codeRanges(File, F);
   NodeList Code;
   std::function<void(const Node &, unsigned)> Take = [&](const Node &N, unsigned Depth) {
-    if (!callerLoop(F, N)) {
+    if (!callerLoop(Ranges, N)) {
       Code.push_back(N);
       if (Loops)
         *Loops = std::max(*Loops, Depth);
       return;
     }
     for (const Node &C : N.Body)
-      if (callerLoop(F, C) ||
-          (C.Range.Line >= F.Range.Line && C.Range.Line <= F.Range.EndLine))
+      if (callerLoop(Ranges, C) || inRanges(Ranges, C))
         Take(C, Depth + 1);
   };
   size_t Found = 0;
@@ -568,7 +614,7 @@ void resolveInlinedLevel(const SegFile &File, FunctionSeg &F, const MergeIRServi
     const FunctionSeg *Caller = File.find(R.Caller);
     NodeList Here;
     if (Caller && Caller->LevelSegs.count(IrSegKey))
-      Here = referencedCode(Caller->LevelSegs.at(IrSegKey), R, F);
+      Here = referencedCode(File, Caller->LevelSegs.at(IrSegKey), R, F);
     if (Here.empty()) {
       Warnings.push_back(F.Name + ": segtime: the inlined call at " + R.Where + ": " +
                          (Caller ? "its nodes are not all in the IR level of '" + R.Caller + "'"
@@ -661,7 +707,7 @@ unsigned inlinedCallerLoops(const SegFile &File, const FunctionSeg &F, const Inl
   if (Outer < 0)
     return 0;
   unsigned Inner = 0;
-  referencedCode(IR, Ref, F, &Inner);
+  referencedCode(File, IR, Ref, F, &Inner);
   return static_cast<unsigned>(Outer) + Inner;
 }
 

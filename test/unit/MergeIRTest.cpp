@@ -368,6 +368,45 @@ TEST(ResolveInlined, CallersLoopAroundTheCall) {
             0u);
 }
 
+// A loop of a function kernel calls (its line outside kernel's source,
+// inside the callee's: helper's loop inlined through kernel into main) is
+// kernel's code, not a loop of main around the call; a harness loop of main
+// around it still is main's.
+TEST(ResolveInlined, CalleesLoopIsTheKernelsCode) {
+  SegFile S = inlinedProgram();
+  FunctionSeg Helper;
+  Helper.Name = "helper";
+  Helper.Params = {"n"};
+  Helper.Range = at(30, 1, 34, 1);
+  Helper.Body.push_back(sourceLoop("v1", 31, 33, "i", "0", "n"));
+  Node Call = node(NodeKind::Call, "v2", at(21, 5, 21, 20));
+  Call.Callee = "helper";
+  Call.Args = {"n"};
+  S.Functions[1].Body.push_back(Call);
+  S.Functions.push_back(Helper);
+  Node Reps = irLoop("ir30", 8, "N_main_8");
+  Node Inner = irLoop("ir32", 31, "kernel.n");
+  Inner.Body = {node(NodeKind::Stage, "ir33", at(32, 5, 0, 0))};
+  Reps.Body = {node(NodeKind::Stage, "ir31", at(8, 3, 0, 0)), Inner};
+  S.Functions[0].LevelSegs["IR"].push_back(Reps);
+  S.Functions[1].InlinedAt = {{"main", "a.c:8:5", {"ir30"}}, {"main", "a.c:8:5", {"ir32"}}};
+  std::vector<std::string> W;
+  resolveInlinedLevels(S, services(), 2, W);
+  const NodeList &L = S.find("kernel")->LevelSegs.at("IR");
+  ASSERT_EQ(L.size(), 1u) << (W.empty() ? "" : W[0]);
+  EXPECT_EQ(L[0].Id, "ir32");
+  EXPECT_EQ(L[0].Trip, "n");
+  ASSERT_EQ(L[0].Body.size(), 1u);
+  EXPECT_TRUE(W.empty());
+  // The harness loop is main's: the first site takes the loop inside it.
+  resolveInlinedLevels(S, services(), 1, W);
+  const NodeList &L1 = S.find("kernel")->LevelSegs.at("IR");
+  ASSERT_EQ(L1.size(), 1u);
+  EXPECT_EQ(L1[0].Id, "ir32");
+  EXPECT_EQ(inlinedCallerLoops(S, *S.find("kernel"), S.find("kernel")->InlinedAt[0]), 1u);
+  EXPECT_EQ(inlinedCallerLoops(S, *S.find("kernel"), S.find("kernel")->InlinedAt[1]), 1u);
+}
+
 // Schema 4 writes the references as runs of sibling nodes in the file's
 // "inlined" table, the callers by index, and no "where": the reader takes
 // the nodes back from the callers' IR levels and the location from the
