@@ -81,6 +81,7 @@ Builder::Builder(Function &F, LoopInfo &LI, ScalarEvolution &SE, BranchProbabili
                  DominatorTree &DT, const std::vector<std::string> &Params, uint64_t Budget,
                  IRFunctionSeg &Out, const CallSiteArgMap *Sites)
     : F(F), LI(LI), SE(SE), BPI(BPI), DT(DT), Text{Params, {}}, Out(Out), Budget(Budget) {
+  Text.SE = &SE;
   if (Sites)
     nameCallArgs(*Sites);
   for (BasicBlock *B : ReversePostOrderTraversal<Function *>(&F))
@@ -116,10 +117,28 @@ Builder::Builder(Function &F, LoopInfo &LI, ScalarEvolution &SE, BranchProbabili
     if (!Best || BestF < 0 || PhiDepth >= 8) // a chain of phis: give up
       return std::nullopt;
     ++PhiDepth;
-    auto R = this->Text.str(this->SE.getSCEV(P->getIncomingValueForBlock(Best)));
+    auto R = this->Text.str(exitValue(this->SE.getSCEV(P->getIncomingValueForBlock(Best)),
+                                      this->LI.getLoopFor(P->getParent())));
     --PhiDepth;
     return R;
   };
+}
+
+/// S as its value in loop Scope (nullptr: the function body): the value
+/// an inner loop's recurrence has when that loop exits (the start of a
+/// runtime-unrolled loop's remainder: the unrolled counter's exit value),
+/// from its backedge-taken count (backedgeCount, the predicated analysis
+/// too); S itself if that count is unknown.
+const SCEV *Builder::exitValue(const SCEV *S, const Loop *Scope) {
+  S = SE.getSCEVAtScope(S, const_cast<Loop *>(Scope));
+  auto *AR = dyn_cast<SCEVAddRecExpr>(S);
+  // (a recurrence of Scope or of a loop around it has its value there)
+  if (!AR || !AR->isAffine() || (Scope && AR->getLoop()->contains(Scope)))
+    return S;
+  const SCEV *BTC = backedgeCount(AR->getLoop());
+  if (isa<SCEVCouldNotCompute>(BTC))
+    return S;
+  return AR->evaluateAtIteration(SE.getTruncateOrZeroExtend(BTC, AR->getType()), SE);
 }
 
 void Builder::run() {
@@ -335,7 +354,7 @@ std::optional<std::string> Builder::exactPhi(PHINode *P) {
   std::string Sum;
   for (auto &[W, In] : Terms) {
     // (the exit value of a subloop's recurrence, at P's loop)
-    auto V = Text.str(SE.getSCEVAtScope(In, LI.getLoopFor(P->getParent())));
+    auto V = Text.str(exitValue(SE.getSCEV(In), LI.getLoopFor(P->getParent())));
     if (!V || !inScope(*V))
       return std::nullopt;
     if (*V == "0" || W == "0")

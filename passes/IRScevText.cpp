@@ -39,6 +39,48 @@ std::string ScevText::fold(const SCEVNAryExpr *E, const char *Fn, bool &Ok) {
   return S;
 }
 
+std::optional<std::pair<std::string, SmallVector<const SCEV *, 4>>>
+ScevText::namedSum(const SCEVAddExpr *A) {
+  if (!SE)
+    return std::nullopt;
+  auto SumOf = [&](const Value *V) -> const SCEVAddExpr * {
+    if (!SE->isSCEVable(V->getType()))
+      return nullptr;
+    return dyn_cast<SCEVAddExpr>(SE->getSCEV(const_cast<Value *>(V)));
+  };
+  if (NamedSumsFor != Named.size()) {
+    NamedSums.clear();
+    for (const auto &[V, Name] : Named)
+      if (const SCEVAddExpr *X = SumOf(V))
+        NamedSums.push_back({X, Name});
+    NamedSumsFor = Named.size();
+  }
+  std::vector<std::pair<const SCEVAddExpr *, std::string>> Sums;
+  for (const auto &[V, Name] : Context)
+    if (const SCEVAddExpr *X = SumOf(V))
+      Sums.push_back({X, Name});
+  Sums.insert(Sums.end(), NamedSums.begin(), NamedSums.end());
+  for (const auto &[X, Name] : Sums) {
+      if (X->getType() != A->getType() || X->getNumOperands() > A->getNumOperands())
+        continue;
+      // A's terms less X's (both sorted by ScalarEvolution's order: a
+      // multiset difference by search)
+      SmallVector<const SCEV *, 4> Left(A->operands().begin(), A->operands().end());
+      bool All = true;
+      for (const SCEV *Op : X->operands()) {
+        auto It = llvm::find(Left, Op);
+        if (It == Left.end()) {
+          All = false;
+          break;
+        }
+        Left.erase(It);
+      }
+      if (All)
+        return std::make_pair(Name, std::move(Left));
+    }
+  return std::nullopt;
+}
+
 std::optional<std::string> ScevText::str(const SCEV *S) {
   bool Ok = true;
   std::string R;
@@ -68,8 +110,26 @@ std::optional<std::string> ScevText::str(const SCEV *S) {
   }
   if (auto *C = dyn_cast<SCEVCastExpr>(S))
     return str(C->getOperand()); // zext, sext, ptrtoint: values are non-negative
-  if (auto *A = dyn_cast<SCEVAddExpr>(S))
+  if (auto *A = dyn_cast<SCEVAddExpr>(S)) {
     R = "(" + join(A, " + ", *this, Ok) + ")";
+    if (!Ok)
+      if (auto N = namedSum(A)) {
+        // a term has no source name, but the sum holds a named value
+        // that ScalarEvolution looked through (the argument of an
+        // inlined call, n rounded up to even: trunc(n) + zext(trunc n to
+        // i1)): that name, then the other terms
+        Ok = true;
+        R = N->first;
+        for (const SCEV *Op : N->second) {
+          auto X = str(Op);
+          if (!X)
+            return std::nullopt;
+          R += " + " + *X;
+        }
+        if (!N->second.empty())
+          R = "(" + R + ")";
+      }
+  }
   else if (auto *M = dyn_cast<SCEVMulExpr>(S))
     R = join(M, "*", *this, Ok);
   else if (auto *D = dyn_cast<SCEVUDivExpr>(S)) {

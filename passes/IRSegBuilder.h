@@ -69,11 +69,25 @@ struct ScevText {
   /// (Context, before the function's own parameters), and those of any
   /// call (Named, for values that are not the function's parameters).
   std::map<const Value *, std::string> Context, Named;
+  /// ScalarEvolution of the function (set by the builder): a named value
+  /// whose SCEV is a sum (trunc(n + n % 2) is trunc(n) + zext(trunc n to
+  /// i1)) is written by its name wherever that sum's terms occur, since
+  /// ScalarEvolution looks through the value (namedSum).
+  ScalarEvolution *SE = nullptr;
+  /// The values of Named whose SCEV is a sum, with their names (made when
+  /// Named has grown since: Named is large in large functions).
+  std::vector<std::pair<const llvm::SCEVAddExpr *, std::string>> NamedSums;
+  size_t NamedSumsFor = size_t(-1);
 
   static std::string join(const llvm::SCEVNAryExpr *E, const char *Sep, ScevText &T, bool &Ok);
   std::string fold(const llvm::SCEVNAryExpr *E, const char *Fn, bool &Ok);
   /// S in source names; nullopt if S names a value that has none.
   std::optional<std::string> str(const SCEV *S);
+  /// If sum A holds all the terms of the SCEV of a value of Context or
+  /// Named (Context first) that is a sum of its own: that value's name and
+  /// the terms of A left over; nullopt otherwise.
+  std::optional<std::pair<std::string, llvm::SmallVector<const SCEV *, 4>>>
+  namedSum(const llvm::SCEVAddExpr *A);
 };
 
 /// Monomial (its factors' texts joined by '\x1f', "" for 1) -> coefficient,
@@ -213,6 +227,7 @@ private:
   //--- IRTripCount.cpp: trip counts, loop guards, unrolled parts ---//
 
   std::optional<std::string> tripText(Loop *L);
+  const SCEV *exitValue(const SCEV *S, const Loop *Scope);
   const SCEV *backedgeCount(const Loop *L);
   static std::string product(const std::vector<std::string> &Fs);
   std::optional<std::string> geometricPhi(PHINode *P);

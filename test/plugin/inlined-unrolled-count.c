@@ -16,7 +16,20 @@
 // RUN:   -fplugin-arg-segtime-quiet -fplugin-arg-segtime-targets=compile \
 // RUN:   -fplugin-arg-segtime-out=%t.json -c %t.d/validation/cholesky_rl.c -o %t.o
 // RUN: %segtime show %t.json --ir --function cholesky_rl | FileCheck %s
+// The odd remainder iteration after the unrolled loop (the loops at lines
+// 16, 18, 20 once more) starts where the unrolled counter left off: its
+// counts use that counter's exit value, not the unrolled loop's iteration
+// number, and the timed call (site 2) is predicted with n alone:
+// RUN: %segtime show %t.json --ir --function main | FileCheck %s --check-prefix=REM
+// RUN: %segtime predict %t.json --function cholesky_rl --level intcc -p n=48 --site 2 \
+// RUN:   | FileCheck %s --check-prefix=SITE
 
 // CHECK: function cholesky_rl
 // CHECK: Loop @13 ir-loop trip=1 + idiv(n - 2 - umod(n, 2), 2)
 // CHECK-NOT: N_cholesky_rl_13
+
+// REM: ir-loop trip=1 + idiv(cholesky_rl.n - 2 - umod(cholesky_rl.n, 2), 2) index=[[K:k_main_ir[0-9]+]]
+// REM: Loop @16 ir-loop trip=cholesky_rl.n + (-1 + cmp_eq(cholesky_rl.n, 1))*(2*idiv(cholesky_rl.n - 2 - umod(cholesky_rl.n, 2), 2) + 3)
+// SITE: cholesky_rl
+// SITE-NOT: missing
+// SITE: INTCC t =
