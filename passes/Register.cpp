@@ -6,6 +6,7 @@
 #include "passes/SourceLoc.h"
 #include "passes/Timing.h"
 
+#include "llvm/IR/CFG.h"
 #include "llvm/IR/DebugInfo.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/Support/CommandLine.h"
@@ -69,6 +70,35 @@ std::optional<TargetSpec> compileTarget(const Module &M) {
 /// edge whose frequency the IR level does not know is charged to its source
 /// block, a loop-exit edge to its destination block (once per exit, not
 /// once per iteration).
+/// For a machine block between From's code and To's where From -> To is
+/// no IR edge the IR level knows: the one IR edge From -> X it knows
+/// (IRFunctionSeg::EdgeFreq, LoopExits) from which To is reached through
+/// blocks with a single successor that emitted no code (the preheader of
+/// a vectorised loop's scalar remainder, which the vector loop's "too few
+/// iterations" jump skips); nullptr if From -> To is known, or none or
+/// several such X.
+const BasicBlock *edgeVia(const IRFunctionSeg &FS, const BasicBlock *From, const BasicBlock *To) {
+  auto Known = [&](const BasicBlock *X) {
+    return FS.EdgeFreq.count({From, X}) || FS.LoopExits.count({From, X});
+  };
+  if (!To || Known(To))
+    return nullptr;
+  const BasicBlock *Via = nullptr;
+  for (const BasicBlock *S : successors(From)) {
+    if (S == Via || !Known(S))
+      continue;
+    const BasicBlock *X = S;
+    for (int Hops = 0; X != To && Hops < 4 && X->getSingleSuccessor(); ++Hops)
+      X = X->getSingleSuccessor();
+    if (X != To)
+      continue;
+    if (Via)
+      return nullptr; // two ways: not decided here
+    Via = S;
+  }
+  return Via;
+}
+
 void attachEdges(IRFunctionSeg &FS, const std::vector<const BasicBlock *> &Blocks,
                  const EdgeRuvs &Edges, const std::string &Key) {
   // F's edges by (source, destination) block position in F: Edges is keyed
@@ -90,7 +120,10 @@ void attachEdges(IRFunctionSeg &FS, const std::vector<const BasicBlock *> &Block
            std::make_pair(PosOf(B->first.first), PosOf(B->first.second));
   });
   for (const auto *E : Ordered) {
-    const auto &[Edge, R] = *E;
+    std::pair<const BasicBlock *, const BasicBlock *> Edge = E->first;
+    const Ruv &R = E->second;
+    if (const BasicBlock *Via = edgeVia(FS, Edge.first, Edge.second))
+      Edge.second = Via;
     auto Src = FS.StageOf.find(Edge.first);
     if (Src == FS.StageOf.end())
       continue;
