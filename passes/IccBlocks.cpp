@@ -67,6 +67,82 @@ exitTarget(const Recording &R, const MachineLoopInfo &MLI, const MachineBasicBlo
   return Out;
 }
 
+/// The machine blocks of each IR block's code (same Orig, not on an IR
+/// edge) that run only on one side of a select made into a branch (x86
+/// cmov conversion; a search step's two updates as two tails of its loop,
+/// bsearch's lo = mid + 1 or hi = mid): their SelectShare, from the
+/// share 1 at the code's entries (a block entered from another IR block's
+/// code, a loop header, the function entry), halved on each side of a
+/// conditional jump between two blocks of the same code (the select's
+/// outcome is data: 1/2 each way, estimated), summed where the sides meet
+/// again (at most 1). Back edges (into a loop header) carry nothing; code
+/// whose blocks form a cycle otherwise keeps the share 1.
+static void selectShares(Recording &R, MachineFunction &MF, const MachineLoopInfo &MLI,
+                         unsigned First) {
+  DenseMap<const MachineBasicBlock *, unsigned> &Index = R.MBBIndex;
+  auto Code = [&](const MachineBasicBlock *M) -> const BasicBlock * {
+    const BlockRecord &B = R.Blocks[Index.lookup(M)];
+    return B.EdgeTo ? nullptr : B.Orig;
+  };
+  auto Entry = [&](const MachineBasicBlock &M) {
+    return M.pred_empty() || MLI.isLoopHeader(&M) ||
+           llvm::any_of(M.predecessors(),
+                        [&](const MachineBasicBlock *P) { return Code(P) != Code(&M); });
+  };
+  // Only code with a select jump changes anything.
+  std::set<const BasicBlock *> WithSelect;
+  for (MachineBasicBlock &M : MF)
+    if (R.Blocks[Index[&M]].SelectJumps && Code(&M))
+      WithSelect.insert(Code(&M));
+  if (WithSelect.empty())
+    return;
+  // Kahn's order over the edges within one IR block's code (not into an
+  // entry).
+  DenseMap<const MachineBasicBlock *, unsigned> Waiting;
+  std::vector<MachineBasicBlock *> Ready;
+  std::map<const MachineBasicBlock *, double> Share;
+  auto Inner = [&](const MachineBasicBlock *From, const MachineBasicBlock *To) {
+    return Code(To) && Code(To) == Code(From) && !Entry(*To);
+  };
+  for (MachineBasicBlock &M : MF) {
+    if (!WithSelect.count(Code(&M)))
+      continue;
+    if (Entry(M)) {
+      Share[&M] = 1;
+      Ready.push_back(&M);
+    }
+    for (MachineBasicBlock *S : M.successors())
+      if (Inner(&M, S))
+        ++Waiting[S];
+  }
+  size_t Done = 0;
+  while (!Ready.empty()) {
+    MachineBasicBlock *M = Ready.back();
+    Ready.pop_back();
+    ++Done;
+    double Mine = std::min(Share[M], 1.0);
+    Share[M] = Mine;
+    SmallVector<MachineBasicBlock *, 2> In;
+    for (MachineBasicBlock *S : M->successors())
+      if (Inner(M, S))
+        In.push_back(S);
+    bool Split = R.Blocks[Index[M]].SelectJumps && In.size() == 2 && In[0] != In[1];
+    for (MachineBasicBlock *S : In) {
+      Share[S] += Split ? Mine / 2 : Mine;
+      if (--Waiting[S] == 0)
+        Ready.push_back(S);
+    }
+  }
+  size_t Blocks = 0;
+  for (MachineBasicBlock &M : MF)
+    Blocks += WithSelect.count(Code(&M));
+  if (Done != Blocks) // a cycle within the code: shares unknown
+    return;
+  for (auto &[M, S] : Share)
+    if (Index.lookup(M) >= First)
+      R.Blocks[Index.lookup(M)].SelectShare = S;
+}
+
 void collectBlocks(Recording &R, MachineFunction &MF, const MachineLoopInfo &MLI,
                    const Function *OrigFn,
                    function_ref<const BasicBlock *(const BasicBlock *)> OrigOf,
@@ -168,6 +244,7 @@ void collectBlocks(Recording &R, MachineFunction &MF, const MachineLoopInfo &MLI
     } else if (Index[&MBB] > First)
       B.Orig = R.Blocks[Index[&MBB] - 1].Orig;
   }
+  selectShares(R, MF, MLI, First);
   if (IccDump && OrigFn) {
     DenseMap<const BasicBlock *, int> Position;
     int N = 0;
@@ -194,6 +271,12 @@ void FunctionCosting::run() {
     Coster.canonicalise(B.Insts);
     if (B.Orig)
       B.Cost = Coster.cost(B);
+    if (B.Orig && B.SelectShare != 1) {
+      Ruv Scaled;
+      for (auto &[Op, N] : B.Cost.counts())
+        Scaled.add(Op, N * B.SelectShare);
+      B.Cost = std::move(Scaled);
+    }
     B.Insts = {};
   }
   R.Current = -1;

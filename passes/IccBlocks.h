@@ -63,6 +63,11 @@ struct BlockRecord {
   /// RUV key "branch.select", which the IR SEG's attach reads and drops
   /// (docs/models.md ICC step 4).
   unsigned SelectJumps = 0;
+  /// The share of the executions of its IR block in which this machine
+  /// block runs (selectShares): 1, or for an arm of a select that code
+  /// generation made into a branch 1/2 per such branch on the way
+  /// (estimated: the outcome is data); the cost is scaled by it.
+  double SelectShare = 1;
   /// A block of code generation's own on the IR edge Orig -> EdgeTo (one
   /// predecessor and one successor with blocks of their own: a split
   /// critical edge, a skip jump): it runs as often as that edge is taken.
