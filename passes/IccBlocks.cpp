@@ -143,6 +143,54 @@ static void selectShares(Recording &R, MachineFunction &MF, const MachineLoopInf
       R.Blocks[Index.lookup(M)].SelectShare = S;
 }
 
+/// If machine block MBB, a block of code generation's own with several
+/// successors (tests duplicated into it: a vectorised loop's "too few
+/// iterations" side, which goes on to the remainder's tests), is one side
+/// of its only predecessor P's conditional jump: the IR edge it lies on,
+/// from P's IR block to the one of its two successors that the other side
+/// does not lead to (the other side followed through blocks of code
+/// generation's own with one successor, the IR through blocks with one
+/// successor); nullptr if that is not clear.
+static const BasicBlock *
+otherSide(const Recording &R, const MachineBasicBlock &P, const MachineBasicBlock &MBB,
+          function_ref<const BasicBlock *(const BasicBlock *)> OrigOf) {
+  const BlockRecord &PR = R.Blocks[R.MBBIndex.lookup(&P)];
+  const BasicBlock *From = P.getBasicBlock();
+  if (PR.Inherited || !PR.Orig || !From || P.succ_size() != 2)
+    return nullptr;
+  const MachineBasicBlock *Other = *P.succ_begin() == &MBB ? *std::next(P.succ_begin())
+                                                           : *P.succ_begin();
+  if (Other == &MBB)
+    return nullptr;
+  for (int Hops = 0; Hops < 4 && R.Blocks[R.MBBIndex.lookup(Other)].Inherited &&
+                     Other->succ_size() == 1;
+       ++Hops)
+    Other = *Other->succ_begin();
+  const BlockRecord &OR = R.Blocks[R.MBBIndex.lookup(Other)];
+  if (OR.Inherited || !OR.Orig || OR.Orig == PR.Orig)
+    return nullptr;
+  const BasicBlock *Taken = nullptr, *Left = nullptr;
+  unsigned N = 0;
+  for (const BasicBlock *S : successors(From)) {
+    ++N;
+    const BasicBlock *X = S;
+    const BasicBlock *O = OrigOf(X);
+    for (int Hops = 0; O != OR.Orig && Hops < 4 && X->getSingleSuccessor(); ++Hops) {
+      X = X->getSingleSuccessor();
+      O = OrigOf(X);
+    }
+    if (O != OR.Orig)
+      Left = S;
+    else if (Taken)
+      return nullptr;
+    else
+      Taken = S;
+  }
+  if (N != 2 || !Taken || !Left)
+    return nullptr;
+  return OrigOf(Left);
+}
+
 void collectBlocks(Recording &R, MachineFunction &MF, const MachineLoopInfo &MLI,
                    const Function *OrigFn,
                    function_ref<const BasicBlock *(const BasicBlock *)> OrigOf,
@@ -232,6 +280,8 @@ void collectBlocks(Recording &R, MachineFunction &MF, const MachineLoopInfo &MLI
       if (!P.Inherited && !S.Inherited && P.Orig && S.Orig && P.Orig != S.Orig)
         B.EdgeTo = S.Orig;
     }
+    if (!B.EdgeTo && MBB.pred_size() == 1 && MBB.succ_size() > 1)
+      B.EdgeTo = otherSide(R, **MBB.pred_begin(), MBB, OrigOf);
     if (MBB.pred_size() == 1 && R.Blocks[Index[*MBB.pred_begin()]].Orig) {
       B.Orig = R.Blocks[Index[*MBB.pred_begin()]].Orig;
       // The only way out of a loop (the tests after a runtime-unrolled

@@ -69,7 +69,7 @@ int main(int argc, char **argv) {
 // REFS: REFS 3 False False [0, 1, [{{[0-9]+}}, -{{[0-9]+}}], [{{[0-9]+}}], [{{[0-9]+}}]]
 
 // SUMMARY: segtime: scale (
-// SUMMARY: ICC   t on icc-test (x86-64) = {{.*}} ({{[0-9]+}} instructions, {{[0-9]+}} cycles) at n=1000
+// SUMMARY: ICC   t on icc-test (x86-64) = {{.*}} ({{[0-9]+}} instructions, {{[0-9.]+}} cycles) at n=1000
 // SUMMARY-NEXT: ICC   site 1 (main at {{.*}}inlined-sites.c:60:3) = {{.*}} ({{[0-9]+}} instructions
 // SUMMARY-NEXT: ICC   site 2 (main at {{.*}}inlined-sites.c:62:5, in 1 loop(s) of main) = {{.*}} instructions
 // SUMMARY-NEXT: ICC   site 3 (main at {{.*}}inlined-sites.c:63:3) = {{.*}} instructions
