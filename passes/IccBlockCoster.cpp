@@ -172,6 +172,12 @@ BlockCoster::BlockCoster(const Target &T, const TargetMachine &TM)
     mca::computeProcResourceMasks(SM, Masks);
     for (unsigned I = 1; I < Masks.size(); ++I)
       ResourceKind[Masks[I]] = I;
+    // LLVM 19 schedules znver5 with the Zen 4 model, whose FP stores take a
+    // cycle of the FP load pipes (Zn4FP45) besides the store pipe (Zn4FPSt).
+    if (STI.getCPU() == "znver5")
+      for (unsigned I = 1; I < Masks.size(); ++I)
+        if (StringRef(SM.getProcResource(I)->Name) == "Zn4FP45")
+          StoreOffLoadPipes = Masks[I];
   }
   CanonCtx = std::make_unique<MCContext>(TT, TM.getMCAsmInfo(), &MRI, &STI);
   Emitter.reset(T.createMCCodeEmitter(MCII, *CanonCtx));
@@ -520,6 +526,8 @@ void BlockCoster::costWithMca(const BlockRecord &B, Ruv &R) {
     CallLowered |= D.isCall(); // (a failed one did not warn)
     ReturnLowered |= D.isReturn();
     IPP->postProcessInstruction(*X, I);
+    if (scalarFpStore(I))
+      storeOffLoadPipes(**X);
     Uops += (*X)->getNumMicroOps();
     Seq.push_back(std::move(*X));
   }
@@ -560,6 +568,30 @@ void BlockCoster::costWithMca(const BlockRecord &B, Ruv &R) {
     addLoopChain(Insts, Seq, MCII, MRI, STI, R);
     addPortClass(Insts, Seq, MCII, SM, ResourceKind, R);
   }
+}
+
+bool BlockCoster::scalarFpStore(const MCInst &I) const {
+  StringRef N = MCII.getName(I.getOpcode());
+  N.consume_front("V");
+  return N.ends_with("mr") &&
+         (N.starts_with("MOVSD") || N.starts_with("MOVSS") || N.starts_with("MOVSH") ||
+          N.starts_with("MOVLP") || N.starts_with("MOVHP") || N.starts_with("MOVPQI2QI") ||
+          N.starts_with("MOVPDI2DI") || N.starts_with("MOVSS2DI") || N.starts_with("MOVSDto64"));
+}
+
+void BlockCoster::storeOffLoadPipes(const mca::Instruction &I) {
+  if (!StoreOffLoadPipes || !I.getMayStore() || I.getMayLoad())
+    return;
+  const mca::InstrDesc &D = I.getDesc();
+  if (!StoresOffLoadPipes.insert(&D).second)
+    return;
+  // IB made D with make_unique<InstrDesc> and keeps it as a pointer to
+  // const: D itself is not const, and every later store of its opcode and
+  // scheduling class gets D from IB's cache, as changed here.
+  auto &M = const_cast<mca::InstrDesc &>(D);
+  llvm::erase_if(M.Resources, [this](const auto &P) { return P.first == StoreOffLoadPipes; });
+  M.UsedProcResUnits &= ~StoreOffLoadPipes;
+  M.UsedProcResGroups &= ~StoreOffLoadPipes;
 }
 
 std::optional<double>

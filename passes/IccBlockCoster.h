@@ -15,6 +15,7 @@
 #include "passes/IccBlocks.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/MC/MCAsmBackend.h"
@@ -185,6 +186,21 @@ private:
   /// dependences are ignored: the cost when iterations overlap freely.
   double blockRThroughput(const llvm::SmallVectorImpl<llvm::mca::SourceMgr::UniqueInst> &Seq) const;
 
+  /// Zen 5 with the Zen 4 scheduling model (docs/models.md "ICC" 4e): a
+  /// store that does not load, called for the scalar FP stores
+  /// (scalarFpStore), no longer takes a cycle of the model's FP load pipes
+  /// (Zn4FP45, two units shared with the loads into FP registers); it keeps
+  /// the store pipe (Zn4FPSt, one per cycle) and the load-store unit's
+  /// resources. Changes I's descriptor (IB's, shared by every instruction of
+  /// its opcode and scheduling class) once, before any simulation uses it; a
+  /// no-op for other CPUs and instructions.
+  void storeOffLoadPipes(const llvm::mca::Instruction &I);
+
+  /// Whether I is an x86 store of at most 8 bytes from an FP or vector
+  /// register (movsd, movss, movlpd, movq, movd to memory; VEX and EVEX
+  /// forms): naturally aligned, it never crosses a cache line.
+  bool scalarFpStore(const llvm::MCInst &I) const;
+
   /// The itinerary latency of I in cycles (see costWithItineraries).
   unsigned itineraryLatency(const llvm::MCInst &I) const;
 
@@ -248,6 +264,10 @@ private:
   /// The processor resource kind of each resource mask of the scheduling
   /// model (mca::computeProcResourceMasks), for blockRThroughput.
   llvm::DenseMap<uint64_t, unsigned> ResourceKind;
+  /// The resource mask of the Zen 4 model's FP load pipes (Zn4FP45) when the
+  /// CPU is znver5, else 0; the descriptors storeOffLoadPipes has changed.
+  uint64_t StoreOffLoadPipes = 0;
+  llvm::SmallPtrSet<const llvm::mca::InstrDesc *, 32> StoresOffLoadPipes;
   std::unique_ptr<llvm::MCContext> CanonCtx; ///< for assembled()
   std::unique_ptr<llvm::MCCodeEmitter> Emitter;
   std::unique_ptr<llvm::MCDisassembler> Disasm;
