@@ -567,6 +567,7 @@ void BlockCoster::costWithMca(const BlockRecord &B, Ruv &R) {
   if (B.InLoop) { // the critical loop-carried chain, the port-bound class (IccChains.h)
     addLoopChain(Insts, Seq, MCII, MRI, STI, R);
     addPortClass(Insts, Seq, MCII, SM, ResourceKind, R);
+    addMaskedStores(Insts, Seq, MCII, SM, ResourceKind, R);
   }
 }
 

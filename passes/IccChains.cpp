@@ -8,6 +8,7 @@
 ///
 //===----------------------------------------------------------------------===//
 #include "passes/IccChains.h"
+#include "passes/IccChainsOpcodes.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringExtras.h"
@@ -185,6 +186,62 @@ void addPortClass(ArrayRef<MCInst> Insts,
         Count[*Bound]);
   R.add("tp.shared", Shared);
   R.add("tp.rest", Rest);
+}
+
+void addMaskedStores(ArrayRef<MCInst> Insts,
+                     const SmallVectorImpl<mca::SourceMgr::UniqueInst> &Seq,
+                     const MCInstrInfo &MCII, const MCSchedModel &SM,
+                     const DenseMap<uint64_t, unsigned> &ResourceKind, Ruv &R) {
+  if (Insts.empty() || Insts.size() != Seq.size())
+    return;
+  // Resource cycles per kind of the whole block and of its masked stores,
+  // as addPortClass counts them.
+  SmallVector<unsigned, 32> All(SM.getNumProcResourceKinds(), 0), Of(All.size(), 0);
+  unsigned Uops = 0, MaskedUops = 0, Count = 0;
+  for (size_t K = 0; K < Seq.size(); ++K) {
+    const mca::InstrDesc &D = Seq[K]->getDesc();
+    bool Masked = maskedMove(MCII.getName(Insts[K].getOpcode())) == MaskedMove::Store;
+    Uops += D.NumMicroOps;
+    if (Masked) {
+      ++Count;
+      MaskedUops += D.NumMicroOps;
+    }
+    for (const auto &[Mask, Use] : D.Resources) {
+      auto It = ResourceKind.find(Mask);
+      if (It == ResourceKind.end())
+        continue;
+      All[It->second] += Use.size();
+      if (Masked)
+        Of[It->second] += Use.size();
+    }
+  }
+  if (!Count)
+    return;
+  double Whole = mca::computeBlockRThroughput(SM, SM.IssueWidth, Uops, All);
+  SmallVector<unsigned, 32> Without(All);
+  for (size_t I = 0; I < Without.size(); ++I)
+    Without[I] -= Of[I];
+  // Each masked store still dispatches: one micro-op, not the model's
+  // microcode sequence.
+  unsigned RestUops = Uops - MaskedUops + Count;
+  double Rest = mca::computeBlockRThroughput(SM, SM.IssueWidth, RestUops, Without);
+  if (Rest >= Whole - 1e-9)
+    return; // the masked stores do not bind
+  double Top = -1, Shared = 0;
+  for (size_t I = 1; I < All.size(); ++I) {
+    if (!Of[I])
+      continue;
+    double Units = SM.getProcResource(I)->NumUnits;
+    if (Units <= 0)
+      continue;
+    if (All[I] / Units > Top) {
+      Top = All[I] / Units;
+      Shared = (All[I] - Of[I]) / Units;
+    }
+  }
+  R.add("tp.store.masked", Count);
+  R.add("tp.store.masked.rest", Rest);
+  R.add("tp.store.masked.shared", Shared);
 }
 
 void addLoopChain(ArrayRef<MCInst> Insts,

@@ -82,6 +82,27 @@ void addPortClass(llvm::ArrayRef<llvm::MCInst> Insts,
                   const llvm::MCInstrInfo &MCII, const llvm::MCSchedModel &SM,
                   const llvm::DenseMap<uint64_t, unsigned> &ResourceKind, Ruv &R);
 
+/// The masked vector stores of a loop block (docs/models.md "ICC", 4c):
+/// the VEX masked stores (maskedMove, IccChainsOpcodes.h: vmaskmovps/pd,
+/// vpmaskmovd/q to memory), which LLVM 19's Zen 4 model (znver4, znver5)
+/// prices as microcoded sequences (vmaskmovps ymm: 42 micro-ops, 12 cycles
+/// of the store unit; Zen 5 retires eight per 12 cycles in TSVC's vif).
+/// Recorded only when they bind the block's reciprocal throughput
+/// (mca::computeBlockRThroughput over Seq's resources):
+///   tp.store.masked         masked stores per iteration
+///   tp.store.masked.rest    the bound without their resource cycles and
+///                           with one micro-op each, cycles
+///   tp.store.masked.shared  the other instructions' cycles per unit on the
+///                           resource the masked stores bind, cycles
+/// so that the predictor can put a measured throughput (ICC entry
+/// throughput.store.masked) in place of the model's. Independent of
+/// addPortClass (the masked stores are in no class of it). ResourceKind as
+/// for addPortClass.
+void addMaskedStores(llvm::ArrayRef<llvm::MCInst> Insts,
+                     const llvm::SmallVectorImpl<llvm::mca::SourceMgr::UniqueInst> &Seq,
+                     const llvm::MCInstrInfo &MCII, const llvm::MCSchedModel &SM,
+                     const llvm::DenseMap<uint64_t, unsigned> &ResourceKind, Ruv &R);
+
 /// The latency classes of addLoopChain, "other" last.
 llvm::ArrayRef<const char *> chainClasses();
 

@@ -193,9 +193,13 @@ public:
   /// file has "throughput.<class>" (s per instruction, measured by `segtime
   /// calibrate` on independent operations; tau cycles): R' = max(tp.rest,
   /// tp.shared + sum over the recorded classes of n x tau). R when a
-  /// recorded class has no entry.
+  /// recorded class has no entry. Masked vector stores (tp.store.masked = m,
+  /// .rest, .shared; passes/IccChains.h addMaskedStores) with the entry
+  /// "throughput.store.masked" (tau_m cycles): min(R', max(.rest, .shared +
+  /// m x tau_m)); without the entry they leave R' as it was.
   double blockRThroughput(const Ruv &C) const;
-  /// Measured reciprocal throughputs, cycles per instruction, by class.
+  /// Measured reciprocal throughputs, cycles per instruction, by class
+  /// (also "store.masked").
   const std::map<std::string, double> &portThroughputs() const { return Throughput; }
   /// The port classes a machine file may measure (throughput.<class>).
   static const std::vector<std::string> &throughputClasses();

@@ -25,6 +25,10 @@ using namespace GiNaC;
 
 namespace segtime {
 
+/// The class of masked vector stores (passes/IccChains.h addMaskedStores;
+/// machine entry throughput.store.masked).
+static constexpr const char *kMaskedStore = "store.masked";
+
 ICCModel::ICCModel(const Machine &M, const std::string &Target, const std::string &Opt)
     : CostVectorModel(M, Level::ICC, Target) {
   const CostVector &ICC = M.vector(Level::ICC, Target);
@@ -44,6 +48,8 @@ ICCModel::ICCModel(const Machine &M, const std::string &Target, const std::strin
   for (const std::string &Class : throughputClasses())
     if (ICC.Costs.count("throughput." + Class))
       Throughput[Class] = ICC.si("throughput." + Class) / cost("cycles");
+  if (ICC.Costs.count("throughput." + std::string(kMaskedStore)))
+    Throughput[kMaskedStore] = ICC.si("throughput." + std::string(kMaskedStore)) / cost("cycles");
   if (auto R = ICC.Costs.find("reorder_buffer"); R != ICC.Costs.end() && R->second.Value > 0)
     Rob = R->second.Value; // micro-ops, not a time: never an RUV key
   if (auto R = ICC.Costs.find("reorder_window"); R != ICC.Costs.end() && R->second.Value > 0)
@@ -73,13 +79,14 @@ const std::vector<std::string> &ICCModel::throughputClasses() {
   return C;
 }
 
-double ICCModel::blockRThroughput(const Ruv &C) const {
+/// The reciprocal throughput of a block with the port class of
+/// passes/IccChains.cpp addPortClass at its measured throughput (Throughput,
+/// cycles per instruction), or the model's (rthroughput).
+static double classBound(const Ruv &C, const std::map<std::string, double> &Throughput) {
   double R = C.get("rthroughput");
-  if (Throughput.empty())
-    return R;
   double Ports = 0;
   bool Any = false;
-  for (const std::string &Class : throughputClasses()) {
+  for (const std::string &Class : ICCModel::throughputClasses()) {
     double N = C.get("tp." + Class);
     if (N <= 0)
       continue;
@@ -90,6 +97,22 @@ double ICCModel::blockRThroughput(const Ruv &C) const {
     Any = true;
   }
   return Any ? std::max(C.get("tp.rest"), C.get("tp.shared") + Ports) : R;
+}
+
+double ICCModel::blockRThroughput(const Ruv &C) const {
+  double R = C.get("rthroughput");
+  if (Throughput.empty())
+    return R;
+  R = classBound(C, Throughput);
+  // Masked stores (addMaskedStores) at their measured throughput: the
+  // bound without them, or the other instructions' share of their
+  // resource plus theirs; the lower of this and the class's bound (each
+  // corrects one part of the model's).
+  const std::string Masked = "tp." + std::string(kMaskedStore);
+  auto T = Throughput.find(kMaskedStore);
+  if (double N = C.get(Masked); N > 0 && T != Throughput.end())
+    R = std::min(R, std::max(C.get(Masked + ".rest"), C.get(Masked + ".shared") + N * T->second));
+  return R;
 }
 
 double ICCModel::blockCycles(const Ruv &C) const {

@@ -116,6 +116,48 @@ void measureMispredict(const fs::path &Dir, const Options &O, ClockResult &CR) {
   CR.Mispredict = M;
 }
 
+/// The masked stores' reciprocal throughput from the latency benchmark's
+/// samples S (Columns per repetition, the integer adds first; the Masks
+/// columns from First: vmaskmovps ymm to L1 with every lane, every other
+/// lane and no lane set, kernels/Latency.c): per pattern the ratio to the
+/// adds as for the classes (with --stat min the fastest pass over the
+/// fastest adds, else the median ratio), the value the slowest pattern's;
+/// per repetition the slowest pattern's ratio (the spread). nullopt when
+/// the CPU lacks AVX (the columns are -1).
+static std::optional<LatencyResult> maskedStores(const std::vector<double> &S, size_t Columns,
+                                                 size_t First, size_t Masks, const Options &O) {
+  static const char *const Pattern[] = {"all lanes", "every other lane", "no lane"};
+  LatencyResult R;
+  R.Class = "store.masked";
+  R.Throughput = true;
+  std::ostringstream Detail;
+  double AddMin = 1e300;
+  for (size_t K = 0; K < S.size(); K += Columns)
+    if (S[K] > 0)
+      AddMin = std::min(AddMin, S[K]);
+  for (size_t P = 0; P < Masks; ++P) {
+    std::vector<double> Ratio, Ns;
+    for (size_t K = 0; K + Columns <= S.size(); K += Columns)
+      if (S[K + First + P] > 0 && S[K] > 0) {
+        Ratio.push_back(S[K + First + P] / S[K]);
+        Ns.push_back(S[K + First + P]);
+      }
+    if (Ratio.empty())
+      return std::nullopt;
+    double V = O.Stat == "min" ? *std::min_element(Ns.begin(), Ns.end()) / AddMin : median(Ratio);
+    R.Value = std::max(R.Value, V);
+    if (R.Cycles.size() < Ratio.size())
+      R.Cycles.resize(Ratio.size(), 0);
+    for (size_t I = 0; I < Ratio.size(); ++I)
+      R.Cycles[I] = std::max(R.Cycles[I], Ratio[I]);
+    Detail << (P ? ", " : "") << Pattern[P] << " " << num(V, 3);
+  }
+  R.Spread = relSpread(R.Cycles);
+  R.Detail = "vmaskmovps ymm to 16 slots of a 512 B buffer (L1), the slowest of three "
+             "masks (" + Detail.str() + " cycles)";
+  return R;
+}
+
 /// Measures the latency of each class of loop-carried chains (IccChains.h in
 /// the plugin): per class a chain of 16 dependent operations per iteration
 /// (kernels/Latency.c), timed against a chain of dependent integer adds of the
@@ -129,14 +171,16 @@ void measureMispredict(const fs::path &Dir, const Options &O, ClockResult &CR) {
 /// value is the median of Reps ratios (with --stat min the fastest pass of the
 /// class over the fastest of the adds; spread of the ratios
 /// (max - min) / median); a
-/// class the CPU lacks (FMA) prints -1 and is left out. About 1 s.
+/// class the CPU lacks (FMA) prints -1 and is left out. The masked vector
+/// stores ("store.masked", maskedStores) are timed the same way. About 1 s.
 void measureLatencies(const fs::path &Dir, const Options &O, ClockResult &CR) {
   static const char *const Classes[] = {"fp.add", "fp.mul", "fp.fma", "fp.div", "int.mul",
                                         "load", "fp.add", "fp.mul", "fp.fma", "fp.div",
                                         "int.mul", "fp.cvt"};
   constexpr size_t Chains = 6; // the first six columns after the adds: latencies
-  // The integer-add chain first, the two window loops last.
-  constexpr size_t Columns = std::size(Classes) + 3;
+  // The integer-add chain first, then the classes, the masked stores' three
+  // mask patterns, the two window loops last.
+  constexpr size_t Masks = 3, Columns = std::size(Classes) + Masks + 3;
   long N = O.Quick ? 250000 : 2000000;
   std::vector<double> S = runSampleProgram(Dir, "latency", kernel::latency(),
                                            {std::to_string(O.Reps), std::to_string(N)});
@@ -148,7 +192,7 @@ void measureLatencies(const fs::path &Dir, const Options &O, ClockResult &CR) {
     Add.push_back(S[K]);
   double AddMin = *std::min_element(Add.begin(), Add.end());
   std::vector<LatencyResult> L;
-  for (size_t C = 1; C < Columns - 2; ++C) {
+  for (size_t C = 1; C <= std::size(Classes); ++C) {
     LatencyResult R;
     R.Class = Classes[C - 1];
     R.Throughput = C > Chains;
@@ -168,6 +212,8 @@ void measureLatencies(const fs::path &Dir, const Options &O, ClockResult &CR) {
     R.Spread = relSpread(R.Cycles);
     L.push_back(std::move(R));
   }
+  if (std::optional<LatencyResult> M = maskedStores(S, Columns, std::size(Classes) + 1, Masks, O))
+    L.push_back(std::move(*M));
   // The window: per repetition, the restarted chain of 32 FMAs (C = 32 x
   // the FMA latency, cycles) over the time per iteration T of the loop with
   // 192 leas (U = 226 reorder-buffer micro-ops: the chain, 192 leas, the

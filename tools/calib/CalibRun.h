@@ -198,6 +198,8 @@ struct LatencyResult {
   std::vector<double> Cycles; ///< one sample per repetition, core cycles per operation
   double Value = 0;           ///< median, cycles
   std::optional<double> Spread;
+  std::string Detail;         ///< the kernel and its parts, where not the class's usual
+                              ///< 16 operations (the machine file's ref)
 };
 
 /// The core clock, for the ICC level: the cost of one scheduling-model cycle.

@@ -191,6 +191,7 @@ std::string clockCosts(const ClockResult &C, const Options &O, const std::string
       << yq(Ref0 + (L.Throughput ? "" : "chain of ") + std::to_string(C.LatencyOps) +
             (L.Throughput ? " independent " : " dependent ") + L.Class +
             (L.Throughput ? " operations, 16 per loop iteration" : " operations") +
+            (L.Detail.empty() ? "" : ", " + L.Detail) +
             " (kernels/Latency.c), time / the time of as many dependent integer "
             "adds in the same process: " +
             (O.Stat == "min" ? "fastest over fastest" : "median ratio") + " of " +
