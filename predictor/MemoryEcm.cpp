@@ -102,26 +102,81 @@ std::vector<EcmTerm> MemoryModel::ecmTerms(const std::vector<MemStream> &S, cons
     Prev = numeric(1 / SourceBandwidth[0]);
   ex In1 = Into(0);
   ex InvB2 = numeric(1 / SourceBandwidth[1]);
-  T.push_back({"T_L1L2", "L2", L * In1 * Cost(O2, InvB2), In1, O2});
+  ex T12 = L * In1 * Cost(O2, InvB2);
+  if (hasWalkCurves()) {
+    // Lines into L1 of a strided store stream (walkClasses) that L2 holds
+    // (its lines into L1 less its lines into L2) cost the measured store
+    // walk's rate at a footprint within L2 (the walk's rate includes the
+    // line's read for ownership and write-back); the other streams' lines
+    // max(In, 3/4 Moved) the L2 bandwidth.
+    std::vector<ex> In1Each, Moved1Each, In2Each;
+    ex F2 = min(F, numeric(Caches[1].Size)), SeqIn = 0, SeqMoved = 0, WalkT = 0;
+    bool Any = false;
+    for (size_t I = 0; I < S.size(); ++I) {
+      std::vector<WalkClass> Cls = walkClasses(S[I]);
+      if (Cls.empty())
+        continue;
+      if (!Any) {
+        In1Each = linesIntoEach(S, &Caches[0], false, &F);
+        Moved1Each = linesIntoEach(S, &Caches[0], /*WriteBacks=*/true, &F);
+        In2Each = linesIntoEach(S, &Caches[1], false, &F);
+        Any = true;
+      }
+      ex Walked = 0;
+      for (const WalkClass &C : Cls) {
+        Walked += C.In;
+        WalkT += C.In * max(0, In1Each[I] - In2Each[I]) * Cost(O2, walkTime(*C.Curve, 1, F2));
+      }
+      SeqIn -= Walked * In1Each[I];
+      SeqMoved -= Walked * Moved1Each[I];
+    }
+    if (Any) {
+      for (size_t I = 0; I < S.size(); ++I) {
+        SeqIn += In1Each[I];
+        SeqMoved += Moved1Each[I];
+      }
+      T12 = L * (max(SeqIn, numeric(3, 4) * SeqMoved) * Cost(O2, InvB2) + WalkT);
+    }
+  }
+  T.push_back({"T_L1L2", "L2", T12, In1, O2});
   if (!O2)
     Prev = InvB2;
   // Lines into L2, from L3 or memory: page-strided streams' at the strided
   // walk's rate at F; the others' compulsory ones at the curve at F, their
   // re-fetched ones at the curve at their reuse working set W.
+  // Indexed streams' (indexedObject), when the machine file has the gather
+  // curve, at the gather's rate at their object's size X, from L3 if X fits
+  // it, else from memory.
   ex In2 = Into(1);
-  ex Str = 0;
-  if (stridedCurve()) {
+  ex Str = 0, Gat = 0, GatL3 = 0, GatL3T = 0, GatMem = 0, GatMemT = 0;
+  const std::vector<Level> *GatherC = gatherCurve();
+  double S3 = sizeOf("L3");
+  if (stridedCurve() || GatherC) {
     std::vector<ex> In = linesIntoEach(S, &Caches[1], false, &F),
                     Moved = linesIntoEach(S, &Caches[1], /*WriteBacks=*/true, &F);
     ex StrIn = 0, StrMoved = 0;
     for (size_t I = 0; I < S.size(); ++I) {
+      if (GatherC && indexedObject(S[I])) {
+        const MemStream::Step &Obj = S[I].Loops.front();
+        ex X = parseExpr(Obj.Stride) * parseExpr(Obj.Trip);
+        ex G = max(In[I], numeric(3, 4) * Moved[I]), InL3 = S3 > 0 ? cmp_le(X, numeric(S3)) : ex(0);
+        ex InvX = walkTime(*GatherC, 1, X);
+        Gat += G;
+        GatL3 += InL3 * G;
+        GatMem += (1 - InL3) * G;
+        GatL3T += InL3 * G * InvX;
+        GatMemT += (1 - InL3) * G * InvX;
+        continue;
+      }
+      if (!stridedCurve())
+        continue;
       ex P = pageStrided(S[I]);
       StrIn += P * In[I];
       StrMoved += P * Moved[I];
     }
     Str = max(StrIn, numeric(3, 4) * StrMoved);
   }
-  ex Seq = max(0, In2 - Str);
+  ex Seq = max(0, In2 - Str - Gat);
   ex Distinct = linesInto(S, nullptr);
   if (!is_a<numeric>(F) || ex_to<numeric>(F).to_double() > 0)
     Distinct = min(Distinct, F / L);
@@ -129,18 +184,22 @@ std::vector<EcmTerm> MemoryModel::ecmTerms(const std::vector<MemStream> &S, cons
   ex W = reuseWorkingSet(S, Caches[1].Size, Line, F);
   // (the L3 size the memory term uses: the measured effective one when the
   // machine file has it, sizeNote says which)
-  double S3 = sizeOf("L3");
   ex InL3W = S3 > 0 ? cmp_le(W, numeric(S3)) : ex(0);
   ex InL3F = S3 > 0 ? cmp_le(F, numeric(S3)) : ex(0);
   ex InvW = time(1, W), InvF = time(1, F), InvS = stridedTime(1, F);
+  // (a gather's time on a level that does not overlap: less the previous
+  // level's inverse bandwidth per line, as Cost does)
+  auto GatherCost = [&](bool Overlaps, const ex &Lines, const ex &Time) {
+    return Overlaps ? Time : max(0, Time - Lines * Prev);
+  };
   T.push_back({"T_L2L3", "L3",
                L * (InL3W * Refetch * Cost(O3, InvW) + InL3F * Comp * Cost(O3, InvF) +
-                    InL3F * Str * Cost(O3, InvS)),
-               InL3W * Refetch + InL3F * (Comp + Str), O3});
+                    InL3F * Str * Cost(O3, InvS) + GatherCost(O3, GatL3, GatL3T)),
+               InL3W * Refetch + InL3F * (Comp + Str) + GatL3, O3});
   T.push_back({"T_L3Mem", "memory",
                L * ((1 - InL3W) * Refetch * Cost(OM, InvW) + (1 - InL3F) * Comp * Cost(OM, InvF) +
-                    (1 - InL3F) * Str * Cost(OM, InvS)),
-               (1 - InL3W) * Refetch + (1 - InL3F) * (Comp + Str), OM});
+                    (1 - InL3F) * Str * Cost(OM, InvS) + GatherCost(OM, GatMem, GatMemT)),
+               (1 - InL3W) * Refetch + (1 - InL3F) * (Comp + Str) + GatMem, OM});
   return T;
 }
 
@@ -162,16 +221,52 @@ ex MemoryModel::ecmCombine(const ex &Core, const std::vector<EcmTerm> &Terms) {
   return max(T, Serial);
 }
 
-ex pageStrided(const MemStream &M) {
+/// |stride| (B) of M's innermost loop that moves it; 0 if none does.
+static ex movingStride(const MemStream &M) {
   for (const MemStream::Step &St : M.Loops) {
     ex S = parseExpr(St.Stride);
     if (S.is_zero())
       continue;
     if (is_a<numeric>(S))
       S = abs(ex_to<numeric>(S));
-    return cmp_le(numeric(PrefetchPage), S);
+    return S;
   }
   return 0;
+}
+
+ex pageStrided(const MemStream &M) {
+  ex S = movingStride(M);
+  return S.is_zero() ? ex(0) : ex(cmp_le(numeric(PrefetchPage), S));
+}
+
+std::vector<MemoryModel::WalkClass> MemoryModel::walkClasses(const MemStream &M) const {
+  std::vector<WalkClass> R;
+  ex S = movingStride(M);
+  if (S.is_zero() || !M.Store || !hasWalkCurves() || Ranks >= 2)
+    return R;
+  // A stream that only stores: from a 1 KiB stride on. One that loads and
+  // stores: where its stride is a multiple of 1 KiB, so that its next load
+  // is 4 KiB-aliased with one of its stores still in the store buffer and
+  // waits for it (Intel Optimization Reference Manual, "4K aliasing"; AMD
+  // Software Optimization Guide for Family 19h, "Store-to-load forwarding":
+  // address bits 11:0 are compared first).
+  ex Aliased = 1;
+  if (M.Load)
+    Aliased = is_a<numeric>(S) ? ex(ex_to<numeric>(S).is_integer() &&
+                                    mod(ex_to<numeric>(S), numeric(1024)).is_zero())
+                               : ex(0);
+  if (Aliased.is_zero())
+    return R;
+  const int Rows[] = {1024, 2048, 4096};
+  for (int K = 0; K < 3; ++K) {
+    ex In = cmp_le(numeric(Rows[K]), S);
+    if (K + 1 < 3)
+      In *= cmp_lt(S, numeric(Rows[K + 1]));
+    if (In.is_zero())
+      continue;
+    R.push_back({In, &Walks.at(stridedWalkName(Rows[K], true)), true});
+  }
+  return R;
 }
 
 double MemoryModel::sizeOf(const std::string &L) const {

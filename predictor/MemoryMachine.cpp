@@ -96,6 +96,19 @@ std::optional<MemoryModel> MemoryModel::fromMachine(const Machine &M, std::strin
     R.Strided = std::move(*Steps);
   if (auto Steps = R.readCurve(M, "strided_shared2"))
     R.StridedShared = std::move(*Steps);
+  // The walks by row size and kind: used together, and only with the 4 KiB
+  // load walk they extend.
+  for (int Row : {1024, 2048, 4096})
+    for (bool Store : {false, true})
+      if (Row != 4096 || Store)
+        if (auto Steps = R.readCurve(M, stridedWalkName(Row, Store)))
+          R.Walks[stridedWalkName(Row, Store)] = std::move(*Steps);
+  if (auto Steps = R.readCurve(M, "gather"))
+    R.Gather = std::move(*Steps);
+  if (R.Walks.size() == 5 && !R.Strided.empty())
+    R.Walks["strided"] = R.Strided;
+  else
+    R.Walks.clear();
   if (auto Steps = R.readCurve(M, "overlap", "exponent")) {
     for (const Level &L : *Steps)
       if (L.Bandwidth < 1)

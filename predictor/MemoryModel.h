@@ -51,6 +51,13 @@ namespace segtime {
 std::string memoryCurveKey(size_t Point, const std::string &Field,
                            const std::string &Curve = "curve");
 
+/// The curve of a strided walk in the machine file (memory.<name>.NN, `segtime
+/// calibrate --level strided`): a column walk over rows of RowBytes (1024,
+/// 2048, 4096) that loads ("strided_1k", "strided_2k", "strided") or stores
+/// ("strided_store_1k", "strided_store_2k", "strided_store"), one access per
+/// line. Throws std::invalid_argument for another row size.
+std::string stridedWalkName(int RowBytes, bool Store);
+
 /// cache_sets(stride, sets, line): the sets of a cache with `sets` sets of
 /// `line`-byte lines that a long run of references `stride` bytes apart
 /// maps to, sets x line / max(line, gcd(stride, sets x line)) (a 4 KiB
@@ -285,6 +292,35 @@ public:
   const Level *stridedLevelOf(double F) const;
   /// Its name: "strided", "strided_shared2", or "" (none).
   std::string stridedCurveName() const;
+  /// One class of a stream's strided walk: In is 1 when the stream's
+  /// innermost moving stride falls in the class (cmp_le/cmp_lt, unevaluated
+  /// while symbolic), Curve the walk curve that prices its lines (s per B
+  /// at a footprint: walkTime), Touches whether its lines are counted as
+  /// touches (a store walk's rate includes the line's read for ownership and
+  /// its write-back) rather than max(In, 3/4 Moved).
+  struct WalkClass {
+    GiNaC::ex In;
+    const std::vector<Level> *Curve;
+    bool Touches;
+  };
+  /// The walk classes of stream M. With the walk curves by row size and
+  /// kind in the machine file (stridedWalkName; one process): strides of
+  /// 1-2 KiB, 2-4 KiB and >= 4 KiB, each priced by the walk of its row size
+  /// and of M's kind (a stream that stores: the store walk). Else, with the
+  /// 4 KiB load walk only (or ranksSharing() >= 2): page-strided streams
+  /// (pageStrided) at stridedCurve(). Empty if M never moves or no curve
+  /// applies.
+  std::vector<WalkClass> walkClasses(const MemStream &M) const;
+  /// V / B_walk(F) in seconds: V bytes at walk curve C's rate at footprint
+  /// F (the curve's nearest point).
+  GiNaC::ex walkTime(const std::vector<Level> &C, const GiNaC::ex &V,
+                     const GiNaC::ex &F) const;
+  /// Whether the machine file has the walk curves by row size and kind.
+  bool hasWalkCurves() const { return !Walks.empty(); }
+  /// The gather curve (memory.gather.NN: a random permutation of a buffer's
+  /// lines read one access per line, `segtime calibrate --level strided`);
+  /// nullptr if the file has none.
+  const std::vector<Level> *gatherCurve() const { return Gather.empty() ? nullptr : &Gather; }
   /// The loop nest's time from its core time Core and transfer time Mem (s)
   /// at footprint F (B): overlapTime(Core, Mem, p(F)) (predictor/Overlap.h),
   /// p the exponent of the measured overlap curve memory.overlap.NN at the
@@ -317,6 +353,10 @@ private:
   double LoadsPerCycle = 0, StoresPerCycle = 0; ///< memory.L1.*_per_cycle (0: none)
   std::string Target;
   std::vector<Level> Strided, StridedShared; ///< steps of memory.strided(_shared2)
+  /// steps of the walk curves by name (stridedWalkName), "strided" included;
+  /// empty unless the file has the curves by row size and kind
+  std::map<std::string, std::vector<Level>> Walks;
+  std::vector<Level> Gather; ///< steps of memory.gather (empty: none)
   std::vector<Level> Overlap; ///< steps of memory.overlap (Bandwidth = exponent p)
   double Ranks = 1;
   std::vector<Level> Levels; ///< by increasing size, DRAM last

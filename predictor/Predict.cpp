@@ -370,7 +370,19 @@ void FilePredictor::evaluateLevel(FunctionPrediction &FP, const FunctionSeg &FS,
     return dropRoundoff(Stray.empty() ? E : dropTermsWith(E, Stray));
   };
   const ex &LibL = irLevel(Lv) ? W.LibIrE : W.LibE;
-  ex Closed = Clean(FB.closedForm(Name, Model.timeWeight(), timeKey(Lv), L) + W.CommE + LibL);
+  ex Closed = FB.closedForm(Name, Model.timeWeight(), timeKey(Lv), L);
+  // Repeated calls on the same data: the branch predictor learns a short
+  // sequence of data-dependent outcomes (docs/models.md "branch
+  // mispredictions"); only unlearnedShare of the misprediction term stays.
+  if (auto H = Model.replayHalf())
+    if (StageWeight Learnable = Model.learnableWeight()) {
+      ex Mis = FB.closedForm(Name, Learnable, "mispredict:" + L, L);
+      if (!Mis.is_zero()) {
+        ex M = FB.closedForm(Name, Model.learnableOutcomes(), "outcomes:" + L, L);
+        Closed -= (1 - unlearnedShare(M, *H)) * Mis;
+      }
+    }
+  Closed = Clean(Closed + W.CommE + LibL);
   if (FB.factored(Name, timeKey(Lv)))
     FP.Notes.push_back(L + " closed form left factored: its expansion has more than " +
                        std::to_string(O.MaxTerms) + " terms (--max-terms)");

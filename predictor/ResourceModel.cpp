@@ -7,6 +7,7 @@
 ///
 //===----------------------------------------------------------------------===//
 #include "predictor/ResourceModel.h"
+#include "predictor/Expr.h"
 #include "core/Vocabulary.h"
 #include "predictor/levels/LevelUnit.h"
 
@@ -54,6 +55,12 @@ std::unique_ptr<ResourceModel> makeModel(Level L, const Machine &M,
                                          const std::string &Opt, const std::string &Target,
                                          std::set<std::string> KnownOutcomes) {
   return levelUnit(L).makeModel({M, Opt, Target, std::move(KnownOutcomes)});
+}
+
+ex unlearnedShare(const ex &M, double H) {
+  if (is_a<numeric>(M) && ex_to<numeric>(M).to_double() <= 0)
+    return 0;
+  return segtime::min(ex(1), segtime::max(ex(0), log(M / numeric(H)) / log(numeric(2)) + numeric(1, 2)));
 }
 
 } // namespace segtime

@@ -32,7 +32,27 @@ public:
   /// Time in seconds of one execution of a node's own RUV. Throws
   /// std::runtime_error naming machine, level and operation if a cost is missing.
   virtual StageWeight timeWeight() const = 0;
+  /// The part of timeWeight() that a branch predictor which has learned the
+  /// call's sequence of data-dependent outcomes does not pay (ICC: the
+  /// misprediction term), with replayHalf(); nullptr if none.
+  virtual StageWeight learnableWeight() const { return nullptr; }
+  /// The hard outcomes of each execution that learnableWeight() charges:
+  /// count x 2 min(P, 1 - P) (one per branch of P = 1/2, as in the
+  /// calibrating benchmark's random bytes); nullptr if none.
+  virtual StageWeight learnableOutcomes() const { return nullptr; }
+  /// Data-dependent branch outcomes per call at which half of a replayed
+  /// sequence is learned (ICC "branch.replay_half", `segtime calibrate`);
+  /// nullopt without the entry.
+  virtual std::optional<double> replayHalf() const { return std::nullopt; }
 };
+
+/// The share of a call's misprediction term that remains when the same
+/// call is run again on the same data (the steady state the predictions
+/// describe, as the memory term's warm caches; docs/models.md "branch
+/// mispredictions"): f(M) = min(1, max(0, log2(M / H) + 1/2)) of M hard
+/// outcomes per call (learnableOutcomes), H the measured half point:
+/// 0 (learned) up to H / sqrt(2), 1 from H sqrt(2) on, a ramp of one octave.
+GiNaC::ex unlearnedShare(const GiNaC::ex &M, double H);
 
 /// Warwick-94 eq. 6: t_x = N_flops / R_fpu, with R_fpu the sustained rate
 /// (Mflop/s) of the machine's POC cost vector, entry "flop".
@@ -242,6 +262,10 @@ public:
   /// 4d): each mispredicted one also waits for its load, + Chain x min(P,
   /// 1 - P) x chainLatency().
   GiNaC::ex mispredictTime(double Count, const std::string &Prob, double Chain = 0) const;
+  /// mispredictTime of each stage (ResourceModel::learnableWeight).
+  StageWeight learnableWeight() const override;
+  StageWeight learnableOutcomes() const override;
+  std::optional<double> replayHalf() const override { return ReplayHalf; }
   /// Latency (s) a mispredicted search step exposes: the ICC entry
   /// "latency.load" (the measured dependent-load latency, an L1 hit), 0
   /// without it.
@@ -310,6 +334,7 @@ public:
 
 private:
   double Penalty = 0;      ///< s per misprediction
+  std::optional<double> ReplayHalf; ///< "branch.replay_half", outcomes per call
   std::set<std::string> KnownOutcomes; ///< see setKnownOutcomes
   std::string PenaltyFrom; ///< provenance of Penalty
   std::map<std::string, double> CallCost; ///< ICC "call.<name>" entries, s per call

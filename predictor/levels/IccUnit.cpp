@@ -54,6 +54,8 @@ ICCModel::ICCModel(const Machine &M, const std::string &Target, const std::strin
     Rob = R->second.Value; // micro-ops, not a time: never an RUV key
   if (auto R = ICC.Costs.find("reorder_window"); R != ICC.Costs.end() && R->second.Value > 0)
     RetireWindow = R->second.Value; // micro-ops
+  if (auto R = ICC.Costs.find("branch.replay_half"); R != ICC.Costs.end() && R->second.Value > 0)
+    ReplayHalf = R->second.Value; // outcomes per call, not a time: never an RUV key
   if (auto P = ICC.Costs.find("branch.mispredict"); P != ICC.Costs.end()) {
     Penalty = ICC.si("branch.mispredict");
     PenaltyFrom = P->second.Provenance + ": " + P->second.Ref;
@@ -156,6 +158,29 @@ ex ICCModel::mispredictTime(double Count, const std::string &Prob, double Chain)
     if (!KnownOutcomes.count(X))
       return 0;
   return segtime::min(P, 1 - P) * numeric(Count * Penalty + Chain * chainLatency());
+}
+
+StageWeight ICCModel::learnableWeight() const {
+  return [this, Key = ruvKey(Level::ICC, variant())](const Node &N) -> ex {
+    if (auto B = N.Ruvs.find(Key); B != N.Ruvs.end())
+      if (double Count = B->second.get("branch.cond.data"))
+        return mispredictTime(Count, N.BranchProb, B->second.get("branch.chain.load"));
+    return 0;
+  };
+}
+
+StageWeight ICCModel::learnableOutcomes() const {
+  return [this, Key = ruvKey(Level::ICC, variant())](const Node &N) -> ex {
+    if (auto B = N.Ruvs.find(Key); B != N.Ruvs.end())
+      if (double Count = B->second.get("branch.cond.data")) {
+        // (as mispredictTime: only probabilities of known outcomes count)
+        if (mispredictTime(Count, N.BranchProb).is_zero())
+          return 0;
+        ex P = parseExpr(N.BranchProb);
+        return numeric(2 * Count) * segtime::min(P, 1 - P);
+      }
+    return 0;
+  };
 }
 
 std::optional<double> ICCModel::libraryCallCost(const std::string &Name) const {

@@ -113,6 +113,26 @@ void measureMispredict(const fs::path &Dir, const Options &O, ClockResult &CR) {
   if (M.Value <= 0)
     throw CalibError("the misprediction benchmark measured no penalty (median " +
                      num(M.Value, 3) + " ns): random data ran as fast as sorted");
+  // The same bytes' prefixes of m = 2^10 .. n replayed: how long a sequence
+  // of outcomes the predictor learns (docs/calibrate.md "ICC: replayed
+  // branches"). The half point H: where the extra time per branch crosses
+  // half of the longest prefix's.
+  std::vector<double> R = runSampleProgram(
+      Dir, "mispredict", kernel::mispredict(),
+      {std::to_string(O.Reps), std::to_string(M.Elements), "replay"});
+  for (size_t I = 0; I + 1 < R.size(); I += 2)
+    M.Replay.push_back({long(R[I]), R[I + 1]});
+  if (M.Replay.size() >= 2) {
+    double Half = M.Replay.back().second / 2;
+    for (size_t I = M.Replay.size() - 1; I-- > 0;)
+      if (M.Replay[I].second <= Half) {
+        // (the last crossing from below, from the longest prefix down)
+        auto [M0, E0] = M.Replay[I];
+        double E1 = M.Replay[I + 1].second;
+        M.ReplayHalf = M0 * std::pow(2.0, (Half - E0) / std::max(E1 - E0, 1e-12));
+        break;
+      }
+  }
   CR.Mispredict = M;
 }
 

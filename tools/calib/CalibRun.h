@@ -187,6 +187,12 @@ struct MispredictResult {
   double Value = 0;       ///< median, ns
   std::optional<double> Spread;
   long Elements = 0;      ///< bytes per pass
+  /// Replayed sequences: (bytes m per pass, extra ns per branch of the random
+  /// order replayed over sorted) for m = 2^10 .. Elements; and the half
+  /// point H (outcomes) where the extra crosses half of the largest m's, by
+  /// log-linear interpolation (0: not found).
+  std::vector<std::pair<long, double>> Replay;
+  double ReplayHalf = 0;
 };
 
 /// The latency of one instruction class of loop-carried chains, for the ICC

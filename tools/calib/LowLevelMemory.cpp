@@ -361,21 +361,39 @@ StridedResult LowLevelBench::runStrided(bool Shared) {
     double Probe = 0;
     json J = runChecked(Mode, {fmt(O.TargetS, 3), fmt(MinB, 12), fmt(MaxB, 12)}, 900,
                         M.Name, Probe);
-    R.ProbeGHz.push_back(Probe);
     const json &Arr = J.at(Mode);
-    if (Arr.size() != 1)
-      throw CalibError(std::string(Mode) + ": expected one kernel in the output");
-    M.BytesPerElement = Arr[0].at("bytes_per_element").get<int>();
-    for (const json &P : Arr[0].at("points")) {
-      double W = P.at("n").get<double>() * M.BytesPerElement;
-      M.W.push_back(W);
-      M.Times.push_back(timesOf(P, O.Reps, M.Name, Samples, Disturbed));
-      M.Bw.push_back(W / stat(M.Times.back(), O.Stat));
+    if (Arr.empty() || (Two && Arr.size() != 1))
+      throw CalibError(std::string(Mode) + ": expected " + (Two ? "one kernel" : "kernels") +
+                       " in the output");
+    // Kernel 0 is the 4 KiB load walk; the others (one process only) the
+    // walks by row size and kind (stridedWalkName).
+    for (size_t K = 0; K < Arr.size(); ++K) {
+      MemKernel W = M;
+      if (K > 0 && Arr[K].contains("gather")) {
+        W.Name = "gather";
+        W.What = "s += x[idx[i]], idx a random permutation of the 64 B lines of x, one access "
+                 "per line (an indexed load stream)";
+      } else if (K > 0) {
+        int Row = Arr[K].at("row_bytes").get<int>();
+        bool Store = Arr[K].at("store").get<int>() != 0;
+        W.Name = stridedWalkName(Row, Store);
+        W.What = std::string(Store ? "a[r][c] = r" : "s += a[r][c]") + " over " +
+                 std::to_string(Row / 1024) +
+                 " KiB rows r, one access per 64 B line, columns c of lines even ones first";
+      }
+      W.BytesPerElement = Arr[K].at("bytes_per_element").get<int>();
+      for (const json &P : Arr[K].at("points")) {
+        double Ws = P.at("n").get<double>() * W.BytesPerElement;
+        W.W.push_back(Ws);
+        W.Times.push_back(timesOf(P, O.Reps, W.Name, Samples, Disturbed));
+        W.Bw.push_back(Ws / stat(W.Times.back(), O.Stat));
+      }
+      if (W.W.empty())
+        throw CalibError(std::string(Mode) + ": no points measured");
+      reportDisturbed(W.Name);
+      R.Curves.push_back(std::move(W));
+      R.ProbeGHz.resize(R.Curves.size(), Probe);
     }
-    if (M.W.empty())
-      throw CalibError(std::string(Mode) + ": no points measured");
-    reportDisturbed(M.Name);
-    R.Curves.push_back(std::move(M));
   }
   return R;
 }

@@ -185,6 +185,19 @@ std::string clockCosts(const ClockResult &C, const Options &O, const std::string
             std::to_string(M->Ns.size()) + " reps: " + num(M->Value * C.Value, 3) +
             " cycles at the measured clock (docs/calibrate.md)")
       << (M->Spread ? ", spread: " + num(*M->Spread, 3) : "") << "}\n";
+  if (const auto &M = C.Mispredict; M && M->ReplayHalf > 0) {
+    std::string Pts;
+    for (const auto &[Len, Extra] : M->Replay)
+      Pts += (Pts.empty() ? "" : ", ") + std::to_string(Len) + " " + num(Extra, 3);
+    Y << "          branch.replay_half: {value: " << num(M->ReplayHalf)
+      << ", provenance: measured, ref: "
+      << yq(Ref0 + "data-dependent branch outcomes per pass at which a replayed pass of "
+                   "random bytes costs half the extra time of the longest one, log-linear "
+                   "between the prefixes of 2^10.." +
+            std::to_string(M->Elements) + " bytes replayed (ns per branch over sorted: " + Pts +
+            "; docs/calibrate.md)")
+      << "}\n";
+  }
   for (const LatencyResult &L : C.Latencies)
     Y << "          " << (L.Throughput ? "throughput." : "latency.") << L.Class
       << ": {value: " << num(L.Value / C.Value) << ", provenance: measured, ref: "
@@ -393,7 +406,9 @@ std::vector<std::string> ownedPrefixes(const std::string &Part) {
   if (Part == "poly")
     return {"parkbench.POLY1.", "parkbench.POLY2."};
   if (Part == "strided")
-    return {"memory.strided.", "memory.strided_shared2."};
+    return {"memory.strided.",          "memory.strided_shared2.",  "memory.strided_1k.",
+            "memory.strided_2k.",       "memory.strided_store.",    "memory.strided_store_1k.",
+            "memory.strided_store_2k.", "memory.gather."};
   if (Part == "overlap")
     return {"memory.overlap."};
   if (Part == "library")

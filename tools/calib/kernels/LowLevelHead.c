@@ -146,3 +146,35 @@ __attribute__((noinline)) static long s_walk(long n, const long *restrict a) {
   }
   return s;
 }
+
+/* The same walk over rows of `row` longs (128, 256, 512: 1, 2, 4 KiB) that
+   loads (store = 0: s += a[r][c]) or stores (store = 1: a[r][c] = r), one
+   access per 64 B line: the line rate of a column walk by stride and kind. */
+__attribute__((noinline)) static long s_walk_rows(long n, long *restrict a, long row, int store) {
+  long rows = n / row, s = 0;
+  for (long k = 0; k < row / 8; k++) {
+    long *p = a + 8 * (k < row / 16 ? 2 * k : 2 * (k - row / 16) + 1);
+    if (store) {
+#pragma clang loop vectorize(disable)
+      for (long r = 0; r < rows; r++)
+        p[r * row] = r;
+    } else {
+#pragma clang loop vectorize(disable)
+      for (long r = 0; r < rows; r++)
+        s += p[r * row];
+    }
+  }
+  return s + a[0];
+}
+
+/* The gather: s += x[idx[i]] for idx a random permutation of the lines of x
+   (8 longs per line), one access per line per sweep: the line rate of an
+   indexed load stream (HPCC RandomAccess-like, reads only). */
+__attribute__((noinline)) static long g_gather(long lines, const long *restrict x,
+                                               const int *restrict idx) {
+  long s = 0;
+#pragma clang loop vectorize(disable)
+  for (long i = 0; i < lines; i++)
+    s += x[idx[i]];
+  return s;
+}

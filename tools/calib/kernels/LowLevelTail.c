@@ -1,14 +1,34 @@
 /*===- LowLevelTail.c - PARKBENCH-93 low-level program: drivers and main() (after POLY) -===*/
 
-enum { ID_MEM = 10, ID_STRIDED = 20, ID_OVERLAP = 30, ID_POLY = 100 };
+enum { ID_MEM = 10, ID_STRIDED = 20, ID_OVERLAP = 30, ID_POLY = 100, MAXGATHER_ = 64 };
 static long *SW;               /* the strided walk's buffer */
 static volatile long *Partner; /* strided2: the walk the partner process runs (0 idle, -1 stop) */
+/* The walks of mode "strided": kernel 0 the 4 KiB-row load walk (s_walk),
+   1..5 s_walk_rows by row (longs) and kind (1: stores). */
+enum { NWALK = 6, ID_GATHER = ID_STRIDED + NWALK };
+/* The gather's index arrays, one per point (by its buffer length n). */
+static long GatherN[MAXGATHER_];
+static int *GatherIdx[MAXGATHER_];
+static int NGather;
+static const long WalkRow[NWALK] = {512, 128, 256, 128, 256, 512};
+static const int WalkStore[NWALK] = {0, 0, 0, 1, 1, 1};
 static void call(int id, long n) {
   switch (id) {
   case ID_STRIDED:
     if (Partner)
       *Partner = n;
     Sink += (double)s_walk(n, SW);
+    break;
+  case ID_STRIDED + 1: case ID_STRIDED + 2: case ID_STRIDED + 3:
+  case ID_STRIDED + 4: case ID_STRIDED + 5:
+    Sink += (double)s_walk_rows(n, SW, WalkRow[id - ID_STRIDED], WalkStore[id - ID_STRIDED]);
+    break;
+  case ID_GATHER:
+    for (int k = 0; k < NGather; k++)
+      if (GatherN[k] == n) {
+        Sink += (double)g_gather(n / 8, SW, GatherIdx[k]);
+        break;
+      }
     break;
   case 0: r_add(n, A, B, C); break;
   case 1: r_mul(n, A, B, C); break;
@@ -387,8 +407,40 @@ static int runStrided(const args_t *a) {
     return 3;
   }
   for (long i = 0; i < nmax; i++) SW[i] = i;
-  for (double w = minb; w <= maxb * 1.0001; w *= 1.414213562) /* 2^(1/2) */
-    addPoint(ID_STRIDED, ((long)(w / 8) + ROW - 1) / ROW * ROW);
+  /* strided2 measures the 4 KiB load walk only (kernel 0); one process
+     also the walks by row and kind and the gather (kernel NWALK). */
+  int kernels = Partner ? 1 : NWALK + 1, start[NWALK + 2];
+  for (int k = 0; k < kernels; k++) {
+    start[k] = NP;
+    for (double w = minb; w <= maxb * 1.0001; w *= 1.414213562) { /* 2^(1/2) */
+      long n = ((long)(w / 8) + ROW - 1) / ROW * ROW;
+      if (k == NWALK) {
+        if (NGather == MAXGATHER_)
+          break;
+        /* a random permutation of the n / 8 lines (Fisher-Yates, xorshift64) */
+        long lines = n / 8;
+        int *idx = malloc((size_t)lines * sizeof *idx);
+        if (!idx) {
+          fprintf(stderr, "park: cannot allocate %ld ints\n", lines);
+          return 3;
+        }
+        for (long i = 0; i < lines; i++) idx[i] = (int)i;
+        unsigned long x = 0x9E3779B97F4A7C15UL ^ (unsigned long)lines;
+        for (long i = lines - 1; i > 0; i--) {
+          x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+          long j = (long)(x % (unsigned long)(i + 1));
+          int t = idx[i];
+          idx[i] = idx[j];
+          idx[j] = t;
+        }
+        for (long i = 0; i < lines; i++) idx[i] *= 8;
+        GatherN[NGather] = n;
+        GatherIdx[NGather++] = idx;
+      }
+      addPoint(ID_STRIDED + k, n);
+    }
+  }
+  start[kernels] = NP;
   measureAll(reps, target);
   if (Partner) {
     *Partner = -1;
@@ -396,9 +448,18 @@ static int runStrided(const args_t *a) {
   }
   printf("{");
   printProbes();
-  printf("\"%s\": [{\"kernel\": 0, \"bytes_per_element\": 8, \"points\": ", mode);
-  printPoints(0, NP, reps);
-  printf("}]}\n");
+  printf("\"%s\": [", mode);
+  for (int k = 0; k < kernels; k++) {
+    if (k == NWALK)
+      printf(", {\"kernel\": %d, \"bytes_per_element\": 8, \"gather\": 1, \"points\": ", k);
+    else
+      printf("%s{\"kernel\": %d, \"bytes_per_element\": 8, \"row_bytes\": %ld, "
+             "\"store\": %d, \"points\": ",
+             k ? ", " : "", k, WalkRow[k] * 8, WalkStore[k]);
+    printPoints(start[k], start[k + 1], reps);
+    printf("}");
+  }
+  printf("]}\n");
   return 0;
 }
 

@@ -1,0 +1,80 @@
+//===- BranchReplayTest.cpp - ICC: replayed data-dependent branches -------===//
+///
+/// \file
+/// The share of the misprediction term left when a call runs again on the
+/// same data (docs/models.md "branch mispredictions", unlearnedShare) and
+/// ICCModel's learnable weights, against hand-computed values.
+///
+//===----------------------------------------------------------------------===//
+#include "predictor/Expr.h"
+#include "predictor/ResourceModel.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+using namespace segtime;
+
+namespace {
+
+/// 1 ns per cycle, a 10 ns misprediction, half point H = 32768 outcomes.
+Machine machine(bool Replay) {
+  Machine M;
+  M.Name = "bp";
+  M.Path = "bp.yaml";
+  CostVector &I = M.Levels[Level::ICC]["any"];
+  I.Unit = "ns";
+  I.Costs["cycles"].Value = 1;
+  I.Costs["*"].Value = 0;
+  I.Costs["branch.mispredict"].Value = 10;
+  if (Replay)
+    I.Costs["branch.replay_half"].Value = 32768;
+  return M;
+}
+
+Node branchStage(double Count, const std::string &Prob) {
+  Node S;
+  S.Id = "b";
+  S.Ruvs["ICC:x"].add("cycles", 4);
+  S.Ruvs["ICC:x"].add("branch.cond.data", Count);
+  S.BranchProb = Prob;
+  return S;
+}
+
+} // namespace
+
+TEST(BranchReplay, UnlearnedShareIsARampOfOneOctave) {
+  // f(M) = min(1, max(0, log2(M / H) + 1/2)), H = 32768.
+  auto F = [](double M) { return evaluate(unlearnedShare(GiNaC::numeric(M), 32768), {}); };
+  EXPECT_DOUBLE_EQ(F(0), 0);
+  EXPECT_DOUBLE_EQ(F(16384), 0);            // log2 = -1: learned
+  EXPECT_NEAR(F(32768), 0.5, 1e-12);        // the half point
+  EXPECT_NEAR(F(32768 * std::sqrt(2.0)), 1, 1e-12);
+  EXPECT_DOUBLE_EQ(F(1 << 20), 1);          // far beyond: every misprediction
+  EXPECT_NEAR(F(40000), std::log2(40000.0 / 32768) + 0.5, 1e-12);
+  // Symbolic M evaluates to the same.
+  EXPECT_NEAR(evaluate(unlearnedShare(GiNaC::ex(sym("M")), 32768), {{"M", 32768}}), 0.5, 1e-12);
+}
+
+TEST(BranchReplay, LearnableWeightsOfTheMispredictionTerm) {
+  ICCModel With(machine(true), "x", "O2"), Without(machine(false), "x", "O2");
+  ASSERT_TRUE(With.replayHalf());
+  EXPECT_DOUBLE_EQ(*With.replayHalf(), 32768);
+  EXPECT_FALSE(Without.replayHalf());
+  // Two data-dependent branches of P = 1/2 per execution: 2 x 1/2 x 10 ns
+  // of mispredictions, 2 hard outcomes; P = 0.1: 2 x 0.1 x 10 ns, 0.4.
+  Node Half = branchStage(2, "0.5"), Rare = branchStage(2, "0.1");
+  StageWeight T = With.learnableWeight(), O = With.learnableOutcomes();
+  ASSERT_TRUE(T && O);
+  EXPECT_NEAR(evaluate(T(Half), {}), 10e-9, 1e-18);
+  EXPECT_NEAR(evaluate(O(Half), {}), 2, 1e-12);
+  EXPECT_NEAR(evaluate(T(Rare), {}), 2e-9, 1e-18);
+  EXPECT_NEAR(evaluate(O(Rare), {}), 0.4, 1e-12);
+  // The whole stage time includes the learnable part (4 ns of cycles + 10).
+  EXPECT_NEAR(evaluate(With.timeWeight()(Half), {}), 14e-9, 1e-18);
+  // A branch whose probability is a static guess (a free symbol, not a
+  // measured outcome) is charged nothing, so nothing is learnable.
+  Node Guess = branchStage(2, "Pir_f_1_2");
+  EXPECT_TRUE(evaluate(T(Guess), {{"Pir_f_1_2", 0.5}}) == 0);
+  EXPECT_TRUE(evaluate(O(Guess), {{"Pir_f_1_2", 0.5}}) == 0);
+}

@@ -1,0 +1,178 @@
+//===- MemoryWalkTest.cpp - Strided store walks in the ECM terms ----------===//
+///
+/// \file
+/// MemoryModel's walk curves by row size and kind (memory.strided_1k ..
+/// memory.strided_store, `segtime calibrate --level strided`): which streams
+/// they price (walkClasses) and the T_L1L2 term of a column store walk,
+/// against lines and times computed by hand (docs/models.md "Strided store
+/// walks").
+///
+//===----------------------------------------------------------------------===//
+#include "MemoryFixtures.h"
+
+#include "predictor/Machine.h"
+#include "predictor/StreamRules.h"
+
+#include <gtest/gtest.h>
+
+using namespace segtime;
+using namespace segtime::test;
+
+namespace {
+
+CostEntry entry(double V, const std::string &Unit) {
+  return CostEntry::of(V, Unit, "estimated", "test");
+}
+
+/// L1 48 KiB 12-way (64 sets), L2 1 MiB 16-way (1024 sets), 64 B lines; L1
+/// 100 GB/s, L2 50 GB/s, DRAM 10 GB/s; the 4 KiB load walk at 40 / 8 GB/s
+/// and, with Walks, every walk curve at 16 GB/s (1e4 B) / 8 GB/s (2e6 B),
+/// a step at sqrt(1e4 x 2e6) = 1.41e5 B.
+Machine machine(bool Walks) {
+  Machine M;
+  M.Name = "walks";
+  M.Path = "walks.yaml";
+  auto P = [&](const std::string &K, double V, const char *U) { M.Params[K] = entry(V, U); };
+  P("memory.L1.size", 49152, "B");
+  P("memory.L1.ways", 12, "ways");
+  P("memory.L1.line_size", 64, "B");
+  P("memory.L1.bandwidth", 100e9, "B/s");
+  P("memory.L2.size", 1 << 20, "B");
+  P("memory.L2.ways", 16, "ways");
+  P("memory.L2.line_size", 64, "B");
+  P("memory.L2.bandwidth", 50e9, "B/s");
+  P("memory.DRAM.bandwidth", 10e9, "B/s");
+  auto Curve = [&](const std::string &Name, double Small, double Large) {
+    P(memoryCurveKey(0, "working_set", Name), 1e4, "B");
+    P(memoryCurveKey(0, "bandwidth", Name), Small, "B/s");
+    P(memoryCurveKey(1, "working_set", Name), 2e6, "B");
+    P(memoryCurveKey(1, "bandwidth", Name), Large, "B/s");
+  };
+  Curve("strided", 40e9, 8e9);
+  if (Walks)
+    for (int Row : {1024, 2048, 4096})
+      for (bool Store : {false, true})
+        if (Row != 4096 || Store)
+          Curve(stridedWalkName(Row, Store), 16e9, 8e9);
+  return M;
+}
+
+/// b[j*128 + i] of a 128 x 128 transpose (j inner, 1 KiB apart; i outer).
+MemStream column(bool Store, bool Load, const std::string &Stride = "1024") {
+  MemStream S = stream("b", {{Stride, "128"}, {"8", "128"}}, {}, Store);
+  S.Load = Load;
+  return S;
+}
+
+} // namespace
+
+TEST(StridedWalk, CurveNames) {
+  EXPECT_EQ(stridedWalkName(1024, false), "strided_1k");
+  EXPECT_EQ(stridedWalkName(2048, true), "strided_store_2k");
+  EXPECT_EQ(stridedWalkName(4096, false), "strided");
+  EXPECT_EQ(stridedWalkName(4096, true), "strided_store");
+  EXPECT_THROW(stridedWalkName(512, true), std::invalid_argument);
+}
+
+TEST(StridedWalk, OnlyStoreStreamsAreWalked) {
+  std::string Why;
+  auto Mem = MemoryModel::fromMachine(machine(true), Why);
+  ASSERT_TRUE(Mem) << Why;
+  EXPECT_TRUE(Mem->hasWalkCurves());
+  // A store stream 1 KiB apart: the 1 KiB store walk (class 1-2 KiB).
+  auto C = Mem->walkClasses(column(true, false));
+  ASSERT_EQ(C.size(), 1u);
+  EXPECT_EQ(evaluate(C[0].In, {}), 1);
+  EXPECT_TRUE(C[0].Touches);
+  // Loads alone are left to the prefetched rates and the page-strided rule.
+  EXPECT_TRUE(Mem->walkClasses(column(false, true)).empty());
+  // Load and store, 1 KiB apart: its loads are 4 KiB-aliased with its own
+  // stores: walked; 1032 B apart they are not.
+  EXPECT_EQ(Mem->walkClasses(column(true, true)).size(), 1u);
+  EXPECT_TRUE(Mem->walkClasses(column(true, true, "1032")).empty());
+  // A store stream less than 1 KiB apart is prefetched: not walked.
+  EXPECT_TRUE(Mem->walkClasses(column(true, false, "512")).empty());
+  // A symbolic stride picks its class once known: 8 n = 2048 and 8192 B.
+  auto Sym = Mem->walkClasses(column(true, false, "8*n"));
+  ASSERT_EQ(Sym.size(), 3u);
+  double In2k = 0, In4k = 0;
+  for (const auto &W : Sym) {
+    In2k += evaluate(W.In, {{"n", 256}});
+    In4k += evaluate(W.In, {{"n", 1024}});
+  }
+  EXPECT_EQ(In2k, 1);
+  EXPECT_EQ(In4k, 1);
+  // Without the walk curves in the file nothing is walked.
+  auto Old = MemoryModel::fromMachine(machine(false), Why);
+  ASSERT_TRUE(Old) << Why;
+  EXPECT_FALSE(Old->hasWalkCurves());
+  EXPECT_TRUE(Old->walkClasses(column(true, false)).empty());
+}
+
+TEST(StridedWalk, ColumnStoresFromL2CostTheStoreWalk) {
+  // The store column of a 128 x 128 transpose of doubles, footprint 128 KiB:
+  // the 128 lines of a column fall in cache_sets(1024, 64, 64) = 4 L1 sets
+  // (48 lines): every one of the 16384 stores brings a line into L1. In L2
+  // they fall in 64 sets (1024 lines) and the 128 KiB footprint stays there
+  // from call to call (warm caches): no line comes into L2. So all 16384
+  // come from L2, each at the store walk's 16 GB/s (footprint 131072 B <
+  // 1.41e5 B): 64 x 16384 / 16e9 s = 65.536 us. Without the walk curves: In = 16384, Moved = 32768 (their
+  // write-backs), max(16384, 3/4 x 32768) = 24576 lines at L2's 50 GB/s =
+  // 31.457 us.
+  std::string Why;
+  auto Walk = MemoryModel::fromMachine(machine(true), Why);
+  auto Old = MemoryModel::fromMachine(machine(false), Why);
+  ASSERT_TRUE(Walk && Old) << Why;
+  for (auto *M : {&*Walk, &*Old})
+    M->setTarget("znver5");
+  std::vector<MemStream> S = {column(true, false)};
+  GiNaC::ex F = 131072.0;
+  auto T = Walk->ecmTerms(S, 131072.0, F, 0);
+  ASSERT_EQ(T[1].Name, "T_L1L2");
+  EXPECT_DOUBLE_EQ(evaluate(T[1].Lines, {}), 24576);
+  EXPECT_NEAR(evaluate(T[1].Time, {}), 64 * 16384 / 16e9, 1e-15);
+  auto O = Old->ecmTerms(S, 131072.0, F, 0);
+  EXPECT_NEAR(evaluate(O[1].Time, {}), 64 * 24576 / 50e9, 1e-15);
+  // A row of loads beside it (a[i*128 + j], 8 B apart, 2048.875 lines: a run
+  // of 1024 B starts anywhere in a line) keeps the
+  // L2 bandwidth: + 64 x 2048 / 50e9 s; the footprint, 256 KiB, is past the
+  // walk curve's step: 8 GB/s.
+  S.push_back(stream("a", {{"8", "128"}, {"1024", "128"}}));
+  auto B = Walk->ecmTerms(S, 262144.0, GiNaC::ex(262144.0), 0);
+  double Want = 64 * 2048.875 / 50e9 + 64 * 16384 / 8e9;
+  EXPECT_NEAR(evaluate(B[1].Time, {}), Want, 1e-12 * Want);
+}
+
+TEST(StridedWalk, IndexedStreamsCostTheGather) {
+  // x[idx[i]], x an indexed object of X = 64 MiB (1048576 lines) read
+  // 4194304 times (past the curves' step: the gather's 4 GB/s at X). With
+  // the gather curve every line of x into L2 (Lx, linesIntoEach) comes
+  // from memory (no L3 in this file) at 64 B / 4 GB/s; without it, at the
+  // triad's rate (here DRAM's 10 GB/s for the compulsory lines).
+  Machine M = machine(true);
+  std::string Why;
+  auto NoGather = MemoryModel::fromMachine(M, Why);
+  ASSERT_TRUE(NoGather) << Why;
+  EXPECT_EQ(NoGather->gatherCurve(), nullptr);
+  for (int K : {0, 1}) {
+    M.Params[memoryCurveKey(K, "working_set", "gather")] = entry(K ? 2e6 : 1e4, "B");
+    M.Params[memoryCurveKey(K, "bandwidth", "gather")] = entry(K ? 4e9 : 16e9, "B/s");
+  }
+  auto Mem = MemoryModel::fromMachine(M, Why);
+  ASSERT_TRUE(Mem && Mem->gatherCurve()) << Why;
+  MemStream X = stream("x", {{"64", "1048576"}, {"0", "4194304"}});
+  X.Loops[0].Loop = "l1.object";
+  X.Loops[1].Loop = "l1";
+  ASSERT_TRUE(indexedObject(X));
+  std::vector<MemStream> S = {X};
+  GiNaC::ex F = 64.0 * 1048576;
+  double Lx = evaluate(linesIntoEach(S, &Mem->caches()[1], false, &F)[0], {});
+  EXPECT_GT(Lx, 1048576);
+  Mem->setTarget("znver5"); // (memory's transfers overlap nothing: its whole time)
+  auto T = Mem->ecmTerms(S, 0, F, 0);
+  ASSERT_EQ(T[3].Name, "T_L3Mem");
+  EXPECT_NEAR(evaluate(T[3].Time, {}), 64 * Lx / 4e9, 1e-9 * 64 * Lx / 4e9);
+  EXPECT_NEAR(evaluate(T[3].Lines, {}), Lx, 1e-6 * Lx);
+  auto O = NoGather->ecmTerms(S, 0, F, 0);
+  EXPECT_LT(evaluate(O[3].Time, {}), 64 * Lx / 5e9);
+}
