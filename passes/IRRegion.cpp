@@ -13,6 +13,7 @@
 #include "core/Library.h"
 
 #include "llvm/ADT/PostOrderIterator.h"
+#include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/Analysis/ValueTracking.h"
 
 #include <cstdio>
@@ -54,6 +55,62 @@ static bool dependsOnFPPhi(const Value *V, const Loop *P, const Loop *L) {
   return false;
 }
 
+/// Whether the floating-point recurrence of loop L starts from what the
+/// previous iteration of its parent P stored: P stores a floating-point
+/// value (a row's result) at an address, and a load of L reads, in L's
+/// first iteration, the address P's store wrote one iteration of P earlier
+/// or in the same iteration (the rows of an unrolled P)
+/// (back substitution: row i's sum starts with U[i][i+1]·x[i+1], x[i+1]
+/// the previous row's result). The rows then run one after another through
+/// the store and its forwarding, not overlapped.
+static bool startsFromPreviousStore(const Loop *L, ScalarEvolution &SE) {
+  const Loop *P = L->getParentLoop();
+  if (!P)
+    return false;
+  SmallVector<const SCEVAddRecExpr *, 4> Stores;
+  for (BasicBlock *B : P->blocks()) {
+    if (L->contains(B))
+      continue;
+    for (Instruction &I : *B)
+      if (auto *St = dyn_cast<StoreInst>(&I))
+        if (St->getValueOperand()->getType()->isFloatingPointTy())
+          if (auto *AR = dyn_cast<SCEVAddRecExpr>(SE.getSCEV(St->getPointerOperand())))
+            if (AR->getLoop() == P && AR->isAffine())
+              Stores.push_back(AR);
+  }
+  if (Stores.empty())
+    return false;
+  for (BasicBlock *B : L->blocks())
+    for (Instruction &I : *B) {
+      auto *Ld = dyn_cast<LoadInst>(&I);
+      if (!Ld || !Ld->getType()->isFloatingPointTy())
+        continue;
+      auto *AR = dyn_cast<SCEVAddRecExpr>(SE.getSCEV(Ld->getPointerOperand()));
+      if (!AR || AR->getLoop() != L)
+        continue;
+      for (const SCEVAddRecExpr *St : Stores) {
+        // (the same iteration's store: an earlier row of an unrolled P)
+        const SCEV *Prev = SE.getMinusSCEV(St, St->getStepRecurrence(SE));
+        if (SE.getMinusSCEV(AR->getStart(), Prev)->isZero() ||
+            SE.getMinusSCEV(AR->getStart(), St)->isZero())
+          return true;
+        // Where the start's distance from the stores is not known (the
+        // rows of an unrolled P start from the remainder's exit values):
+        // the same object, the start moving with P in step with the stores,
+        // and L walking away from them, towards the rows already stored.
+        auto *StartP = dyn_cast<SCEVAddRecExpr>(AR->getStart());
+        const auto *LStep = dyn_cast<SCEVConstant>(AR->getStepRecurrence(SE));
+        const auto *PStep = dyn_cast<SCEVConstant>(St->getStepRecurrence(SE));
+        if (StartP && StartP->getLoop() == P && LStep && PStep &&
+            SE.getPointerBase(AR) == SE.getPointerBase(St) &&
+            StartP->getStepRecurrence(SE) == St->getStepRecurrence(SE) &&
+            LStep->getAPInt().isNegative() != PStep->getAPInt().isNegative())
+          return true;
+      }
+    }
+  return false;
+}
+
 /// The floating-point recurrences of loop L (Node::Chain, docs/models.md
 /// "ICC", overlap of iterations): "" none; "own" a header phi of
 /// floating-point (or floating-point vector) type whose start value is new
@@ -62,8 +119,10 @@ static bool dependsOnFPPhi(const Value *V, const Loop *P, const Loop *L) {
 /// of the enclosing loop's iteration (its own recurrence, or the value an
 /// earlier loop of the same iteration left), so the chain runs on across
 /// executions of L (conv2d's inner loop over one kernel row, an unrolled
-/// loop's remainder).
-static std::string chainOf(const Loop *L) {
+/// loop's remainder), or one whose first iteration loads what the previous
+/// iteration of the enclosing loop stored from it (startsFromPreviousStore:
+/// back substitution).
+static std::string chainOf(const Loop *L, ScalarEvolution &SE) {
   std::string Kind;
   const Loop *P = L->getParentLoop();
   for (const PHINode &Phi : L->getHeader()->phis()) {
@@ -74,6 +133,8 @@ static std::string chainOf(const Loop *L) {
       if (!L->contains(Phi.getIncomingBlock(I)) && dependsOnFPPhi(Phi.getIncomingValue(I), P, L))
         return "continued";
   }
+  if (Kind == "own" && startsFromPreviousStore(L, SE))
+    return "continued";
   return Kind;
 }
 
@@ -473,7 +534,7 @@ NodeList Builder::region(Loop *L) {
     auto Mine = std::make_pair(Text.Context, ParentSites);
     N.Trip = tripOf(SL, Out.Name);
     N.Label = transformations(SL);
-    N.Chain = chainOf(SL);
+    N.Chain = chainOf(SL, SE);
     SmallVector<Loop::Edge, 4> Exits; // before its subloops: outermost wins
     SL->getExitEdges(Exits);
     for (const Loop::Edge &E : Exits)

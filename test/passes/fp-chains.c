@@ -11,6 +11,8 @@
 // RUN: %segtime show %t.json --ir --function conv | FileCheck --check-prefix=CONV %s
 // RUN: %segtime show %t.json --ir --function horner | FileCheck --check-prefix=HORNER %s
 // RUN: %segtime show %t.json --ir --function scale | FileCheck --check-prefix=SCALE %s
+// RUN: %segtime show %t.json --ir --function backsub | FileCheck --check-prefix=BACK %s
+// RUN: %segtime show %t.json --ir --function fwdsub | FileCheck --check-prefix=FWD %s
 // RUN: %segtime show %t.json --json | FileCheck --check-prefix=JSON %s
 
 // One sum per output point through two loops: the row loop's sum starts at 0
@@ -50,6 +52,35 @@ void scale(int n, double a, double *x) {
 }
 // SCALE: Loop @[[#@LINE-3]] ir-loop trip=n
 // SCALE-NOT: chain=
+
+// Back substitution: row i's sum starts with x[i+1], the previous row's
+// result, which it reads through memory: the rows run one after another
+// (continued).
+void backsub(int n, const double *u, const double *b, double *x) {
+  for (int i = n - 1; i >= 0; i--) {
+    double s = b[i];
+    for (int j = i + 1; j < n; j++)
+      s -= u[i * n + j] * x[j];
+    x[i] = s / u[i * n + i];
+  }
+}
+// BACK: Loop @[[#@LINE-7]] ir-loop
+// BACK-NOT: chain=
+// BACK: Loop @[[#@LINE-7]] ir-loop {{.*}} chain=continued
+
+// Forward substitution: row i's sum reads x[0] first; the previous row's
+// x[i-1] only at its last step: the rows overlap (own).
+void fwdsub(int n, const double *l, const double *b, double *x) {
+  for (int i = 0; i < n; i++) {
+    double s = b[i];
+    for (int j = 0; j < i; j++)
+      s -= l[i * n + j] * x[j];
+    x[i] = s / l[i * n + i];
+  }
+}
+// FWD: Loop @[[#@LINE-7]] ir-loop
+// FWD-NOT: chain=continued
+// FWD: Loop @[[#@LINE-7]] ir-loop {{.*}} chain=own
 
 // JSON-DAG: "chain": "own"
 // JSON-DAG: "chain": "continued"
