@@ -167,9 +167,51 @@ void FilePredictor::newRun() {
 
 void FilePredictor::replaced(const std::string &Fn) {
   TimedScope Setup("predict: set-up (models, loop models)");
-  Declared = FB.declaredParameters();
+  // Declared as FB.declaredParameters() gives it (the last declaration of a
+  // name wins), again for the names Fn declared or declares only.
+  if (DeclaredBy.empty())
+    for (size_t I = 0; I < S.Functions.size(); ++I)
+      for (const Parameter &X : S.Functions[I].Parameters)
+        if (NamesOf[I].insert(X.Name).second)
+          DeclaredBy[X.Name].push_back(I);
+  size_t Fi = 0;
+  while (Fi < S.Functions.size() && S.Functions[Fi].Name != Fn)
+    ++Fi;
+  std::set<std::string> Affected = NamesOf[Fi];
+  std::set<std::string> Now;
+  if (Fi < S.Functions.size())
+    for (const Parameter &X : S.Functions[Fi].Parameters)
+      Now.insert(X.Name);
+  Affected.insert(Now.begin(), Now.end());
+  std::set<std::string> K = Known;
+  for (const std::string &Name : Affected) {
+    std::vector<size_t> &By = DeclaredBy[Name];
+    auto At = std::lower_bound(By.begin(), By.end(), Fi);
+    bool Has = At != By.end() && *At == Fi;
+    if (Now.count(Name) && !Has)
+      By.insert(At, Fi);
+    else if (!Now.count(Name) && Has)
+      By.erase(At);
+    const Parameter *Last = nullptr;
+    if (!By.empty())
+      for (const Parameter &X : S.Functions[By.back()].Parameters)
+        if (X.Name == Name)
+          Last = &X;
+    if (Last)
+      Declared[Name] = *Last;
+    else
+      Declared.erase(Name);
+    // (knownOutcomes for this name)
+    bool Outcome = O.Values.count(Name) || O.ProfileValues.count(Name) ||
+                   (Last && (!Last->DefaultExpr.empty() ||
+                             (Name.rfind("Pir_", 0) == 0 && Last->Source.rfind("static: ", 0) == 0)));
+    if (Outcome)
+      K.insert(Name);
+    else
+      K.erase(Name);
+  }
+  NamesOf[Fi] = Now;
   OpsMemo.clear();
-  std::set<std::string> K = knownOutcomes(O, Declared);
   if (K != Known) {
     // (the stage weights change: no closed form is kept)
     Known = std::move(K);

@@ -118,6 +118,10 @@ private:
   /// (construction; replaced() when the known outcomes change).
   void setUp();
   std::set<std::string> Known; ///< knownOutcomes(O, Declared) the models were made with
+  /// replaced(): parameter name -> the indexes in S.Functions of the
+  /// functions declaring it, ascending; function index -> its names.
+  std::map<std::string, std::vector<size_t>> DeclaredBy;
+  std::map<size_t, std::set<std::string>> NamesOf;
 
   // Level selection and the terms every level shares (Predict.cpp).
   bool selectLevels(FunctionPrediction &FP, const FunctionSeg &FS, FunctionWork &W);
