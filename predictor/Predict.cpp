@@ -36,10 +36,10 @@ PredictTiming &PredictTiming::get() {
 void PredictTiming::print(std::ostream &OS, size_t Top) const {
   OS << "segtime predict timing (CPU s):\n";
   for (auto &[K, V] : Phase)
-    OS << "  " << std::left << std::setw(36) << K << std::fixed << std::setprecision(3) << V
+    OS << "  " << std::left << std::setw(44) << K << std::fixed << std::setprecision(3) << V
        << "\n";
   for (auto &[K, V] : Counter)
-    OS << "  " << std::left << std::setw(36) << K << std::fixed << std::setprecision(0) << V
+    OS << "  " << std::left << std::setw(44) << K << std::fixed << std::setprecision(0) << V
        << "\n";
   std::vector<std::pair<double, std::string>> F;
   for (auto &[K, V] : Function)
