@@ -3,6 +3,7 @@
 #include "predictor/Collectives.h"
 #include "core/Library.h"
 #include "core/Link.h"
+#include "predictor/PredictTiming.h"
 
 #include <algorithm>
 #include <regex>
@@ -211,9 +212,12 @@ bool FormulaBuilder::listDeps(const NodeList &L, const StageWeight &W, const std
         break;
       case NodeKind::Call: {
         const FunctionSeg *Callee = File.find(N.Callee);
+        if (Callee && InProgress.count(N.Callee))
+          Cut = true;
         if (!Callee || InProgress.count(N.Callee))
           break;
         std::set<std::string> C = dependsOn(N.Callee, W, Key, Level);
+        UsedBy[N.Callee].insert(Fn);
         if (!DepMemo[{N.Callee, Key}].first)
           break;
         NZ = true;
@@ -249,22 +253,30 @@ std::set<std::string> FormulaBuilder::dependsOn(const std::string &Fn, const Sta
                                                 const std::string &Key,
                                                 const std::string &Level) {
   auto It = DepMemo.find({Fn, Key});
-  if (It != DepMemo.end())
+  if (It != DepMemo.end()) {
+    Cut |= CutDeps.count({Fn, Key}) > 0;
     return It->second.second;
+  }
   const FunctionSeg *F = File.find(Fn);
   if (!F)
     throw std::invalid_argument("no function '" + Fn + "' in the SEG file");
   InProgress.insert(Fn);
+  const bool Outer = Cut;
+  Cut = false;
   std::set<std::string> Out;
   bool NZ;
   try {
     NZ = listDeps(F->bodyFor(Level), W, Key, Fn, Level, 0, Out);
   } catch (...) {
     InProgress.erase(Fn);
+    Cut = true; // (a partial walk is never kept)
     throw;
   }
   InProgress.erase(Fn);
   DepMemo[{Fn, Key}] = {NZ, Out};
+  if (Cut)
+    CutDeps.insert({Fn, Key});
+  Cut |= Outer;
   return Out;
 }
 
@@ -342,13 +354,19 @@ ex FormulaBuilder::nodeCost(const Node &N, const StageWeight &W, const std::stri
       return Own;
     }
     const FunctionSeg *Callee = File.find(N.Callee);
+    if (Callee && InProgress.count(N.Callee))
+      Cut = true;
     if (!Callee || InProgress.count(N.Callee)) {
-      Unresolved.insert(Fn + ":" + std::to_string(N.Range.Line) + ": " +
-                        (Callee ? "recursive call to '" + N.Callee + "'"
-                                : "call to '" + N.Callee + "' has no SEG"));
+      std::string Note = Fn + ":" + std::to_string(N.Range.Line) + ": " +
+                         (Callee ? "recursive call to '" + N.Callee + "'"
+                                 : "call to '" + N.Callee + "' has no SEG");
+      if (Callee)
+        CutNotes.insert(Note);
+      Unresolved.insert(Note);
       return Own;
     }
     ex C = closedForm(N.Callee, W, Key, Level);
+    UsedBy[N.Callee].insert(Fn);
     // Only the parameters the callee's form has are bound: a form without
     // them is the one object at every call site, not walked again per site.
     auto Free = FreeMemo.find({N.Callee, Key});
@@ -371,23 +389,83 @@ ex FormulaBuilder::closedForm(const std::string &Fn, const StageWeight &W,
 ex FormulaBuilder::closedForm(const std::string &Fn, const StageWeight &W, const std::string &Key,
                               const std::string &Level) {
   auto MemoIt = Memo.find({Fn, Key});
-  if (MemoIt != Memo.end())
+  if (MemoIt != Memo.end()) {
+    Cut |= CutMemo.count({Fn, Key}) > 0;
     return MemoIt->second;
+  }
   const FunctionSeg *F = File.find(Fn);
   if (!F)
     throw std::invalid_argument("no function '" + Fn + "' in the SEG file");
+  ++Built;
+  if (PredictTiming::get().On)
+    PredictTiming::get().Counter["closed forms built"] += 1;
   InProgress.insert(Fn);
   int Depth = LoopDepth; // a function's closed form is the same wherever it is called
   LoopDepth = 0;
-  ex R = listCost(F->bodyFor(Level), W, Key, Fn, Level);
+  const bool Outer = Cut;
+  Cut = false;
+  ex R;
+  try {
+    R = listCost(F->bodyFor(Level), W, Key, Fn, Level);
+  } catch (...) {
+    LoopDepth = Depth;
+    InProgress.erase(Fn);
+    Cut = true; // (the callers' forms are not kept either)
+    throw;
+  }
   LoopDepth = Depth;
   InProgress.erase(Fn);
+  if (Cut)
+    CutMemo.insert({Fn, Key});
+  Cut |= Outer;
   bool Expanded = true;
   R = expandWithin(R, MaxTerms, &Expanded);
   if (!Expanded)
     Factored.insert({Fn, Key});
   Memo[{Fn, Key}] = R;
   return R;
+}
+
+void FormulaBuilder::forget(const std::string &Fn) {
+  std::set<std::string> Gone;
+  std::vector<std::string> Work{Fn};
+  while (!Work.empty()) {
+    std::string G = Work.back();
+    Work.pop_back();
+    if (!Gone.insert(G).second)
+      continue;
+    if (auto U = UsedBy.find(G); U != UsedBy.end()) {
+      Work.insert(Work.end(), U->second.begin(), U->second.end());
+      UsedBy.erase(U);
+    }
+  }
+  auto Drop = [&](auto &M) {
+    for (auto It = M.begin(); It != M.end();)
+      It = Gone.count(It->first.first) ? M.erase(It) : std::next(It);
+  };
+  Drop(Memo);
+  Drop(FreeMemo);
+  Drop(DepMemo);
+  for (auto *C : {&CutMemo, &CutDeps, &Factored})
+    for (auto It = C->begin(); It != C->end();)
+      It = Gone.count(It->first) ? C->erase(It) : std::next(It);
+  for (const std::string &G : Gone)
+    RankFreqs.erase(G);
+}
+
+void FormulaBuilder::keepContextFree() {
+  for (auto &K : CutMemo) {
+    Memo.erase(K);
+    FreeMemo.erase(K);
+    Factored.erase(K);
+  }
+  for (auto &K : CutDeps)
+    DepMemo.erase(K);
+  CutMemo.clear();
+  CutDeps.clear();
+  for (const std::string &N : CutNotes)
+    Unresolved.erase(N);
+  CutNotes.clear();
 }
 
 ex FormulaBuilder::nodeForm(const std::string &Fn, const std::set<const Node *> &Only,

@@ -112,6 +112,31 @@ public:
     return Factored.count({Fn, WeightKey}) > 0;
   }
 
+  /// Forgets the closed forms and dependsOn sets of Fn and of every
+  /// function whose kept form used Fn's, directly or through other calls:
+  /// Fn's SEG was replaced (another copy swapped into the file).
+  void forget(const std::string &Fn);
+  /// Forgets every closed form and dependsOn set (the stage weights changed).
+  void forgetAll() {
+    Memo.clear();
+    FreeMemo.clear();
+    DepMemo.clear();
+    CutMemo.clear();
+    CutDeps.clear();
+    Factored.clear();
+    RankFreqs.clear();
+    UsedBy.clear();
+  }
+  /// Forgets the closed forms and dependsOn sets that were cut at a
+  /// recursive call in progress (or use one that was): those depend on the
+  /// function the building started from, the others are the same from any
+  /// start. Between two predictions of one file over this builder, the
+  /// closed forms kept are then those a new builder would build.
+  void keepContextFree();
+  /// Closed forms built (memo misses) since this builder was made: the work
+  /// bound of test/unit/FormulaWorkTest.cpp.
+  size_t formsBuilt() const { return Built; }
+
   /// Trip counts as max(0, trip) in the closed forms built from now on (the
   /// memo of closed forms is cleared): a C loop whose bound is below its
   /// start runs 0 times, but the closed form of `for (i = 2; i < n; ++i)`,
@@ -188,6 +213,17 @@ private:
   /// The free symbols of Memo's closed forms (a call binds only those).
   std::map<std::pair<std::string, std::string>, std::set<std::string>> FreeMemo;
   std::set<std::string> InProgress;
+  /// Memo and DepMemo entries cut at a call in InProgress, directly or in
+  /// a callee's entry they used (keepContextFree).
+  std::set<std::pair<std::string, std::string>> CutMemo, CutDeps;
+  /// The build under way met such a cut (saved and restored per build).
+  bool Cut = false;
+  /// The notes of Unresolved that calls cut at a recursion in progress
+  /// gave (keepContextFree drops them with the forms).
+  std::set<std::string> CutNotes;
+  /// Callee -> the functions whose memo entries used its entry (forget).
+  std::map<std::string, std::set<std::string>> UsedBy;
+  size_t Built = 0; ///< formsBuilt
   std::set<std::string> Unresolved;
   std::map<std::string, LoopBound> Bounds;
   std::set<std::string> LibraryCosted; ///< setLibraryCosts

@@ -13,16 +13,43 @@
 #include "predictor/Predict.h"
 #include "core/Library.h"
 #include "predictor/PredictDetail.h"
+#include "predictor/PredictTiming.h"
 #include "predictor/levels/LevelUnit.h"
 
 #include <algorithm>
 #include <cmath>
+#include <iomanip>
+#include <iostream>
 #include <sstream>
+#include <vector>
 
 using namespace GiNaC;
 
 namespace segtime {
 using namespace predict_detail;
+
+PredictTiming &PredictTiming::get() {
+  static PredictTiming T;
+  return T;
+}
+
+void PredictTiming::print(std::ostream &OS, size_t Top) const {
+  OS << "segtime predict timing (CPU s):\n";
+  for (auto &[K, V] : Phase)
+    OS << "  " << std::left << std::setw(44) << K << std::fixed << std::setprecision(3) << V
+       << "\n";
+  for (auto &[K, V] : Counter)
+    OS << "  " << std::left << std::setw(44) << K << std::fixed << std::setprecision(0) << V
+       << "\n";
+  std::vector<std::pair<double, std::string>> F;
+  for (auto &[K, V] : Function)
+    F.push_back({V, K});
+  std::sort(F.begin(), F.end(), [](auto &A, auto &B) { return A.first > B.first; });
+  OS << "  slowest functions:\n";
+  for (size_t I = 0; I < F.size() && I < Top; ++I)
+    OS << "    " << std::fixed << std::setprecision(3) << F[I].first << " " << F[I].second << "\n";
+  OS << std::defaultfloat;
+}
 
 std::optional<std::string> iccTarget(const SegFile &S, const Machine &M,
                                      const std::string &Wanted) {
@@ -85,8 +112,16 @@ StageWeight anyCountWeight(const std::string &Key) {
 FilePredictor::FilePredictor(const SegFile &S, const Machine &M, const PredictOptions &O,
                              Prediction &P)
     : S(S), M(M), O(O), P(P), FB(S), Declared(FB.declaredParameters()) {
+  TimedScope Setup("predict: set-up (models, loop models)");
+  if (PredictTiming::get().On)
+    PredictTiming::get().Counter["predictions (file passes)"] += 1;
   FB.setMaxTerms(O.MaxTerms);
-  std::set<std::string> Known = knownOutcomes(O, Declared);
+  Known = knownOutcomes(O, Declared);
+  setUp();
+}
+
+void FilePredictor::setUp() {
+  Models.clear();
   for (Level L : O.Levels) {
     if (levelUnit(L).perTarget())
       P.Target = chooseTarget(S, M, O.Target);
@@ -120,6 +155,75 @@ FilePredictor::FilePredictor(const SegFile &S, const Machine &M, const PredictOp
   for (auto &Model : Models)
     if (auto *I = dynamic_cast<const ICCModel *>(Model.get()))
       CycleS = cycleTime(*I);
+}
+
+void FilePredictor::newRun() {
+  if (PredictTiming::get().On)
+    PredictTiming::get().Counter["predictions (file passes)"] += 1;
+  FB.keepContextFree();
+  FB.setClampTrips(false);
+  Used.clear();
+}
+
+void FilePredictor::replaced(const std::string &Fn) {
+  TimedScope Setup("predict: set-up (models, loop models)");
+  // Declared as FB.declaredParameters() gives it (the last declaration of a
+  // name wins), again for the names Fn declared or declares only.
+  if (DeclaredBy.empty())
+    for (size_t I = 0; I < S.Functions.size(); ++I)
+      for (const Parameter &X : S.Functions[I].Parameters)
+        if (NamesOf[I].insert(X.Name).second)
+          DeclaredBy[X.Name].push_back(I);
+  size_t Fi = 0;
+  while (Fi < S.Functions.size() && S.Functions[Fi].Name != Fn)
+    ++Fi;
+  std::set<std::string> Affected = NamesOf[Fi];
+  std::set<std::string> Now;
+  if (Fi < S.Functions.size())
+    for (const Parameter &X : S.Functions[Fi].Parameters)
+      Now.insert(X.Name);
+  Affected.insert(Now.begin(), Now.end());
+  std::set<std::string> K = Known;
+  for (const std::string &Name : Affected) {
+    std::vector<size_t> &By = DeclaredBy[Name];
+    auto At = std::lower_bound(By.begin(), By.end(), Fi);
+    bool Has = At != By.end() && *At == Fi;
+    if (Now.count(Name) && !Has)
+      By.insert(At, Fi);
+    else if (!Now.count(Name) && Has)
+      By.erase(At);
+    const Parameter *Last = nullptr;
+    if (!By.empty())
+      for (const Parameter &X : S.Functions[By.back()].Parameters)
+        if (X.Name == Name)
+          Last = &X;
+    if (Last)
+      Declared[Name] = *Last;
+    else
+      Declared.erase(Name);
+    // (knownOutcomes for this name)
+    bool Outcome = O.Values.count(Name) || O.ProfileValues.count(Name) ||
+                   (Last && (!Last->DefaultExpr.empty() ||
+                             (Name.rfind("Pir_", 0) == 0 && Last->Source.rfind("static: ", 0) == 0)));
+    if (Outcome)
+      K.insert(Name);
+    else
+      K.erase(Name);
+  }
+  NamesOf[Fi] = Now;
+  OpsMemo.clear();
+  if (K != Known) {
+    // (the stage weights change: no closed form is kept)
+    Known = std::move(K);
+    FB.forgetAll();
+    Cores->clear();
+    setUp();
+  } else {
+    // The loop models read the file's IR loops (HLLC's source loops).
+    for (auto &Model : Models)
+      installLoopModels(FB, S, M, P.Target, *Model, Mem, MemWhy, O.Values, Cores);
+  }
+  FB.forget(Fn);
 }
 
 bool FilePredictor::needComm() {
@@ -409,16 +513,28 @@ void FilePredictor::evaluateLevel(FunctionPrediction &FP, const FunctionSeg &FS,
 }
 
 void FilePredictor::predictFunction(FunctionPrediction &FP, const FunctionSeg &FS) {
+  TimedScope All("", FS.Name);
   FP.Structural = FB.structural(FS.Name);
   FunctionWork W;
-  if (!selectLevels(FP, FS, W) || !commAndLibrary(FP, FS, W))
-    return;
-  levelDependencies(FS.Name, W);
-  if (!bindParameters(FP, FS, W) || !ranks(FP, W))
-    return;
-  notesAtValues(FP, FS, W);
-  for (ResourceModel *Model : W.Kept)
+  {
+    TimedScope T("predict: communication and library terms");
+    if (!selectLevels(FP, FS, W) || !commAndLibrary(FP, FS, W))
+      return;
+  }
+  {
+    TimedScope T("predict: dependencies (dependsOn)");
+    levelDependencies(FS.Name, W);
+  }
+  {
+    TimedScope T("predict: parameters and notes");
+    if (!bindParameters(FP, FS, W) || !ranks(FP, W))
+      return;
+    notesAtValues(FP, FS, W);
+  }
+  for (ResourceModel *Model : W.Kept) {
+    TimedScope T("predict: level " + levelKey(Model->level()));
     evaluateLevel(FP, FS, *Model, W);
+  }
 }
 
 /// A negative or non-finite time or count of FP, described; "" if none.
@@ -439,13 +555,25 @@ static std::string badResult(const FunctionPrediction &FP) {
   return "";
 }
 
-Prediction predict(const SegFile &S, const Machine &M, const PredictOptions &O) {
-  checkValues(S, O);
-  Prediction P;
-  P.MachineName = M.Name;
-  P.MachinePath = M.Path;
-  P.OptLevel = S.OptLevel;
-  std::vector<std::string> Names = O.Functions;
+Predictor::Predictor(const SegFile &S, const Machine &M, const PredictOptions &O)
+    : S(S), M(M), O(O) {
+  Work.MachineName = M.Name;
+  Work.MachinePath = M.Path;
+  Work.OptLevel = S.OptLevel;
+}
+
+Predictor::~Predictor() = default;
+
+size_t Predictor::formsBuilt() const { return FP ? FP->formsBuilt() : 0; }
+
+void Predictor::replaced(const std::string &Fn) {
+  if (FP)
+    FP->replaced(Fn);
+}
+
+Prediction Predictor::predict(const std::vector<std::string> &Functions) {
+  checkValues(S, O); // (a function swapped in may declare other parameters)
+  std::vector<std::string> Names = Functions;
   if (Names.empty())
     for (const FunctionSeg &F : S.Functions)
       if (F.InMainFile)
@@ -457,12 +585,19 @@ Prediction predict(const SegFile &S, const Machine &M, const PredictOptions &O) 
         Known += (Known.empty() ? "" : ", ") + F.Name;
       throw std::runtime_error("no function '" + N + "' in the SEG file (functions: " + Known + ")");
     }
-  FilePredictor FPr(S, M, O, P);
+  if (FP)
+    FP->newRun();
+  else
+    FP = std::make_unique<FilePredictor>(S, M, O, Work);
+  FilePredictor &FPr = *FP;
+  Work.Functions.clear();
+  Work.UnusedValues.clear();
   for (const std::string &Name : Names) {
     FunctionPrediction FP;
     FP.Name = Name;
     const FunctionSeg &FS = *S.find(Name);
     FP.Where = FS.Range.File + ":" + std::to_string(FS.Range.Line);
+    std::clock_t Start = std::clock();
     try {
       FPr.predictFunction(FP, FS);
       // A trip count negative at these values (in a callee, or one the
@@ -485,12 +620,21 @@ Prediction predict(const SegFile &S, const Machine &M, const PredictOptions &O) 
       FP.Failed = true;
       FP.Error = Name + " (" + FP.Where + "): " + E.what();
     }
-    P.Functions.push_back(std::move(FP));
+    // (--timing: a function that took a second or more, as it ends)
+    if (double Cpu = double(std::clock() - Start) / CLOCKS_PER_SEC; PredictTiming::get().On && Cpu >= 1)
+      std::cerr << "segtime: timing: " << Name << " " << Cpu << " s\n";
+    Work.Functions.push_back(std::move(FP));
   }
   for (auto &[K, V] : O.Values)
     if (!FPr.Used.count(K))
-      P.UnusedValues.push_back(K);
+      Work.UnusedValues.push_back(K);
+  Prediction P = Work;
+  Work.Functions.clear();
   return P;
+}
+
+Prediction predict(const SegFile &S, const Machine &M, const PredictOptions &O) {
+  return Predictor(S, M, O).predict(O.Functions);
 }
 
 } // namespace segtime

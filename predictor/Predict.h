@@ -261,6 +261,41 @@ void checkValues(const SegFile &S, const PredictOptions &O);
 /// is not, every rank 0..p-1 is evaluated and the slowest is reported.
 Prediction predict(const SegFile &S, const Machine &M, const PredictOptions &O);
 
+namespace predict_detail {
+class FilePredictor;
+}
+/// predict() over one file again and again (the same machine and options;
+/// other functions, or a function whose SEG the caller swaps into S between
+/// two calls, e.g. an inlined function resolved at each of its call sites):
+/// each predict(Functions) gives what predict(S, M, O with those
+/// functions) gives, with the closed forms of the callees built once and
+/// kept across calls (FormulaBuilder::keepContextFree: not those cut at a
+/// recursion in progress, which depend on where they were built). S must
+/// outlive the Predictor; after swapping a function's SEG in or out, call
+/// replaced(name) before the next predict. Throws as predict() does.
+class Predictor {
+public:
+  Predictor(const SegFile &S, const Machine &M, const PredictOptions &O);
+  ~Predictor();
+  Predictor(const Predictor &) = delete;
+  Predictor &operator=(const Predictor &) = delete;
+  /// predict(S, M, O) with O.Functions = Functions (empty: every function
+  /// of S's main file).
+  Prediction predict(const std::vector<std::string> &Functions);
+  /// Fn's SEG in S was replaced: its closed forms, and those of every
+  /// function whose forms used them, are built again.
+  void replaced(const std::string &Fn);
+  /// Closed forms built so far (FormulaBuilder::formsBuilt).
+  size_t formsBuilt() const;
+
+private:
+  const SegFile &S;
+  const Machine &M;
+  const PredictOptions &O;
+  Prediction Work; ///< the header every predict() gives (machine, target, comm model)
+  std::unique_ptr<predict_detail::FilePredictor> FP; ///< made by the first predict()
+};
+
 /// The ICC line of the compile-time summary for FP, when predict() gave it
 /// an ICC level or it misses values: Head, then " = t s   (N instructions,
 /// C cycles) at n=..., m=... [source]" or ": needs NAME, ...

@@ -96,6 +96,16 @@ class FilePredictor {
 public:
   FilePredictor(const SegFile &S, const Machine &M, const PredictOptions &O, Prediction &P);
 
+  /// Another prediction over the same builder (Predictor::predict): the
+  /// closed forms that depend on where they were built are dropped, trip
+  /// counts are not clamped, no -p name is used yet.
+  void newRun();
+  /// Fn's SEG in the file was replaced (Predictor::replaced): the file's
+  /// parameters, the models if the outcomes they know changed, the loop
+  /// models and Fn's closed forms and its callers' are made again.
+  void replaced(const std::string &Fn);
+  size_t formsBuilt() const { return FB.formsBuilt(); }
+
   bool clampTrips() const { return FB.clampTrips(); }
   void setClampTrips(bool On) { FB.setClampTrips(On); }
   /// Predicts function FS into FP; throws on what is not a missing value.
@@ -104,6 +114,15 @@ public:
   std::set<std::string> Used;
 
 private:
+  /// The models of O's levels, the library costs and the loop models
+  /// (construction; replaced() when the known outcomes change).
+  void setUp();
+  std::set<std::string> Known; ///< knownOutcomes(O, Declared) the models were made with
+  /// replaced(): parameter name -> the indexes in S.Functions of the
+  /// functions declaring it, ascending; function index -> its names.
+  std::map<std::string, std::vector<size_t>> DeclaredBy;
+  std::map<size_t, std::set<std::string>> NamesOf;
+
   // Level selection and the terms every level shares (Predict.cpp).
   bool selectLevels(FunctionPrediction &FP, const FunctionSeg &FS, FunctionWork &W);
   bool commAndLibrary(FunctionPrediction &FP, const FunctionSeg &FS, FunctionWork &W);

@@ -449,10 +449,14 @@ static std::string sizeUse(const SegFile &S, const std::string &X) {
 }
 
 void checkValues(const SegFile &S, const PredictOptions &O) {
+  // (the declarations of the names given only: the last one, as
+  // FormulaBuilder::declaredParameters keeps)
   std::map<std::string, Parameter> Declared;
-  for (const FunctionSeg &F : S.Functions)
-    for (const Parameter &P : F.Parameters)
-      Declared[P.Name] = P;
+  if (!O.Values.empty())
+    for (const FunctionSeg &F : S.Functions)
+      for (const Parameter &P : F.Parameters)
+        if (O.Values.count(P.Name))
+          Declared[P.Name] = P;
   for (auto &[Name, V] : O.Values) {
     auto Bad = [&, &Name = Name, &V = V](const std::string &What, const std::string &Expected) {
       std::ostringstream OS;

@@ -21,6 +21,7 @@
 #include "predictor/Formula.h"
 #include "predictor/Install.h"
 #include "predictor/Predict.h"
+#include "predictor/PredictTiming.h"
 #include "predictor/PredictedSpeed.h"
 #include "predictor/levels/LevelUnit.h"
 #include "tools/CommandLine.h"
@@ -29,11 +30,13 @@
 
 #include <algorithm>
 #include <climits>
+#include <csignal>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <iostream>
+#include <optional>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -97,6 +100,8 @@ const char *PredictUsage =
     "  --breakdown          per ICC loop nest: the ECM terms (core, L1, L2, L3,\n"
     "                       memory), cache lines, core cycles per iteration, the\n"
     "                       bound and its share (text table, or in --json)\n"
+    "  --timing             print on stderr the CPU time per phase and level, the\n"
+    "                       number of closed forms built and the slowest functions\n"
     "  --max-terms N        expand a closed form only if it stays within N terms\n"
     "                       (default 4000; 0: always); a larger one is printed\n"
     "                       and evaluated factored, with a note\n"
@@ -254,6 +259,9 @@ std::map<std::string, json> perSiteFigures(const std::vector<FunctionSeg> &Unres
       OK.Levels.push_back(Lv);
   if (OK.Levels.empty())
     return Out;
+  // One predictor for every site: the callees' closed forms are built once
+  // (a site's function is swapped in, and its forms built again, per site).
+  Predictor AtSites(S, M, OK);
   for (FunctionPrediction &FP : P.Functions) {
     auto F = std::find_if(Unresolved.begin(), Unresolved.end(),
                           [&](const FunctionSeg &U) { return U.Name == FP.Name; });
@@ -265,15 +273,17 @@ std::map<std::string, json> perSiteFigures(const std::vector<FunctionSeg> &Unres
                        std::to_string(F->InlinedAt.size()) +
                        " inlined call sites (--site K: one call at site K):";
     json Sites = json::array();
-    OK.Functions = {FP.Name};
     for (unsigned K = 1; K <= F->InlinedAt.size(); ++K) {
       FunctionSeg One = *F;
       std::vector<std::string> W;
       resolveInlinedLevel(S, One, X, K, W);
       Prediction Q;
       {
-        SwappedIn Swapped([&] { std::swap(*In, One); });
-        Q = predict(S, M, OK);
+        SwappedIn Swapped([&] {
+          std::swap(*In, One);
+          AtSites.replaced(FP.Name);
+        });
+        Q = AtSites.predict({FP.Name});
       }
       const InlinedRef &R = F->InlinedAt[K - 1];
       unsigned Loops = inlinedCallerLoops(S, *F, R);
@@ -368,6 +378,15 @@ int predictMain(int Argc, char **Argv) {
       Site = cli::parseWhole(A, R.value(), 1, INT_MAX, "call site number (1, 2, ...)");
     } else if (A == "--breakdown") {
       O.Breakdown = true;
+    } else if (A == "--timing") {
+      PredictTiming::get().On = true;
+      // A run stopped by a time-out still says where its time went (the
+      // phases so far; not async-signal-safe, a diagnostic at the end).
+      for (int Sig : {SIGTERM, SIGINT})
+        std::signal(Sig, [](int) {
+          PredictTiming::get().print(std::cerr);
+          std::_Exit(124);
+        });
     } else if (A == "--max-terms") {
       O.MaxTerms = cli::parseWhole(A, R.value(), 0, LLONG_MAX, "number of terms (0, 1, ...)");
     } else if (R.isOption()) {
@@ -389,7 +408,9 @@ int predictMain(int Argc, char **Argv) {
     MachineNames.push_back(D.Path);
   }
   const std::string &MachineName = MachineNames[0];
+  std::optional<TimedScope> Phase(std::in_place, "read the SEG file");
   SegFile S = SegFile::read(Seg);
+  Phase.reset();
   for (const std::string &Name : O.Functions)
     if (const FunctionSeg *F = S.find(Name); F && Site > F->InlinedAt.size())
       throw UsageError("--site " + std::to_string(Site) + ": " + Name + " has " +
@@ -403,7 +424,9 @@ int predictMain(int Argc, char **Argv) {
   for (const FunctionSeg &F : S.Functions)
     if (!F.InlinedAt.empty())
       Unresolved.push_back(F);
+  Phase.emplace("resolve inlined levels");
   resolveInlined(S, Site);
+  Phase.reset();
   Machine M = readMachine(findMachine(MachineName));
   if (!Profile.empty()) {
     CtFile Ct = CtFile::read(Profile);
@@ -441,16 +464,23 @@ int predictMain(int Argc, char **Argv) {
                                   [](Level L) { return levelUnit(L).hasBreakdown(); }))
     throw UsageError("--breakdown needs the ICC level (--level icc or all; the SEG file needs "
                      "ICC data for a target of the machine file)");
+  Phase.emplace("predict (all functions)");
   Prediction P = predictInlinedApart(S, Unresolved, M, O);
+  Phase.reset();
   P.SegPath = Seg;
   std::map<std::string, json> Sites;
+  Phase.emplace("per-site figures of inlined functions");
   if (Site == 0)
     Sites = perSiteFigures(Unresolved, S, M, O, P);
+  Phase.emplace("print the report");
   printReport(P, P.UnusedValues, Json, [&](json &J) {
     for (json &E : J["functions"])
       if (auto It = Sites.find(E.value("name", "")); It != Sites.end())
         E["inlined_sites"] = It->second;
   });
+  Phase.reset();
+  if (PredictTiming::get().On)
+    PredictTiming::get().print(std::cerr);
   // On stderr: each function's error when the report may not show it
   // (--json, --function), and always a failure other than a missing value.
   for (auto &F : P.Functions)

@@ -126,3 +126,109 @@ TEST(SumWork, FloatComparisonsInANumericSumTakeTheFastPath) {
   EXPECT_EQ(evaluate(Close, {}), 10 * evaluate(cmp_lt(numeric(0.1) * 3, numeric(3, 10)), {}));
 }
 } // namespace
+
+#include "predictor/Predict.h"
+#include "SegFixtures.h"
+
+namespace {
+using segtime_test::forLoop;
+using segtime_test::stageNode;
+using segtime_test::unitMachine;
+
+/// leaf(n): n iterations; mid(n): 3 x (stage; leaf(n + 1)); c1..cN(n):
+/// stage; mid(2 n) (many callers share a callee, as a library's helpers);
+/// r(n) and s(n) call each other (a recursion, cut where it closes).
+SegFile sharedCalleeFile(int Callers, const std::string &MidTrip = "3") {
+  SegFile S;
+  S.OptLevel = "O2";
+  auto Fn = [&](const std::string &Name, NodeList Body) {
+    FunctionSeg F;
+    F.Name = Name;
+    F.Params = {"n"};
+    F.Body = std::move(Body);
+    S.Functions.push_back(F);
+  };
+  Fn("leaf", {forLoop("v1", "i", "n", {stageNode("v2", {{"f64.add", 1}}, 1)})});
+  Fn("mid", {loop("v1", MidTrip,
+                  {stageNode("v2", {{"if", 1}}, 0), call("v3", "leaf", "n + 1")})});
+  for (int K = 1; K <= Callers; ++K)
+    Fn("c" + std::to_string(K), {stageNode("v1", {{"loop", double(K)}}, 0),
+                                 call("v2", "mid", "2*n")});
+  Fn("r", {stageNode("v1", {{"if", 1}}, 0), call("v2", "s", "n")});
+  Fn("s", {stageNode("v1", {{"loop", 1}}, 0), call("v2", "r", "n"), call("v3", "leaf", "n")});
+  return S;
+}
+
+/// Every level's time and counts of R, in one list (for EXPECT_EQ).
+std::vector<double> figures(const Prediction &R) {
+  std::vector<double> V;
+  for (const FunctionPrediction &F : R.Functions)
+    for (auto &[L, LP] : F.Levels) {
+      V.push_back(LP.TimeS);
+      for (auto &[Op, C] : LP.Counts)
+        V.push_back(C);
+    }
+  return V;
+}
+
+// One Predictor over the callers one after another (as the per-site figures
+// of inlined functions predict a function per site): the shared callees'
+// closed forms are built once, not once per prediction, and every figure is
+// the one a prediction of its own gives.
+TEST(FormulaWork, CalleesSharedByManyPredictionsAreBuiltOnce) {
+  const int Callers = 40;
+  SegFile S = sharedCalleeFile(Callers);
+  Machine M = unitMachine(4, {{"loop", 1}, {"f64.add", 2}, {"if", 1}});
+  PredictOptions O;
+  O.Values = {{"n", 5}};
+  Predictor P(S, M, O);
+  Prediction First = P.predict({"c1"});
+  const size_t One = P.formsBuilt(); // c1, mid and leaf under every weight
+  ASSERT_GT(One, 0u);
+  for (int K = 2; K <= Callers; ++K) {
+    const std::string C = "c" + std::to_string(K);
+    Prediction Shared = P.predict({C});
+    O.Functions = {C};
+    EXPECT_EQ(figures(Shared), figures(predict(S, M, O))) << C;
+  }
+  // Each further caller builds only its own forms (a third of the first's):
+  // linear in the callers, with the callees' share once.
+  EXPECT_LE(P.formsBuilt(), One + (Callers - 1) * (One / 3));
+  EXPECT_GT(figures(First)[0], 0);
+}
+
+// The forms cut at a recursion depend on where the building started: r's
+// prediction builds s with the call back to r cut; s's own prediction then
+// builds s again (with r's form in it), as a predictor of its own does.
+TEST(FormulaWork, FormsCutAtARecursionAreNotKept) {
+  SegFile S = sharedCalleeFile(1);
+  Machine M = unitMachine(4, {{"loop", 1}, {"f64.add", 2}, {"if", 1}});
+  PredictOptions O;
+  O.Values = {{"n", 5}};
+  Predictor P(S, M, O);
+  for (const std::string F : {"r", "s", "r", "c1", "s"}) {
+    O.Functions = {F};
+    EXPECT_EQ(figures(P.predict({F})), figures(predict(S, M, O))) << F;
+  }
+}
+
+// A function whose SEG is swapped for another (an inlined function resolved
+// at another call site): its forms and its callers' are built again.
+TEST(FormulaWork, ReplacedFunctionAndItsCallersAreBuiltAgain) {
+  SegFile S = sharedCalleeFile(2);
+  SegFile Other = sharedCalleeFile(2, "7");
+  Machine M = unitMachine(4, {{"loop", 1}, {"f64.add", 2}, {"if", 1}});
+  PredictOptions O;
+  O.Values = {{"n", 5}};
+  O.Functions = {"c1"};
+  Predictor P(S, M, O);
+  const std::vector<double> Before = figures(P.predict({"c1"}));
+  std::swap(*std::find_if(S.Functions.begin(), S.Functions.end(),
+                          [](const FunctionSeg &F) { return F.Name == "mid"; }),
+            Other.Functions[1]);
+  P.replaced("mid");
+  const std::vector<double> After = figures(P.predict({"c1"}));
+  EXPECT_EQ(After, figures(predict(S, M, O)));
+  EXPECT_NE(After, Before);
+}
+} // namespace
