@@ -144,39 +144,20 @@ std::vector<EcmTerm> MemoryModel::ecmTerms(const std::vector<MemStream> &S, cons
   // Lines into L2, from L3 or memory: page-strided streams' at the strided
   // walk's rate at F; the others' compulsory ones at the curve at F, their
   // re-fetched ones at the curve at their reuse working set W.
-  // Indexed streams' (indexedObject), when the machine file has the gather
-  // curve, at the gather's rate at their object's size X, from L3 if X fits
-  // it, else from memory.
   ex In2 = Into(1);
-  ex Str = 0, Gat = 0, GatL3 = 0, GatL3T = 0, GatMem = 0, GatMemT = 0;
-  const std::vector<Level> *GatherC = gatherCurve();
-  double S3 = sizeOf("L3");
-  if (stridedCurve() || GatherC) {
+  ex Str = 0;
+  if (stridedCurve()) {
     std::vector<ex> In = linesIntoEach(S, &Caches[1], false, &F),
                     Moved = linesIntoEach(S, &Caches[1], /*WriteBacks=*/true, &F);
     ex StrIn = 0, StrMoved = 0;
     for (size_t I = 0; I < S.size(); ++I) {
-      if (GatherC && indexedObject(S[I])) {
-        const MemStream::Step &Obj = S[I].Loops.front();
-        ex X = parseExpr(Obj.Stride) * parseExpr(Obj.Trip);
-        ex G = max(In[I], numeric(3, 4) * Moved[I]), InL3 = S3 > 0 ? cmp_le(X, numeric(S3)) : ex(0);
-        ex InvX = walkTime(*GatherC, 1, X);
-        Gat += G;
-        GatL3 += InL3 * G;
-        GatMem += (1 - InL3) * G;
-        GatL3T += InL3 * G * InvX;
-        GatMemT += (1 - InL3) * G * InvX;
-        continue;
-      }
-      if (!stridedCurve())
-        continue;
       ex P = pageStrided(S[I]);
       StrIn += P * In[I];
       StrMoved += P * Moved[I];
     }
     Str = max(StrIn, numeric(3, 4) * StrMoved);
   }
-  ex Seq = max(0, In2 - Str - Gat);
+  ex Seq = max(0, In2 - Str);
   ex Distinct = linesInto(S, nullptr);
   if (!is_a<numeric>(F) || ex_to<numeric>(F).to_double() > 0)
     Distinct = min(Distinct, F / L);
@@ -184,22 +165,18 @@ std::vector<EcmTerm> MemoryModel::ecmTerms(const std::vector<MemStream> &S, cons
   ex W = reuseWorkingSet(S, Caches[1].Size, Line, F);
   // (the L3 size the memory term uses: the measured effective one when the
   // machine file has it, sizeNote says which)
+  double S3 = sizeOf("L3");
   ex InL3W = S3 > 0 ? cmp_le(W, numeric(S3)) : ex(0);
   ex InL3F = S3 > 0 ? cmp_le(F, numeric(S3)) : ex(0);
   ex InvW = time(1, W), InvF = time(1, F), InvS = stridedTime(1, F);
-  // (a gather's time on a level that does not overlap: less the previous
-  // level's inverse bandwidth per line, as Cost does)
-  auto GatherCost = [&](bool Overlaps, const ex &Lines, const ex &Time) {
-    return Overlaps ? Time : max(0, Time - Lines * Prev);
-  };
   T.push_back({"T_L2L3", "L3",
                L * (InL3W * Refetch * Cost(O3, InvW) + InL3F * Comp * Cost(O3, InvF) +
-                    InL3F * Str * Cost(O3, InvS) + GatherCost(O3, GatL3, GatL3T)),
-               InL3W * Refetch + InL3F * (Comp + Str) + GatL3, O3});
+                    InL3F * Str * Cost(O3, InvS)),
+               InL3W * Refetch + InL3F * (Comp + Str), O3});
   T.push_back({"T_L3Mem", "memory",
                L * ((1 - InL3W) * Refetch * Cost(OM, InvW) + (1 - InL3F) * Comp * Cost(OM, InvF) +
-                    (1 - InL3F) * Str * Cost(OM, InvS) + GatherCost(OM, GatMem, GatMemT)),
-               (1 - InL3W) * Refetch + (1 - InL3F) * (Comp + Str) + GatMem, OM});
+                    (1 - InL3F) * Str * Cost(OM, InvS)),
+               (1 - InL3W) * Refetch + (1 - InL3F) * (Comp + Str), OM});
   return T;
 }
 

@@ -103,8 +103,6 @@ std::optional<MemoryModel> MemoryModel::fromMachine(const Machine &M, std::strin
       if (Row != 4096 || Store)
         if (auto Steps = R.readCurve(M, stridedWalkName(Row, Store)))
           R.Walks[stridedWalkName(Row, Store)] = std::move(*Steps);
-  if (auto Steps = R.readCurve(M, "gather"))
-    R.Gather = std::move(*Steps);
   if (R.Walks.size() == 5 && !R.Strided.empty())
     R.Walks["strided"] = R.Strided;
   else

@@ -317,10 +317,6 @@ public:
                      const GiNaC::ex &F) const;
   /// Whether the machine file has the walk curves by row size and kind.
   bool hasWalkCurves() const { return !Walks.empty(); }
-  /// The gather curve (memory.gather.NN: a random permutation of a buffer's
-  /// lines read one access per line, `segtime calibrate --level strided`);
-  /// nullptr if the file has none.
-  const std::vector<Level> *gatherCurve() const { return Gather.empty() ? nullptr : &Gather; }
   /// The loop nest's time from its core time Core and transfer time Mem (s)
   /// at footprint F (B): overlapTime(Core, Mem, p(F)) (predictor/Overlap.h),
   /// p the exponent of the measured overlap curve memory.overlap.NN at the
@@ -356,7 +352,6 @@ private:
   /// steps of the walk curves by name (stridedWalkName), "strided" included;
   /// empty unless the file has the curves by row size and kind
   std::map<std::string, std::vector<Level>> Walks;
-  std::vector<Level> Gather; ///< steps of memory.gather (empty: none)
   std::vector<Level> Overlap; ///< steps of memory.overlap (Bandwidth = exponent p)
   double Ranks = 1;
   std::vector<Level> Levels; ///< by increasing size, DRAM last

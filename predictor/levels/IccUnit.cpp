@@ -162,16 +162,18 @@ ex ICCModel::mispredictTime(double Count, const std::string &Prob, double Chain)
 
 StageWeight ICCModel::learnableWeight() const {
   return [this, Key = ruvKey(Level::ICC, variant())](const Node &N) -> ex {
-    if (auto B = N.Ruvs.find(Key); B != N.Ruvs.end())
+    // (not a search step's: its outcomes steer its loads, whose lines the
+    // memory term does not count for a bisection's table)
+    if (auto B = N.Ruvs.find(Key); B != N.Ruvs.end() && !B->second.get("branch.chain.load"))
       if (double Count = B->second.get("branch.cond.data"))
-        return mispredictTime(Count, N.BranchProb, B->second.get("branch.chain.load"));
+        return mispredictTime(Count, N.BranchProb);
     return 0;
   };
 }
 
 StageWeight ICCModel::learnableOutcomes() const {
   return [this, Key = ruvKey(Level::ICC, variant())](const Node &N) -> ex {
-    if (auto B = N.Ruvs.find(Key); B != N.Ruvs.end())
+    if (auto B = N.Ruvs.find(Key); B != N.Ruvs.end() && !B->second.get("branch.chain.load"))
       if (double Count = B->second.get("branch.cond.data")) {
         // (as mispredictTime: only probabilities of known outcomes count)
         if (mispredictTime(Count, N.BranchProb).is_zero())

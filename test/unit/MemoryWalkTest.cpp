@@ -11,7 +11,6 @@
 #include "MemoryFixtures.h"
 
 #include "predictor/Machine.h"
-#include "predictor/StreamRules.h"
 
 #include <gtest/gtest.h>
 
@@ -141,38 +140,4 @@ TEST(StridedWalk, ColumnStoresFromL2CostTheStoreWalk) {
   auto B = Walk->ecmTerms(S, 262144.0, GiNaC::ex(262144.0), 0);
   double Want = 64 * 2048.875 / 50e9 + 64 * 16384 / 8e9;
   EXPECT_NEAR(evaluate(B[1].Time, {}), Want, 1e-12 * Want);
-}
-
-TEST(StridedWalk, IndexedStreamsCostTheGather) {
-  // x[idx[i]], x an indexed object of X = 64 MiB (1048576 lines) read
-  // 4194304 times (past the curves' step: the gather's 4 GB/s at X). With
-  // the gather curve every line of x into L2 (Lx, linesIntoEach) comes
-  // from memory (no L3 in this file) at 64 B / 4 GB/s; without it, at the
-  // triad's rate (here DRAM's 10 GB/s for the compulsory lines).
-  Machine M = machine(true);
-  std::string Why;
-  auto NoGather = MemoryModel::fromMachine(M, Why);
-  ASSERT_TRUE(NoGather) << Why;
-  EXPECT_EQ(NoGather->gatherCurve(), nullptr);
-  for (int K : {0, 1}) {
-    M.Params[memoryCurveKey(K, "working_set", "gather")] = entry(K ? 2e6 : 1e4, "B");
-    M.Params[memoryCurveKey(K, "bandwidth", "gather")] = entry(K ? 4e9 : 16e9, "B/s");
-  }
-  auto Mem = MemoryModel::fromMachine(M, Why);
-  ASSERT_TRUE(Mem && Mem->gatherCurve()) << Why;
-  MemStream X = stream("x", {{"64", "1048576"}, {"0", "4194304"}});
-  X.Loops[0].Loop = "l1.object";
-  X.Loops[1].Loop = "l1";
-  ASSERT_TRUE(indexedObject(X));
-  std::vector<MemStream> S = {X};
-  GiNaC::ex F = 64.0 * 1048576;
-  double Lx = evaluate(linesIntoEach(S, &Mem->caches()[1], false, &F)[0], {});
-  EXPECT_GT(Lx, 1048576);
-  Mem->setTarget("znver5"); // (memory's transfers overlap nothing: its whole time)
-  auto T = Mem->ecmTerms(S, 0, F, 0);
-  ASSERT_EQ(T[3].Name, "T_L3Mem");
-  EXPECT_NEAR(evaluate(T[3].Time, {}), 64 * Lx / 4e9, 1e-9 * 64 * Lx / 4e9);
-  EXPECT_NEAR(evaluate(T[3].Lines, {}), Lx, 1e-6 * Lx);
-  auto O = NoGather->ecmTerms(S, 0, F, 0);
-  EXPECT_LT(evaluate(O[3].Time, {}), 64 * Lx / 5e9);
 }
