@@ -72,6 +72,11 @@ TEST(BranchReplay, LearnableWeightsOfTheMispredictionTerm) {
   EXPECT_NEAR(evaluate(O(Rare), {}), 0.4, 1e-12);
   // The whole stage time includes the learnable part (4 ns of cycles + 10).
   EXPECT_NEAR(evaluate(With.timeWeight()(Half), {}), 14e-9, 1e-18);
+  // A search step (its outcome steers a load: branch.chain.load) is left out.
+  Node Search = branchStage(2, "0.5");
+  Search.Ruvs["ICC:x"].add("branch.chain.load", 2);
+  EXPECT_TRUE(evaluate(T(Search), {}) == 0);
+  EXPECT_TRUE(evaluate(O(Search), {}) == 0);
   // A branch whose probability is a static guess (a free symbol, not a
   // measured outcome) is charged nothing, so nothing is learnable.
   Node Guess = branchStage(2, "Pir_f_1_2");
