@@ -13,6 +13,7 @@
 #include "predictor/Expr.h"
 
 #include <algorithm>
+#include <stdexcept>
 #include <cmath>
 
 using namespace GiNaC;
@@ -209,6 +210,18 @@ static ex movingStride(const MemStream &M) {
     return S;
   }
   return 0;
+}
+
+std::string stridedWalkName(int RowBytes, bool Store) {
+  const char *Kind = Store ? "strided_store" : "strided";
+  switch (RowBytes) {
+  case 1024: return std::string(Kind) + "_1k";
+  case 2048: return std::string(Kind) + "_2k";
+  case 4096: return Kind;
+  default:
+    throw std::invalid_argument("strided walk: rows of " + std::to_string(RowBytes) +
+                                " B (expected 1024, 2048 or 4096)");
+  }
 }
 
 ex pageStrided(const MemStream &M) {

@@ -6,7 +6,6 @@
 #include "predictor/Expr.h"
 
 #include <algorithm>
-#include <stdexcept>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -88,18 +87,6 @@ const std::vector<MemoryModel::Level> *MemoryModel::stridedCurve() const {
 std::string MemoryModel::stridedCurveName() const {
   const std::vector<Level> *C = stridedCurve();
   return !C ? "" : C == &StridedShared ? "strided_shared2" : "strided";
-}
-
-std::string stridedWalkName(int RowBytes, bool Store) {
-  const char *Kind = Store ? "strided_store" : "strided";
-  switch (RowBytes) {
-  case 1024: return std::string(Kind) + "_1k";
-  case 2048: return std::string(Kind) + "_2k";
-  case 4096: return Kind;
-  default:
-    throw std::invalid_argument("strided walk: rows of " + std::to_string(RowBytes) +
-                                " B (expected 1024, 2048 or 4096)");
-  }
 }
 
 ex MemoryModel::walkTime(const std::vector<Level> &C, const ex &V, const ex &F) const {

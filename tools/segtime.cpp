@@ -332,6 +332,24 @@ void printReport(const ReportT &Report, const std::vector<std::string> &Unused, 
   }
 }
 
+/// predict --profile: the CT profile's measured outcomes and trips as
+/// values of O (a -p value of the same name wins), each said on stderr; a
+/// warning if the profile matches no node of SegPath's file S.
+static void applyProfile(const std::string &Profile, const std::string &SegPath,
+                         const SegFile &S, PredictOptions &O) {
+  CtFile Ct = CtFile::read(Profile);
+  if (!matchSeg(Ct, S))
+    std::cerr << "segtime: warning: " << Profile << " matches no node of " << SegPath
+              << " (another program or source?)\n";
+  for (const ProfileValue &V : profileParameters(Ct, S)) {
+    bool User = O.Values.count(V.Name);
+    if (!User)
+      O.ProfileValues[V.Name] = V.Value;
+    std::cerr << "segtime: profile " << Profile << ": " << V.Name << " = " << V.Value << " ("
+              << V.Note << ")" << (User ? "; -p given, not used" : "") << "\n";
+  }
+}
+
 int predictMain(int Argc, char **Argv) {
   std::string Seg, Profile;
   std::vector<std::string> MachineNames; // several: side by side
@@ -428,19 +446,8 @@ int predictMain(int Argc, char **Argv) {
   resolveInlined(S, Site);
   Phase.reset();
   Machine M = readMachine(findMachine(MachineName));
-  if (!Profile.empty()) {
-    CtFile Ct = CtFile::read(Profile);
-    if (!matchSeg(Ct, S))
-      std::cerr << "segtime: warning: " << Profile << " matches no node of " << Seg
-                << " (another program or source?)\n";
-    for (const ProfileValue &V : profileParameters(Ct, S)) {
-      bool User = O.Values.count(V.Name);
-      if (!User)
-        O.ProfileValues[V.Name] = V.Value;
-      std::cerr << "segtime: profile " << Profile << ": " << V.Name << " = " << V.Value
-                << " (" << V.Note << ")" << (User ? "; -p given, not used" : "") << "\n";
-    }
-  }
+  if (!Profile.empty())
+    applyProfile(Profile, Seg, S, O);
   if (MachineNames.size() > 1) { // side by side (predictor/PredictedSpeed.h)
     MachineComparison C;
     for (size_t I = 0; I < MachineNames.size(); ++I) {
