@@ -234,6 +234,20 @@ std::vector<MemoryModel::WalkClass> MemoryModel::walkClasses(const MemStream &M)
   ex S = movingStride(M);
   if (S.is_zero() || !M.Store || !hasWalkCurves() || Ranks >= 2)
     return R;
+  // An unrolled run is no walk: its references of one iteration (offsets
+  // from the first, plus a reference's size) cover the stride to within a
+  // line (s293's 40 vector stores of 32 B per 1280 B iteration).
+  if (is_a<numeric>(S)) {
+    double Span = M.Size;
+    for (const std::string &O : M.Offsets) {
+      ex X = parseExpr(O);
+      if (!is_a<numeric>(X))
+        return R;
+      Span = std::max(Span, std::abs(ex_to<numeric>(X).to_double()) + M.Size);
+    }
+    if (Span + 64 > ex_to<numeric>(S).to_double())
+      return R;
+  }
   // A stream that only stores: from a 1 KiB stride on. One that loads and
   // stores: where its stride is a multiple of 1 KiB, so that its next load
   // is 4 KiB-aliased with one of its stores still in the store buffer and

@@ -89,6 +89,15 @@ TEST(StridedWalk, OnlyStoreStreamsAreWalked) {
   // stores: walked; 1032 B apart they are not.
   EXPECT_EQ(Mem->walkClasses(column(true, true)).size(), 1u);
   EXPECT_TRUE(Mem->walkClasses(column(true, true, "1032")).empty());
+  // An unrolled run of stores (40 of 32 B per 1280 B iteration) is no walk;
+  // one store per 1280 B is.
+  MemStream Run = stream("a", {{"1280", "100"}}, {}, true);
+  Run.Size = 32;
+  for (int K = 1; K < 40; ++K)
+    Run.Offsets.push_back(std::to_string(32 * K));
+  EXPECT_TRUE(Mem->walkClasses(Run).empty());
+  Run.Offsets.clear();
+  EXPECT_EQ(Mem->walkClasses(Run).size(), 1u);
   // A store stream less than 1 KiB apart is prefetched: not walked.
   EXPECT_TRUE(Mem->walkClasses(column(true, false, "512")).empty());
   // A symbolic stride picks its class once known: 8 n = 2048 and 8192 B.
