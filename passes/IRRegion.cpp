@@ -89,7 +89,8 @@ static bool startsFromPreviousStore(const Loop *L, ScalarEvolution &SE) {
       if (!AR || AR->getLoop() != L)
         continue;
       for (const SCEVAddRecExpr *St : Stores) {
-        // (the same iteration's store: an earlier row of an unrolled P)
+        // (P's previous iteration's store, or the same iteration's: an
+        // earlier row of an unrolled P)
         const SCEV *Prev = SE.getMinusSCEV(St, St->getStepRecurrence(SE));
         if (SE.getMinusSCEV(AR->getStart(), Prev)->isZero() ||
             SE.getMinusSCEV(AR->getStart(), St)->isZero())

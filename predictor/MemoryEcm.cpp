@@ -254,12 +254,8 @@ std::vector<MemoryModel::WalkClass> MemoryModel::walkClasses(const MemStream &M)
   // waits for it (Intel Optimization Reference Manual, "4K aliasing"; AMD
   // Software Optimization Guide for Family 19h, "Store-to-load forwarding":
   // address bits 11:0 are compared first).
-  ex Aliased = 1;
-  if (M.Load)
-    Aliased = is_a<numeric>(S) ? ex(ex_to<numeric>(S).is_integer() &&
-                                    mod(ex_to<numeric>(S), numeric(1024)).is_zero())
-                               : ex(0);
-  if (Aliased.is_zero())
+  if (M.Load && !(is_a<numeric>(S) && ex_to<numeric>(S).is_integer() &&
+                  mod(ex_to<numeric>(S), numeric(1024)).is_zero()))
     return R;
   const int Rows[] = {1024, 2048, 4096};
   for (int K = 0; K < 3; ++K) {
@@ -268,7 +264,7 @@ std::vector<MemoryModel::WalkClass> MemoryModel::walkClasses(const MemStream &M)
       In *= cmp_lt(S, numeric(Rows[K + 1]));
     if (In.is_zero())
       continue;
-    R.push_back({In, &Walks.at(stridedWalkName(Rows[K], true)), true});
+    R.push_back({In, &Walks.at(stridedWalkName(Rows[K], true))});
   }
   return R;
 }

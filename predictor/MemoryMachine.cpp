@@ -96,16 +96,12 @@ std::optional<MemoryModel> MemoryModel::fromMachine(const Machine &M, std::strin
     R.Strided = std::move(*Steps);
   if (auto Steps = R.readCurve(M, "strided_shared2"))
     R.StridedShared = std::move(*Steps);
-  // The walks by row size and kind: used together, and only with the 4 KiB
-  // load walk they extend.
+  // The store walks by row size: used together (the load walks by row size
+  // are recorded, not used: docs/models.md "Strided store walks").
   for (int Row : {1024, 2048, 4096})
-    for (bool Store : {false, true})
-      if (Row != 4096 || Store)
-        if (auto Steps = R.readCurve(M, stridedWalkName(Row, Store)))
-          R.Walks[stridedWalkName(Row, Store)] = std::move(*Steps);
-  if (R.Walks.size() == 5 && !R.Strided.empty())
-    R.Walks["strided"] = R.Strided;
-  else
+    if (auto Steps = R.readCurve(M, stridedWalkName(Row, true)))
+      R.Walks[stridedWalkName(Row, true)] = std::move(*Steps);
+  if (R.Walks.size() != 3)
     R.Walks.clear();
   if (auto Steps = R.readCurve(M, "overlap", "exponent")) {
     for (const Level &L : *Steps)

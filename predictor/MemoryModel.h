@@ -292,30 +292,28 @@ public:
   const Level *stridedLevelOf(double F) const;
   /// Its name: "strided", "strided_shared2", or "" (none).
   std::string stridedCurveName() const;
-  /// One class of a stream's strided walk: In is 1 when the stream's
+  /// One class of a strided store stream's walk: In is 1 when the stream's
   /// innermost moving stride falls in the class (cmp_le/cmp_lt, unevaluated
-  /// while symbolic), Curve the walk curve that prices its lines (s per B
-  /// at a footprint: walkTime), Touches whether its lines are counted as
-  /// touches (a store walk's rate includes the line's read for ownership and
-  /// its write-back) rather than max(In, 3/4 Moved).
+  /// while symbolic), Curve the store walk that prices its lines (s per B at
+  /// a footprint: walkTime; its rate includes the line's read for ownership
+  /// and its write-back).
   struct WalkClass {
     GiNaC::ex In;
     const std::vector<Level> *Curve;
-    bool Touches;
   };
-  /// The walk classes of stream M. With the walk curves by row size and
-  /// kind in the machine file (stridedWalkName; one process): strides of
-  /// 1-2 KiB, 2-4 KiB and >= 4 KiB, each priced by the walk of its row size
-  /// and of M's kind (a stream that stores: the store walk). Else, with the
-  /// 4 KiB load walk only (or ranksSharing() >= 2): page-strided streams
-  /// (pageStrided) at stridedCurve(). Empty if M never moves or no curve
-  /// applies.
+  /// The walk classes of stream M (docs/models.md "Strided store walks"),
+  /// with the store walks in the machine file (stridedWalkName) and one
+  /// process: a stream that only stores, from a 1 KiB stride on, or one
+  /// that loads and stores with a stride that is a multiple of 1 KiB; per
+  /// stride class 1-2 KiB, 2-4 KiB, >= 4 KiB the store walk of that row
+  /// size. Empty otherwise (loads alone, an unrolled run that covers its
+  /// stride, a stream that never moves).
   std::vector<WalkClass> walkClasses(const MemStream &M) const;
   /// V / B_walk(F) in seconds: V bytes at walk curve C's rate at footprint
   /// F (the curve's nearest point).
   GiNaC::ex walkTime(const std::vector<Level> &C, const GiNaC::ex &V,
                      const GiNaC::ex &F) const;
-  /// Whether the machine file has the walk curves by row size and kind.
+  /// Whether the machine file has the three store walks (1, 2, 4 KiB rows).
   bool hasWalkCurves() const { return !Walks.empty(); }
   /// The loop nest's time from its core time Core and transfer time Mem (s)
   /// at footprint F (B): overlapTime(Core, Mem, p(F)) (predictor/Overlap.h),
@@ -349,8 +347,8 @@ private:
   double LoadsPerCycle = 0, StoresPerCycle = 0; ///< memory.L1.*_per_cycle (0: none)
   std::string Target;
   std::vector<Level> Strided, StridedShared; ///< steps of memory.strided(_shared2)
-  /// steps of the walk curves by name (stridedWalkName), "strided" included;
-  /// empty unless the file has the curves by row size and kind
+  /// steps of the store walks by name (stridedWalkName); empty unless the
+  /// file has all three
   std::map<std::string, std::vector<Level>> Walks;
   std::vector<Level> Overlap; ///< steps of memory.overlap (Bandwidth = exponent p)
   double Ranks = 1;

@@ -160,28 +160,32 @@ ex ICCModel::mispredictTime(double Count, const std::string &Prob, double Chain)
   return segtime::min(P, 1 - P) * numeric(Count * Penalty + Chain * chainLatency());
 }
 
+/// The data-dependent branches (branch.cond.data) of stage N's ICC RUV Key
+/// that a replayed call can learn: 0 for a search step's (its outcomes
+/// steer its loads, whose lines the memory term does not count for a
+/// bisection's table) and for a stage with none.
+static double learnableCount(const Node &N, const std::string &Key) {
+  auto B = N.Ruvs.find(Key);
+  if (B == N.Ruvs.end() || B->second.get("branch.chain.load"))
+    return 0;
+  return B->second.get("branch.cond.data");
+}
+
 StageWeight ICCModel::learnableWeight() const {
   return [this, Key = ruvKey(Level::ICC, variant())](const Node &N) -> ex {
-    // (not a search step's: its outcomes steer its loads, whose lines the
-    // memory term does not count for a bisection's table)
-    if (auto B = N.Ruvs.find(Key); B != N.Ruvs.end() && !B->second.get("branch.chain.load"))
-      if (double Count = B->second.get("branch.cond.data"))
-        return mispredictTime(Count, N.BranchProb);
-    return 0;
+    double Count = learnableCount(N, Key);
+    return Count ? mispredictTime(Count, N.BranchProb) : ex(0);
   };
 }
 
 StageWeight ICCModel::learnableOutcomes() const {
   return [this, Key = ruvKey(Level::ICC, variant())](const Node &N) -> ex {
-    if (auto B = N.Ruvs.find(Key); B != N.Ruvs.end() && !B->second.get("branch.chain.load"))
-      if (double Count = B->second.get("branch.cond.data")) {
-        // (as mispredictTime: only probabilities of known outcomes count)
-        if (mispredictTime(Count, N.BranchProb).is_zero())
-          return 0;
-        ex P = parseExpr(N.BranchProb);
-        return numeric(2 * Count) * segtime::min(P, 1 - P);
-      }
-    return 0;
+    double Count = learnableCount(N, Key);
+    // (as mispredictTime: only probabilities of known outcomes count)
+    if (!Count || mispredictTime(Count, N.BranchProb).is_zero())
+      return 0;
+    ex P = parseExpr(N.BranchProb);
+    return numeric(2 * Count) * segtime::min(P, 1 - P);
   };
 }
 

@@ -25,8 +25,9 @@ CostEntry entry(double V, const std::string &Unit) {
 
 /// L1 48 KiB 12-way (64 sets), L2 1 MiB 16-way (1024 sets), 64 B lines; L1
 /// 100 GB/s, L2 50 GB/s, DRAM 10 GB/s; the 4 KiB load walk at 40 / 8 GB/s
-/// and, with Walks, every walk curve at 16 GB/s (1e4 B) / 8 GB/s (2e6 B),
-/// a step at sqrt(1e4 x 2e6) = 1.41e5 B.
+/// and, with Walks, the walks by row size at 16 GB/s (1e4 B) / 8 GB/s (2e6
+/// B), a step at sqrt(1e4 x 2e6) = 1.41e5 B, except the 2 and 4 KiB store
+/// walks' 12 and 11 GB/s at 1e4 B (to tell the classes apart).
 Machine machine(bool Walks) {
   Machine M;
   M.Name = "walks";
@@ -52,7 +53,8 @@ Machine machine(bool Walks) {
     for (int Row : {1024, 2048, 4096})
       for (bool Store : {false, true})
         if (Row != 4096 || Store)
-          Curve(stridedWalkName(Row, Store), 16e9, 8e9);
+          Curve(stridedWalkName(Row, Store),
+                !Store || Row == 1024 ? 16e9 : Row == 2048 ? 12e9 : 11e9, 8e9);
   return M;
 }
 
@@ -82,7 +84,11 @@ TEST(StridedWalk, OnlyStoreStreamsAreWalked) {
   auto C = Mem->walkClasses(column(true, false));
   ASSERT_EQ(C.size(), 1u);
   EXPECT_EQ(evaluate(C[0].In, {}), 1);
-  EXPECT_TRUE(C[0].Touches);
+  EXPECT_DOUBLE_EQ(evaluate(Mem->walkTime(*C[0].Curve, 1, 1e4), {}), 1 / 16e9);
+  // 4 KiB apart: the 4 KiB store walk.
+  auto C4 = Mem->walkClasses(column(true, false, "4096"));
+  ASSERT_EQ(C4.size(), 1u);
+  EXPECT_DOUBLE_EQ(evaluate(Mem->walkTime(*C4[0].Curve, 1, 1e4), {}), 1 / 11e9);
   // Loads alone are left to the prefetched rates and the page-strided rule.
   EXPECT_TRUE(Mem->walkClasses(column(false, true)).empty());
   // Load and store, 1 KiB apart: its loads are 4 KiB-aliased with its own
