@@ -120,6 +120,42 @@ unsigned portClass(StringRef Name) {
 
 ArrayRef<const char *> chainClasses() { return Classes; }
 
+/// Adds instruction D's resource cycles per kind (ResourceKind: a resource
+/// mask's index) to All, and to Of if given (mca's SummaryView counts Block
+/// RThroughput so).
+static void addResourceCycles(const mca::InstrDesc &D,
+                              const DenseMap<uint64_t, unsigned> &ResourceKind,
+                              SmallVectorImpl<unsigned> &All, SmallVectorImpl<unsigned> *Of) {
+  for (const auto &[Mask, Use] : D.Resources) {
+    auto It = ResourceKind.find(Mask);
+    if (It == ResourceKind.end())
+      continue;
+    All[It->second] += Use.size();
+    if (Of)
+      (*Of)[It->second] += Use.size();
+  }
+}
+
+/// The other instructions' cycles per unit on the resource that the
+/// instructions counted in Of bind: of the resources they use, the one with
+/// the most cycles per unit in All (the whole block's).
+static double sharedOnBound(const SmallVectorImpl<unsigned> &All,
+                            const SmallVectorImpl<unsigned> &Of, const MCSchedModel &SM) {
+  double Top = -1, Shared = 0;
+  for (size_t I = 1; I < All.size(); ++I) {
+    if (!Of[I])
+      continue;
+    double Units = SM.getProcResource(I)->NumUnits;
+    if (Units <= 0)
+      continue;
+    if (All[I] / Units > Top) {
+      Top = All[I] / Units;
+      Shared = (All[I] - Of[I]) / Units;
+    }
+  }
+  return Shared;
+}
+
 void addPortClass(ArrayRef<MCInst> Insts,
                   const SmallVectorImpl<mca::SourceMgr::UniqueInst> &Seq,
                   const MCInstrInfo &MCII, const MCSchedModel &SM,
@@ -142,14 +178,7 @@ void addPortClass(ArrayRef<MCInst> Insts,
         Of[C].assign(All.size(), 0);
       ++Count[C];
     }
-    for (const auto &[Mask, Use] : D.Resources) {
-      auto It = ResourceKind.find(Mask);
-      if (It == ResourceKind.end())
-        continue;
-      All[It->second] += Use.size();
-      if (C != Other && C != Load)
-        Of[C][It->second] += Use.size();
-    }
+    addResourceCycles(D, ResourceKind, All, C != Other && C != Load ? &Of[C] : nullptr);
   }
   double Whole = mca::computeBlockRThroughput(SM, SM.IssueWidth, Uops, All);
   std::optional<unsigned> Bound;
@@ -168,23 +197,9 @@ void addPortClass(ArrayRef<MCInst> Insts,
   }
   if (!Bound)
     return;
-  // The resource the class binds (the largest cycles per unit with the
-  // class's share in them) and the other instructions' share of it.
-  double Top = -1, Shared = 0;
-  for (size_t I = 1; I < All.size(); ++I) {
-    if (!Of[*Bound][I])
-      continue;
-    double Units = SM.getProcResource(I)->NumUnits;
-    if (Units <= 0)
-      continue;
-    if (All[I] / Units > Top) {
-      Top = All[I] / Units;
-      Shared = (All[I] - Of[*Bound][I]) / Units;
-    }
-  }
   R.add(std::string("tp.") + (*Bound == NumClasses ? "fp.cvt" : Classes[*Bound]),
         Count[*Bound]);
-  R.add("tp.shared", Shared);
+  R.add("tp.shared", sharedOnBound(All, Of[*Bound], SM));
   R.add("tp.rest", Rest);
 }
 
@@ -206,14 +221,7 @@ void addMaskedStores(ArrayRef<MCInst> Insts,
       ++Count;
       MaskedUops += D.NumMicroOps;
     }
-    for (const auto &[Mask, Use] : D.Resources) {
-      auto It = ResourceKind.find(Mask);
-      if (It == ResourceKind.end())
-        continue;
-      All[It->second] += Use.size();
-      if (Masked)
-        Of[It->second] += Use.size();
-    }
+    addResourceCycles(D, ResourceKind, All, Masked ? &Of : nullptr);
   }
   if (!Count)
     return;
@@ -227,21 +235,9 @@ void addMaskedStores(ArrayRef<MCInst> Insts,
   double Rest = mca::computeBlockRThroughput(SM, SM.IssueWidth, RestUops, Without);
   if (Rest >= Whole - 1e-9)
     return; // the masked stores do not bind
-  double Top = -1, Shared = 0;
-  for (size_t I = 1; I < All.size(); ++I) {
-    if (!Of[I])
-      continue;
-    double Units = SM.getProcResource(I)->NumUnits;
-    if (Units <= 0)
-      continue;
-    if (All[I] / Units > Top) {
-      Top = All[I] / Units;
-      Shared = (All[I] - Of[I]) / Units;
-    }
-  }
   R.add("tp.store.masked", Count);
   R.add("tp.store.masked.rest", Rest);
-  R.add("tp.store.masked.shared", Shared);
+  R.add("tp.store.masked.shared", sharedOnBound(All, Of, SM));
 }
 
 void addLoopChain(ArrayRef<MCInst> Insts,
