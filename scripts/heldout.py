@@ -7,7 +7,7 @@ USAGE:
                      [--json build/heldout/heldout.json] [--table build/heldout/heldout.md]
                      [--plot build/heldout/plot]
   scripts/heldout.py --machine OTHER.yaml --measured build/heldout/heldout.json   # predict again
-  scripts/heldout.py --machine MACHINE.yaml --counts-only     # callgrind instruction counts
+  scripts/heldout.py --machine MACHINE.yaml --counts-only [--profile]  # callgrind instruction counts
   scripts/heldout.py --machine MACHINE.yaml --check           # compile + predict, no runs (ctest)
   scripts/heldout.py --check-separation                       # validation vs training kernels (ctest)
 
@@ -39,17 +39,21 @@ script, its data and (gnuplot installed) predicted-vs-measured.svg.
 --tool=callgrind with 1 and 3 timed calls, the difference / 2 of the
 instructions of the file's own functions (the harness's left out) is one
 call's exact count; compared with the ICC count predicted for the same
-parameters (deterministic: usable on a loaded machine).
+parameters (deterministic: usable on a loaded machine). With --profile also
+the count predicted with the CT profile (`segtime predict --profile`) of an
+instrumented build run once at that size: measured loop counts and branch
+outcomes where the static ones are estimates.
 Not a test: timings are noisy; it prints numbers.
 """
 import argparse, json, os, re, sys
 from concurrent.futures import ThreadPoolExecutor
 
-from segtime_common import (BUILD, ROOT, PhaseProbe, add_phase_arguments, compile_kernel,
+from segtime_common import (BUILD, CLANG, PLUGIN, ROOT, SEGTIME, PhaseProbe, add_phase_arguments, compile_kernel,
                             eval_expr, extra_params, fast_rounds, given_params, kernel_instructions,
                             load_manifest, load_seg, measured, median, pct, percentile, predict, run)
 
 LEVELS = ["ICC", "INTCC", "HLLC", "POC"]
+RT = os.path.join(BUILD, "lib", "libsegtime-rt.a")
 FLAGS = ["-O2", "-march=native", "-mno-avx512f"]
 # s a prediction may take (segtime predict of a recursive function at the HLLC
 # level can take minutes: reported, not waited for).
@@ -279,9 +283,12 @@ def check_kernels(kernels, built, machine):
     return 1 if bad else 0
 
 
-def count_rows(kernels, built, machine):
+def count_rows(kernels, built, machine, profile=False):
     """--counts-only: the ICC instruction count of each kernel at its small
-    size against callgrind; returns the rows, the table lines and the summary."""
+    size against callgrind; with profile also with the CT profile of an
+    instrumented build run at that size (`segtime predict --profile`; the
+    profile's values replace the manifest's "given" ones); returns the rows, the table lines
+    and the summary."""
     rows = []
     for k in kernels:
         base, seg = built[k["name"]]
@@ -289,31 +296,72 @@ def count_rows(kernels, built, machine):
         print("== callgrind %s %s" % (k["name"], " ".join(argv)), file=sys.stderr, flush=True)
         m = measured(run([base] + argv, env=dict(os.environ, SEGTIME_REPS="1")).stdout)
         per_call = kernel_instructions(base, argv, seg)
-        pred, err = predict(base + ".seg.json", m["function"], m["params"],
-                            given(k, seg, m["params"]), machine, "icc")
+        extra = given(k, seg, m["params"])
         row = {"kernel": k["name"], "function": m["function"], "params": m["params"],
                "callgrind_instructions": per_call}
-        if pred:
-            icc = pred["levels"]["ICC"]["counts"].get("instructions", 0)
-            row.update({"icc_instructions": icc, "error_pct": pct(icc, per_call)})
-        else:
-            row["error"] = err
+        for key, ct in (("", None), ("_profile", ct_profile(k, base, argv) if profile else None)):
+            if key and not ct:
+                continue
+            pred, err = predict(base + ".seg.json", m["function"], m["params"],
+                                profiled_extra(base, m, extra, machine, ct) if ct else extra,
+                                machine, "icc", profile=ct)
+            if pred:
+                icc = pred["levels"]["ICC"]["counts"].get("instructions", 0)
+                row.update({"icc_instructions" + key: icc, "error_pct" + key: pct(icc, per_call)})
+            else:
+                row["error" + key] = err
         rows.append(row)
-    lines = ["| kernel | parameters | callgrind instr. | ICC instr. | error |",
-             "|---|---|---|---|---|"]
+    lines = ["| kernel | parameters | callgrind instr. | ICC instr. | error |"
+             + (" ICC instr. (CT profile) | error |" if profile else ""),
+             "|---|---|---|---|---|" + ("---|---|" if profile else "")]
     for r in rows:
-        lines.append("| %s | %s | %.0f | %s | %s |" % (
-            r["kernel"], " ".join("%s=%g" % kv for kv in r["params"].items()),
-            r["callgrind_instructions"],
-            "%.0f" % r["icc_instructions"] if "icc_instructions" in r else "-",
-            "%+.2f%%" % r["error_pct"] if "error_pct" in r else r.get("error", "")[:60]))
-    errs = [abs(r["error_pct"]) for r in rows if "error_pct" in r]
-    summary = ["ICC instruction count vs callgrind over %d kernels: |error| median %.2f%%, "
-               "p90 %.2f%%, max %.2f%%; within 2%%: %d, within 10%%: %d; not predicted: %d"
-               % (len(errs), median(errs), percentile(errs, 90), max(errs),
-                  sum(1 for e in errs if e <= 2), sum(1 for e in errs if e <= 10),
-                  len(rows) - len(errs))] if errs else ["no kernel predicted"]
+        cells = [r["kernel"], " ".join("%s=%g" % kv for kv in r["params"].items()),
+                 "%.0f" % r["callgrind_instructions"]]
+        for key in ("", "_profile") if profile else ("",):
+            cells += ["%.0f" % r["icc_instructions" + key] if "icc_instructions" + key in r else "-",
+                      "%+.2f%%" % r["error_pct" + key] if "error_pct" + key in r
+                      else r.get("error" + key, "")[:60]]
+        lines.append("| " + " | ".join(cells) + " |")
+    summary = []
+    for key, label in (("", ""), ("_profile", " with the CT profile")) if profile else (("", ""),):
+        errs = [abs(r["error_pct" + key]) for r in rows if "error_pct" + key in r]
+        summary += ["ICC instruction count%s vs callgrind over %d kernels: |error| median %.2f%%, "
+                    "p90 %.2f%%, max %.2f%%; within 1%%: %d, within 2%%: %d, within 10%%: %d; "
+                    "not predicted: %d"
+                    % (label, len(errs), median(errs), percentile(errs, 90), max(errs),
+                       sum(1 for e in errs if e <= 1), sum(1 for e in errs if e <= 2),
+                       sum(1 for e in errs if e <= 10), len(rows) - len(errs))] if errs else \
+                   ["no kernel predicted" + label]
     return rows, lines, summary
+
+
+def profiled_extra(base, m, extra, machine, ct):
+    """extra (-p NAME=VALUE pairs) less the names the CT profile ct gives
+    (segtime predict --profile says "-p given, not used" for them): with
+    the profile, its measured values replace those given from the algorithm."""
+    cmd = [SEGTIME, "predict", base + ".seg.json", "--machine", machine, "--function",
+           m["function"], "--level", "icc", "--profile", ct]
+    for kv in m["params"].items():
+        cmd += ["-p", "%s=%s" % kv]
+    err = run(cmd + list(extra), check=False, timeout=PREDICT_TIMEOUT).stderr
+    names = set(re.findall(r"^segtime: profile .*?: (\S+) = .*; -p given, not used$", err, re.M))
+    out = []
+    for k in range(0, len(extra) - 1, 2):
+        if not (extra[k] == "-p" and extra[k + 1].split("=", 1)[0] in names):
+            out += extra[k:k + 2]
+    return out
+
+
+def ct_profile(k, base, argv):
+    """The .ct.json of kernel k compiled instrumented (-fplugin-arg-segtime-
+    instrument, the CT runtime) and run once with argv."""
+    ct = base + "-ct"
+    run([CLANG] + FLAGS + ["-fplugin=" + PLUGIN, "-fplugin-arg-segtime-quiet",
+                           "-fplugin-arg-segtime-instrument",
+                           "-fplugin-arg-segtime-out=" + ct + ".seg.json",
+                           os.path.join(ROOT, k["file"]), RT, "-o", ct, "-lm"])
+    run([ct] + argv, env=dict(os.environ, SEGTIME_REPS="1", SEGTIME_CT_FILE=ct + ".ct.json"))
+    return ct + ".ct.json"
 
 
 def timing_of(earlier, rs, probe):
@@ -417,6 +465,9 @@ def main():
     add_phase_arguments(ap, 60)
     ap.add_argument("--opt", default="O2", choices=["O0", "O1", "O2", "O3"])
     ap.add_argument("--counts-only", action="store_true", help="callgrind instruction counts only")
+    ap.add_argument("--profile", action="store_true",
+                    help="with --counts-only: also the ICC counts with the CT profile of an "
+                         "instrumented run at the same size")
     ap.add_argument("--check", action="store_true",
                     help="compile every kernel and predict its smallest size at every level "
                          "(no runs); exit 1 on a kernel that does not predict")
@@ -458,7 +509,7 @@ def main():
         sys.exit(check_kernels(kernels, built, a.machine))
 
     if a.counts_only:
-        rows, lines, summary = count_rows(kernels, built, a.machine)
+        rows, lines, summary = count_rows(kernels, built, a.machine, a.profile)
     else:
         rows, lines, summary = timed_rows(a, kernels, built, work, caches)
     print("\n".join(lines))

@@ -3,7 +3,7 @@
 
 USAGE:
   scripts/inline_counts.py --machine costvectors/local.yaml [--only dot,gemv]
-                           [--json build/inline_counts.json]
+                           [--profile] [--json build/inline_counts.json]
 
 For every kernel of examples/*.c and validation/*.c, two compiles at -O2
 -march=native -mno-avx512f with the plugin (ICC target "compile"):
@@ -30,18 +30,24 @@ harness's warm-up call, the timed calls, a checksum call) is predicted per
 site (--json "inlined_sites"): the site inside a loop of main is the timed
 one (with several, the one at the line of the SEGTIME_BENCH* macro: a
 driver's loop inlined into main holds the others), taken even if another
-site needs a value. The inlined callgrind count includes main's harness
-around each call (timer reads, sample stores); "err less harness" is the
-error against it less main's own instructions per call in the not-inlined
-compile (an estimate of that harness: it also has the call). A predict
-that takes over PREDICT_TIMEOUT_S is reported as such. Prints a table and
+site needs a value. In the inlined compile the kernel runs in main beside
+main's harness (timer reads, sample stores): its count is that of the
+kernel's own code in main, on a copy compiled with -gline-tables-only (the
+same code, checked) run under callgrind --dump-instr=yes: the basic blocks
+whose instructions have more of the source lines of the kernel and of the
+functions it calls than other lines (kernel_own_count); the rest of main per
+call is reported as "main's harness". A predict that takes over
+PREDICT_TIMEOUT_S is reported as such. With --profile each compile is also
+built instrumented (-fplugin-arg-segtime-instrument), run once at the small
+size, and predicted with `segtime predict --profile` (its measured loop
+counts and branch outcomes replace the values extra_for gives). Prints a table and
 how many kernels are predicted and within 1 % and 2 %; not a test.
 """
 import argparse, json, os, re, subprocess, sys, tempfile
 
 from segtime_common import (BUILD, CLANG, PLUGIN, ROOT, SEGTIME,
                             load_seg, measured, pct, run)
-from validate import FLAGS, SMALL, extra_for
+from validate import FLAGS, RT, SMALL, extra_for
 
 KERNEL_MACRO = "#define SEGTIME_KERNEL __attribute__((noinline, weak))"
 INLINED_MACRO = "#define SEGTIME_KERNEL static inline __attribute__((always_inline))"
@@ -75,6 +81,182 @@ def callgrind_by_function(binary, args, reps):
     return counts
 
 
+def callgrind_by_instruction(binary, args, reps):
+    """Instructions executed per instruction of binary (run with args and
+    SEGTIME_REPS=reps) under valgrind --tool=callgrind --dump-instr=yes:
+    {function: {address: (source file, line, count)}} (parse_callgrind_instr)."""
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "cg.out")
+        run(["valgrind", "--tool=callgrind", "--dump-instr=yes", "--callgrind-out-file=" + out,
+             binary] + list(args), env=dict(os.environ, SEGTIME_REPS=str(reps)))
+        with open(out) as f:
+            return parse_callgrind_instr(f.read())
+
+
+def block_starts(binary):
+    """Addresses that start a basic block in binary's code: jump targets and
+    the instructions after a jump or return (objdump -d)."""
+    starts, after = set(), False
+    for line in run(["objdump", "-d", "--no-show-raw-insn", binary]).stdout.splitlines():
+        m = re.match(r"^\s*([0-9a-f]+):\s+(\S+)\s*(\S*)", line)
+        if not m:
+            continue
+        addr, op = int(m.group(1), 16), m.group(2)
+        if after:
+            starts.add(addr)
+        after = op.startswith("j") or op.startswith("ret")
+        t = re.match(r"^([0-9a-f]+)$", m.group(3))
+        if op.startswith("j") and t:
+            starts.add(int(t.group(1), 16))
+    return starts
+
+
+def parse_callgrind_instr(text):
+    """A callgrind output file of --dump-instr=yes (positions "instr line")
+    as {function: {address: (source file, line, self count)}}; the costs of
+    calls (the line after "calls=") are left out: they are the callee's."""
+    names = {}
+    kinds = {"fl": "fl", "fi": "fl", "fe": "fl", "cfi": "fl", "cfl": "fl",
+             "fn": "fn", "cfn": "fn", "ob": "ob", "cob": "ob"}
+    out = {}
+    fl = cur = fn = None
+    pos = [0, 0]
+    skip = False
+    for s in text.splitlines():
+        m = re.match(r"^(\w+)=(.*)$", s)
+        if m:
+            key, value = m.groups()
+            if key in kinds:
+                c = re.match(r"\((\d+)\)(?:\s+(.*))?$", value)
+                if c:
+                    if c.group(2) is not None:
+                        names[(kinds[key], c.group(1))] = c.group(2)
+                    value = names.get((kinds[key], c.group(1)), "?")
+                if key == "fl":
+                    fl = cur = value
+                elif key in ("fi", "fe"):
+                    cur = value
+                elif key == "fn":
+                    fn, cur = value, fl
+            elif key == "calls":
+                skip = True
+            continue
+        if not s or not (s[0].isdigit() or s[0] in "+-*"):
+            continue
+        parts = s.split()
+        if len(parts) < 2:
+            continue
+        for k in (0, 1):
+            t = parts[k]
+            if t == "*":
+                continue
+            rel = t[0] in "+-"
+            v = int(t[1:] if rel else t, 0)
+            pos[k] = pos[k] + (v if t[0] == "+" else -v) if rel else v
+        if skip:
+            skip = False
+            continue
+        n = int(parts[2]) if len(parts) > 2 else 0
+        path, line, old = out.setdefault(fn, {}).get(pos[0], (cur, pos[1], 0))
+        out[fn][pos[0]] = (cur, pos[1], old + n)
+    return out
+
+
+def kernel_lines(seg, kernel):
+    """{(file name, line)} of the source of kernel and of the functions of
+    seg it calls, directly or not (by the function ranges of seg: a compile
+    where they are functions of their own)."""
+    funcs = {f["name"]: f for f in seg["functions"]}
+    todo, seen, lines = [kernel], set(), set()
+    def callees(x):
+        if isinstance(x, dict):
+            if x.get("callee") in funcs:
+                todo.append(x["callee"])
+            for v in x.values():
+                callees(v)
+        elif isinstance(x, list):
+            for v in x:
+                callees(v)
+    while todo:
+        name = todo.pop()
+        if name in seen or name not in funcs or name == "main":
+            continue
+        seen.add(name)
+        f = funcs[name]
+        r = f.get("range") or {}
+        if r.get("line"):
+            base = os.path.basename(r.get("file", ""))
+            lines |= {(base, k) for k in range(r["line"], r.get("end_line", r["line"]) + 1)}
+        callees(f.get("seg", []))
+    return lines
+
+
+def text_section(obj):
+    """The bytes of obj's .text section."""
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "text.bin")
+        run(["objcopy", "-O", "binary", "--only-section=.text", obj, out])
+        with open(out, "rb") as f:
+            return f.read()
+
+
+def kernel_own_count(src, base, args, funcs, lines):
+    """Instructions per kernel call executed in the kernel's code in the
+    functions funcs of the program base, counted on a copy compiled with
+    line tables (-gline-tables-only) whose code is the same as base.o's.
+    The kernel's code: the basic blocks (objdump's jumps) more of whose
+    instructions have one of lines (kernel_lines) than another source line
+    (an instruction the optimiser merged with one of main's keeps main's
+    line, as the kernel's n > 0 test merged with main's loop's); a block
+    with as many (none: code of no statement, line 0) goes with the block
+    before it in the code. Returns (count, harness, ""), harness the
+    rest of funcs' instructions per call (main's timer reads, sample
+    stores), or (None, None, why)."""
+    dbg = base + "-g"
+    run([CLANG] + FLAGS + ["-gline-tables-only", "-fplugin=" + PLUGIN, "-fplugin-arg-segtime-quiet",
+                           "-fplugin-arg-segtime-targets=compile", "-fplugin-arg-segtime-inlined",
+                           "-fplugin-arg-segtime-out=" + dbg + ".seg.json",
+                           "-c", src, "-o", dbg + ".o"])
+    if text_section(dbg + ".o") != text_section(base + ".o"):
+        return None, None, "the compile with line tables has other code"
+    run([CLANG, dbg + ".o", "-o", dbg, "-lm"])
+    c1 = callgrind_by_instruction(dbg, args, 1)
+    c3 = callgrind_by_instruction(dbg, args, 3)
+    starts = block_starts(dbg)
+    own = other = 0.0
+    for fn in funcs:
+        rows1, rows3 = c1.get(fn, {}), c3.get(fn, {})
+        addrs = sorted(set(rows1) | set(rows3))
+        blocks, kernels = [], False
+        for a in addrs:
+            if not blocks or a in starts:
+                blocks.append([])
+            blocks[-1].append(a)
+        for b in blocks:
+            at = [rows3.get(a) or rows1.get(a) for a in b]
+            mine = sum(1 for path, line, _ in at if line and (os.path.basename(path or ""), line) in lines)
+            others = sum(1 for path, line, _ in at if line and (os.path.basename(path or ""), line) not in lines)
+            d = sum(rows3.get(a, (0, 0, 0))[2] - rows1.get(a, (0, 0, 0))[2] for a in b) / 2.0
+            kernels = mine > others if mine != others else kernels
+            if kernels:
+                own += d
+            else:
+                other += d
+    return own, other, ""
+
+
+def profile_of(src, base, args):
+    """The CT profile (.ct.json) of src compiled instrumented like base
+    (-fplugin-arg-segtime-instrument, the runtime library) and run once
+    with args: its path."""
+    ct = base + "-ct"
+    run([CLANG] + FLAGS + ["-fplugin=" + PLUGIN, "-fplugin-arg-segtime-quiet",
+                           "-fplugin-arg-segtime-instrument", "-fplugin-arg-segtime-out=" + ct + ".seg.json",
+                           src, RT, "-o", ct, "-lm"])
+    run([ct] + list(args), env=dict(os.environ, SEGTIME_REPS="1", SEGTIME_CT_FILE=ct + ".ct.json"))
+    return ct + ".ct.json"
+
+
 def compile_kernel(src, base):
     run([CLANG] + FLAGS + ["-fplugin=" + PLUGIN, "-fplugin-arg-segtime-quiet",
                            "-fplugin-arg-segtime-targets=compile", "-fplugin-arg-segtime-inlined",
@@ -94,13 +276,31 @@ def bench_lines(path):
         return {k + 1 for k, line in enumerate(f) if re.search(r"\bSEGTIME_BENCH\w*\(", line)}
 
 
-def predicted_instructions(seg_path, kernel, params, extra, machine, timed_lines):
+def without_profiled(extra, stderr):
+    """extra (-p NAME=VALUE pairs) less the names that `segtime predict
+    --profile` said it measured ("...; -p given, not used" on stderr): with
+    the profile, a measured value replaces the one given from the algorithm."""
+    names = set(re.findall(r"^segtime: profile .*?: (\S+) = .*; -p given, not used$", stderr, re.M))
+    out = []
+    for k in range(0, len(extra) - 1, 2):
+        if not (extra[k] == "-p" and extra[k + 1].split("=", 1)[0] in names):
+            out += extra[k:k + 2]
+    return out
+
+
+def predicted_instructions(seg_path, kernel, params, extra, machine, timed_lines, profile=None):
+    """The ICC instruction count of one call of kernel (the timed site if it
+    is inlined at several) and "" or the site, or (None, why). With profile
+    (a .ct.json) the profile's values replace those of extra."""
     cmd = [SEGTIME, "predict", seg_path, "--machine", machine, "--function", kernel, "--level",
-           "icc", "--json"]
+           "icc", "--json"] + (["--profile", profile] if profile else [])
     for k, v in params.items():
         cmd += ["-p", "%s=%s" % (k, v)]
     try:
         r = run(cmd + extra, check=False, timeout=PREDICT_TIMEOUT_S)
+        if profile and without_profiled(extra, r.stderr) != extra:
+            r = run(cmd + without_profiled(extra, r.stderr), check=False,
+                    timeout=PREDICT_TIMEOUT_S)
     except subprocess.TimeoutExpired:
         return None, "predict took over %d s" % PREDICT_TIMEOUT_S
     try:
@@ -128,12 +328,60 @@ def predicted_instructions(seg_path, kernel, params, extra, machine, timed_lines
     return f["levels"]["ICC"]["counts"].get("instructions"), ""
 
 
+def print_table(rows, profile):
+    """The table of rows (main's) and how many kernels are within 1 % and
+    2 %, statically and (profile) with the CT profile, inlined and not."""
+    head = ["kernel", "callgrind (not inlined)", "ICC", "err"]
+    head += ["ICC profile", "err"] if profile else []
+    head += ["callgrind (inlined, kernel's lines)", "main's harness", "ICC", "err"]
+    head += ["ICC profile", "err"] if profile else []
+    print("| " + " | ".join(head + ["ICC inlined vs not", "callgrind inlined vs not"]) + " |")
+    print("|" + "---|" * (len(head) + 2))
+    def cell(x, key="predicted", err="error_pct", why="error"):
+        if x.get(key) is None:
+            return ["- (%s)" % (x.get(why) or "")[:60], "-"]
+        return ["%.0f" % x[key], "%+.2f %%" % x[err]]
+    for r in rows:
+        n, i = r["not_inlined"], r["inlined"]
+        line = [r["kernel"], "%.0f" % n["callgrind"]] + cell(n)
+        if profile:
+            line += cell(n, "predicted_profile", "error_pct_profile", "error_profile")
+        line += ["%.0f" % i["callgrind"],
+                 "%.0f" % i["harness"] if i.get("harness") is not None
+                 else "- (%s)" % i.get("own_error", "")] + cell(i)
+        if profile:
+            line += cell(i, "predicted_profile", "error_pct_profile", "error_profile")
+        line.append("%+.2f %%" % pct(i["predicted"], n["predicted"])
+                    if i["predicted"] and n["predicted"] else "-")
+        line.append("%+.2f %%" % pct(i["callgrind"], n["callgrind"]))
+        print("| " + " | ".join(line) + " |")
+    print()
+    for kind in ("not_inlined", "inlined"):
+        for key, label in (("error_pct", "static"), ("error_pct_profile", "CT profile")):
+            if key == "error_pct_profile" and not profile:
+                continue
+            errs = [r[kind].get(key) for r in rows]
+            print("%s, %s: predicted %d of %d, within 1 %%: %d, within 2 %%: %d" % (
+                kind.replace("_", " "), label, sum(e is not None for e in errs), len(rows),
+                sum(e is not None and abs(e) <= 1 for e in errs),
+                sum(e is not None and abs(e) <= 2 for e in errs)))
+    both = [pct(r["inlined"]["predicted"], r["not_inlined"]["predicted"]) for r in rows
+            if r["inlined"]["predicted"] and r["not_inlined"]["predicted"]]
+    same = [r for r in rows if abs(pct(r["inlined"]["callgrind"], r["not_inlined"]["callgrind"])) <= 1]
+    print("ICC inlined vs not inlined: %d of %d within 1 %% (callgrind: %d; of those %d, ICC %d)" % (
+        sum(abs(e) <= 1 for e in both), len(rows), len(same), len(same),
+        sum(1 for r in same if r["inlined"]["predicted"] and r["not_inlined"]["predicted"]
+            and abs(pct(r["inlined"]["predicted"], r["not_inlined"]["predicted"])) <= 1)))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--machine", required=True,
                     help="a machine file with this machine's ICC target (counts do not depend on it)")
     ap.add_argument("--only", default="")
     ap.add_argument("--json", default="")
+    ap.add_argument("--profile", action="store_true",
+                    help="also predict with the CT profile of an instrumented run of each compile")
     a = ap.parse_args()
     with open(os.path.join(ROOT, "examples", "segtime_bench.h")) as f:
         header = f.read()
@@ -174,11 +422,16 @@ def main():
                 i1 = callgrind_by_function(base, SMALL[name], 1)
                 i3 = callgrind_by_function(base, SMALL[name], 3)
                 per_call = sum(i3.get(f, 0) - i1.get(f, 0) for f in funcs) / 2.0
+                whole = per_call
                 if kind == "not_inlined":
-                    # main's own instructions per timed call: the harness's
-                    # loop around the call (timer reads, sample stores) and
-                    # the call itself
-                    harness = (i3.get("main", 0) - i1.get("main", 0)) / 2.0
+                    lines = kernel_lines(seg, kernel)
+                    harness, why = None, ""
+                else:
+                    # the kernel's own instructions in main: those at its
+                    # source lines (and its callees'), not main's harness
+                    own, harness, why = kernel_own_count(path, base, SMALL[name], funcs, lines)
+                    if own is not None:
+                        per_call = own
                 try:
                     extra = extra_for(name, seg, m["params"])
                 except (SystemExit, Exception):
@@ -194,36 +447,23 @@ def main():
                              "predicted": pred, "error": err, "ir_level": has_own,
                              "error_pct": pct(pred, per_call) if pred else None, "extra": extra}
                 if kind == "inlined":
-                    # the harness's share of main, measured in the not-inlined
-                    # compile (estimated: the inlined harness has no call)
-                    row[kind]["harness"] = harness
-                    row[kind]["error_pct_less_harness"] = (pct(pred, per_call - harness)
-                                                           if pred else None)
+                    # the whole count of main (with the harness), and the
+                    # harness: main's instructions at other lines than the
+                    # kernel's (None: not counted by line, see "own_error")
+                    row[kind].update({"callgrind_with_harness": whole, "harness": harness,
+                                      "own_error": why})
+                if a.profile:
+                    ct = profile_of(path, base, SMALL[name])
+                    pp, perr = predicted_instructions(base + ".seg.json", kernel, m["params"], extra,
+                                                      a.machine, bench_lines(path), ct)
+                    row[kind].update({"profile": ct, "predicted_profile": pp, "error_profile": perr,
+                                      "error_pct_profile": pct(pp, per_call) if pp else None})
             rows.append(row)
             print("   %s: callgrind %.0f / %.0f, ICC %s / %s (%s)" % (
                 name, row["not_inlined"]["callgrind"], row["inlined"]["callgrind"],
                 row["not_inlined"]["predicted"], row["inlined"]["predicted"],
                 row["inlined"]["error"]), file=sys.stderr, flush=True)
-    print("| kernel | callgrind (not inlined) | ICC | err | callgrind (inlined) | ICC | err "
-          "| err less harness | ICC inlined vs not |")
-    print("|---|---|---|---|---|---|---|---|---|")
-    for r in rows:
-        n, i = r["not_inlined"], r["inlined"]
-        def cell(x):
-            if x["predicted"] is None:
-                return ["%.0f" % x["callgrind"], "- (%s)" % x["error"][:60], "-"]
-            return ["%.0f" % x["callgrind"], "%.0f" % x["predicted"], "%+.2f %%" % x["error_pct"]]
-        both = ("%+.2f %%" % pct(i["predicted"], n["predicted"])
-                if i["predicted"] and n["predicted"] else "-")
-        less = ("%+.2f %%" % i["error_pct_less_harness"]
-                if i.get("error_pct_less_harness") is not None else "-")
-        print("| " + " | ".join([r["kernel"]] + cell(n) + cell(i) + [less, both]) + " |")
-    for key, label in (("error_pct", "inlined"), ("error_pct_less_harness", "inlined, less harness")):
-        errs = [r["inlined"].get(key) for r in rows]
-        print("\n%s: predicted %d of %d, within 1 %%: %d, within 2 %%: %d" % (
-            label, sum(e is not None for e in errs), len(rows),
-            sum(e is not None and abs(e) <= 1 for e in errs),
-            sum(e is not None and abs(e) <= 2 for e in errs)))
+    print_table(rows, a.profile)
     if a.json:
         with open(a.json, "w") as f:
             json.dump({"rows": rows}, f, indent=1)
