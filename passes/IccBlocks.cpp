@@ -17,6 +17,8 @@
 #include "llvm/CodeGen/TargetInstrInfo.h"
 #include "llvm/CodeGen/TargetSubtargetInfo.h"
 #include "llvm/IR/CFG.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/PatternMatch.h"
 #include "llvm/MC/MCExpr.h"
 #include "llvm/MC/MCFixup.h"
 #include "llvm/Support/raw_ostream.h"
@@ -67,16 +69,31 @@ exitTarget(const Recording &R, const MachineLoopInfo &MLI, const MachineBasicBlo
   return Out;
 }
 
+/// BB ends in a conditional branch on a logical and/or of two conditions
+/// (`if (a && b)`, a vectorised loop's check that two ranges overlap),
+/// which code generation may split into two jumps, the second test run
+/// only when the first does not decide.
+static bool branchesOnLogicalOp(const BasicBlock *BB) {
+  using namespace PatternMatch;
+  const auto *Br = BB ? dyn_cast<BranchInst>(BB->getTerminator()) : nullptr;
+  return Br && Br->isConditional() &&
+         (match(Br->getCondition(), m_LogicalAnd(m_Value(), m_Value())) ||
+          match(Br->getCondition(), m_LogicalOr(m_Value(), m_Value())));
+}
+
 /// The machine blocks of each IR block's code (same Orig, not on an IR
 /// edge) that run only on one side of a select made into a branch (x86
 /// cmov conversion; a search step's two updates as two tails of its loop,
-/// bsearch's lo = mid + 1 or hi = mid): their SelectShare, from the
-/// share 1 at the code's entries (a block entered from another IR block's
-/// code, a loop header, the function entry), halved on each side of a
-/// conditional jump between two blocks of the same code (the select's
-/// outcome is data: 1/2 each way, estimated), summed where the sides meet
-/// again (at most 1). Back edges (into a loop header) carry nothing; code
-/// whose blocks form a cycle otherwise keeps the share 1.
+/// bsearch's lo = mid + 1 or hi = mid) or after the first of the jumps a
+/// branch on `a && b` / `a || b` is split into (the second test):
+/// their SelectShare, from the share 1 at the code's entries (a block
+/// entered from another IR block's code, a loop header, the function
+/// entry), halved on each side of a conditional jump between two blocks of
+/// the same code (the select's outcome is data: 1/2 each way, estimated),
+/// halved on the side of a split branch's first jump that stays in the code
+/// (whether the first test decides is data: 1/2, estimated), summed where
+/// the sides meet again (at most 1). Back edges (into a loop header) carry
+/// nothing; code whose blocks form a cycle otherwise keeps the share 1.
 static void selectShares(Recording &R, MachineFunction &MF, const MachineLoopInfo &MLI,
                          unsigned First) {
   DenseMap<const MachineBasicBlock *, unsigned> &Index = R.MBBIndex;
@@ -89,10 +106,23 @@ static void selectShares(Recording &R, MachineFunction &MF, const MachineLoopInf
            llvm::any_of(M.predecessors(),
                         [&](const MachineBasicBlock *P) { return Code(P) != Code(&M); });
   };
-  // Only code with a select jump changes anything.
+  auto Inner = [&](const MachineBasicBlock *From, const MachineBasicBlock *To) {
+    return Code(To) && Code(To) == Code(From) && !Entry(*To);
+  };
+  // The first jump of a split branch: two successors, one in the same
+  // code (the second test), one in another block's code.
+  auto FirstOfSplit = [&](const MachineBasicBlock &M) {
+    if (M.succ_size() != 2 || !branchesOnLogicalOp(Code(&M)) ||
+        llvm::none_of(M.terminators(),
+                      [](const MachineInstr &MI) { return MI.isConditionalBranch(); }))
+      return false;
+    const MachineBasicBlock *A = *M.succ_begin(), *B = *std::next(M.succ_begin());
+    return (Inner(&M, A) && Code(B) != Code(&M)) || (Inner(&M, B) && Code(A) != Code(&M));
+  };
+  // Only code with a select jump or a split branch changes anything.
   std::set<const BasicBlock *> WithSelect;
   for (MachineBasicBlock &M : MF)
-    if (R.Blocks[Index[&M]].SelectJumps && Code(&M))
+    if (Code(&M) && (R.Blocks[Index[&M]].SelectJumps || FirstOfSplit(M)))
       WithSelect.insert(Code(&M));
   if (WithSelect.empty())
     return;
@@ -101,9 +131,6 @@ static void selectShares(Recording &R, MachineFunction &MF, const MachineLoopInf
   DenseMap<const MachineBasicBlock *, unsigned> Waiting;
   std::vector<MachineBasicBlock *> Ready;
   std::map<const MachineBasicBlock *, double> Share;
-  auto Inner = [&](const MachineBasicBlock *From, const MachineBasicBlock *To) {
-    return Code(To) && Code(To) == Code(From) && !Entry(*To);
-  };
   for (MachineBasicBlock &M : MF) {
     if (!WithSelect.count(Code(&M)))
       continue;
@@ -126,7 +153,8 @@ static void selectShares(Recording &R, MachineFunction &MF, const MachineLoopInf
     for (MachineBasicBlock *S : M->successors())
       if (Inner(M, S))
         In.push_back(S);
-    bool Split = R.Blocks[Index[M]].SelectJumps && In.size() == 2 && In[0] != In[1];
+    bool Split = (R.Blocks[Index[M]].SelectJumps && In.size() == 2 && In[0] != In[1]) ||
+                 (In.size() == 1 && FirstOfSplit(*M));
     for (MachineBasicBlock *S : In) {
       Share[S] += Split ? Mine / 2 : Mine;
       if (--Waiting[S] == 0)
