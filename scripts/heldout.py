@@ -498,6 +498,8 @@ def main():
         sys.exit(1 if problems else 0)
     if not a.machine:
         ap.error("--machine is required")
+    if a.profile and not a.counts_only:
+        ap.error("--profile goes with --counts-only")
 
     work = a.work or os.path.join(BUILD, "heldout" if a.opt == "O2" else "heldout-" + a.opt)
     os.makedirs(work, exist_ok=True)
