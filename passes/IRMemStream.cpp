@@ -608,6 +608,33 @@ std::vector<MemStream> Builder::streamsOf(Loop *Top, const std::vector<MemRef> &
   return Out;
 }
 
+/// Traffic of nest Top repeated by its loops that no address moves with but
+/// that enclose loops that sweep memory (Sweeping): a time-step loop streams
+/// the footprint again per iteration, its trip (TripOf: backedge-taken count
+/// as text) multiplies the traffic. "" if a trip cannot be written.
+static std::string repeatedTraffic(Loop *Top, const std::set<const Loop *> &Sweeping,
+                                   std::string Traffic,
+                                   function_ref<std::optional<std::string>(Loop *)> TripOf) {
+  std::function<void(Loop *)> Repeat = [&](Loop *L) {
+    bool Encloses = false;
+    for (const Loop *S : Sweeping)
+      Encloses |= S != L && L->contains(S);
+    if (!Sweeping.count(L) && Encloses) {
+      std::optional<std::string> T = TripOf(L);
+      if (!T) {
+        Traffic.clear();
+        return;
+      }
+      Traffic = "(" + *T + " + 1)*(" + Traffic + ")";
+    }
+    for (Loop *Sub : L->getSubLoops())
+      if (!Traffic.empty())
+        Repeat(Sub);
+  };
+  Repeat(Top);
+  return Traffic;
+}
+
 /// Footprint and traffic of the outermost loop Top (Node::Footprint,
 /// Node::Traffic): each load and store sweeps |step| x (backedge-taken
 /// count) bytes per loop of the nest plus its own size; ranges of one base
@@ -690,8 +717,7 @@ void Builder::memoryOf(Loop *Top, Node &N) {
                   [&](Loop *L) { return btcText(L, Top); },
                   [&](Loop *L) { return LoopNodeId.at(L); })) {
             Notes.insert("estimated: " + Name + ": bisection of " + M->Loops[0].Trip +
-                         " elements: the lines of its levels per search (docs/models.md "
-                         "\"Bisections\")");
+                         " elements: the lines of its levels (docs/models.md \"Bisections\")");
             BisectBase[Name] = NumberOf(Base);
             addIndexed(Indexed, std::move(*M));
             continue;
@@ -757,26 +783,7 @@ void Builder::memoryOf(Loop *Top, Node &N) {
   }
   for (auto &[Base, Spans] : ByBase)
     Footprint += (Footprint.empty() ? "" : " + ") + largestOf(Spans);
-  // A loop that no address moves with but that encloses loops that sweep
-  // memory (a time-step loop) streams the footprint again on each
-  // iteration: its trip count multiplies the traffic.
-  std::function<void(Loop *)> Repeat = [&](Loop *L) {
-    bool Encloses = false;
-    for (const Loop *S : Sweeping)
-      Encloses |= S != L && L->contains(S);
-    if (!Sweeping.count(L) && Encloses) {
-      std::optional<std::string> T = btcText(L, Top);
-      if (!T) {
-        Traffic.clear();
-        return;
-      }
-      Traffic = "(" + *T + " + 1)*(" + Traffic + ")";
-    }
-    for (Loop *Sub : L->getSubLoops())
-      if (!Traffic.empty())
-        Repeat(Sub);
-  };
-  Repeat(Top);
+  Traffic = repeatedTraffic(Top, Sweeping, Traffic, [&](Loop *L) { return btcText(L, Top); });
   if (Traffic.empty())
     return Fail("repetition trip", *Top->getHeader()->getTerminator());
   N.Traffic = Traffic;
