@@ -309,6 +309,103 @@ std::optional<bool> mergeBoundTest(const BranchInst &Br, const LoopInfo &LI) {
   return Step > 0 ? Above : !Above;
 }
 
+namespace {
+/// The search step of L that compares Ld (through casts): its comparison
+/// and branch (null for a select's comparison); {null, null} if none.
+std::pair<CmpInst *, const BranchInst *> searchStepOf(const LoadInst &Ld, const Loop &L,
+                                                      const LoopInfo &LI) {
+  std::vector<const Value *> Vals{&Ld};
+  for (size_t K = 0; K < Vals.size() && K < 8; ++K)
+    for (const User *U : Vals[K]->users()) {
+      if (isa<CastInst>(U))
+        Vals.push_back(U);
+      auto *C = dyn_cast<CmpInst>(U);
+      if (!C || !L.contains(C))
+        continue;
+      const BranchInst *Br = nullptr;
+      for (const User *CU : C->users())
+        if (auto *B = dyn_cast<BranchInst>(CU); B && B->isConditional())
+          Br = B;
+      if (kindOf(*C, *C->getParent(), Br, LI) == DataCompareKind::Search)
+        return {const_cast<CmpInst *>(C), Br};
+    }
+  return {nullptr, nullptr};
+}
+
+/// Walks index V (instructions of L, not through loads, calls or other
+/// phis): its header phis, whether it halves, and the (minuend,
+/// subtrahend) of a subtraction of two of them.
+bool indexTree(Value *V, const Loop &L, SmallPtrSetImpl<PHINode *> &Phis, bool &Halves,
+               std::pair<Value *, Value *> &Sub, int Depth = 0) {
+  auto *I = dyn_cast<Instruction>(V);
+  if (!I || !L.contains(I))
+    return true; // (a constant or a value from outside L)
+  if (auto *P = dyn_cast<PHINode>(I)) {
+    if (P->getParent() != L.getHeader())
+      return false;
+    Phis.insert(P);
+    return true;
+  }
+  if (Depth > 8 || !(isa<BinaryOperator>(I) || isa<CastInst>(I)))
+    return false;
+  auto *C = dyn_cast<ConstantInt>(I->getOperand(I->getNumOperands() - 1));
+  unsigned Op = I->getOpcode();
+  if (C && (((Op == Instruction::SDiv || Op == Instruction::UDiv) && C->equalsInt(2)) ||
+            ((Op == Instruction::LShr || Op == Instruction::AShr) && C->equalsInt(1))))
+    Halves = true;
+  if (Op == Instruction::Sub)
+    Sub = {stripCasts(I->getOperand(0)), stripCasts(I->getOperand(1))};
+  return llvm::all_of(I->operands(), [&](Value *X) {
+    return indexTree(X, L, Phis, Halves, Sub, Depth + 1);
+  });
+}
+
+/// The value header phi H enters L with (one predecessor outside L, or
+/// several with one value); null otherwise.
+Value *entryValue(PHINode *H, const Loop &L) {
+  Value *V = nullptr;
+  for (unsigned K = 0; K < H->getNumIncomingValues(); ++K)
+    if (!L.contains(H->getIncomingBlock(K))) {
+      if (V && V != H->getIncomingValue(K))
+        return nullptr;
+      V = H->getIncomingValue(K);
+    }
+  return V;
+}
+} // namespace
+
+std::optional<BisectedInterval> bisectionOf(const LoadInst &Ld, const LoopInfo &LI) {
+  const Loop *L = LI.getLoopFor(Ld.getParent());
+  auto *G = dyn_cast<GetElementPtrInst>(Ld.getPointerOperand());
+  if (!L || !Ld.isSimple() || !G || G->getNumIndices() != 1)
+    return std::nullopt;
+  auto [Cmp, Br] = searchStepOf(Ld, *L, LI);
+  if (!Cmp)
+    return std::nullopt;
+  SmallPtrSet<PHINode *, 4> Phis;
+  bool Halves = false;
+  std::pair<Value *, Value *> Sub{nullptr, nullptr};
+  if (!indexTree(stripCasts(G->getOperand(1)), *L, Phis, Halves, Sub) || !Halves ||
+      Phis.size() != 2)
+    return std::nullopt;
+  PHINode *A = *Phis.begin(), *B = *std::next(Phis.begin());
+  for (PHINode *H : {A, B})
+    if (!steeredBy(H, *Cmp, Br, *L, LI) || !entryValue(H, *L))
+      return std::nullopt;
+  if (Sub.first == A && Sub.second == B)
+    return BisectedInterval{entryValue(B, *L), entryValue(A, *L)};
+  if (Sub.first == B && Sub.second == A)
+    return BisectedInterval{entryValue(A, *L), entryValue(B, *L)};
+  auto Zero = [&](PHINode *H) {
+    auto *C = dyn_cast<ConstantInt>(entryValue(H, *L));
+    return C && C->isZero();
+  };
+  if (Zero(A) != Zero(B))
+    return Zero(A) ? BisectedInterval{entryValue(A, *L), entryValue(B, *L)}
+                   : BisectedInterval{entryValue(B, *L), entryValue(A, *L)};
+  return std::nullopt;
+}
+
 std::string mergeBoundSource() { return kBoundSource; }
 
 std::string dataCompareSource(DataCompareKind K, bool Select) {

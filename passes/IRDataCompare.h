@@ -88,6 +88,23 @@ bool isSearchStepSource(const std::string &Source);
 /// select (RUV key branch.select of the block).
 bool isSelectStepSource(const std::string &Source);
 
+/// The interval [Lo, Hi) that a bisection halves: the values its two
+/// bounds enter the search loop with.
+struct BisectedInterval {
+  llvm::Value *Lo = nullptr, *Hi = nullptr;
+};
+
+/// Ld as the load of a bisection (docs/models.md "Memory term",
+/// "Bisections"): a load in loop L compared by a search step of L (branch
+/// or select, dataComparison / dataSelect), addressed through one index
+/// (through casts) computed by instructions of L from exactly two header
+/// phis of L, both steered by that comparison, with a halving (a division
+/// by 2 or a right shift by 1): lo + (hi - lo) / 2, (lo + hi) >> 1. Lo is
+/// the phi the index subtracts (hi - lo), else the one that enters L as 0.
+/// nullopt otherwise (a walk down a search tree, an index loaded from
+/// memory, a phi entering L by several values).
+std::optional<BisectedInterval> bisectionOf(const llvm::LoadInst &Ld, const llvm::LoopInfo &LI);
+
 } // namespace irseg
 } // namespace segtime
 

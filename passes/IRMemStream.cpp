@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "passes/IRSegBuilder.h"
 #include "passes/IRMemInductions.h"
+#include "passes/IRMemBisect.h"
 
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/Analysis/TargetLibraryInfo.h"
@@ -342,15 +343,19 @@ static std::string largestOf(const std::set<std::string> &Spans) {
 
 /// Adds indexed stream M to Indexed, or its load or store to the stream of
 /// the same object in the same loop (hist[d[i]]++: the load and the store
-/// touch one object).
+/// touch one object); a copy of a bisection (sameBisection) is one more
+/// search per iteration: an offset "0".
 static void addIndexed(std::vector<MemStream> &Indexed, MemStream M) {
   auto Same = llvm::find_if(Indexed, [&](const MemStream &X) {
-    return X.Base == M.Base && X.Loops[0].Loop == M.Loops[0].Loop;
+    return isBisection(M) ? sameBisection(X, M)
+                          : X.Base == M.Base && X.Loops[0].Loop == M.Loops[0].Loop;
   });
   if (Same == Indexed.end()) {
     Indexed.push_back(std::move(M));
     return;
   }
+  if (isBisection(M))
+    Same->Offsets.push_back("0");
   Same->Load |= M.Load;
   Same->Store |= M.Store;
 }
@@ -603,6 +608,33 @@ std::vector<MemStream> Builder::streamsOf(Loop *Top, const std::vector<MemRef> &
   return Out;
 }
 
+/// Traffic of nest Top repeated by its loops that no address moves with but
+/// that enclose loops that sweep memory (Sweeping): a time-step loop streams
+/// the footprint again per iteration, its trip (TripOf: backedge-taken count
+/// as text) multiplies the traffic. "" if a trip cannot be written.
+static std::string repeatedTraffic(Loop *Top, const std::set<const Loop *> &Sweeping,
+                                   std::string Traffic,
+                                   function_ref<std::optional<std::string>(Loop *)> TripOf) {
+  std::function<void(Loop *)> Repeat = [&](Loop *L) {
+    bool Encloses = false;
+    for (const Loop *S : Sweeping)
+      Encloses |= S != L && L->contains(S);
+    if (!Sweeping.count(L) && Encloses) {
+      std::optional<std::string> T = TripOf(L);
+      if (!T) {
+        Traffic.clear();
+        return;
+      }
+      Traffic = "(" + *T + " + 1)*(" + Traffic + ")";
+    }
+    for (Loop *Sub : L->getSubLoops())
+      if (!Traffic.empty())
+        Repeat(Sub);
+  };
+  Repeat(Top);
+  return Traffic;
+}
+
 /// Footprint and traffic of the outermost loop Top (Node::Footprint,
 /// Node::Traffic): each load and store sweeps |step| x (backedge-taken
 /// count) bytes per loop of the nest plus its own size; ranges of one base
@@ -633,6 +665,7 @@ void Builder::memoryOf(Loop *Top, Node &N) {
   std::vector<MemRef> Refs;
   std::set<std::string> Notes; // references left out or bounded (indirect)
   std::vector<MemStream> Indexed; // streams of indirect references (estimated)
+  std::map<std::string, unsigned> BisectBase; // a bisection's table: its base number
   // A triangular nest: a loop's count depends on an enclosing loop's
   // counter (spanOf bounds the bytes touched apart from the range).
   Triangular = false;
@@ -677,6 +710,18 @@ void Builder::memoryOf(Loop *Top, Node &N) {
         std::string Name = baseName(Base), Access = Store ? "store" : "load";
         if (Name.empty())
           Name = "a pointer loaded from memory"; // -O0: the argument's stack slot
+        // A bisection's table: its own line rule (MemoryModelBisect.h).
+        if (auto *Ld = dyn_cast<LoadInst>(&I))
+          if (auto M = bisectionStream(
+                  *Ld, Top, R.Size, Name, LI, SE, [&](const SCEV *X) { return Text.str(X); },
+                  [&](Loop *L) { return btcText(L, Top); },
+                  [&](Loop *L) { return LoopNodeId.at(L); })) {
+            Notes.insert("estimated: " + Name + ": bisection of " + M->Loops[0].Trip +
+                         " elements: the lines of its levels (docs/models.md \"Bisections\")");
+            BisectBase[Name] = NumberOf(Base);
+            addIndexed(Indexed, std::move(*M));
+            continue;
+          }
         unsigned Refs = std::max(1u, refsTo(Base, R.Inner, Store, SE, LI));
         std::optional<std::string> Extent = extentOf(Base), Guess;
         if (!Extent && (Guess = guessedExtent(R.Inner, Top, R.Size, Refs,
@@ -719,6 +764,9 @@ void Builder::memoryOf(Loop *Top, Node &N) {
       Ranges[{NumberOf(Base), Store, copyPart(Refs, R, SE)}].insert(*Span);
       Refs.push_back(std::move(R));
     }
+  for (const MemStream &M : Indexed) // (a bisection's bytes: bisectionBytes)
+    if (isBisection(M))
+      Ranges[{BisectBase.at(M.Base), false, 0}].insert(bisectionBytes(M));
   N.MemoryNotes.assign(Notes.begin(), Notes.end());
   if (Ranges.empty()) {
     // No load, store or call that touches memory (Simpson's rule, a DFT
@@ -735,26 +783,7 @@ void Builder::memoryOf(Loop *Top, Node &N) {
   }
   for (auto &[Base, Spans] : ByBase)
     Footprint += (Footprint.empty() ? "" : " + ") + largestOf(Spans);
-  // A loop that no address moves with but that encloses loops that sweep
-  // memory (a time-step loop) streams the footprint again on each
-  // iteration: its trip count multiplies the traffic.
-  std::function<void(Loop *)> Repeat = [&](Loop *L) {
-    bool Encloses = false;
-    for (const Loop *S : Sweeping)
-      Encloses |= S != L && L->contains(S);
-    if (!Sweeping.count(L) && Encloses) {
-      std::optional<std::string> T = btcText(L, Top);
-      if (!T) {
-        Traffic.clear();
-        return;
-      }
-      Traffic = "(" + *T + " + 1)*(" + Traffic + ")";
-    }
-    for (Loop *Sub : L->getSubLoops())
-      if (!Traffic.empty())
-        Repeat(Sub);
-  };
-  Repeat(Top);
+  Traffic = repeatedTraffic(Top, Sweeping, Traffic, [&](Loop *L) { return btcText(L, Top); });
   if (Traffic.empty())
     return Fail("repetition trip", *Top->getHeader()->getTerminator());
   N.Traffic = Traffic;

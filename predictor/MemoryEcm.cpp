@@ -7,6 +7,7 @@
 ///
 //===----------------------------------------------------------------------===//
 #include "predictor/MemoryModel.h"
+#include "predictor/MemoryModelBisect.h"
 
 #include "predictor/Overlap.h"
 #include "predictor/StreamRules.h"
@@ -81,9 +82,17 @@ std::pair<double, double> MemoryModel::loadStorePorts() const {
 
 std::vector<EcmTerm> MemoryModel::ecmTerms(const std::vector<MemStream> &S, const ex &V,
                                            const ex &F, const ex &NOL) const {
-  (void)V;
   if (Caches.size() < 2)
     throw std::logic_error("ecmTerms needs the geometry of L1 and L2");
+  if (!Latency.empty() && std::any_of(S.begin(), S.end(), bisection)) {
+    std::vector<EcmTerm> T = ecmTerms(withoutBisections(S), V, F, NOL);
+    ex Lines = 0;
+    for (const MemStream &M : S)
+      if (bisection(M))
+        Lines += bisectionLines(M, &Caches[0]);
+    T.push_back({"T_chain", "latency", bisectionChainTime(S, Caches, Latency), Lines, false, true});
+    return T;
+  }
   double Line = Caches.front().Line;
   ex L = numeric(Line);
   auto Into = [&](size_t I) {
@@ -185,18 +194,30 @@ ex MemoryModel::ecmData(const std::vector<EcmTerm> &Terms) {
   return ecmCombine(0, Terms);
 }
 
+/// The time of the Chain terms of Terms (s).
+static ex chainTime(const std::vector<EcmTerm> &Terms) {
+  ex C = 0;
+  for (const EcmTerm &E : Terms)
+    if (E.Chain)
+      C += E.Time;
+  return C;
+}
+
 ex MemoryModel::ecmTime(const ex &Core, const std::vector<EcmTerm> &Terms, const ex &F) const {
-  return combine(Core, ecmData(Terms), F);
+  ex Chain = chainTime(Terms);
+  return combine(Core, ecmData(Terms) - Chain, F) + Chain;
 }
 
 ex MemoryModel::ecmCombine(const ex &Core, const std::vector<EcmTerm> &Terms) {
   ex T = Core, Serial = 0;
   for (const EcmTerm &E : Terms)
-    if (E.Overlaps)
+    if (E.Chain)
+      continue;
+    else if (E.Overlaps)
       T = max(T, E.Time);
     else
       Serial += E.Time;
-  return max(T, Serial);
+  return max(T, Serial) + chainTime(Terms);
 }
 
 /// |stride| (B) of M's innermost loop that moves it; 0 if none does.

@@ -86,6 +86,15 @@ std::optional<MemoryModel> MemoryModel::fromMachine(const Machine &M, std::strin
   }
   if (!R.Caches.empty())
     R.SourceBandwidth.push_back(D->Value);
+  // Load-to-use latencies of the caches with geometry and of memory (all or
+  // none: the dependent loads of a bisection, MemoryModelBisect.h).
+  for (const CacheGeometry &G : R.Caches)
+    if (const CostEntry *Lat = M.param("memory." + G.Name + ".latency"); Lat && Lat->Value > 0)
+      R.Latency.push_back(Lat->Value);
+  if (const CostEntry *Lat = M.param("memory.DRAM.latency"); Lat && Lat->Value > 0)
+    R.Latency.push_back(Lat->Value);
+  if (R.Caches.empty() || R.Latency.size() != R.Caches.size() + 1)
+    R.Latency.clear();
   R.Levels.push_back({"DRAM", std::numeric_limits<double>::infinity(), D->Value});
   // The measured curves, when the file has them: one step per point, the
   // bandwidth of the nearest measured working set (thresholds at the

@@ -1,5 +1,6 @@
 //===- MemoryModel.cpp - The ICC memory term ------------------------------===//
 #include "predictor/MemoryModel.h"
+#include "predictor/MemoryModelBisect.h"
 
 #include "predictor/Overlap.h"
 #include "predictor/StreamRules.h"
@@ -649,7 +650,7 @@ Parsed parseStreams(const std::vector<MemStream> &S, double Line,
 } // namespace
 
 ex reuseWorkingSet(const std::vector<MemStream> &S, double Size, double Line, const ex &F) {
-  Parsed P = parseStreams(S, Line, &F);
+  Parsed P = parseStreams(withoutBisections(S), Line, &F);
   // V per loop grows outwards: the smallest V that exceeds Size is the
   // innermost loop whose iteration does not fit.
   ex W = F;
@@ -667,6 +668,10 @@ ex reuseWorkingSet(const std::vector<MemStream> &S, double Size, double Line, co
 std::vector<ex> linesIntoEach(const std::vector<MemStream> &S, const CacheGeometry *C,
                               bool WriteBacks, const ex *Footprint) {
   double Line = C ? C->Line : 64;
+  if (std::any_of(S.begin(), S.end(), bisection)) // (their own rule, MemoryModelBisect.h)
+    return bisectionsApart(S, C, Line, [&](const std::vector<MemStream> &P) {
+      return linesIntoEach(P, C, WriteBacks, Footprint);
+    });
   Parsed PS = parseStreams(S, Line, Footprint);
   const std::vector<Stream> &Ps = PS.Ps;
   const Counters &Ks = PS.Ks;

@@ -145,6 +145,9 @@ struct EcmTerm {
   GiNaC::ex Time;     ///< s per execution of the nest
   GiNaC::ex Lines;    ///< cache lines moved for it (0 for T_nOL)
   bool Overlaps = false; ///< overlaps with the core (else serialises with the other nOL terms)
+  /// a chain of dependent loads (a bisection's table, MemoryModelBisect.h):
+  /// adds to the nest's time after the core and the other terms combine
+  bool Chain = false;
 };
 
 class MemoryModel {
@@ -187,6 +190,10 @@ public:
   /// Bandwidth (B/s) of the level lines come from: 0 = L1, ..., caches()
   /// .size() = DRAM (memory.<L>.bandwidth, the triad's plateau).
   double sourceBandwidth(size_t Level) const { return SourceBandwidth.at(Level); }
+  /// Load-to-use latencies (s) of the caches() and then of memory
+  /// (memory.<L>.latency, `segtime calibrate --level caches`); empty unless
+  /// the machine file has every one of them.
+  const std::vector<double> &latencies() const { return Latency; }
   /// Transfer time of one execution of a nest with streams S, traffic V
   /// (B) and footprint F (B), in seconds. Lines_k = linesInto(S, cache k)
   /// for the caches but the last; bytes served by L1, max(0, V - line x
@@ -238,12 +245,17 @@ public:
   /// measured bandwidth of level k is the time of the whole path from k to
   /// the registers), an overlapping one its level's whole inverse
   /// bandwidth; so that a triad predicts the calibrated bandwidth of its
-  /// level in both cases.
+  /// level in both cases. Bisection streams (MemoryModelBisect.h), when
+  /// the machine file has the latencies(), are left out of these terms and
+  /// add a last one, "T_chain" (Chain): their lines at the latency of the
+  /// level that serves them (bisectionChainTime); without the latencies
+  /// their lines are priced as the other streams' are.
   std::vector<EcmTerm> ecmTerms(const std::vector<MemStream> &S, const GiNaC::ex &Traffic,
                                 const GiNaC::ex &Footprint, const GiNaC::ex &NOL) const;
   /// The ECM rule over the core time Core (T_OL, s) and Terms: T =
   /// max(T_OL, overlapping terms, sum of the non-overlapping terms)
-  /// (Stengel et al. 2015 eq. 1, Kerncraft's ECM model).
+  /// (Stengel et al. 2015 eq. 1, Kerncraft's ECM model), plus the Chain
+  /// terms (dependent loads wait after the rest).
   static GiNaC::ex ecmCombine(const GiNaC::ex &Core, const std::vector<EcmTerm> &Terms);
   /// The data side of the ECM rule: max(overlapping terms, sum of the
   /// others) (s).
@@ -255,6 +267,7 @@ public:
   /// measured exponent (2.0-2.6 on the machines here: a core busy with a
   /// chain of FMAs issues the loads behind it late) is the overlap of core
   /// and transfers this machine showed, where the ECM model assumes it full.
+  /// Chain terms add to the combined time.
   GiNaC::ex ecmTime(const GiNaC::ex &Core, const std::vector<EcmTerm> &Terms,
                     const GiNaC::ex &F) const;
   /// Do the transfers of level L ("L1": T_nOL, "L2": T_L1L2, "L3": T_L2L3,
@@ -359,6 +372,7 @@ private:
   std::vector<std::pair<double, double>> Points;
   std::vector<CacheGeometry> Caches;   ///< L1, L2, L3 with geometry
   std::vector<double> SourceBandwidth; ///< per cache, then DRAM (B/s)
+  std::vector<double> Latency;         ///< latencies()
 };
 
 } // namespace segtime

@@ -161,20 +161,21 @@ ex ICCModel::mispredictTime(double Count, const std::string &Prob, double Chain)
 }
 
 /// The data-dependent branches (branch.cond.data) of stage N's ICC RUV Key
-/// that a replayed call can learn: 0 for a search step's (its outcomes
-/// steer its loads, whose lines the memory term does not count for a
-/// bisection's table) and for a stage with none.
+/// that a replayed call can learn, search steps' too (the memory term
+/// counts a bisection's lines: docs/models.md "Bisections"); 0 for a stage
+/// with none.
 static double learnableCount(const Node &N, const std::string &Key) {
   auto B = N.Ruvs.find(Key);
-  if (B == N.Ruvs.end() || B->second.get("branch.chain.load"))
-    return 0;
-  return B->second.get("branch.cond.data");
+  return B == N.Ruvs.end() ? 0 : B->second.get("branch.cond.data");
 }
 
 StageWeight ICCModel::learnableWeight() const {
   return [this, Key = ruvKey(Level::ICC, variant())](const Node &N) -> ex {
     double Count = learnableCount(N, Key);
-    return Count ? mispredictTime(Count, N.BranchProb) : ex(0);
+    // (a learned search step exposes no latency either: its chain's term)
+    return Count ? mispredictTime(Count, N.BranchProb,
+                                  N.Ruvs.at(Key).get("branch.chain.load"))
+                 : ex(0);
   };
 }
 

@@ -72,11 +72,17 @@ TEST(BranchReplay, LearnableWeightsOfTheMispredictionTerm) {
   EXPECT_NEAR(evaluate(O(Rare), {}), 0.4, 1e-12);
   // The whole stage time includes the learnable part (4 ns of cycles + 10).
   EXPECT_NEAR(evaluate(With.timeWeight()(Half), {}), 14e-9, 1e-18);
-  // A search step (its outcome steers a load: branch.chain.load) is left out.
+  // A search step (its outcome steers a load: branch.chain.load) is learned
+  // too, with the latency its chain exposes: 2 x 1/2 x (10 + 3) ns, 2
+  // hard outcomes (the memory term counts a bisection's lines).
+  Machine MC = machine(true);
+  MC.Levels[Level::ICC]["any"].Costs["latency.load"].Value = 3;
+  ICCModel WithChain(MC, "x", "O2");
   Node Search = branchStage(2, "0.5");
   Search.Ruvs["ICC:x"].add("branch.chain.load", 2);
-  EXPECT_TRUE(evaluate(T(Search), {}) == 0);
-  EXPECT_TRUE(evaluate(O(Search), {}) == 0);
+  EXPECT_NEAR(evaluate(WithChain.learnableWeight()(Search), {}), 13e-9, 1e-18);
+  EXPECT_NEAR(evaluate(WithChain.learnableOutcomes()(Search), {}), 2, 1e-12);
+  EXPECT_NEAR(evaluate(T(Search), {}), 10e-9, 1e-18); // (no latency.load: no chain)
   // A branch whose probability is a static guess (a free symbol, not a
   // measured outcome) is charged nothing, so nothing is learnable.
   Node Guess = branchStage(2, "Pir_f_1_2");
