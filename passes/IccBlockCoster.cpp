@@ -193,6 +193,42 @@ BlockCoster::BlockCoster(const Target &T, const TargetMachine &TM)
   if (IccDump)
     Printer.reset(
         T.createMCInstPrinter(TT, 0, *TM.getMCAsmInfo(), MCII, MRI));
+  if (IsX86 && IB)
+    findVectorLoadPipes(TM);
+}
+
+void BlockCoster::findVectorLoadPipes(const TargetMachine &TM) {
+  IntelPrinter.reset(T.createMCInstPrinter(TM.getTargetTriple(), /*Intel syntax*/ 1,
+                                           *TM.getMCAsmInfo(), MCII, MRI));
+  // vmovups (%rax), %ymm0, built by name: the X86 enums are the target's own.
+  auto Named = [](unsigned N, auto NameOf, StringRef Name) {
+    for (unsigned I = 1; I < N; ++I)
+      if (NameOf(I) == Name)
+        return I;
+    return 0u;
+  };
+  unsigned Op = Named(MCII.getNumOpcodes(), [&](unsigned I) { return MCII.getName(I); },
+                      "VMOVUPSYrm");
+  auto Reg = [&](StringRef Name) {
+    return Named(MRI.getNumRegs(), [&](unsigned I) { return StringRef(MRI.getName(I)); }, Name);
+  };
+  unsigned Ymm0 = Reg("YMM0"), Rax = Reg("RAX");
+  if (!IntelPrinter || !Op || !Ymm0 || !Rax)
+    return;
+  MCInst Load;
+  Load.setOpcode(Op);
+  for (MCOperand O : {MCOperand::createReg(Ymm0), MCOperand::createReg(Rax),
+                      MCOperand::createImm(1), MCOperand::createReg(0), MCOperand::createImm(0),
+                      MCOperand::createReg(0)})
+    Load.addOperand(O);
+  const SmallVector<mca::Instrument *> NoInstruments;
+  Expected<std::unique_ptr<mca::Instruction>> X = IB->createInstruction(Load, NoInstruments);
+  if (!X) {
+    consumeError(X.takeError());
+    return;
+  }
+  for (const auto &[Mask, Use] : (*X)->getDesc().Resources)
+    VectorLoadPipes.push_back(Mask);
 }
 
 void BlockCoster::canonicalise(std::vector<MCInst> &Insts) const {
@@ -568,6 +604,12 @@ void BlockCoster::costWithMca(const BlockRecord &B, Ruv &R) {
     addLoopChain(Insts, Seq, MCII, MRI, STI, R);
     addPortClass(Insts, Seq, MCII, SM, ResourceKind, R);
     addMaskedStores(Insts, Seq, MCII, SM, ResourceKind, R);
+    if (IntelPrinter && !VectorLoadPipes.empty()) {
+      SmallVector<double, 16> Shares;
+      for (const MCInst &I : Insts)
+        Shares.push_back(splitLoadShare(I, MCII, MRI, STI, *IntelPrinter));
+      addSplitLoads(Insts, Seq, Shares, VectorLoadPipes, MCII, SM, ResourceKind, R);
+    }
   }
 }
 

@@ -273,6 +273,15 @@ private:
   std::unique_ptr<llvm::MCDisassembler> Disasm;
   std::unique_ptr<llvm::MCAsmBackend> Backend; ///< code layout: relaxation, nops
   std::unique_ptr<llvm::MCInstPrinter> Printer;
+  /// x86: a printer of Intel syntax, whose memory operands name their
+  /// width (splitLoadShare), and the resource masks of a plain vector load
+  /// (vmovups ymm from memory) in the scheduling model: the load pipes that
+  /// a line-crossing load takes twice (addSplitLoads, docs/models.md "ICC"
+  /// 4f). Empty for other targets.
+  std::unique_ptr<llvm::MCInstPrinter> IntelPrinter;
+  llvm::SmallVector<uint64_t, 4> VectorLoadPipes;
+  /// Sets IntelPrinter and VectorLoadPipes (x86 with a scheduling model).
+  void findVectorLoadPipes(const llvm::TargetMachine &TM);
 };
 
 } // namespace icc

@@ -11,14 +11,19 @@
 #include "passes/IccChainsOpcodes.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/MC/MCExpr.h"
 #include "llvm/MC/MCInst.h"
+#include "llvm/MC/MCInstPrinter.h"
 #include "llvm/MC/MCInstrInfo.h"
 #include "llvm/MC/MCRegisterInfo.h"
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MCA/Instruction.h"
 #include "llvm/MCA/Support.h"
+#include "llvm/Support/Casting.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
 #include <array>
@@ -121,29 +126,33 @@ unsigned portClass(StringRef Name) {
 ArrayRef<const char *> chainClasses() { return Classes; }
 
 /// Adds instruction D's resource cycles per kind (ResourceKind: a resource
-/// mask's index) to All, and to Of if given (mca's SummaryView counts Block
-/// RThroughput so).
+/// mask's index) to All, and Weight times them to Of if given (mca's
+/// SummaryView counts Block RThroughput so).
+template <typename T>
 static void addResourceCycles(const mca::InstrDesc &D,
                               const DenseMap<uint64_t, unsigned> &ResourceKind,
-                              SmallVectorImpl<unsigned> &All, SmallVectorImpl<unsigned> *Of) {
+                              SmallVectorImpl<unsigned> &All, SmallVectorImpl<T> *Of,
+                              T Weight = 1) {
   for (const auto &[Mask, Use] : D.Resources) {
     auto It = ResourceKind.find(Mask);
     if (It == ResourceKind.end())
       continue;
     All[It->second] += Use.size();
     if (Of)
-      (*Of)[It->second] += Use.size();
+      (*Of)[It->second] += Weight * T(Use.size());
   }
 }
 
 /// The other instructions' cycles per unit on the resource that the
-/// instructions counted in Of bind: of the resources they use, the one with
-/// the most cycles per unit in All (the whole block's).
-static double sharedOnBound(const SmallVectorImpl<unsigned> &All,
-                            const SmallVectorImpl<unsigned> &Of, const MCSchedModel &SM) {
+/// instructions counted in Of bind: of the resources they use (and, if
+/// Among is given, that it holds), the one with the most cycles per unit in
+/// All (the whole block's).
+template <typename T>
+static double sharedOnBound(const SmallVectorImpl<unsigned> &All, const SmallVectorImpl<T> &Of,
+                            const MCSchedModel &SM, ArrayRef<unsigned> Among = {}) {
   double Top = -1, Shared = 0;
   for (size_t I = 1; I < All.size(); ++I) {
-    if (!Of[I])
+    if (!(Of[I] > 0) || (!Among.empty() && !llvm::is_contained(Among, I)))
       continue;
     double Units = SM.getProcResource(I)->NumUnits;
     if (Units <= 0)
@@ -178,7 +187,8 @@ void addPortClass(ArrayRef<MCInst> Insts,
         Of[C].assign(All.size(), 0);
       ++Count[C];
     }
-    addResourceCycles(D, ResourceKind, All, C != Other && C != Load ? &Of[C] : nullptr);
+    addResourceCycles<unsigned>(D, ResourceKind, All,
+                                C != Other && C != Load ? &Of[C] : nullptr);
   }
   double Whole = mca::computeBlockRThroughput(SM, SM.IssueWidth, Uops, All);
   std::optional<unsigned> Bound;
@@ -221,7 +231,7 @@ void addMaskedStores(ArrayRef<MCInst> Insts,
       ++Count;
       MaskedUops += D.NumMicroOps;
     }
-    addResourceCycles(D, ResourceKind, All, Masked ? &Of : nullptr);
+    addResourceCycles<unsigned>(D, ResourceKind, All, Masked ? &Of : nullptr);
   }
   if (!Count)
     return;
@@ -238,6 +248,82 @@ void addMaskedStores(ArrayRef<MCInst> Insts,
   R.add("tp.store.masked", Count);
   R.add("tp.store.masked.rest", Rest);
   R.add("tp.store.masked.shared", sharedOnBound(All, Of, SM));
+}
+
+/// The constant part of a displacement expression (a symbol's offset:
+/// "a+8" gives 8); symbols count 0.
+static int64_t constantPart(const MCExpr &E) {
+  if (const auto *C = dyn_cast<MCConstantExpr>(&E))
+    return C->getValue();
+  if (const auto *B = dyn_cast<MCBinaryExpr>(&E)) {
+    if (B->getOpcode() == MCBinaryExpr::Add)
+      return constantPart(*B->getLHS()) + constantPart(*B->getRHS());
+    if (B->getOpcode() == MCBinaryExpr::Sub)
+      return constantPart(*B->getLHS()) - constantPart(*B->getRHS());
+  }
+  return 0;
+}
+
+double splitLoadShare(const MCInst &I, const MCInstrInfo &MCII, const MCRegisterInfo &MRI,
+                      const MCSubtargetInfo &STI, MCInstPrinter &Intel) {
+  const MCInstrDesc &D = MCII.get(I.getOpcode());
+  if (!D.mayLoad())
+    return 0;
+  StringRef Name = MCII.getName(I.getOpcode());
+  if (alignedVectorMove(Name) || maskedMove(Name) != MaskedMove::None || Name.contains("GATHER"))
+    return 0;
+  // The first memory operand: base, scale, index, displacement, segment.
+  unsigned Mem = 0;
+  while (Mem < D.getNumOperands() && D.operands()[Mem].OperandType != MCOI::OPERAND_MEMORY)
+    ++Mem;
+  if (Mem + 3 >= I.getNumOperands())
+    return 0;
+  const MCOperand &Base = I.getOperand(Mem), &Index = I.getOperand(Mem + 2),
+                  &Disp = I.getOperand(Mem + 3);
+  if (Base.isReg() && Base.getReg() && StringRef(MRI.getName(Base.getReg())) == "RIP" &&
+      (!Index.isReg() || !Index.getReg()))
+    return 0;
+  int64_t Offset = Disp.isImm() ? Disp.getImm() : Disp.isExpr() ? constantPart(*Disp.getExpr()) : 0;
+  std::string Text;
+  raw_string_ostream OS(Text);
+  Intel.printInst(&I, 0, "", STI, OS);
+  unsigned Width = intelOperandBytes(OS.str());
+  // The widths measured (throughput.load.split: xmm, ymm); zmm is not.
+  return Width < 16 || Width > 32 ? 0 : lineCrossShare(Width, Offset);
+}
+
+void addSplitLoads(ArrayRef<MCInst> Insts,
+                   const SmallVectorImpl<mca::SourceMgr::UniqueInst> &Seq,
+                   ArrayRef<double> Shares, ArrayRef<uint64_t> LoadPipes,
+                   const MCInstrInfo &MCII, const MCSchedModel &SM,
+                   const DenseMap<uint64_t, unsigned> &ResourceKind, Ruv &R) {
+  if (Insts.empty() || Insts.size() != Seq.size() || Shares.size() != Seq.size())
+    return;
+  // Resource cycles per kind of the block's instructions but its stores,
+  // and of the loads weighted by their crossing shares. Stores do not take
+  // a load's slot on Zen 5 (4e), and the model's charge of a vector store
+  // on the load pipes stays in R, which the predictor keeps as a lower
+  // bound; masked stores have their own measured throughput.
+  SmallVector<unsigned, 32> All(SM.getNumProcResourceKinds(), 0);
+  SmallVector<double, 32> Of(All.size(), 0);
+  double Split = 0;
+  for (size_t K = 0; K < Seq.size(); ++K) {
+    const MCInstrDesc &D = MCII.get(Insts[K].getOpcode());
+    if ((D.mayStore() && !D.mayLoad()) ||
+        maskedMove(MCII.getName(Insts[K].getOpcode())) == MaskedMove::Store)
+      continue;
+    addResourceCycles<double>(Seq[K]->getDesc(), ResourceKind, All,
+                              Shares[K] > 0 ? &Of : nullptr, Shares[K]);
+    Split += Shares[K];
+  }
+  SmallVector<unsigned, 4> Pipes;
+  for (uint64_t Mask : LoadPipes)
+    if (auto It = ResourceKind.find(Mask); It != ResourceKind.end() && Of[It->second] > 0)
+      Pipes.push_back(It->second);
+  if (Split <= 0 || Pipes.empty())
+    return; // none, or loads off the model's vector load pipes
+  R.add("tp.load.split", Split);
+  R.add("tp.load.split.shared", sharedOnBound(All, Of, SM, Pipes));
 }
 
 void addLoopChain(ArrayRef<MCInst> Insts,

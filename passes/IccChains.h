@@ -25,6 +25,7 @@
 
 namespace llvm {
 class MCInst;
+class MCInstPrinter;
 class MCInstrInfo;
 struct MCSchedModel;
 class MCRegisterInfo;
@@ -102,6 +103,41 @@ void addMaskedStores(llvm::ArrayRef<llvm::MCInst> Insts,
                      const llvm::SmallVectorImpl<llvm::mca::SourceMgr::UniqueInst> &Seq,
                      const llvm::MCInstrInfo &MCII, const llvm::MCSchedModel &SM,
                      const llvm::DenseMap<uint64_t, unsigned> &ResourceKind, Ruv &R);
+
+/// The expected share of the executions of x86 instruction I that load a
+/// vector of 16 or 32 bytes (the widths measured) across a 64-byte cache line (docs/models.md
+/// "ICC" 4f): lineCrossShare (IccChainsOpcodes.h) of the width its memory
+/// operand names (Intel, an x86 printer of Intel syntax: intelOperandBytes)
+/// and the constant part of its displacement, the base taken 16-byte aligned
+/// (glibc malloc, x86-64 psABI arrays; estimated: the code does not say).
+/// 0 for an instruction that does not load, another width, an aligned
+/// move (alignedVectorMove), a masked load or a gather (not measured), and
+/// a RIP-relative load without an index (a constant, aligned to its size).
+double splitLoadShare(const llvm::MCInst &I, const llvm::MCInstrInfo &MCII,
+                      const llvm::MCRegisterInfo &MRI, const llvm::MCSubtargetInfo &STI,
+                      llvm::MCInstPrinter &Intel);
+
+/// The vector loads of a loop block that cross a cache line (docs/models.md
+/// "ICC" 4f): Shares[k] is instruction k's expected share (splitLoadShare),
+/// LoadPipes the resource masks a plain vector load uses in the scheduling
+/// model (vmovups ymm: the model's load pipes). LLVM's x86 models price a
+/// load the same wherever it falls; Zen 5 takes two load-pipe slots for one
+/// that crosses a line (measured: ICC entry throughput.load.split). When the
+/// expected crossing loads per iteration s = sum of Shares is above 0:
+///   tp.load.split         s
+///   tp.load.split.shared  the cycles per unit, on the load-pipe resource
+///                         that the block's loads use most, of everything
+///                         but the crossing share of the vector loads
+///                         (the model's cycles of a load weighted by
+///                         1 - its share; masked stores, which
+///                         addMaskedStores prices, left out), cycles
+/// so that the predictor can bound the block by shared + s x the measured
+/// time of a crossing load. ResourceKind as for addPortClass.
+void addSplitLoads(llvm::ArrayRef<llvm::MCInst> Insts,
+                   const llvm::SmallVectorImpl<llvm::mca::SourceMgr::UniqueInst> &Seq,
+                   llvm::ArrayRef<double> Shares, llvm::ArrayRef<uint64_t> LoadPipes,
+                   const llvm::MCInstrInfo &MCII, const llvm::MCSchedModel &SM,
+                   const llvm::DenseMap<uint64_t, unsigned> &ResourceKind, Ruv &R);
 
 /// The latency classes of addLoopChain, "other" last.
 llvm::ArrayRef<const char *> chainClasses();

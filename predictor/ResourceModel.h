@@ -203,7 +203,7 @@ public:
   /// file has no latency entries or C no chain of a measured class.
   /// With measured port classes (blockRThroughput: R' in place of R), a
   /// block at its port bound (c <= 1.1 R, no binding chain) moves with it:
-  /// c - R + R' (at least L_meas).
+  /// c - R + R' (at least L_meas); a block above it takes max(c, R').
   double blockCycles(const Ruv &C) const;
   /// The block's reciprocal throughput with measured port classes
   /// (docs/models.md "ICC" 4c): C's "rthroughput" R, or where the plugin
@@ -216,7 +216,11 @@ public:
   /// recorded class has no entry. Masked vector stores (tp.store.masked = m,
   /// .rest, .shared; passes/IccChains.h addMaskedStores) with the entry
   /// "throughput.store.masked" (tau_m cycles): min(R', max(.rest, .shared +
-  /// m x tau_m)); without the entry they leave R' as it was.
+  /// m x tau_m)); without the entry they leave R' as it was. Vector loads
+  /// across a cache line (tp.load.split = s expected per iteration,
+  /// .shared; passes/IccChains.h addSplitLoads, docs/models.md "ICC" 4f)
+  /// with the entry "throughput.load.split" (tau_s cycles): max(that,
+  /// .shared + s x tau_s).
   double blockRThroughput(const Ruv &C) const;
   /// Measured reciprocal throughputs, cycles per instruction, by class
   /// (also "store.masked").

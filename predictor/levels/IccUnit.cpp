@@ -28,6 +28,9 @@ namespace segtime {
 /// The class of masked vector stores (passes/IccChains.h addMaskedStores;
 /// machine entry throughput.store.masked).
 static constexpr const char *kMaskedStore = "store.masked";
+/// Vector loads across a cache line (passes/IccChains.h addSplitLoads;
+/// machine entry throughput.load.split).
+static constexpr const char *kSplitLoad = "load.split";
 
 ICCModel::ICCModel(const Machine &M, const std::string &Target, const std::string &Opt)
     : CostVectorModel(M, Level::ICC, Target) {
@@ -48,8 +51,9 @@ ICCModel::ICCModel(const Machine &M, const std::string &Target, const std::strin
   for (const std::string &Class : throughputClasses())
     if (ICC.Costs.count("throughput." + Class))
       Throughput[Class] = ICC.si("throughput." + Class) / cost("cycles");
-  if (ICC.Costs.count("throughput." + std::string(kMaskedStore)))
-    Throughput[kMaskedStore] = ICC.si("throughput." + std::string(kMaskedStore)) / cost("cycles");
+  for (const std::string Extra : {kMaskedStore, kSplitLoad})
+    if (ICC.Costs.count("throughput." + Extra))
+      Throughput[Extra] = ICC.si("throughput." + Extra) / cost("cycles");
   if (auto R = ICC.Costs.find("reorder_buffer"); R != ICC.Costs.end() && R->second.Value > 0)
     Rob = R->second.Value; // micro-ops, not a time: never an RUV key
   if (auto R = ICC.Costs.find("reorder_window"); R != ICC.Costs.end() && R->second.Value > 0)
@@ -114,6 +118,14 @@ double ICCModel::blockRThroughput(const Ruv &C) const {
   auto T = Throughput.find(kMaskedStore);
   if (double N = C.get(Masked); N > 0 && T != Throughput.end())
     R = std::min(R, std::max(C.get(Masked + ".rest"), C.get(Masked + ".shared") + N * T->second));
+  // Vector loads across a cache line (addSplitLoads) at their measured
+  // throughput: the load pipes' bound, the other cycles on them plus s
+  // crossing loads, raises the bound where it is above (the model prices
+  // every load alike).
+  const std::string Split = "tp." + std::string(kSplitLoad);
+  auto S = Throughput.find(kSplitLoad);
+  if (double N = C.get(Split); N > 0 && S != Throughput.end())
+    R = std::max(R, C.get(Split + ".shared") + N * S->second);
   return R;
 }
 
@@ -141,6 +153,8 @@ double ICCModel::blockCycles(const Ruv &C) const {
   // A block at its port bound moves with the measured ports' bound.
   if (RPorts != R && Cycles <= 1.1 * R)
     Cycles = Cycles - R + RPorts;
+  else
+    Cycles = std::max(Cycles, RPorts); // no faster than the measured ports allow
   return Chain ? std::max(Cycles, Measured) : Cycles;
 }
 

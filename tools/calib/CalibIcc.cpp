@@ -136,26 +136,27 @@ void measureMispredict(const fs::path &Dir, const Options &O, ClockResult &CR) {
   CR.Mispredict = M;
 }
 
-/// The masked stores' reciprocal throughput from the latency benchmark's
-/// samples S (Columns per repetition, the integer adds first; the Masks
-/// columns from First: vmaskmovps ymm to L1 with every lane, every other
-/// lane and no lane set, kernels/Latency.c): per pattern the ratio to the
-/// adds as for the classes (with --stat min the fastest pass over the
-/// fastest adds, else the median ratio), the value the slowest pattern's;
-/// per repetition the slowest pattern's ratio (the spread). nullopt when
-/// the CPU lacks AVX (the columns are -1).
-static std::optional<LatencyResult> maskedStores(const std::vector<double> &S, size_t Columns,
-                                                 size_t First, size_t Masks, const Options &O) {
-  static const char *const Pattern[] = {"all lanes", "every other lane", "no lane"};
+/// A throughput timed in several columns of the latency benchmark's samples
+/// S (Columns per repetition, the integer adds first), one per pattern
+/// (Names, from column First): per pattern the ratio to the adds as for the
+/// classes (with --stat min the fastest pass over the fastest adds, else the
+/// median ratio), the value the slowest pattern's; per repetition the
+/// slowest pattern's ratio (the spread). Detail lists each pattern's cycles.
+/// nullopt when a column was not measured (-1: the CPU lacks AVX).
+static std::optional<LatencyResult> slowestPattern(const std::vector<double> &S, size_t Columns,
+                                                   size_t First,
+                                                   const std::vector<const char *> &Names,
+                                                   const char *Class, const Options &O,
+                                                   std::string &Detail) {
   LatencyResult R;
-  R.Class = "store.masked";
+  R.Class = Class;
   R.Throughput = true;
-  std::ostringstream Detail;
+  std::ostringstream D;
   double AddMin = 1e300;
   for (size_t K = 0; K < S.size(); K += Columns)
     if (S[K] > 0)
       AddMin = std::min(AddMin, S[K]);
-  for (size_t P = 0; P < Masks; ++P) {
+  for (size_t P = 0; P < Names.size(); ++P) {
     std::vector<double> Ratio, Ns;
     for (size_t K = 0; K + Columns <= S.size(); K += Columns)
       if (S[K + First + P] > 0 && S[K] > 0) {
@@ -170,11 +171,45 @@ static std::optional<LatencyResult> maskedStores(const std::vector<double> &S, s
       R.Cycles.resize(Ratio.size(), 0);
     for (size_t I = 0; I < Ratio.size(); ++I)
       R.Cycles[I] = std::max(R.Cycles[I], Ratio[I]);
-    Detail << (P ? ", " : "") << Pattern[P] << " " << num(V, 3);
+    D << (P ? ", " : "") << Names[P] << " " << num(V, 3);
   }
   R.Spread = relSpread(R.Cycles);
-  R.Detail = "vmaskmovps ymm to 16 slots of a 512 B buffer (L1), the slowest of three "
-             "masks (" + Detail.str() + " cycles)";
+  Detail = D.str();
+  return R;
+}
+
+/// The masked stores' reciprocal throughput (slowestPattern of the columns
+/// from First: vmaskmovps ymm to L1 with every lane, every other lane and
+/// no lane set, kernels/Latency.c).
+static std::optional<LatencyResult> maskedStores(const std::vector<double> &S, size_t Columns,
+                                                 size_t First, const Options &O) {
+  std::string Detail;
+  std::optional<LatencyResult> R =
+      slowestPattern(S, Columns, First, {"all lanes", "every other lane", "no lane"},
+                     "store.masked", O, Detail);
+  if (R)
+    R->Detail = "vmaskmovps ymm to 16 slots of a 512 B buffer (L1), the slowest of three "
+                "masks (" + Detail + " cycles)";
+  return R;
+}
+
+/// The reciprocal throughput of vector loads that cross a 64 B line
+/// (docs/models.md "ICC" 4f): slowestPattern of the columns from First
+/// (vmovups ymm at byte 36 of a line, xmm at byte 56, kernels/Latency.c);
+/// the next column, ymm at a line's start, is the aligned reference, given
+/// in the detail.
+static std::optional<LatencyResult> splitLoads(const std::vector<double> &S, size_t Columns,
+                                               size_t First, const Options &O) {
+  std::string Detail, Aligned;
+  std::optional<LatencyResult> R =
+      slowestPattern(S, Columns, First, {"ymm", "xmm"}, "load.split", O, Detail);
+  std::optional<LatencyResult> A =
+      slowestPattern(S, Columns, First + 2, {"ymm"}, "load.split", O, Aligned);
+  if (R)
+    R->Detail = "vmovups from 16 lines of a 1088 B buffer (L1), each load across two lines, "
+                "the slower of two widths (" + Detail + " cycles; the same ymm loads at " +
+                "the lines' start " + (A ? num(A->Value, 3) : std::string("not measured")) +
+                " cycles)";
   return R;
 }
 
@@ -192,15 +227,16 @@ static std::optional<LatencyResult> maskedStores(const std::vector<double> &S, s
 /// class over the fastest of the adds; spread of the ratios
 /// (max - min) / median); a
 /// class the CPU lacks (FMA) prints -1 and is left out. The masked vector
-/// stores ("store.masked", maskedStores) are timed the same way. About 1 s.
+/// stores ("store.masked", maskedStores) and the vector loads across a
+/// cache line ("load.split", splitLoads) are timed the same way. About 1 s.
 void measureLatencies(const fs::path &Dir, const Options &O, ClockResult &CR) {
   static const char *const Classes[] = {"fp.add", "fp.mul", "fp.fma", "fp.div", "int.mul",
                                         "load", "fp.add", "fp.mul", "fp.fma", "fp.div",
                                         "int.mul", "fp.cvt"};
   constexpr size_t Chains = 6; // the first six columns after the adds: latencies
   // The integer-add chain first, then the classes, the masked stores' three
-  // mask patterns, the two window loops last.
-  constexpr size_t Masks = 3, Columns = std::size(Classes) + Masks + 3;
+  // mask patterns, the split loads' three columns, the two window loops last.
+  constexpr size_t Masks = 3, Splits = 3, Columns = std::size(Classes) + Masks + Splits + 3;
   long N = O.Quick ? 250000 : 2000000;
   std::vector<double> S = runSampleProgram(Dir, "latency", kernel::latency(),
                                            {std::to_string(O.Reps), std::to_string(N)});
@@ -232,7 +268,9 @@ void measureLatencies(const fs::path &Dir, const Options &O, ClockResult &CR) {
     R.Spread = relSpread(R.Cycles);
     L.push_back(std::move(R));
   }
-  if (std::optional<LatencyResult> M = maskedStores(S, Columns, std::size(Classes) + 1, Masks, O))
+  if (std::optional<LatencyResult> M = maskedStores(S, Columns, std::size(Classes) + 1, O))
+    L.push_back(std::move(*M));
+  if (std::optional<LatencyResult> M = splitLoads(S, Columns, std::size(Classes) + Masks + 1, O))
     L.push_back(std::move(*M));
   // The window: per repetition, the restarted chain of 32 FMAs (C = 32 x
   // the FMA latency, cycles) over the time per iteration T of the loop with

@@ -22,6 +22,9 @@
      fp.cvt   i = (int)x         (double and float to 32-bit integer, 8 each)
      store.masked  vmaskmovps ymm to L1, three columns by mask: all eight
                    lanes, every other lane, none (x86-64 with AVX)
+     load.split    vmovups from L1 that cross a 64 B line, three columns:
+                   ymm at 36 B into the line, xmm at 56 B, and (the
+                   reference) ymm at the line's start (x86-64 with AVX)
    then the reorder window: a loop whose iterations each restart a chain of
    32 dependent FMAs (s = x, then s = fma(s, y, z) 32 times: 128 cycles at
    4) with P independent 1-micro-op integer operations (lea) between its
@@ -162,6 +165,40 @@ static int maskstore_ok(void) { return __builtin_cpu_supports("avx"); }
 static double tp_maskstore(long n, int pattern) { (void)n; return pattern; }
 static int maskstore_ok(void) { return 0; }
 #endif
+/* Vector loads across a line (vmovups, AVX): 16 independent ones per
+   iteration, one in each of 16 consecutive 64 B lines of a 1088 B buffer
+   (in L1), each into its own register (inline asm: the compiler neither
+   hoists nor merges them); Where 0: ymm at byte 36 of each line (bytes
+   36..67: two lines), 1: xmm at byte 56 (56..71), 2: ymm at byte 0 (one
+   line, the reference). */
+#if defined(__x86_64__)
+#define HAVE_SPLITLOAD 1
+static char lbuf[17 * 64] __attribute__((aligned(64)));
+#define LD(w, off, k) "vmovups " #off "+" #k "*64(%0), %%" w #k "\n\t"
+#define LD16(w, off) LD(w, off, 0) LD(w, off, 1) LD(w, off, 2) LD(w, off, 3) LD(w, off, 4) \
+  LD(w, off, 5) LD(w, off, 6) LD(w, off, 7) LD(w, off, 8) LD(w, off, 9) LD(w, off, 10)     \
+  LD(w, off, 11) LD(w, off, 12) LD(w, off, 13) LD(w, off, 14) LD(w, off, 15)
+#define LDCLOBBER "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", \
+  "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15"
+__attribute__((noinline, target("avx"))) static double tp_splitload(long n, int where) {
+  const char *p = lbuf;
+  KEEP(p, "r")
+  for (long i = 0; i < n; i++) {
+    if (where == 0)
+      __asm__ volatile(LD16("ymm", 36) :: "r"(p) : LDCLOBBER);
+    else if (where == 1)
+      __asm__ volatile(LD16("xmm", 56) :: "r"(p) : LDCLOBBER);
+    else
+      __asm__ volatile(LD16("ymm", 0) :: "r"(p) : LDCLOBBER);
+  }
+  return lbuf[0];
+}
+static int splitload_ok(void) { return __builtin_cpu_supports("avx"); }
+#else
+#define HAVE_SPLITLOAD 0
+static double tp_splitload(long n, int where) { (void)n; return where; }
+static int splitload_ok(void) { return 0; }
+#endif
 /* One step of the restarted chain and its P independent leas. */
 #define LEA(v) { long r_ = v + w; KEEP(r_, "r") KEEP(v, "r") }
 #define STEP3 s = __builtin_fma(s, y, z); KEEP(s, "x") LEA(a) LEA(b) LEA(c)
@@ -214,11 +251,12 @@ static double best(int k, long n) {
     case 11: sink += tp_imul(n, one, one); break;
     case 12: sink += tp_cvt(n / 2, fone, (float)fone); break; /* 32 conversions each */
     case 13: case 14: case 15: sink += tp_maskstore(n, k - 13); break;
-    case 16: sink += window3(n / 4, fone, fone, fzero, one); break;
+    case 16: case 17: case 18: sink += tp_splitload(n, k - 16); break;
+    case 19: sink += window3(n / 4, fone, fone, fzero, one); break;
     default: sink += window6(n / 4, fone, fone, fzero, one); break;
     }
     double t = now() - t0;
-    if (k == 4 || k == 10 || k >= 16) t *= 4;
+    if (k == 4 || k == 10 || k >= 19) t *= 4;
     if (k == 12) t *= 2;
     if (t < b) b = t;
   }
@@ -229,9 +267,11 @@ int main(int argc, char **argv) {
   long n = argc > 2 ? atol(argv[2]) : 2000000;
   for (int i = 0; i < 8; i++) cells[i] = &cells[(i + 1) % 8];
   for (int r = 0; r < reps; r++) {
-    for (int k = 0; k <= 17; k++) {
-      int fma = k == 3 || k == 9 || k >= 16, masked = k >= 13 && k <= 15;
-      int skip = (fma && !(HAVE_FMA && fma_ok())) || (masked && !(HAVE_MASKSTORE && maskstore_ok()));
+    for (int k = 0; k <= 20; k++) {
+      int fma = k == 3 || k == 9 || k >= 19, masked = k >= 13 && k <= 15;
+      int split = k >= 16 && k <= 18;
+      int skip = (fma && !(HAVE_FMA && fma_ok())) || (masked && !(HAVE_MASKSTORE && maskstore_ok())) ||
+                 (split && !(HAVE_SPLITLOAD && splitload_ok()));
       printf("%s%.5f", k ? " " : "", skip ? -1.0 : best(k, n) / (16.0 * n) * 1e9);
     }
     printf("\n");
