@@ -11,6 +11,9 @@
 #include "core/Vocabulary.h"
 #include "predictor/levels/LevelUnit.h"
 
+#include <algorithm>
+#include <cmath>
+
 using namespace GiNaC;
 
 namespace segtime {
@@ -61,6 +64,18 @@ ex unlearnedShare(const ex &M, double H) {
   if (is_a<numeric>(M) && ex_to<numeric>(M).to_double() <= 0)
     return 0;
   return segtime::min(ex(1), segtime::max(ex(0), log(M / numeric(H)) / log(numeric(2)) + numeric(1, 2)));
+}
+
+double replayHalfPoint(const std::vector<std::pair<double, double>> &Points) {
+  if (Points.size() < 2 || Points.back().second <= 0.5)
+    return 0;
+  for (size_t I = Points.size() - 1; I-- > 0;)
+    if (Points[I].second <= 0.5) {
+      auto [M0, U0] = Points[I];
+      auto [M1, U1] = Points[I + 1];
+      return M0 * std::pow(M1 / M0, (0.5 - U0) / std::max(U1 - U0, 1e-12));
+    }
+  return 0;
 }
 
 } // namespace segtime

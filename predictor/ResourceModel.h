@@ -21,6 +21,8 @@
 #include <memory>
 #include <set>
 #include <optional>
+#include <utility>
+#include <vector>
 
 namespace segtime {
 
@@ -38,7 +40,9 @@ public:
   virtual StageWeight learnableWeight() const { return nullptr; }
   /// The hard outcomes of each execution that learnableWeight() charges:
   /// count x 2 min(P, 1 - P) (one per branch of P = 1/2, as in the
-  /// calibrating benchmark's random bytes); nullptr if none.
+  /// calibrating benchmark's random bytes; ICC: a search step weighs
+  /// "branch.replay_half" / "branch.replay_half_search" where the machine
+  /// file has both); nullptr if none.
   virtual StageWeight learnableOutcomes() const { return nullptr; }
   /// Data-dependent branch outcomes per call at which half of a replayed
   /// sequence is learned (ICC "branch.replay_half", `segtime calibrate`);
@@ -53,6 +57,16 @@ public:
 /// outcomes per call (learnableOutcomes), H the measured half point:
 /// 0 (learned) up to H / sqrt(2), 1 from H sqrt(2) on, a ramp of one octave.
 GiNaC::ex unlearnedShare(const GiNaC::ex &M, double H);
+
+/// The half point of a sweep of replayed passes (`segtime calibrate`,
+/// "branch.replay_half" and "branch.replay_half_search"): Points are
+/// (outcomes per pass, ascending; the unlearned share measured there,
+/// 0 learned .. 1 as a pass that is never replayed). The outcomes where the
+/// share last crosses 1/2 from below (scanning down from the longest pass:
+/// a noisy short pass above 1/2 does not count), log-linear between the two
+/// points around the crossing; 0 if there is none (the longest pass at or
+/// below 1/2, or no point at or below it).
+double replayHalfPoint(const std::vector<std::pair<double, double>> &Points);
 
 /// Warwick-94 eq. 6: t_x = N_flops / R_fpu, with R_fpu the sustained rate
 /// (Mflop/s) of the machine's POC cost vector, entry "flop".
@@ -339,6 +353,9 @@ public:
 private:
   double Penalty = 0;      ///< s per misprediction
   std::optional<double> ReplayHalf; ///< "branch.replay_half", outcomes per call
+  /// "branch.replay_half_search", outcomes per call: the half point of
+  /// replayed binary searches (learnableOutcomes)
+  std::optional<double> ReplayHalfSearch;
   std::set<std::string> KnownOutcomes; ///< see setKnownOutcomes
   std::string PenaltyFrom; ///< provenance of Penalty
   std::map<std::string, double> CallCost; ///< ICC "call.<name>" entries, s per call

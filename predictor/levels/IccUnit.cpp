@@ -60,6 +60,9 @@ ICCModel::ICCModel(const Machine &M, const std::string &Target, const std::strin
     RetireWindow = R->second.Value; // micro-ops
   if (auto R = ICC.Costs.find("branch.replay_half"); R != ICC.Costs.end() && R->second.Value > 0)
     ReplayHalf = R->second.Value; // outcomes per call, not a time: never an RUV key
+  if (auto R = ICC.Costs.find("branch.replay_half_search");
+      R != ICC.Costs.end() && R->second.Value > 0)
+    ReplayHalfSearch = R->second.Value; // outcomes per call
   if (auto P = ICC.Costs.find("branch.mispredict"); P != ICC.Costs.end()) {
     Penalty = ICC.si("branch.mispredict");
     PenaltyFrom = P->second.Provenance + ": " + P->second.Ref;
@@ -193,14 +196,24 @@ StageWeight ICCModel::learnableWeight() const {
   };
 }
 
+/// The outcomes are counted in units of the replayed random bytes'
+/// (branch.replay_half H): with the machine file's
+/// branch.replay_half_search H_s, a search step (branch.chain.load) counts
+/// H / H_s of them, so that a function of search steps alone has the share
+/// unlearnedShare(O, H_s) of its O outcomes (docs/models.md ICC 4, "Replayed
+/// calls": at one node of the search tree every key has the same history
+/// within its search, the predictor tells keys apart by the searches
+/// before; a bisection is learned up to fewer outcomes than a byte pattern).
 StageWeight ICCModel::learnableOutcomes() const {
-  return [this, Key = ruvKey(Level::ICC, variant())](const Node &N) -> ex {
+  double SearchWeight = ReplayHalf && ReplayHalfSearch ? *ReplayHalf / *ReplayHalfSearch : 1;
+  return [this, SearchWeight, Key = ruvKey(Level::ICC, variant())](const Node &N) -> ex {
     double Count = learnableCount(N, Key);
     // (as mispredictTime: only probabilities of known outcomes count)
     if (!Count || mispredictTime(Count, N.BranchProb).is_zero())
       return 0;
+    double Steps = std::min(Count, N.Ruvs.at(Key).get("branch.chain.load"));
     ex P = parseExpr(N.BranchProb);
-    return numeric(2 * Count) * segtime::min(P, 1 - P);
+    return numeric(2 * (Count - Steps + Steps * SearchWeight)) * segtime::min(P, 1 - P);
   };
 }
 

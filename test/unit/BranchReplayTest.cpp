@@ -89,3 +89,41 @@ TEST(BranchReplay, LearnableWeightsOfTheMispredictionTerm) {
   EXPECT_TRUE(evaluate(T(Guess), {{"Pir_f_1_2", 0.5}}) == 0);
   EXPECT_TRUE(evaluate(O(Guess), {{"Pir_f_1_2", 0.5}}) == 0);
 }
+
+TEST(BranchReplay, HalfPointIsTheLastCrossingFromBelow) {
+  // log-linear between the two points around the crossing: 0.25 at 2^14,
+  // 0.75 at 2^15 -> 2^14.5; points a half octave apart likewise.
+  EXPECT_NEAR(replayHalfPoint({{8192, 0}, {16384, 0.25}, {32768, 0.75}, {65536, 1}}),
+              16384 * std::sqrt(2.0), 1e-6);
+  EXPECT_NEAR(replayHalfPoint({{16384, 0}, {16384 * std::sqrt(2.0), 1}}),
+              16384 * std::pow(2.0, 0.25), 1e-6);
+  // A noisy short pass above 1/2 below the crossing does not count: the
+  // scan comes down from the longest pass.
+  EXPECT_NEAR(replayHalfPoint({{2048, 0.8}, {4096, 0}, {8192, 0.5}, {16384, 1}}), 8192, 1e-9);
+  // Exactly 1/2 at a point: that point.
+  EXPECT_NEAR(replayHalfPoint({{1024, 0}, {2048, 0.5}, {4096, 1}}), 2048, 1e-9);
+  // No crossing: the longest pass still learned, or no point learned.
+  EXPECT_EQ(replayHalfPoint({{1024, 0}, {2048, 0.1}, {4096, 0.4}}), 0);
+  EXPECT_EQ(replayHalfPoint({{1024, 0.6}, {2048, 0.9}}), 0);
+  EXPECT_EQ(replayHalfPoint({{1024, 1}}), 0);
+}
+
+TEST(BranchReplay, SearchStepsWeighByTheirOwnHalfPoint) {
+  // H = 32768, H_s = 8192: a search step counts 4 of the bytes' outcomes,
+  // so a call of search steps alone has the share f(O, H_s).
+  Machine MS = machine(true);
+  MS.Levels[Level::ICC]["any"].Costs["branch.replay_half_search"].Value = 8192;
+  ICCModel Search(MS, "x", "O2"), Bytes(machine(true), "x", "O2");
+  Node Step = branchStage(2, "0.5"), Byte = branchStage(2, "0.5");
+  Step.Ruvs["ICC:x"].add("branch.chain.load", 2);
+  EXPECT_NEAR(evaluate(Search.learnableOutcomes()(Step), {}), 8, 1e-12);
+  EXPECT_NEAR(evaluate(Search.learnableOutcomes()(Byte), {}), 2, 1e-12); // H for the rest
+  EXPECT_NEAR(evaluate(Bytes.learnableOutcomes()(Step), {}), 2, 1e-12);  // no entry: as before
+  // 1 of 2 branches a search step: 1 + 4.
+  Node Mixed = branchStage(2, "0.5");
+  Mixed.Ruvs["ICC:x"].add("branch.chain.load", 1);
+  EXPECT_NEAR(evaluate(Search.learnableOutcomes()(Mixed), {}), 5, 1e-12);
+  // 8192 steps a call: 32768 weighted outcomes, the share at H: 1/2.
+  EXPECT_NEAR(evaluate(unlearnedShare(GiNaC::numeric(8192 * 32768 / 8192), 32768), {}), 0.5,
+              1e-12);
+}

@@ -93,6 +93,8 @@ void measureClock(const fs::path &Dir, const Options &O, int Reps, ClockResult &
   CR.Spread = relSpread(CR.GHz);
 }
 
+static void measureSearchReplay(const fs::path &Dir, const Options &O, MispredictResult &M);
+
 /// Measures the branch-misprediction penalty: one loop with one
 /// data-dependent branch per byte (taken if the byte is < 128; inline asm in
 /// the taken arm keeps it a conditional jump, neither a cmov nor a vector
@@ -116,24 +118,75 @@ void measureMispredict(const fs::path &Dir, const Options &O, ClockResult &CR) {
   // The same bytes' prefixes of m = 2^10 .. n replayed: how long a sequence
   // of outcomes the predictor learns (docs/calibrate.md "ICC: replayed
   // branches"). The half point H: where the extra time per branch crosses
-  // half of the longest prefix's.
+  // half of the longest prefix's. Then the replayed binary searches' own
+  // half point (measureSearchReplay).
   std::vector<double> R = runSampleProgram(
       Dir, "mispredict", kernel::mispredict(),
       {std::to_string(O.Reps), std::to_string(M.Elements), "replay"});
   for (size_t I = 0; I + 1 < R.size(); I += 2)
     M.Replay.push_back({long(R[I]), R[I + 1]});
-  if (M.Replay.size() >= 2) {
-    double Half = M.Replay.back().second / 2;
-    for (size_t I = M.Replay.size() - 1; I-- > 0;)
-      if (M.Replay[I].second <= Half) {
-        // (the last crossing from below, from the longest prefix down)
-        auto [M0, E0] = M.Replay[I];
-        double E1 = M.Replay[I + 1].second;
-        M.ReplayHalf = M0 * std::pow(2.0, (Half - E0) / std::max(E1 - E0, 1e-12));
-        break;
-      }
+  if (M.Replay.size() >= 2 && M.Replay.back().second > 0) {
+    // the unlearned share: the extra over the longest prefix's
+    std::vector<std::pair<double, double>> Share;
+    for (const auto &[Len, Extra] : M.Replay)
+      Share.push_back({double(Len), Extra / M.Replay.back().second});
+    M.ReplayHalf = replayHalfPoint(Share);
   }
+  measureSearchReplay(Dir, O, M);
   CR.Mispredict = M;
+}
+
+/// Replayed binary searches (kernels/Mispredict.c "search"; docs/calibrate.md
+/// "ICC replayed branches"): per repetition, for outcomes per pass of
+/// 2^11 .. 2^17 (half octaves), K random keys searched in a sorted table of
+/// 4096 ints (L1) replayed each pass and, the reference, fresh keys each
+/// pass; ns per search step of each (>= 2^22 steps per timing, 2^20 with
+/// --quick, fastest of 3). The unlearned share of a point is
+/// (replayed - learned) / (fresh - learned), learned the replayed ns at the
+/// fewest outcomes, fresh the median over the points of the fresh keys'
+/// (the same at every K: nothing to learn); the half point
+/// (replayHalfPoint) per repetition, the value their median. 3
+/// repetitions (2 with --quick), about 1 s each.
+static void measureSearchReplay(const fs::path &Dir, const Options &O, MispredictResult &M) {
+  const int Reps = O.Quick ? 2 : 3;
+  std::vector<double> R = runSampleProgram(
+      Dir, "mispredict", kernel::mispredict(),
+      {std::to_string(Reps), std::to_string(O.Quick ? 1L << 20 : 1L << 22), "search"});
+  constexpr size_t Points = 13;
+  if (R.size() != 3 * Points * Reps)
+    throw CalibError("the replayed-search benchmark printed " + std::to_string(R.size()) +
+                     " numbers, not " + std::to_string(3 * Points * Reps));
+  std::vector<double> Learned, Fresh;
+  for (int Rep = 0; Rep < Reps; ++Rep) {
+    const double *P = &R[3 * Points * Rep];
+    std::vector<double> F;
+    for (size_t I = 0; I < Points; ++I)
+      F.push_back(P[3 * I + 2]);
+    double L = P[1], U = median(F);
+    Learned.push_back(L);
+    Fresh.push_back(U);
+    if (U <= L)
+      continue; // nothing learned at the fewest outcomes
+    std::vector<std::pair<double, double>> Share;
+    for (size_t I = 0; I < Points; ++I)
+      Share.push_back({P[3 * I], (P[3 * I + 1] - L) / (U - L)});
+    if (double H = replayHalfPoint(Share); H > 0)
+      M.SearchHalves.push_back(H);
+  }
+  for (size_t I = 0; I < Points; ++I) {
+    std::vector<double> Rep, Fr;
+    for (int K = 0; K < Reps; ++K) {
+      Rep.push_back(R[3 * (Points * K + I) + 1]);
+      Fr.push_back(R[3 * (Points * K + I) + 2]);
+    }
+    M.Search.push_back({long(R[3 * I]), median(Rep), median(Fr)});
+  }
+  M.SearchLearned = median(Learned);
+  M.SearchFresh = median(Fresh);
+  if (!M.SearchHalves.empty()) {
+    M.SearchHalf = median(M.SearchHalves);
+    M.SearchSpread = relSpread(M.SearchHalves);
+  }
 }
 
 /// A throughput timed in several columns of the latency benchmark's samples

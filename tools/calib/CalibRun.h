@@ -193,6 +193,20 @@ struct MispredictResult {
   /// log-linear interpolation (0: not found).
   std::vector<std::pair<long, double>> Replay;
   double ReplayHalf = 0;
+  /// Replayed binary searches (kernels/Mispredict.c "search"): per point
+  /// (outcomes = search steps of the K keys per pass, the medians over the
+  /// repetitions of ns per step replayed and with fresh keys each pass),
+  /// outcomes 2^11 .. 2^17; the half point per repetition, their median
+  /// (0: not found) and spread.
+  struct SearchPoint {
+    long Outcomes = 0;
+    double Replayed = 0, Fresh = 0;
+  };
+  std::vector<SearchPoint> Search;
+  std::vector<double> SearchHalves;
+  double SearchHalf = 0;
+  std::optional<double> SearchSpread;
+  double SearchLearned = 0, SearchFresh = 0; ///< ns per step: the medians of the levels
 };
 
 /// The latency of one instruction class of loop-carried chains, for the ICC

@@ -198,6 +198,22 @@ std::string clockCosts(const ClockResult &C, const Options &O, const std::string
             "; docs/calibrate.md)")
       << "}\n";
   }
+  if (const auto &M = C.Mispredict; M && M->SearchHalf > 0) {
+    std::string Pts;
+    for (const auto &P : M->Search)
+      Pts += (Pts.empty() ? "" : ", ") + std::to_string(P.Outcomes) + " " + num(P.Replayed, 3) +
+             "/" + num(P.Fresh, 3);
+    Y << "          branch.replay_half_search: {value: " << num(M->SearchHalf)
+      << ", provenance: measured, ref: "
+      << yq(Ref0 + "search steps per pass at which K replayed binary searches (random keys, "
+                   "a sorted table of 4096 ints in L1, kernels/Mispredict.c) cost half way "
+                   "between learned (" + num(M->SearchLearned, 3) + " ns per step, the fewest "
+                   "outcomes replayed) and fresh keys every pass (" + num(M->SearchFresh, 3) +
+            " ns), log-linear between the points of 2^11..2^17 outcomes, median of " +
+            std::to_string(M->SearchHalves.size()) + " reps (outcomes replayed/fresh ns per "
+            "step: " + Pts + "; docs/calibrate.md)")
+      << (M->SearchSpread ? ", spread: " + num(*M->SearchSpread, 3) : "") << "}\n";
+  }
   for (const LatencyResult &L : C.Latencies)
     Y << "          " << (L.Throughput ? "throughput." : "latency.") << L.Class
       << ": {value: " << num(L.Value / C.Value) << ", provenance: measured, ref: "
