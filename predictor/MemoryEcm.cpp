@@ -233,12 +233,14 @@ static ex movingStride(const MemStream &M) {
   return 0;
 }
 
-std::string stridedWalkName(int RowBytes, bool Store) {
-  const char *Kind = Store ? "strided_store" : "strided";
+std::string stridedWalkName(int RowBytes, WalkKind Kind) {
+  const char *K = Kind == WalkKind::Load    ? "strided"
+                  : Kind == WalkKind::Store ? "strided_store"
+                                            : "strided_rmw";
   switch (RowBytes) {
-  case 1024: return std::string(Kind) + "_1k";
-  case 2048: return std::string(Kind) + "_2k";
-  case 4096: return Kind;
+  case 1024: return std::string(K) + "_1k";
+  case 2048: return std::string(K) + "_2k";
+  case 4096: return K;
   default:
     throw std::invalid_argument("strided walk: rows of " + std::to_string(RowBytes) +
                                 " B (expected 1024, 2048 or 4096)");
@@ -248,6 +250,30 @@ std::string stridedWalkName(int RowBytes, bool Store) {
 ex pageStrided(const MemStream &M) {
   ex S = movingStride(M);
   return S.is_zero() ? ex(0) : ex(cmp_le(numeric(PrefetchPage), S));
+}
+
+ex walkRowDistance(const MemStream &M, double Line) {
+  ex S = movingStride(M);
+  if (S.is_zero() || !is_a<numeric>(S) || M.Offsets.empty())
+    return S;
+  std::vector<double> P{0};
+  for (const std::string &O : M.Offsets) {
+    ex X = parseExpr(O);
+    if (!is_a<numeric>(X))
+      return S;
+    P.push_back(ex_to<numeric>(X).to_double());
+  }
+  std::sort(P.begin(), P.end());
+  // The first reference of each run of references within a line of it.
+  std::vector<double> Runs{P.front()};
+  for (double X : P)
+    if (X - Runs.back() >= Line)
+      Runs.push_back(X);
+  double Stride = ex_to<numeric>(S).to_double();
+  double D = Stride - (Runs.back() - Runs.front());
+  for (size_t K = 1; K < Runs.size(); ++K)
+    D = std::min(D, Runs[K] - Runs[K - 1]);
+  return D == std::floor(D) ? ex(numeric(static_cast<long>(D))) : ex(numeric(D));
 }
 
 std::vector<MemoryModel::WalkClass> MemoryModel::walkClasses(const MemStream &M) const {
@@ -269,23 +295,30 @@ std::vector<MemoryModel::WalkClass> MemoryModel::walkClasses(const MemStream &M)
     if (Span + 64 > ex_to<numeric>(S).to_double())
       return R;
   }
-  // A stream that only stores: from a 1 KiB stride on. One that loads and
-  // stores: where its stride is a multiple of 1 KiB, so that its next load
-  // is 4 KiB-aliased with one of its stores still in the store buffer and
-  // waits for it (Intel Optimization Reference Manual, "4K aliasing"; AMD
-  // Software Optimization Guide for Family 19h, "Store-to-load forwarding":
-  // address bits 11:0 are compared first).
-  if (M.Load && !(is_a<numeric>(S) && ex_to<numeric>(S).is_integer() &&
-                  mod(ex_to<numeric>(S), numeric(1024)).is_zero()))
+  // The walk's rows are its row distance apart (an unrolled column walk's
+  // stride spans several rows).
+  ex D = walkRowDistance(M, Caches.empty() ? 64 : Caches.front().Line);
+  // A stream that only stores: from a 1 KiB row distance on. One that loads
+  // and stores: where that distance is a multiple of 1 KiB, so that its
+  // next load is 4 KiB-aliased with one of its stores still in the store
+  // buffer and waits for it (Intel Optimization Reference Manual, "4K
+  // aliasing"; AMD Software Optimization Guide for Family 19h,
+  // "Store-to-load forwarding": address bits 11:0 are compared first).
+  if (M.Load && !(is_a<numeric>(D) && ex_to<numeric>(D).is_integer() &&
+                  mod(ex_to<numeric>(D), numeric(1024)).is_zero()))
     return R;
+  // Its lines cost the read-modify-write walk when it loads them too and
+  // the file has that walk (docs/models.md "Strided store walks").
+  WalkKind Kind = M.Load && hasRmwWalkCurves() ? WalkKind::LoadStore : WalkKind::Store;
   const int Rows[] = {1024, 2048, 4096};
   for (int K = 0; K < 3; ++K) {
-    ex In = cmp_le(numeric(Rows[K]), S);
+    ex In = cmp_le(numeric(Rows[K]), D);
     if (K + 1 < 3)
-      In *= cmp_lt(S, numeric(Rows[K + 1]));
+      In *= cmp_lt(D, numeric(Rows[K + 1]));
     if (In.is_zero())
       continue;
-    R.push_back({In, &Walks.at(stridedWalkName(Rows[K], true))});
+    std::string Name = stridedWalkName(Rows[K], Kind);
+    R.push_back({In, &Walks.at(Name), Name});
   }
   return R;
 }

@@ -105,13 +105,18 @@ std::optional<MemoryModel> MemoryModel::fromMachine(const Machine &M, std::strin
     R.Strided = std::move(*Steps);
   if (auto Steps = R.readCurve(M, "strided_shared2"))
     R.StridedShared = std::move(*Steps);
-  // The store walks by row size: used together (the load walks by row size
-  // are recorded, not used: docs/models.md "Strided store walks").
-  for (int Row : {1024, 2048, 4096})
-    if (auto Steps = R.readCurve(M, stridedWalkName(Row, true)))
-      R.Walks[stridedWalkName(Row, true)] = std::move(*Steps);
-  if (R.Walks.size() != 3)
-    R.Walks.clear();
+  // The store walks by row size, and the read-modify-write walks: each
+  // kind used when the file has its three rows (the load walks by row size
+  // are recorded, not used: docs/models.md "Strided store walks"). The
+  // read-modify-write walks only beside the store walks.
+  for (WalkKind K : {WalkKind::Store, WalkKind::LoadStore}) {
+    std::map<std::string, std::vector<Level>> Kind;
+    for (int Row : {1024, 2048, 4096})
+      if (auto Steps = R.readCurve(M, stridedWalkName(Row, K)))
+        Kind[stridedWalkName(Row, K)] = std::move(*Steps);
+    if (Kind.size() == 3 && (K == WalkKind::Store || !R.Walks.empty()))
+      R.Walks.insert(Kind.begin(), Kind.end());
+  }
   if (auto Steps = R.readCurve(M, "overlap", "exponent")) {
     for (const Level &L : *Steps)
       if (L.Bandwidth < 1)

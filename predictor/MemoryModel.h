@@ -51,12 +51,18 @@ namespace segtime {
 std::string memoryCurveKey(size_t Point, const std::string &Field,
                            const std::string &Curve = "curve");
 
+/// What a strided walk does at each element it visits: load it (s +=
+/// a[r][c]), store it (a[r][c] = r), or load and store it (a[r][c] += r, a
+/// read-modify-write).
+enum class WalkKind { Load, Store, LoadStore };
+
 /// The curve of a strided walk in the machine file (memory.<name>.NN, `segtime
 /// calibrate --level strided`): a column walk over rows of RowBytes (1024,
-/// 2048, 4096) that loads ("strided_1k", "strided_2k", "strided") or stores
-/// ("strided_store_1k", "strided_store_2k", "strided_store"), one access per
+/// 2048, 4096) that loads ("strided_1k", "strided_2k", "strided"), stores
+/// ("strided_store_1k", "strided_store_2k", "strided_store") or loads and
+/// stores ("strided_rmw_1k", "strided_rmw_2k", "strided_rmw"), one access per
 /// line. Throws std::invalid_argument for another row size.
-std::string stridedWalkName(int RowBytes, bool Store);
+std::string stridedWalkName(int RowBytes, WalkKind Kind);
 
 /// cache_sets(stride, sets, line): the sets of a cache with `sets` sets of
 /// `line`-byte lines that a long run of references `stride` bytes apart
@@ -135,6 +141,17 @@ constexpr double PrefetchPage = 4096;
 /// if it is smaller or the stream never moves. Unevaluated (cmp_le) while the
 /// stride is symbolic (8*n).
 GiNaC::ex pageStrided(const MemStream &M);
+
+/// The row distance of M's walk (B): the distance between the lines its
+/// innermost moving loop visits one after the other. With a numeric stride
+/// S and numeric offsets, the references of one iteration (offset 0 and
+/// Offsets) are grouped into runs within Line bytes of their first, and the
+/// distance is the smallest gap between consecutive runs, the last run to
+/// the next iteration's first (S less their span) included: a column walk
+/// unrolled u times (stride u x r, offsets r, 2r, ..., (u-1) r) has r, as a
+/// walk of one reference per row r apart does. Otherwise (a symbolic stride
+/// or offset) |S|; 0 if M never moves.
+GiNaC::ex walkRowDistance(const MemStream &M, double Line = 64);
 
 /// One contribution of the Execution-Cache-Memory (ECM) model of a loop
 /// nest (Treibig & Hager 2010; Stengel, Treibig, Hager & Wellein 2015;
@@ -306,28 +323,36 @@ public:
   /// Its name: "strided", "strided_shared2", or "" (none).
   std::string stridedCurveName() const;
   /// One class of a strided store stream's walk: In is 1 when the stream's
-  /// innermost moving stride falls in the class (cmp_le/cmp_lt, unevaluated
-  /// while symbolic), Curve the store walk that prices its lines (s per B at
-  /// a footprint: walkTime; its rate includes the line's read for ownership
-  /// and its write-back).
+  /// row distance (walkRowDistance) falls in the class (cmp_le/cmp_lt,
+  /// unevaluated while symbolic), Curve the walk that prices its lines (s
+  /// per B at a footprint: walkTime; its rate includes the line's read for
+  /// ownership and its write-back), Name that curve's (stridedWalkName).
   struct WalkClass {
     GiNaC::ex In;
     const std::vector<Level> *Curve;
+    std::string Name;
   };
   /// The walk classes of stream M (docs/models.md "Strided store walks"),
   /// with the store walks in the machine file (stridedWalkName) and one
-  /// process: a stream that only stores, from a 1 KiB stride on, or one
-  /// that loads and stores with a stride that is a multiple of 1 KiB; per
-  /// stride class 1-2 KiB, 2-4 KiB, >= 4 KiB the store walk of that row
-  /// size. Empty otherwise (loads alone, an unrolled run that covers its
-  /// stride, a stream that never moves).
+  /// process: a stream that only stores, from a 1 KiB row distance on, or
+  /// one that loads and stores with a row distance that is a multiple of 1
+  /// KiB; per class of the row distance 1-2 KiB, 2-4 KiB, >= 4 KiB the walk
+  /// of that row size: the store walk for a stream that only stores, the
+  /// read-modify-write walk (WalkKind::LoadStore) for one that loads and
+  /// stores when the file has those three curves, else the store walk.
+  /// Empty otherwise (loads alone, an unrolled run that covers its stride,
+  /// a stream that never moves).
   std::vector<WalkClass> walkClasses(const MemStream &M) const;
   /// V / B_walk(F) in seconds: V bytes at walk curve C's rate at footprint
   /// F (the curve's nearest point).
   GiNaC::ex walkTime(const std::vector<Level> &C, const GiNaC::ex &V,
                      const GiNaC::ex &F) const;
   /// Whether the machine file has the three store walks (1, 2, 4 KiB rows).
-  bool hasWalkCurves() const { return !Walks.empty(); }
+  bool hasWalkCurves() const { return Walks.count(stridedWalkName(4096, WalkKind::Store)) > 0; }
+  /// Whether it also has the three read-modify-write walks.
+  bool hasRmwWalkCurves() const {
+    return hasWalkCurves() && Walks.count(stridedWalkName(4096, WalkKind::LoadStore)) > 0;
+  }
   /// The loop nest's time from its core time Core and transfer time Mem (s)
   /// at footprint F (B): overlapTime(Core, Mem, p(F)) (predictor/Overlap.h),
   /// p the exponent of the measured overlap curve memory.overlap.NN at the
@@ -360,8 +385,8 @@ private:
   double LoadsPerCycle = 0, StoresPerCycle = 0; ///< memory.L1.*_per_cycle (0: none)
   std::string Target;
   std::vector<Level> Strided, StridedShared; ///< steps of memory.strided(_shared2)
-  /// steps of the store walks by name (stridedWalkName); empty unless the
-  /// file has all three
+  /// steps of the store and read-modify-write walks by name
+  /// (stridedWalkName); each kind only when the file has all three rows
   std::map<std::string, std::vector<Level>> Walks;
   std::vector<Level> Overlap; ///< steps of memory.overlap (Bandwidth = exponent p)
   double Ranks = 1;

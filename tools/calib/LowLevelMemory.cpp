@@ -376,9 +376,13 @@ StridedResult LowLevelBench::runStrided(bool Shared) {
       } else if (K > 0) {
         int Row = Arr[K].at("row_bytes").get<int>();
         bool Store = Arr[K].at("store").get<int>() != 0;
-        W.Name = stridedWalkName(Row, Store);
-        W.What = std::string(Store ? "a[r][c] = r" : "s += a[r][c]") + " over " +
-                 std::to_string(Row / 1024) +
+        bool Load = Arr[K].value("load", Store ? 0 : 1) != 0;
+        WalkKind Kind = !Store ? WalkKind::Load : Load ? WalkKind::LoadStore : WalkKind::Store;
+        W.Name = stridedWalkName(Row, Kind);
+        W.What = std::string(Kind == WalkKind::Load    ? "s += a[r][c]"
+                             : Kind == WalkKind::Store ? "a[r][c] = r"
+                                                       : "a[r][c] += r") +
+                 " over " + std::to_string(Row / 1024) +
                  " KiB rows r, one access per 64 B line, columns c of lines even ones first";
       }
       W.BytesPerElement = Arr[K].at("bytes_per_element").get<int>();

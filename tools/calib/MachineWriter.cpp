@@ -424,7 +424,8 @@ std::vector<std::string> ownedPrefixes(const std::string &Part) {
   if (Part == "strided")
     return {"memory.strided.",          "memory.strided_shared2.",  "memory.strided_1k.",
             "memory.strided_2k.",       "memory.strided_store.",    "memory.strided_store_1k.",
-            "memory.strided_store_2k.", "memory.gather."};
+            "memory.strided_store_2k.", "memory.strided_rmw.",      "memory.strided_rmw_1k.",
+            "memory.strided_rmw_2k.",   "memory.gather."};
   if (Part == "overlap")
     return {"memory.overlap."};
   if (Part == "library")

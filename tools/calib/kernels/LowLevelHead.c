@@ -148,16 +148,21 @@ __attribute__((noinline)) static long s_walk(long n, const long *restrict a) {
 }
 
 /* The same walk over rows of `row` longs (128, 256, 512: 1, 2, 4 KiB) that
-   loads (store = 0: s += a[r][c]) or stores (store = 1: a[r][c] = r), one
-   access per 64 B line: the line rate of a column walk by stride and kind. */
-__attribute__((noinline)) static long s_walk_rows(long n, long *restrict a, long row, int store) {
+   loads (kind 0: s += a[r][c]), stores (kind 1: a[r][c] = r) or loads and
+   stores (kind 2: a[r][c] += r, a read-modify-write), one access per 64 B
+   line: the line rate of a column walk by stride and kind. */
+__attribute__((noinline)) static long s_walk_rows(long n, long *restrict a, long row, int kind) {
   long rows = n / row, s = 0;
   for (long k = 0; k < row / 8; k++) {
     long *p = a + 8 * (k < row / 16 ? 2 * k : 2 * (k - row / 16) + 1);
-    if (store) {
+    if (kind == 1) {
 #pragma clang loop vectorize(disable)
       for (long r = 0; r < rows; r++)
         p[r * row] = r;
+    } else if (kind == 2) {
+#pragma clang loop vectorize(disable)
+      for (long r = 0; r < rows; r++)
+        p[r * row] += r;
     } else {
 #pragma clang loop vectorize(disable)
       for (long r = 0; r < rows; r++)

@@ -4,14 +4,15 @@ enum { ID_MEM = 10, ID_STRIDED = 20, ID_OVERLAP = 30, ID_POLY = 100, MAXGATHER_ 
 static long *SW;               /* the strided walk's buffer */
 static volatile long *Partner; /* strided2: the walk the partner process runs (0 idle, -1 stop) */
 /* The walks of mode "strided": kernel 0 the 4 KiB-row load walk (s_walk),
-   1..5 s_walk_rows by row (longs) and kind (1: stores). */
-enum { NWALK = 6, ID_GATHER = ID_STRIDED + NWALK };
+   1..8 s_walk_rows by row (longs) and kind (0 loads, 1 stores, 2 loads and
+   stores). */
+enum { NWALK = 9, ID_GATHER = ID_STRIDED + NWALK };
 /* The gather's index arrays, one per point (by its buffer length n). */
 static long GatherN[MAXGATHER_];
 static int *GatherIdx[MAXGATHER_];
 static int NGather;
-static const long WalkRow[NWALK] = {512, 128, 256, 128, 256, 512};
-static const int WalkStore[NWALK] = {0, 0, 0, 1, 1, 1};
+static const long WalkRow[NWALK] = {512, 128, 256, 128, 256, 512, 128, 256, 512};
+static const int WalkKind[NWALK] = {0, 0, 0, 1, 1, 1, 2, 2, 2};
 static void call(int id, long n) {
   switch (id) {
   case ID_STRIDED:
@@ -20,8 +21,9 @@ static void call(int id, long n) {
     Sink += (double)s_walk(n, SW);
     break;
   case ID_STRIDED + 1: case ID_STRIDED + 2: case ID_STRIDED + 3:
-  case ID_STRIDED + 4: case ID_STRIDED + 5:
-    Sink += (double)s_walk_rows(n, SW, WalkRow[id - ID_STRIDED], WalkStore[id - ID_STRIDED]);
+  case ID_STRIDED + 4: case ID_STRIDED + 5: case ID_STRIDED + 6:
+  case ID_STRIDED + 7: case ID_STRIDED + 8:
+    Sink += (double)s_walk_rows(n, SW, WalkRow[id - ID_STRIDED], WalkKind[id - ID_STRIDED]);
     break;
   case ID_GATHER:
     for (int k = 0; k < NGather; k++)
@@ -454,8 +456,8 @@ static int runStrided(const args_t *a) {
       printf(", {\"kernel\": %d, \"bytes_per_element\": 8, \"gather\": 1, \"points\": ", k);
     else
       printf("%s{\"kernel\": %d, \"bytes_per_element\": 8, \"row_bytes\": %ld, "
-             "\"store\": %d, \"points\": ",
-             k ? ", " : "", k, WalkRow[k] * 8, WalkStore[k]);
+             "\"load\": %d, \"store\": %d, \"points\": ",
+             k ? ", " : "", k, WalkRow[k] * 8, WalkKind[k] != 1, WalkKind[k] != 0);
     printPoints(start[k], start[k + 1], reps);
     printf("}");
   }
