@@ -208,6 +208,13 @@ private:
   GiNaC::ex nodeCost(const Node &N, const StageWeight &W, const std::string &Key,
                      const std::string &Fn, const std::string &Level);
 
+  /// Callee's closed form C (weight key Key) bound to call node Call's
+  /// arguments: the form itself if it has none of the callee's parameters,
+  /// a kept call if it is larger than MaxCalleeNodes, else the substituted
+  /// form, once per distinct binding (BoundMemo).
+  GiNaC::ex boundCall(const Node &Call, const FunctionSeg &Callee, const GiNaC::ex &C,
+                      const std::string &Key);
+
   /// IR-level bodies (INTCC, ICC): SourceNode id -> the product of the
   /// rank-resolved arm probabilities (cmp_eq(rank, 0), ...) between that
   /// source node and its nearest enclosing loop, when every arm on that path
