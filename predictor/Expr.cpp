@@ -109,6 +109,7 @@ REGISTER_FUNCTION(seg_sum, eval_func(segSumEval))
 REGISTER_FUNCTION(cmp_eq, eval_func(cmpEqEval))
 REGISTER_FUNCTION(cmp_lt, eval_func(cmpLtEval))
 REGISTER_FUNCTION(cmp_le, eval_func(cmpLeEval))
+REGISTER_FUNCTION(seg_call, dummy())
 
 symbol sym(const std::string &Name) {
   static std::map<std::string, symbol> Registry;

@@ -37,6 +37,8 @@ DECLARE_FUNCTION_4P(seg_sum)
 DECLARE_FUNCTION_2P(cmp_eq)
 DECLARE_FUNCTION_2P(cmp_lt)
 DECLARE_FUNCTION_2P(cmp_le)
+/// seg_call(id, {args}): a callee's closed form kept as a call (keptCall).
+DECLARE_FUNCTION_2P(seg_call)
 
 /// The one symbol with this name (GiNaC symbols are identified by object, so
 /// all of segtime takes them from this registry).
@@ -104,6 +106,29 @@ double evaluate(const GiNaC::ex &E, const std::map<std::string, double> &Values)
 /// (5e-29*P*Q beside 3e-08), which, like the order GiNaC adds in, changes
 /// from run to run. Any other E is returned as it is.
 GiNaC::ex dropRoundoff(const GiNaC::ex &E, double Rel = 1e-12);
+
+/// Registers the closed form Form of function Name, in its parameters
+/// Params (source names), for keptCall; returns its id. The registry lives
+/// as long as the process (a form is registered once per function and
+/// weight by FormulaBuilder).
+size_t keepForm(const std::string &Name, const GiNaC::ex &Form,
+                const std::vector<std::string> &Params);
+
+/// The call of kept form Id at Args (one per parameter, in order):
+/// seg_call(Id, {Args}), an expression whose size does not depend on the
+/// form's. evaluate() gives it the value of the form with each parameter
+/// bound to its argument's value and every other name to the value it is
+/// given (a name it is not given is one whose coefficient is 0 in value,
+/// FormulaBuilder::dependsOn: its terms are dropped, as evaluateLevel drops
+/// them from a closed form); toString prints it "T_Name(args)". The value is
+/// the form's own, computed once per distinct arguments and values
+/// (numbers in doubles, as evaluate() returns them). Throws
+/// std::out_of_range for an unknown Id.
+GiNaC::ex keptCall(size_t Id, const GiNaC::exvector &Args);
+
+/// The function names of the kept calls in E (keptCall), not those inside
+/// the kept forms.
+std::set<std::string> keptCalls(const GiNaC::ex &E);
 
 /// Human form: "2.1e-09*n^3 + 4e-09*n^2" with Cs numbers rounded to Digits.
 /// Repeats a shared subexpression at every use (see toFormulaText).

@@ -30,6 +30,10 @@ GiNaC::ex segSumEval(const GiNaC::ex &Body, const GiNaC::ex &K, const GiNaC::ex 
                      const GiNaC::ex &Hi);
 
 } // namespace expr_detail
+
+/// The function name of kept call E (seg_call, keptCall): for printing.
+const std::string &keptName(const GiNaC::ex &E);
+
 } // namespace segtime
 
 #endif

@@ -12,6 +12,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
+#include <limits>
 #include <unordered_map>
 
 using namespace GiNaC;
@@ -20,6 +22,67 @@ namespace segtime {
 
 using expr_detail::dbl;
 using expr_detail::isNum;
+
+namespace {
+/// A closed form kept behind its calls (keptCall): the form, its
+/// parameters, its other names, and its values by arguments and values.
+struct KeptForm {
+  std::string Name;
+  ex Form;
+  std::vector<symbol> Params;
+  std::vector<std::string> Names; ///< the form's free names other than Params
+  std::map<std::vector<double>, ex> Values; ///< (args, Names' values; NaN: none) -> value
+};
+std::vector<KeptForm> &keptForms() {
+  static std::vector<KeptForm> Forms;
+  return Forms;
+}
+ex keptValue(size_t Id, const exvector &Args, const std::map<std::string, double> &Values);
+} // namespace
+
+size_t keepForm(const std::string &Name, const ex &Form, const std::vector<std::string> &Params) {
+  KeptForm K;
+  K.Name = Name;
+  K.Form = Form;
+  std::set<std::string> Free = freeSymbols(Form);
+  for (const std::string &P : Params) {
+    K.Params.push_back(sym(P));
+    Free.erase(P);
+  }
+  K.Names.assign(Free.begin(), Free.end());
+  keptForms().push_back(std::move(K));
+  return keptForms().size() - 1;
+}
+
+ex keptCall(size_t Id, const exvector &Args) {
+  if (Id >= keptForms().size() || Args.size() != keptForms()[Id].Params.size())
+    throw std::out_of_range("keptCall: no kept form " + std::to_string(Id) + " of " +
+                            std::to_string(Args.size()) + " parameters");
+  lst L;
+  for (const ex &A : Args)
+    L.append(A);
+  return seg_call(numeric(long(Id)), L).hold();
+}
+
+/// The kept form of seg_call E (its name, for printing).
+const std::string &keptName(const ex &E) {
+  return keptForms().at(ex_to<numeric>(E.op(0)).to_long()).Name;
+}
+
+std::set<std::string> keptCalls(const ex &E) {
+  std::set<std::string> Out;
+  std::unordered_map<const basic *, ex> Seen;
+  std::function<void(const ex &)> Walk = [&](const ex &X) {
+    if (X.nops() == 0 || !Seen.emplace(&ex_to<basic>(X), X).second)
+      return;
+    if (is_ex_the_function(X, seg_call))
+      Out.insert(keptName(X));
+    for (size_t I = 0; I < X.nops(); ++I)
+      Walk(X.op(I));
+  };
+  Walk(E);
+  return Out;
+}
 
 namespace {
 /// Substitutes numbers for symbols and evaluates, combining the numbers of
@@ -34,8 +97,11 @@ namespace {
 /// form: 50 s).
 struct CanonicalEval : map_function {
   const exmap &M;
+  /// The values by name (a kept call's form has names of its own).
+  const std::map<std::string, double> &Values;
   std::unordered_map<const basic *, std::pair<ex, ex>> Memo; // (object kept, result)
-  explicit CanonicalEval(const exmap &M) : M(M) {}
+  CanonicalEval(const exmap &M, const std::map<std::string, double> &Values)
+      : M(M), Values(Values) {}
   ex operator()(const ex &E) override {
     if (is_a<symbol>(E)) {
       auto It = M.find(E);
@@ -50,7 +116,15 @@ struct CanonicalEval : map_function {
       return It->second.second;
     ex R;
     bool Sum = is_a<add>(E);
-    if (Sum || is_a<mul>(E)) {
+    if (is_ex_the_function(E, seg_call)) {
+      exvector Args;
+      bool AllNum = true;
+      for (const ex &A : E.op(1)) {
+        Args.push_back((*this)(A));
+        AllNum = AllNum && isNum(Args.back());
+      }
+      R = AllNum ? keptValue(ex_to<numeric>(E.op(0)).to_long(), Args, Values) : E;
+    } else if (Sum || is_a<mul>(E)) {
       exvector Ops;
       bool AllNum = true;
       for (const ex &Op : E) {
@@ -122,6 +196,44 @@ ex dropRoundoff(const ex &E, double Rel) {
   return Dropped ? ex(add(Kept)) : E;
 }
 
+namespace {
+ex keptValue(size_t Id, const exvector &Args, const std::map<std::string, double> &Values) {
+  KeptForm &K = keptForms().at(Id);
+  std::vector<double> At;
+  std::set<std::string> Missing;
+  for (const ex &A : Args)
+    At.push_back(dbl(A));
+  for (const std::string &X : K.Names) {
+    auto It = Values.find(X);
+    At.push_back(It == Values.end() ? std::numeric_limits<double>::quiet_NaN() : It->second);
+    if (It == Values.end())
+      Missing.insert(X);
+  }
+  // (NaN != NaN: a key with a name missing is its own; those are rare)
+  if (auto Hit = K.Values.find(At); Missing.empty() && Hit != K.Values.end())
+    return Hit->second;
+  exmap M;
+  for (size_t I = 0; I < K.Params.size(); ++I)
+    M[K.Params[I]] = Args[I];
+  for (const std::string &X : K.Names)
+    if (auto It = Values.find(X); It != Values.end())
+      M[sym(X)] = numeric(It->second);
+  CanonicalEval Eval(M, Values);
+  ex V = Eval(Missing.empty() ? K.Form : dropTermsWith(K.Form, Missing));
+  if (!isNum(V)) {
+    std::string Free;
+    for (const std::string &S : freeSymbols(V))
+      Free += (Free.empty() ? "" : ", ") + S;
+    throw std::runtime_error("the call T_" + K.Name + " kept as a call: " +
+                             (Free.empty() ? "its form did not evaluate to a number"
+                                           : "no value for " + Free));
+  }
+  if (Missing.empty())
+    K.Values.emplace(std::move(At), V);
+  return V;
+}
+} // namespace
+
 double evaluate(const ex &E, const std::map<std::string, double> &Values) {
   exmap M;
   for (const std::string &S : freeSymbols(E)) {
@@ -129,7 +241,7 @@ double evaluate(const ex &E, const std::map<std::string, double> &Values) {
     if (It != Values.end())
       M[sym(S)] = numeric(It->second);
   }
-  CanonicalEval Eval(M);
+  CanonicalEval Eval(M, Values);
   ex V = Eval(E);
   if (!isNum(V)) {
     std::string Missing;

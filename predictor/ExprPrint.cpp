@@ -7,6 +7,7 @@
 ///
 //===----------------------------------------------------------------------===//
 #include "predictor/Expr.h"
+#include "predictor/ExprDetail.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -193,6 +194,12 @@ struct HumanPrinter {
       numeric C = 1;
       std::string P = factor(E.op(0), E.op(1), C, 0);
       return C.is_negative() ? "-" + P : P;
+    }
+    if (is_ex_the_function(E, seg_call)) { // a kept call: T_f(args)
+      std::string S = "T_" + keptName(E) + "(";
+      for (size_t I = 0; I < E.op(1).nops(); ++I)
+        S += (I ? ", " : "") + str(E.op(1).op(I));
+      return S + ")";
     }
     if (is_a<function>(E)) {
       std::string S = ex_to<function>(E).get_name() + "(";

@@ -13,6 +13,22 @@ using namespace GiNaC;
 
 namespace segtime {
 
+bool FormulaBuilder::BoundKey::operator<(const BoundKey &O) const {
+  if (Callee != O.Callee)
+    return Callee < O.Callee;
+  if (Key != O.Key)
+    return Key < O.Key;
+  if (Args.size() != O.Args.size())
+    return Args.size() < O.Args.size();
+  for (size_t I = 0; I < Args.size(); ++I) {
+    if (Args[I].first != O.Args[I].first)
+      return Args[I].first < O.Args[I].first;
+    if (int C = Args[I].second.compare(O.Args[I].second))
+      return C < 0;
+  }
+  return false;
+}
+
 StageWeight countWeight(const std::string &LevelKey, const std::string &Op) {
   return [LevelKey, Op](const Node &N) -> ex {
     auto It = N.Ruvs.find(LevelKey);
@@ -309,8 +325,17 @@ ex FormulaBuilder::nodeCost(const Node &N, const StageWeight &W, const std::stri
   }
   case NodeKind::Loop: {
     ++LoopDepth;
-    ex Body = listCost(N.Body, W, Key, Fn, Level);
+    Indices.push_back(N.Index);
+    ex Body;
+    try {
+      Body = listCost(N.Body, W, Key, Fn, Level);
+    } catch (...) {
+      --LoopDepth;
+      Indices.pop_back();
+      throw;
+    }
     --LoopDepth;
+    Indices.pop_back();
     ex Trip;
     try {
       Trip = parseExpr(N.Trip);
@@ -367,18 +392,75 @@ ex FormulaBuilder::nodeCost(const Node &N, const StageWeight &W, const std::stri
     }
     ex C = closedForm(N.Callee, W, Key, Level);
     UsedBy[N.Callee].insert(Fn);
-    // Only the parameters the callee's form has are bound: a form without
-    // them is the one object at every call site, not walked again per site.
-    auto Free = FreeMemo.find({N.Callee, Key});
-    if (Free == FreeMemo.end())
-      Free = FreeMemo.emplace(std::make_pair(N.Callee, Key), freeSymbols(C)).first;
-    exmap Bind = callSubstitution(N, *Callee);
-    for (auto It = Bind.begin(); It != Bind.end();)
-      It = Free->second.count(ex_to<symbol>(It->first).get_name()) ? std::next(It) : Bind.erase(It);
-    return Own + subsShared(C, Bind);
+    return Own + boundCall(N, *Callee, C, Key);
   }
   }
   return Own;
+}
+
+ex FormulaBuilder::boundCall(const Node &Call, const FunctionSeg &Callee, const ex &C,
+                             const std::string &Key) {
+  // Only the parameters the callee's form has are bound: a form without
+  // them is the one object at every call site, not walked again per site.
+  auto Free = FreeMemo.find({Call.Callee, Key});
+  if (Free == FreeMemo.end())
+    Free = FreeMemo.emplace(std::make_pair(Call.Callee, Key), freeSymbols(C)).first;
+  exmap Bind = callSubstitution(Call, Callee);
+  for (auto It = Bind.begin(); It != Bind.end();)
+    It = Free->second.count(ex_to<symbol>(It->first).get_name()) ? std::next(It) : Bind.erase(It);
+  // A large form is kept behind a call, evaluated once the values are
+  // known, unless an argument depends on an enclosing loop's index (the
+  // sum over the loop then needs the form itself).
+  if (MaxCalleeNodes) {
+    auto Size = SizeMemo.find({Call.Callee, Key});
+    if (Size == SizeMemo.end())
+      Size = SizeMemo.emplace(std::make_pair(Call.Callee, Key), dagSize(C)).first;
+    if (Size->second > MaxCalleeNodes) {
+      exmap All = callSubstitution(Call, Callee);
+      std::vector<std::string> Params;
+      exvector Args;
+      bool Indexed = false;
+      // (the parameters the form has: a pointer argument, unbound, is none)
+      for (const std::string &P : Callee.Params) {
+        if (!Free->second.count(P) || std::find(Params.begin(), Params.end(), P) != Params.end())
+          continue;
+        Params.push_back(P);
+        Args.push_back(All.at(sym(P)));
+        for (const std::string &X : freeSymbols(Args.back()))
+          Indexed |= std::find(Indices.begin(), Indices.end(), X) != Indices.end();
+      }
+      if (!Indexed) {
+        auto Id = KeptIds.find({Call.Callee, Key});
+        if (Id == KeptIds.end())
+          Id = KeptIds.emplace(std::make_pair(Call.Callee, Key), keepForm(Call.Callee, C, Params))
+                   .first;
+        if (PredictTiming::get().On)
+          PredictTiming::get().Counter["calls kept (large callee forms)"] += 1;
+        return keptCall(Id->second, Args);
+      }
+    }
+  }
+  if (Bind.empty())
+    return C;
+  // The same binding of the same form (a call repeated in the code, or
+  // calls whose arguments are not in source names, each parameter then
+  // bound to "callee.param") is the one object: built once, and shared
+  // in the caller's DAG, where GiNaC adds its copies as k*form.
+  BoundKey BK{Call.Callee, Key, {}};
+  for (auto &[P, A] : Bind)
+    BK.Args.emplace_back(ex_to<symbol>(P).get_name(), A);
+  auto Hit = BoundMemo.find(BK);
+  if (Hit != BoundMemo.end()) {
+    if (PredictTiming::get().On)
+      PredictTiming::get().Counter["call bindings reused"] += 1;
+    return Hit->second;
+  }
+  ++Bindings;
+  if (PredictTiming::get().On)
+    PredictTiming::get().Counter["call bindings substituted"] += 1;
+  ex R = subsShared(C, Bind);
+  BoundMemo.emplace(std::move(BK), R);
+  return R;
 }
 
 ex FormulaBuilder::closedForm(const std::string &Fn, const StageWeight &W,
@@ -402,6 +484,8 @@ ex FormulaBuilder::closedForm(const std::string &Fn, const StageWeight &W, const
   InProgress.insert(Fn);
   int Depth = LoopDepth; // a function's closed form is the same wherever it is called
   LoopDepth = 0;
+  std::vector<std::string> OuterIndices;
+  std::swap(OuterIndices, Indices);
   const bool Outer = Cut;
   Cut = false;
   ex R;
@@ -409,11 +493,13 @@ ex FormulaBuilder::closedForm(const std::string &Fn, const StageWeight &W, const
     R = listCost(F->bodyFor(Level), W, Key, Fn, Level);
   } catch (...) {
     LoopDepth = Depth;
+    std::swap(OuterIndices, Indices);
     InProgress.erase(Fn);
     Cut = true; // (the callers' forms are not kept either)
     throw;
   }
   LoopDepth = Depth;
+  std::swap(OuterIndices, Indices);
   InProgress.erase(Fn);
   if (Cut)
     CutMemo.insert({Fn, Key});
@@ -446,6 +532,10 @@ void FormulaBuilder::forget(const std::string &Fn) {
   Drop(Memo);
   Drop(FreeMemo);
   Drop(DepMemo);
+  for (auto It = BoundMemo.begin(); It != BoundMemo.end();)
+    It = Gone.count(It->first.Callee) ? BoundMemo.erase(It) : std::next(It);
+  Drop(KeptIds);
+  Drop(SizeMemo);
   for (auto *C : {&CutMemo, &CutDeps, &Factored})
     for (auto It = C->begin(); It != C->end();)
       It = Gone.count(It->first) ? C->erase(It) : std::next(It);
@@ -454,9 +544,13 @@ void FormulaBuilder::forget(const std::string &Fn) {
 }
 
 void FormulaBuilder::keepContextFree() {
+  for (auto It = BoundMemo.begin(); It != BoundMemo.end();)
+    It = CutMemo.count({It->first.Callee, It->first.Key}) ? BoundMemo.erase(It) : std::next(It);
   for (auto &K : CutMemo) {
     Memo.erase(K);
     FreeMemo.erase(K);
+    KeptIds.erase(K);
+    SizeMemo.erase(K);
     Factored.erase(K);
   }
   for (auto &K : CutDeps)

@@ -22,6 +22,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <vector>
 
 namespace segtime {
 
@@ -107,6 +108,18 @@ public:
   /// DefaultMaxTerms.
   void setMaxTerms(size_t N) { MaxTerms = N; }
   static constexpr size_t DefaultMaxTerms = 4000;
+  /// A callee's closed form of more than this many DAG nodes (dagSize) is
+  /// bound at a call as a kept call (Expr.h keptCall: evaluated once the
+  /// values are known, printed "T_callee(args)") rather than substituted
+  /// into the caller's form, unless an argument depends on an enclosing
+  /// loop's index; 0: always substituted. Each caller's form then holds
+  /// its own code and its callees' calls, so the work of a caller no
+  /// longer grows with the size of everything it calls (whole programs:
+  /// a library's printf or initialisation under every function). The
+  /// value is the same (up to the rounding of the callee's value to a
+  /// double). Default DefaultMaxCalleeNodes.
+  void setMaxCalleeNodes(size_t N) { MaxCalleeNodes = N; }
+  static constexpr size_t DefaultMaxCalleeNodes = 5000;
   /// Did closedForm(Fn, ..., WeightKey) stay factored (over the budget)?
   bool factored(const std::string &Fn, const std::string &WeightKey) const {
     return Factored.count({Fn, WeightKey}) > 0;
@@ -119,6 +132,9 @@ public:
   /// Forgets every closed form and dependsOn set (the stage weights changed).
   void forgetAll() {
     Memo.clear();
+    BoundMemo.clear();
+    KeptIds.clear();
+    SizeMemo.clear();
     FreeMemo.clear();
     DepMemo.clear();
     CutMemo.clear();
@@ -136,6 +152,11 @@ public:
   /// Closed forms built (memo misses) since this builder was made: the work
   /// bound of test/unit/FormulaWorkTest.cpp.
   size_t formsBuilt() const { return Built; }
+  /// Callee forms bound to a call's arguments (subsShared over the
+  /// callee's closed form) since this builder was made: one per distinct
+  /// (callee, weight key, binding of the form's parameters); a call site
+  /// with a binding met before reuses that bound form.
+  size_t bindingsMade() const { return Bindings; }
 
   /// Trip counts as max(0, trip) in the closed forms built from now on (the
   /// memo of closed forms is cleared): a C loop whose bound is below its
@@ -150,6 +171,9 @@ public:
   void setClampTrips(bool On) {
     if (On != ClampTrips) {
       Memo.clear();
+      BoundMemo.clear();
+      KeptIds.clear();
+      SizeMemo.clear();
       FreeMemo.clear();
     }
     ClampTrips = On;
@@ -183,6 +207,13 @@ private:
                      const std::string &Fn, const std::string &Level);
   GiNaC::ex nodeCost(const Node &N, const StageWeight &W, const std::string &Key,
                      const std::string &Fn, const std::string &Level);
+
+  /// Callee's closed form C (weight key Key) bound to call node Call's
+  /// arguments: the form itself if it has none of the callee's parameters,
+  /// a kept call if it is larger than MaxCalleeNodes, else the substituted
+  /// form, once per distinct binding (BoundMemo).
+  GiNaC::ex boundCall(const Node &Call, const FunctionSeg &Callee, const GiNaC::ex &C,
+                      const std::string &Key);
 
   /// IR-level bodies (INTCC, ICC): SourceNode id -> the product of the
   /// rank-resolved arm probabilities (cmp_eq(rank, 0), ...) between that
@@ -224,6 +255,20 @@ private:
   /// Callee -> the functions whose memo entries used its entry (forget).
   std::map<std::string, std::set<std::string>> UsedBy;
   size_t Built = 0; ///< formsBuilt
+  size_t Bindings = 0; ///< bindingsMade
+  /// A callee's closed form under one weight key, bound to one call's
+  /// arguments (the parameters the form has, by name, in order).
+  struct BoundKey {
+    std::string Callee, Key;
+    std::vector<std::pair<std::string, GiNaC::ex>> Args;
+    bool operator<(const BoundKey &O) const;
+  };
+  std::map<BoundKey, GiNaC::ex> BoundMemo;
+  size_t MaxCalleeNodes = DefaultMaxCalleeNodes;
+  /// (function, weight key) -> dagSize of its closed form; -> its kept id.
+  std::map<std::pair<std::string, std::string>, size_t> SizeMemo, KeptIds;
+  /// The indices of the loops enclosing the node being costed.
+  std::vector<std::string> Indices;
   std::set<std::string> Unresolved;
   std::map<std::string, LoopBound> Bounds;
   std::set<std::string> LibraryCosted; ///< setLibraryCosts

@@ -487,6 +487,15 @@ void FilePredictor::evaluateLevel(FunctionPrediction &FP, const FunctionSeg &FS,
       }
     }
   Closed = Clean(Closed + W.CommE + LibL);
+  if (std::set<std::string> Kept = keptCalls(Closed); !Kept.empty()) {
+    std::string Names;
+    for (const std::string &F : Kept)
+      Names += (Names.empty() ? "" : ", ") + F;
+    FP.Notes.push_back(L + " formula: calls kept as T_f(...), evaluated at the values (their "
+                       "closed forms have more than " +
+                       std::to_string(FormulaBuilder::DefaultMaxCalleeNodes) +
+                       " nodes): " + Names);
+  }
   if (FB.factored(Name, timeKey(Lv)))
     FP.Notes.push_back(L + " closed form left factored: its expansion has more than " +
                        std::to_string(O.MaxTerms) + " terms (--max-terms)");

@@ -232,3 +232,89 @@ TEST(FormulaWork, ReplacedFunctionAndItsCallersAreBuiltAgain) {
   EXPECT_NE(After, Before);
 }
 } // namespace
+
+namespace {
+/// A branch of probability Prob around one stage.
+Node branch(const std::string &Id, const std::string &Prob, NodeList Body) {
+  Node B;
+  B.Kind = NodeKind::Branch;
+  B.Id = Id;
+  B.Arms.push_back({"then", Prob, std::move(Body)});
+  return B;
+}
+
+/// big(n, p): a loop of Width branches, each with a probability of its own and
+/// a loop of a trip count of its own (a form of a few nodes per branch,
+/// factored: the printf of a library); mid_k(n): Sites calls to big, half at
+/// the arguments n + j, half at n (the same binding), then mid_{k-1}(n + 1);
+/// top(n) = mid_Depth(n).
+SegFile largeCalleeFile(int Width, int Sites, int Depth) {
+  SegFile S;
+  FunctionSeg Big;
+  Big.Name = "big";
+  Big.Params = {"n", "p"}; // (p: a pointer no call binds, not in the form)
+  NodeList Arms;
+  for (int I = 0; I < Width; ++I) {
+    std::string K = std::to_string(I);
+    Arms.push_back(branch("b" + K, "P_" + K,
+                          {stage("s" + K), loop("l" + K, "N_" + K + " + n", {stage("t" + K)})}));
+  }
+  Big.Body = {loop("v1", "n", std::move(Arms))};
+  S.Functions.push_back(Big);
+  for (int K = 0; K <= Depth; ++K) {
+    FunctionSeg F;
+    F.Name = "mid" + std::to_string(K);
+    F.Params = {"n"};
+    for (int J = 0; J < Sites; ++J)
+      F.Body.push_back(call("c" + std::to_string(J), "big",
+                            J % 2 ? "n" : "n + " + std::to_string(J)));
+    if (K > 0)
+      F.Body.push_back(call("d", "mid" + std::to_string(K - 1), "n + 1"));
+    S.Functions.push_back(F);
+  }
+  return S;
+}
+
+std::map<std::string, double> largeCalleeValues(int Width) {
+  std::map<std::string, double> V{{"n", 7}};
+  for (int I = 0; I < Width; ++I) {
+    V["P_" + std::to_string(I)] = 0.5 / (I + 1);
+    V["N_" + std::to_string(I)] = I % 5;
+  }
+  return V;
+}
+
+// One function calls a large callee many times, and a chain of such
+// functions calls the one below: the callee's form is kept behind its calls
+// (evaluated once the values are known), so a caller's form holds its own
+// calls only, and the same binding is substituted once. The value is the
+// one of the forms substituted in full.
+TEST(FormulaWork, LargeCalleesCalledManyTimesAreKeptAsCalls) {
+  const int Width = 60, Sites = 40, Depth = 6;
+  SegFile S = largeCalleeFile(Width, Sites, Depth);
+  const std::map<std::string, double> V = largeCalleeValues(Width);
+  const std::string Top = "mid" + std::to_string(Depth);
+  FormulaBuilder Kept(S);
+  Kept.setMaxCalleeNodes(100);
+  ex T = Kept.closedForm(Top, countWeight("HLLC", "x"), "t");
+  ASSERT_GT(dagSize(Kept.closedForm("big", countWeight("HLLC", "x"), "t")), size_t(100));
+  // Each caller: its Sites calls (Sites / 2 distinct bindings) and the
+  // call below, not (Depth + 1) * Sites copies of big's form.
+  EXPECT_LT(dagSize(T), size_t(20 * Sites * (Depth + 1)));
+  EXPECT_TRUE(keptCalls(T).count("big"));
+  EXPECT_EQ(Kept.formsBuilt(), size_t(Depth + 2));
+  EXPECT_NE(toString(T).find("T_big(n)"), std::string::npos);
+  // The same value as the forms substituted in full (a smaller depth, which
+  // substitutes Sites * Depth copies).
+  FormulaBuilder Full(S);
+  Full.setMaxCalleeNodes(0);
+  const std::string Mid = "mid2";
+  double Want = evaluate(Full.closedForm(Mid, countWeight("HLLC", "x"), "t"), V);
+  EXPECT_NEAR(evaluate(Kept.closedForm(Mid, countWeight("HLLC", "x"), "t"), V) / Want, 1, 1e-12);
+  // Substituted in full, a binding met again is the one bound form.
+  // (big at n, n + 2, ..., n + Sites - 2, the same in each mid: Sites / 2;
+  // mid1's and mid2's call below)
+  EXPECT_EQ(Full.bindingsMade(), size_t(Sites / 2 + 2));
+  EXPECT_GT(evaluate(T, V), Want);
+}
+} // namespace
