@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "predictor/Formula.h"
 #include "predictor/ResourceModel.h"
+#include "IccTestBlocks.h"
 
 #include <gtest/gtest.h>
 
@@ -16,38 +17,16 @@
 
 using namespace segtime;
 using namespace GiNaC;
+using namespace segtime_test;
 
 namespace {
 
-/// 0.25 ns per cycle (4 GHz); with latencies: fp add 0.5 ns (2 cycles),
-/// load 1.25 ns (5 cycles).
+/// The hand machine; with latencies: fp add 0.5 ns (2 cycles), load
+/// 1.25 ns (5 cycles).
 Machine iccMachine(bool WithLatencies) {
-  Machine M;
-  M.Name = "hand";
-  CostVector &I = M.Levels[Level::ICC]["any"];
-  I.Unit = "ns";
-  I.Costs["cycles"].Value = 0.25;
-  I.Costs["*"].Value = 0;
-  if (WithLatencies) {
-    I.Costs["latency.fp.add"].Value = 0.5;
-    I.Costs["latency.load"].Value = 1.25;
-  }
-  return M;
-}
-
-Ruv block(std::map<std::string, double> Counts) {
-  Ruv R;
-  for (auto &[K, V] : Counts)
-    R.add(K, V);
-  return R;
-}
-
-Node stageOf(const Ruv &R) {
-  Node N;
-  N.Kind = NodeKind::Stage;
-  N.Id = "ir1";
-  N.Ruvs["ICC:t"] = R;
-  return N;
+  if (!WithLatencies)
+    return handIccMachine();
+  return handIccMachine({{"latency.fp.add", 0.5}, {"latency.load", 1.25}});
 }
 
 double num(const ex &E) { return evaluate(E, {}); }
@@ -65,29 +44,29 @@ TEST(ICCLatency, MeasuredLatenciesInCycles) {
 // max(1, 3.1 - 3 + 2) = 2.1 cycles = 0.525 ns.
 TEST(ICCLatency, LatencyBoundBlockTakesMeasuredLatency) {
   ICCModel I(iccMachine(true), "t", "O2");
-  Ruv B = block({{"cycles", 3.1}, {"rthroughput", 1}, {"lcd.fp.add", 1}, {"lcd.fp.add.model", 3}});
+  Ruv B = iccBlock({{"cycles", 3.1}, {"rthroughput", 1}, {"lcd.fp.add", 1}, {"lcd.fp.add.model", 3}});
   EXPECT_DOUBLE_EQ(I.blockCycles(B), 2.1);
-  EXPECT_NEAR(num(I.timeWeight()(stageOf(B))), 0.525e-9, 1e-21);
+  EXPECT_NEAR(num(I.timeWeight()(iccStage(B))), 0.525e-9, 1e-21);
 }
 
 // The resource bound wins: R = 4 >= the chain's 3 model cycles; the
 // measured 2 cycles change nothing: max(4, 2) = 4 cycles = 1 ns.
 TEST(ICCLatency, ThroughputBoundBlockUnchanged) {
   ICCModel I(iccMachine(true), "t", "O2");
-  Ruv B = block({{"cycles", 4}, {"rthroughput", 4}, {"lcd.fp.add", 1}, {"lcd.fp.add.model", 3}});
+  Ruv B = iccBlock({{"cycles", 4}, {"rthroughput", 4}, {"lcd.fp.add", 1}, {"lcd.fp.add.model", 3}});
   EXPECT_DOUBLE_EQ(I.blockCycles(B), 4);
-  EXPECT_NEAR(num(I.timeWeight()(stageOf(B))), 1e-9, 1e-21);
+  EXPECT_NEAR(num(I.timeWeight()(iccStage(B))), 1e-9, 1e-21);
   // Not bound, but the measured chain is longer than the block: it binds.
-  Ruv Slow = block({{"cycles", 4}, {"rthroughput", 4.5}, {"lcd.load", 1}, {"lcd.load.model", 4}});
+  Ruv Slow = iccBlock({{"cycles", 4}, {"rthroughput", 4.5}, {"lcd.load", 1}, {"lcd.load.model", 4}});
   EXPECT_DOUBLE_EQ(I.blockCycles(Slow), 5);
 }
 
 // A pointer chase: load 4 model cycles, 5 measured: max(1, 4 - 4 + 5) = 5.
 TEST(ICCLatency, LoadChainLongerThanModel) {
   ICCModel I(iccMachine(true), "t", "O2");
-  Ruv B = block({{"cycles", 4}, {"rthroughput", 1}, {"lcd.load", 1}, {"lcd.load.model", 4}});
+  Ruv B = iccBlock({{"cycles", 4}, {"rthroughput", 1}, {"lcd.load", 1}, {"lcd.load.model", 4}});
   EXPECT_DOUBLE_EQ(I.blockCycles(B), 5);
-  EXPECT_NEAR(num(I.timeWeight()(stageOf(B))), 1.25e-9, 1e-21);
+  EXPECT_NEAR(num(I.timeWeight()(iccStage(B))), 1.25e-9, 1e-21);
 }
 
 // Two fp adds (6 model cycles), one fp mul (3, not measured: kept), 1 other
@@ -95,7 +74,7 @@ TEST(ICCLatency, LoadChainLongerThanModel) {
 // max(2, 10.5 - 10 + 8) = 8.5 cycles.
 TEST(ICCLatency, MixedChainKeepsUnmeasuredClasses) {
   ICCModel I(iccMachine(true), "t", "O2");
-  Ruv B = block({{"cycles", 10.5},
+  Ruv B = iccBlock({{"cycles", 10.5},
                  {"rthroughput", 2},
                  {"lcd.fp.add", 2},
                  {"lcd.fp.add.model", 6},
@@ -104,7 +83,7 @@ TEST(ICCLatency, MixedChainKeepsUnmeasuredClasses) {
                  {"lcd.other.model", 1}});
   EXPECT_DOUBLE_EQ(I.blockCycles(B), 8.5);
   // Only unmeasured classes on the chain: llvm-mca's cycles.
-  Ruv Mul = block({{"cycles", 3}, {"rthroughput", 1}, {"lcd.fp.mul", 1}, {"lcd.fp.mul.model", 3}});
+  Ruv Mul = iccBlock({{"cycles", 3}, {"rthroughput", 1}, {"lcd.fp.mul", 1}, {"lcd.fp.mul.model", 3}});
   EXPECT_DOUBLE_EQ(I.blockCycles(Mul), 3);
 }
 
@@ -112,9 +91,9 @@ TEST(ICCLatency, MixedChainKeepsUnmeasuredClasses) {
 TEST(ICCLatency, NoLatencyEntriesNoChange) {
   ICCModel I(iccMachine(false), "t", "O2");
   EXPECT_TRUE(I.chainLatencies().empty());
-  Ruv B = block({{"cycles", 3.1}, {"rthroughput", 1}, {"lcd.fp.add", 1}, {"lcd.fp.add.model", 3}});
+  Ruv B = iccBlock({{"cycles", 3.1}, {"rthroughput", 1}, {"lcd.fp.add", 1}, {"lcd.fp.add.model", 3}});
   EXPECT_DOUBLE_EQ(I.blockCycles(B), 3.1);
-  EXPECT_NEAR(num(I.timeWeight()(stageOf(B))), 0.775e-9, 1e-21);
+  EXPECT_NEAR(num(I.timeWeight()(iccStage(B))), 0.775e-9, 1e-21);
 }
 
 // --- port classes: measured reciprocal throughputs (docs/models.md "ICC" 4c) --
@@ -140,15 +119,15 @@ TEST(ICCPorts, MeasuredThroughputReplacesTheModelsBound) {
   EXPECT_DOUBLE_EQ(I.portThroughputs().at("fp.cvt"), 1);
   // Eight scalar FMAs at the model's 1 cycle bind R = 8; without them 2.5:
   // max(2.5, 8 x 0.5) = 4 cycles.
-  Ruv B = block({{"cycles", 8}, {"rthroughput", 8}, {"tp.fp.fma", 8}, {"tp.rest", 2.5}});
+  Ruv B = iccBlock({{"cycles", 8}, {"rthroughput", 8}, {"tp.fp.fma", 8}, {"tp.rest", 2.5}});
   EXPECT_DOUBLE_EQ(I.blockRThroughput(B), 4);
   // At its port bound (c = 8 <= 1.1 R): c - R + R' = 4 cycles = 1 ns.
   EXPECT_DOUBLE_EQ(I.blockCycles(B), 4);
-  EXPECT_NEAR(num(I.timeWeight()(stageOf(B))), 1e-9, 1e-21);
+  EXPECT_NEAR(num(I.timeWeight()(iccStage(B))), 1e-9, 1e-21);
   // Shared pipes: six FMAs and four multiplies on the two FMA pipes (R = (6
   // x 2 + 4) / 2 = 8 model cycles, the multiplies' share 2): max(2.83, 2 +
   // 6 x 0.5) = 5 cycles.
-  Ruv S = block({{"cycles", 8.06},
+  Ruv S = iccBlock({{"cycles", 8.06},
                  {"rthroughput", 8},
                  {"tp.fp.fma", 6},
                  {"tp.rest", 2.83},
@@ -156,15 +135,15 @@ TEST(ICCPorts, MeasuredThroughputReplacesTheModelsBound) {
   EXPECT_DOUBLE_EQ(I.blockRThroughput(S), 5);
   EXPECT_NEAR(I.blockCycles(S), 8.06 - 8 + 5, 1e-12);
   // The rest binds: 8 conversions at 1 cycle below the rest's 9 cycles.
-  Ruv C = block({{"cycles", 22.4}, {"rthroughput", 22.7}, {"tp.fp.cvt", 8}, {"tp.rest", 9}});
+  Ruv C = iccBlock({{"cycles", 22.4}, {"rthroughput", 22.7}, {"tp.fp.cvt", 8}, {"tp.rest", 9}});
   EXPECT_DOUBLE_EQ(I.blockRThroughput(C), 9);
   EXPECT_NEAR(I.blockCycles(C), 22.4 - 22.7 + 9, 1e-12);
   // A block whose llvm-mca cycles are well above its port bound (an
   // unrecorded chain) keeps them.
-  Ruv D = block({{"cycles", 12}, {"rthroughput", 8}, {"tp.fp.fma", 8}, {"tp.rest", 2.5}});
+  Ruv D = iccBlock({{"cycles", 12}, {"rthroughput", 8}, {"tp.fp.fma", 8}, {"tp.rest", 2.5}});
   EXPECT_DOUBLE_EQ(I.blockCycles(D), 12);
   // A class without an entry: the model's bound.
-  Ruv E = block({{"cycles", 10}, {"rthroughput", 10}, {"tp.fp.div", 2}, {"tp.rest", 4.5}});
+  Ruv E = iccBlock({{"cycles", 10}, {"rthroughput", 10}, {"tp.fp.div", 2}, {"tp.rest", 4.5}});
   EXPECT_DOUBLE_EQ(I.blockRThroughput(E), 10);
   EXPECT_DOUBLE_EQ(I.blockCycles(E), 10);
 }
@@ -174,7 +153,7 @@ TEST(ICCPorts, MeasuredThroughputReplacesTheModelsBound) {
 // stay the chain's: max(4, 32 - 32 + 32) = 32.
 TEST(ICCPorts, ChainBoundBlockKeepsItsChain) {
   ICCModel I(portMachine(true), "t", "O2");
-  Ruv B = block({{"cycles", 32},
+  Ruv B = iccBlock({{"cycles", 32},
                  {"rthroughput", 8},
                  {"lcd.fp.fma", 8},
                  {"lcd.fp.fma.model", 32},
@@ -202,7 +181,7 @@ TEST(ICCPorts, RestartedChainsOverlapAtTheMeasuredPorts) {
   Node B;
   B.Kind = NodeKind::Stage;
   B.Id = "b";
-  B.Ruvs["ICC:t"] = block({{"cycles", 32},
+  B.Ruvs["ICC:t"] = iccBlock({{"cycles", 32},
                            {"rthroughput", 8},
                            {"uops", 13},
                            {"uops.macro_fused", 1},
@@ -217,7 +196,7 @@ TEST(ICCPorts, RestartedChainsOverlapAtTheMeasuredPorts) {
   Node H;
   H.Kind = NodeKind::Stage;
   H.Id = "h";
-  H.Ruvs["ICC:t"] = block({{"cycles", 1}, {"rthroughput", 1}, {"uops", 3}, {"uops.macro_fused", 1}});
+  H.Ruvs["ICC:t"] = iccBlock({{"cycles", 1}, {"rthroughput", 1}, {"uops", 3}, {"uops.macro_fused", 1}});
   Out.Body.push_back(H);
   Out.Body.push_back(In);
   GiNaC::ex Core = 0.25e-9 * 65 * sym("t");

@@ -12,11 +12,13 @@
 #include "passes/IccChainsOpcodes.h"
 #include "predictor/Formula.h"
 #include "predictor/ResourceModel.h"
+#include "IccTestBlocks.h"
 #include "TestInputs.h"
 
 #include <gtest/gtest.h>
 
 using namespace segtime;
+using namespace segtime_test;
 using icc::MaskedMove;
 using icc::maskedMove;
 
@@ -42,38 +44,13 @@ TEST(ICCMaskedMoves, OtherMovesAreNotMasked) {
 
 namespace {
 
-/// 0.25 ns per cycle (4 GHz), the FMA class at 0.5 cycle; with Masked, also
+/// The hand machine with the FMA class at 0.5 cycle; with Masked, also
 /// masked stores at 0.5 cycle (0.125 ns).
 Machine maskedMachine(bool Masked) {
-  Machine M;
-  M.Name = "hand";
-  CostVector &I = M.Levels[Level::ICC]["any"];
-  I.Unit = "ns";
-  I.Costs["cycles"].Value = 0.25;
-  I.Costs["*"].Value = 0;
-  I.Costs["throughput.fp.fma"].Value = 0.125;
+  std::map<std::string, double> C{{"throughput.fp.fma", 0.125}};
   if (Masked)
-    I.Costs["throughput.store.masked"].Value = 0.125;
-  return M;
-}
-
-Ruv block(std::map<std::string, double> Counts) {
-  Ruv R;
-  for (auto &[K, V] : Counts)
-    R.add(K, V);
-  return R;
-}
-
-Node stageOf(const Ruv &R) {
-  Node N;
-  N.Kind = NodeKind::Stage;
-  N.Id = "ir1";
-  N.Ruvs["ICC:t"] = R;
-  return N;
-}
-
-double seconds(const ICCModel &I, const Ruv &B) {
-  return evaluate(I.timeWeight()(stageOf(B)), {});
+    C["throughput.store.masked"] = 0.125;
+  return handIccMachine(C);
 }
 
 /// TSVC's vif at -O2 -march=znver5 -mno-avx512f as the plugin records it:
@@ -86,31 +63,25 @@ const std::map<std::string, double> Vif{{"cycles", 96.02},
                                         {"tp.store.masked.rest", 4.5},
                                         {"tp.store.masked.shared", 0}};
 
-std::map<std::string, double> without(std::map<std::string, double> C, const std::string &Prefix) {
-  for (auto It = C.begin(); It != C.end();)
-    It = It->first.rfind(Prefix, 0) == 0 ? C.erase(It) : std::next(It);
-  return C;
-}
-
 } // namespace
 
 TEST(ICCMaskedStores, MeasuredThroughputReplacesTheModelsBound) {
   ICCModel I(maskedMachine(true), "t", "O2");
   EXPECT_DOUBLE_EQ(I.portThroughputs().at("store.masked"), 0.5);
   // max(4.5, 0 + 8 x 0.5) = 4.5 cycles; at its port bound: 96.02 - 96 + 4.5.
-  Ruv B = block(Vif);
+  Ruv B = iccBlock(Vif);
   EXPECT_DOUBLE_EQ(I.blockRThroughput(B), 4.5);
   EXPECT_NEAR(I.blockCycles(B), 4.52, 1e-12);
-  EXPECT_NEAR(seconds(I, B), 4.52 * 0.25e-9, 1e-21);
+  EXPECT_NEAR(iccSeconds(I, B), 4.52 * 0.25e-9, 1e-21);
   // Ordinary stores on the same unit: 6 cycles of it, + 16 masked x 0.5.
-  Ruv S = block({{"cycles", 200},
+  Ruv S = iccBlock({{"cycles", 200},
                  {"rthroughput", 198},
                  {"tp.store.masked", 16},
                  {"tp.store.masked.rest", 6},
                  {"tp.store.masked.shared", 6}});
   EXPECT_DOUBLE_EQ(I.blockRThroughput(S), 14);
   // Together with a port class: the lower of the two corrected bounds.
-  Ruv F = block({{"cycles", 96},
+  Ruv F = iccBlock({{"cycles", 96},
                  {"rthroughput", 96},
                  {"tp.fp.fma", 8},
                  {"tp.rest", 90},
@@ -124,11 +95,11 @@ TEST(ICCMaskedStores, WithoutTheEntryAsBefore) {
   // The hand machine without the entry: the keys change nothing.
   ICCModel I(maskedMachine(false), "t", "O2");
   EXPECT_EQ(I.portThroughputs().count("store.masked"), 0u);
-  Ruv B = block(Vif), Plain = block(without(Vif, "tp.store.masked"));
+  Ruv B = iccBlock(Vif), Plain = iccBlock(withoutKeys(Vif, "tp.store.masked"));
   EXPECT_DOUBLE_EQ(I.blockRThroughput(B), 96);
   EXPECT_DOUBLE_EQ(I.blockCycles(B), 96.02);
-  EXPECT_DOUBLE_EQ(seconds(I, B), seconds(I, Plain));
-  Ruv F = block({{"cycles", 8}, {"rthroughput", 8}, {"tp.fp.fma", 8}, {"tp.rest", 2.5},
+  EXPECT_DOUBLE_EQ(iccSeconds(I, B), iccSeconds(I, Plain));
+  Ruv F = iccBlock({{"cycles", 8}, {"rthroughput", 8}, {"tp.fp.fma", 8}, {"tp.rest", 2.5},
                  {"tp.store.masked", 2}, {"tp.store.masked.rest", 7}});
   EXPECT_DOUBLE_EQ(I.blockRThroughput(F), 4);
   // The shipped EPYC5 file without its entry: as the same block without
@@ -138,14 +109,14 @@ TEST(ICCMaskedStores, WithoutTheEntryAsBefore) {
     V.Costs.erase("throughput.store.masked");
   ICCModel E(M, "t", "O2");
   EXPECT_EQ(E.portThroughputs().count("store.masked"), 0u);
-  EXPECT_DOUBLE_EQ(seconds(E, B), seconds(E, Plain));
+  EXPECT_DOUBLE_EQ(iccSeconds(E, B), iccSeconds(E, Plain));
   for (auto [File, Target] : {std::pair<const char *, const char *>{"znver5", "znver5"},
                                {"znver4", "znver4"},
                                {"znver3-epyc", "t"},
                                {"icelake-server", "icelake-server"}}) {
     ICCModel O(readMachine(segtime_test::shippedMachine(File)), Target, "O2");
     auto Key = ruvKey(Level::ICC, Target);
-    Node S = stageOf(B), P = stageOf(Plain);
+    Node S = iccStage(B), P = iccStage(Plain);
     S.Ruvs = {{Key, B}};
     P.Ruvs = {{Key, Plain}};
     EXPECT_DOUBLE_EQ(evaluate(O.timeWeight()(S), {}), evaluate(O.timeWeight()(P), {})) << File;

@@ -13,11 +13,13 @@
 #include "passes/IccChainsOpcodes.h"
 #include "predictor/Formula.h"
 #include "predictor/ResourceModel.h"
+#include "IccTestBlocks.h"
 #include "TestInputs.h"
 
 #include <gtest/gtest.h>
 
 using namespace segtime;
+using namespace segtime_test;
 using icc::alignedVectorMove;
 using icc::intelOperandBytes;
 using icc::lineCrossShare;
@@ -84,38 +86,13 @@ TEST(ICCSplitLoads, AlignedMovesNeverCross) {
 
 namespace {
 
-/// 0.25 ns per cycle (4 GHz); with Split, a crossing load at 1 cycle
-/// (0.25 ns: Zen 5, two load-pipe slots of two).
+/// The hand machine; with Split, a crossing load at 1 cycle (0.25 ns: Zen
+/// 5, two load-pipe slots of two).
 Machine splitMachine(bool Split) {
-  Machine M;
-  M.Name = "hand";
-  CostVector &I = M.Levels[Level::ICC]["any"];
-  I.Unit = "ns";
-  I.Costs["cycles"].Value = 0.25;
-  I.Costs["*"].Value = 0;
-  I.Costs["throughput.fp.fma"].Value = 0.125;
+  std::map<std::string, double> C{{"throughput.fp.fma", 0.125}};
   if (Split)
-    I.Costs["throughput.load.split"].Value = 0.25;
-  return M;
-}
-
-Ruv block(std::map<std::string, double> Counts) {
-  Ruv R;
-  for (auto &[K, V] : Counts)
-    R.add(K, V);
-  return R;
-}
-
-Node stageOf(const Ruv &R) {
-  Node N;
-  N.Kind = NodeKind::Stage;
-  N.Id = "ir1";
-  N.Ruvs["ICC:t"] = R;
-  return N;
-}
-
-double seconds(const ICCModel &I, const Ruv &B) {
-  return evaluate(I.timeWeight()(stageOf(B)), {});
+    C["throughput.load.split"] = 0.25;
+  return handIccMachine(C);
 }
 
 /// blur9's vector loop (-O2 -march=znver5 -mno-avx512f) as the plugin
@@ -128,25 +105,19 @@ const std::map<std::string, double> Blur9{{"cycles", 5.25},
                                           {"tp.load.split", 3.75},
                                           {"tp.load.split.shared", 3.125}};
 
-std::map<std::string, double> without(std::map<std::string, double> C, const std::string &Prefix) {
-  for (auto It = C.begin(); It != C.end();)
-    It = It->first.rfind(Prefix, 0) == 0 ? C.erase(It) : std::next(It);
-  return C;
-}
-
 } // namespace
 
 TEST(ICCSplitLoads, MeasuredCostRaisesTheLoadPipesBound) {
   ICCModel I(splitMachine(true), "t", "O2");
   EXPECT_DOUBLE_EQ(I.portThroughputs().at("load.split"), 1);
   // 3.125 + 3.75 x 1 = 6.875 cycles; at its port bound: 5.25 - 5 + 6.875.
-  Ruv B = block(Blur9);
+  Ruv B = iccBlock(Blur9);
   EXPECT_DOUBLE_EQ(I.blockRThroughput(B), 6.875);
   EXPECT_NEAR(I.blockCycles(B), 7.125, 1e-12);
-  EXPECT_NEAR(seconds(I, B), 7.125 * 0.25e-9, 1e-21);
+  EXPECT_NEAR(iccSeconds(I, B), 7.125 * 0.25e-9, 1e-21);
   // Bound elsewhere (8 FMAs on two pipes, R = 4 from the FMA class at 0.5
   // cycle each): the loads' 1 + 2 x 1 = 3 cycles change nothing.
-  Ruv F = block({{"cycles", 8},
+  Ruv F = iccBlock({{"cycles", 8},
                  {"rthroughput", 8},
                  {"tp.fp.fma", 8},
                  {"tp.rest", 3},
@@ -157,11 +128,11 @@ TEST(ICCSplitLoads, MeasuredCostRaisesTheLoadPipesBound) {
   EXPECT_DOUBLE_EQ(I.blockCycles(F), 4);
   // A block above its port bound (a latency the chains do not class):
   // no faster than the corrected bound, c' = max(c, R') = 9.
-  Ruv L = block({{"cycles", 7}, {"rthroughput", 5}, {"tp.load.split", 6},
+  Ruv L = iccBlock({{"cycles", 7}, {"rthroughput", 5}, {"tp.load.split", 6},
                  {"tp.load.split.shared", 3}});
   EXPECT_DOUBLE_EQ(I.blockRThroughput(L), 9);
   EXPECT_DOUBLE_EQ(I.blockCycles(L), 9);
-  Ruv Slow = block({{"cycles", 12}, {"rthroughput", 5}, {"tp.load.split", 6},
+  Ruv Slow = iccBlock({{"cycles", 12}, {"rthroughput", 5}, {"tp.load.split", 6},
                     {"tp.load.split.shared", 3}});
   EXPECT_DOUBLE_EQ(I.blockCycles(Slow), 12);
 }
@@ -169,10 +140,10 @@ TEST(ICCSplitLoads, MeasuredCostRaisesTheLoadPipesBound) {
 TEST(ICCSplitLoads, WithoutTheEntryAsBefore) {
   ICCModel I(splitMachine(false), "t", "O2");
   EXPECT_EQ(I.portThroughputs().count("load.split"), 0u);
-  Ruv B = block(Blur9), Plain = block(without(Blur9, "tp.load.split"));
+  Ruv B = iccBlock(Blur9), Plain = iccBlock(withoutKeys(Blur9, "tp.load.split"));
   EXPECT_DOUBLE_EQ(I.blockRThroughput(B), 5);
   EXPECT_DOUBLE_EQ(I.blockCycles(B), 5.25);
-  EXPECT_DOUBLE_EQ(seconds(I, B), seconds(I, Plain));
+  EXPECT_DOUBLE_EQ(iccSeconds(I, B), iccSeconds(I, Plain));
   // The shipped EPYC5 file without its entry: as the same block without
   // the keys; the files that never had it alike.
   Machine M = readMachine(segtime_test::shippedMachine("znver5-epyc"));
@@ -180,14 +151,14 @@ TEST(ICCSplitLoads, WithoutTheEntryAsBefore) {
     V.Costs.erase("throughput.load.split");
   ICCModel E(M, "t", "O2");
   EXPECT_EQ(E.portThroughputs().count("load.split"), 0u);
-  EXPECT_DOUBLE_EQ(seconds(E, B), seconds(E, Plain));
+  EXPECT_DOUBLE_EQ(iccSeconds(E, B), iccSeconds(E, Plain));
   for (auto [File, Target] : {std::pair<const char *, const char *>{"znver5", "znver5"},
                                {"znver4", "znver4"},
                                {"znver3-epyc", "t"},
                                {"icelake-server", "icelake-server"}}) {
     ICCModel O(readMachine(segtime_test::shippedMachine(File)), Target, "O2");
     auto Key = ruvKey(Level::ICC, Target);
-    Node S = stageOf(B), P = stageOf(Plain);
+    Node S = iccStage(B), P = iccStage(Plain);
     S.Ruvs = {{Key, B}};
     P.Ruvs = {{Key, Plain}};
     EXPECT_DOUBLE_EQ(evaluate(O.timeWeight()(S), {}), evaluate(O.timeWeight()(P), {})) << File;
