@@ -10,6 +10,7 @@
 
 #include <cmath>
 #include <stdexcept>
+#include <vector>
 
 using namespace GiNaC;
 
@@ -56,6 +57,63 @@ double bisectLines(double TableBytes, double K, double CacheLines, double Line) 
   return K * Miss;
 }
 
+/// Adds to Count[set x Levels + level] the probes of the search tree's node
+/// [Lo, Hi) at level L and below, down to level Levels - 1.
+void placeProbes(long long Lo, long long Hi, int L, int Levels, double ElemBytes, double Line,
+                 long long Sets, std::vector<double> &Count) {
+  for (; Lo < Hi && L < Levels; ++L) {
+    long long Mid = Lo + (Hi - Lo) / 2;
+    long long Set = static_cast<long long>(std::floor(Mid * ElemBytes / Line)) % Sets;
+    Count[Set * Levels + L] += 1;
+    placeProbes(Lo, Mid, L + 1, Levels, ElemBytes, Line, Sets, Count);
+    Lo = Mid + 1; // the right child, iteratively
+  }
+}
+
+/// bisect_set_lines with numbers (MemoryModelBisect.h).
+double bisectSetLines(double N, double S, double K, double Sets, double Ways, double Line) {
+  if (N <= 0 || S <= 0 || K <= 0 || Line <= 0)
+    return 0;
+  double TableLines = std::max(1.0, N * S / Line);
+  int Levels = newLineLevels(TableLines);
+  if (Sets < 2 || Ways <= 0 || std::ldexp(1.0, Levels) > std::ldexp(1.0, 22))
+    return bisectLines(N * S, K, Sets * Ways, Line);
+  long long NS = static_cast<long long>(Sets);
+  std::vector<double> Count(NS * Levels, 0.0);
+  placeProbes(0, static_cast<long long>(N), 0, Levels, S, Line, NS, Count);
+  auto Occupied = [&](const double *C, double Searches) {
+    double D = 0;
+    for (int L = 0; L < Levels; ++L)
+      D += C[L] * (1 - std::pow(1 - std::ldexp(1.0, -L), Searches));
+    return D;
+  };
+  double Miss = 0;
+  for (long long Set = 0; Set < NS; ++Set) {
+    const double *C = &Count[Set * Levels];
+    if (Occupied(C, K) <= Ways)
+      continue; // warm: this set keeps every line of the batch
+    double Lo = 0, Hi = K;
+    for (int I = 0; I < 64; ++I) {
+      double Mid = (Lo + Hi) / 2;
+      (Occupied(C, Mid) <= Ways ? Lo : Hi) = Mid;
+    }
+    for (int L = 0; L < Levels; ++L) {
+      double P = std::ldexp(1.0, -L);
+      Miss += K * C[L] * P * std::pow(1 - P, Lo);
+    }
+  }
+  return Miss;
+}
+
+ex bisectSetLinesEval(const ex &N, const ex &S, const ex &K, const ex &Sets, const ex &Ways,
+                      const ex &Line) {
+  for (const ex *A : {&N, &S, &K, &Sets, &Ways, &Line})
+    if (!is_a<numeric>(*A) || !ex_to<numeric>(*A).is_real())
+      return bisect_set_lines(N, S, K, Sets, Ways, Line).hold();
+  auto D = [](const ex &A) { return ex_to<numeric>(A).to_double(); };
+  return numeric(bisectSetLines(D(N), D(S), D(K), D(Sets), D(Ways), D(Line)));
+}
+
 ex bisectLinesEval(const ex &X, const ex &K, const ex &C, const ex &Line) {
   for (const ex *A : {&X, &K, &C, &Line})
     if (!is_a<numeric>(*A) || !ex_to<numeric>(*A).is_real())
@@ -66,6 +124,7 @@ ex bisectLinesEval(const ex &X, const ex &K, const ex &C, const ex &Line) {
 } // namespace
 
 REGISTER_FUNCTION(bisect_lines, eval_func(bisectLinesEval))
+REGISTER_FUNCTION(bisect_set_lines, eval_func(bisectSetLinesEval))
 
 bool bisection(const MemStream &S) {
   static const std::string Suffix = ".bisect";
@@ -104,6 +163,9 @@ ex bisectionLines(const MemStream &S, const CacheGeometry *C, double Line) {
   for (size_t J = 2; J < S.Loops.size(); ++J)
     K *= parseExpr(S.Loops[J].Trip);
   double L = C ? C->Line : Line;
+  if (C && (C->Name == "L1" || C->Name == "L2") && C->Ways > 0 && C->sets() >= 2)
+    return bisect_set_lines(parseExpr(S.Loops[0].Trip), parseExpr(S.Loops[0].Stride), K,
+                            numeric(std::floor(C->sets())), numeric(C->Ways), numeric(L));
   ex Lines = C ? ex(numeric(std::floor(C->Size / C->Line))) : ex(0);
   return bisect_lines(Bytes, K, Lines, numeric(L));
 }

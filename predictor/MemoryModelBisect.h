@@ -50,6 +50,18 @@ namespace segtime {
 /// arguments are numbers. 0 for no search or an empty table.
 DECLARE_FUNCTION_4P(bisect_lines)
 
+/// bisect_set_lines(elements, element_bytes, searches, sets, ways, line):
+/// the same for a cache of sets x ways lines indexed by address bits (L1,
+/// L2): the probes of the search tree (mid = lo + (hi - lo) / 2 of a table
+/// whose start is line-aligned) are placed in their sets, and the replay
+/// rule above runs per set, with its own N_C (the searches whose lines of
+/// that set fill its ways). A table of a power of two near its size puts
+/// the probes of a level at multiples of a large power of two, in few sets:
+/// lines that the whole cache would hold miss there. More than 2^22 probes
+/// to place: bisect_lines of the whole cache. Unevaluated until all
+/// arguments are numbers.
+DECLARE_FUNCTION_6P(bisect_set_lines)
+
 /// Is S the stream of a bisection's table (its first loop the pseudo-loop
 /// "<loop>.bisect" of passes/IRMemStream.cpp)?
 bool bisection(const MemStream &S);
@@ -72,7 +84,9 @@ bisectionsApart(const std::vector<MemStream> &S, const CacheGeometry *C, double 
 /// table's bytes (the pseudo-loop's stride x trip) and the searches (the
 /// references per iteration, 1 + its offsets: the copies of an unrolled
 /// loop's search, times the trips of the loops enclosing the search loop,
-/// its third loop on; the second, the search loop, is its steps).
+/// its third loop on; the second, the search loop, is its steps); for an
+/// L1 or L2 of more than one set, bisect_set_lines (an L3 is sliced and
+/// hashed: taken as fully associative).
 /// Throws std::invalid_argument if S is not a bisection.
 GiNaC::ex bisectionLines(const MemStream &S, const CacheGeometry *C, double Line = 64);
 

@@ -109,3 +109,32 @@ TEST(MemoryBisect, DependentLoadsAtTheLatencyOfTheirLevel) {
   EXPECT_NEAR(evaluate(MemoryModel::ecmCombine(3, Terms), {}), 3 + 5, 1e-12);
   EXPECT_NEAR(evaluate(MemoryModel::ecmData(Terms), {}), 2 + 5, 1e-12);
 }
+
+TEST(MemoryBisect, ProbesPlacedInTheirSets) {
+  auto bsl = [](double N, double K, double Sets, double Ways) {
+    return evaluate(bisect_set_lines(N, 4, K, Sets, Ways, 64), {});
+  };
+  // One set is the whole cache: the rule above.
+  EXPECT_NEAR(bsl(1024, 16, 1, 7), bl(4096, 16, 7), 1e-9);
+  // 1024 ints (64 lines): levels 0-3 probe lines 32, 16, 48, 8, ..., all
+  // in set 0 of 4; two searches occupy 1 + 1.5 + 1.75 + 1.875 = 6.1 of its
+  // lines: 8 ways keep them, 4 do not.
+  EXPECT_NEAR(bsl(1024, 2, 4, 8), 0, 1e-12);
+  EXPECT_GT(bsl(1024, 2, 4, 4), 0);
+  // 2^20 ints (65536 lines) and 1024 searches: their 9.2k distinct lines
+  // fit a 1 MiB cache as a whole, but the probes of the upper levels lie
+  // 2^(20-l) ints apart, in few of its 1024 sets of 16 ways: they miss.
+  EXPECT_NEAR(bl(4 << 20, 1024, 16384), 0, 1e-12);
+  double Conflicts = bsl(1 << 20, 1024, 1024, 16);
+  EXPECT_GT(Conflicts, 500);
+  EXPECT_LT(Conflicts, 1024 * 21);
+  // The same table in a cache of one set of 16384 ways: no conflicts.
+  EXPECT_NEAR(bsl(1 << 20, 1024, 1, 16384), 0, 1e-12);
+  // Symbolic sizes stay unevaluated; streams of an L1 or L2 of several sets
+  // take the set rule, others (an L3, one set) the whole cache's.
+  EXPECT_FALSE(GiNaC::is_a<GiNaC::numeric>(bisect_set_lines(sym("n"), 4, 1024, 1024, 16, 64)));
+  MemStream T = table("n", "256", 4);
+  CacheGeometry L2{"L2", 1 << 20, 16, 64}, L3{"L3", 1 << 20, 16, 64};
+  EXPECT_NEAR(evaluate(bisectionLines(T, &L2), {{"n", 1 << 20}}), Conflicts, 1e-6);
+  EXPECT_NEAR(evaluate(bisectionLines(T, &L3), {{"n", 1 << 20}}), 0, 1e-12);
+}
