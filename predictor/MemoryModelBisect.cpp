@@ -9,6 +9,7 @@
 #include "predictor/Expr.h"
 
 #include <cmath>
+#include <initializer_list>
 #include <stdexcept>
 #include <vector>
 
@@ -23,15 +24,34 @@ int newLineLevels(double TableLines) {
   return TableLines < 2 ? 1 : static_cast<int>(std::floor(std::log2(TableLines))) + 1;
 }
 
-/// D(n): the distinct lines n random searches touch in the first Levels
-/// levels, sum_l 2^l (1 - (1 - 2^-l)^n).
-double distinctLines(double N, int Levels) {
+/// The expected lines of a cache part occupied by N random searches whose
+/// probes of level l (l < Levels) lie on C[l] lines: sum_l C[l] (1 - (1 -
+/// 2^-l)^N); with C[l] = 2^l, D(N) of the whole tree.
+double occupied(const double *C, int Levels, double N) {
   double D = 0;
-  for (int L = 0; L < Levels; ++L) {
-    double M = std::ldexp(1.0, L);
-    D += M * (1 - std::pow(1 - 1 / M, N));
-  }
+  for (int L = 0; L < Levels; ++L)
+    D += C[L] * (1 - std::pow(1 - std::ldexp(1.0, -L), N));
   return D;
+}
+
+/// Lines K replayed searches bring per call into a cache part of Capacity
+/// lines holding the per-level lines C (the replay rule of
+/// MemoryModelBisect.h): none if occupied(K) <= Capacity, else K sum_l C[l]
+/// 2^-l (1 - 2^-l)^N_C, N_C the searches that fill it (occupied increases).
+double replayMisses(const double *C, int Levels, double K, double Capacity) {
+  if (occupied(C, Levels, K) <= Capacity)
+    return 0; // warm: every line of the batch stays
+  double Lo = 0, Hi = K;
+  for (int I = 0; I < 64; ++I) {
+    double Mid = (Lo + Hi) / 2;
+    (occupied(C, Levels, Mid) <= Capacity ? Lo : Hi) = Mid;
+  }
+  double Miss = 0;
+  for (int L = 0; L < Levels; ++L) {
+    double P = std::ldexp(1.0, -L);
+    Miss += K * C[L] * P * std::pow(1 - P, Lo);
+  }
+  return Miss;
 }
 
 /// bisect_lines with numbers (MemoryModelBisect.h).
@@ -40,21 +60,15 @@ double bisectLines(double TableBytes, double K, double CacheLines, double Line) 
     return 0;
   double TableLines = std::max(1.0, TableBytes / Line);
   int Levels = newLineLevels(TableLines);
-  double All = std::min(distinctLines(K, Levels), TableLines);
+  std::vector<double> Tree(Levels);
+  for (int L = 0; L < Levels; ++L)
+    Tree[L] = std::ldexp(1.0, L);
+  double All = std::min(occupied(Tree.data(), Levels, K), TableLines);
   if (CacheLines <= 0)
     return All;
   if (All <= CacheLines)
     return 0; // warm: every line of the batch stays
-  // N_C: the searches whose distinct lines fill the cache (D increases).
-  double Lo = 0, Hi = K;
-  for (int I = 0; I < 64; ++I) {
-    double Mid = (Lo + Hi) / 2;
-    (distinctLines(Mid, Levels) <= CacheLines ? Lo : Hi) = Mid;
-  }
-  double Miss = 0;
-  for (int L = 0; L < Levels; ++L)
-    Miss += std::pow(1 - std::ldexp(1.0, -L), Lo);
-  return K * Miss;
+  return replayMisses(Tree.data(), Levels, K, CacheLines);
 }
 
 /// Adds to Count[set x Levels + level] the probes of the search tree's node
@@ -81,45 +95,34 @@ double bisectSetLines(double N, double S, double K, double Sets, double Ways, do
   long long NS = static_cast<long long>(Sets);
   std::vector<double> Count(NS * Levels, 0.0);
   placeProbes(0, static_cast<long long>(N), 0, Levels, S, Line, NS, Count);
-  auto Occupied = [&](const double *C, double Searches) {
-    double D = 0;
-    for (int L = 0; L < Levels; ++L)
-      D += C[L] * (1 - std::pow(1 - std::ldexp(1.0, -L), Searches));
-    return D;
-  };
   double Miss = 0;
-  for (long long Set = 0; Set < NS; ++Set) {
-    const double *C = &Count[Set * Levels];
-    if (Occupied(C, K) <= Ways)
-      continue; // warm: this set keeps every line of the batch
-    double Lo = 0, Hi = K;
-    for (int I = 0; I < 64; ++I) {
-      double Mid = (Lo + Hi) / 2;
-      (Occupied(C, Mid) <= Ways ? Lo : Hi) = Mid;
-    }
-    for (int L = 0; L < Levels; ++L) {
-      double P = std::ldexp(1.0, -L);
-      Miss += K * C[L] * P * std::pow(1 - P, Lo);
-    }
-  }
+  for (long long Set = 0; Set < NS; ++Set)
+    Miss += replayMisses(&Count[Set * Levels], Levels, K, Ways);
   return Miss;
 }
 
+/// Are all of Args real numbers (else the function stays unevaluated)?
+bool allReal(std::initializer_list<const ex *> Args) {
+  for (const ex *A : Args)
+    if (!is_a<numeric>(*A) || !ex_to<numeric>(*A).is_real())
+      return false;
+  return true;
+}
+
+double toDouble(const ex &A) { return ex_to<numeric>(A).to_double(); }
+
 ex bisectSetLinesEval(const ex &N, const ex &S, const ex &K, const ex &Sets, const ex &Ways,
                       const ex &Line) {
-  for (const ex *A : {&N, &S, &K, &Sets, &Ways, &Line})
-    if (!is_a<numeric>(*A) || !ex_to<numeric>(*A).is_real())
-      return bisect_set_lines(N, S, K, Sets, Ways, Line).hold();
-  auto D = [](const ex &A) { return ex_to<numeric>(A).to_double(); };
-  return numeric(bisectSetLines(D(N), D(S), D(K), D(Sets), D(Ways), D(Line)));
+  if (!allReal({&N, &S, &K, &Sets, &Ways, &Line}))
+    return bisect_set_lines(N, S, K, Sets, Ways, Line).hold();
+  return numeric(bisectSetLines(toDouble(N), toDouble(S), toDouble(K), toDouble(Sets),
+                                toDouble(Ways), toDouble(Line)));
 }
 
 ex bisectLinesEval(const ex &X, const ex &K, const ex &C, const ex &Line) {
-  for (const ex *A : {&X, &K, &C, &Line})
-    if (!is_a<numeric>(*A) || !ex_to<numeric>(*A).is_real())
-      return bisect_lines(X, K, C, Line).hold();
-  auto D = [](const ex &A) { return ex_to<numeric>(A).to_double(); };
-  return numeric(bisectLines(D(X), D(K), D(C), D(Line)));
+  if (!allReal({&X, &K, &C, &Line}))
+    return bisect_lines(X, K, C, Line).hold();
+  return numeric(bisectLines(toDouble(X), toDouble(K), toDouble(C), toDouble(Line)));
 }
 } // namespace
 
