@@ -14,6 +14,7 @@
 #include "predictor/Expr.h"
 
 #include <algorithm>
+#include <optional>
 #include <stdexcept>
 #include <cmath>
 
@@ -252,17 +253,27 @@ ex pageStrided(const MemStream &M) {
   return S.is_zero() ? ex(0) : ex(cmp_le(numeric(PrefetchPage), S));
 }
 
+/// M's offsets (B) as numbers, in their order; nullopt if one is symbolic.
+static std::optional<std::vector<double>> numericOffsets(const MemStream &M) {
+  std::vector<double> R;
+  for (const std::string &O : M.Offsets) {
+    ex X = parseExpr(O);
+    if (!is_a<numeric>(X))
+      return std::nullopt;
+    R.push_back(ex_to<numeric>(X).to_double());
+  }
+  return R;
+}
+
 ex walkRowDistance(const MemStream &M, double Line) {
   ex S = movingStride(M);
   if (S.is_zero() || !is_a<numeric>(S) || M.Offsets.empty())
     return S;
+  std::optional<std::vector<double>> Offsets = numericOffsets(M);
+  if (!Offsets)
+    return S;
   std::vector<double> P{0};
-  for (const std::string &O : M.Offsets) {
-    ex X = parseExpr(O);
-    if (!is_a<numeric>(X))
-      return S;
-    P.push_back(ex_to<numeric>(X).to_double());
-  }
+  P.insert(P.end(), Offsets->begin(), Offsets->end());
   std::sort(P.begin(), P.end());
   // The first reference of each run of references within a line of it.
   std::vector<double> Runs{P.front()};
@@ -285,13 +296,12 @@ std::vector<MemoryModel::WalkClass> MemoryModel::walkClasses(const MemStream &M)
   // from the first, plus a reference's size) cover the stride to within a
   // line (s293's 40 vector stores of 32 B per 1280 B iteration).
   if (is_a<numeric>(S)) {
+    std::optional<std::vector<double>> Offsets = numericOffsets(M);
+    if (!Offsets)
+      return R;
     double Span = M.Size;
-    for (const std::string &O : M.Offsets) {
-      ex X = parseExpr(O);
-      if (!is_a<numeric>(X))
-        return R;
-      Span = std::max(Span, std::abs(ex_to<numeric>(X).to_double()) + M.Size);
-    }
+    for (double X : *Offsets)
+      Span = std::max(Span, std::abs(X) + M.Size);
     if (Span + 64 > ex_to<numeric>(S).to_double())
       return R;
   }
