@@ -53,6 +53,20 @@ GiNaC::ex parseExpr(const std::string &S);
 /// Body is polynomial in K, else an unevaluated seg_sum.
 GiNaC::ex sumOver(const GiNaC::ex &Body, const GiNaC::symbol &K, const GiNaC::ex &N);
 
+/// The work of numeric seg_sum evaluations since the process started (or
+/// the last resetSumWork): a bound for tests (test/unit/ExprSumWorkTest.cpp)
+/// and --timing's counters.
+struct SumWork {
+  size_t Evals = 0;       ///< seg_sum evaluations (GiNaC's eval of a seg_sum)
+  size_t Sums = 0;        ///< numeric sums computed (not found in the memo)
+  size_t MemoHits = 0;    ///< numeric sums found in the memo
+  size_t Terms = 0;       ///< terms evaluated in double arithmetic (compiled body)
+  size_t Substituted = 0; ///< terms evaluated by substituting into the GiNaC body
+  size_t Compiled = 0;    ///< bodies compiled to double operations
+};
+const SumWork &sumWork();
+void resetSumWork();
+
 /// Names of the free symbols of E (bound seg_sum indices excluded).
 std::set<std::string> freeSymbols(const GiNaC::ex &E);
 
@@ -129,6 +143,10 @@ GiNaC::ex keptCall(size_t Id, const GiNaC::exvector &Args);
 /// The function names of the kept calls in E (keptCall), not those inside
 /// the kept forms.
 std::set<std::string> keptCalls(const GiNaC::ex &E);
+
+/// The names the kept forms called in E (keptCall, and those they call)
+/// have besides their parameters: the names their values are read at.
+std::set<std::string> keptFormNames(const GiNaC::ex &E);
 
 /// Human form: "2.1e-09*n^3 + 4e-09*n^2" with Cs numbers rounded to Digits.
 /// Repeats a shared subexpression at every use (see toFormulaText).

@@ -84,6 +84,28 @@ std::set<std::string> keptCalls(const ex &E) {
   return Out;
 }
 
+std::set<std::string> keptFormNames(const ex &E) {
+  std::set<std::string> Out;
+  std::set<long> Forms;
+  std::unordered_map<const basic *, ex> Seen;
+  std::function<void(const ex &)> Walk = [&](const ex &X) {
+    if (X.nops() == 0 || !Seen.emplace(&ex_to<basic>(X), X).second)
+      return;
+    if (is_ex_the_function(X, seg_call)) {
+      long Id = ex_to<numeric>(X.op(0)).to_long();
+      if (Forms.insert(Id).second) {
+        const KeptForm &K = keptForms().at(Id);
+        Out.insert(K.Names.begin(), K.Names.end());
+        Walk(K.Form); // (its own kept calls)
+      }
+    }
+    for (size_t I = 0; I < X.nops(); ++I)
+      Walk(X.op(I));
+  };
+  Walk(E);
+  return Out;
+}
+
 namespace {
 /// Substitutes numbers for symbols and evaluates, combining the numbers of
 /// every sum and product in an order of their own: exact (rational) ones

@@ -13,6 +13,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <memory>
+#include <set>
 #include <unordered_map>
 
 using namespace GiNaC;
@@ -31,6 +34,10 @@ static ex powerSum(int D, const ex &N) {
   return expand(S / (D + 1));
 }
 
+static SumWork Work;
+const SumWork &sumWork() { return Work; }
+void resetSumWork() { Work = SumWork(); }
+
 /// An integer that a double holds exactly (|v| < 2^52).
 static bool exactInt(double V) {
   return V == std::trunc(V) && std::fabs(V) < 4503599627370496.0;
@@ -42,19 +49,116 @@ namespace {
 /// one operation) and evaluated in double arithmetic for each value of the
 /// index. Substituting the index and re-evaluating the whole GiNaC tree for
 /// every term took seconds for lu's IR bodies at n = 320. Covers sums,
-/// products, numeric powers and the integer functions; an integer division
+/// products, powers (a geometric loop's index start*step^k has the index in
+/// the exponent), the integer functions and seg_sums nested in the body (a
+/// loop nest whose inner trip count depends on the outer index: mergesort's
+/// sum over the merge width of a sum over the runs), whose bodies are
+/// compiled once too. The operations that do not depend on a program's own
+/// index are run once per run of the sum (for a nested sum, once per term
+/// of the sums around it), the others once per term. An integer division
 /// or modulus whose operands are not exact integers, or a comparison of
-/// such operands closer than 1e-9 relative, makes that term fall back to
-/// GiNaC, so that every decision is the one its exact arithmetic takes.
+/// such operands closer than 1e-9 relative, or a nested sum whose bounds are
+/// not exact integers, makes that term fall back to GiNaC, so that every
+/// decision is the one its exact arithmetic takes.
 class TermProgram {
+  enum Kind {
+    Const,
+    Var,
+    Sum,
+    Add,
+    Mul,
+    Pow,
+    PowV,
+    Min,
+    Max,
+    CmpEq,
+    CmpLt,
+    CmpLe,
+    Idiv,
+    Imod,
+    Umod
+  };
+  struct Op {
+    Kind K;
+    double C = 0;          ///< Const: the value; Pow: the exponent
+    std::vector<int> Args; ///< operands (Sum: lo, hi)
+    int Slot = 0;          ///< Var: the index's slot in Env
+    int Sub = 0;           ///< Sum: its body's program in Subs
+    bool Dep = false;      ///< depends on this program's own index
+  };
+
 public:
-  TermProgram(const ex &Body, const symbol &K) : Index(K) {
+  TermProgram(const ex &Body, const symbol &K) : Env(&OwnEnv), Slots(&OwnSlots) {
+    OwnSlots.emplace(K, 0);
+    OwnEnv.push_back(0);
     Ok = compile(Body) >= 0;
+    split();
   }
   bool ok() const { return Ok; }
   /// The body at K = KVal; false if a term needs GiNaC's exact arithmetic.
   bool value(double KVal, double &Out) {
-    for (size_t I = 0; I < Ops.size(); ++I) {
+    if (!Prepared) {
+      InvOk = runOps(Inv);
+      Prepared = true;
+    }
+    (*Env)[0] = KVal;
+    if (!InvOk || !runOps(Dep))
+      return false;
+    Out = Vals.back();
+    return true;
+  }
+
+private:
+  /// The body of a seg_sum nested in another's: its index is slot Own of
+  /// the outermost program's Env, the indices of the sums around it the
+  /// other slots in Slots.
+  TermProgram(const ex &Body, int Own, std::vector<double> *E, std::map<ex, int, ex_is_less> *S)
+      : OwnSlot(Own), Env(E), Slots(S) {
+    Ok = compile(Body) >= 0;
+    split();
+  }
+  /// Inv and Dep: the operations without and with a dependence on the own
+  /// index, in order.
+  void split() {
+    for (size_t I = 0; I < Ops.size(); ++I)
+      (Ops[I].Dep ? Dep : Inv).push_back(static_cast<int>(I));
+  }
+  /// The value of the nested sum O (Sub: its body) at the indices in Env.
+  bool sum(const Op &O, double Lo, double Hi, double &V) {
+    // As segSumEval: hi - lo + 1 terms of integer bounds, none if that is
+    // <= 0; at most 5e6 terms (else GiNaC holds the sum: the caller's path).
+    if (!exactInt(Lo) || !exactInt(Hi))
+      return false;
+    double N = Hi - Lo + 1;
+    if (N <= 0) {
+      V = 0;
+      return true;
+    }
+    if (N > 5e6)
+      return false;
+    TermProgram &Sub = *Subs[O.Sub];
+    (*Env)[Sub.OwnSlot] = Lo;
+    if (!Sub.runOps(Sub.Inv))
+      return false;
+    if (Sub.Dep.empty()) { // (the body does not use the index: N times it)
+      ++Work.Terms;
+      V = N * Sub.Vals.back();
+      return true;
+    }
+    double Acc = 0;
+    for (long J = 0; J < static_cast<long>(N); ++J) {
+      (*Env)[Sub.OwnSlot] = Lo + double(J);
+      if (!Sub.runOps(Sub.Dep))
+        return false;
+      Acc += Sub.Vals.back();
+    }
+    Work.Terms += static_cast<size_t>(N);
+    V = Acc;
+    return true;
+  }
+  /// Runs the operations Which (indices into Ops, in order).
+  bool runOps(const std::vector<int> &Which) {
+    for (int I : Which) {
       const Op &O = Ops[I];
       double A = O.Args.empty() ? 0 : Vals[O.Args[0]];
       double B = O.Args.size() > 1 ? Vals[O.Args[1]] : 0;
@@ -64,7 +168,11 @@ public:
         V = O.C;
         break;
       case Var:
-        V = KVal;
+        V = (*Env)[O.Slot];
+        break;
+      case Sum:
+        if (!sum(O, A, B, V))
+          return false;
         break;
       case Add:
         V = 0;
@@ -78,6 +186,11 @@ public:
         break;
       case Pow:
         V = std::pow(A, O.C);
+        if (!std::isfinite(V))
+          return false;
+        break;
+      case PowV:
+        V = std::pow(A, B);
         if (!std::isfinite(V))
           return false;
         break;
@@ -114,31 +227,9 @@ public:
         }
       }
     }
-    Out = Vals.back();
     return true;
   }
 
-private:
-  enum Kind {
-    Const,
-    Var,
-    Add,
-    Mul,
-    Pow,
-    Min,
-    Max,
-    CmpEq,
-    CmpLt,
-    CmpLe,
-    Idiv,
-    Imod,
-    Umod
-  };
-  struct Op {
-    Kind K;
-    double C = 0;
-    std::vector<int> Args;
-  };
   /// Index of E's operation, -1 if E has something not covered.
   int compile(const ex &E) {
     const basic *Key = &ex_to<basic>(E);
@@ -151,13 +242,33 @@ private:
         return -1;
       O = {Const, dbl(E), {}};
     } else if (is_exactly_a<symbol>(E)) {
-      if (!E.is_equal(Index))
+      auto Slot = Slots->find(E);
+      if (Slot == Slots->end())
         return -1;
       O = {Var, 0, {}};
-    } else if (is_exactly_a<power>(E)) {
-      if (!isNum(E.op(1)))
+      O.Slot = Slot->second;
+      O.Dep = O.Slot == OwnSlot;
+      Uses.insert(O.Slot);
+    } else if (is_ex_the_function(E, seg_sum)) {
+      if (!is_exactly_a<symbol>(E.op(1)) || Slots->count(E.op(1)))
         return -1;
-      O = {Pow, dbl(E.op(1)), {}};
+      O.K = Sum;
+      int Slot = static_cast<int>(Env->size());
+      Env->push_back(0);
+      Slots->emplace(E.op(1), Slot);
+      auto Body = std::unique_ptr<TermProgram>(new TermProgram(E.op(0), Slot, Env, Slots));
+      Slots->erase(E.op(1));
+      if (!Body->Ok)
+        return -1;
+      for (int U : Body->Uses)
+        if (U != Slot) {
+          Uses.insert(U);
+          O.Dep |= U == OwnSlot;
+        }
+      O.Sub = static_cast<int>(Subs.size());
+      Subs.push_back(std::move(Body));
+    } else if (is_exactly_a<power>(E)) {
+      O = isNum(E.op(1)) ? Op{Pow, dbl(E.op(1)), {}} : Op{PowV, 0, {}};
     } else if (is_exactly_a<add>(E) || is_exactly_a<mul>(E)) {
       O.K = is_exactly_a<add>(E) ? Add : Mul;
     } else if (is_exactly_a<function>(E) && E.nops() == 2) {
@@ -175,21 +286,36 @@ private:
     } else {
       return -1;
     }
-    if (O.K != Const && O.K != Var)
-      for (size_t I = 0; I < (O.K == Pow ? 1 : E.nops()); ++I) {
+    if (O.K != Const && O.K != Var) {
+      std::vector<size_t> Operands;
+      if (O.K == Sum)
+        Operands = {2, 3};
+      else
+        for (size_t I = 0; I < (O.K == Pow ? 1 : E.nops()); ++I)
+          Operands.push_back(I);
+      for (size_t I : Operands) {
         int A = compile(E.op(I));
         if (A < 0)
           return -1;
         O.Args.push_back(A);
+        O.Dep |= Ops[A].Dep;
       }
+    }
     Ops.push_back(std::move(O));
     Vals.push_back(0);
     Keep.push_back(E); // keeps Key the address of this object
     return Done[Key] = static_cast<int>(Ops.size()) - 1;
   }
 
-  symbol Index;
-  bool Ok = false;
+  int OwnSlot = 0; ///< this program's index in Env
+  /// The values of the indices (slot 0: the outermost sum's; the others:
+  /// nested sums'), owned by the outermost program.
+  std::vector<double> OwnEnv, *Env;
+  std::map<ex, int, ex_is_less> OwnSlots, *Slots; ///< index symbol -> slot (sums in scope)
+  std::set<int> Uses;                             ///< the slots the body reads
+  std::vector<std::unique_ptr<TermProgram>> Subs; ///< nested sums' bodies
+  std::vector<int> Inv, Dep;                      ///< split()
+  bool Ok = false, Prepared = false, InvOk = false;
   std::vector<Op> Ops;
   std::vector<double> Vals;
   std::vector<ex> Keep;
@@ -232,6 +358,7 @@ struct PolynomialIn {
 } // namespace
 
 ex expr_detail::segSumEval(const ex &Body, const ex &K, const ex &Lo, const ex &Hi) {
+  ++Work.Evals;
   if (!is_a<symbol>(K))
     return seg_sum(Body, K, Lo, Hi).hold();
   ex N = Hi - Lo + 1;
@@ -252,8 +379,10 @@ ex expr_detail::segSumEval(const ex &Body, const ex &K, const ex &Lo, const ex &
     // counts appear in several terms of a nest's transfer time): once.
     static std::unordered_map<ex, numeric, std::hash<ex>, ex_is_equal> Memo;
     ex Key = lst{Body, K, Lo, Hi};
-    if (auto It = Memo.find(Key); It != Memo.end())
+    if (auto It = Memo.find(Key); It != Memo.end()) {
+      ++Work.MemoHits;
       return It->second;
+    }
     if (Memo.size() > 100000)
       Memo.clear();
     auto Free = freeSymbols(Body);
@@ -262,12 +391,16 @@ ex expr_detail::segSumEval(const ex &Body, const ex &K, const ex &Lo, const ex &
       long L = static_cast<long>(dbl(Lo));
       long Cnt = static_cast<long>(dbl(N));
       TermProgram Prog(Body, S);
+      ++Work.Sums;
+      ++Work.Compiled;
       for (long I = 0; I < Cnt; ++I) {
         double Fast;
-        if (Prog.ok() && Prog.value(double(L + I), Fast)) {
+      if (Prog.ok() && Prog.value(double(L + I), Fast)) {
+          ++Work.Terms;
           Acc += Fast;
           continue;
         }
+        ++Work.Substituted;
         ex V = subsShared(Body, {{S, numeric(L + I)}});
         V = V.evalf();
         if (!isNum(V))

@@ -38,7 +38,14 @@ void PredictTiming::print(std::ostream &OS, size_t Top) const {
   for (auto &[K, V] : Phase)
     OS << "  " << std::left << std::setw(44) << K << std::fixed << std::setprecision(3) << V
        << "\n";
-  for (auto &[K, V] : Counter)
+  std::map<std::string, double> C = Counter;
+  const SumWork &SW = sumWork();
+  C["sum evaluations (seg_sum)"] = double(SW.Evals);
+  C["numeric sums computed"] = double(SW.Sums);
+  C["numeric sums reused"] = double(SW.MemoHits);
+  C["numeric sum terms (compiled)"] = double(SW.Terms);
+  C["numeric sum terms (substituted)"] = double(SW.Substituted);
+  for (auto &[K, V] : C)
     OS << "  " << std::left << std::setw(44) << K << std::fixed << std::setprecision(0) << V
        << "\n";
   std::vector<std::pair<double, std::string>> F;
@@ -116,6 +123,7 @@ FilePredictor::FilePredictor(const SegFile &S, const Machine &M, const PredictOp
   if (PredictTiming::get().On)
     PredictTiming::get().Counter["predictions (file passes)"] += 1;
   FB.setMaxTerms(O.MaxTerms);
+  FB.setMaxCalleeNodes(O.MaxCalleeNodes);
   Known = knownOutcomes(O, Declared);
   setUp();
 }
@@ -493,8 +501,8 @@ void FilePredictor::evaluateLevel(FunctionPrediction &FP, const FunctionSeg &FS,
       Names += (Names.empty() ? "" : ", ") + F;
     FP.Notes.push_back(L + " formula: calls kept as T_f(...), evaluated at the values (their "
                        "closed forms have more than " +
-                       std::to_string(FormulaBuilder::DefaultMaxCalleeNodes) +
-                       " nodes): " + Names);
+                       std::to_string(O.MaxCalleeNodes) +
+                       " nodes, --max-callee-nodes): " + Names);
   }
   if (FB.factored(Name, timeKey(Lv)))
     FP.Notes.push_back(L + " closed form left factored: its expansion has more than " +
@@ -502,15 +510,72 @@ void FilePredictor::evaluateLevel(FunctionPrediction &FP, const FunctionSeg &FS,
   LevelPrediction LP;
   LP.Formula = toFormulaText(Closed);
   std::map<std::string, double> V = W.Bound;
-  timeAtRanks(LP, Closed, V, W, Deps.count("rank") > 0, L);
-  LP.CommS = W.CommE.is_zero() ? 0 : evaluateNamed(W.CommE, V, L + " communication time");
-  LP.LibraryS = LibL.is_zero() ? 0 : evaluateNamed(LibL, V, L + " library-call time");
-  for (const std::string &Op : opsOf(Name, Key, L)) {
-    double C = evaluateNamed(
-        Clean(FB.closedForm(Name, countWeight(Key, Op), "count:" + Key + ":" + Op, L)), V,
-        L + " count of " + Op);
-    if (C != 0 || std::find(Always.begin(), Always.end(), Op) != Always.end())
-      LP.Counts[Op] = C;
+  std::vector<std::pair<std::string, ex>> CountForms;
+  for (const std::string &Op : opsOf(Name, Key, L))
+    CountForms.emplace_back(
+        Op, Clean(FB.closedForm(Name, countWeight(Key, Op), "count:" + Key + ":" + Op, L)));
+  // A name a form has that the level's dependencies do not list (a callee
+  // reached through a recursive call, whose form was built from another
+  // function first: its IR branch probabilities, its loop counts) and
+  // that no term could be dropped for takes its value as any other name
+  // does (-p, profile, the SEG's default); one without is a missing value.
+  std::set<std::string> Late, Lacking;
+  auto BindNames = [&](const std::set<std::string> &Names) {
+    for (const std::string &X : Names) {
+      if (V.count(X) || (X == "rank" && W.RankScan) || Late.count(X) || Lacking.count(X))
+        continue;
+      if (auto G = given(X, W.AssumeArgc)) {
+        V[X] = G->Value;
+        FP.Params.push_back({X, G->Value, G->Source});
+        Late.insert(X);
+      } else {
+        Lacking.insert(X);
+      }
+    }
+  };
+  auto Forms = [&] {
+    std::vector<ex> Fs = {Closed, W.CommE, LibL};
+    for (auto &[Op, C] : CountForms)
+      Fs.push_back(C);
+    return Fs;
+  };
+  for (const ex &F : Forms())
+    BindNames(freeSymbols(F));
+  auto Evaluate = [&] {
+    timeAtRanks(LP, Closed, V, W, Deps.count("rank") > 0, L);
+    LP.CommS = W.CommE.is_zero() ? 0 : evaluateNamed(W.CommE, V, L + " communication time");
+    LP.LibraryS = LibL.is_zero() ? 0 : evaluateNamed(LibL, V, L + " library-call time");
+    for (auto &[Op, C] : CountForms) {
+      double N = evaluateNamed(C, V, L + " count of " + Op);
+      if (N != 0 || std::find(Always.begin(), Always.end(), Op) != Always.end())
+        LP.Counts[Op] = N;
+    }
+  };
+  if (Lacking.empty()) {
+    try {
+      Evaluate();
+    } catch (const std::runtime_error &) {
+      // A kept call's form with such a name (its terms are dropped when
+      // it has no value, but not a product's factor): again with them.
+      size_t Before = Late.size();
+      for (const ex &F : Forms())
+        BindNames(keptFormNames(F));
+      if (Late.size() == Before && Lacking.empty())
+        throw;
+      if (Lacking.empty()) {
+        LP.Counts.clear();
+        Evaluate();
+      }
+    }
+  }
+  if (!Lacking.empty())
+    throw MissingNames(Lv, Lacking);
+  if (!Late.empty()) {
+    std::string Names;
+    for (const std::string &X : Late)
+      Names += (Names.empty() ? "" : ", ") + X;
+    FP.Notes.push_back(L + ": names of callees reached through a recursive call, with their "
+                       "values: " + Names);
   }
   if (W.RankScan && Lv == W.Kept.front()->level())
     FP.Params.push_back({"rank", double(LP.Rank), "the slowest of the p ranks"});
@@ -540,9 +605,36 @@ void FilePredictor::predictFunction(FunctionPrediction &FP, const FunctionSeg &F
       return;
     notesAtValues(FP, FS, W);
   }
+  std::vector<std::string> Lacking;
   for (ResourceModel *Model : W.Kept) {
     TimedScope T("predict: level " + levelKey(Model->level()));
-    evaluateLevel(FP, FS, *Model, W);
+    try {
+      evaluateLevel(FP, FS, *Model, W);
+    } catch (const MissingNames &M) {
+      // A value only this level needs: a default level is left out with a
+      // note, as keepLevels leaves it out; a level asked for makes the
+      // function incomplete (its entry and the report's list say what).
+      std::string Names;
+      for (const std::string &X : M.Names)
+        Names += (Names.empty() ? "" : ", ") + X;
+      if (O.Optional.count(M.L)) {
+        FP.Notes.push_back(levelKey(M.L) + " not predicted: no value for " + Names);
+        for (const std::string &X : M.Names) {
+          MissingValue V = describe(FS, X);
+          V.Levels = {M.L};
+          addMissing(FP.Missing, std::move(V));
+        }
+        continue;
+      }
+      for (const std::string &X : M.Names)
+        if (std::find(Lacking.begin(), Lacking.end(), X) == Lacking.end())
+          Lacking.push_back(X);
+    }
+  }
+  if (!Lacking.empty()) {
+    W.Missing = Lacking;
+    FP.Levels.clear();
+    missingError(FP, FS, W);
   }
 }
 

@@ -163,6 +163,10 @@ struct PredictOptions {
   /// Closed forms are expanded only when they stay within this many terms
   /// (FormulaBuilder::setMaxTerms; 0: always).
   size_t MaxTerms = 4000;
+  /// A callee's closed form of more than this many DAG nodes is kept as a
+  /// call T_f(args) in its callers' forms rather than substituted
+  /// (FormulaBuilder::setMaxCalleeNodes; 0: always substituted).
+  size_t MaxCalleeNodes = 5000;
   /// Per ICC loop nest: the ECM terms, lines and bound (FunctionPrediction::Breakdown).
   bool Breakdown = false;
 };

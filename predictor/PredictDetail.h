@@ -64,6 +64,18 @@ void negativeTrips(const SegFile &S, const NodeList &L,
                    const std::string &In = "", int Depth = 0);
 
 /// What predictFunction works out for one function, step by step.
+/// Adds V to Ms, or V's levels to the entry of the same name.
+void addMissing(std::vector<MissingValue> &Ms, MissingValue V);
+
+/// Names a level's forms need that have no value (evaluateLevel): thrown
+/// to predictFunction, which leaves the level out or the function incomplete.
+struct MissingNames : std::runtime_error {
+  MissingNames(Level L, std::set<std::string> Names)
+      : std::runtime_error("missing values"), L(L), Names(std::move(Names)) {}
+  Level L;
+  std::set<std::string> Names;
+};
+
 struct FunctionWork {
   /// The levels asked for that the function can be predicted at (an
   /// optional IR level without an IR-level SEG left out).

@@ -219,8 +219,9 @@ const Node *firstUse(const NodeList &L, const std::string &X, std::string &What)
   return nullptr;
 }
 
-/// Adds V to Ms, or V's levels to the entry of the same name.
-void addMissing(std::vector<MissingValue> &Ms, MissingValue V) {
+} // namespace
+
+void predict_detail::addMissing(std::vector<MissingValue> &Ms, MissingValue V) {
   auto It = std::find_if(Ms.begin(), Ms.end(),
                          [&](const MissingValue &X) { return X.Name == V.Name; });
   if (It == Ms.end())
@@ -228,7 +229,6 @@ void addMissing(std::vector<MissingValue> &Ms, MissingValue V) {
   else
     It->Levels.insert(It->Levels.end(), V.Levels.begin(), V.Levels.end());
 }
-} // namespace
 
 MissingValue FilePredictor::describe(const FunctionSeg &F, const std::string &X) const {
   MissingValue V;

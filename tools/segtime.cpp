@@ -6,7 +6,8 @@
 ///
 /// USAGE:
 ///   segtime predict FILE.seg.json --machine t800 -p n=256 [--level poc|hllc|all]
-///                   [--function NAME] [--json] [--max-terms N] [--breakdown]
+///                   [--function NAME] [--json] [--max-terms N]
+///                   [--max-callee-nodes N] [--breakdown]
 ///   segtime calibrate --level hllc,poc --out costvectors/local.yaml
 ///   segtime show FILE.seg.json [--function NAME]
 ///   segtime dot FILE.seg.json --function NAME > f.dot
@@ -407,6 +408,9 @@ int predictMain(int Argc, char **Argv) {
         });
     } else if (A == "--max-terms") {
       O.MaxTerms = cli::parseWhole(A, R.value(), 0, LLONG_MAX, "number of terms (0, 1, ...)");
+    } else if (A == "--max-callee-nodes") {
+      O.MaxCalleeNodes =
+          cli::parseWhole(A, R.value(), 0, LLONG_MAX, "number of nodes (0, 1, ...)");
     } else if (R.isOption()) {
       cli::unknownOption("predict", A);
     } else if (Seg.empty()) {

@@ -318,3 +318,105 @@ TEST(FormulaWork, LargeCalleesCalledManyTimesAreKeptAsCalls) {
   EXPECT_GT(evaluate(T, V), Want);
 }
 } // namespace
+
+namespace {
+/// mergesort with msort and merge inlined into main: a loop over the merge
+/// width w = 2^k (a geometric index), around a loop over the runs whose trip
+/// count n / (2 w) depends on it, around the merge of min(2 w, n - 2 w lo)
+/// elements. The outer sum's body holds the inner sum: both are compiled
+/// into double operations once, and no term is substituted into GiNaC.
+TEST(SumWork, NestedSumOverAGeometricIndexIsCompiledOnce) {
+  const int Levels = 10, N = 1024;
+  ex K = sym("k_ms_w"), J = sym("k_ms_lo");
+  ex W = pow(ex(numeric(2.0)), K);
+  ex Inner = seg_sum(min(2 * W, N - 2 * W * J), J, 0, idiv(N, 2 * W) - 1);
+  resetSumWork();
+  ex Outer = seg_sum(Inner + 1, K, 0, Levels - 1);
+  EXPECT_EQ(evaluate(Outer, {}), double(Levels * N + Levels));
+  const SumWork &Work = sumWork();
+  EXPECT_EQ(Work.Substituted, 0u);
+  EXPECT_EQ(Work.Sums, 1u);
+  EXPECT_EQ(Work.Compiled, 1u);
+  // (each level's runs once: n / 2 + n / 4 + ... + 1, and the outer terms)
+  EXPECT_LE(Work.Terms, size_t(N + Levels));
+  // The same sum with a body the program does not cover (a held ltrip)
+  // falls back to GiNaC term by term, with the same value.
+  ex Held = seg_sum(Inner + ltrip(sym("m"), 8, 2), K, 0, Levels - 1);
+  EXPECT_EQ(evaluate(Held, {{"m", 1}}), double(Levels * N + Levels * 3));
+}
+
+/// s(n) and r(n) call each other; s has a loop of N_s_9 iterations (no
+/// default) and, in a branch of probability P_s_3 (default 0.5), an f64.mul
+/// (and, with Div, a loop of N_s_12 iterations of f64.div). Predicting s
+/// first (incomplete: N_s_9) keeps r's dependencies cut at the call back
+/// to s; r's counts are then built in full, with s's names in them.
+SegFile recursionFile(bool Div) {
+  SegFile S;
+  S.OptLevel = "O2";
+  FunctionSeg Sf;
+  Sf.Name = "s";
+  Sf.Params = {"n"};
+  Sf.Parameters.push_back({"N_s_9", "loop", std::nullopt, "none", "k.c:9", "iterations"});
+  Sf.Parameters.push_back({"P_s_3", "branch", 0.5, "static: default 0.5", "k.c:3", "if"});
+  Node Mul = stage("v3");
+  Mul.Ruvs["HLLC"] = {};
+  Mul.Ruvs["HLLC"].add("f64.mul", 1);
+  Node Add = stage("v2");
+  Add.Ruvs["HLLC"] = {};
+  Add.Ruvs["HLLC"].add("f64.add", 1);
+  Sf.Body = {loop("v1", "N_s_9", {Add}), branch("v4", "P_s_3", {Mul}), call("v5", "r", "n")};
+  if (Div) {
+    Sf.Parameters.push_back({"N_s_12", "loop", std::nullopt, "none", "k.c:12", "iterations"});
+    Node D = stage("v7");
+    D.Ruvs["HLLC"] = {};
+    D.Ruvs["HLLC"].add("f64.div", 1);
+    Sf.Body.push_back(branch("v8", "P_s_3", {loop("v6", "N_s_12", {D})}));
+  }
+  S.Functions.push_back(Sf);
+  FunctionSeg R;
+  R.Name = "r";
+  R.Params = {"n"};
+  R.Body = {Add, call("v2", "s", "n")};
+  S.Functions.push_back(R);
+  return S;
+}
+
+// A name of a function reached through a recursive call that the caller's
+// dependencies did not list takes its default (a branch probability), with
+// a note; one without a default is a value missing, not a failure.
+TEST(Predict, NamesReachedThroughARecursionTakeTheirDefaults) {
+  Machine M = unitMachine(4, {{"f64.add", 1}, {"f64.mul", 2}, {"f64.div", 3}});
+  PredictOptions O;
+  O.Levels = {Level::HLLC};
+  Prediction P = predict(recursionFile(false), M, O);
+  ASSERT_EQ(P.Functions.size(), 2u);
+  EXPECT_NE(P.Functions[0].Error.find("N_s_9"), std::string::npos);
+  const FunctionPrediction &R = P.Functions[1];
+  EXPECT_TRUE(R.Error.empty()) << R.Error;
+  ASSERT_TRUE(R.Levels.count(Level::HLLC));
+  EXPECT_EQ(R.Levels.at(Level::HLLC).Counts.at("f64.mul"), 0.5);
+  bool Noted = false;
+  for (const std::string &N : R.Notes)
+    Noted |= N.find("recursive call") != std::string::npos && N.find("P_s_3") != std::string::npos;
+  EXPECT_TRUE(Noted);
+
+  // N_s_12 has no default: r is incomplete (exit status 1), not failed.
+  Prediction Q = predict(recursionFile(true), M, O);
+  const FunctionPrediction &R2 = Q.Functions[1];
+  EXPECT_FALSE(R2.Failed) << R2.Error;
+  EXPECT_NE(R2.Error.find("missing parameter value(s) for r: N_s_12"), std::string::npos)
+      << R2.Error;
+  EXPECT_TRUE(R2.Levels.empty());
+  EXPECT_EQ(Q.exitStatus(), 1);
+  // A default level lacking it is left out with a note.
+  O.Optional = {Level::HLLC};
+  Prediction Opt = predict(recursionFile(true), M, O);
+  const FunctionPrediction &R3 = Opt.Functions[1];
+  EXPECT_FALSE(R3.Failed);
+  EXPECT_FALSE(R3.Levels.count(Level::HLLC));
+  bool Left = false;
+  for (const std::string &N : R3.Notes)
+    Left |= N == "HLLC not predicted: no value for N_s_12";
+  EXPECT_TRUE(Left);
+}
+} // namespace
