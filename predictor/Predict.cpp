@@ -482,6 +482,7 @@ void FilePredictor::evaluateLevel(FunctionPrediction &FP, const FunctionSeg &FS,
     return dropRoundoff(Stray.empty() ? E : dropTermsWith(E, Stray));
   };
   const ex &LibL = irLevel(Lv) ? W.LibIrE : W.LibE;
+  std::optional<TimedScope> Part(std::in_place, "predict: " + L + " time form");
   ex Closed = FB.closedForm(Name, Model.timeWeight(), timeKey(Lv), L);
   // Repeated calls on the same data: the branch predictor learns a short
   // sequence of data-dependent outcomes (docs/models.md "branch
@@ -511,8 +512,10 @@ void FilePredictor::evaluateLevel(FunctionPrediction &FP, const FunctionSeg &FS,
   LP.Formula = toFormulaText(Closed);
   std::map<std::string, double> V = W.Bound;
   std::vector<std::pair<std::string, ex>> CountForms;
+  Part.emplace("predict: " + L + " count forms");
   for (const std::string &Op : opsOf(Name, Key, L))
-    CountForms.emplace_back(
+    if (O.CountOps.empty() || O.CountOps.count(Op))
+      CountForms.emplace_back(
         Op, Clean(FB.closedForm(Name, countWeight(Key, Op), "count:" + Key + ":" + Op, L)));
   // A name a form has that the level's dependencies do not list (a callee
   // reached through a recursive call, whose form was built from another
@@ -539,6 +542,7 @@ void FilePredictor::evaluateLevel(FunctionPrediction &FP, const FunctionSeg &FS,
       Fs.push_back(C);
     return Fs;
   };
+  Part.emplace("predict: " + L + " evaluation");
   for (const ex &F : Forms())
     BindNames(freeSymbols(F));
   auto Evaluate = [&] {
@@ -568,6 +572,7 @@ void FilePredictor::evaluateLevel(FunctionPrediction &FP, const FunctionSeg &FS,
       }
     }
   }
+  Part.reset();
   if (!Lacking.empty())
     throw MissingNames(Lv, Lacking);
   if (!Late.empty()) {

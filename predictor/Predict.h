@@ -163,6 +163,11 @@ struct PredictOptions {
   /// Closed forms are expanded only when they stay within this many terms
   /// (FormulaBuilder::setMaxTerms; 0: always).
   size_t MaxTerms = 4000;
+  /// The operations whose counts each level gives (LevelPrediction::Counts);
+  /// empty: every operation the function's code counts. Each count is a
+  /// closed form of its own: the per-site figures of an inlined function
+  /// need only "instructions".
+  std::set<std::string> CountOps;
   /// A callee's closed form of more than this many DAG nodes is kept as a
   /// call T_f(args) in its callers' forms rather than substituted
   /// (FormulaBuilder::setMaxCalleeNodes; 0: always substituted).

@@ -175,6 +175,12 @@ private:
   SwapFn Swap;
 };
 
+/// Calls F when it goes out of scope, also on an exception.
+struct AtExit {
+  std::function<void()> F;
+  ~AtExit() { F(); }
+};
+
 /// predict(S, M, O) with the functions that have no code of their own
 /// (Unresolved: those functions as read; in S their IR levels resolved)
 /// predicted apart: first every function named (O.Functions, or S's in
@@ -260,6 +266,7 @@ std::map<std::string, json> perSiteFigures(const std::vector<FunctionSeg> &Unres
       OK.Levels.push_back(Lv);
   if (OK.Levels.empty())
     return Out;
+  OK.CountOps = {"instructions"}; // (the one count a site's figures show)
   // One predictor for every site: the callees' closed forms are built once
   // (a site's function is swapped in, and its forms built again, per site).
   Predictor AtSites(S, M, OK);
@@ -274,18 +281,21 @@ std::map<std::string, json> perSiteFigures(const std::vector<FunctionSeg> &Unres
                        std::to_string(F->InlinedAt.size()) +
                        " inlined call sites (--site K: one call at site K):";
     json Sites = json::array();
+    // Each site's copy replaces the one before (one replaced() per site);
+    // the function's own level is swapped back after the last.
+    FunctionSeg Own = *In;
+    AtExit Restore{[&] {
+      *In = Own;
+      AtSites.replaced(FP.Name);
+    }};
     for (unsigned K = 1; K <= F->InlinedAt.size(); ++K) {
       FunctionSeg One = *F;
       std::vector<std::string> W;
       resolveInlinedLevel(S, One, X, K, W);
       Prediction Q;
-      {
-        SwappedIn Swapped([&] {
-          std::swap(*In, One);
-          AtSites.replaced(FP.Name);
-        });
-        Q = AtSites.predict({FP.Name});
-      }
+      *In = std::move(One);
+      AtSites.replaced(FP.Name);
+      Q = AtSites.predict({FP.Name});
       const InlinedRef &R = F->InlinedAt[K - 1];
       unsigned Loops = inlinedCallerLoops(S, *F, R);
       json Site = {{"site", K}, {"caller", R.Caller}, {"where", R.Where},
