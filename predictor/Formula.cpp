@@ -390,8 +390,10 @@ ex FormulaBuilder::nodeCost(const Node &N, const StageWeight &W, const std::stri
       Unresolved.insert(Note);
       return Own;
     }
-    ex C = closedForm(N.Callee, W, Key, Level);
     UsedBy[N.Callee].insert(Fn);
+    if (CallFilter && CallFilter(N.Callee, Key))
+      return Own;
+    ex C = closedForm(N.Callee, W, Key, Level);
     return Own + boundCall(N, *Callee, C, Key);
   }
   }

@@ -119,6 +119,14 @@ public:
   /// value is the same (up to the rounding of the callee's value to a
   /// double). Default DefaultMaxCalleeNodes.
   void setMaxCalleeNodes(size_t N) { MaxCalleeNodes = N; }
+  /// A call (to a function with a SEG, not a recursive call in progress)
+  /// for which Skip(callee, weight key) is true is costed as the call node
+  /// alone, without the callee's closed form: the caller knows the form is
+  /// 0 under that weight (a count of an operation nothing the callee
+  /// reaches has). Skip must be true only then: the values are the same.
+  void setCallFilter(std::function<bool(const std::string &, const std::string &)> Skip) {
+    CallFilter = std::move(Skip);
+  }
   static constexpr size_t DefaultMaxCalleeNodes = 5000;
   /// Did closedForm(Fn, ..., WeightKey) stay factored (over the budget)?
   bool factored(const std::string &Fn, const std::string &WeightKey) const {
@@ -265,6 +273,7 @@ private:
   };
   std::map<BoundKey, GiNaC::ex> BoundMemo;
   size_t MaxCalleeNodes = DefaultMaxCalleeNodes;
+  std::function<bool(const std::string &, const std::string &)> CallFilter; ///< setCallFilter
   /// (function, weight key) -> dagSize of its closed form; -> its kept id.
   std::map<std::pair<std::string, std::string>, size_t> SizeMemo, KeptIds;
   /// The indices of the loops enclosing the node being costed.

@@ -124,6 +124,13 @@ FilePredictor::FilePredictor(const SegFile &S, const Machine &M, const PredictOp
     PredictTiming::get().Counter["predictions (file passes)"] += 1;
   FB.setMaxTerms(O.MaxTerms);
   FB.setMaxCalleeNodes(O.MaxCalleeNodes);
+  // A count form does not build the forms of callees that reach nothing of
+  // its operation (0 whatever the values): a whole program's functions
+  // count a hundred operations, each a form over everything they call.
+  if (O.CountOps.empty())
+    FB.setCallFilter([this](const std::string &Callee, const std::string &Key) {
+      return countsNothing(Callee, Key);
+    });
   Known = knownOutcomes(O, Declared);
   setUp();
 }
@@ -220,6 +227,7 @@ void FilePredictor::replaced(const std::string &Fn) {
   }
   NamesOf[Fi] = Now;
   OpsMemo.clear();
+  Reach.clear();
   if (K != Known) {
     // (the stage weights change: no closed form is kept)
     Known = std::move(K);
@@ -232,6 +240,39 @@ void FilePredictor::replaced(const std::string &Fn) {
       installLoopModels(FB, S, M, P.Target, *Model, Mem, MemWhy, O.Values, Cores);
   }
   FB.forget(Fn);
+}
+
+bool FilePredictor::countsNothing(const std::string &Callee, const std::string &WeightKey) {
+  auto C = CountKeys.find(WeightKey);
+  if (C == CountKeys.end())
+    return false;
+  const auto &[Key, Op, Level] = C->second;
+  auto [It, New] = Reach.try_emplace({Key, Level});
+  std::map<std::string, std::set<std::string>> &R = It->second;
+  if (New) {
+    std::map<std::string, std::vector<std::string>> Calls;
+    for (const FunctionSeg &F : S.Functions) {
+      std::set<std::string> &Ops = R[F.Name];
+      std::vector<std::string> &To = Calls[F.Name];
+      forEachNode(F.bodyFor(Level), [&](const Node &N) {
+        if (auto U = N.Ruvs.find(Key); U != N.Ruvs.end())
+          for (auto &[X, Count] : U->second.counts())
+            Ops.insert(X);
+        if (N.Kind == NodeKind::Call)
+          To.push_back(N.Callee);
+      });
+    }
+    for (bool Changed = true; Changed;) {
+      Changed = false;
+      for (auto &[Fn, To] : Calls)
+        for (const std::string &G : To)
+          if (auto Gi = R.find(G); Gi != R.end() && Gi->first != Fn)
+            for (const std::string &X : Gi->second)
+              Changed |= R[Fn].insert(X).second;
+    }
+  }
+  auto F = R.find(Callee);
+  return F != R.end() && !F->second.count(Op);
 }
 
 bool FilePredictor::needComm() {
@@ -514,9 +555,11 @@ void FilePredictor::evaluateLevel(FunctionPrediction &FP, const FunctionSeg &FS,
   std::vector<std::pair<std::string, ex>> CountForms;
   Part.emplace("predict: " + L + " count forms");
   for (const std::string &Op : opsOf(Name, Key, L))
-    if (O.CountOps.empty() || O.CountOps.count(Op))
-      CountForms.emplace_back(
-        Op, Clean(FB.closedForm(Name, countWeight(Key, Op), "count:" + Key + ":" + Op, L)));
+    if (O.CountOps.empty() || O.CountOps.count(Op)) {
+      const std::string WeightKey = "count:" + Key + ":" + Op;
+      CountKeys.try_emplace(WeightKey, std::array<std::string, 3>{Key, Op, L});
+      CountForms.emplace_back(Op, Clean(FB.closedForm(Name, countWeight(Key, Op), WeightKey, L)));
+    }
   // A name a form has that the level's dependencies do not list (a callee
   // reached through a recursive call, whose form was built from another
   // function first: its IR branch probabilities, its loop counts) and

@@ -20,6 +20,7 @@
 #include "predictor/Predict.h"
 #include "predictor/ResourceModel.h"
 
+#include <array>
 #include <memory>
 #include <optional>
 #include <set>
@@ -199,6 +200,16 @@ private:
   std::string CommError;
   std::unique_ptr<CommModelScope> CommScope;
   std::map<std::pair<std::string, std::string>, std::set<std::string>> OpsMemo;
+  /// The weight key of each count form ("count:KEY:OP") -> (KEY, OP, level).
+  std::map<std::string, std::array<std::string, 3>> CountKeys;
+  /// (KEY, level) -> function -> the operations its level body and every
+  /// function it reaches through calls have under KEY (a fixpoint over the
+  /// call graph, recursion included); cleared when a function is replaced.
+  std::map<std::pair<std::string, std::string>, std::map<std::string, std::set<std::string>>>
+      Reach;
+  /// Does a call to Callee add nothing to the count form WeightKey (its
+  /// operation is in nothing Callee reaches)? FormulaBuilder's call filter.
+  bool countsNothing(const std::string &Callee, const std::string &WeightKey);
   std::map<std::string, double> LibraryCosts; ///< library.F.per_call / per_B, s and s/B
   std::set<std::string> LibraryCostedNames;   ///< the library functions costed
 };
