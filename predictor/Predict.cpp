@@ -172,10 +172,13 @@ void FilePredictor::setUp() {
       CycleS = cycleTime(*I);
 }
 
-void FilePredictor::newRun() {
+void FilePredictor::newRun(bool KeepCut) {
   if (PredictTiming::get().On)
     PredictTiming::get().Counter["predictions (file passes)"] += 1;
-  FB.keepContextFree();
+  if (!KeepCut)
+    FB.keepContextFree();
+  else if (PredictTiming::get().On)
+    PredictTiming::get().Counter["predictions keeping the cut forms"] += 1;
   FB.setClampTrips(false);
   Used.clear();
 }
@@ -735,9 +738,10 @@ Prediction Predictor::predict(const std::vector<std::string> &Functions) {
       throw std::runtime_error("no function '" + N + "' in the SEG file (functions: " + Known + ")");
     }
   if (FP)
-    FP->newRun();
+    FP->newRun(KeepCut);
   else
     FP = std::make_unique<FilePredictor>(S, M, O, Work);
+  KeepCut = false;
   FilePredictor &FPr = *FP;
   Work.Functions.clear();
   Work.UnusedValues.clear();

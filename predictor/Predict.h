@@ -296,8 +296,16 @@ public:
   void replaced(const std::string &Fn);
   /// Closed forms built so far (FormulaBuilder::formsBuilt).
   size_t formsBuilt() const;
+  /// The next predict() keeps the closed forms and dependency sets cut at a
+  /// recursion that the one before built (FormulaBuilder::keepContextFree
+  /// drops them otherwise). Sound only when the next prediction starts from
+  /// the same function, replaced by a copy whose calls are the same callees
+  /// in the same order in every level body: its walk then meets those
+  /// recursions along the same paths, and builds the same cut forms.
+  void keepCutForms() { KeepCut = true; }
 
 private:
+  bool KeepCut = false;
   const SegFile &S;
   const Machine &M;
   const PredictOptions &O;

@@ -112,7 +112,7 @@ public:
   /// Another prediction over the same builder (Predictor::predict): the
   /// closed forms that depend on where they were built are dropped, trip
   /// counts are not clamped, no -p name is used yet.
-  void newRun();
+  void newRun(bool KeepCut = false);
   /// Fn's SEG in the file was replaced (Predictor::replaced): the file's
   /// parameters, the models if the outcomes they know changed, the loop
   /// models and Fn's closed forms and its callers' are made again.

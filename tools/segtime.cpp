@@ -175,6 +175,25 @@ private:
   SwapFn Swap;
 };
 
+/// The callees of F's calls in the order of its bodies (the source-level
+/// SEG, then each level SEG by key), a level's end marked by "".
+std::vector<std::string> callSequence(const FunctionSeg &F) {
+  std::vector<std::string> Out;
+  auto Add = [&](const NodeList &L) {
+    forEachNode(L, [&](const Node &N) {
+      if (N.Kind == NodeKind::Call)
+        Out.push_back(N.Callee);
+    });
+    Out.push_back("");
+  };
+  Add(F.Body);
+  for (auto &[Key, L] : F.LevelSegs) {
+    Out.push_back(Key);
+    Add(L);
+  }
+  return Out;
+}
+
 /// Calls F when it goes out of scope, also on an exception.
 struct AtExit {
   std::function<void()> F;
@@ -288,10 +307,18 @@ std::map<std::string, json> perSiteFigures(const std::vector<FunctionSeg> &Unres
       *In = Own;
       AtSites.replaced(FP.Name);
     }};
+    std::vector<std::string> CallsBefore;
     for (unsigned K = 1; K <= F->InlinedAt.size(); ++K) {
       FunctionSeg One = *F;
       std::vector<std::string> W;
       resolveInlinedLevel(S, One, X, K, W);
+      // A site whose copy calls what the one before called, in the same
+      // order, meets the recursions below it along the same paths: the
+      // forms cut there are kept (Predictor::keepCutForms).
+      std::vector<std::string> Calls = callSequence(One);
+      if (K > 1 && Calls == CallsBefore)
+        AtSites.keepCutForms();
+      CallsBefore = std::move(Calls);
       Prediction Q;
       *In = std::move(One);
       AtSites.replaced(FP.Name);

@@ -217,6 +217,26 @@ TEST(FormulaWork, FormsCutAtARecursionAreNotKept) {
   }
 }
 
+// The per-site figures predict one function after the other from the same
+// start: a prediction told to keep the forms cut at a recursion reuses them
+// (nothing is built again), with the figures of a fresh prediction.
+TEST(FormulaWork, CutFormsKeptForTheSameStartAreNotBuiltAgain) {
+  SegFile S = sharedCalleeFile(1);
+  Machine M = unitMachine(4, {{"loop", 1}, {"f64.add", 2}, {"if", 1}});
+  PredictOptions O;
+  O.Values = {{"n", 5}};
+  O.Functions = {"r"};
+  Predictor P(S, M, O);
+  const std::vector<double> First = figures(P.predict({"r"}));
+  const size_t Built = P.formsBuilt();
+  P.keepCutForms();
+  EXPECT_EQ(figures(P.predict({"r"})), First);
+  EXPECT_EQ(P.formsBuilt(), Built);
+  // Without it, r's and s's forms (cut where s calls r) are built again.
+  EXPECT_EQ(figures(P.predict({"r"})), figures(predict(S, M, O)));
+  EXPECT_GT(P.formsBuilt(), Built);
+}
+
 // A function whose SEG is swapped for another (an inlined function resolved
 // at another call site): its forms and its callers' are built again.
 TEST(FormulaWork, ReplacedFunctionAndItsCallersAreBuiltAgain) {
