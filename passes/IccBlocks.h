@@ -68,6 +68,14 @@ struct BlockRecord {
   /// generation made into a branch 1/2 per such branch on the way
   /// (estimated: the outcome is data); the cost is scaled by it.
   double SelectShare = 1;
+  /// One side of a select made into a branch whose side is known
+  /// (selectArm): Arm, and whether this block runs when the condition of
+  /// the selects of its IR block is true (ArmTrue). Its cost is then not
+  /// scaled (SelectShare 1): addResults hands it on under the RUV keys
+  /// selectArmKey(ArmTrue, op), which the IR SEG's attach makes into a
+  /// stage run with the selects' named probability.
+  bool Arm = false;
+  bool ArmTrue = false;
   /// A block of code generation's own on the IR edge Orig -> EdgeTo (one
   /// predecessor and one successor with blocks of their own: a split
   /// critical edge, a skip jump): it runs as often as that edge is taken.
@@ -95,6 +103,15 @@ struct BlockRecord {
   std::vector<llvm::MCInst> Insts; ///< as emitted; dropped once costed
   Ruv Cost;                  ///< the ICC RUV (BlockCoster::cost)
 };
+
+/// The RUV key under which addResults hands on the count of operation Op
+/// of a select's side (BlockRecord::Arm, ArmTrue): "select.arm|t|<op>"
+/// (run when the condition is true) or "select.arm|f|<op>".
+std::string selectArmKey(bool True, const std::string &Op);
+
+/// Splits a key of selectArmKey into its side and operation; false if Key
+/// is not one.
+bool parseSelectArmKey(const std::string &Key, bool &True, std::string &Op);
 
 /// Shared by the collector pass (which runs right before the AsmPrinter on
 /// each function) and the streamer the AsmPrinter writes to.

@@ -2,6 +2,7 @@
 #include "passes/Register.h"
 #include "core/ByteImage.h"
 #include "passes/IRDataCompare.h"
+#include "passes/IccBlocks.h"
 #include "passes/MachineLevel.h"
 #include "passes/SourceLoc.h"
 #include "passes/Timing.h"
@@ -190,6 +191,49 @@ BlockLists blockLists(const Module &M, const IRCollection &C) {
   return L;
 }
 
+/// The probability that the side of a select of block B made into a jump
+/// runs, the side run when the select's condition is True:
+/// "Pir_<fn>_<line>_<col>" or "(1 - Pir_...)", the parameter that the
+/// condition is true, of the select's location (added to FS with the
+/// estimated 1/2, irseg::selectArmSource, unless a select's parameter of
+/// that name is there: a merge or search step's); nullopt if B's selects
+/// are not all at one location (FS.SelectLocs: the jump's is not known) or
+/// the name is a branch's (another meaning).
+std::optional<std::string> selectArmProbability(IRFunctionSeg &FS, const BasicBlock *B,
+                                                bool True) {
+  auto Locs = FS.SelectLocs.find(B);
+  if (Locs == FS.SelectLocs.end() || Locs->second.empty() ||
+      llvm::any_of(Locs->second, [&](const std::string &W) { return W != Locs->second[0]; }))
+    return std::nullopt;
+  const std::string &Where = Locs->second[0];
+  size_t C2 = Where.rfind(':'), C1 = C2 == std::string::npos ? C2 : Where.rfind(':', C2 - 1);
+  if (C1 == std::string::npos || C1 == 0)
+    return std::nullopt;
+  std::string Line = Where.substr(C1 + 1, C2 - C1 - 1), Col = Where.substr(C2 + 1);
+  if (Line.empty() || Col.empty() || Line == "0")
+    return std::nullopt;
+  std::string Name = "Pir_" + FS.Name + "_" + Line + "_" + Col;
+  auto P = llvm::find_if(FS.Parameters, [&](const Parameter &X) { return X.Name == Name; });
+  if (P == FS.Parameters.end())
+    FS.Parameters.push_back(Parameter{
+        Name, "branch", 0.5, irseg::selectArmSource(), Where,
+        "probability that the condition of the select is true (code generation made the "
+        "select a jump: estimated 1/2, the outcome is data)"});
+  else if (P->Source != irseg::selectArmSource() && !irseg::isSelectStepSource(P->Source))
+    return std::nullopt;
+  return True ? Name : "(1 - " + Name + ")";
+}
+
+/// The id suffix of a select side's stage with probability Prob
+/// (selectArmProbability): the select's line and column and t (condition
+/// true) or f, "16_15t".
+std::string armIdSuffix(const std::string &Prob) {
+  bool True = Prob.rfind("(1 - ", 0) != 0;
+  std::string Name = True ? Prob : Prob.substr(5, Prob.size() - 6);
+  size_t C = Name.rfind('_'), L = C == std::string::npos ? C : Name.rfind('_', C - 1);
+  return (L == std::string::npos ? Name : Name.substr(L + 1)) + (True ? "t" : "f");
+}
+
 /// Puts the ICC RUVs of one target (RUV key Key) onto the IR SEG of every
 /// function of C: per Stage the RUV of its block, the data-dependent
 /// branches that stay conditional jumps, the edge Stages (attachEdges).
@@ -216,6 +260,11 @@ void attachFunction(IRFunctionSeg &FS, const std::string &Key,
     // The machine level's count of selects made into branches (key
     // "branch.select") decides for a select's comparison and is dropped.
     std::map<const BasicBlock *, Ruv> Kept;
+    // The sides of selects made into jumps (icc::selectArmKey), per stage:
+    // by probability expression, and at the estimated 1/2 for the stages
+    // that repeat a block (CopyOf).
+    std::map<std::string, std::map<std::string, Ruv>> ArmsOf;
+    std::map<std::string, Ruv> HalfArmsOf;
     for (const BasicBlock *B : Blocks) {
       auto R = Ruvs.find(B);
       auto S = FS.StageOf.find(B);
@@ -223,9 +272,18 @@ void attachFunction(IRFunctionSeg &FS, const std::string &Key,
         continue;
       bool SelectJump = R->second.get("branch.select") > 0;
       Ruv &K = Kept[B];
-      for (auto &[Op, Count] : R->second.counts())
-        if (Op != "branch.select")
+      for (auto &[Op, Count] : R->second.counts()) {
+        std::string ArmOp;
+        bool True = false;
+        if (icc::parseSelectArmKey(Op, True, ArmOp)) {
+          HalfArmsOf[S->second].add(ArmOp, Count / 2);
+          if (auto P = selectArmProbability(FS, B, True))
+            ArmsOf[S->second][*P].add(ArmOp, Count);
+          else
+            K.add(ArmOp, Count / 2); // no name for it: the estimated 1/2
+        } else if (Op != "branch.select")
           K.add(Op, Count);
+      }
       ByStage[S->second] = &K;
       auto D = FS.DataBranch.find(B);
       if (D != FS.DataBranch.end() &&
@@ -238,6 +296,8 @@ void attachFunction(IRFunctionSeg &FS, const std::string &Key,
         auto X = ByStage.find(C != FS.CopyOf.end() ? C->second : N.Id);
         if (N.Kind == NodeKind::Stage && X != ByStage.end()) {
           Ruv &R = N.Ruvs[Key] = *X->second;
+          if (auto H = HalfArmsOf.find(X->first); H != HalfArmsOf.end() && C != FS.CopyOf.end())
+            R.add(H->second);
           if (auto D = DataBranchOf.find(N.Id); D != DataBranchOf.end() && C == FS.CopyOf.end()) {
             R.add("branch.cond.data", 1);
             N.BranchProb = D->second;
@@ -250,6 +310,37 @@ void attachFunction(IRFunctionSeg &FS, const std::string &Key,
       }
     };
     Attach(FS.Seg);
+    // Each side as a stage after its block's, run on the select's share of
+    // the block's executions.
+    std::function<void(NodeList &)> Arms = [&](NodeList &L) {
+      for (size_t I = 0; I < L.size(); ++I) {
+        Arms(L[I].Body);
+        auto A = ArmsOf.find(L[I].Id);
+        if (L[I].Kind != NodeKind::Stage || A == ArmsOf.end())
+          continue;
+        size_t J = I + 1;
+        for (auto &[Prob, R] : A->second) {
+          std::string Id = L[I].Id + "s" + armIdSuffix(Prob);
+          size_t K = J;
+          while (K < L.size() && L[K].Id != Id && L[K].Id.rfind(L[I].Id + "s", 0) == 0)
+            ++K;
+          if (K < L.size() && L[K].Id == Id) {
+            L[K].Ruvs[Key].add(R);
+          } else {
+            Node N;
+            N.Kind = NodeKind::Stage;
+            N.Id = Id;
+            N.Label = "select arm";
+            N.Range = L[I].Range;
+            N.SourceNode = L[I].SourceNode;
+            N.Freq = L[I].Freq.empty() ? Prob : "(" + L[I].Freq + ")*" + Prob;
+            N.Ruvs[Key] = R;
+            L.insert(L.begin() + K, std::move(N));
+          }
+        }
+      }
+    };
+    Arms(FS.Seg);
     attachEdges(FS, Blocks, Edges, Key);
 }
 
@@ -275,6 +366,7 @@ void releaseBlockMaps(IRFunctionSeg &FS) {
   FS.LoopExits = {};
   FS.CopyOf = {};
   FS.DataBranch = {};
+  FS.SelectLocs = {};
 }
 
 void releaseBlockMaps(IRCollection &C) {
