@@ -196,7 +196,8 @@ BlockLists blockLists(const Module &M, const IRCollection &C) {
 /// "Pir_<fn>_<line>_<col>" or "(1 - Pir_...)", the parameter that the
 /// condition is true, of the select's location (added to FS with the
 /// estimated 1/2, irseg::selectArmSource, unless a select's parameter of
-/// that name is there: a merge or search step's); nullopt if B's selects
+/// that name is there), or B's merge or search step's select parameter
+/// (FS.DataBranch, the comparison's location); nullopt if B's selects
 /// are not all at one location (FS.SelectLocs: the jump's is not known) or
 /// the name is a branch's (another meaning).
 std::optional<std::string> selectArmProbability(IRFunctionSeg &FS, const BasicBlock *B,
@@ -205,6 +206,13 @@ std::optional<std::string> selectArmProbability(IRFunctionSeg &FS, const BasicBl
   if (Locs == FS.SelectLocs.end() || Locs->second.empty() ||
       llvm::any_of(Locs->second, [&](const std::string &W) { return W != Locs->second[0]; }))
     return std::nullopt;
+  // A merge or search step's select has its parameter already (the
+  // probability that its comparison is true): the same.
+  if (auto D = FS.DataBranch.find(B); D != FS.DataBranch.end())
+    if (auto P = llvm::find_if(FS.Parameters,
+                               [&](const Parameter &X) { return X.Name == D->second; });
+        P != FS.Parameters.end() && irseg::isSelectStepSource(P->Source))
+      return True ? P->Name : "(1 - " + P->Name + ")";
   const std::string &Where = Locs->second[0];
   size_t C2 = Where.rfind(':'), C1 = C2 == std::string::npos ? C2 : Where.rfind(':', C2 - 1);
   if (C1 == std::string::npos || C1 == 0)
