@@ -9,6 +9,8 @@
 ///
 //===----------------------------------------------------------------------===//
 #include "passes/IccBlocks.h"
+#include "passes/IRDataCompare.h"
+#include "passes/IRSeg.h"
 #include "passes/IccBlockCoster.h"
 #include "passes/Timing.h"
 
@@ -447,6 +449,78 @@ bool parseSelectArmKey(const std::string &Key, bool &True, std::string &Op) {
   True = Key[Head.size()] == 't';
   Op = Key.substr(Head.size() + 2);
   return true;
+}
+
+std::optional<std::string> selectArmProbability(IRFunctionSeg &FS, const BasicBlock *B,
+                                                bool True) {
+  auto Locs = FS.SelectLocs.find(B);
+  if (Locs == FS.SelectLocs.end() || Locs->second.empty() ||
+      llvm::any_of(Locs->second, [&](const std::string &W) { return W != Locs->second[0]; }))
+    return std::nullopt;
+  // A merge or search step's select has its parameter already (the
+  // probability that its comparison is true): the same.
+  if (auto D = FS.DataBranch.find(B); D != FS.DataBranch.end())
+    if (auto P = llvm::find_if(FS.Parameters,
+                               [&](const Parameter &X) { return X.Name == D->second; });
+        P != FS.Parameters.end() && irseg::isSelectStepSource(P->Source))
+      return True ? P->Name : "(1 - " + P->Name + ")";
+  const std::string &Where = Locs->second[0];
+  size_t C2 = Where.rfind(':'), C1 = C2 == std::string::npos ? C2 : Where.rfind(':', C2 - 1);
+  if (C1 == std::string::npos || C1 == 0)
+    return std::nullopt;
+  std::string Line = Where.substr(C1 + 1, C2 - C1 - 1), Col = Where.substr(C2 + 1);
+  if (Line.empty() || Col.empty() || Line == "0")
+    return std::nullopt;
+  std::string Name = "Pir_" + FS.Name + "_" + Line + "_" + Col;
+  auto P = llvm::find_if(FS.Parameters, [&](const Parameter &X) { return X.Name == Name; });
+  if (P == FS.Parameters.end())
+    FS.Parameters.push_back(Parameter{
+        Name, "branch", 0.5, irseg::selectArmSource(), Where,
+        "probability that the condition of the select is true (code generation made the "
+        "select a jump: estimated 1/2, the outcome is data)"});
+  else if (P->Source != irseg::selectArmSource() && !irseg::isSelectStepSource(P->Source))
+    return std::nullopt;
+  return True ? Name : "(1 - " + Name + ")";
+}
+
+/// The id suffix of a select side's stage with probability Prob
+/// (selectArmProbability): the select's line and column and t (condition
+/// true) or f, "16_15t".
+static std::string armIdSuffix(const std::string &Prob) {
+  bool True = Prob.rfind("(1 - ", 0) != 0;
+  std::string Name = True ? Prob : Prob.substr(5, Prob.size() - 6);
+  size_t C = Name.rfind('_'), L = C == std::string::npos ? C : Name.rfind('_', C - 1);
+  return (L == std::string::npos ? Name : Name.substr(L + 1)) + (True ? "t" : "f");
+}
+
+void insertSelectArms(NodeList &L,
+                      const std::map<std::string, std::map<std::string, Ruv>> &ArmsOf,
+                      const std::string &Key) {
+  for (size_t I = 0; I < L.size(); ++I) {
+    insertSelectArms(L[I].Body, ArmsOf, Key);
+    auto A = ArmsOf.find(L[I].Id);
+    if (L[I].Kind != NodeKind::Stage || A == ArmsOf.end())
+      continue;
+    for (auto &[Prob, R] : A->second) {
+      std::string Id = L[I].Id + "s" + armIdSuffix(Prob);
+      size_t K = I + 1;
+      while (K < L.size() && L[K].Id != Id && L[K].Id.rfind(L[I].Id + "s", 0) == 0)
+        ++K;
+      if (K < L.size() && L[K].Id == Id) {
+        L[K].Ruvs[Key].add(R);
+        continue;
+      }
+      Node N;
+      N.Kind = NodeKind::Stage;
+      N.Id = Id;
+      N.Label = "select arm";
+      N.Range = L[I].Range;
+      N.SourceNode = L[I].SourceNode;
+      N.Freq = L[I].Freq.empty() ? Prob : "(" + L[I].Freq + ")*" + Prob;
+      N.Ruvs[Key] = R;
+      L.insert(L.begin() + K, std::move(N));
+    }
+  }
 }
 
 Timer *codegenTimer() { return phaseTimer("icc-codegen", "ICC code generation"); }

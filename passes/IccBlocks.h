@@ -15,6 +15,7 @@
 #define SEGTIME_PASSES_ICCBLOCKS_H
 
 #include "passes/MachineLevel.h"
+#include "passes/IRSeg.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
@@ -112,6 +113,27 @@ std::string selectArmKey(bool True, const std::string &Op);
 /// Splits a key of selectArmKey into its side and operation; false if Key
 /// is not one.
 bool parseSelectArmKey(const std::string &Key, bool &True, std::string &Op);
+
+/// The probability that the side of a select of block B made into a jump
+/// runs, the side run when the select's condition is True:
+/// "Pir_<fn>_<line>_<col>" or "(1 - Pir_...)", the parameter that the
+/// condition is true, of the select's location (added to FS with the
+/// estimated 1/2, irseg::selectArmSource, unless a select's parameter of
+/// that name is there), or B's merge or search step's select parameter
+/// (FS.DataBranch, the comparison's location); nullopt if B's selects
+/// are not all at one location (FS.SelectLocs: the jump's is not known) or
+/// the name is a branch's (another meaning).
+std::optional<std::string> selectArmProbability(IRFunctionSeg &FS, const llvm::BasicBlock *B,
+                                                bool True);
+
+/// Puts each select side's RUV (ArmsOf: per stage id, per probability
+/// expression of selectArmProbability, the side's ICC RUV for level key
+/// Key) into list L and the lists inside it as a stage after its block's
+/// ("<id>s<line>_<col>t|f", label "select arm", Freq the block's times the
+/// probability), or into that stage if another target made it already.
+void insertSelectArms(NodeList &L,
+                      const std::map<std::string, std::map<std::string, Ruv>> &ArmsOf,
+                      const std::string &Key);
 
 /// Shared by the collector pass (which runs right before the AsmPrinter on
 /// each function) and the streamer the AsmPrinter writes to.

@@ -191,57 +191,6 @@ BlockLists blockLists(const Module &M, const IRCollection &C) {
   return L;
 }
 
-/// The probability that the side of a select of block B made into a jump
-/// runs, the side run when the select's condition is True:
-/// "Pir_<fn>_<line>_<col>" or "(1 - Pir_...)", the parameter that the
-/// condition is true, of the select's location (added to FS with the
-/// estimated 1/2, irseg::selectArmSource, unless a select's parameter of
-/// that name is there), or B's merge or search step's select parameter
-/// (FS.DataBranch, the comparison's location); nullopt if B's selects
-/// are not all at one location (FS.SelectLocs: the jump's is not known) or
-/// the name is a branch's (another meaning).
-std::optional<std::string> selectArmProbability(IRFunctionSeg &FS, const BasicBlock *B,
-                                                bool True) {
-  auto Locs = FS.SelectLocs.find(B);
-  if (Locs == FS.SelectLocs.end() || Locs->second.empty() ||
-      llvm::any_of(Locs->second, [&](const std::string &W) { return W != Locs->second[0]; }))
-    return std::nullopt;
-  // A merge or search step's select has its parameter already (the
-  // probability that its comparison is true): the same.
-  if (auto D = FS.DataBranch.find(B); D != FS.DataBranch.end())
-    if (auto P = llvm::find_if(FS.Parameters,
-                               [&](const Parameter &X) { return X.Name == D->second; });
-        P != FS.Parameters.end() && irseg::isSelectStepSource(P->Source))
-      return True ? P->Name : "(1 - " + P->Name + ")";
-  const std::string &Where = Locs->second[0];
-  size_t C2 = Where.rfind(':'), C1 = C2 == std::string::npos ? C2 : Where.rfind(':', C2 - 1);
-  if (C1 == std::string::npos || C1 == 0)
-    return std::nullopt;
-  std::string Line = Where.substr(C1 + 1, C2 - C1 - 1), Col = Where.substr(C2 + 1);
-  if (Line.empty() || Col.empty() || Line == "0")
-    return std::nullopt;
-  std::string Name = "Pir_" + FS.Name + "_" + Line + "_" + Col;
-  auto P = llvm::find_if(FS.Parameters, [&](const Parameter &X) { return X.Name == Name; });
-  if (P == FS.Parameters.end())
-    FS.Parameters.push_back(Parameter{
-        Name, "branch", 0.5, irseg::selectArmSource(), Where,
-        "probability that the condition of the select is true (code generation made the "
-        "select a jump: estimated 1/2, the outcome is data)"});
-  else if (P->Source != irseg::selectArmSource() && !irseg::isSelectStepSource(P->Source))
-    return std::nullopt;
-  return True ? Name : "(1 - " + Name + ")";
-}
-
-/// The id suffix of a select side's stage with probability Prob
-/// (selectArmProbability): the select's line and column and t (condition
-/// true) or f, "16_15t".
-std::string armIdSuffix(const std::string &Prob) {
-  bool True = Prob.rfind("(1 - ", 0) != 0;
-  std::string Name = True ? Prob : Prob.substr(5, Prob.size() - 6);
-  size_t C = Name.rfind('_'), L = C == std::string::npos ? C : Name.rfind('_', C - 1);
-  return (L == std::string::npos ? Name : Name.substr(L + 1)) + (True ? "t" : "f");
-}
-
 /// Puts the ICC RUVs of one target (RUV key Key) onto the IR SEG of every
 /// function of C: per Stage the RUV of its block, the data-dependent
 /// branches that stay conditional jumps, the edge Stages (attachEdges).
@@ -285,7 +234,7 @@ void attachFunction(IRFunctionSeg &FS, const std::string &Key,
         bool True = false;
         if (icc::parseSelectArmKey(Op, True, ArmOp)) {
           HalfArmsOf[S->second].add(ArmOp, Count / 2);
-          if (auto P = selectArmProbability(FS, B, True))
+          if (auto P = icc::selectArmProbability(FS, B, True))
             ArmsOf[S->second][*P].add(ArmOp, Count);
           else
             K.add(ArmOp, Count / 2); // no name for it: the estimated 1/2
@@ -318,37 +267,7 @@ void attachFunction(IRFunctionSeg &FS, const std::string &Key,
       }
     };
     Attach(FS.Seg);
-    // Each side as a stage after its block's, run on the select's share of
-    // the block's executions.
-    std::function<void(NodeList &)> Arms = [&](NodeList &L) {
-      for (size_t I = 0; I < L.size(); ++I) {
-        Arms(L[I].Body);
-        auto A = ArmsOf.find(L[I].Id);
-        if (L[I].Kind != NodeKind::Stage || A == ArmsOf.end())
-          continue;
-        size_t J = I + 1;
-        for (auto &[Prob, R] : A->second) {
-          std::string Id = L[I].Id + "s" + armIdSuffix(Prob);
-          size_t K = J;
-          while (K < L.size() && L[K].Id != Id && L[K].Id.rfind(L[I].Id + "s", 0) == 0)
-            ++K;
-          if (K < L.size() && L[K].Id == Id) {
-            L[K].Ruvs[Key].add(R);
-          } else {
-            Node N;
-            N.Kind = NodeKind::Stage;
-            N.Id = Id;
-            N.Label = "select arm";
-            N.Range = L[I].Range;
-            N.SourceNode = L[I].SourceNode;
-            N.Freq = L[I].Freq.empty() ? Prob : "(" + L[I].Freq + ")*" + Prob;
-            N.Ruvs[Key] = R;
-            L.insert(L.begin() + K, std::move(N));
-          }
-        }
-      }
-    };
-    Arms(FS.Seg);
+    icc::insertSelectArms(FS.Seg, ArmsOf, Key);
     attachEdges(FS, Blocks, Edges, Key);
 }
 
