@@ -273,6 +273,38 @@ std::optional<ProfileValue> irBranchValue(const CtFile &Ct, const Parameter &P) 
                           std::to_string(Exec) + " executions"};
 }
 
+/// The measured probability that the condition of an IR select is true,
+/// for parameter P (Kind "branch", a name "Pir_...", no TakenAt: a
+/// select's, Where "file:line:col" its location): the two-arm branch
+/// records of Ct at that location (any function) with an arm labelled
+/// "true" (the source's `?:` or `if`, counted before the optimiser made
+/// it a select), summed; nullopt if none.
+std::optional<ProfileValue> irSelectValue(const CtFile &Ct, const Parameter &P) {
+  size_t C2 = P.Where.rfind(':'), C1 = C2 == std::string::npos ? C2 : P.Where.rfind(':', C2 - 1);
+  if (C1 == std::string::npos)
+    return std::nullopt;
+  std::string File = P.Where.substr(0, C1);
+  auto [Line, Col] = lineCol(P.Where.substr(C1 + 1));
+  auto Base = [](const std::string &F) { return F.substr(F.rfind('/') + 1); };
+  uint64_t Exec = 0, True = 0;
+  for (const CtFunction &F : Ct.Functions)
+    for (const CtNode &N : F.Nodes)
+      if (N.Kind == "branch" && (N.Op == "br" || N.Op == "select") && N.Line == Line &&
+          N.Col == Col && Base(N.File) == Base(File) && N.Arms.size() == 2) {
+        auto T = std::find_if(N.Arms.begin(), N.Arms.end(),
+                              [](const CtArm &A) { return A.Label == "true"; });
+        if (T == N.Arms.end())
+          return std::nullopt;
+        Exec += N.Executions;
+        True += T->Count;
+      }
+  if (!Exec)
+    return std::nullopt;
+  return ProfileValue{P.Name, double(True) / double(Exec),
+                      "IR select " + P.Where + ": condition true " + std::to_string(True) +
+                          " / " + std::to_string(Exec) + " executions"};
+}
+
 std::set<std::string> caseLabels(const std::string &L) {
   std::set<std::string> S;
   std::stringstream SS(L);
@@ -326,9 +358,13 @@ std::vector<ProfileValue> profileParameters(const CtFile &Ct, const SegFile &Seg
       return S.Name + ":" + std::to_string(N.Line) + ":" + std::to_string(N.Col);
     };
     for (const Parameter &P : S.Parameters)
-      if (P.Kind == "branch" && !P.TakenAt.empty())
+      if (P.Kind == "branch" && !P.TakenAt.empty()) {
         if (auto V = irBranchValue(Ct, P))
           Out.push_back(*V);
+      } else if (P.Kind == "branch" && P.Name.rfind("Pir_", 0) == 0) {
+        if (auto V = irSelectValue(Ct, P))
+          Out.push_back(*V);
+      }
     forEachNode(S.Body, [&](const Node &X) {
       if (X.Kind == NodeKind::Loop && Params.count(X.Trip)) {
         for (const CtNode &N : F->Nodes)

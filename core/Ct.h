@@ -117,7 +117,11 @@ struct ProfileValue {
 /// without code: by its case labels; a `then` arm of a select: its true
 /// count). Branches whose condition compiles to several IR branches that
 /// cannot be told apart (`if (a && b)`) are left out. Nodes never executed
-/// give no value.
+/// give no value. IR-level probabilities Pir_<fn>_<line>_<col> (any
+/// function's record at that location, the optimiser inlines): a
+/// branch's (TakenAt set) from the record's arm that starts nearer its
+/// successor; a select's (no TakenAt: the probability that its condition
+/// is true) from the record's "true" arm.
 std::vector<ProfileValue> profileParameters(const CtFile &Ct, const SegFile &Seg);
 
 } // namespace segtime

@@ -37,6 +37,9 @@ const char *const kBoundSource =
     "static: estimated, bound test of a merge index: P(past the bound) = 0, an index that "
     "advances by one on a merge step's outcome passes its bound only when its run is "
     "exhausted (on random input fewer than 2 elements of the other run are then left)";
+const char *const kSelectArmSource =
+    "static: estimated, select made a branch: P = 1/2, the condition of a select that "
+    "code generation made into a jump (x86 cmov conversion) is data";
 const char *const kSelectNote = "; a select, charged where the machine code made it a branch";
 
 Value *stripCasts(Value *V) {
@@ -412,6 +415,8 @@ std::string dataCompareSource(DataCompareKind K, bool Select) {
   std::string S = K == DataCompareKind::Merge ? kMergeSource : kSearchSource;
   return Select ? S + kSelectNote : S;
 }
+
+std::string selectArmSource() { return kSelectArmSource; }
 
 bool isSearchStepSource(const std::string &Source) {
   return Source.rfind(kSearchSource, 0) == 0;

@@ -83,6 +83,11 @@ std::string dataCompareSource(DataCompareKind K, bool Select = false);
 /// (dataCompareSource(Search, ...)): the ICC RUV key branch.chain.load.
 bool isSearchStepSource(const std::string &Source);
 
+/// The source of the probability Pir_<fn>_<line>_<col> that the condition
+/// of a select code generation made into a jump is true (the select's
+/// sides as SEG stages, docs/models.md "Select arms"): estimated 1/2.
+std::string selectArmSource();
+
 /// Whether Source is that of a select's comparison (dataCompareSource(K,
 /// true)): it costs only where the machine code has a branch for the
 /// select (RUV key branch.select of the block).

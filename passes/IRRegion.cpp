@@ -511,6 +511,16 @@ NodeList Builder::region(Loop *L) {
           R.add(K);
       }
       Out.StageOf[B] = N.Id;
+      // Where its scalar selects are, for the sides of those code
+      // generation makes into jumps (IRFunctionSeg::SelectLocs).
+      for (Instruction &I : *B)
+        if (auto *Sel = dyn_cast<SelectInst>(&I); Sel && !Sel->getType()->isVectorTy()) {
+          const DebugLoc &DL = Sel->getDebugLoc();
+          Out.SelectLocs[B].push_back(
+              DL && DL.getLine() ? DL->getFilename().str() + ":" + std::to_string(DL.getLine()) +
+                                       ":" + std::to_string(DL.getCol())
+                                 : std::string());
+        }
       auto Saved = enterInlined(N, majorityLoc(*B));
       std::tie(Text.Context, ParentSites) = std::move(Saved);
       List.push_back(std::move(N));

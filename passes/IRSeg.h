@@ -119,6 +119,10 @@ struct IRFunctionSeg {
   /// the branch takes its first successor ("Pir_f_12_9" or "(1 - Pir_...)"):
   /// the input of the ICC branch-misprediction term (Node::BranchProb).
   std::map<const llvm::BasicBlock *, std::string> DataBranch;
+  /// Each block's scalar selects, in order: their source locations
+  /// ("file:line:col", "" without one), for the sides of those that code
+  /// generation makes into jumps (docs/models.md "Select arms").
+  std::map<const llvm::BasicBlock *, std::vector<std::string>> SelectLocs;
   /// Loops whose trip count ScalarEvolution could not compute get a
   /// parameter N_<function>_<line>; listed here.
   std::vector<Parameter> Parameters;

@@ -9,12 +9,15 @@
 ///
 //===----------------------------------------------------------------------===//
 #include "passes/IccBlocks.h"
+#include "passes/IRDataCompare.h"
+#include "passes/IRSeg.h"
 #include "passes/IccBlockCoster.h"
 #include "passes/Timing.h"
 
 #include "llvm/CodeGen/MachineFunction.h"
 #include "llvm/CodeGen/MachineLoopInfo.h"
 #include "llvm/CodeGen/TargetInstrInfo.h"
+#include "llvm/Target/TargetMachine.h"
 #include "llvm/CodeGen/TargetSubtargetInfo.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/Instructions.h"
@@ -79,6 +82,87 @@ static bool branchesOnLogicalOp(const BasicBlock *BB) {
   return Br && Br->isConditional() &&
          (match(Br->getCondition(), m_LogicalAnd(m_Value(), m_Value())) ||
           match(Br->getCondition(), m_LogicalOr(m_Value(), m_Value())));
+}
+
+/// Whether the condition of select Sel is true when an x86 conditional
+/// jump on condition code CC (X86::CondCode's encoding, the hardware's)
+/// is taken: an integer or floating-point ordering comparison is strict
+/// (<, >) or not (<=, >=) whichever operand order or inversion
+/// instruction selection chose, so the jump's condition, of the same
+/// signedness, is the select's condition where its strictness is the
+/// same and its negation where it is not; an equality comparison likewise
+/// (E, NE). nullopt for other conditions, and for comparisons with a
+/// constant (instruction selection may turn x < 5 into x <= 4).
+static std::optional<bool> x86JumpMeansTrue(unsigned CC, const SelectInst &Sel) {
+  enum { B = 2, AE = 3, E = 4, NE = 5, BE = 6, A = 7, L = 12, GE = 13, LE = 14, G = 15 };
+  const auto *Cmp = dyn_cast<CmpInst>(Sel.getCondition());
+  if (!Cmp || isa<Constant>(Cmp->getOperand(0)) || isa<Constant>(Cmp->getOperand(1)))
+    return std::nullopt;
+  CmpInst::Predicate P = Cmp->getPredicate();
+  if (P == CmpInst::ICMP_EQ || P == CmpInst::ICMP_NE) {
+    if (CC != E && CC != NE)
+      return std::nullopt;
+    return (CC == E) == (P == CmpInst::ICMP_EQ);
+  }
+  bool Strict, Signed = false;
+  switch (P) {
+  case CmpInst::ICMP_SLT: case CmpInst::ICMP_SGT:
+    Signed = true; Strict = true; break;
+  case CmpInst::ICMP_SLE: case CmpInst::ICMP_SGE:
+    Signed = true; Strict = false; break;
+  case CmpInst::ICMP_ULT: case CmpInst::ICMP_UGT: case CmpInst::FCMP_OLT:
+  case CmpInst::FCMP_OGT: case CmpInst::FCMP_ULT: case CmpInst::FCMP_UGT:
+    Strict = true; break;
+  case CmpInst::ICMP_ULE: case CmpInst::ICMP_UGE: case CmpInst::FCMP_OLE:
+  case CmpInst::FCMP_OGE: case CmpInst::FCMP_ULE: case CmpInst::FCMP_UGE:
+    Strict = false; break;
+  default:
+    return std::nullopt;
+  }
+  bool JStrict, JSigned;
+  switch (CC) {
+  case L: case G: JSigned = true; JStrict = true; break;
+  case LE: case GE: JSigned = true; JStrict = false; break;
+  case B: case A: JSigned = false; JStrict = true; break;
+  case BE: case AE: JSigned = false; JStrict = false; break;
+  default:
+    return std::nullopt;
+  }
+  if (JSigned != Signed)
+    return std::nullopt;
+  return JStrict == Strict;
+}
+
+/// Side S of the select that x86 machine block M's conditional jump was
+/// made from (cmov conversion: M jumps over S, or to S): whether S runs
+/// when the condition of the selects of M's IR block is true
+/// (x86JumpMeansTrue, the same for each of them: several selects of one
+/// block, e.g. copies made by unrolling, cannot be told apart here);
+/// nullopt if not known (then the side keeps the estimated share 1/2).
+static std::optional<bool> selectArm(const MachineBasicBlock &M, const MachineBasicBlock &S) {
+  const MachineFunction &MF = *M.getParent();
+  const BasicBlock *BB = M.getBasicBlock();
+  if (!BB || !MF.getTarget().getTargetTriple().isX86())
+    return std::nullopt;
+  const TargetInstrInfo &TII = *MF.getSubtarget().getInstrInfo();
+  MachineBasicBlock *TBB = nullptr, *FBB = nullptr;
+  SmallVector<MachineOperand, 4> Cond;
+  if (TII.analyzeBranch(const_cast<MachineBasicBlock &>(M), TBB, FBB, Cond,
+                        /*AllowModify=*/false) ||
+      Cond.size() != 1 || !Cond[0].isImm() || !TBB)
+    return std::nullopt;
+  bool TakenToS = TBB == &S;
+  if (!TakenToS && FBB && FBB != &S && !M.isLayoutSuccessor(&S))
+    return std::nullopt;
+  std::optional<bool> Side;
+  for (const Instruction &I : *BB)
+    if (const auto *Sel = dyn_cast<SelectInst>(&I); Sel && !Sel->getType()->isVectorTy()) {
+      auto T = x86JumpMeansTrue(unsigned(Cond[0].getImm()), *Sel);
+      if (!T || (Side && *Side != (*T == TakenToS)))
+        return std::nullopt;
+      Side = *T == TakenToS;
+    }
+  return Side;
 }
 
 /// The machine blocks of each IR block's code (same Orig, not on an IR
@@ -169,6 +253,22 @@ static void selectShares(Recording &R, MachineFunction &MF, const MachineLoopInf
   for (auto &[M, S] : Share)
     if (Index.lookup(M) >= First)
       R.Blocks[Index.lookup(M)].SelectShare = S;
+  // A side entered only from a select jump that runs whenever its code
+  // does: its select's probability instead of the 1/2 (selectArm).
+  for (auto &[M, S] : Share) {
+    BlockRecord &B = R.Blocks[Index.lookup(M)];
+    if (Index.lookup(M) < First || S != 0.5 || M->pred_size() != 1)
+      continue;
+    const MachineBasicBlock *P = *M->pred_begin();
+    auto PS = Share.find(P);
+    if (PS == Share.end() || PS->second != 1 || !R.Blocks[Index.lookup(P)].SelectJumps)
+      continue;
+    if (auto Side = selectArm(*P, *M)) {
+      B.Arm = true;
+      B.ArmTrue = *Side;
+      B.SelectShare = 1;
+    }
+  }
 }
 
 /// If machine block MBB, a block of code generation's own with several
@@ -337,6 +437,92 @@ void collectBlocks(Recording &R, MachineFunction &MF, const MachineLoopInfo &MLI
   R.Current = MF.empty() ? -1 : int(First);
 }
 
+std::string selectArmKey(bool True, const std::string &Op) {
+  return std::string("select.arm|") + (True ? "t" : "f") + "|" + Op;
+}
+
+bool parseSelectArmKey(const std::string &Key, bool &True, std::string &Op) {
+  const std::string Head = "select.arm|";
+  if (Key.size() < Head.size() + 3 || Key.compare(0, Head.size(), Head) != 0 ||
+      (Key[Head.size()] != 't' && Key[Head.size()] != 'f') || Key[Head.size() + 1] != '|')
+    return false;
+  True = Key[Head.size()] == 't';
+  Op = Key.substr(Head.size() + 2);
+  return true;
+}
+
+std::optional<std::string> selectArmProbability(IRFunctionSeg &FS, const BasicBlock *B,
+                                                bool True) {
+  auto Locs = FS.SelectLocs.find(B);
+  if (Locs == FS.SelectLocs.end() || Locs->second.empty() ||
+      llvm::any_of(Locs->second, [&](const std::string &W) { return W != Locs->second[0]; }))
+    return std::nullopt;
+  // A merge or search step's select has its parameter already (the
+  // probability that its comparison is true): the same.
+  if (auto D = FS.DataBranch.find(B); D != FS.DataBranch.end())
+    if (auto P = llvm::find_if(FS.Parameters,
+                               [&](const Parameter &X) { return X.Name == D->second; });
+        P != FS.Parameters.end() && irseg::isSelectStepSource(P->Source))
+      return True ? P->Name : "(1 - " + P->Name + ")";
+  const std::string &Where = Locs->second[0];
+  size_t C2 = Where.rfind(':'), C1 = C2 == std::string::npos ? C2 : Where.rfind(':', C2 - 1);
+  if (C1 == std::string::npos || C1 == 0)
+    return std::nullopt;
+  std::string Line = Where.substr(C1 + 1, C2 - C1 - 1), Col = Where.substr(C2 + 1);
+  if (Line.empty() || Col.empty() || Line == "0")
+    return std::nullopt;
+  std::string Name = "Pir_" + FS.Name + "_" + Line + "_" + Col;
+  auto P = llvm::find_if(FS.Parameters, [&](const Parameter &X) { return X.Name == Name; });
+  if (P == FS.Parameters.end())
+    FS.Parameters.push_back(Parameter{
+        Name, "branch", 0.5, irseg::selectArmSource(), Where,
+        "probability that the condition of the select is true (code generation made the "
+        "select a jump: estimated 1/2, the outcome is data)"});
+  else if (P->Source != irseg::selectArmSource() && !irseg::isSelectStepSource(P->Source))
+    return std::nullopt;
+  return True ? Name : "(1 - " + Name + ")";
+}
+
+/// The id suffix of a select side's stage with probability Prob
+/// (selectArmProbability): the select's line and column and t (condition
+/// true) or f, "16_15t".
+static std::string armIdSuffix(const std::string &Prob) {
+  bool True = Prob.rfind("(1 - ", 0) != 0;
+  std::string Name = True ? Prob : Prob.substr(5, Prob.size() - 6);
+  size_t C = Name.rfind('_'), L = C == std::string::npos ? C : Name.rfind('_', C - 1);
+  return (L == std::string::npos ? Name : Name.substr(L + 1)) + (True ? "t" : "f");
+}
+
+void insertSelectArms(NodeList &L,
+                      const std::map<std::string, std::map<std::string, Ruv>> &ArmsOf,
+                      const std::string &Key) {
+  for (size_t I = 0; I < L.size(); ++I) {
+    insertSelectArms(L[I].Body, ArmsOf, Key);
+    auto A = ArmsOf.find(L[I].Id);
+    if (L[I].Kind != NodeKind::Stage || A == ArmsOf.end())
+      continue;
+    for (auto &[Prob, R] : A->second) {
+      std::string Id = L[I].Id + "s" + armIdSuffix(Prob);
+      size_t K = I + 1;
+      while (K < L.size() && L[K].Id != Id && L[K].Id.rfind(L[I].Id + "s", 0) == 0)
+        ++K;
+      if (K < L.size() && L[K].Id == Id) {
+        L[K].Ruvs[Key].add(R);
+        continue;
+      }
+      Node N;
+      N.Kind = NodeKind::Stage;
+      N.Id = Id;
+      N.Label = "select arm";
+      N.Range = L[I].Range;
+      N.SourceNode = L[I].SourceNode;
+      N.Freq = L[I].Freq.empty() ? Prob : "(" + L[I].Freq + ")*" + Prob;
+      N.Ruvs[Key] = R;
+      L.insert(L.begin() + K, std::move(N));
+    }
+  }
+}
+
 Timer *codegenTimer() { return phaseTimer("icc-codegen", "ICC code generation"); }
 
 void FunctionCosting::run() {
@@ -485,7 +671,10 @@ void addResults(const Recording &Rec, std::map<const BasicBlock *, Ruv> &Out, Ed
   for (const BlockRecord &B : Rec.Blocks)
     if (B.Orig && B.EdgeTo && EdgeOut)
       (*EdgeOut)[{B.Orig, B.EdgeTo}].add(B.Cost);
-    else if (B.Orig) {
+    else if (B.Orig && B.Arm) {
+      for (auto &[Op, N] : B.Cost.counts())
+        Out[B.Orig].add(selectArmKey(B.ArmTrue, Op), N);
+    } else if (B.Orig) {
       Out[B.Orig].add(B.Cost);
       if (B.SelectJumps && !B.Inherited)
         Out[B.Orig].add("branch.select", B.SelectJumps);

@@ -15,6 +15,7 @@
 #define SEGTIME_PASSES_ICCBLOCKS_H
 
 #include "passes/MachineLevel.h"
+#include "passes/IRSeg.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
@@ -68,6 +69,14 @@ struct BlockRecord {
   /// generation made into a branch 1/2 per such branch on the way
   /// (estimated: the outcome is data); the cost is scaled by it.
   double SelectShare = 1;
+  /// One side of a select made into a branch whose side is known
+  /// (selectArm): Arm, and whether this block runs when the condition of
+  /// the selects of its IR block is true (ArmTrue). Its cost is then not
+  /// scaled (SelectShare 1): addResults hands it on under the RUV keys
+  /// selectArmKey(ArmTrue, op), which the IR SEG's attach makes into a
+  /// stage run with the selects' named probability.
+  bool Arm = false;
+  bool ArmTrue = false;
   /// A block of code generation's own on the IR edge Orig -> EdgeTo (one
   /// predecessor and one successor with blocks of their own: a split
   /// critical edge, a skip jump): it runs as often as that edge is taken.
@@ -95,6 +104,36 @@ struct BlockRecord {
   std::vector<llvm::MCInst> Insts; ///< as emitted; dropped once costed
   Ruv Cost;                  ///< the ICC RUV (BlockCoster::cost)
 };
+
+/// The RUV key under which addResults hands on the count of operation Op
+/// of a select's side (BlockRecord::Arm, ArmTrue): "select.arm|t|<op>"
+/// (run when the condition is true) or "select.arm|f|<op>".
+std::string selectArmKey(bool True, const std::string &Op);
+
+/// Splits a key of selectArmKey into its side and operation; false if Key
+/// is not one.
+bool parseSelectArmKey(const std::string &Key, bool &True, std::string &Op);
+
+/// The probability that the side of a select of block B made into a jump
+/// runs, the side run when the select's condition is True:
+/// "Pir_<fn>_<line>_<col>" or "(1 - Pir_...)", the parameter that the
+/// condition is true, of the select's location (added to FS with the
+/// estimated 1/2, irseg::selectArmSource, unless a select's parameter of
+/// that name is there), or B's merge or search step's select parameter
+/// (FS.DataBranch, the comparison's location); nullopt if B's selects
+/// are not all at one location (FS.SelectLocs: the jump's is not known) or
+/// the name is a branch's (another meaning).
+std::optional<std::string> selectArmProbability(IRFunctionSeg &FS, const llvm::BasicBlock *B,
+                                                bool True);
+
+/// Puts each select side's RUV (ArmsOf: per stage id, per probability
+/// expression of selectArmProbability, the side's ICC RUV for level key
+/// Key) into list L and the lists inside it as a stage after its block's
+/// ("<id>s<line>_<col>t|f", label "select arm", Freq the block's times the
+/// probability), or into that stage if another target made it already.
+void insertSelectArms(NodeList &L,
+                      const std::map<std::string, std::map<std::string, Ruv>> &ArmsOf,
+                      const std::string &Key);
 
 /// Shared by the collector pass (which runs right before the AsmPrinter on
 /// each function) and the streamer the AsmPrinter writes to.

@@ -2,6 +2,7 @@
 #include "passes/Register.h"
 #include "core/ByteImage.h"
 #include "passes/IRDataCompare.h"
+#include "passes/IccBlocks.h"
 #include "passes/MachineLevel.h"
 #include "passes/SourceLoc.h"
 #include "passes/Timing.h"
@@ -216,6 +217,11 @@ void attachFunction(IRFunctionSeg &FS, const std::string &Key,
     // The machine level's count of selects made into branches (key
     // "branch.select") decides for a select's comparison and is dropped.
     std::map<const BasicBlock *, Ruv> Kept;
+    // The sides of selects made into jumps (icc::selectArmKey), per stage:
+    // by probability expression, and at the estimated 1/2 for the stages
+    // that repeat a block (CopyOf).
+    std::map<std::string, std::map<std::string, Ruv>> ArmsOf;
+    std::map<std::string, Ruv> HalfArmsOf;
     for (const BasicBlock *B : Blocks) {
       auto R = Ruvs.find(B);
       auto S = FS.StageOf.find(B);
@@ -223,9 +229,18 @@ void attachFunction(IRFunctionSeg &FS, const std::string &Key,
         continue;
       bool SelectJump = R->second.get("branch.select") > 0;
       Ruv &K = Kept[B];
-      for (auto &[Op, Count] : R->second.counts())
-        if (Op != "branch.select")
+      for (auto &[Op, Count] : R->second.counts()) {
+        std::string ArmOp;
+        bool True = false;
+        if (icc::parseSelectArmKey(Op, True, ArmOp)) {
+          HalfArmsOf[S->second].add(ArmOp, Count / 2);
+          if (auto P = icc::selectArmProbability(FS, B, True))
+            ArmsOf[S->second][*P].add(ArmOp, Count);
+          else
+            K.add(ArmOp, Count / 2); // no name for it: the estimated 1/2
+        } else if (Op != "branch.select")
           K.add(Op, Count);
+      }
       ByStage[S->second] = &K;
       auto D = FS.DataBranch.find(B);
       if (D != FS.DataBranch.end() &&
@@ -238,6 +253,8 @@ void attachFunction(IRFunctionSeg &FS, const std::string &Key,
         auto X = ByStage.find(C != FS.CopyOf.end() ? C->second : N.Id);
         if (N.Kind == NodeKind::Stage && X != ByStage.end()) {
           Ruv &R = N.Ruvs[Key] = *X->second;
+          if (auto H = HalfArmsOf.find(X->first); H != HalfArmsOf.end() && C != FS.CopyOf.end())
+            R.add(H->second);
           if (auto D = DataBranchOf.find(N.Id); D != DataBranchOf.end() && C == FS.CopyOf.end()) {
             R.add("branch.cond.data", 1);
             N.BranchProb = D->second;
@@ -250,6 +267,7 @@ void attachFunction(IRFunctionSeg &FS, const std::string &Key,
       }
     };
     Attach(FS.Seg);
+    icc::insertSelectArms(FS.Seg, ArmsOf, Key);
     attachEdges(FS, Blocks, Edges, Key);
 }
 
@@ -275,6 +293,7 @@ void releaseBlockMaps(IRFunctionSeg &FS) {
   FS.LoopExits = {};
   FS.CopyOf = {};
   FS.DataBranch = {};
+  FS.SelectLocs = {};
 }
 
 void releaseBlockMaps(IRCollection &C) {

@@ -148,6 +148,32 @@ TEST(Ct, IrBranchFromTheRecordAtItsLocation) {
   EXPECT_EQ(irValue(Elsewhere), -1);
 }
 
+TEST(Ct, IrSelectFromTheTrueArmOfTheRecordAtItsLocation) {
+  // A select made into a jump: the probability that its condition is true
+  // (no successors), from the 'true' arm of the record at its location.
+  Parameter P{"Pir_f_6_9", "branch", 0.5, "static: estimated, select made a branch",
+              "dir/k.c:6:9", "select"};
+  EXPECT_DOUBLE_EQ(irValue(P), 0.4); // 12 of 30
+  // The same location inlined elsewhere: the records are summed.
+  SegFile S = seg();
+  S.Functions[0].Parameters = {P};
+  CtFile C = sample();
+  CtFunction G = C.Functions[0];
+  G.Name = "g";
+  G.Nodes[1].Executions = 10;
+  G.Nodes[1].Arms[0].Count = 8;
+  G.Nodes[1].Arms[1].Count = 2;
+  C.Functions.push_back(G);
+  double Got = -1;
+  for (const ProfileValue &V : profileParameters(C, S))
+    if (V.Name == P.Name)
+      Got = V.Value;
+  EXPECT_DOUBLE_EQ(Got, 0.5); // (12 + 8) / (30 + 10)
+  // No record at the location: the estimated 1/2 stays.
+  P.Where = "dir/k.c:6:10";
+  EXPECT_EQ(irValue(P), -1);
+}
+
 TEST(Ct, NoValueForNodesNeverRun) {
   CtFile C = sample();
   C.Functions[0].Nodes[0].Entries = 0;
