@@ -236,6 +236,14 @@ private:
     auto Seen = Done.find(Key);
     if (Seen != Done.end())
       return Seen->second;
+    // A structurally equal object met before (a sum's or product's operands
+    // are rebuilt as new objects at each op(), and substitution copies
+    // shared terms) is the same operation.
+    if (E.nops() > 0)
+      if (auto Same = Equal.find(E); Same != Equal.end()) {
+        Keep.push_back(E); // (keeps Key the address of this object)
+        return Done[Key] = Same->second;
+      }
     Op O;
     if (is_exactly_a<numeric>(E)) {
       if (!isNum(E))
@@ -304,6 +312,8 @@ private:
     Ops.push_back(std::move(O));
     Vals.push_back(0);
     Keep.push_back(E); // keeps Key the address of this object
+    if (E.nops() > 0)
+      Equal.emplace(E, static_cast<int>(Ops.size()) - 1);
     return Done[Key] = static_cast<int>(Ops.size()) - 1;
   }
 
@@ -320,6 +330,7 @@ private:
   std::vector<double> Vals;
   std::vector<ex> Keep;
   std::unordered_map<const basic *, int> Done;
+  std::unordered_map<ex, int, std::hash<ex>, ex_is_equal> Equal; ///< by structure
 };
 } // namespace
 

@@ -4,7 +4,8 @@
 /// segtime predict --summary for files with functions that have no code of
 /// their own (inlined everywhere): the summary of the file as read, then
 /// each such function's ICC line from its inlined call sites, per site,
-/// as segtime predict gives them (docs/cli.md "Inlined functions").
+/// as segtime predict gives them (docs/cli.md "Inlined functions"); and
+/// predict's per-site figures of such functions (perSiteFigures).
 ///
 //===----------------------------------------------------------------------===//
 #include "core/InlinedLevels.h"
@@ -14,6 +15,7 @@
 #include "predictor/PredictedSpeed.h"
 
 #include <algorithm>
+#include <cmath>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -139,6 +141,125 @@ std::string summaryPerSite(SegFile &S, const std::string &MachineName,
     Text.replace(B, E - B, Kept);
   }
   return Text;
+}
+
+/// The callees of F's calls in the order of its bodies (the source-level
+/// SEG, then each level SEG by key), a level's end marked by "".
+static std::vector<std::string> callSequence(const FunctionSeg &F) {
+  std::vector<std::string> Out;
+  auto Add = [&](const NodeList &L) {
+    forEachNode(L, [&](const Node &N) {
+      if (N.Kind == NodeKind::Call)
+        Out.push_back(N.Callee);
+    });
+    Out.push_back("");
+  };
+  Add(F.Body);
+  for (auto &[Key, L] : F.LevelSegs) {
+    Out.push_back(Key);
+    Add(L);
+  }
+  return Out;
+}
+
+/// Calls F when it goes out of scope, also on an exception.
+namespace {
+struct AtExit {
+  std::function<void()> F;
+  ~AtExit() { F(); }
+};
+} // namespace
+
+/// For each function of P with several inlined call sites (Unresolved: those
+/// functions as read, before resolveInlined; S: the file P was predicted
+/// from, every site resolved): the INTCC and ICC figures of one call at
+/// each site (predict with O at its IR levels, the function resolved at
+/// that site alone; none if O has no IR level), as a note in P, and by function name the JSON of its
+/// sites: [{"site", "caller", "where", "levels": {level: {"time_s",
+/// "instructions"}}}] (--json: "inlined_sites"). Each site is resolved on a
+/// copy of its function only (core/MergeIR.h resolveInlinedLevel, the
+/// callers read from S) and swapped into S for its prediction, then
+/// swapped back: the time is linear in the number of sites. A site left
+/// out was reported when S was resolved.
+std::map<std::string, json> perSiteFigures(const std::vector<FunctionSeg> &Unresolved,
+                                           SegFile &S, const Machine &M,
+                                           const PredictOptions &O, Prediction &P,
+                                           const MergeIRServices &X) {
+  std::map<std::string, json> Out;
+  PredictOptions OK = O;
+  OK.Levels.clear();
+  for (Level Lv : O.Levels)
+    if (irLevel(Lv))
+      OK.Levels.push_back(Lv);
+  if (OK.Levels.empty())
+    return Out;
+  OK.CountOps = {"instructions"}; // (the one count a site's figures show)
+  // One predictor for every site: the callees' closed forms are built once
+  // (a site's function is swapped in, and its forms built again, per site).
+  Predictor AtSites(S, M, OK);
+  for (FunctionPrediction &FP : P.Functions) {
+    auto F = std::find_if(Unresolved.begin(), Unresolved.end(),
+                          [&](const FunctionSeg &U) { return U.Name == FP.Name; });
+    auto In = std::find_if(S.Functions.begin(), S.Functions.end(),
+                           [&](const FunctionSeg &G) { return G.Name == FP.Name; });
+    if (F == Unresolved.end() || In == S.Functions.end() || F->InlinedAt.size() < 2)
+      continue;
+    std::string Note = "INTCC and ICC: the sum of one call at each of its " +
+                       std::to_string(F->InlinedAt.size()) +
+                       " inlined call sites (--site K: one call at site K):";
+    json Sites = json::array();
+    // Each site's copy replaces the one before (one replaced() per site);
+    // the function's own level is swapped back after the last.
+    FunctionSeg Own = *In;
+    AtExit Restore{[&] {
+      *In = Own;
+      AtSites.replaced(FP.Name);
+    }};
+    std::vector<std::string> CallsBefore;
+    for (unsigned K = 1; K <= F->InlinedAt.size(); ++K) {
+      FunctionSeg One = *F;
+      std::vector<std::string> W;
+      resolveInlinedLevel(S, One, X, K, W);
+      // A site whose copy calls what the one before called, in the same
+      // order, meets the recursions below it along the same paths: the
+      // forms cut there are kept (Predictor::keepCutForms).
+      std::vector<std::string> Calls = callSequence(One);
+      if (K > 1 && Calls == CallsBefore)
+        AtSites.keepCutForms();
+      CallsBefore = std::move(Calls);
+      Prediction Q;
+      *In = std::move(One);
+      AtSites.replaced(FP.Name);
+      Q = AtSites.predict({FP.Name});
+      const InlinedRef &R = F->InlinedAt[K - 1];
+      unsigned Loops = inlinedCallerLoops(S, *F, R);
+      json Site = {{"site", K}, {"caller", R.Caller}, {"where", R.Where},
+                   {"caller_loops", Loops}, {"levels", json::object()}};
+      Note += "\n  site " + std::to_string(K) + " (" + R.Caller +
+              (R.Where.empty() ? "" : " at " + R.Where) +
+              (Loops ? ", in " + std::to_string(Loops) + " loop(s) of " + R.Caller : "") + "):";
+      if (Q.Functions.empty() || Q.Functions[0].Levels.empty())
+        Note += " not predicted";
+      for (auto &[Lv, L] : Q.Functions.empty() ? decltype(FP.Levels){} : Q.Functions[0].Levels) {
+        if (!irLevel(Lv))
+          continue;
+        const std::string Level = levelKey(Lv);
+        std::ostringstream T;
+        T << " " << Level << " " << L.TimeS << " s";
+        json LJ = {{"time_s", L.TimeS}};
+        if (auto C = L.Counts.find("instructions"); C != L.Counts.end()) {
+          T << " (" << std::llround(C->second) << " instructions)";
+          LJ["instructions"] = C->second;
+        }
+        Note += T.str();
+        Site["levels"][Level] = LJ;
+      }
+      Sites.push_back(Site);
+    }
+    FP.Notes.push_back(Note);
+    Out[FP.Name] = std::move(Sites);
+  }
+  return Out;
 }
 
 } // namespace segtime
