@@ -416,9 +416,14 @@ void collectBlocks(Recording &R, MachineFunction &MF, const MachineLoopInfo &MLI
       // loop): it runs once per execution of the loop, with the IR block
       // the loop leaves to, not once per iteration with the loop's block
       // (a block on one IR edge is charged to that edge instead).
+      // If that block can also be entered without the loop (a guard skips
+      // the loop, the block's tests copied onto that way): once per
+      // execution of the loop, on the IR edge out of it (addResults).
       if (const BasicBlock *Out =
-              B.EdgeTo ? nullptr : exitTarget(R, MLI, **MBB.pred_begin(), MBB, OrigOf))
+              B.EdgeTo ? nullptr : exitTarget(R, MLI, **MBB.pred_begin(), MBB, OrigOf)) {
+        B.ExitFrom = B.Orig;
         B.Orig = Out;
+      }
     } else if (Index[&MBB] > First)
       B.Orig = R.Blocks[Index[&MBB] - 1].Orig;
   }
@@ -669,7 +674,11 @@ void FunctionCosting::moveExitJumps() {
 void addResults(const Recording &Rec, std::map<const BasicBlock *, Ruv> &Out, EdgeRuvs *EdgeOut,
                 std::set<const BasicBlock *> *CondJumpsOut) {
   for (const BlockRecord &B : Rec.Blocks)
-    if (B.Orig && B.EdgeTo && EdgeOut)
+    if (B.Orig && B.ExitFrom && !B.EdgeTo && EdgeOut && !B.SelectJumps && !B.Arm) {
+      Ruv &E = (*EdgeOut)[{B.ExitFrom, B.Orig}];
+      E.add(B.Cost);
+      E.add("edge.loop.exit", 1);
+    } else if (B.Orig && B.EdgeTo && EdgeOut)
       (*EdgeOut)[{B.Orig, B.EdgeTo}].add(B.Cost);
     else if (B.Orig && B.Arm) {
       for (auto &[Op, N] : B.Cost.counts())

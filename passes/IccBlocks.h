@@ -89,6 +89,12 @@ struct BlockRecord {
   unsigned ExitJumpSize = 0;
   bool ExitJumpMoved = false;
   int ExitJumpNumber = -1;   ///< for dumps
+  /// The only way out of a loop, charged with the block the loop leaves to
+  /// (Orig): the loop's block it follows. addResults hands it on as the IR
+  /// edge ExitFrom -> Orig, marked (RUV key "edge.loop.exit"): once per
+  /// execution of the loop where the IR SEG knows that edge's frequency,
+  /// else with Orig.
+  const llvm::BasicBlock *ExitFrom = nullptr;
   /// Code alignment of the block's start (MachineBasicBlock::getAlignment;
   /// loop headers: 16 bytes on x86) and the most padding bytes allowed for
   /// it (0: no limit), as the AsmPrinter hands them to the assembler.

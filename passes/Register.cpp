@@ -122,7 +122,15 @@ void attachEdges(IRFunctionSeg &FS, const std::vector<const BasicBlock *> &Block
   });
   for (const auto *E : Ordered) {
     std::pair<const BasicBlock *, const BasicBlock *> Edge = E->first;
-    const Ruv &R = E->second;
+    // The only way out of a loop (icc::BlockRecord::ExitFrom): on the edge
+    // if it is a loop exit of known frequency, else with the block the
+    // loop leaves to.
+    bool ExitOnly = E->second.get("edge.loop.exit") > 0;
+    Ruv R;
+    for (auto &[Op, N] : E->second.counts())
+      if (Op != "edge.loop.exit")
+        R.add(Op, N);
+    auto To = FS.StageOf.find(Edge.second);
     if (const BasicBlock *Via = edgeVia(FS, Edge.first, Edge.second))
       Edge.second = Via;
     auto Src = FS.StageOf.find(Edge.first);
@@ -142,6 +150,12 @@ void attachEdges(IRFunctionSeg &FS, const std::vector<const BasicBlock *> &Block
         Anchor = Exit->second.LoopId;
       else if (Dst != FS.StageOf.end())
         Anchor = Dst->second;
+    }
+    if (ExitOnly && !(FS.LoopExits.count(Edge) && Freq)) {
+      if (To == FS.StageOf.end())
+        continue;
+      Freq.reset();
+      Anchor = To->second;
     }
     bool Done = false;
     std::function<void(NodeList &)> Insert = [&](NodeList &L) {

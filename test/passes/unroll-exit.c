@@ -21,12 +21,16 @@ void gs(int n, int steps, const double *f, double *u) {
 }
 
 // The unrolled body: its own 31 instructions (4 updates, the counter, the
-// test); the exit block after it gets the remainder test and preheader.
+// test); the remainder test after it runs on the loop's exit edge, once per
+// execution of the loop (the row that skips the loop has its own copy of
+// that test), the exit block its preheader.
 // CHECK: Loop @18 ir-loop trip=1 + idiv(-4 + 4*idiv(n - 2, 4), 4)
 // CHECK-NEXT: Stage @19
 // CHECK: ICC:znver3: {{.*}} instructions=31 {{.*}}
+// CHECK: Stage @18 freq=(1 - cmp_lt({{.*}}, 3))
+// CHECK: ICC:znver3: {{.*}} instructions=3 {{.*}}
 // CHECK: Stage @18
-// CHECK: ICC:znver3: {{.*}} instructions=13 {{.*}}
+// CHECK: ICC:znver3: {{.*}} instructions=10 {{.*}}
 // CHECK: Loop @18 ir-loop trip=umod(-2 + umod(n, 4), 4)
 
 // callgrind's 25398 exactly (25702, +1.2 %, while the row's "fewer than 4
