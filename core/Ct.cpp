@@ -225,6 +225,28 @@ std::pair<unsigned, unsigned> lineCol(const std::string &S) {
   return sscanf(S.c_str(), "%u:%u", &L, &C) == 2 ? std::pair{L, C} : std::pair{0u, 0u};
 }
 
+/// Calls Visit(N) for each two-arm branch record N of Ct (any function: the
+/// optimiser inlines) at Where ("file:line:col", files compared by their
+/// base names) whose operation is "br" or, with Selects, "select", until
+/// Visit returns false; false if Where is not of that form.
+template <typename VisitFn>
+static bool forTwoArmRecordsAt(const CtFile &Ct, const std::string &Where, bool Selects,
+                               VisitFn Visit) {
+  size_t C2 = Where.rfind(':'), C1 = C2 == std::string::npos ? C2 : Where.rfind(':', C2 - 1);
+  if (C1 == std::string::npos)
+    return false;
+  auto Base = [](const std::string &F) { return F.substr(F.rfind('/') + 1); };
+  std::string File = Base(Where.substr(0, C1));
+  auto [Line, Col] = lineCol(Where.substr(C1 + 1));
+  for (const CtFunction &F : Ct.Functions)
+    for (const CtNode &N : F.Nodes)
+      if (N.Kind == "branch" && (N.Op == "br" || (Selects && N.Op == "select")) &&
+          N.Line == Line && N.Col == Col && Base(N.File) == File && N.Arms.size() == 2 &&
+          !Visit(N))
+        return true;
+  return true;
+}
+
 /// The measured probability of IR branch parameter P (Where
 /// "file:line:col", TakenAt/OtherAt the successors' first locations): the
 /// two-arm branch records of Ct at that location (any function: the
@@ -232,26 +254,21 @@ std::pair<unsigned, unsigned> lineCol(const std::string &S) {
 /// columns) to TakenAt than the other arm's, with OtherAt nearer to the
 /// other arm, is the one P counts. nullopt if no record or no clear match.
 std::optional<ProfileValue> irBranchValue(const CtFile &Ct, const Parameter &P) {
-  size_t C2 = P.Where.rfind(':'), C1 = C2 == std::string::npos ? C2 : P.Where.rfind(':', C2 - 1);
-  if (C1 == std::string::npos)
-    return std::nullopt;
-  std::string File = P.Where.substr(0, C1);
-  auto [Line, Col] = lineCol(P.Where.substr(C1 + 1));
-  auto Base = [](const std::string &F) { return F.substr(F.rfind('/') + 1); };
   uint64_t Exec = 0, Count[2] = {0, 0};
   const CtNode *First = nullptr;
-  for (const CtFunction &F : Ct.Functions)
-    for (const CtNode &N : F.Nodes)
-      if (N.Kind == "branch" && N.Op == "br" && N.Line == Line && N.Col == Col &&
-          Base(N.File) == Base(File) && N.Arms.size() == 2) {
-        if (First && (First->Arms[0].TargetLine != N.Arms[0].TargetLine ||
-                      First->Arms[0].TargetCol != N.Arms[0].TargetCol))
-          return std::nullopt; // two different branches at one location
-        First = First ? First : &N;
-        Exec += N.Executions;
-        Count[0] += N.Arms[0].Count;
-        Count[1] += N.Arms[1].Count;
-      }
+  bool Ambiguous = false;
+  forTwoArmRecordsAt(Ct, P.Where, false, [&](const CtNode &N) {
+    if (First && (First->Arms[0].TargetLine != N.Arms[0].TargetLine ||
+                  First->Arms[0].TargetCol != N.Arms[0].TargetCol))
+      return !(Ambiguous = true); // two different branches at one location
+    First = First ? First : &N;
+    Exec += N.Executions;
+    Count[0] += N.Arms[0].Count;
+    Count[1] += N.Arms[1].Count;
+    return true;
+  });
+  if (Ambiguous)
+    return std::nullopt;
   if (!First || !Exec)
     return std::nullopt;
   auto Dist = [](std::pair<unsigned, unsigned> A, const CtArm &B) {
@@ -280,24 +297,19 @@ std::optional<ProfileValue> irBranchValue(const CtFile &Ct, const Parameter &P) 
 /// "true" (the source's `?:` or `if`, counted before the optimiser made
 /// it a select), summed; nullopt if none.
 std::optional<ProfileValue> irSelectValue(const CtFile &Ct, const Parameter &P) {
-  size_t C2 = P.Where.rfind(':'), C1 = C2 == std::string::npos ? C2 : P.Where.rfind(':', C2 - 1);
-  if (C1 == std::string::npos)
-    return std::nullopt;
-  std::string File = P.Where.substr(0, C1);
-  auto [Line, Col] = lineCol(P.Where.substr(C1 + 1));
-  auto Base = [](const std::string &F) { return F.substr(F.rfind('/') + 1); };
   uint64_t Exec = 0, True = 0;
-  for (const CtFunction &F : Ct.Functions)
-    for (const CtNode &N : F.Nodes)
-      if (N.Kind == "branch" && (N.Op == "br" || N.Op == "select") && N.Line == Line &&
-          N.Col == Col && Base(N.File) == Base(File) && N.Arms.size() == 2) {
-        auto T = std::find_if(N.Arms.begin(), N.Arms.end(),
-                              [](const CtArm &A) { return A.Label == "true"; });
-        if (T == N.Arms.end())
-          return std::nullopt;
-        Exec += N.Executions;
-        True += T->Count;
-      }
+  bool AllTrue = true;
+  forTwoArmRecordsAt(Ct, P.Where, true, [&](const CtNode &N) {
+    auto T = std::find_if(N.Arms.begin(), N.Arms.end(),
+                          [](const CtArm &A) { return A.Label == "true"; });
+    if (T == N.Arms.end())
+      return AllTrue = false;
+    Exec += N.Executions;
+    True += T->Count;
+    return true;
+  });
+  if (!AllTrue)
+    return std::nullopt;
   if (!Exec)
     return std::nullopt;
   return ProfileValue{P.Name, double(True) / double(Exec),

@@ -498,6 +498,27 @@ static std::string armIdSuffix(const std::string &Prob) {
   return (L == std::string::npos ? Name : Name.substr(L + 1)) + (True ? "t" : "f");
 }
 
+void addToStageAfter(NodeList &L, size_t I, const std::string &Prefix, const std::string &Id,
+                     const std::string &Label, const std::string &Freq, const std::string &Key,
+                     const Ruv &R) {
+  size_t K = I + 1;
+  while (K < L.size() && L[K].Id != Id && L[K].Id.rfind(Prefix, 0) == 0)
+    ++K;
+  if (K < L.size() && L[K].Id == Id) {
+    L[K].Ruvs[Key].add(R);
+    return;
+  }
+  Node N;
+  N.Kind = NodeKind::Stage;
+  N.Id = Id;
+  N.Label = Label;
+  N.Range = L[I].Range;
+  N.SourceNode = L[I].SourceNode;
+  N.Freq = Freq;
+  N.Ruvs[Key] = R;
+  L.insert(L.begin() + K, std::move(N));
+}
+
 void insertSelectArms(NodeList &L,
                       const std::map<std::string, std::map<std::string, Ruv>> &ArmsOf,
                       const std::string &Key) {
@@ -506,25 +527,9 @@ void insertSelectArms(NodeList &L,
     auto A = ArmsOf.find(L[I].Id);
     if (L[I].Kind != NodeKind::Stage || A == ArmsOf.end())
       continue;
-    for (auto &[Prob, R] : A->second) {
-      std::string Id = L[I].Id + "s" + armIdSuffix(Prob);
-      size_t K = I + 1;
-      while (K < L.size() && L[K].Id != Id && L[K].Id.rfind(L[I].Id + "s", 0) == 0)
-        ++K;
-      if (K < L.size() && L[K].Id == Id) {
-        L[K].Ruvs[Key].add(R);
-        continue;
-      }
-      Node N;
-      N.Kind = NodeKind::Stage;
-      N.Id = Id;
-      N.Label = "select arm";
-      N.Range = L[I].Range;
-      N.SourceNode = L[I].SourceNode;
-      N.Freq = L[I].Freq.empty() ? Prob : "(" + L[I].Freq + ")*" + Prob;
-      N.Ruvs[Key] = R;
-      L.insert(L.begin() + K, std::move(N));
-    }
+    for (auto &[Prob, R] : A->second)
+      addToStageAfter(L, I, L[I].Id + "s", L[I].Id + "s" + armIdSuffix(Prob), "select arm",
+                      L[I].Freq.empty() ? Prob : "(" + L[I].Freq + ")*" + Prob, Key, R);
   }
 }
 

@@ -132,6 +132,14 @@ bool parseSelectArmKey(const std::string &Key, bool &True, std::string &Op);
 std::optional<std::string> selectArmProbability(IRFunctionSeg &FS, const llvm::BasicBlock *B,
                                                 bool True);
 
+/// Adds R (level key Key) to the stage Id among the stages right after
+/// L[I] whose ids start with Prefix, or inserts that stage after them
+/// (label Label, frequency Freq, L[I]'s source range) if there is none:
+/// an edge's stage after its block or loop, a select side's after its block.
+void addToStageAfter(NodeList &L, size_t I, const std::string &Prefix, const std::string &Id,
+                     const std::string &Label, const std::string &Freq, const std::string &Key,
+                     const Ruv &R);
+
 /// Puts each select side's RUV (ArmsOf: per stage id, per probability
 /// expression of selectArmProbability, the side's ICC RUV for level key
 /// Key) into list L and the lists inside it as a stage after its block's

@@ -166,22 +166,7 @@ void attachEdges(IRFunctionSeg &FS, const std::vector<const BasicBlock *> &Block
             Done = true;
             return;
           }
-          size_t J = I + 1;
-          while (J < L.size() && L[J].Id.rfind(Src->second + "e", 0) == 0 && L[J].Id != Id)
-            ++J;
-          if (J < L.size() && L[J].Id == Id) {
-            L[J].Ruvs[Key].add(R);
-          } else {
-            Node N;
-            N.Kind = NodeKind::Stage;
-            N.Id = Id;
-            N.Label = "edge";
-            N.Range = L[I].Range;
-            N.SourceNode = L[I].SourceNode;
-            N.Freq = *Freq;
-            N.Ruvs[Key] = R;
-            L.insert(L.begin() + J, std::move(N));
-          }
+          icc::addToStageAfter(L, I, Src->second + "e", Id, "edge", *Freq, Key, R);
           Done = true;
           return;
         }
