@@ -48,7 +48,7 @@ Not a test: timings are noisy; it prints numbers.
 import argparse, json, os, re, sys
 from concurrent.futures import ThreadPoolExecutor
 
-from segtime_common import (BUILD, CLANG, PLUGIN, ROOT, SEGTIME, PhaseProbe, add_phase_arguments, compile_kernel,
+from segtime_common import (BUILD, CLANG, PLUGIN, ROOT, SEGTIME, PhaseProbe, without_profiled, add_phase_arguments, compile_kernel,
                             eval_expr, extra_params, fast_rounds, given_params, kernel_instructions,
                             load_manifest, load_seg, measured, median, pct, percentile, predict, run)
 
@@ -344,12 +344,7 @@ def profiled_extra(base, m, extra, machine, ct):
     for kv in m["params"].items():
         cmd += ["-p", "%s=%s" % kv]
     err = run(cmd + list(extra), check=False, timeout=PREDICT_TIMEOUT).stderr
-    names = set(re.findall(r"^segtime: profile .*?: (\S+) = .*; -p given, not used$", err, re.M))
-    out = []
-    for k in range(0, len(extra) - 1, 2):
-        if not (extra[k] == "-p" and extra[k + 1].split("=", 1)[0] in names):
-            out += extra[k:k + 2]
-    return out
+    return without_profiled(list(extra), err)
 
 
 def ct_profile(k, base, argv):

@@ -45,7 +45,7 @@ how many kernels are predicted and within 1 % and 2 %; not a test.
 """
 import argparse, json, os, re, subprocess, sys, tempfile
 
-from segtime_common import (BUILD, CLANG, PLUGIN, ROOT, SEGTIME,
+from segtime_common import (BUILD, CLANG, PLUGIN, ROOT, SEGTIME, without_profiled,
                             load_seg, measured, pct, run)
 from validate import FLAGS, RT, SMALL, extra_for
 
@@ -274,18 +274,6 @@ def bench_lines(path):
     """Lines of path where a SEGTIME_BENCH* harness macro is invoked."""
     with open(path) as f:
         return {k + 1 for k, line in enumerate(f) if re.search(r"\bSEGTIME_BENCH\w*\(", line)}
-
-
-def without_profiled(extra, stderr):
-    """extra (-p NAME=VALUE pairs) less the names that `segtime predict
-    --profile` said it measured ("...; -p given, not used" on stderr): with
-    the profile, a measured value replaces the one given from the algorithm."""
-    names = set(re.findall(r"^segtime: profile .*?: (\S+) = .*; -p given, not used$", stderr, re.M))
-    out = []
-    for k in range(0, len(extra) - 1, 2):
-        if not (extra[k] == "-p" and extra[k + 1].split("=", 1)[0] in names):
-            out += extra[k:k + 2]
-    return out
 
 
 def predicted_instructions(seg_path, kernel, params, extra, machine, timed_lines, profile=None):

@@ -329,6 +329,18 @@ def csmith_program(seed, work):
     return path
 
 
+def without_profiled(extra, stderr):
+    """extra (-p NAME=VALUE pairs) less the names that `segtime predict
+    --profile` said it measured ("...; -p given, not used" on stderr): with
+    the profile, a measured value replaces the one given from the algorithm."""
+    names = set(re.findall(r"^segtime: profile .*?: (\S+) = .*; -p given, not used$", stderr, re.M))
+    out = []
+    for k in range(0, len(extra) - 1, 2):
+        if not (extra[k] == "-p" and extra[k + 1].split("=", 1)[0] in names):
+            out += extra[k:k + 2]
+    return out
+
+
 def pct(predicted, measured_value):
     """(predicted - measured) / measured in percent."""
     return 100.0 * (predicted - measured_value) / measured_value if measured_value else float("nan")
