@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 #include "passes/IRDataCompare.h"
 #include "passes/IRSegBuilder.h"
+#include "passes/SourceLoc.h"
 
 #include <functional>
 #include <regex>
@@ -51,8 +52,7 @@ std::optional<std::string> Builder::branchParameter(BranchInst *Br) {
   double P0 = BPI.getEdgeProbability(Br->getParent(), 0u).getNumerator() /
               double(BranchProbability::getDenominator());
   Parameter P{Name, "branch", P0, "BPI",
-              DL->getFilename().str() + ":" + std::to_string(DL.getLine()) + ":" +
-                  std::to_string(DL.getCol()),
+              fileLineCol(DL),
               "probability that the optimised branch goes to " + Taken +
                   " (BranchProbabilityInfo's estimate)"};
   bool Record = false;
@@ -127,8 +127,7 @@ std::optional<std::string> Builder::selectParameter(BasicBlock *B) {
                      std::to_string(DL.getCol());
   if (!findParameter(Name))
     addParameter(Parameter{Name, "branch", 0.5, dataCompareSource(S->Kind, true),
-                           DL->getFilename().str() + ":" + std::to_string(DL.getLine()) +
-                               ":" + std::to_string(DL.getCol()),
+                           fileLineCol(DL),
                            "probability that the condition of the select is true (a " +
                                std::string(S->Kind == DataCompareKind::Merge
                                                ? "merge step: estimated 1/2 on random input)"

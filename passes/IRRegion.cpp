@@ -516,10 +516,7 @@ NodeList Builder::region(Loop *L) {
       for (Instruction &I : *B)
         if (auto *Sel = dyn_cast<SelectInst>(&I); Sel && !Sel->getType()->isVectorTy()) {
           const DebugLoc &DL = Sel->getDebugLoc();
-          Out.SelectLocs[B].push_back(
-              DL && DL.getLine() ? DL->getFilename().str() + ":" + std::to_string(DL.getLine()) +
-                                       ":" + std::to_string(DL.getCol())
-                                 : std::string());
+          Out.SelectLocs[B].push_back(DL && DL.getLine() ? fileLineCol(DL) : std::string());
         }
       auto Saved = enterInlined(N, majorityLoc(*B));
       std::tie(Text.Context, ParentSites) = std::move(Saved);

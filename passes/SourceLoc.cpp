@@ -17,6 +17,12 @@ using namespace llvm;
 
 namespace segtime {
 
+std::string fileLineCol(const llvm::DebugLoc &DL) {
+  return DL ? DL->getFilename().str() + ":" + std::to_string(DL.getLine()) + ":" +
+                  std::to_string(DL.getCol())
+            : std::string();
+}
+
 namespace {
 
 constexpr const char *LoopKind = "segtime.loop";

@@ -29,7 +29,13 @@
 #include "llvm/IR/DebugLoc.h"
 #include "llvm/IR/PassManager.h"
 
+#include <string>
+
 namespace segtime {
+
+/// DL's location as "file:line:col" (the form of a Parameter's Where); ""
+/// for a null DL.
+std::string fileLineCol(const llvm::DebugLoc &DL);
 
 /// The start of loop L: its `segtime.loop` copy (LoopLocationsPass) on a
 /// latch, the header or an exiting block of L itself, else
