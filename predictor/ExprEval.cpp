@@ -69,40 +69,39 @@ const std::string &keptName(const ex &E) {
   return keptForms().at(ex_to<numeric>(E.op(0)).to_long()).Name;
 }
 
-std::set<std::string> keptCalls(const ex &E) {
-  std::set<std::string> Out;
+/// Calls Visit(X) for each kept call X (seg_call) in E, each shared
+/// subexpression walked once (E is a DAG).
+static void forEachKeptCall(const ex &E, const std::function<void(const ex &)> &Visit) {
   std::unordered_map<const basic *, ex> Seen;
   std::function<void(const ex &)> Walk = [&](const ex &X) {
     if (X.nops() == 0 || !Seen.emplace(&ex_to<basic>(X), X).second)
       return;
     if (is_ex_the_function(X, seg_call))
-      Out.insert(keptName(X));
+      Visit(X);
     for (size_t I = 0; I < X.nops(); ++I)
       Walk(X.op(I));
   };
   Walk(E);
+}
+
+std::set<std::string> keptCalls(const ex &E) {
+  std::set<std::string> Out;
+  forEachKeptCall(E, [&](const ex &X) { Out.insert(keptName(X)); });
   return Out;
 }
 
 std::set<std::string> keptFormNames(const ex &E) {
   std::set<std::string> Out;
   std::set<long> Forms;
-  std::unordered_map<const basic *, ex> Seen;
-  std::function<void(const ex &)> Walk = [&](const ex &X) {
-    if (X.nops() == 0 || !Seen.emplace(&ex_to<basic>(X), X).second)
+  std::function<void(const ex &)> Visit = [&](const ex &X) {
+    long Id = ex_to<numeric>(X.op(0)).to_long();
+    if (!Forms.insert(Id).second)
       return;
-    if (is_ex_the_function(X, seg_call)) {
-      long Id = ex_to<numeric>(X.op(0)).to_long();
-      if (Forms.insert(Id).second) {
-        const KeptForm &K = keptForms().at(Id);
-        Out.insert(K.Names.begin(), K.Names.end());
-        Walk(K.Form); // (its own kept calls)
-      }
-    }
-    for (size_t I = 0; I < X.nops(); ++I)
-      Walk(X.op(I));
+    const KeptForm &K = keptForms().at(Id);
+    Out.insert(K.Names.begin(), K.Names.end());
+    forEachKeptCall(K.Form, Visit); // (its own kept calls)
   };
-  Walk(E);
+  forEachKeptCall(E, Visit);
   return Out;
 }
 

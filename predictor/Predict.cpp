@@ -470,6 +470,14 @@ void FilePredictor::notesAtValues(FunctionPrediction &FP, const FunctionSeg &FS,
 
 /// evaluate(), with what failed named: What (level and quantity), formula,
 /// values (GiNaC's own message, "floating point NaN occurred", says none).
+/// The names of Names, ", "-separated (a note's list).
+static std::string commaList(const std::set<std::string> &Names) {
+  std::string Out;
+  for (const std::string &X : Names)
+    Out += (Out.empty() ? "" : ", ") + X;
+  return Out;
+}
+
 static double evaluateNamed(const ex &E, const std::map<std::string, double> &At,
                             const std::string &What) {
   try {
@@ -541,13 +549,10 @@ void FilePredictor::evaluateLevel(FunctionPrediction &FP, const FunctionSeg &FS,
     }
   Closed = Clean(Closed + W.CommE + LibL);
   if (std::set<std::string> Kept = keptCalls(Closed); !Kept.empty()) {
-    std::string Names;
-    for (const std::string &F : Kept)
-      Names += (Names.empty() ? "" : ", ") + F;
     FP.Notes.push_back(L + " formula: calls kept as T_f(...), evaluated at the values (their "
                        "closed forms have more than " +
                        std::to_string(O.MaxCalleeNodes) +
-                       " nodes, --max-callee-nodes): " + Names);
+                       " nodes, --max-callee-nodes): " + commaList(Kept));
   }
   if (FB.factored(Name, timeKey(Lv)))
     FP.Notes.push_back(L + " closed form left factored: its expansion has more than " +
@@ -622,11 +627,8 @@ void FilePredictor::evaluateLevel(FunctionPrediction &FP, const FunctionSeg &FS,
   if (!Lacking.empty())
     throw MissingNames(Lv, Lacking);
   if (!Late.empty()) {
-    std::string Names;
-    for (const std::string &X : Late)
-      Names += (Names.empty() ? "" : ", ") + X;
     FP.Notes.push_back(L + ": names of callees reached through a recursive call, with their "
-                       "values: " + Names);
+                       "values: " + commaList(Late));
   }
   if (W.RankScan && Lv == W.Kept.front()->level())
     FP.Params.push_back({"rank", double(LP.Rank), "the slowest of the p ranks"});
@@ -665,11 +667,8 @@ void FilePredictor::predictFunction(FunctionPrediction &FP, const FunctionSeg &F
       // A value only this level needs: a default level is left out with a
       // note, as keepLevels leaves it out; a level asked for makes the
       // function incomplete (its entry and the report's list say what).
-      std::string Names;
-      for (const std::string &X : M.Names)
-        Names += (Names.empty() ? "" : ", ") + X;
       if (O.Optional.count(M.L)) {
-        FP.Notes.push_back(levelKey(M.L) + " not predicted: no value for " + Names);
+        FP.Notes.push_back(levelKey(M.L) + " not predicted: no value for " + commaList(M.Names));
         for (const std::string &X : M.Names) {
           MissingValue V = describe(FS, X);
           V.Levels = {M.L};

@@ -64,7 +64,6 @@ void negativeTrips(const SegFile &S, const NodeList &L,
                    const std::map<std::string, double> &Values, std::vector<std::string> &Notes,
                    const std::string &In = "", int Depth = 0);
 
-/// What predictFunction works out for one function, step by step.
 /// Adds V to Ms, or V's levels to the entry of the same name.
 void addMissing(std::vector<MissingValue> &Ms, MissingValue V);
 
@@ -77,6 +76,7 @@ struct MissingNames : std::runtime_error {
   std::set<std::string> Names;
 };
 
+/// What predictFunction works out for one function, step by step.
 struct FunctionWork {
   /// The levels asked for that the function can be predicted at (an
   /// optional IR level without an IR-level SEG left out).
