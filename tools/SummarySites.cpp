@@ -162,8 +162,8 @@ static std::vector<std::string> callSequence(const FunctionSeg &F) {
   return Out;
 }
 
-/// Calls F when it goes out of scope, also on an exception.
 namespace {
+/// Calls F when it goes out of scope, also on an exception.
 struct AtExit {
   std::function<void()> F;
   ~AtExit() { F(); }
@@ -178,9 +178,10 @@ struct AtExit {
 /// sites: [{"site", "caller", "where", "levels": {level: {"time_s",
 /// "instructions"}}}] (--json: "inlined_sites"). Each site is resolved on a
 /// copy of its function only (core/MergeIR.h resolveInlinedLevel, the
-/// callers read from S) and swapped into S for its prediction, then
-/// swapped back: the time is linear in the number of sites. A site left
-/// out was reported when S was resolved.
+/// callers read from S) that replaces the function in S for its prediction
+/// (of the instruction count only); the function as it was is put back
+/// after the last site: the time is linear in the number of sites. A site
+/// left out was reported when S was resolved.
 std::map<std::string, json> perSiteFigures(const std::vector<FunctionSeg> &Unresolved,
                                            SegFile &S, const Machine &M,
                                            const PredictOptions &O, Prediction &P,
@@ -195,7 +196,7 @@ std::map<std::string, json> perSiteFigures(const std::vector<FunctionSeg> &Unres
     return Out;
   OK.CountOps = {"instructions"}; // (the one count a site's figures show)
   // One predictor for every site: the callees' closed forms are built once
-  // (a site's function is swapped in, and its forms built again, per site).
+  // (a site's copy replaces the function, and its forms are built again).
   Predictor AtSites(S, M, OK);
   for (FunctionPrediction &FP : P.Functions) {
     auto F = std::find_if(Unresolved.begin(), Unresolved.end(),
@@ -227,10 +228,9 @@ std::map<std::string, json> perSiteFigures(const std::vector<FunctionSeg> &Unres
       if (K > 1 && Calls == CallsBefore)
         AtSites.keepCutForms();
       CallsBefore = std::move(Calls);
-      Prediction Q;
       *In = std::move(One);
       AtSites.replaced(FP.Name);
-      Q = AtSites.predict({FP.Name});
+      Prediction Q = AtSites.predict({FP.Name});
       const InlinedRef &R = F->InlinedAt[K - 1];
       unsigned Loops = inlinedCallerLoops(S, *F, R);
       json Site = {{"site", K}, {"caller", R.Caller}, {"where", R.Where},
