@@ -34,8 +34,15 @@ std::optional<double> optNumber(const json &J, const char *Key) {
 } // namespace
 
 json CtNode::toJSON() const {
-  json J = {{"kind", Kind}, {"file", File}, {"line", Line}, {"col", Col}, {"parent", Parent}};
-  if (Kind == "loop") {
+  json J = {{"kind", Kind}, {"file", File}, {"line", Line}, {"col", Col}};
+  if (Copy >= 0)
+    J["copy"] = Copy;
+  else
+    J["parent"] = Parent;
+  if (Kind == "loop" && Copy >= 0) {
+    J["entries"] = Entries;
+    J["header_runs"] = HeaderRuns;
+  } else if (Kind == "loop") {
     J["end_line"] = EndLine;
     J["end_col"] = EndCol;
     J["entries"] = Entries;
@@ -71,7 +78,11 @@ CtNode CtNode::fromJSON(const json &J) {
   N.Line = need<unsigned>(J, "line", "a line number");
   N.Col = need<unsigned>(J, "col", "a column number");
   N.Parent = J.value("parent", -1);
-  if (N.Kind == "loop") {
+  N.Copy = J.value("copy", -1);
+  if (N.Kind == "loop" && N.Copy >= 0) {
+    N.Entries = need<uint64_t>(J, "entries", "a count");
+    N.HeaderRuns = need<uint64_t>(J, "header_runs", "a count");
+  } else if (N.Kind == "loop") {
     N.EndLine = J.value("end_line", 0u);
     N.EndCol = J.value("end_col", 0u);
     N.Entries = need<uint64_t>(J, "entries", "a count");
@@ -100,6 +111,8 @@ json CtFunction::toJSON() const {
             {"raw_inclusive_s", RawInclusiveS}, {"nodes", toJSONArray(Nodes)}};
   if (TimedCalls)
     J["timed_calls"] = *TimedCalls;
+  if (!Late.empty())
+    J["late"] = toJSONArray(Late);
   return J;
 }
 
@@ -125,6 +138,19 @@ CtFunction CtFunction::fromJSON(const json &J) {
         throw std::runtime_error("node " + std::to_string(I) + ": " + E.what());
       }
       ++I;
+    }
+    if (J.contains("late")) {
+      I = 0;
+      for (const json &N : need<json>(J, "late", "a list of records")) {
+        try {
+          F.Late.push_back(CtNode::fromJSON(N));
+          if (F.Late.back().Copy < 0 || F.Late.back().Kind == "call")
+            throw std::runtime_error("a late record is a loop or branch with a \"copy\"");
+        } catch (const std::exception &E) {
+          throw std::runtime_error("late record " + std::to_string(I) + ": " + E.what());
+        }
+        ++I;
+      }
     }
   } catch (const std::exception &E) {
     throw std::runtime_error("function '" + F.Name + "': " + E.what());

@@ -53,6 +53,13 @@ struct CtNode {
   /// innermost loops without instrument=all, calls that do not return).
   std::optional<double> InclusiveS, ExclusiveS;
   std::string SegId; ///< matched SEG node ("v7"), "" if none
+  /// A record of the optimised code (CtFunction::Late): its copy number,
+  /// 0, 1, ... among the function's late records of the same kind and op
+  /// at its location, in the IR's block order; -1: a source-level node.
+  int Copy = -1;
+  /// Late loop records: runs of the loop's header (its iterations plus the
+  /// exits from a top test: how often the header's code ran).
+  uint64_t HeaderRuns = 0;
   json toJSON() const;
   static CtNode fromJSON(const json &J);
 };
@@ -68,6 +75,12 @@ struct CtFunction {
   /// every call was timed.
   std::optional<uint64_t> TimedCalls;
   std::vector<CtNode> Nodes;
+  /// The counts of the optimised code (instrument=late, ct.json "late",
+  /// optional): per conditional IR branch ("br"; "first-and" / "first-or":
+  /// the first operand of its logical and/or) executions and arms, per loop
+  /// entries and header runs, each with its Copy number; no times, no
+  /// parents, never matched to source SEG nodes.
+  std::vector<CtNode> Late;
   json toJSON() const;
   static CtFunction fromJSON(const json &J);
 };

@@ -299,7 +299,7 @@ void checkCtShape(const json &J) {
                  {"col", Want::Count}, {"recursive", Want::Bool}, {"calls", Want::Count},
                  {"inclusive_s", Want::NonNeg}, {"exclusive_s", Want::NonNeg},
                  {"raw_inclusive_s", Want::NonNeg}, {"timed_calls", Want::Count},
-                 {"nodes", Want::Array}},
+                 {"nodes", Want::Array}, {"late", Want::Array}},
              {"name", "calls", "inclusive_s", "exclusive_s", "nodes"});
       C.Function = F["name"].get<std::string>();
       const json &Ns = F["nodes"];

@@ -461,7 +461,7 @@ void Instrumenter::finish() {
     Descs.push_back(ConstantStruct::get(
         NodeTy, {i32(D.Kind), i32(D.Parent), i32(D.Start.Line), i32(D.Start.Col),
                  i32(D.End.Line), i32(D.End.Col), i32(D.Base), i32(D.NArms), i32(D.Flags),
-                 i32(0), str(D.Name), str(D.Start.File), str(D.Labels)}));
+                 i32(D.Copy), str(D.Name), str(D.Start.File), str(D.Labels)}));
   auto *TableTy = ArrayType::get(NodeTy, Descs.size());
   auto *Table = new GlobalVariable(M, TableTy, true, GlobalValue::PrivateLinkage,
                                    ConstantArray::get(TableTy, Descs), "segtime.ct.nodes");
@@ -504,7 +504,10 @@ PreservedAnalyses InstrumentPass::run(Module &M, ModuleAnalysisManager &MAM) {
     if (!I.Small.count(F) && !I.Recursive.count(F))
       I.Timed.insert(F);
   for (Function *F : Todo)
-    I.function(*F, FAM.getResult<LoopAnalysis>(*F), FAM.getResult<TargetLibraryAnalysis>(*F));
+    if (Config.Late)
+      I.lateFunction(*F, FAM.getResult<LoopAnalysis>(*F));
+    else
+      I.function(*F, FAM.getResult<LoopAnalysis>(*F), FAM.getResult<TargetLibraryAnalysis>(*F));
   I.finish();
   if (Config.StripDebugInfo)
     StripDebugInfo(M);

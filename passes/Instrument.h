@@ -58,6 +58,13 @@ struct InstrumentConfig {
   /// it is what the reads cost where they run (scripts/ct_overhead.py
   /// --example). The CT file's times are then all 0.
   bool NoClock = false;
+  /// instrument=late: count the optimised code instead of the source
+  /// (InstrumentLate.cpp): run at the end of the optimisation pipeline
+  /// (OptimizerLastEP, before the IR SEGs are built), so the IR counted is
+  /// the analysis compile's; every conditional branch's executions and true
+  /// edge (a branch on a logical and/or also its first operand's outcome)
+  /// and every loop header, keyed by location and copy number; nothing timed.
+  bool Late = false;
 };
 
 /// Module pass "segtime-instrument". Fails (reports a fatal usage error)

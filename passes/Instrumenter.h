@@ -40,7 +40,7 @@ constexpr int SlotPairs = 2, SlotSkip = 3, SlotLastTimed = 4;
 /// are not timed (segtime_ct.h).
 constexpr int SkipAfterShort = 7;
 constexpr int FlagRecursive = 1, FlagNoReturn = 2, FlagUntimed = 4, FlagReentrant = 8,
-              FlagCalleeTimed = 16, FlagSampled = 32;
+              FlagCalleeTimed = 16, FlagSampled = 32, FlagLate = 64;
 
 /// A source location (file, line, column; line 0: none).
 struct Loc {
@@ -53,6 +53,9 @@ struct NodeDesc {
   int Kind = KFunction, Parent = -1, Base = 0, NArms = 0, Flags = 0;
   Loc Start, End;
   std::string Name, Labels;
+  /// FlagLate nodes: the copy number, 0, 1, ... among the function's late
+  /// nodes of the same kind, op and location (in block order).
+  int Copy = 0;
 };
 
 /// Functions in a cycle of the module's direct call graph, each with the
@@ -84,6 +87,9 @@ public:
 
   /// Instruments F: plans its nodes, then emits their code.
   void function(llvm::Function &F, llvm::LoopInfo &LI, llvm::TargetLibraryInfo &TLI);
+  /// instrument=late (InstrumentLate.cpp): counts F's optimised code, its
+  /// calls, every conditional branch and loop header, untimed.
+  void lateFunction(llvm::Function &F, llvm::LoopInfo &LI);
   /// Writes the module's node table and its registration at start-up.
   void finish();
 
@@ -161,6 +167,9 @@ private:
   bool reenters(const FunctionPlan &P, const llvm::CallBase &CB) const;
   /// The node of the innermost loop holding B, else the function's.
   int parentOf(const FunctionPlan &P, const llvm::BasicBlock *B) const;
+
+  /// Fetches this thread's counter block at F's entry into Blk (no locals).
+  void fetchBlock(llvm::Function &F, Builder &B);
 
   // Emission (Instrument.cpp), in this order.
   void emitEntry(FunctionPlan &P, Builder &B);

@@ -714,7 +714,7 @@ void registerSegtimePasses(PassBuilder &PB) {
   // Component timing: before the optimiser, so that counts are source-level.
   PB.registerPipelineStartEPCallback([](ModulePassManager &MPM, OptimizationLevel) {
     IRCollection &C = irCollection();
-    if (!C.Instrument.Enabled)
+    if (!C.Instrument.Enabled || C.Instrument.Late)
       return;
     InstrumentConfig IC = C.Instrument;
     IC.SourceNames = C.SourceNames;
@@ -730,6 +730,17 @@ void registerSegtimePasses(PassBuilder &PB) {
   PB.registerPipelineStartEPCallback([](ModulePassManager &MPM, OptimizationLevel) {
     if (irCollection().Enabled)
       MPM.addPass(RecordCallArgsPass());
+  });
+  // Component timing of the optimised code (instrument=late): after the
+  // optimiser, before the IR SEGs are built, so that the code counted is,
+  // up to here, a plain compile's (InstrumentLate.cpp).
+  PB.registerOptimizerLastEPCallback([](ModulePassManager &MPM, OptimizationLevel) {
+    IRCollection &C = irCollection();
+    if (!C.Instrument.Enabled || !C.Instrument.Late)
+      return;
+    InstrumentConfig IC = C.Instrument;
+    IC.SourceNames = C.SourceNames;
+    MPM.addPass(InstrumentPass(IC));
   });
   PB.registerOptimizerLastEPCallback(
       [](ModulePassManager &MPM, OptimizationLevel) { MPM.addPass(CollectPass()); });

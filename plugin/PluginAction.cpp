@@ -45,6 +45,7 @@ protected:
       C.Instrument.Enabled = Opts.Instrument;
       C.Instrument.TimeInnermostLoops = Opts.TimeInnermostLoops;
       C.Instrument.NoClock = Opts.NoClock;
+      C.Instrument.Late = Opts.LateCounts;
       C.Instrument.Functions.emplace(); // filled by HandleTopLevelDecl
       // Line tables let the IR levels attribute optimised code to source.
       // If the user did not ask for debug info, the first pass of the

@@ -15,6 +15,8 @@
 ///   instrument=all   also time innermost loops (counted only by default)
 ///   instrument=no-clock  the same instrumentation with every timer read an
 ///                    opaque zero: a measurement aid (what the reads cost)
+///   instrument=late  count the optimised code instead (passes/InstrumentLate.cpp):
+///                    each IR branch copy's and loop header's counts, untimed
 ///   p=NAME=VALUE     parameter value for the printed ICC times (repeatable)
 ///   inlined[=NAME,...]  IR and machine levels of functions with no code of
 ///                    their own from the code of their inlined calls (by
@@ -62,6 +64,10 @@ void printPluginHelp(llvm::raw_ostream &OS) {
         "  instrument=no-clock\n"
         "                 the same code with every timer read an opaque 0\n"
         "                 (measures what the reads cost: ct_overhead.py)\n"
+        "  instrument=late\n"
+        "                 count the optimised code: every IR branch (each\n"
+        "                 copy the optimiser made) and loop header, untimed\n"
+        "                 (the CT file's \"late\" records, for predict --profile)\n"
         "  p=NAME=VALUE   a parameter value for the printed ICC times (as\n"
         "                 segtime predict -p; repeatable)\n"
         "  inlined[=NAME,...]\n"
@@ -120,12 +126,13 @@ void parsePluginArgs(DiagnosticsEngine &D, const std::vector<std::string> &Args,
       if (NoValue())
         Opts.IR = false;
     } else if (Key == "instrument") {
-      if (!HasVal || Val == "all" || Val == "no-clock") {
+      if (!HasVal || Val == "all" || Val == "no-clock" || Val == "late") {
         Opts.Instrument = true;
         Opts.TimeInnermostLoops = Val == "all";
         Opts.NoClock = Val == "no-clock";
+        Opts.LateCounts = Val == "late";
       } else {
-        Bad(A, "expected instrument, instrument=all or instrument=no-clock");
+        Bad(A, "expected instrument, instrument=all, instrument=no-clock or instrument=late");
       }
     } else if (Key == "targets") {
       if (!NeedValue("CPU,..."))
@@ -188,7 +195,7 @@ void parsePluginArgs(DiagnosticsEngine &D, const std::vector<std::string> &Args,
       Bad(A, "unknown key '" + Key.str() +
                  "' (expected quiet, machine=NAME, out=PATH, targets=CPU,..., "
                  "no-ir, inlined[=NAME,...], no-inlined, "
-                 "instrument[=all|no-clock], p=NAME=VALUE, timing, budget=N, "
+                 "instrument[=all|no-clock|late], p=NAME=VALUE, timing, budget=N, "
                  "help)");
     }
   }

@@ -32,6 +32,7 @@ struct PluginOptions {
   bool Instrument = false;                 ///< component timing (CT)
   bool TimeInnermostLoops = false;         ///< instrument=all
   bool NoClock = false;                    ///< instrument=no-clock
+  bool LateCounts = false;                 ///< instrument=late (passes/InstrumentLate.cpp)
   bool Timing = false;                     ///< print the plugin's phase times
   std::map<std::string, double> Values;    ///< p=NAME=VALUE, for the printed ICC times
   /// inlined[=NAME,...]: functions with no code of their own (every call

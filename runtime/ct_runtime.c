@@ -544,9 +544,14 @@ static void write_function(FILE *f, int fi, double hz, int first) {
   fprintf(f, ",\n   \"nodes\": [");
   /* Nodes of this function, numbered from 0 in table order. */
   int k = 0, firstN = 1;
+  int nlate = 0;
   for (int i = fi + 1; i < NR && R[i].fn == fi; ++i, ++k) {
     const Rec *r = &R[i];
     static const char *kinds[] = {"function", "loop", "branch", "call"};
+    if (r->n->flags & SEGTIME_CT_LATE) {
+      ++nlate;
+      continue;
+    }
     int parent = r->parent == fi ? -1 : r->parent - fi - 1;
     fprintf(f, "%s\n    {\"kind\": \"%s\", \"file\": ", firstN ? "" : ",", kinds[r->n->kind]);
     firstN = 0;
@@ -576,7 +581,32 @@ static void write_function(FILE *f, int fi, double hz, int first) {
               (rec ? r->excl : r->incl - child > 0 ? r->incl - child : 0) / hz);
     fprintf(f, "}");
   }
-  fprintf(f, "]}");
+  fprintf(f, "]");
+  if (nlate) { /* instrument=late: the optimised code's counts */
+    fprintf(f, ",\n   \"late\": [");
+    firstN = 1;
+    for (int i = fi + 1; i < NR && R[i].fn == fi; ++i) {
+      const Rec *r = &R[i];
+      if (!(r->n->flags & SEGTIME_CT_LATE))
+        continue;
+      fprintf(f, "%s\n    {\"kind\": \"%s\", \"file\": ", firstN ? "" : ",",
+              r->n->kind == SEGTIME_CT_LOOP ? "loop" : "branch");
+      firstN = 0;
+      json_str(f, r->n->file);
+      fprintf(f, ", \"line\": %d, \"col\": %d, \"copy\": %d", r->n->line, r->n->col,
+              r->n->reserved);
+      if (r->n->kind == SEGTIME_CT_LOOP)
+        fprintf(f, ", \"entries\": %llu, \"header_runs\": %llu",
+                (unsigned long long)ld(&r->c[0]), (unsigned long long)ld(&r->c[3]));
+      else {
+        fprintf(f, ", \"op\": \"%s\"", r->n->name);
+        write_arms(f, r);
+      }
+      fprintf(f, "}");
+    }
+    fprintf(f, "]");
+  }
+  fprintf(f, "}");
 }
 
 int __segtime_ct_write(void) {

@@ -83,6 +83,10 @@ enum segtime_ct_kind {
                                       pair (a non-recursive function of the
                                       same module, which leaves them in a
                                       thread-local at each return) */
+#define SEGTIME_CT_LATE 64 /* instrument=late: a branch or loop of the optimised
+                             code (passes/InstrumentLate.cpp), written to the
+                             function's "late" records; reserved = its copy
+                             number; loops: slot 0 entries, slot 3 header runs */
 #define SEGTIME_CT_SAMPLED 32 /* function that skips its pair after short
                                  calls: slot 2 pairs run, slot 4 (above) */
 
@@ -94,7 +98,7 @@ struct segtime_ct_node {
   int32_t base;     /* first counter slot */
   int32_t narms;    /* branches: number of arms */
   int32_t flags;
-  int32_t reserved;
+  int32_t reserved; /* SEGTIME_CT_LATE nodes: copy number, else 0 */
   const char *name;   /* function: source name; call: callee ("" if indirect);
                          branch: "br", "switch" or "select" */
   const char *file;   /* source file of the location */

@@ -83,6 +83,42 @@ TEST(Ct, JsonRoundTrip) {
   EXPECT_DOUBLE_EQ(D.Timer.NestedPairS["loop"], 3.4e-8);
 }
 
+TEST(Ct, LateRecordsRoundTripAndAreOptional) {
+  CtFile C = sample();
+  CtNode B;
+  B.Kind = "branch";
+  B.File = "k.c";
+  B.Line = 6;
+  B.Col = 9;
+  B.Copy = 1;
+  B.Op = "br";
+  B.Executions = 20;
+  B.Arms = {{"true", 5, 7, 7}, {"false", 15, 8, 5}};
+  CtNode L;
+  L.Kind = "loop";
+  L.File = "k.c";
+  L.Line = 5;
+  L.Col = 3;
+  L.Copy = 0;
+  L.Entries = 2;
+  L.HeaderRuns = 32;
+  C.Functions[0].Late = {L, B};
+  json J = C.toJSON();
+  EXPECT_FALSE(J["functions"][0]["late"][0].contains("parent"));
+  EXPECT_EQ(J["functions"][0]["late"][0]["header_runs"], 32);
+  CtFile D = CtFile::fromJSON(J);
+  EXPECT_EQ(D.toJSON(), J);
+  ASSERT_EQ(D.Functions[0].Late.size(), 2u);
+  EXPECT_EQ(D.Functions[0].Late[1].Copy, 1);
+  EXPECT_EQ(D.Functions[0].Late[0].HeaderRuns, 32u);
+  // A file without them (every CT file before instrument=late) reads as before.
+  EXPECT_FALSE(sample().toJSON()["functions"][0].contains("late"));
+  EXPECT_TRUE(CtFile::fromJSON(sample().toJSON()).Functions[0].Late.empty());
+  // A late record must say which copy it is.
+  J["functions"][0]["late"][1].erase("copy");
+  EXPECT_THROW(CtFile::fromJSON(J), std::runtime_error);
+}
+
 TEST(Ct, BadInputNamesTheProblem) {
   EXPECT_THROW(CtFile::fromJSON(json{{"schema", "segtime.seg/1"}}), std::runtime_error);
   json J = sample().toJSON();
