@@ -316,6 +316,58 @@ std::optional<ProfileValue> irBranchValue(const CtFile &Ct, const Parameter &P) 
                           std::to_string(Exec) + " executions"};
 }
 
+/// The measured probability of IR branch parameter P from the records of
+/// the optimised code (CtFunction::Late, instrument=late) of function Fn:
+/// the record at P's location whose copy number is P's (a name
+/// Pir_..._c<k> whose base name without "_c<k>" is also in Names: copy k,
+/// made in its own orientation, its first successor the record's true
+/// arm; else copy 0, whose arm is the one whose target is nearer P's
+/// TakenAt, as irBranchValue). nullopt if no such record, never executed,
+/// or copy 0's arms cannot be told apart.
+std::optional<ProfileValue> lateBranchValue(const CtFunction &Fn, const Parameter &P,
+                                            const std::set<std::string> &Names) {
+  size_t C2 = P.Where.rfind(':'), C1 = C2 == std::string::npos ? C2 : P.Where.rfind(':', C2 - 1);
+  if (C1 == std::string::npos || Fn.Late.empty())
+    return std::nullopt;
+  std::string File = P.Where.substr(0, C1);
+  auto [Line, Col] = lineCol(P.Where.substr(C1 + 1));
+  auto Base = [](const std::string &F) { return F.substr(F.rfind('/') + 1); };
+  int Copy = 0;
+  size_t U = P.Name.rfind("_c");
+  if (U != std::string::npos && U + 2 < P.Name.size() &&
+      P.Name.find_first_not_of("0123456789", U + 2) == std::string::npos &&
+      Names.count(P.Name.substr(0, U)))
+    Copy = std::atoi(P.Name.c_str() + U + 2);
+  const CtNode *R = nullptr;
+  for (const CtNode &N : Fn.Late)
+    if (N.Kind == "branch" && N.Op == "br" && N.Line == Line && N.Col == Col &&
+        N.Copy == Copy && Base(N.File) == Base(File) && N.Arms.size() == 2)
+      R = &N;
+  if (!R || !R->Executions)
+    return std::nullopt;
+  int Arm = 0;
+  if (Copy == 0) {
+    auto Dist = [](std::pair<unsigned, unsigned> A, const CtArm &B) {
+      return std::pair{std::abs(long(A.first) - long(B.TargetLine)),
+                       std::abs(long(A.second) - long(B.TargetCol))};
+    };
+    auto T = lineCol(P.TakenAt), O = lineCol(P.OtherAt);
+    auto Sum = [](std::pair<long, long> A, std::pair<long, long> B) {
+      return std::pair{A.first + B.first, A.second + B.second};
+    };
+    auto Straight = Sum(Dist(T, R->Arms[0]), Dist(O, R->Arms[1]));
+    auto Crossed = Sum(Dist(T, R->Arms[1]), Dist(O, R->Arms[0]));
+    if (Straight == Crossed)
+      return std::nullopt;
+    Arm = Straight < Crossed ? 0 : 1;
+  }
+  return ProfileValue{P.Name, double(R->Arms[Arm].Count) / double(R->Executions),
+                      "optimised branch " + P.Where + " copy " + std::to_string(Copy) +
+                          ": arm '" + R->Arms[Arm].Label + "' " +
+                          std::to_string(R->Arms[Arm].Count) + " / " +
+                          std::to_string(R->Executions) + " executions"};
+}
+
 /// The measured probability that the condition of an IR select is true,
 /// for parameter P (Kind "branch", a name "Pir_...", no TakenAt: a
 /// select's, Where "file:line:col" its location): the two-arm branch
@@ -397,7 +449,10 @@ std::vector<ProfileValue> profileParameters(const CtFile &Ct, const SegFile &Seg
     };
     for (const Parameter &P : S.Parameters)
       if (P.Kind == "branch" && !P.TakenAt.empty()) {
-        if (auto V = irBranchValue(Ct, P))
+        // The optimised code's own count of this branch (copy) first.
+        if (auto V = lateBranchValue(*F, P, Params))
+          Out.push_back(*V);
+        else if (auto V = irBranchValue(Ct, P))
           Out.push_back(*V);
       } else if (P.Kind == "branch" && P.Name.rfind("Pir_", 0) == 0) {
         if (auto V = irSelectValue(Ct, P))

@@ -27,6 +27,48 @@ namespace irseg {
 /// an outcome model: the min-update idiom's H_N/N, a merge or search
 /// step's estimated 1/2 (dataComparison); nullopt without a debug location.
 std::optional<std::string> Builder::branchParameter(BranchInst *Br) {
+  std::optional<std::string> Shared = sharedBranchParameter(Br);
+  int Copy = Shared && NameCopies ? copyNumber(Br) : 0;
+  if (Copy == 0)
+    return Shared;
+  // Copy k of the branch: a parameter of its own, in its own orientation,
+  // whose default is the shared one's value for it.
+  std::string Base = Shared->rfind("(1 - ", 0) == 0 ? Shared->substr(5, Shared->size() - 6) : *Shared;
+  std::string Name = Base + "_c" + std::to_string(Copy);
+  if (!findParameter(Name)) {
+    const Parameter *B = findParameter(Base);
+    Parameter P{Name, "branch", std::nullopt, B->Source, B->Where,
+                "probability that copy " + std::to_string(Copy) + " of the optimised branch " +
+                    Base + " goes to its first successor (unless measured: " + Base + "'s)"};
+    P.DefaultExpr = Shared->rfind("(1 - ", 0) == 0 ? "1 - " + Base : Base;
+    auto At = [](const BasicBlock *X) {
+      SourceRange R = rangeOf(*X);
+      return std::to_string(R.Line) + ":" + std::to_string(R.Col);
+    };
+    P.TakenAt = At(Br->getSuccessor(0));
+    P.OtherAt = At(Br->getSuccessor(1));
+    addParameter(std::move(P));
+  }
+  return Name;
+}
+
+int Builder::copyNumber(const BranchInst *Br) {
+  if (CopyNumbers.empty()) {
+    std::map<std::pair<unsigned, unsigned>, int> Next;
+    for (const BasicBlock &B : F) {
+      const auto *X = dyn_cast<BranchInst>(B.getTerminator());
+      if (!X || !X->isConditional() || X->getSuccessor(0) == X->getSuccessor(1))
+        continue;
+      const DebugLoc &L = X->getDebugLoc();
+      CopyNumbers[X] = L ? Next[{L.getLine(), L.getCol()}]++ : 0;
+    }
+  }
+  auto It = CopyNumbers.find(Br);
+  return It == CopyNumbers.end() ? 0 : It->second;
+}
+
+/// branchParameter without NameCopies: one parameter for all copies.
+std::optional<std::string> Builder::sharedBranchParameter(BranchInst *Br) {
   const DebugLoc &DL = Br->getDebugLoc();
   if (!DL || !DL.getLine())
     return std::nullopt;

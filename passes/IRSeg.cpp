@@ -103,10 +103,12 @@ std::string intccKey(const Instruction &I) {
 IRFunctionSeg buildIRSeg(Function &F, LoopInfo &LI, ScalarEvolution &SE,
                          BranchProbabilityInfo &BPI, DominatorTree &DT,
                          const std::vector<std::string> &Params, uint64_t Budget,
-                         const CallSiteArgMap *Sites) {
+                         const CallSiteArgMap *Sites, bool NameCopies) {
   IRFunctionSeg R;
   R.Name = F.getName().str();
-  irseg::Builder(F, LI, SE, BPI, DT, Params, Budget, R, Sites).run();
+  irseg::Builder B(F, LI, SE, BPI, DT, Params, Budget, R, Sites);
+  B.NameCopies = NameCopies;
+  B.run();
   return R;
 }
 

@@ -174,11 +174,13 @@ std::string intccKey(const llvm::Instruction &I);
 /// says so; the SEG is complete either way. Sites: the calls' arguments
 /// before inlining (recordCallArgs): values an inlined call's code uses
 /// that were its arguments are written as "<callee>.<parameter>".
+/// NameCopies: each copy of a branch the optimiser made gets a parameter of
+/// its own, defaulting to the shared one (irseg::Builder::NameCopies).
 IRFunctionSeg buildIRSeg(llvm::Function &F, llvm::LoopInfo &LI, llvm::ScalarEvolution &SE,
                          llvm::BranchProbabilityInfo &BPI, llvm::DominatorTree &DT,
                          const std::vector<std::string> &ParamNames,
                          uint64_t Budget = DefaultAnalysisBudget,
-                         const CallSiteArgMap *Sites = nullptr);
+                         const CallSiteArgMap *Sites = nullptr, bool NameCopies = false);
 
 /// Analysis: the IR-level SEG of a function (parameter names from the
 /// function's debug info if present, else arg0, arg1, ...).

@@ -154,7 +154,21 @@ public:
 
   void run();
 
+  /// Name each copy k >= 1 of a branch (copyNumber) with a parameter of its
+  /// own, Pir_<fn>_<line>_<col>_c<k>, whose default is the branch's shared
+  /// parameter (or 1 minus it): the predictions do not change, and a CT
+  /// profile of the optimised code (instrument=late) can give each copy its
+  /// own rate (-fplugin-arg-segtime-ir-copies).
+  bool NameCopies = false;
+
 private:
+  /// Br's copy number: 0, 1, ... among F's conditional branches with two
+  /// different successors at Br's debug location (line and column), in
+  /// block order: the numbering of instrument=late's records
+  /// (passes/InstrumentLate.cpp), which count the same IR.
+  int copyNumber(const BranchInst *Br);
+  std::map<const BranchInst *, int> CopyNumbers;
+
   //--- IRRegion.cpp: regions, block frequencies, stages, loops, calls ---//
 
   /// A block frequency as a polynomial in exact branch conditions:
@@ -265,6 +279,7 @@ private:
     unsigned RecordSucc = 0;
   };
   std::optional<std::string> branchParameter(BranchInst *Br);
+  std::optional<std::string> sharedBranchParameter(BranchInst *Br);
   std::optional<std::string> selectParameter(BasicBlock *B);
   void setDataComparison(Parameter &P, DataCompareKind K);
   void setMergeBound(Parameter &P, bool PastFirst);

@@ -563,7 +563,7 @@ struct CollectPass : PassInfoMixin<CollectPass> {
       IRFunctionSeg &FS = C.Functions[F.getName().str()] =
           buildIRSeg(F, FAM.getResult<LoopAnalysis>(F), FAM.getResult<ScalarEvolutionAnalysis>(F),
                      FAM.getResult<BranchProbabilityAnalysis>(F),
-                     FAM.getResult<DominatorTreeAnalysis>(F), Params, C.Budget, &C.CallArgs);
+                     FAM.getResult<DominatorTreeAnalysis>(F), Params, C.Budget, &C.CallArgs, C.NameCopies);
       // F's analyses are not needed again (code generation computes its
       // own): released now rather than held for the whole module.
       FAM.clear(F, F.getName());

@@ -41,6 +41,9 @@ struct IRCollection {
   bool EmitsObject = false;
   /// Units of symbolic work per function for the IR level (buildIRSeg).
   uint64_t Budget = DefaultAnalysisBudget;
+  /// A parameter per copy of an optimised branch (buildIRSeg's NameCopies,
+  /// -fplugin-arg-segtime-ir-copies).
+  bool NameCopies = false;
   /// Source parameter names per IR function name (from the AST).
   std::map<std::string, std::vector<std::string>> ParamNames;
   /// Source name of every function, by IR name (C++ names are mangled).

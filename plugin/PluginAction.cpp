@@ -39,6 +39,7 @@ protected:
       C.Enabled = Opts.IR;
       C.Targets = Opts.Targets;
       C.Budget = Opts.Budget;
+      C.NameCopies = Opts.IrCopies;
       const CodeGenOptions &CGO = CI.getCodeGenOpts();
       C.EmitsObject = CI.getFrontendOpts().ProgramAction == frontend::EmitObj &&
                       !CGO.PrepareForLTO && !CGO.PrepareForThinLTO;

@@ -17,6 +17,9 @@
 ///                    opaque zero: a measurement aid (what the reads cost)
 ///   instrument=late  count the optimised code instead (passes/InstrumentLate.cpp):
 ///                    each IR branch copy's and loop header's counts, untimed
+///   ir-copies        each copy of an optimised branch gets a parameter of its
+///                    own, Pir_<fn>_<line>_<col>_c<k>, defaulting to the shared
+///                    one (for instrument=late profiles)
 ///   p=NAME=VALUE     parameter value for the printed ICC times (repeatable)
 ///   inlined[=NAME,...]  IR and machine levels of functions with no code of
 ///                    their own from the code of their inlined calls (by
@@ -68,6 +71,9 @@ void printPluginHelp(llvm::raw_ostream &OS) {
         "                 count the optimised code: every IR branch (each\n"
         "                 copy the optimiser made) and loop header, untimed\n"
         "                 (the CT file's \"late\" records, for predict --profile)\n"
+        "  ir-copies      a parameter per copy of an optimised branch,\n"
+        "                 Pir_<fn>_<line>_<col>_c<k>, defaulting to the shared\n"
+        "                 one; an instrument=late profile gives each its rate\n"
         "  p=NAME=VALUE   a parameter value for the printed ICC times (as\n"
         "                 segtime predict -p; repeatable)\n"
         "  inlined[=NAME,...]\n"
@@ -134,6 +140,9 @@ void parsePluginArgs(DiagnosticsEngine &D, const std::vector<std::string> &Args,
       } else {
         Bad(A, "expected instrument, instrument=all, instrument=no-clock or instrument=late");
       }
+    } else if (Key == "ir-copies") {
+      if (NoValue())
+        Opts.IrCopies = true;
     } else if (Key == "targets") {
       if (!NeedValue("CPU,..."))
         continue;
@@ -195,7 +204,7 @@ void parsePluginArgs(DiagnosticsEngine &D, const std::vector<std::string> &Args,
       Bad(A, "unknown key '" + Key.str() +
                  "' (expected quiet, machine=NAME, out=PATH, targets=CPU,..., "
                  "no-ir, inlined[=NAME,...], no-inlined, "
-                 "instrument[=all|no-clock|late], p=NAME=VALUE, timing, budget=N, "
+                 "instrument[=all|no-clock|late], ir-copies, p=NAME=VALUE, timing, budget=N, "
                  "help)");
     }
   }

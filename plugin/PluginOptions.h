@@ -33,6 +33,7 @@ struct PluginOptions {
   bool TimeInnermostLoops = false;         ///< instrument=all
   bool NoClock = false;                    ///< instrument=no-clock
   bool LateCounts = false;                 ///< instrument=late (passes/InstrumentLate.cpp)
+  bool IrCopies = false;                   ///< ir-copies (IRCollection::NameCopies)
   bool Timing = false;                     ///< print the plugin's phase times
   std::map<std::string, double> Values;    ///< p=NAME=VALUE, for the printed ICC times
   /// inlined[=NAME,...]: functions with no code of their own (every call

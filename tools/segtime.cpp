@@ -91,7 +91,10 @@ const char *PredictUsage =
     "  --profile FILE.ct.json  loop counts and branch probabilities measured by an\n"
     "                       instrumented build (-fplugin-arg-segtime-instrument):\n"
     "                       N_ = mean iterations per entry, P_ = arm frequency;\n"
-    "                       -p values win; the parameters taken are listed on stderr\n"
+    "                       -p values win; the parameters taken are listed on stderr;\n"
+    "                       repeatable (a later file's value wins): with a build's\n"
+    "                       instrument=late profile, each optimised branch copy's\n"
+    "                       Pir_..._c<k> its own measured rate (docs/ct-json.md)\n"
     "  --np P               MPI programs: number of processes (same as -p p=P)\n"
     "  --rank R             MPI programs: predict rank R (same as -p rank=R);\n"
     "                       default: every rank, the slowest is reported\n"
@@ -263,7 +266,9 @@ void printReport(const ReportT &Report, const std::vector<std::string> &Unused, 
 static void applyProfile(const std::string &Profile, const std::string &SegPath,
                          const SegFile &S, PredictOptions &O) {
   CtFile Ct = CtFile::read(Profile);
-  if (!matchSeg(Ct, S))
+  bool Late = std::any_of(Ct.Functions.begin(), Ct.Functions.end(),
+                          [](const CtFunction &F) { return !F.Late.empty(); });
+  if (!matchSeg(Ct, S) && !Late)
     std::cerr << "segtime: warning: " << Profile << " matches no node of " << SegPath
               << " (another program or source?)\n";
   for (const ProfileValue &V : profileParameters(Ct, S)) {
@@ -276,7 +281,8 @@ static void applyProfile(const std::string &Profile, const std::string &SegPath,
 }
 
 int predictMain(int Argc, char **Argv) {
-  std::string Seg, Profile;
+  std::string Seg;
+  std::vector<std::string> Profiles; // in order: a later one's value wins
   std::vector<std::string> MachineNames; // several: side by side
   PredictOptions O;
   bool Json = false, LevelsGiven = false;
@@ -310,7 +316,7 @@ int predictMain(int Argc, char **Argv) {
       auto [Name, V] = parseParamAssignment(R.value());
       O.Values[Name] = V;
     } else if (A == "--profile") {
-      Profile = R.value();
+      Profiles.push_back(R.value());
     } else if (A == "--np") {
       O.Values["p"] = cli::parseWhole(A, R.value(), 1, INT_MAX, "positive number of processes");
     } else if (A == "--rank") {
@@ -374,7 +380,7 @@ int predictMain(int Argc, char **Argv) {
   resolveInlined(S, Site);
   Phase.reset();
   Machine M = readMachine(findMachine(MachineName));
-  if (!Profile.empty())
+  for (const std::string &Profile : Profiles)
     applyProfile(Profile, Seg, S, O);
   if (MachineNames.size() > 1) { // side by side (predictor/PredictedSpeed.h)
     MachineComparison C;
