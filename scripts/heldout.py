@@ -42,13 +42,17 @@ call's exact count; compared with the ICC count predicted for the same
 parameters (deterministic: usable on a loaded machine). With --profile also
 the count predicted with the CT profile (`segtime predict --profile`) of an
 instrumented build run once at that size: measured loop counts and branch
-outcomes where the static ones are estimates.
+outcomes where the static ones are estimates. With --late also the
+profile of a build instrumented with instrument=late (the optimised code's
+branch copies, docs/ct-json.md), given after the source one, and the
+analysis compile with -fplugin-arg-segtime-ir-copies: each copy of an
+optimised branch its own measured rate (build folder ...-late).
 Not a test: timings are noisy; it prints numbers.
 """
 import argparse, json, os, re, sys
 from concurrent.futures import ThreadPoolExecutor
 
-from segtime_common import (BUILD, CLANG, PLUGIN, ROOT, SEGTIME, PhaseProbe, without_profiled, add_phase_arguments, compile_kernel,
+from segtime_common import (BUILD, CLANG, PLUGIN, ROOT, SEGTIME, PhaseProbe, without_profiled, add_phase_arguments, compile_kernel, profile_args,
                             eval_expr, extra_params, fast_rounds, given_params, kernel_instructions,
                             load_manifest, load_seg, measured, median, pct, percentile, predict, run)
 
@@ -169,11 +173,12 @@ def check_separation(manifest, whole=True):
 
 # ---------------------------------------------------------------- protocol
 
-def build(kernels, work, jobs=2):
-    """Compiles every kernel (in parallel); returns {name: (base, seg dict)}."""
+def build(kernels, work, jobs=2, plugin_args=()):
+    """Compiles every kernel (in parallel; plugin_args: more
+    -fplugin-arg-segtime-... flags); returns {name: (base, seg dict)}."""
     def one(k):
         base = os.path.join(work, k["name"])
-        compile_kernel(os.path.join(ROOT, k["file"]), base, FLAGS)
+        compile_kernel(os.path.join(ROOT, k["file"]), base, FLAGS + list(plugin_args))
         return k["name"], (base, load_seg(base + ".seg.json"))
     with ThreadPoolExecutor(jobs) as ex:
         return dict(ex.map(one, kernels))
@@ -283,11 +288,13 @@ def check_kernels(kernels, built, machine):
     return 1 if bad else 0
 
 
-def count_rows(kernels, built, machine, profile=False):
+def count_rows(kernels, built, machine, profile=False, late=False):
     """--counts-only: the ICC instruction count of each kernel at its small
     size against callgrind; with profile also with the CT profile of an
     instrumented build run at that size (`segtime predict --profile`; the
-    profile's values replace the manifest's "given" ones); returns the rows, the table lines
+    profile's values replace the manifest's "given" ones; late: also the
+    instrument=late profile of the optimised code, after the source one, so
+    that each optimised branch copy takes its own rate); returns the rows, the table lines
     and the summary."""
     rows = []
     for k in kernels:
@@ -299,7 +306,7 @@ def count_rows(kernels, built, machine, profile=False):
         extra = given(k, seg, m["params"])
         row = {"kernel": k["name"], "function": m["function"], "params": m["params"],
                "callgrind_instructions": per_call}
-        for key, ct in (("", None), ("_profile", ct_profile(k, base, argv) if profile else None)):
+        for key, ct in (("", None), ("_profile", ct_profile(k, base, argv, late) if profile else None)):
             if key and not ct:
                 continue
             pred, err = predict(base + ".seg.json", m["function"], m["params"],
@@ -340,23 +347,28 @@ def profiled_extra(base, m, extra, machine, ct):
     (segtime predict --profile says "-p given, not used" for them): with
     the profile, its measured values replace those given from the algorithm."""
     cmd = [SEGTIME, "predict", base + ".seg.json", "--machine", machine, "--function",
-           m["function"], "--level", "icc", "--profile", ct]
+           m["function"], "--level", "icc"] + profile_args(ct)
     for kv in m["params"].items():
         cmd += ["-p", "%s=%s" % kv]
     err = run(cmd + list(extra), check=False, timeout=PREDICT_TIMEOUT).stderr
     return without_profiled(list(extra), err)
 
 
-def ct_profile(k, base, argv):
+def ct_profile(k, base, argv, late=False):
     """The .ct.json of kernel k compiled instrumented (-fplugin-arg-segtime-
-    instrument, the CT runtime) and run once with argv."""
-    ct = base + "-ct"
-    run([CLANG] + FLAGS + ["-fplugin=" + PLUGIN, "-fplugin-arg-segtime-quiet",
-                           "-fplugin-arg-segtime-instrument",
-                           "-fplugin-arg-segtime-out=" + ct + ".seg.json",
-                           os.path.join(ROOT, k["file"]), RT, "-o", ct, "-lm"])
-    run([ct] + argv, env=dict(os.environ, SEGTIME_REPS="1", SEGTIME_CT_FILE=ct + ".ct.json"))
-    return ct + ".ct.json"
+    instrument, the CT runtime) and run once with argv; with late, the list
+    of it and the .ct.json of the build instrumented with instrument=late
+    (the optimised code's counts), run the same way."""
+    out = []
+    for kind, arg in (("-ct", "instrument"), ("-late", "instrument=late"))[:2 if late else 1]:
+        ct = base + kind
+        run([CLANG] + FLAGS + ["-fplugin=" + PLUGIN, "-fplugin-arg-segtime-quiet",
+                               "-fplugin-arg-segtime-" + arg,
+                               "-fplugin-arg-segtime-out=" + ct + ".seg.json",
+                               os.path.join(ROOT, k["file"]), RT, "-o", ct, "-lm"])
+        run([ct] + argv, env=dict(os.environ, SEGTIME_REPS="1", SEGTIME_CT_FILE=ct + ".ct.json"))
+        out.append(ct + ".ct.json")
+    return out if late else out[0]
 
 
 def timing_of(earlier, rs, probe):
@@ -463,6 +475,10 @@ def main():
     ap.add_argument("--profile", action="store_true",
                     help="with --counts-only: also the ICC counts with the CT profile of an "
                          "instrumented run at the same size")
+    ap.add_argument("--late", action="store_true",
+                    help="with --profile: also the instrument=late profile of the optimised code; "
+                         "the analysis compile names each optimised branch copy (ir-copies), which "
+                         "takes its own measured rate")
     ap.add_argument("--check", action="store_true",
                     help="compile every kernel and predict its smallest size at every level "
                          "(no runs); exit 1 on a kernel that does not predict")
@@ -495,18 +511,21 @@ def main():
         ap.error("--machine is required")
     if a.profile and not a.counts_only:
         ap.error("--profile goes with --counts-only")
+    if a.late and not a.profile:
+        ap.error("--late goes with --profile")
 
-    work = a.work or os.path.join(BUILD, "heldout" if a.opt == "O2" else "heldout-" + a.opt)
+    work = a.work or os.path.join(BUILD, ("heldout" if a.opt == "O2" else "heldout-" + a.opt)
+                                  + ("-late" if a.late else ""))
     os.makedirs(work, exist_ok=True)
     print("== compiling %d kernels" % len(kernels), file=sys.stderr, flush=True)
-    built = build(kernels, work)
+    built = build(kernels, work, plugin_args=["-fplugin-arg-segtime-ir-copies"] if a.late else [])
     caches = cache_sizes(a.machine)
 
     if a.check:
         sys.exit(check_kernels(kernels, built, a.machine))
 
     if a.counts_only:
-        rows, lines, summary = count_rows(kernels, built, a.machine, a.profile)
+        rows, lines, summary = count_rows(kernels, built, a.machine, a.profile, a.late)
     else:
         rows, lines, summary = timed_rows(a, kernels, built, work, caches)
     print("\n".join(lines))

@@ -89,12 +89,21 @@ def compile_kernel(src, base, flags, link=True):
         run([CLANG, obj, "-o", base, "-lm"])
 
 
+def profile_args(profile):
+    """--profile arguments of profile: None, a .ct.json or a list of them."""
+    if not profile:
+        return []
+    return [x for p in ([profile] if isinstance(profile, str) else profile)
+            for x in ("--profile", p)]
+
+
 def predict(seg_path, kernel, params, extra, machine, levels="all", profile=None, timeout=None):
     """`segtime predict --json` of one function at params (name -> value) and
     extra -p arguments: (the function's JSON, "") or (None, the error; also
-    when it takes more than timeout s)."""
+    when it takes more than timeout s). profile: a .ct.json, or a list of
+    them (predict takes them in order: a later one's value wins)."""
     cmd = [SEGTIME, "predict", seg_path, "--machine", machine, "--function", kernel,
-           "--level", levels, "--json"] + (["--profile", profile] if profile else [])
+           "--level", levels, "--json"] + profile_args(profile)
     for k, v in params.items():
         cmd += ["-p", "%s=%s" % (k, v)]
     try:

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+
 using namespace segtime;
 
 namespace {
@@ -182,6 +184,49 @@ TEST(Ct, IrBranchFromTheRecordAtItsLocation) {
   Parameter Elsewhere = irBranch("7:9", "8:3");
   Elsewhere.Where = "k.c:12:9";
   EXPECT_EQ(irValue(Elsewhere), -1);
+}
+
+TEST(Ct, LateRecordOfTheSameCopyWinsOverTheSourceRecord) {
+  // The IR SEG's copy 1 of the branch at 6:9 (ir-copies), in its own
+  // orientation, and the shared parameter (copy 0's).
+  Parameter C1{"Pir_f_6_9_c1", "branch", std::nullopt, "BPI", "dir/k.c:6:9", "copy 1"};
+  C1.DefaultExpr = "Pir_f_6_9";
+  C1.TakenAt = "8:3";
+  C1.OtherAt = "7:9";
+  Parameter C0 = irBranch("7:9", "8:3");
+  SegFile S = seg();
+  S.Functions[0].Parameters = {C0, C1};
+  CtFile C = sample();
+  auto late = [](int Copy, uint64_t Exec, uint64_t True, unsigned TL, unsigned TC, unsigned FL,
+                 unsigned FC) {
+    CtNode N;
+    N.Kind = "branch";
+    N.File = "k.c";
+    N.Line = 6;
+    N.Col = 9;
+    N.Copy = Copy;
+    N.Op = "br";
+    N.Executions = Exec;
+    N.Arms = {{"true", True, TL, TC}, {"false", Exec - True, FL, FC}};
+    return N;
+  };
+  // Copy 0 (true to 7:7: 3 of 10), copy 1 (successors swapped: true to
+  // 8:5, 19 of 20), and the first operand of a logical and (not a "br").
+  CtNode First = late(0, 10, 9, 0, 0, 0, 0);
+  First.Op = "first-and";
+  C.Functions[0].Late = {late(0, 10, 3, 7, 7, 8, 5), late(1, 20, 19, 8, 5, 7, 7), First};
+  std::map<std::string, double> Got;
+  for (const ProfileValue &V : profileParameters(C, S))
+    Got[V.Name] = V.Value;
+  EXPECT_DOUBLE_EQ(Got["Pir_f_6_9"], 0.3);     // copy 0's own rate, not the source's 0.4
+  EXPECT_DOUBLE_EQ(Got["Pir_f_6_9_c1"], 0.95); // copy 1: its first successor, its true arm
+  // Without late records the source record gives every copy its mean.
+  C.Functions[0].Late.clear();
+  Got.clear();
+  for (const ProfileValue &V : profileParameters(C, S))
+    Got[V.Name] = V.Value;
+  EXPECT_DOUBLE_EQ(Got["Pir_f_6_9"], 0.4);
+  EXPECT_DOUBLE_EQ(Got["Pir_f_6_9_c1"], 0.6);
 }
 
 TEST(Ct, IrSelectFromTheTrueArmOfTheRecordAtItsLocation) {
