@@ -3,7 +3,7 @@
 
 USAGE:
   scripts/inline_counts.py --machine costvectors/local.yaml [--only dot,gemv]
-                           [--profile] [--json build/inline_counts.json]
+                           [--profile [--late]] [--json build/inline_counts.json]
 
 For every kernel of examples/*.c and validation/*.c, two compiles at -O2
 -march=native -mno-avx512f with the plugin (ICC target "compile"):
@@ -40,13 +40,18 @@ call is reported as "main's harness". A predict that takes over
 PREDICT_TIMEOUT_S is reported as such. With --profile each compile is also
 built instrumented (-fplugin-arg-segtime-instrument), run once at the small
 size, and predicted with `segtime predict --profile` (its measured loop
-counts and branch outcomes replace the values extra_for gives). Prints a table and
+counts and branch outcomes replace the values extra_for gives); with --late
+also built with instrument=late (the optimised code's counts, docs/ct-json.md)
+and predicted with both profiles, the late one after the source one, from an
+analysis compile with -fplugin-arg-segtime-ir-copies: each copy of an
+optimised branch its own measured rate (build folder inline-counts-late).
+Prints a table and
 how many kernels are predicted and within 1 % and 2 %; not a test.
 """
 import argparse, json, os, re, subprocess, sys, tempfile
 
 from segtime_common import (BUILD, CLANG, PLUGIN, ROOT, SEGTIME, without_profiled,
-                            load_seg, measured, pct, run)
+                            load_seg, measured, pct, profile_args, run)
 from validate import FLAGS, RT, SMALL, extra_for
 
 KERNEL_MACRO = "#define SEGTIME_KERNEL __attribute__((noinline, weak))"
@@ -245,20 +250,24 @@ def kernel_own_count(src, base, args, funcs, lines):
     return own, other, ""
 
 
-def profile_of(src, base, args):
+def profile_of(src, base, args, late=False):
     """The CT profile (.ct.json) of src compiled instrumented like base
     (-fplugin-arg-segtime-instrument, the runtime library) and run once
-    with args: its path."""
-    ct = base + "-ct"
-    run([CLANG] + FLAGS + ["-fplugin=" + PLUGIN, "-fplugin-arg-segtime-quiet",
-                           "-fplugin-arg-segtime-instrument", "-fplugin-arg-segtime-out=" + ct + ".seg.json",
-                           src, RT, "-o", ct, "-lm"])
-    run([ct] + list(args), env=dict(os.environ, SEGTIME_REPS="1", SEGTIME_CT_FILE=ct + ".ct.json"))
-    return ct + ".ct.json"
+    with args: its path; with late, the list of it and the profile of the
+    build instrumented with instrument=late, run the same way."""
+    out = []
+    for kind, arg in (("-ct", "instrument"), ("-late", "instrument=late"))[:2 if late else 1]:
+        ct = base + kind
+        run([CLANG] + FLAGS + ["-fplugin=" + PLUGIN, "-fplugin-arg-segtime-quiet",
+                               "-fplugin-arg-segtime-" + arg, "-fplugin-arg-segtime-out=" + ct + ".seg.json",
+                               src, RT, "-o", ct, "-lm"])
+        run([ct] + list(args), env=dict(os.environ, SEGTIME_REPS="1", SEGTIME_CT_FILE=ct + ".ct.json"))
+        out.append(ct + ".ct.json")
+    return out if late else out[0]
 
 
-def compile_kernel(src, base):
-    run([CLANG] + FLAGS + ["-fplugin=" + PLUGIN, "-fplugin-arg-segtime-quiet",
+def compile_kernel(src, base, plugin_args=()):
+    run([CLANG] + FLAGS + list(plugin_args) + ["-fplugin=" + PLUGIN, "-fplugin-arg-segtime-quiet",
                            "-fplugin-arg-segtime-targets=compile", "-fplugin-arg-segtime-inlined",
                            "-fplugin-arg-segtime-out=" + base + ".seg.json",
                            "-c", src, "-o", base + ".o"])
@@ -279,9 +288,10 @@ def bench_lines(path):
 def predicted_instructions(seg_path, kernel, params, extra, machine, timed_lines, profile=None):
     """The ICC instruction count of one call of kernel (the timed site if it
     is inlined at several) and "" or the site, or (None, why). With profile
-    (a .ct.json) the profile's values replace those of extra."""
+    (a .ct.json, or a list of them: a later one's value wins) the profile's
+    values replace those of extra."""
     cmd = [SEGTIME, "predict", seg_path, "--machine", machine, "--function", kernel, "--level",
-           "icc", "--json"] + (["--profile", profile] if profile else [])
+           "icc", "--json"] + profile_args(profile)
     for k, v in params.items():
         cmd += ["-p", "%s=%s" % (k, v)]
     try:
@@ -370,12 +380,17 @@ def main():
     ap.add_argument("--json", default="")
     ap.add_argument("--profile", action="store_true",
                     help="also predict with the CT profile of an instrumented run of each compile")
+    ap.add_argument("--late", action="store_true",
+                    help="with --profile: also the instrument=late profile; each optimised branch "
+                         "copy (ir-copies) its own measured rate")
     a = ap.parse_args()
+    if a.late and not a.profile:
+        ap.error("--late goes with --profile")
     with open(os.path.join(ROOT, "examples", "segtime_bench.h")) as f:
         header = f.read()
     if KERNEL_MACRO not in header:
         sys.exit("examples/segtime_bench.h: no '%s' to redefine" % KERNEL_MACRO)
-    work = os.path.join(BUILD, "inline-counts")
+    work = os.path.join(BUILD, "inline-counts-late" if a.late else "inline-counts")
     os.makedirs(os.path.join(work, "examples"), exist_ok=True)
     os.makedirs(os.path.join(work, "validation"), exist_ok=True)
     with open(os.path.join(work, "examples", "segtime_bench.h"), "w") as f:
@@ -401,7 +416,8 @@ def main():
             row = {"kernel": name}
             for kind, path in (("not_inlined", src), ("inlined", inl_src)):
                 base = os.path.join(work, "%s-%s" % (name, kind))
-                seg = compile_kernel(path, base)
+                seg = compile_kernel(path, base,
+                                     ["-fplugin-arg-segtime-ir-copies"] if a.late else [])
                 m = measured(run([base] + SMALL[name], env=dict(os.environ, SEGTIME_REPS="1")).stdout)
                 kernel = m["function"]
                 funcs = {f["name"] for f in seg["functions"]
@@ -441,7 +457,7 @@ def main():
                     row[kind].update({"callgrind_with_harness": whole, "harness": harness,
                                       "own_error": why})
                 if a.profile:
-                    ct = profile_of(path, base, SMALL[name])
+                    ct = profile_of(path, base, SMALL[name], a.late)
                     pp, perr = predicted_instructions(base + ".seg.json", kernel, m["params"], extra,
                                                       a.machine, bench_lines(path), ct)
                     row[kind].update({"profile": ct, "predicted_profile": pp, "error_profile": perr,

@@ -61,12 +61,12 @@
 
 int f(int x) { return x + 1; }
 
-// BOGUS: warning: segtime: plugin argument 'bogus' ignored: unknown key 'bogus' (expected quiet, machine=NAME, out=PATH, targets=CPU,..., no-ir, inlined[=NAME,...], no-inlined, instrument[=all|no-clock], p=NAME=VALUE, timing, budget=N, help)
+// BOGUS: warning: segtime: plugin argument 'bogus' ignored: unknown key 'bogus' (expected quiet, machine=NAME, out=PATH, targets=CPU,..., no-ir, inlined[=NAME,...], no-inlined, instrument[=all|no-clock|late], ir-copies, p=NAME=VALUE, timing, budget=N, help)
 // BOGUS-NOT: error
 // QUIETVAL: warning: segtime: plugin argument 'quiet=1' ignored: 'quiet' takes no value
 // OUTEMPTY: warning: segtime: plugin argument 'out=' ignored: 'out' needs a value: out=PATH
 // MACHINE: warning: segtime: plugin argument 'machine' ignored: 'machine' needs a value: machine=NAME
-// INSTRUMENT: warning: segtime: plugin argument 'instrument=some' ignored: expected instrument, instrument=all or instrument=no-clock
+// INSTRUMENT: warning: segtime: plugin argument 'instrument=some' ignored: expected instrument, instrument=all, instrument=no-clock or instrument=late
 // BUDGET: warning: segtime: plugin argument 'budget=-3' ignored: expected a whole number > 0, got '-3'
 // BUDGET: warning: segtime: plugin argument 'budget=lots' ignored: expected a whole number > 0, got 'lots'
 // PVAL: warning: segtime: plugin argument 'p=n=nan' ignored: expected p=NAME=VALUE with a finite number
@@ -86,5 +86,7 @@ int f(int x) { return x + 1; }
 // HELP: instrument
 // HELP: instrument=all
 // HELP: instrument=no-clock
+// HELP: instrument=late
+// HELP: ir-copies
 // HELP: budget=N
 // HELP: only an output that cannot be written fails the compile
