@@ -26,6 +26,10 @@ namespace irseg {
 /// successors are swapped), default BranchProbabilityInfo's estimate, or
 /// an outcome model: the min-update idiom's H_N/N, a merge or search
 /// step's estimated 1/2 (dataComparison); nullopt without a debug location.
+/// With NameCopies, copy k >= 1 of the branch (copyNumber) has its own
+/// parameter Pir_<function>_<line>_<col>_c<k> instead, the probability that
+/// it takes its own first successor, by default the shared one's value
+/// (DefaultExpr: the shared name, or 1 minus it for swapped successors).
 std::optional<std::string> Builder::branchParameter(BranchInst *Br) {
   std::optional<std::string> Shared = sharedBranchParameter(Br);
   int Copy = Shared && NameCopies ? copyNumber(Br) : 0;
@@ -67,7 +71,8 @@ int Builder::copyNumber(const BranchInst *Br) {
   return It == CopyNumbers.end() ? 0 : It->second;
 }
 
-/// branchParameter without NameCopies: one parameter for all copies.
+/// branchParameter without NameCopies: one parameter for all copies of
+/// the branch (the doc comment above).
 std::optional<std::string> Builder::sharedBranchParameter(BranchInst *Br) {
   const DebugLoc &DL = Br->getDebugLoc();
   if (!DL || !DL.getLine())
