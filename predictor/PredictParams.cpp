@@ -347,28 +347,55 @@ void FilePredictor::resolveValues(FunctionPrediction &FP, FunctionWork &W) {
     W.Missing.push_back(F);
   }
   // Defaults that are expressions (the min-update idiom's H_N/N) in the
-  // values just resolved; a name only they use resolves the same way.
-  for (const Parameter *D : ByExpr) {
-    bool Complete = true;
-    for (const std::string &X : freeSymbols(parseExpr(D->DefaultExpr))) {
-      Used.insert(X);
-      if (W.Values.count(X))
+  // values just resolved; a name only they use resolves the same way, and
+  // one whose own default is an expression (a branch copy's default, the
+  // shared parameter, whose default is H_N/N) is resolved first: in rounds
+  // until no default can be resolved that could not before.
+  std::set<std::string> Queued;
+  for (const Parameter *D : ByExpr)
+    Queued.insert(D->Name);
+  for (bool Progress = true; Progress && !ByExpr.empty();) {
+    Progress = false;
+    std::vector<const Parameter *> Later;
+    for (size_t K = 0; K < ByExpr.size(); ++K) {
+      const Parameter *D = ByExpr[K];
+      bool Complete = true;
+      for (const std::string &X : freeSymbols(parseExpr(D->DefaultExpr))) {
+        Used.insert(X);
+        if (W.Values.count(X))
+          continue;
+        if (auto G = given(X, W.AssumeArgc)) {
+          W.Values[X] = G->Value;
+          continue;
+        }
+        auto XD = Declared.find(X);
+        if (XD != Declared.end() && !XD->second.DefaultExpr.empty() && X != D->Name) {
+          if (Queued.insert(X).second)
+            ByExpr.push_back(&XD->second); // (this round, after D)
+          Complete = false;
+          continue;
+        }
+        Complete = false;
+      }
+      if (!Complete) {
+        Later.push_back(D);
         continue;
-      if (auto G = given(X, W.AssumeArgc)) {
-        W.Values[X] = G->Value;
-      } else {
+      }
+      double V = *defaultValue(*D, W.Values);
+      W.Values[D->Name] = V;
+      FP.Params.push_back({D->Name, V, D->Source});
+      Progress = true;
+    }
+    ByExpr = std::move(Later);
+  }
+  // What is left names a value nobody gave.
+  for (const Parameter *D : ByExpr)
+    for (const std::string &X : freeSymbols(parseExpr(D->DefaultExpr)))
+      if (!W.Values.count(X) && !Queued.count(X)) {
         if (!W.ForDefault.count(X))
           W.Missing.push_back(X);
         W.ForDefault[X] = D->Name;
-        Complete = false;
       }
-    }
-    if (!Complete)
-      continue;
-    double V = *defaultValue(*D, W.Values);
-    W.Values[D->Name] = V;
-    FP.Params.push_back({D->Name, V, D->Source});
-  }
 }
 
 void FilePredictor::missingError(FunctionPrediction &FP, const FunctionSeg &FS,

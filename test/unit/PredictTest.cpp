@@ -156,6 +156,35 @@ TEST(Predict, ExpressionDefault) {
   EXPECT_NE(F.Error.find("q (for the default of P_f_3)"), std::string::npos) << F.Error;
 }
 
+// A default naming a parameter whose own default is an expression (a
+// branch copy's default, the shared parameter, whose default is H_N/N),
+// used nowhere else: resolved first; -p on the shared name reaches it.
+TEST(Predict, DefaultOfADefault) {
+  SegFile S = file();
+  S.Functions[0].Parameters[0].Name = "P_f_3_c1";
+  S.Functions[0].Parameters[0].Default.reset();
+  S.Functions[0].Parameters[0].DefaultExpr = "1 - P_f_3";
+  S.Functions[0].Body[0].Body[1].Arms[0].Prob = "P_f_3_c1";
+  Parameter Shared{"P_f_3", "branch", std::nullopt, "static: test", "k.c:3", "if"};
+  Shared.DefaultExpr = "2/n";
+  S.Functions[0].Parameters.push_back(Shared);
+  PredictOptions O;
+  O.Functions = {"f"};
+  O.Levels = {Level::POC};
+  O.Values = {{"n", 8}};
+  FunctionPrediction F = predict(S, machine(), O).Functions[0];
+  ASSERT_EQ(F.Error, "");
+  EXPECT_DOUBLE_EQ(F.Levels.at(Level::POC).Counts.at("flop"), 6); // 8 * (1 - 2/8)
+  O.Values["P_f_3"] = 0.5;
+  EXPECT_DOUBLE_EQ(predict(S, machine(), O).Functions[0].Levels.at(Level::POC).Counts.at("flop"),
+                   4);
+  // The shared default needs a value nobody gives: named in the error.
+  O.Values = {{"n", 8}};
+  S.Functions[0].Parameters[1].DefaultExpr = "2/q";
+  F = predict(S, machine(), O).Functions[0];
+  EXPECT_NE(F.Error.find("q (for the default of P_f_3)"), std::string::npos) << F.Error;
+}
+
 // defaultValue: a number, an expression, none, and an expression missing a value.
 TEST(Predict, DefaultValue) {
   Parameter P{"P", "branch", 0.5, "BPI", "", ""};
