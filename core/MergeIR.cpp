@@ -644,6 +644,22 @@ void resolveInlinedLevel(const SegFile &File, FunctionSeg &F, const MergeIRServi
                               : P.Name.substr(0, At) + "_" + F.Name + "_" +
                                     P.Name.substr(At + Mid.size());
       }
+    // A default naming such a parameter (a branch copy's: ir-copies) is in
+    // F's names too: the copy gets a name of its own as well.
+    std::map<std::string, std::string> Follows;
+    for (const Parameter &P : Caller->Parameters)
+      if (!Renamed.count(P.Name) && !P.DefaultExpr.empty())
+        for (auto &[From, To] : Renamed)
+          if (containsWord(P.DefaultExpr, From)) {
+            std::string Mid = "_" + R.Caller + "_";
+            size_t At = P.Name.find(Mid);
+            Follows[P.Name] = At == std::string::npos
+                                  ? P.Name + "_" + F.Name
+                                  : P.Name.substr(0, At) + "_" + F.Name + "_" +
+                                        P.Name.substr(At + Mid.size());
+            break;
+          }
+    Renamed.insert(Follows.begin(), Follows.end());
     std::vector<CallBinding> Rename = Back;
     for (auto &[From, To] : Renamed)
       Rename.push_back({To, From});
@@ -657,16 +673,28 @@ void resolveInlinedLevel(const SegFile &File, FunctionSeg &F, const MergeIRServi
         prefixIds(N, "c" + std::to_string(K + 1) + "_");
       Code.push_back(std::move(N));
     }
-    for (Parameter P : Caller->Parameters) {
-      if (auto It = Renamed.find(P.Name); It != Renamed.end())
-        P.Name = It->second;
-      if (!containsWord(Texts, P.Name) || !Taken.insert(P.Name).second)
-        continue;
-      // a default in the caller's names (a data-dependent branch's
-      // probability in kernel.n) is in F's names as the code is
-      if (!P.DefaultExpr.empty())
-        P.DefaultExpr = unbindCallerNames(bindCalleeNames(P.DefaultExpr, F.Name, Own), Rename);
-      Params.push_back(P);
+    // The parameters the code names, then those their defaults name (a
+    // branch copy's default is the shared parameter: ir-copies), in rounds.
+    std::set<std::string> Seen;
+    for (bool More = true; More;) {
+      More = false;
+      for (Parameter P : Caller->Parameters) {
+        if (auto It = Renamed.find(P.Name); It != Renamed.end())
+          P.Name = It->second;
+        if (Seen.count(P.Name) || !containsWord(Texts, P.Name))
+          continue;
+        Seen.insert(P.Name);
+        More = true;
+        if (!Taken.insert(P.Name).second)
+          continue;
+        // a default in the caller's names (a data-dependent branch's
+        // probability in kernel.n) is in F's names as the code is
+        if (!P.DefaultExpr.empty()) {
+          P.DefaultExpr = unbindCallerNames(bindCalleeNames(P.DefaultExpr, F.Name, Own), Rename);
+          Texts += P.DefaultExpr + " ";
+        }
+        Params.push_back(P);
+      }
     }
   }
   F.LevelSegs.erase(IrSegKey);
