@@ -297,6 +297,36 @@ TEST(ResolveInlined, DefaultInTheCalleesNamesIsTheCallees) {
   EXPECT_EQ(S.find("main")->LevelSegs.at("IR")[2].Freq, "Pir_main_20_3");
 }
 
+// A branch copy's parameter (ir-copies), named by the code, whose default
+// is the shared parameter, named by nothing else, whose default is in the
+// callee's names: both are the callee's, the copy's default the callee's
+// shared one.
+TEST(ResolveInlined, CopyDefaultingToADefaultInTheCalleesNames) {
+  SegFile S = inlinedProgram();
+  Parameter P = param("Pir_main_20_3", "branch");
+  P.DefaultExpr = "1/max(kernel.t, 1)";
+  Parameter C = param("Pir_main_20_3_c1", "branch");
+  C.DefaultExpr = "Pir_main_20_3";
+  S.Functions[0].Parameters = {P, C};
+  S.Functions[0].LevelSegs.at("IR")[2].Freq = "Pir_main_20_3_c1";
+  std::vector<std::string> W;
+  resolveInlinedLevels(S, services(), 1, W);
+  const FunctionSeg &K = *S.find("kernel");
+  const NodeList &L = K.LevelSegs.at("IR");
+  ASSERT_EQ(L.size(), 2u);
+  EXPECT_EQ(L[1].Freq, "Pir_kernel_20_3_c1");
+  auto Find = [&](const std::string &Name) {
+    auto It = std::find_if(K.Parameters.begin(), K.Parameters.end(),
+                           [&](const Parameter &Q) { return Q.Name == Name; });
+    return It == K.Parameters.end() ? nullptr : &*It;
+  };
+  ASSERT_TRUE(Find("Pir_kernel_20_3_c1"));
+  EXPECT_EQ(Find("Pir_kernel_20_3_c1")->DefaultExpr, "Pir_kernel_20_3");
+  ASSERT_TRUE(Find("Pir_kernel_20_3"));
+  EXPECT_EQ(Find("Pir_kernel_20_3")->DefaultExpr, "1/max(t, 1)");
+  EXPECT_FALSE(Find("Pir_main_20_3_c1"));
+}
+
 TEST(ResolveInlined, AllSitesOneAfterTheOther) {
   SegFile S = inlinedProgram();
   std::vector<std::string> W;
