@@ -368,6 +368,38 @@ std::optional<ProfileValue> lateBranchValue(const CtFunction &Fn, const Paramete
                           std::to_string(R->Executions) + " executions"};
 }
 
+/// The measured probability that the first test of a branch on a logical
+/// and/or is true, for parameter P (a name "Pir_..._first", Where
+/// "file:line:col" the branch's location; the second test's share,
+/// icc::secondTestProbability in passes/IccBlocks.h): the records of the
+/// optimised code (CtFunction::Late, instrument=late) "first-and" /
+/// "first-or" of Fn at that location, all copies summed (their first arm
+/// counts the first operand true). nullopt if none, or never executed.
+std::optional<ProfileValue> lateFirstTestValue(const CtFunction &Fn, const Parameter &P) {
+  size_t C2 = P.Where.rfind(':'), C1 = C2 == std::string::npos ? C2 : P.Where.rfind(':', C2 - 1);
+  if (C1 == std::string::npos)
+    return std::nullopt;
+  auto [Line, Col] = lineCol(P.Where.substr(C1 + 1));
+  auto Base = [](const std::string &F) { return F.substr(F.rfind('/') + 1); };
+  std::string File = Base(P.Where.substr(0, C1));
+  uint64_t Exec = 0, True = 0;
+  int Copies = 0;
+  for (const CtNode &N : Fn.Late)
+    if (N.Kind == "branch" && (N.Op == "first-and" || N.Op == "first-or") && N.Line == Line &&
+        N.Col == Col && Base(N.File) == File && !N.Arms.empty()) {
+      Exec += N.Executions;
+      True += N.Arms[0].Count;
+      ++Copies;
+    }
+  if (!Exec)
+    return std::nullopt;
+  return ProfileValue{P.Name, double(True) / double(Exec),
+                      "optimised branch " + P.Where + ": first test true " +
+                          std::to_string(True) + " / " + std::to_string(Exec) +
+                          " executions (" + std::to_string(Copies) + " cop" +
+                          (Copies == 1 ? "y" : "ies") + ")"};
+}
+
 /// The measured probability that the condition of an IR select is true,
 /// for parameter P (Kind "branch", a name "Pir_...", no TakenAt: a
 /// select's, Where "file:line:col" its location): the two-arm branch
@@ -453,6 +485,10 @@ std::vector<ProfileValue> profileParameters(const CtFile &Ct, const SegFile &Seg
         if (auto V = lateBranchValue(*F, P, Params))
           Out.push_back(*V);
         else if (auto V = irBranchValue(Ct, P))
+          Out.push_back(*V);
+      } else if (P.Kind == "branch" && P.Name.rfind("Pir_", 0) == 0 &&
+                 P.Name.size() > 6 && P.Name.compare(P.Name.size() - 6, 6, "_first") == 0) {
+        if (auto V = lateFirstTestValue(*F, P))
           Out.push_back(*V);
       } else if (P.Kind == "branch" && P.Name.rfind("Pir_", 0) == 0) {
         if (auto V = irSelectValue(Ct, P))

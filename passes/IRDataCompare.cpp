@@ -40,6 +40,9 @@ const char *const kBoundSource =
 const char *const kSelectArmSource =
     "static: estimated, select made a branch: P = 1/2, the condition of a select that "
     "code generation made into a jump (x86 cmov conversion) is data";
+const char *const kFirstTestSource =
+    "static: estimated, split branch: P = 1/2, the first test of a branch on a logical "
+    "and/or that code generation splits into two jumps decides on data";
 const char *const kSelectNote = "; a select, charged where the machine code made it a branch";
 
 Value *stripCasts(Value *V) {
@@ -417,6 +420,8 @@ std::string dataCompareSource(DataCompareKind K, bool Select) {
 }
 
 std::string selectArmSource() { return kSelectArmSource; }
+
+std::string firstTestSource() { return kFirstTestSource; }
 
 bool isSearchStepSource(const std::string &Source) {
   return Source.rfind(kSearchSource, 0) == 0;

@@ -88,6 +88,12 @@ bool isSearchStepSource(const std::string &Source);
 /// sides as SEG stages, docs/models.md "Select arms"): estimated 1/2.
 std::string selectArmSource();
 
+/// The source of the probability Pir_<fn>_<line>_<col>_first that the
+/// first test of a branch on a logical and/or, which code generation splits
+/// into two jumps, is true (the second test as a SEG stage,
+/// icc::secondTestProbability): estimated 1/2.
+std::string firstTestSource();
+
 /// Whether Source is that of a select's comparison (dataCompareSource(K,
 /// true)): it costs only where the machine code has a branch for the
 /// select (RUV key branch.select of the block).

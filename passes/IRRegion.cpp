@@ -518,6 +518,10 @@ NodeList Builder::region(Loop *L) {
           const DebugLoc &DL = Sel->getDebugLoc();
           Out.SelectLocs[B].push_back(DL && DL.getLine() ? fileLineCol(DL) : std::string());
         }
+      if (auto *Br = dyn_cast<BranchInst>(B->getTerminator());
+          Br && Br->isConditional() && Br->getDebugLoc() && Br->getDebugLoc().getLine() &&
+          logicalBranchOp(Br->getCondition()).first)
+        Out.SplitLocs[B] = fileLineCol(Br->getDebugLoc());
       auto Saved = enterInlined(N, majorityLoc(*B));
       std::tie(Text.Context, ParentSites) = std::move(Saved);
       List.push_back(std::move(N));

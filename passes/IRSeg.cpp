@@ -15,6 +15,7 @@
 
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/PatternMatch.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -203,6 +204,16 @@ PreservedAnalyses IRSegPrinter::run(Function &F, FunctionAnalysisManager &FAM) {
   J["inlined"] = In;
   outs() << J.dump(1) << "\n";
   return PreservedAnalyses::all();
+}
+
+std::pair<Value *, const char *> logicalBranchOp(Value *Cond) {
+  using namespace PatternMatch;
+  Value *A = nullptr, *B = nullptr;
+  if (match(Cond, m_LogicalAnd(m_Value(A), m_Value(B))))
+    return {A, "and"};
+  if (match(Cond, m_LogicalOr(m_Value(A), m_Value(B))))
+    return {A, "or"};
+  return {nullptr, nullptr};
 }
 
 } // namespace segtime

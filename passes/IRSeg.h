@@ -123,6 +123,11 @@ struct IRFunctionSeg {
   /// ("file:line:col", "" without one), for the sides of those that code
   /// generation makes into jumps (docs/models.md "Select arms").
   std::map<const llvm::BasicBlock *, std::vector<std::string>> SelectLocs;
+  /// Blocks ending in a branch on a logical and/or (`a && b`, `a || b`),
+  /// which code generation splits into two jumps: the branch's location
+  /// ("file:line:col"), for the share of the second test (docs/models.md
+  /// "Select arms").
+  std::map<const llvm::BasicBlock *, std::string> SplitLocs;
   /// Loops whose trip count ScalarEvolution could not compute get a
   /// parameter N_<function>_<line>; listed here.
   std::vector<Parameter> Parameters;
@@ -181,6 +186,12 @@ IRFunctionSeg buildIRSeg(llvm::Function &F, llvm::LoopInfo &LI, llvm::ScalarEvol
                          const std::vector<std::string> &ParamNames,
                          uint64_t Budget = DefaultAnalysisBudget,
                          const CallSiteArgMap *Sites = nullptr, bool NameCopies = false);
+
+/// The logical operation of a branch condition Cond that code generation
+/// splits into two jumps (`a && b` as `and`/`select a, b, false`, `a || b`
+/// as `or`/`select a, true, b`): its first operand, tested first, and
+/// "and" or "or"; {nullptr, nullptr} for any other condition.
+std::pair<llvm::Value *, const char *> logicalBranchOp(llvm::Value *Cond);
 
 /// Analysis: the IR-level SEG of a function (parameter names from the
 /// function's debug info if present, else arg0, arg1, ...).

@@ -756,6 +756,14 @@ void BlockCoster::dump(const BlockRecord &B, const Ruv &R) {
   if (B.ExitJumpMoved)
     errs() << " (exit jump of " << B.ExitJumpSize << " to bb."
            << B.ExitJumpNumber << ")";
+  if (B.SecondTest)
+    errs() << " (second test, first " << (B.ArmTrue ? "true" : "false") << ")";
+  else if (B.Arm)
+    errs() << " (select side " << (B.ArmTrue ? "true" : "false") << ")";
+  else if (B.SelectShare != 1)
+    errs() << " (share " << format("%g", B.SelectShare) << ")";
+  if (B.SelectJumps)
+    errs() << " (select jumps " << B.SelectJumps << ")";
   if (B.PaddingNops)
     errs() << (B.EdgeTo ? " (edge: " : " (") << B.PaddingNops
            << " nops of alignment padding)";

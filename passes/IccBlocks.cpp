@@ -21,7 +21,6 @@
 #include "llvm/CodeGen/TargetSubtargetInfo.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/Instructions.h"
-#include "llvm/IR/PatternMatch.h"
 #include "llvm/MC/MCExpr.h"
 #include "llvm/MC/MCFixup.h"
 #include "llvm/Support/raw_ostream.h"
@@ -72,16 +71,13 @@ exitTarget(const Recording &R, const MachineLoopInfo &MLI, const MachineBasicBlo
   return Out;
 }
 
-/// BB ends in a conditional branch on a logical and/or of two conditions
-/// (`if (a && b)`, a vectorised loop's check that two ranges overlap),
-/// which code generation may split into two jumps, the second test run
-/// only when the first does not decide.
-static bool branchesOnLogicalOp(const BasicBlock *BB) {
-  using namespace PatternMatch;
+/// If BB ends in a conditional branch on a logical and/or of two
+/// conditions (`if (a && b)`, a vectorised loop's check that two ranges
+/// overlap), which code generation may split into two jumps, the second
+/// test run only when the first does not decide: "and" or "or"; else null.
+static const char *branchLogicalOp(const BasicBlock *BB) {
   const auto *Br = BB ? dyn_cast<BranchInst>(BB->getTerminator()) : nullptr;
-  return Br && Br->isConditional() &&
-         (match(Br->getCondition(), m_LogicalAnd(m_Value(), m_Value())) ||
-          match(Br->getCondition(), m_LogicalOr(m_Value(), m_Value())));
+  return Br && Br->isConditional() ? logicalBranchOp(Br->getCondition()).second : nullptr;
 }
 
 /// Whether the condition of select Sel is true when an x86 conditional
@@ -176,7 +172,10 @@ static std::optional<bool> selectArm(const MachineBasicBlock &M, const MachineBa
 /// the same code (the select's outcome is data: 1/2 each way, estimated),
 /// halved on the side of a split branch's first jump that stays in the code
 /// (whether the first test decides is data: 1/2, estimated), summed where
-/// the sides meet again (at most 1). Back edges (into a loop header) carry
+/// the sides meet again (at most 1). A second test entered only from a
+/// first jump that runs whenever its code does is marked instead
+/// (BlockRecord::SecondTest, share 1): the probability of its first test
+/// runs it (secondTestProbability). Back edges (into a loop header) carry
 /// nothing; code whose blocks form a cycle otherwise keeps the share 1.
 static void selectShares(Recording &R, MachineFunction &MF, const MachineLoopInfo &MLI,
                          unsigned First) {
@@ -196,7 +195,7 @@ static void selectShares(Recording &R, MachineFunction &MF, const MachineLoopInf
   // The first jump of a split branch: two successors, one in the same
   // code (the second test), one in another block's code.
   auto FirstOfSplit = [&](const MachineBasicBlock &M) {
-    if (M.succ_size() != 2 || !branchesOnLogicalOp(Code(&M)) ||
+    if (M.succ_size() != 2 || !branchLogicalOp(Code(&M)) ||
         llvm::none_of(M.terminators(),
                       [](const MachineInstr &MI) { return MI.isConditionalBranch(); }))
       return false;
@@ -268,6 +267,20 @@ static void selectShares(Recording &R, MachineFunction &MF, const MachineLoopInf
       B.ArmTrue = *Side;
       B.SelectShare = 1;
     }
+  }
+  for (auto &[M, S] : Share) {
+    BlockRecord &B = R.Blocks[Index.lookup(M)];
+    if (Index.lookup(M) < First || S != 0.5 || M->pred_size() != 1)
+      continue;
+    const MachineBasicBlock *P = *M->pred_begin();
+    auto PS = Share.find(P);
+    if (PS == Share.end() || PS->second != 1 || R.Blocks[Index.lookup(P)].SelectJumps ||
+        !FirstOfSplit(*P))
+      continue;
+    B.Arm = B.SecondTest = true;
+    // `a && b` tests b when a is true, `a || b` when a is false.
+    B.ArmTrue = StringRef(branchLogicalOp(Code(P))) == "and";
+    B.SelectShare = 1;
   }
 }
 
@@ -442,18 +455,38 @@ void collectBlocks(Recording &R, MachineFunction &MF, const MachineLoopInfo &MLI
   R.Current = MF.empty() ? -1 : int(First);
 }
 
-std::string selectArmKey(bool True, const std::string &Op) {
-  return std::string("select.arm|") + (True ? "t" : "f") + "|" + Op;
+static const char *armHead(bool SecondTest) {
+  return SecondTest ? "split.second|" : "select.arm|";
 }
 
-bool parseSelectArmKey(const std::string &Key, bool &True, std::string &Op) {
-  const std::string Head = "select.arm|";
-  if (Key.size() < Head.size() + 3 || Key.compare(0, Head.size(), Head) != 0 ||
-      (Key[Head.size()] != 't' && Key[Head.size()] != 'f') || Key[Head.size() + 1] != '|')
-    return false;
-  True = Key[Head.size()] == 't';
-  Op = Key.substr(Head.size() + 2);
-  return true;
+std::string selectArmKey(bool True, const std::string &Op, bool SecondTest) {
+  return std::string(armHead(SecondTest)) + (True ? "t" : "f") + "|" + Op;
+}
+
+bool parseSelectArmKey(const std::string &Key, bool &True, std::string &Op, bool &SecondTest) {
+  for (bool Second : {false, true}) {
+    const std::string Head = armHead(Second);
+    if (Key.size() < Head.size() + 3 || Key.compare(0, Head.size(), Head) != 0 ||
+        (Key[Head.size()] != 't' && Key[Head.size()] != 'f') || Key[Head.size() + 1] != '|')
+      continue;
+    True = Key[Head.size()] == 't';
+    Op = Key.substr(Head.size() + 2);
+    SecondTest = Second;
+    return true;
+  }
+  return false;
+}
+
+/// The line and column of Where ("file:line:col"), as written; two empty
+/// strings if it has none (or line 0).
+static std::pair<std::string, std::string> lineColOf(const std::string &Where) {
+  size_t C2 = Where.rfind(':'), C1 = C2 == std::string::npos ? C2 : Where.rfind(':', C2 - 1);
+  if (C1 == std::string::npos || C1 == 0)
+    return {};
+  std::string Line = Where.substr(C1 + 1, C2 - C1 - 1), Col = Where.substr(C2 + 1);
+  if (Line.empty() || Col.empty() || Line == "0")
+    return {};
+  return {Line, Col};
 }
 
 std::optional<std::string> selectArmProbability(IRFunctionSeg &FS, const BasicBlock *B,
@@ -470,11 +503,8 @@ std::optional<std::string> selectArmProbability(IRFunctionSeg &FS, const BasicBl
         P != FS.Parameters.end() && irseg::isSelectStepSource(P->Source))
       return True ? P->Name : "(1 - " + P->Name + ")";
   const std::string &Where = Locs->second[0];
-  size_t C2 = Where.rfind(':'), C1 = C2 == std::string::npos ? C2 : Where.rfind(':', C2 - 1);
-  if (C1 == std::string::npos || C1 == 0)
-    return std::nullopt;
-  std::string Line = Where.substr(C1 + 1, C2 - C1 - 1), Col = Where.substr(C2 + 1);
-  if (Line.empty() || Col.empty() || Line == "0")
+  auto [Line, Col] = lineColOf(Where);
+  if (Line.empty())
     return std::nullopt;
   std::string Name = "Pir_" + FS.Name + "_" + Line + "_" + Col;
   auto P = llvm::find_if(FS.Parameters, [&](const Parameter &X) { return X.Name == Name; });
@@ -488,14 +518,57 @@ std::optional<std::string> selectArmProbability(IRFunctionSeg &FS, const BasicBl
   return True ? Name : "(1 - " + Name + ")";
 }
 
+/// The name suffix of the probability that the first test of a split
+/// branch is true (secondTestProbability).
+static const char kFirstTest[] = "_first";
+
+/// Whether Name (a parameter) is the probability that the first test of
+/// a split branch is true, and if so drops its suffix.
+static bool isFirstTestName(std::string &Name) {
+  StringRef N(Name);
+  if (!N.consume_back(kFirstTest))
+    return false;
+  Name = N.str();
+  return true;
+}
+
 /// The id suffix of a select side's stage with probability Prob
 /// (selectArmProbability): the select's line and column and t (condition
-/// true) or f, "16_15t".
+/// true) or f, "16_15t"; a second test's (secondTestProbability): the
+/// branch's line and column, t or f (the first test's outcome that runs
+/// it) and 2, "13_9f2".
 static std::string armIdSuffix(const std::string &Prob) {
   bool True = Prob.rfind("(1 - ", 0) != 0;
   std::string Name = True ? Prob : Prob.substr(5, Prob.size() - 6);
+  bool Second = isFirstTestName(Name);
   size_t C = Name.rfind('_'), L = C == std::string::npos ? C : Name.rfind('_', C - 1);
-  return (L == std::string::npos ? Name : Name.substr(L + 1)) + (True ? "t" : "f");
+  return (L == std::string::npos ? Name : Name.substr(L + 1)) + (True ? "t" : "f") +
+         (Second ? "2" : "");
+}
+
+/// The label of a stage with probability Prob (insertSelectArms).
+static const char *armLabel(const std::string &Prob) {
+  bool True = Prob.rfind("(1 - ", 0) != 0;
+  std::string Name = True ? Prob : Prob.substr(5, Prob.size() - 6);
+  return isFirstTestName(Name) ? "second test" : "select arm";
+}
+
+std::optional<std::string> secondTestProbability(IRFunctionSeg &FS, const BasicBlock *B,
+                                                 bool True) {
+  auto W = FS.SplitLocs.find(B);
+  if (W == FS.SplitLocs.end())
+    return std::nullopt;
+  auto [Line, Col] = lineColOf(W->second);
+  if (Line.empty())
+    return std::nullopt;
+  std::string Name = "Pir_" + FS.Name + "_" + Line + "_" + Col + kFirstTest;
+  if (llvm::none_of(FS.Parameters, [&](const Parameter &X) { return X.Name == Name; }))
+    FS.Parameters.push_back(Parameter{
+        Name, "branch", 0.5, irseg::firstTestSource(), W->second,
+        "probability that the first test of the branch on a logical and/or is true (code "
+        "generation splits it into two jumps; the second test runs when the first does not "
+        "decide: estimated 1/2, the outcome is data)"});
+  return True ? Name : "(1 - " + Name + ")";
 }
 
 void addToStageAfter(NodeList &L, size_t I, const std::string &Prefix, const std::string &Id,
@@ -528,7 +601,7 @@ void insertSelectArms(NodeList &L,
     if (L[I].Kind != NodeKind::Stage || A == ArmsOf.end())
       continue;
     for (auto &[Prob, R] : A->second)
-      addToStageAfter(L, I, L[I].Id + "s", L[I].Id + "s" + armIdSuffix(Prob), "select arm",
+      addToStageAfter(L, I, L[I].Id + "s", L[I].Id + "s" + armIdSuffix(Prob), armLabel(Prob),
                       L[I].Freq.empty() ? Prob : "(" + L[I].Freq + ")*" + Prob, Key, R);
   }
 }
@@ -687,7 +760,7 @@ void addResults(const Recording &Rec, std::map<const BasicBlock *, Ruv> &Out, Ed
       (*EdgeOut)[{B.Orig, B.EdgeTo}].add(B.Cost);
     else if (B.Orig && B.Arm) {
       for (auto &[Op, N] : B.Cost.counts())
-        Out[B.Orig].add(selectArmKey(B.ArmTrue, Op), N);
+        Out[B.Orig].add(selectArmKey(B.ArmTrue, Op, B.SecondTest), N);
     } else if (B.Orig) {
       Out[B.Orig].add(B.Cost);
       if (B.SelectJumps && !B.Inherited)

@@ -77,6 +77,11 @@ struct BlockRecord {
   /// stage run with the selects' named probability.
   bool Arm = false;
   bool ArmTrue = false;
+  /// An Arm that is the second test of a branch on a logical and/or that
+  /// code generation split into two jumps (selectShares): it runs when the
+  /// first test is ArmTrue (`a && b`: true, `a || b`: false); handed on
+  /// under selectArmKey(ArmTrue, op, true).
+  bool SecondTest = false;
   /// A block of code generation's own on the IR edge Orig -> EdgeTo (one
   /// predecessor and one successor with blocks of their own: a split
   /// critical edge, a skip jump): it runs as often as that edge is taken.
@@ -113,12 +118,14 @@ struct BlockRecord {
 
 /// The RUV key under which addResults hands on the count of operation Op
 /// of a select's side (BlockRecord::Arm, ArmTrue): "select.arm|t|<op>"
-/// (run when the condition is true) or "select.arm|f|<op>".
-std::string selectArmKey(bool True, const std::string &Op);
+/// (run when the condition is true) or "select.arm|f|<op>"; of a split
+/// branch's second test (SecondTest): "split.second|t|<op>" (run when the
+/// first test is true) or "split.second|f|<op>".
+std::string selectArmKey(bool True, const std::string &Op, bool SecondTest = false);
 
-/// Splits a key of selectArmKey into its side and operation; false if Key
-/// is not one.
-bool parseSelectArmKey(const std::string &Key, bool &True, std::string &Op);
+/// Splits a key of selectArmKey into its side, operation and kind; false
+/// if Key is not one.
+bool parseSelectArmKey(const std::string &Key, bool &True, std::string &Op, bool &SecondTest);
 
 /// The probability that the side of a select of block B made into a jump
 /// runs, the side run when the select's condition is True:
@@ -131,6 +138,17 @@ bool parseSelectArmKey(const std::string &Key, bool &True, std::string &Op);
 /// the name is a branch's (another meaning).
 std::optional<std::string> selectArmProbability(IRFunctionSeg &FS, const llvm::BasicBlock *B,
                                                 bool True);
+
+/// The probability that the second test of block B's branch on a logical
+/// and/or, split by code generation into two jumps, runs, the test run when
+/// the first test is True: "Pir_<fn>_<line>_<col>_first" (the probability
+/// that the first test is true; added to FS with the estimated 1/2,
+/// irseg::firstTestSource, the branch's location FS.SplitLocs) or
+/// "(1 - Pir_..._first)"; nullopt if B's branch has no location.
+/// instrument=late counts the first test (a "first-and" / "first-or"
+/// record), which a CT profile gives it.
+std::optional<std::string> secondTestProbability(IRFunctionSeg &FS, const llvm::BasicBlock *B,
+                                                 bool True);
 
 /// Adds R (level key Key) to the stage Id among the stages right after
 /// L[I] whose ids start with Prefix, or inserts that stage after them

@@ -21,10 +21,10 @@
 ///
 //===----------------------------------------------------------------------===//
 #include "passes/Instrumenter.h"
+#include "passes/IRSeg.h"
 
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/Instructions.h"
-#include "llvm/IR/PatternMatch.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 
@@ -70,18 +70,6 @@ Instruction *lateEdgePoint(BasicBlock *From, BasicBlock *To) {
               SplitCriticalEdge(T, I, CriticalEdgeSplittingOptions().setMergeIdenticalEdges()))
         return New->getTerminator();
   report_fatal_error("segtime-instrument: cannot place code on a CFG edge");
-}
-
-/// The first operand of a logical and/or condition, with the op's name
-/// ("and" / "or"), else null.
-std::pair<Value *, const char *> firstOperand(Value *C) {
-  using namespace PatternMatch;
-  Value *A = nullptr, *B = nullptr;
-  if (match(C, m_LogicalAnd(m_Value(A), m_Value(B))))
-    return {A, "and"};
-  if (match(C, m_LogicalOr(m_Value(A), m_Value(B))))
-    return {A, "or"};
-  return {nullptr, nullptr};
 }
 
 } // namespace
@@ -159,7 +147,7 @@ void Instrumenter::lateFunction(Function &F, LoopInfo &LI) {
                at(firstLoc(Br->getSuccessor(1)));
     D.Copy = copyOf(D);
     BranchCount BC{Br, addNode(D)};
-    auto [Op, Name] = firstOperand(Br->getCondition());
+    auto [Op, Name] = logicalBranchOp(Br->getCondition());
     if (Op) {
       NodeDesc E = D;
       E.Name = std::string("first-") + Name;

@@ -230,10 +230,11 @@ void attachFunction(IRFunctionSeg &FS, const std::string &Key,
       Ruv &K = Kept[B];
       for (auto &[Op, Count] : R->second.counts()) {
         std::string ArmOp;
-        bool True = false;
-        if (icc::parseSelectArmKey(Op, True, ArmOp)) {
+        bool True = false, Second = false;
+        if (icc::parseSelectArmKey(Op, True, ArmOp, Second)) {
           HalfArmsOf[S->second].add(ArmOp, Count / 2);
-          if (auto P = icc::selectArmProbability(FS, B, True))
+          if (auto P = Second ? icc::secondTestProbability(FS, B, True)
+                              : icc::selectArmProbability(FS, B, True))
             ArmsOf[S->second][*P].add(ArmOp, Count);
           else
             K.add(ArmOp, Count / 2); // no name for it: the estimated 1/2
@@ -293,6 +294,7 @@ void releaseBlockMaps(IRFunctionSeg &FS) {
   FS.CopyOf = {};
   FS.DataBranch = {};
   FS.SelectLocs = {};
+  FS.SplitLocs = {};
 }
 
 void releaseBlockMaps(IRCollection &C) {

@@ -229,6 +229,42 @@ TEST(Ct, LateRecordOfTheSameCopyWinsOverTheSourceRecord) {
   EXPECT_DOUBLE_EQ(Got["Pir_f_6_9_c1"], 0.6);
 }
 
+TEST(Ct, FirstTestOfASplitBranchFromItsLateRecordsSummedOverCopies) {
+  // The probability that the first test of a branch on a logical and/or is
+  // true (icc::secondTestProbability): the instrument=late "first-or"
+  // records at its location, copies summed (3 of 10 and 9 of 20), not the
+  // "br" record at the same place nor another location's.
+  Parameter P{"Pir_f_6_9_first", "branch", 0.5, "static: estimated, split branch",
+              "dir/k.c:6:9", "first test"};
+  SegFile S = seg();
+  S.Functions[0].Parameters = {P};
+  CtFile C = sample();
+  auto late = [](const char *Op, unsigned Line, int Copy, uint64_t Exec, uint64_t True) {
+    CtNode N;
+    N.Kind = "branch";
+    N.File = "k.c";
+    N.Line = Line;
+    N.Col = 9;
+    N.Copy = Copy;
+    N.Op = Op;
+    N.Executions = Exec;
+    N.Arms = {{"true", True, 0, 0}, {"false", Exec - True, 0, 0}};
+    return N;
+  };
+  C.Functions[0].Late = {late("br", 6, 0, 10, 10), late("first-or", 6, 0, 10, 3),
+                         late("first-or", 6, 1, 20, 9), late("first-or", 7, 0, 50, 50)};
+  std::map<std::string, double> Got;
+  for (const ProfileValue &V : profileParameters(C, S))
+    Got[V.Name] = V.Value;
+  EXPECT_DOUBLE_EQ(Got.at("Pir_f_6_9_first"), 0.4);
+  // No late record: no value (the source's branch record is not about it).
+  C.Functions[0].Late.clear();
+  Got.clear();
+  for (const ProfileValue &V : profileParameters(C, S))
+    Got[V.Name] = V.Value;
+  EXPECT_FALSE(Got.count("Pir_f_6_9_first"));
+}
+
 TEST(Ct, IrSelectFromTheTrueArmOfTheRecordAtItsLocation) {
   // A select made into a jump: the probability that its condition is true
   // (no successors), from the 'true' arm of the record at its location.
