@@ -367,11 +367,12 @@ void collectBlocks(Recording &R, MachineFunction &MF, const MachineLoopInfo &MLI
     SmallVector<MachineOperand, 4> Cond;
     const MachineLoop *L = MLI.getLoopFor(&MBB);
     auto Last = MBB.getLastNonDebugInstr();
-    if (!L || Last == MBB.end() || !Last->isUnconditionalBranch() ||
+    if (Last == MBB.end() || !Last->isUnconditionalBranch() ||
         TII.analyzeBranch(MBB, TBB, FBB, Cond, /*AllowModify=*/false) ||
-        Cond.empty() || !TBB || !FBB || !L->contains(TBB) || L->contains(FBB))
+        Cond.empty() || !TBB || !FBB)
       continue;
     BlockRecord &B = R.Blocks[Index[&MBB]];
+    B.ExitJumpLoop = L && L->contains(TBB) && !L->contains(FBB);
     B.ExitJumpTo = Index[FBB];
     B.ExitJumpNumber = FBB->getNumber();
     B.ExitJumpSize = 1; // the jump and the instructions bundled with it
@@ -437,8 +438,20 @@ void collectBlocks(Recording &R, MachineFunction &MF, const MachineLoopInfo &MLI
         B.ExitFrom = B.Orig;
         B.Orig = Out;
       }
-    } else if (Index[&MBB] > First)
-      B.Orig = R.Blocks[Index[&MBB] - 1].Orig;
+    } else if (Index[&MBB] > First) {
+      // A block entered from several places that the layout puts behind a
+      // block of another loop (a join inside a loop, after the code before
+      // the loop): the block it falls into, in its own loop, if that has
+      // code of its own; else the block before it.
+      const MachineLoop *L = MLI.getLoopFor(&MBB);
+      const MachineBasicBlock *Prev = MBB.getPrevNode();
+      const MachineBasicBlock *Next = MBB.succ_size() == 1 ? *MBB.succ_begin() : nullptr;
+      if (Prev && Next && MLI.getLoopFor(Prev) != L && MLI.getLoopFor(Next) == L &&
+          !R.Blocks[Index[Next]].Inherited && R.Blocks[Index[Next]].Orig)
+        B.Orig = R.Blocks[Index[Next]].Orig;
+      else
+        B.Orig = R.Blocks[Index[&MBB] - 1].Orig;
+    }
   }
   selectShares(R, MF, MLI, First);
   if (IccDump && OrigFn) {
@@ -729,6 +742,10 @@ void FunctionCosting::moveExitJumps() {
     auto Jump = B.Insts.end() - B.ExitJumpSize;
     const BlockRecord &To = R.Blocks[B.ExitJumpTo];
     if (!To.Orig || !Coster.isUnconditionalBranch(*Jump))
+      continue;
+    // Outside the loop-exit case only where the jump lies on an IR edge of
+    // its own (to another IR block's code, from a block not on an edge).
+    if (!B.ExitJumpLoop && (To.Inherited || !B.Orig || B.Orig == To.Orig || B.EdgeTo))
       continue;
     std::vector<MCInst> Insts(Jump, B.Insts.end());
     B.Insts.erase(Jump, B.Insts.end());

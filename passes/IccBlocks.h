@@ -86,12 +86,17 @@ struct BlockRecord {
   /// predecessor and one successor with blocks of their own: a split
   /// critical edge, a skip jump): it runs as often as that edge is taken.
   const llvm::BasicBlock *EdgeTo = nullptr;
-  /// The block ends in "branch back into its loop; else jump out of it": the
-  /// trailing jump (its last ExitJumpSize instructions, delay slot included)
-  /// runs once per loop exit, not once per iteration, and is costed with
-  /// the block it jumps to (record ExitJumpTo).
+  /// The block ends in a conditional jump and an unconditional one
+  /// ("jcc T; jmp F"): the trailing jump (its last ExitJumpSize
+  /// instructions, delay slot included) runs only when the conditional one
+  /// is not taken, as often as the IR edge to F's block, not on every
+  /// execution of the block, and is costed on that edge (record
+  /// ExitJumpTo: F). ExitJumpLoop: "branch back into its loop; else jump
+  /// out of it", the trailing jump runs once per loop exit, costed with
+  /// the block it jumps to where no edge of its own is clear.
   int ExitJumpTo = -1;
   unsigned ExitJumpSize = 0;
+  bool ExitJumpLoop = false;
   bool ExitJumpMoved = false;
   int ExitJumpNumber = -1;   ///< for dumps
   /// The only way out of a loop, charged with the block the loop leaves to
