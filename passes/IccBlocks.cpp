@@ -361,25 +361,6 @@ void collectBlocks(Recording &R, MachineFunction &MF, const MachineLoopInfo &MLI
       MBB.setLabelMustBeEmitted();
     R.BlockOfLabel[MBB.getSymbol()] = I;
   }
-  const TargetInstrInfo &TII = *MF.getSubtarget().getInstrInfo();
-  for (MachineBasicBlock &MBB : MF) {
-    MachineBasicBlock *TBB = nullptr, *FBB = nullptr;
-    SmallVector<MachineOperand, 4> Cond;
-    const MachineLoop *L = MLI.getLoopFor(&MBB);
-    auto Last = MBB.getLastNonDebugInstr();
-    if (Last == MBB.end() || !Last->isUnconditionalBranch() ||
-        TII.analyzeBranch(MBB, TBB, FBB, Cond, /*AllowModify=*/false) ||
-        Cond.empty() || !TBB || !FBB)
-      continue;
-    BlockRecord &B = R.Blocks[Index[&MBB]];
-    B.ExitJumpLoop = L && L->contains(TBB) && !L->contains(FBB);
-    B.ExitJumpTo = Index[FBB];
-    B.ExitJumpNumber = FBB->getNumber();
-    B.ExitJumpSize = 1; // the jump and the instructions bundled with it
-    for (auto I = std::next(Last.getInstrIterator());
-         I != MBB.instr_end() && I->isInsideBundle(); ++I)
-      ++B.ExitJumpSize;
-  }
   // An IR block's branch is still a branch if one of the block's own
   // machine blocks ends in a conditional jump to another block's code.
   for (MachineBasicBlock &MBB : MF) {
@@ -452,6 +433,35 @@ void collectBlocks(Recording &R, MachineFunction &MF, const MachineLoopInfo &MLI
       else
         B.Orig = R.Blocks[Index[&MBB] - 1].Orig;
     }
+  }
+  // Blocks ending in "jcc T; jmp F" (BlockRecord::ExitJumpTo), once every
+  // block has its IR block.
+  const TargetInstrInfo &TII = *MF.getSubtarget().getInstrInfo();
+  for (MachineBasicBlock &MBB : MF) {
+    MachineBasicBlock *TBB = nullptr, *FBB = nullptr;
+    SmallVector<MachineOperand, 4> Cond;
+    const MachineLoop *L = MLI.getLoopFor(&MBB);
+    auto Last = MBB.getLastNonDebugInstr();
+    if (Last == MBB.end() || !Last->isUnconditionalBranch() ||
+        TII.analyzeBranch(MBB, TBB, FBB, Cond, /*AllowModify=*/false) ||
+        Cond.empty() || !TBB || !FBB)
+      continue;
+    BlockRecord &B = R.Blocks[Index[&MBB]];
+    B.ExitJumpLoop = L && L->contains(TBB) && !L->contains(FBB);
+    // Outside the loop-exit case only if no other block of the same IR
+    // block's code jumps there too: the trailing jump alone takes that IR
+    // edge.
+    if (!B.ExitJumpLoop &&
+        (!B.Orig || llvm::any_of(FBB->predecessors(), [&](const MachineBasicBlock *P) {
+           return P != &MBB && R.Blocks[Index[P]].Orig == B.Orig;
+         })))
+      continue;
+    B.ExitJumpTo = Index[FBB];
+    B.ExitJumpNumber = FBB->getNumber();
+    B.ExitJumpSize = 1; // the jump and the instructions bundled with it
+    for (auto I = std::next(Last.getInstrIterator());
+         I != MBB.instr_end() && I->isInsideBundle(); ++I)
+      ++B.ExitJumpSize;
   }
   selectShares(R, MF, MLI, First);
   if (IccDump && OrigFn) {
@@ -744,8 +754,10 @@ void FunctionCosting::moveExitJumps() {
     if (!To.Orig || !Coster.isUnconditionalBranch(*Jump))
       continue;
     // Outside the loop-exit case only where the jump lies on an IR edge of
-    // its own (to another IR block's code, from a block not on an edge).
-    if (!B.ExitJumpLoop && (To.Inherited || !B.Orig || B.Orig == To.Orig || B.EdgeTo))
+    // its own (to another IR block's code, from a block not on an edge, that
+    // runs whenever its IR block does).
+    if (!B.ExitJumpLoop && (To.Inherited || !B.Orig || B.Orig == To.Orig || B.EdgeTo ||
+                            B.Arm || B.SelectShare != 1))
       continue;
     std::vector<MCInst> Insts(Jump, B.Insts.end());
     B.Insts.erase(Jump, B.Insts.end());
@@ -759,6 +771,9 @@ void FunctionCosting::moveExitJumps() {
     E.Orig = B.Orig;
     E.OrigFn = B.OrigFn;
     E.EdgeTo = To.Orig;
+    // A jump taken per iteration is costed like its block's code, in the
+    // loop's steady state; a loop's exit jump on its own, once per exit.
+    E.InLoop = B.InLoop && !B.ExitJumpLoop;
     E.Number = B.Number;
     E.OrigNumber = B.OrigNumber;
     E.Insts = std::move(Insts);

@@ -58,10 +58,15 @@ int clip(int n, const int *a, int *b, int t) {
 // CHECK: param Pir_merge_18_29 default=1.000000 [static: estimated, bound test of a merge index
 // CHECK: param Pir_merge_18_9 default=0.500000 [static: estimated, merge step: P = 1/2, a comparison of two loads through indices its outcome advances
 // CHECK-SAME: (a merge step: estimated 1/2 on random input)
-// The loop's copies of the comparison: a conditional jump, no load chain.
+// The loop's copies of the comparison: a conditional jump, no load chain;
+// the unconditional jump after it ("jae; jmp") on the edge it takes, in the
+// loop's steady state.
 // CHECK: ir-loop
 // CHECK: branch_prob=Pir_merge_18_9
-// CHECK-NEXT: ICC:x86-64-v3: branch=2 branch.cond.data=1 cycles=
+// CHECK-NEXT: ICC:x86-64-v3: branch=1 branch.cond.data=1 cycles=
+// CHECK-NEXT: INTCC
+// CHECK-NEXT: Stage @18 freq=Pir_merge_18_17*Pir_merge_18_29*Pir_merge_18_9
+// CHECK-NEXT: ICC:x86-64-v3: branch=1 cycles=0.5 instructions=1 
 // CHECK-LABEL: function lower
 // CHECK: param Pir_lower_31_22 default=0.500000 [static: estimated, search step: P = 1/2, a load whose address the outcome steers compared with a loop-invariant key
 // CHECK-SAME: a select, charged where the machine code made it a branch]
