@@ -368,6 +368,40 @@ std::optional<ProfileValue> lateBranchValue(const CtFunction &Fn, const Paramete
                           std::to_string(R->Executions) + " executions"};
 }
 
+/// The measured probability that the vectoriser's runtime checks find two
+/// ranges overlapping, for parameter P (a name "Pov_<fn>_<line>_<col>"
+/// with "_c<k>" for copy k, Where the branch's "file:line:col", TakenAt
+/// the arm "true" / "false" that leaves the vector loop out; passes/
+/// IRBranchCond.cpp checksPassing): that arm's count over the executions
+/// of the instrument=late record of Fn at that location and copy. The
+/// branch may test the minimum iteration count too: the value is then the
+/// share of executions that left the vector loop out for either reason.
+/// nullopt if no such record or never executed.
+std::optional<ProfileValue> lateAliasValue(const CtFunction &Fn, const Parameter &P) {
+  size_t C2 = P.Where.rfind(':'), C1 = C2 == std::string::npos ? C2 : P.Where.rfind(':', C2 - 1);
+  if (C1 == std::string::npos)
+    return std::nullopt;
+  auto [Line, Col] = lineCol(P.Where.substr(C1 + 1));
+  auto Base = [](const std::string &F) { return F.substr(F.rfind('/') + 1); };
+  std::string File = Base(P.Where.substr(0, C1));
+  int Copy = 0;
+  if (size_t U = P.Name.rfind("_c");
+      U != std::string::npos && U + 2 < P.Name.size() &&
+      P.Name.find_first_not_of("0123456789", U + 2) == std::string::npos)
+    Copy = std::atoi(P.Name.c_str() + U + 2);
+  for (const CtNode &N : Fn.Late)
+    if (N.Kind == "branch" && N.Op == "br" && N.Line == Line && N.Col == Col &&
+        N.Copy == Copy && Base(N.File) == File && N.Executions)
+      for (const CtArm &A : N.Arms)
+        if (A.Label == P.TakenAt)
+          return ProfileValue{P.Name, double(A.Count) / double(N.Executions),
+                              "optimised branch " + P.Where + " copy " + std::to_string(Copy) +
+                                  ": vector loop left out (arm '" + A.Label + "') " +
+                                  std::to_string(A.Count) + " / " +
+                                  std::to_string(N.Executions) + " executions"};
+  return std::nullopt;
+}
+
 /// The measured probability that the first test of a branch on a logical
 /// and/or is true, for parameter P (a name "Pir_..._first", Where
 /// "file:line:col" the branch's location; the second test's share,
@@ -480,7 +514,10 @@ std::vector<ProfileValue> profileParameters(const CtFile &Ct, const SegFile &Seg
       return S.Name + ":" + std::to_string(N.Line) + ":" + std::to_string(N.Col);
     };
     for (const Parameter &P : S.Parameters)
-      if (P.Kind == "branch" && !P.TakenAt.empty()) {
+      if (P.Kind == "branch" && P.Name.rfind("Pov_", 0) == 0) {
+        if (auto V = lateAliasValue(*F, P))
+          Out.push_back(*V);
+      } else if (P.Kind == "branch" && !P.TakenAt.empty()) {
         // The optimised code's own count of this branch (copy) first.
         if (auto V = lateBranchValue(*F, P, Params))
           Out.push_back(*V);

@@ -229,6 +229,8 @@ struct Parameter {
   /// "file:line:col" of the branch): the first source location ("line:col")
   /// of the successor it is the probability of, and of the other one; a
   /// component-timing profile matches them to the measured branch's arms.
+  /// An alias-check indicator (Pov_...): the arms of the optimised branch,
+  /// "true" or "false", that leaves the vector loop out and the other.
   std::string TakenAt, OtherAt;
   /// A default that depends on other names: an expression in source names
   /// (the min-update idiom's "(log(n) + 0.57721566 + 1/(2*(n)))/(n)",

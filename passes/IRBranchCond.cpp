@@ -454,19 +454,57 @@ std::optional<std::string> Builder::exactCondition(BranchInst *Br) {
 }
 
 /// The condition of Br, a runtime check before the vectorised loop SL
-/// (its one side leads into SL), with every comparison of addresses of
-/// different objects (an alias check: no source value) taking the value
-/// that lets SL run -- the checks of no overlap pass, as guardedLoop
-/// assumes -- and the other tests exact: the minimum iteration count, and
-/// a symbolic stride speculated to be 1 (the vectoriser's loop version
-/// for unit stride, which a column walk of stride n never takes). nullopt
-/// if a test is neither.
+/// (its one side leads into SL), with the tests exact: the minimum
+/// iteration count, a symbolic stride speculated to be 1 (the vectoriser's
+/// loop version for unit stride, which a column walk of stride n never
+/// takes), and every comparison of addresses of different objects (an
+/// alias check: the addresses are data) the indicator that the checks find
+/// the ranges overlapping, a parameter Pov_<fn>_<line>_<col> of the
+/// branch's location (_c<k> for its copy k, copyNumber), default 0: the
+/// checks pass, as guardedLoop assumes (source aliasCheckSource, estimated).
+/// Its TakenAt is the arm ("true" / "false") of the branch that leaves SL
+/// out, which an instrument=late record counts. nullopt if a test is
+/// none of these.
 std::optional<std::string> Builder::checksPassing(BranchInst *Br, const Loop *SL) {
   if (!Br || !Br->isConditional() || transformations(const_cast<Loop *>(SL)) != "vectorised")
     return std::nullopt;
   // The value of the condition that leads into SL.
   bool IntoOnTrue = DT.dominates(Br->getSuccessor(0), SL->getHeader());
-  return exactValue(Br->getCondition(), 0, IntoOnTrue);
+  const DebugLoc &DL = Br->getDebugLoc();
+  int Copy = copyNumber(Br);
+  std::string Name = DL && DL.getLine()
+                         ? "Pov_" + Out.Name + "_" + std::to_string(DL.getLine()) + "_" +
+                               std::to_string(DL.getCol()) +
+                               (Copy ? "_c" + std::to_string(Copy) : std::string())
+                         : std::string();
+  AliasIndicator = Name;
+  std::optional<std::string> R = exactValue(Br->getCondition(), 0, IntoOnTrue);
+  AliasIndicator.clear();
+  if (R && !Name.empty() && R->find(Name) != std::string::npos && !findParameter(Name)) {
+    Parameter P{Name, "branch", 0.0, aliasCheckSource(), fileLineCol(DL),
+                "probability that the vectoriser's runtime checks at " +
+                    std::to_string(DL.getLine()) +
+                    " find the ranges overlapping (the scalar loop runs; estimated 0: the "
+                    "addresses are data)"};
+    P.TakenAt = IntoOnTrue ? "false" : "true";
+    P.OtherAt = IntoOnTrue ? "true" : "false";
+    addParameter(std::move(P));
+  }
+  return R;
+}
+
+/// Whether Cmp compares addresses of different objects, or integers made
+/// of them (the vectoriser's difference checks, `(a - b) < VF*UF*size` on
+/// ptrtoint): no source value.
+static bool comparesAddresses(ICmpInst *Cmp, ScalarEvolution &SE) {
+  if (Cmp->getOperand(0)->getType()->isPointerTy())
+    return true;
+  return llvm::any_of(Cmp->operands(), [&](Value *X) {
+    return SE.isSCEVable(X->getType()) && SCEVExprContains(SE.getSCEV(X), [](const SCEV *Y) {
+             auto *U = dyn_cast<SCEVUnknown>(Y);
+             return U && U->getType()->isPointerTy();
+           });
+  });
 }
 
 /// The 0/1 value of the i1 value V as an expression (see exactCondition).
@@ -480,8 +518,12 @@ std::optional<std::string> Builder::exactValue(Value *V, int Depth,
     return C->isZero() ? "0" : "1";
   if (auto *Cmp = dyn_cast<ICmpInst>(V)) {
     auto R = exactCompare(Cmp);
-    if (!R && Passing && Cmp->getOperand(0)->getType()->isPointerTy())
-      return *Passing ? "1" : "0";
+    if (!R && Passing && comparesAddresses(Cmp, SE)) {
+      if (AliasIndicator.empty())
+        return *Passing ? "1" : "0";
+      // Passing when the ranges do not overlap.
+      return *Passing ? negation(AliasIndicator) : AliasIndicator;
+    }
     return R;
   }
   auto Sub = [&](Value *X, bool Flip = false) {
@@ -491,7 +533,8 @@ std::optional<std::string> Builder::exactValue(Value *V, int Depth,
   auto And = [](const std::string &A, const std::string &B) -> std::string {
     if (A == "0" || B == "0")
       return "0";
-    return A == "1" ? B : B == "1" ? A : A + "*" + B;
+    // (0/1 values: x*x = x, the alias indicator of several checks)
+    return A == "1" || A == B ? B : B == "1" ? A : A + "*" + B;
   };
   auto Not = [](const std::string &A) -> std::string {
     return negation(A);

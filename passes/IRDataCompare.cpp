@@ -43,6 +43,9 @@ const char *const kSelectArmSource =
 const char *const kFirstTestSource =
     "static: estimated, split branch: P = 1/2, the first test of a branch on a logical "
     "and/or that code generation splits into two jumps decides on data";
+const char *const kAliasCheckSource =
+    "static: estimated, alias check: P = 0, the vectoriser's runtime checks that two "
+    "ranges do not overlap pass (addresses are data)";
 const char *const kSelectNote = "; a select, charged where the machine code made it a branch";
 
 Value *stripCasts(Value *V) {
@@ -422,6 +425,8 @@ std::string dataCompareSource(DataCompareKind K, bool Select) {
 std::string selectArmSource() { return kSelectArmSource; }
 
 std::string firstTestSource() { return kFirstTestSource; }
+
+std::string aliasCheckSource() { return kAliasCheckSource; }
 
 bool isSearchStepSource(const std::string &Source) {
   return Source.rfind(kSearchSource, 0) == 0;

@@ -94,6 +94,11 @@ std::string selectArmSource();
 /// icc::secondTestProbability): estimated 1/2.
 std::string firstTestSource();
 
+/// The source of the indicator Pov_<fn>_<line>_<col> that the vectoriser's
+/// runtime alias checks find two ranges overlapping (Builder::checksPassing):
+/// estimated 0, the checks pass.
+std::string aliasCheckSource();
+
 /// Whether Source is that of a select's comparison (dataCompareSource(K,
 /// true)): it costs only where the machine code has a branch for the
 /// select (RUV key branch.select of the block).

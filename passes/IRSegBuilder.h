@@ -295,6 +295,10 @@ private:
   std::optional<std::string> checksPassing(BranchInst *Br, const Loop *SL);
   std::optional<std::string> exactValue(Value *V, int Depth,
                                         std::optional<bool> Passing = std::nullopt);
+  /// While checksPassing reads a branch: the name of its alias-check
+  /// indicator (Pov_<fn>_<line>_<col>[_c<k>]), which exactValue writes for
+  /// a comparison of addresses of different objects; "" otherwise.
+  std::string AliasIndicator;
   std::optional<std::string> exactCompare(ICmpInst *Cmp);
   const SCEV *distribute(const SCEV *S);
 

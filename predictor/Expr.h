@@ -107,11 +107,21 @@ GiNaC::ex expandWithin(const GiNaC::ex &E, size_t MaxTerms, bool *Expanded = nul
 /// knows E does not depend on (FormulaBuilder::dependsOn).
 GiNaC::ex dropTermsWith(const GiNaC::ex &E, const std::set<std::string> &Names);
 
+/// Whether Name is an indicator: a parameter that is 0 or 1 on each run of
+/// the code it decides, whose value is the probability that it is 1 (the
+/// vectoriser's alias checks finding an overlap, Pov_<fn>_<line>_<col>,
+/// passes/IRBranchCond.cpp checksPassing).
+bool isIndicator(const std::string &Name);
+
 /// Substitutes values for symbols by name and evaluates to a double: the
 /// numbers of each sum and product are combined exactly if they are exact,
 /// else in ascending order of value, so that the result does not depend on
 /// GiNaC's address-dependent order of operands (the same bits in every
-/// run). Throws std::runtime_error listing the symbols still free.
+/// run). Indicators (isIndicator) of E with a value p strictly between 0 and
+/// 1: the mean of E over their 0/1 values, each 1 with its probability p
+/// (E is not linear in them: a loop's frequency and its trip count both
+/// depend on one); at most 10 such, else E at the values as given. Throws
+/// std::runtime_error listing the symbols still free.
 double evaluate(const GiNaC::ex &E, const std::map<std::string, double> &Values);
 
 /// E without the terms of its top-level sum whose coefficient is a

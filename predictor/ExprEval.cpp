@@ -255,7 +255,10 @@ ex keptValue(size_t Id, const exvector &Args, const std::map<std::string, double
 }
 } // namespace
 
-double evaluate(const ex &E, const std::map<std::string, double> &Values) {
+bool isIndicator(const std::string &Name) { return Name.rfind("Pov_", 0) == 0; }
+
+/// evaluate() at Values as given (no mixing of indicators).
+static double evaluateAt(const ex &E, const std::map<std::string, double> &Values) {
   exmap M;
   for (const std::string &S : freeSymbols(E)) {
     auto It = Values.find(S);
@@ -272,6 +275,28 @@ double evaluate(const ex &E, const std::map<std::string, double> &Values) {
                                              : "no value for " + Missing);
   }
   return dbl(V);
+}
+
+double evaluate(const ex &E, const std::map<std::string, double> &Values) {
+  std::vector<std::pair<std::string, double>> Mixed;
+  for (const std::string &S : freeSymbols(E))
+    if (auto It = Values.find(S);
+        isIndicator(S) && It != Values.end() && It->second > 0 && It->second < 1)
+      Mixed.push_back({S, It->second});
+  if (Mixed.empty() || Mixed.size() > 10)
+    return evaluateAt(E, Values);
+  std::map<std::string, double> At = Values;
+  double Sum = 0;
+  for (unsigned Corner = 0; Corner < (1u << Mixed.size()); ++Corner) {
+    double W = 1;
+    for (size_t I = 0; I < Mixed.size(); ++I) {
+      bool One = Corner >> I & 1;
+      At[Mixed[I].first] = One;
+      W *= One ? Mixed[I].second : 1 - Mixed[I].second;
+    }
+    Sum += W * evaluateAt(E, At);
+  }
+  return Sum;
 }
 
 } // namespace segtime

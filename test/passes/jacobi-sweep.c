@@ -25,13 +25,16 @@ void kernel(int n, int t, double *u, double *v) {
 }
 
 // CHECK-NOT: param N_
+// CHECK: param Pov_kernel_22_7 default=0.000000 [static: estimated, alias check
 // CHECK: IR-level SEG (-O2):
 // The row loop around the vectorised j loop is not itself vectorised.
 // CHECK: Loop @21 ir-loop trip=n - 2 index=k_kernel_ir{{[0-9]+}} freq=
 // The vector loop (4 x 2 lanes, from the minimum-iteration check's exact
-// condition), then the scalar remainder: all n - 2 if the check fails.
-// CHECK: Loop @0 ir-loop trip=1 + idiv(-4 + 4*idiv(n - 2, 4), 4) {{.*}}freq=(1 - cmp_lt((-1 + (-1 + n)), 4))
-// CHECK: Loop @22 ir-loop trip=n + (-1 + cmp_lt(n - 2, 4))*(1 + 4*idiv(n - 2, 4)) - 1 - cmp_lt(n - 2, 4)
+// condition, unless the alias checks find u and v overlapping: the
+// indicator Pov_kernel_22_7, estimated 0), then the scalar remainder: all
+// n - 2 if a check fails.
+// CHECK: Loop @0 ir-loop trip=1 + idiv(-4 + 4*idiv(n - 2, 4), 4) {{.*}}freq=(1 - cmp_lt((-1 + (-1 + n)), 4))*(1 - Pov_kernel_22_7)
+// CHECK: Loop @22 ir-loop trip=(-1 + cmp_lt(n - 2, 4))*(Pov_kernel_22_7 - 1) - (-1 + cmp_lt(n - 2, 4))*(1 + 4*idiv(n - 2, 4))*(Pov_kernel_22_7 - 1) + n - 2 
 // PLAIN: "instructions": 44483.0,
 
 // AVX-NOT: param N_

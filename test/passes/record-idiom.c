@@ -79,5 +79,5 @@ void halve(int n, int m, const double *a, double *best) {
 // JSON-NEXT: "source": "static: min-update idiom, H_N/N with N = n",
 
 // n = 24: H_24/24 = 0.157332; -p overrides it.
-// PRED: parameters: m=10 [user] n=24 [user] Pir_colmin_22_11=0.157332 [static: min-update idiom, H_N/N with N = n]
-// USER: parameters: Pir_colmin_22_11=0.5 [user] m=10 [user] n=24 [user]
+// PRED: parameters: {{.*}}m=10 [user] n=24 [user] Pir_colmin_22_11=0.157332 [static: min-update idiom, H_N/N with N = n]
+// USER: parameters: Pir_colmin_22_11=0.5 [user] {{.*}}m=10 [user] n=24 [user]

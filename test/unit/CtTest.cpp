@@ -265,6 +265,42 @@ TEST(Ct, FirstTestOfASplitBranchFromItsLateRecordsSummedOverCopies) {
   EXPECT_FALSE(Got.count("Pir_f_6_9_first"));
 }
 
+TEST(Ct, AliasCheckFromTheArmOfItsCopyThatLeavesTheVectorLoopOut) {
+  // An alias-check indicator of copy 1 of the branch at 6:9 whose false arm
+  // leaves the vector loop out (TakenAt "false"): 3 of that copy's 12
+  // executions; copy 0's record and the source's are not about it.
+  Parameter P{"Pov_f_6_9_c1", "branch", 0.0, "static: estimated, alias check", "dir/k.c:6:9",
+              "alias check"};
+  P.TakenAt = "false";
+  P.OtherAt = "true";
+  SegFile S = seg();
+  S.Functions[0].Parameters = {P};
+  CtFile C = sample();
+  auto late = [](int Copy, uint64_t Exec, uint64_t True) {
+    CtNode N;
+    N.Kind = "branch";
+    N.File = "k.c";
+    N.Line = 6;
+    N.Col = 9;
+    N.Copy = Copy;
+    N.Op = "br";
+    N.Executions = Exec;
+    N.Arms = {{"true", True, 7, 7}, {"false", Exec - True, 8, 5}};
+    return N;
+  };
+  C.Functions[0].Late = {late(0, 10, 1), late(1, 12, 9)};
+  std::map<std::string, double> Got;
+  for (const ProfileValue &V : profileParameters(C, S))
+    Got[V.Name] = V.Value;
+  EXPECT_DOUBLE_EQ(Got.at("Pov_f_6_9_c1"), 0.25);
+  // No late record: no value (the source's record at 6:9 is another branch).
+  C.Functions[0].Late.clear();
+  Got.clear();
+  for (const ProfileValue &V : profileParameters(C, S))
+    Got[V.Name] = V.Value;
+  EXPECT_FALSE(Got.count("Pov_f_6_9_c1"));
+}
+
 TEST(Ct, IrSelectFromTheTrueArmOfTheRecordAtItsLocation) {
   // A select made into a jump: the probability that its condition is true
   // (no successors), from the 'true' arm of the record at its location.

@@ -437,6 +437,26 @@ TEST(Expr, DropTermsWith) {
   EXPECT_TRUE(dropTermsWith(E, {}).is_equal(E));
 }
 
+// An indicator (Pov_...) with a probability: the mean over its 0/1 values, not
+// the form at the probability. A loop run (1 - x) times with a trip of
+// n*(1 - x) (the vector loop) and one run x times with a trip of n*x (the
+// scalar loop): n at either value, n/2 + n/2 = n in the mean, not the n/2 that
+// x = 1/2 substituted gives. Other names keep their values; at most 10 mixed.
+TEST(Expr, IndicatorsAreMixedOverTheirTwoValues) {
+  ex E = parseExpr("(1 - Pov_f_3_5)*(1 - Pov_f_3_5)*n + Pov_f_3_5*Pov_f_3_5*n");
+  EXPECT_DOUBLE_EQ(evaluate(E, {{"n", 100}, {"Pov_f_3_5", 0}}), 100);
+  EXPECT_DOUBLE_EQ(evaluate(E, {{"n", 100}, {"Pov_f_3_5", 0.5}}), 100);
+  EXPECT_DOUBLE_EQ(evaluate(E, {{"n", 100}, {"Pov_f_3_5", 0.25}}), 100);
+  // A probability that is not an indicator's is substituted as it is.
+  ex P = parseExpr("p*p*n");
+  EXPECT_DOUBLE_EQ(evaluate(P, {{"n", 100}, {"p", 0.5}}), 25);
+  // Two indicators: the four corners weighted by their probabilities.
+  ex T = parseExpr("Pov_a_1_1*Pov_b_2_1");
+  EXPECT_DOUBLE_EQ(evaluate(T, {{"Pov_a_1_1", 0.5}, {"Pov_b_2_1", 0.25}}), 0.125);
+  EXPECT_TRUE(isIndicator("Pov_a_1_1"));
+  EXPECT_FALSE(isIndicator("Pir_a_1_1"));
+}
+
 // A callee's parameter named as in its caller's formulas (the IR level of
 // inlined code): "kernel.n" is one symbol, the one Formula binds.
 TEST(Expr, ParsesCalleeParameterNames) {
