@@ -251,6 +251,53 @@ std::pair<unsigned, unsigned> lineCol(const std::string &S) {
   return sscanf(S.c_str(), "%u:%u", &L, &C) == 2 ? std::pair{L, C} : std::pair{0u, 0u};
 }
 
+/// A location "file:line:col": the file's base name (records and SEGs may
+/// name it by different paths), line and column; nullopt if Where has no
+/// ":line:col".
+struct RecordPlace {
+  std::string File;
+  unsigned Line = 0, Col = 0;
+  bool at(const CtNode &N) const {
+    return N.Line == Line && N.Col == Col && N.File.substr(N.File.rfind('/') + 1) == File;
+  }
+};
+static std::optional<RecordPlace> placeOf(const std::string &Where) {
+  size_t C2 = Where.rfind(':'), C1 = C2 == std::string::npos ? C2 : Where.rfind(':', C2 - 1);
+  if (C1 == std::string::npos)
+    return std::nullopt;
+  std::string File = Where.substr(0, C1);
+  auto [Line, Col] = lineCol(Where.substr(C1 + 1));
+  return RecordPlace{File.substr(File.rfind('/') + 1), Line, Col};
+}
+
+/// Which of a two-arm record's arms P counts: the one whose target is
+/// nearer (lines, then columns) to P.TakenAt than the other arm's, with
+/// P.OtherAt nearer to the other arm; nullopt if both fit as well.
+static std::optional<int> armNearerTaken(const Parameter &P, const CtNode &N) {
+  auto Dist = [](std::pair<unsigned, unsigned> A, const CtArm &B) {
+    return std::pair{std::abs(long(A.first) - long(B.TargetLine)),
+                     std::abs(long(A.second) - long(B.TargetCol))};
+  };
+  auto T = lineCol(P.TakenAt), O = lineCol(P.OtherAt);
+  auto Sum = [](std::pair<long, long> A, std::pair<long, long> B) {
+    return std::pair{A.first + B.first, A.second + B.second};
+  };
+  auto Straight = Sum(Dist(T, N.Arms[0]), Dist(O, N.Arms[1]));
+  auto Crossed = Sum(Dist(T, N.Arms[1]), Dist(O, N.Arms[0]));
+  if (Straight == Crossed)
+    return std::nullopt;
+  return Straight < Crossed ? 0 : 1;
+}
+
+/// The copy number of a parameter named "..._c<k>" (k), else 0.
+static int copyOfName(const std::string &Name) {
+  size_t U = Name.rfind("_c");
+  if (U != std::string::npos && U + 2 < Name.size() &&
+      Name.find_first_not_of("0123456789", U + 2) == std::string::npos)
+    return std::atoi(Name.c_str() + U + 2);
+  return 0;
+}
+
 /// Calls Visit(N) for each two-arm branch record N of Ct (any function: the
 /// optimiser inlines) at Where ("file:line:col", files compared by their
 /// base names) whose operation is "br" or, with Selects, "select", until
@@ -258,17 +305,13 @@ std::pair<unsigned, unsigned> lineCol(const std::string &S) {
 template <typename VisitFn>
 static bool forTwoArmRecordsAt(const CtFile &Ct, const std::string &Where, bool Selects,
                                VisitFn Visit) {
-  size_t C2 = Where.rfind(':'), C1 = C2 == std::string::npos ? C2 : Where.rfind(':', C2 - 1);
-  if (C1 == std::string::npos)
+  auto At = placeOf(Where);
+  if (!At)
     return false;
-  auto Base = [](const std::string &F) { return F.substr(F.rfind('/') + 1); };
-  std::string File = Base(Where.substr(0, C1));
-  auto [Line, Col] = lineCol(Where.substr(C1 + 1));
   for (const CtFunction &F : Ct.Functions)
     for (const CtNode &N : F.Nodes)
-      if (N.Kind == "branch" && (N.Op == "br" || (Selects && N.Op == "select")) &&
-          N.Line == Line && N.Col == Col && Base(N.File) == File && N.Arms.size() == 2 &&
-          !Visit(N))
+      if (N.Kind == "branch" && (N.Op == "br" || (Selects && N.Op == "select")) && At->at(N) &&
+          N.Arms.size() == 2 && !Visit(N))
         return true;
   return true;
 }
@@ -297,19 +340,10 @@ std::optional<ProfileValue> irBranchValue(const CtFile &Ct, const Parameter &P) 
     return std::nullopt;
   if (!First || !Exec)
     return std::nullopt;
-  auto Dist = [](std::pair<unsigned, unsigned> A, const CtArm &B) {
-    return std::pair{std::abs(long(A.first) - long(B.TargetLine)),
-                     std::abs(long(A.second) - long(B.TargetCol))};
-  };
-  auto T = lineCol(P.TakenAt), O = lineCol(P.OtherAt);
-  auto Sum = [](std::pair<long, long> A, std::pair<long, long> B) {
-    return std::pair{A.first + B.first, A.second + B.second};
-  };
-  auto Straight = Sum(Dist(T, First->Arms[0]), Dist(O, First->Arms[1]));
-  auto Crossed = Sum(Dist(T, First->Arms[1]), Dist(O, First->Arms[0]));
-  if (Straight == Crossed)
+  std::optional<int> Near = armNearerTaken(P, *First);
+  if (!Near)
     return std::nullopt;
-  int Arm = Straight < Crossed ? 0 : 1;
+  int Arm = *Near;
   return ProfileValue{P.Name, double(Count[Arm]) / double(Exec),
                       "IR branch " + P.Where + " -> " + P.TakenAt + ": arm '" +
                           First->Arms[Arm].Label + "' " + std::to_string(Count[Arm]) + " / " +
@@ -326,40 +360,24 @@ std::optional<ProfileValue> irBranchValue(const CtFile &Ct, const Parameter &P) 
 /// or copy 0's arms cannot be told apart.
 std::optional<ProfileValue> lateBranchValue(const CtFunction &Fn, const Parameter &P,
                                             const std::set<std::string> &Names) {
-  size_t C2 = P.Where.rfind(':'), C1 = C2 == std::string::npos ? C2 : P.Where.rfind(':', C2 - 1);
-  if (C1 == std::string::npos || Fn.Late.empty())
+  auto At = placeOf(P.Where);
+  if (!At || Fn.Late.empty())
     return std::nullopt;
-  std::string File = P.Where.substr(0, C1);
-  auto [Line, Col] = lineCol(P.Where.substr(C1 + 1));
-  auto Base = [](const std::string &F) { return F.substr(F.rfind('/') + 1); };
-  int Copy = 0;
-  size_t U = P.Name.rfind("_c");
-  if (U != std::string::npos && U + 2 < P.Name.size() &&
-      P.Name.find_first_not_of("0123456789", U + 2) == std::string::npos &&
-      Names.count(P.Name.substr(0, U)))
-    Copy = std::atoi(P.Name.c_str() + U + 2);
+  int Copy = copyOfName(P.Name);
+  if (Copy && !Names.count(P.Name.substr(0, P.Name.rfind("_c"))))
+    Copy = 0;
   const CtNode *R = nullptr;
   for (const CtNode &N : Fn.Late)
-    if (N.Kind == "branch" && N.Op == "br" && N.Line == Line && N.Col == Col &&
-        N.Copy == Copy && Base(N.File) == Base(File) && N.Arms.size() == 2)
+    if (N.Kind == "branch" && N.Op == "br" && At->at(N) && N.Copy == Copy && N.Arms.size() == 2)
       R = &N;
   if (!R || !R->Executions)
     return std::nullopt;
   int Arm = 0;
   if (Copy == 0) {
-    auto Dist = [](std::pair<unsigned, unsigned> A, const CtArm &B) {
-      return std::pair{std::abs(long(A.first) - long(B.TargetLine)),
-                       std::abs(long(A.second) - long(B.TargetCol))};
-    };
-    auto T = lineCol(P.TakenAt), O = lineCol(P.OtherAt);
-    auto Sum = [](std::pair<long, long> A, std::pair<long, long> B) {
-      return std::pair{A.first + B.first, A.second + B.second};
-    };
-    auto Straight = Sum(Dist(T, R->Arms[0]), Dist(O, R->Arms[1]));
-    auto Crossed = Sum(Dist(T, R->Arms[1]), Dist(O, R->Arms[0]));
-    if (Straight == Crossed)
+    std::optional<int> Near = armNearerTaken(P, *R);
+    if (!Near)
       return std::nullopt;
-    Arm = Straight < Crossed ? 0 : 1;
+    Arm = *Near;
   }
   return ProfileValue{P.Name, double(R->Arms[Arm].Count) / double(R->Executions),
                       "optimised branch " + P.Where + " copy " + std::to_string(Copy) +
@@ -378,20 +396,12 @@ std::optional<ProfileValue> lateBranchValue(const CtFunction &Fn, const Paramete
 /// share of executions that left the vector loop out for either reason.
 /// nullopt if no such record or never executed.
 std::optional<ProfileValue> lateAliasValue(const CtFunction &Fn, const Parameter &P) {
-  size_t C2 = P.Where.rfind(':'), C1 = C2 == std::string::npos ? C2 : P.Where.rfind(':', C2 - 1);
-  if (C1 == std::string::npos)
+  auto At = placeOf(P.Where);
+  if (!At)
     return std::nullopt;
-  auto [Line, Col] = lineCol(P.Where.substr(C1 + 1));
-  auto Base = [](const std::string &F) { return F.substr(F.rfind('/') + 1); };
-  std::string File = Base(P.Where.substr(0, C1));
-  int Copy = 0;
-  if (size_t U = P.Name.rfind("_c");
-      U != std::string::npos && U + 2 < P.Name.size() &&
-      P.Name.find_first_not_of("0123456789", U + 2) == std::string::npos)
-    Copy = std::atoi(P.Name.c_str() + U + 2);
+  int Copy = copyOfName(P.Name);
   for (const CtNode &N : Fn.Late)
-    if (N.Kind == "branch" && N.Op == "br" && N.Line == Line && N.Col == Col &&
-        N.Copy == Copy && Base(N.File) == File && N.Executions)
+    if (N.Kind == "branch" && N.Op == "br" && At->at(N) && N.Copy == Copy && N.Executions)
       for (const CtArm &A : N.Arms)
         if (A.Label == P.TakenAt)
           return ProfileValue{P.Name, double(A.Count) / double(N.Executions),
@@ -410,17 +420,14 @@ std::optional<ProfileValue> lateAliasValue(const CtFunction &Fn, const Parameter
 /// "first-or" of Fn at that location, all copies summed (their first arm
 /// counts the first operand true). nullopt if none, or never executed.
 std::optional<ProfileValue> lateFirstTestValue(const CtFunction &Fn, const Parameter &P) {
-  size_t C2 = P.Where.rfind(':'), C1 = C2 == std::string::npos ? C2 : P.Where.rfind(':', C2 - 1);
-  if (C1 == std::string::npos)
+  auto At = placeOf(P.Where);
+  if (!At)
     return std::nullopt;
-  auto [Line, Col] = lineCol(P.Where.substr(C1 + 1));
-  auto Base = [](const std::string &F) { return F.substr(F.rfind('/') + 1); };
-  std::string File = Base(P.Where.substr(0, C1));
   uint64_t Exec = 0, True = 0;
   int Copies = 0;
   for (const CtNode &N : Fn.Late)
-    if (N.Kind == "branch" && (N.Op == "first-and" || N.Op == "first-or") && N.Line == Line &&
-        N.Col == Col && Base(N.File) == File && !N.Arms.empty()) {
+    if (N.Kind == "branch" && (N.Op == "first-and" || N.Op == "first-or") && At->at(N) &&
+        !N.Arms.empty()) {
       Exec += N.Executions;
       True += N.Arms[0].Count;
       ++Copies;

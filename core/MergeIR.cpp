@@ -631,18 +631,22 @@ void resolveInlinedLevel(const SegFile &File, FunctionSeg &F, const MergeIRServi
     auto InF = [&](const std::string &T) {
       return unbindCallerNames(bindCalleeNames(T, F.Name, Own), Back);
     };
+    // A caller's parameter as F's own: Pir_<caller>_12_9 -> Pir_<F>_12_9,
+    // else the name with "_<F>" appended.
+    auto OwnName = [&](const std::string &Name) {
+      std::string Mid = "_" + R.Caller + "_";
+      size_t At = Name.find(Mid);
+      return At == std::string::npos
+                 ? Name + "_" + F.Name
+                 : Name.substr(0, At) + "_" + F.Name + "_" + Name.substr(At + Mid.size());
+    };
     for (const Parameter &P : Caller->Parameters)
       if (P.Name.rfind(Loops, 0) == 0) {
         Renamed[P.Name] = "N_" + F.Name + "_" + P.Name.substr(Loops.size());
       } else if (!P.DefaultExpr.empty() && InF(P.DefaultExpr) != P.DefaultExpr) {
         // a default in F's names here (a data-dependent branch's
         // probability in kernel.n) is not the caller's: a name of its own
-        std::string Mid = "_" + R.Caller + "_";
-        size_t At = P.Name.find(Mid);
-        Renamed[P.Name] = At == std::string::npos
-                              ? P.Name + "_" + F.Name
-                              : P.Name.substr(0, At) + "_" + F.Name + "_" +
-                                    P.Name.substr(At + Mid.size());
+        Renamed[P.Name] = OwnName(P.Name);
       }
     // A default naming such a parameter (a branch copy's: ir-copies) is in
     // F's names too: the copy gets a name of its own as well.
@@ -651,12 +655,7 @@ void resolveInlinedLevel(const SegFile &File, FunctionSeg &F, const MergeIRServi
       if (!Renamed.count(P.Name) && !P.DefaultExpr.empty())
         for (auto &[From, To] : Renamed)
           if (containsWord(P.DefaultExpr, From)) {
-            std::string Mid = "_" + R.Caller + "_";
-            size_t At = P.Name.find(Mid);
-            Follows[P.Name] = At == std::string::npos
-                                  ? P.Name + "_" + F.Name
-                                  : P.Name.substr(0, At) + "_" + F.Name + "_" +
-                                        P.Name.substr(At + Mid.size());
+            Follows[P.Name] = OwnName(P.Name);
             break;
           }
     Renamed.insert(Follows.begin(), Follows.end());

@@ -252,35 +252,29 @@ static void selectShares(Recording &R, MachineFunction &MF, const MachineLoopInf
   for (auto &[M, S] : Share)
     if (Index.lookup(M) >= First)
       R.Blocks[Index.lookup(M)].SelectShare = S;
-  // A side entered only from a select jump that runs whenever its code
-  // does: its select's probability instead of the 1/2 (selectArm).
+  // A side entered only from a select jump, or a second test entered only
+  // from the first jump, in code that runs whenever its IR block does: its
+  // named probability instead of the 1/2 (selectArm, secondTestProbability).
   for (auto &[M, S] : Share) {
     BlockRecord &B = R.Blocks[Index.lookup(M)];
     if (Index.lookup(M) < First || S != 0.5 || M->pred_size() != 1)
       continue;
     const MachineBasicBlock *P = *M->pred_begin();
     auto PS = Share.find(P);
-    if (PS == Share.end() || PS->second != 1 || !R.Blocks[Index.lookup(P)].SelectJumps)
+    if (PS == Share.end() || PS->second != 1)
       continue;
-    if (auto Side = selectArm(*P, *M)) {
-      B.Arm = true;
-      B.ArmTrue = *Side;
+    if (R.Blocks[Index.lookup(P)].SelectJumps) {
+      if (auto Side = selectArm(*P, *M)) {
+        B.Arm = true;
+        B.ArmTrue = *Side;
+        B.SelectShare = 1;
+      }
+    } else if (FirstOfSplit(*P)) {
+      B.Arm = B.SecondTest = true;
+      // `a && b` tests b when a is true, `a || b` when a is false.
+      B.ArmTrue = StringRef(branchLogicalOp(Code(P))) == "and";
       B.SelectShare = 1;
     }
-  }
-  for (auto &[M, S] : Share) {
-    BlockRecord &B = R.Blocks[Index.lookup(M)];
-    if (Index.lookup(M) < First || S != 0.5 || M->pred_size() != 1)
-      continue;
-    const MachineBasicBlock *P = *M->pred_begin();
-    auto PS = Share.find(P);
-    if (PS == Share.end() || PS->second != 1 || R.Blocks[Index.lookup(P)].SelectJumps ||
-        !FirstOfSplit(*P))
-      continue;
-    B.Arm = B.SecondTest = true;
-    // `a && b` tests b when a is true, `a || b` when a is false.
-    B.ArmTrue = StringRef(branchLogicalOp(Code(P))) == "and";
-    B.SelectShare = 1;
   }
 }
 

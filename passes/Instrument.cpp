@@ -127,8 +127,6 @@ Constant *Instrumenter::str(const std::string &S) {
   return Strings[S] = G;
 }
 
-namespace {
-
 /// Where code for the CFG edge From -> To goes: the end of From if that is
 /// its only successor, the start of To if From is its only predecessor,
 /// else a new block splitting the edge.
@@ -147,6 +145,8 @@ Instruction *edgePoint(BasicBlock *From, BasicBlock *To) {
     }
   report_fatal_error("segtime-instrument: cannot place code on a CFG edge");
 }
+
+namespace {
 
 /// Whether a branch's true arm is counted on its edge (a two-way br).
 bool onEdge(const Instruction *I) {
@@ -207,6 +207,18 @@ void Instrumenter::emitEntry(FunctionPlan &P, Builder &B) {
     if (BP.Exec.Kind == ExecSource::LoopBody && !P.Loops[BP.Exec.Ref].Body)
       P.Loops[BP.Exec.Ref].Body = local("segtime.body");
   }
+  fetchBlock(P.F, B);
+  for (LoopPlan &LP : P.Loops) // the entry block's code and terminator moved
+    for (BasicBlock *&Pred : LP.Entering)
+      if (Pred == &Entry)
+        Pred = cast<PHINode>(Blk)->getParent();
+  for (AllocaInst *A : Locals)
+    B.CreateStore(Constant::getNullValue(A->getAllocatedType()), A);
+  startFunctionTimer(P, B);
+}
+
+void Instrumenter::fetchBlock(Function &F, Builder &B) {
+  BasicBlock &Entry = F.getEntryBlock();
   Instruction *AfterAllocas = &*Entry.getFirstInsertionPt();
   while (isa<AllocaInst>(AfterAllocas))
     AfterAllocas = AfterAllocas->getNextNode();
@@ -221,13 +233,6 @@ void Instrumenter::emitEntry(FunctionPlan &P, Builder &B) {
   Phi->addIncoming(Blk0, &Entry);
   Phi->addIncoming(Blk1, Then->getParent());
   Blk = Phi;
-  for (LoopPlan &LP : P.Loops) // the entry block's code and terminator moved
-    for (BasicBlock *&Pred : LP.Entering)
-      if (Pred == &Entry)
-        Pred = Phi->getParent();
-  for (AllocaInst *A : Locals)
-    B.CreateStore(Constant::getNullValue(A->getAllocatedType()), A);
-  startFunctionTimer(P, B);
 }
 
 void Instrumenter::startFunctionTimer(FunctionPlan &P, Builder &B) {

@@ -36,61 +36,9 @@ namespace segtime {
 namespace ct {
 namespace {
 
-Loc lateLoc(const DebugLoc &DL) {
-  Loc L;
-  if (DILocation *D = DL.get()) {
-    L.File = D->getFilename().str();
-    L.Line = D->getLine();
-    L.Col = D->getColumn();
-  }
-  return L;
-}
-
-/// First debug location in B, if any (an arm's target).
-Loc firstLoc(const BasicBlock *B) {
-  for (const Instruction &I : *B)
-    if (I.getDebugLoc())
-      return lateLoc(I.getDebugLoc());
-  return {};
-}
-
 std::string at(const Loc &L) { return std::to_string(L.Line) + ":" + std::to_string(L.Col); }
 
-/// Where code on edge From -> To runs once per traversal (as in
-/// Instrument.cpp: splitting a critical edge).
-Instruction *lateEdgePoint(BasicBlock *From, BasicBlock *To) {
-  if (From->getSingleSuccessor() == To)
-    return From->getTerminator();
-  if (To->getSinglePredecessor() == From)
-    return &*To->getFirstInsertionPt();
-  Instruction *T = From->getTerminator();
-  for (unsigned I = 0; I < T->getNumSuccessors(); ++I)
-    if (T->getSuccessor(I) == To)
-      if (BasicBlock *New =
-              SplitCriticalEdge(T, I, CriticalEdgeSplittingOptions().setMergeIdenticalEdges()))
-        return New->getTerminator();
-  report_fatal_error("segtime-instrument: cannot place code on a CFG edge");
-}
-
 } // namespace
-
-void Instrumenter::fetchBlock(Function &F, Builder &B) {
-  BasicBlock &Entry = F.getEntryBlock();
-  Instruction *AfterAllocas = &*Entry.getFirstInsertionPt();
-  while (isa<AllocaInst>(AfterAllocas))
-    AfterAllocas = AfterAllocas->getNextNode();
-  B.SetInsertPoint(AfterAllocas);
-  Value *Blk0 = B.CreateLoad(Ptr, Block);
-  Instruction *Then = SplitBlockAndInsertIfThen(B.CreateIsNull(Blk0), AfterAllocas, false);
-  B.SetInsertPoint(Then);
-  Value *Blk1 = B.CreateCall(GetBlock, {Mod});
-  B.CreateStore(Blk1, Block);
-  B.SetInsertPoint(AfterAllocas->getParent(), AfterAllocas->getParent()->getFirstInsertionPt());
-  PHINode *Phi = B.CreatePHI(Ptr, 2);
-  Phi->addIncoming(Blk0, &Entry);
-  Phi->addIncoming(Blk1, Then->getParent());
-  Blk = Phi;
-}
 
 void Instrumenter::lateFunction(Function &F, LoopInfo &LI) {
   // ---- plan, before the CFG changes -------------------------------------
@@ -118,7 +66,7 @@ void Instrumenter::lateFunction(Function &F, LoopInfo &LI) {
     D.Kind = KLoop;
     D.Flags = FlagUntimed | FlagLate;
     D.Parent = FN;
-    D.Start = lateLoc(L->getHeader()->getTerminator()->getDebugLoc());
+    D.Start = locOf(L->getHeader()->getTerminator()->getDebugLoc());
     D.Copy = copyOf(D);
     LoopCount LC{L->getHeader(), {}, addNode(D)};
     for (BasicBlock *Pred : predecessors(L->getHeader()))
@@ -141,10 +89,10 @@ void Instrumenter::lateFunction(Function &F, LoopInfo &LI) {
     D.Name = "br";
     D.Flags = FlagLate;
     D.Parent = FN;
-    D.Start = lateLoc(Br->getDebugLoc());
+    D.Start = locOf(Br->getDebugLoc());
     D.NArms = 2;
-    D.Labels = "true@" + at(firstLoc(Br->getSuccessor(0))) + "\nfalse@" +
-               at(firstLoc(Br->getSuccessor(1)));
+    D.Labels = "true@" + at(firstLocIn(Br->getSuccessor(0))) + "\nfalse@" +
+               at(firstLocIn(Br->getSuccessor(1)));
     D.Copy = copyOf(D);
     BranchCount BC{Br, addNode(D)};
     auto [Op, Name] = logicalBranchOp(Br->getCondition());
@@ -174,7 +122,7 @@ void Instrumenter::lateFunction(Function &F, LoopInfo &LI) {
     for (BasicBlock *Pred : LC.Entering) {
       if (Pred == &F.getEntryBlock()) // its code and terminator moved (fetchBlock)
         Pred = cast<PHINode>(Blk)->getParent();
-      B.SetInsertPoint(lateEdgePoint(Pred, LC.Header));
+      B.SetInsertPoint(edgePoint(Pred, LC.Header));
       add(B, LC.Node, 0, ConstantInt::get(I64, 1));
     }
     B.SetInsertPoint(&*LC.Header->getFirstInsertionPt());
@@ -182,7 +130,7 @@ void Instrumenter::lateFunction(Function &F, LoopInfo &LI) {
   }
   // True edges last: an edge split above is now the arm's block.
   for (BranchCount &BC : Branches) {
-    B.SetInsertPoint(lateEdgePoint(BC.Br->getParent(), BC.Br->getSuccessor(0)));
+    B.SetInsertPoint(edgePoint(BC.Br->getParent(), BC.Br->getSuccessor(0)));
     add(B, BC.Node, FixedSlots, ConstantInt::get(I64, 1));
   }
 }

@@ -24,7 +24,6 @@ using namespace llvm;
 
 namespace segtime {
 namespace ct {
-namespace {
 
 Loc locOf(const DebugLoc &DL) {
   Loc L;
@@ -36,13 +35,14 @@ Loc locOf(const DebugLoc &DL) {
   return L;
 }
 
-/// First debug location in B (the code an arm starts with), if any.
 Loc firstLocIn(const BasicBlock *B) {
   for (const Instruction &I : *B)
     if (I.getDebugLoc())
       return locOf(I.getDebugLoc());
   return {};
 }
+
+namespace {
 
 /// The block holding the loop's own test: the latch of a bottom-tested
 /// loop (do-while), else the header if it can leave the loop (for, while);

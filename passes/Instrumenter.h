@@ -48,6 +48,15 @@ struct Loc {
   unsigned Line = 0, Col = 0;
 };
 
+/// DL as a Loc (line 0 without one).
+Loc locOf(const llvm::DebugLoc &DL);
+/// The first debug location in B (the code an arm starts with), if any.
+Loc firstLocIn(const llvm::BasicBlock *B);
+/// Where code for the CFG edge From -> To goes (once per traversal): the
+/// end of From if that is its only successor, the start of To if From is
+/// its only predecessor, else a new block splitting the edge.
+llvm::Instruction *edgePoint(llvm::BasicBlock *From, llvm::BasicBlock *To);
+
 /// One entry of the module's node table.
 struct NodeDesc {
   int Kind = KFunction, Parent = -1, Base = 0, NArms = 0, Flags = 0;
@@ -168,7 +177,10 @@ private:
   /// The node of the innermost loop holding B, else the function's.
   int parentOf(const FunctionPlan &P, const llvm::BasicBlock *B) const;
 
-  /// Fetches this thread's counter block at F's entry into Blk (no locals).
+  /// Fetches this thread's counter block at F's entry into Blk (no locals):
+  /// a load after the entry block's allocas, the runtime's call where it is
+  /// null, a phi of the two (the entry block's code and terminator move to
+  /// the block after the call).
   void fetchBlock(llvm::Function &F, Builder &B);
 
   // Emission (Instrument.cpp), in this order.

@@ -85,17 +85,36 @@ TEST(Ct, JsonRoundTrip) {
   EXPECT_DOUBLE_EQ(D.Timer.NestedPairS["loop"], 3.4e-8);
 }
 
+/// profileParameters(C, S) by name.
+static std::map<std::string, double> profileMap(const CtFile &C, const SegFile &S) {
+  std::map<std::string, double> Got;
+  for (const ProfileValue &V : profileParameters(C, S))
+    Got[V.Name] = V.Value;
+  return Got;
+}
+
+/// An instrument=late two-arm record (operation Op: "br", "first-and",
+/// "first-or") of k.c:Line:9, copy Copy: Exec executions, True of them on
+/// the true arm, whose target is TrueAt (the false arm's FalseAt).
+static CtNode lateRecord(const char *Op, unsigned Line, int Copy, uint64_t Exec, uint64_t True,
+                         std::pair<unsigned, unsigned> TrueAt = {0, 0},
+                         std::pair<unsigned, unsigned> FalseAt = {0, 0}) {
+  CtNode N;
+  N.Kind = "branch";
+  N.File = "k.c";
+  N.Line = Line;
+  N.Col = 9;
+  N.Copy = Copy;
+  N.Op = Op;
+  N.Executions = Exec;
+  N.Arms = {{"true", True, TrueAt.first, TrueAt.second},
+            {"false", Exec - True, FalseAt.first, FalseAt.second}};
+  return N;
+}
+
 TEST(Ct, LateRecordsRoundTripAndAreOptional) {
   CtFile C = sample();
-  CtNode B;
-  B.Kind = "branch";
-  B.File = "k.c";
-  B.Line = 6;
-  B.Col = 9;
-  B.Copy = 1;
-  B.Op = "br";
-  B.Executions = 20;
-  B.Arms = {{"true", 5, 7, 7}, {"false", 15, 8, 5}};
+  CtNode B = lateRecord("br", 6, 1, 20, 5, {7, 7}, {8, 5});
   CtNode L;
   L.Kind = "loop";
   L.File = "k.c";
@@ -197,34 +216,17 @@ TEST(Ct, LateRecordOfTheSameCopyWinsOverTheSourceRecord) {
   SegFile S = seg();
   S.Functions[0].Parameters = {C0, C1};
   CtFile C = sample();
-  auto late = [](int Copy, uint64_t Exec, uint64_t True, unsigned TL, unsigned TC, unsigned FL,
-                 unsigned FC) {
-    CtNode N;
-    N.Kind = "branch";
-    N.File = "k.c";
-    N.Line = 6;
-    N.Col = 9;
-    N.Copy = Copy;
-    N.Op = "br";
-    N.Executions = Exec;
-    N.Arms = {{"true", True, TL, TC}, {"false", Exec - True, FL, FC}};
-    return N;
-  };
   // Copy 0 (true to 7:7: 3 of 10), copy 1 (successors swapped: true to
   // 8:5, 19 of 20), and the first operand of a logical and (not a "br").
-  CtNode First = late(0, 10, 9, 0, 0, 0, 0);
-  First.Op = "first-and";
-  C.Functions[0].Late = {late(0, 10, 3, 7, 7, 8, 5), late(1, 20, 19, 8, 5, 7, 7), First};
-  std::map<std::string, double> Got;
-  for (const ProfileValue &V : profileParameters(C, S))
-    Got[V.Name] = V.Value;
+  CtNode First = lateRecord("first-and", 6, 0, 10, 9);
+  C.Functions[0].Late = {lateRecord("br", 6, 0, 10, 3, {7, 7}, {8, 5}),
+                         lateRecord("br", 6, 1, 20, 19, {8, 5}, {7, 7}), First};
+  std::map<std::string, double> Got = profileMap(C, S);
   EXPECT_DOUBLE_EQ(Got["Pir_f_6_9"], 0.3);     // copy 0's own rate, not the source's 0.4
   EXPECT_DOUBLE_EQ(Got["Pir_f_6_9_c1"], 0.95); // copy 1: its first successor, its true arm
   // Without late records the source record gives every copy its mean.
   C.Functions[0].Late.clear();
-  Got.clear();
-  for (const ProfileValue &V : profileParameters(C, S))
-    Got[V.Name] = V.Value;
+  Got = profileMap(C, S);
   EXPECT_DOUBLE_EQ(Got["Pir_f_6_9"], 0.4);
   EXPECT_DOUBLE_EQ(Got["Pir_f_6_9_c1"], 0.6);
 }
@@ -239,29 +241,13 @@ TEST(Ct, FirstTestOfASplitBranchFromItsLateRecordsSummedOverCopies) {
   SegFile S = seg();
   S.Functions[0].Parameters = {P};
   CtFile C = sample();
-  auto late = [](const char *Op, unsigned Line, int Copy, uint64_t Exec, uint64_t True) {
-    CtNode N;
-    N.Kind = "branch";
-    N.File = "k.c";
-    N.Line = Line;
-    N.Col = 9;
-    N.Copy = Copy;
-    N.Op = Op;
-    N.Executions = Exec;
-    N.Arms = {{"true", True, 0, 0}, {"false", Exec - True, 0, 0}};
-    return N;
-  };
-  C.Functions[0].Late = {late("br", 6, 0, 10, 10), late("first-or", 6, 0, 10, 3),
-                         late("first-or", 6, 1, 20, 9), late("first-or", 7, 0, 50, 50)};
-  std::map<std::string, double> Got;
-  for (const ProfileValue &V : profileParameters(C, S))
-    Got[V.Name] = V.Value;
+  C.Functions[0].Late = {lateRecord("br", 6, 0, 10, 10), lateRecord("first-or", 6, 0, 10, 3),
+                         lateRecord("first-or", 6, 1, 20, 9), lateRecord("first-or", 7, 0, 50, 50)};
+  std::map<std::string, double> Got = profileMap(C, S);
   EXPECT_DOUBLE_EQ(Got.at("Pir_f_6_9_first"), 0.4);
   // No late record: no value (the source's branch record is not about it).
   C.Functions[0].Late.clear();
-  Got.clear();
-  for (const ProfileValue &V : profileParameters(C, S))
-    Got[V.Name] = V.Value;
+  Got = profileMap(C, S);
   EXPECT_FALSE(Got.count("Pir_f_6_9_first"));
 }
 
@@ -276,28 +262,13 @@ TEST(Ct, AliasCheckFromTheArmOfItsCopyThatLeavesTheVectorLoopOut) {
   SegFile S = seg();
   S.Functions[0].Parameters = {P};
   CtFile C = sample();
-  auto late = [](int Copy, uint64_t Exec, uint64_t True) {
-    CtNode N;
-    N.Kind = "branch";
-    N.File = "k.c";
-    N.Line = 6;
-    N.Col = 9;
-    N.Copy = Copy;
-    N.Op = "br";
-    N.Executions = Exec;
-    N.Arms = {{"true", True, 7, 7}, {"false", Exec - True, 8, 5}};
-    return N;
-  };
-  C.Functions[0].Late = {late(0, 10, 1), late(1, 12, 9)};
-  std::map<std::string, double> Got;
-  for (const ProfileValue &V : profileParameters(C, S))
-    Got[V.Name] = V.Value;
+  C.Functions[0].Late = {lateRecord("br", 6, 0, 10, 1, {7, 7}, {8, 5}),
+                         lateRecord("br", 6, 1, 12, 9, {7, 7}, {8, 5})};
+  std::map<std::string, double> Got = profileMap(C, S);
   EXPECT_DOUBLE_EQ(Got.at("Pov_f_6_9_c1"), 0.25);
   // No late record: no value (the source's record at 6:9 is another branch).
   C.Functions[0].Late.clear();
-  Got.clear();
-  for (const ProfileValue &V : profileParameters(C, S))
-    Got[V.Name] = V.Value;
+  Got = profileMap(C, S);
   EXPECT_FALSE(Got.count("Pov_f_6_9_c1"));
 }
 
