@@ -370,6 +370,19 @@ def print_table(rows, profile):
         sum(abs(e) <= 1 for e in both), len(rows), len(same), len(same),
         sum(1 for r in same if r["inlined"]["predicted"] and r["not_inlined"]["predicted"]
             and abs(pct(r["inlined"]["predicted"], r["not_inlined"]["predicted"])) <= 1)))
+    # Where the two compiles are different code, the predictions should
+    # differ as callgrind's counts do: the ratio inlined / not inlined of the
+    # predictions against callgrind's ratio.
+    for key, label in (("predicted", "static"), ("predicted_profile", "CT profile")):
+        if key == "predicted_profile" and not profile:
+            continue
+        devs = [pct(r["inlined"][key] / r["not_inlined"][key],
+                    r["inlined"]["callgrind"] / r["not_inlined"]["callgrind"])
+                for r in rows if r["inlined"].get(key) and r["not_inlined"].get(key)]
+        if devs:
+            print("ICC ratio inlined / not inlined against callgrind's, %s: %d of %d within 1 %%, "
+                  "max %.2f %%" % (label, sum(abs(e) <= 1 for e in devs), len(rows),
+                                   max(abs(e) for e in devs)))
 
 
 def main():
