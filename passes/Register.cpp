@@ -554,6 +554,8 @@ struct CollectPass : PassInfoMixin<CollectPass> {
       Instructions += F.getInstructionCount();
     bool Pack = C.EmitsObject && !IccClone && !UnpackedWaiting &&
                 llvm::is_contained(C.Targets, "compile") && Instructions > UnpackedBelow;
+    bool PackFinal = C.Targets.empty() && C.OnFinal && !UnpackedWaiting &&
+                     Instructions > UnpackedBelow;
     Shelf Waiting;
     for (Function &F : M) {
       if (F.isDeclaration())
@@ -580,6 +582,12 @@ struct CollectPass : PassInfoMixin<CollectPass> {
       if (Pack) {
         packSeg(FS);
         Waiting[F.getName().str()] = shelve(FS);
+      } else if (PackFinal) {
+        // No ICC level to wait for: held packed, without its block maps,
+        // until all are built (the plugin's writer needs every function's
+        // inlined sites before it writes the first: handOverAll).
+        releaseBlockMaps(FS);
+        packSeg(FS);
       }
     }
     C.CallArgs.clear();
