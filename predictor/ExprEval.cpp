@@ -257,14 +257,10 @@ ex keptValue(size_t Id, const exvector &Args, const std::map<std::string, double
 
 bool isIndicator(const std::string &Name) { return Name.rfind("Pov_", 0) == 0; }
 
-/// evaluate() at Values as given (no mixing of indicators).
-static double evaluateAt(const ex &E, const std::map<std::string, double> &Values) {
-  exmap M;
-  for (const std::string &S : freeSymbols(E)) {
-    auto It = Values.find(S);
-    if (It != Values.end())
-      M[sym(S)] = numeric(It->second);
-  }
+/// E evaluated with M (E's free symbols bound to their values) and Values
+/// (for kept calls): evaluate() without the mixing of indicators.
+static double evaluateAt(const ex &E, const exmap &M,
+                         const std::map<std::string, double> &Values) {
   CanonicalEval Eval(M, Values);
   ex V = Eval(E);
   if (!isNum(V)) {
@@ -278,23 +274,27 @@ static double evaluateAt(const ex &E, const std::map<std::string, double> &Value
 }
 
 double evaluate(const ex &E, const std::map<std::string, double> &Values) {
+  exmap M;
   std::vector<std::pair<std::string, double>> Mixed;
   for (const std::string &S : freeSymbols(E))
-    if (auto It = Values.find(S);
-        isIndicator(S) && It != Values.end() && It->second > 0 && It->second < 1)
-      Mixed.push_back({S, It->second});
+    if (auto It = Values.find(S); It != Values.end()) {
+      M[sym(S)] = numeric(It->second);
+      if (isIndicator(S) && It->second > 0 && It->second < 1)
+        Mixed.push_back({S, It->second});
+    }
   if (Mixed.empty() || Mixed.size() > 10)
-    return evaluateAt(E, Values);
+    return evaluateAt(E, M, Values);
   std::map<std::string, double> At = Values;
   double Sum = 0;
   for (unsigned Corner = 0; Corner < (1u << Mixed.size()); ++Corner) {
     double W = 1;
     for (size_t I = 0; I < Mixed.size(); ++I) {
       bool One = Corner >> I & 1;
+      M[sym(Mixed[I].first)] = numeric(One ? 1 : 0);
       At[Mixed[I].first] = One;
       W *= One ? Mixed[I].second : 1 - Mixed[I].second;
     }
-    Sum += W * evaluateAt(E, At);
+    Sum += W * evaluateAt(E, M, At);
   }
   return Sum;
 }
