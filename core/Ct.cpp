@@ -298,6 +298,15 @@ static int copyOfName(const std::string &Name) {
   return 0;
 }
 
+/// Fn's late record of the IR branch ("br") at At with copy number Copy,
+/// if it has two arms and ran; else null.
+static const CtNode *lateBranchRecord(const CtFunction &Fn, const RecordPlace &At, int Copy) {
+  for (const CtNode &N : Fn.Late)
+    if (N.Kind == "branch" && N.Op == "br" && At.at(N) && N.Copy == Copy && N.Arms.size() == 2)
+      return N.Executions ? &N : nullptr;
+  return nullptr;
+}
+
 /// Calls Visit(N) for each two-arm branch record N of Ct (any function: the
 /// optimiser inlines) at Where ("file:line:col", files compared by their
 /// base names) whose operation is "br" or, with Selects, "select", until
@@ -366,11 +375,8 @@ std::optional<ProfileValue> lateBranchValue(const CtFunction &Fn, const Paramete
   int Copy = copyOfName(P.Name);
   if (Copy && !Names.count(P.Name.substr(0, P.Name.rfind("_c"))))
     Copy = 0;
-  const CtNode *R = nullptr;
-  for (const CtNode &N : Fn.Late)
-    if (N.Kind == "branch" && N.Op == "br" && At->at(N) && N.Copy == Copy && N.Arms.size() == 2)
-      R = &N;
-  if (!R || !R->Executions)
+  const CtNode *R = lateBranchRecord(Fn, *At, Copy);
+  if (!R)
     return std::nullopt;
   int Arm = 0;
   if (Copy == 0) {
@@ -400,15 +406,16 @@ std::optional<ProfileValue> lateAliasValue(const CtFunction &Fn, const Parameter
   if (!At)
     return std::nullopt;
   int Copy = copyOfName(P.Name);
-  for (const CtNode &N : Fn.Late)
-    if (N.Kind == "branch" && N.Op == "br" && At->at(N) && N.Copy == Copy && N.Executions)
-      for (const CtArm &A : N.Arms)
-        if (A.Label == P.TakenAt)
-          return ProfileValue{P.Name, double(A.Count) / double(N.Executions),
-                              "optimised branch " + P.Where + " copy " + std::to_string(Copy) +
-                                  ": vector loop left out (arm '" + A.Label + "') " +
-                                  std::to_string(A.Count) + " / " +
-                                  std::to_string(N.Executions) + " executions"};
+  const CtNode *R = lateBranchRecord(Fn, *At, Copy);
+  if (!R)
+    return std::nullopt;
+  for (const CtArm &A : R->Arms)
+    if (A.Label == P.TakenAt)
+      return ProfileValue{P.Name, double(A.Count) / double(R->Executions),
+                          "optimised branch " + P.Where + " copy " + std::to_string(Copy) +
+                              ": vector loop left out (arm '" + A.Label + "') " +
+                              std::to_string(A.Count) + " / " + std::to_string(R->Executions) +
+                              " executions"};
   return std::nullopt;
 }
 
