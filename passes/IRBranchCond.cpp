@@ -20,6 +20,17 @@ using namespace llvm;
 namespace segtime {
 namespace irseg {
 
+std::string Builder::firstAt(const BasicBlock *B) {
+  SourceRange R = rangeOf(*B);
+  return std::to_string(R.Line) + ":" + std::to_string(R.Col);
+}
+
+/// The name of a parameter of function Fn at DL: Prefix, Fn, DL's line and
+/// column, "Pir_f_12_9".
+static std::string nameAt(const char *Prefix, const std::string &Fn, const DebugLoc &DL) {
+  return Prefix + Fn + "_" + std::to_string(DL.getLine()) + "_" + std::to_string(DL.getCol());
+}
+
 /// The probability that data-dependent branch Br takes its first
 /// successor as a parameter Pir_<function>_<line>_<col> (the branch's
 /// location; copies made by unrolling share it, "(1 - P)" if a copy's
@@ -45,12 +56,8 @@ std::optional<std::string> Builder::branchParameter(BranchInst *Br) {
                 "probability that copy " + std::to_string(Copy) + " of the optimised branch " +
                     Base + " goes to its first successor (unless measured: " + Base + "'s)"};
     P.DefaultExpr = Shared->rfind("(1 - ", 0) == 0 ? "1 - " + Base : Base;
-    auto At = [](const BasicBlock *X) {
-      SourceRange R = rangeOf(*X);
-      return std::to_string(R.Line) + ":" + std::to_string(R.Col);
-    };
-    P.TakenAt = At(Br->getSuccessor(0));
-    P.OtherAt = At(Br->getSuccessor(1));
+    P.TakenAt = firstAt(Br->getSuccessor(0));
+    P.OtherAt = firstAt(Br->getSuccessor(1));
     addParameter(std::move(P));
   }
   return Name;
@@ -77,13 +84,8 @@ std::optional<std::string> Builder::sharedBranchParameter(BranchInst *Br) {
   const DebugLoc &DL = Br->getDebugLoc();
   if (!DL || !DL.getLine())
     return std::nullopt;
-  auto At = [](const BasicBlock *B) {
-    SourceRange R = rangeOf(*B);
-    return std::to_string(R.Line) + ":" + std::to_string(R.Col);
-  };
-  std::string Taken = At(Br->getSuccessor(0)), Other = At(Br->getSuccessor(1));
-  std::string Name = "Pir_" + Out.Name + "_" + std::to_string(DL.getLine()) + "_" +
-                     std::to_string(DL.getCol());
+  std::string Taken = firstAt(Br->getSuccessor(0)), Other = firstAt(Br->getSuccessor(1));
+  std::string Name = nameAt("Pir_", Out.Name, DL);
   if (Parameter *P = findParameter(Name)) {
     // A copy in a loop of a branch first met outside it (the prologue that
     // an unrolled loop peels) gives it the merge or search step's model.
@@ -170,8 +172,7 @@ std::optional<std::string> Builder::selectParameter(BasicBlock *B) {
   const DebugLoc &DL = C->getDebugLoc();
   if (!DL || !DL.getLine())
     return std::nullopt;
-  std::string Name = "Pir_" + Out.Name + "_" + std::to_string(DL.getLine()) + "_" +
-                     std::to_string(DL.getCol());
+  std::string Name = nameAt("Pir_", Out.Name, DL);
   if (!findParameter(Name))
     addParameter(Parameter{Name, "branch", 0.5, dataCompareSource(S->Kind, true),
                            fileLineCol(DL),
@@ -473,8 +474,7 @@ std::optional<std::string> Builder::checksPassing(BranchInst *Br, const Loop *SL
   const DebugLoc &DL = Br->getDebugLoc();
   int Copy = copyNumber(Br);
   std::string Name = DL && DL.getLine()
-                         ? "Pov_" + Out.Name + "_" + std::to_string(DL.getLine()) + "_" +
-                               std::to_string(DL.getCol()) +
+                         ? nameAt("Pov_", Out.Name, DL) +
                                (Copy ? "_c" + std::to_string(Copy) : std::string())
                          : std::string();
   AliasIndicator = Name;

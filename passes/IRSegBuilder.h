@@ -182,6 +182,9 @@ private:
   const void *unitOf(Loop *L, BasicBlock *B);
   static SourceRange rangeOf(const DebugLoc &DL);
   static SourceRange rangeOf(const BasicBlock &B);
+  /// The first source location of block B, "line:col" (a successor's, by
+  /// which a CT profile tells a branch's arms apart).
+  static std::string firstAt(const BasicBlock *B);
   static std::string num(double V);
   llvm::DenseMap<const void *, double> frequencies(Loop *L,
                                                     std::map<const void *, Poly> &SymFreq);

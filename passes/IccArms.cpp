@@ -43,16 +43,31 @@ bool parseSelectArmKey(const std::string &Key, bool &True, std::string &Op, bool
   return false;
 }
 
-/// The line and column of Where ("file:line:col"), as written; two empty
-/// strings if it has none (or line 0).
-static std::pair<std::string, std::string> lineColOf(const std::string &Where) {
+/// The parameter of FS at Where ("file:line:col"):
+/// "Pir_<fn>_<line>_<col>" and Suffix; nullopt if Where has no line (or
+/// line 0).
+static std::optional<std::string> nameAt(const IRFunctionSeg &FS, const std::string &Where,
+                                         const char *Suffix = "") {
   size_t C2 = Where.rfind(':'), C1 = C2 == std::string::npos ? C2 : Where.rfind(':', C2 - 1);
   if (C1 == std::string::npos || C1 == 0)
-    return {};
+    return std::nullopt;
   std::string Line = Where.substr(C1 + 1, C2 - C1 - 1), Col = Where.substr(C2 + 1);
   if (Line.empty() || Col.empty() || Line == "0")
-    return {};
-  return {Line, Col};
+    return std::nullopt;
+  return "Pir_" + FS.Name + "_" + Line + "_" + Col + Suffix;
+}
+
+/// The probability that the side of parameter Name run when True runs:
+/// Name or "(1 - Name)".
+static std::string sideOf(const std::string &Name, bool True) {
+  return True ? Name : "(1 - " + Name + ")";
+}
+
+/// The parameter of a side's probability Prob (sideOf), and whether it is
+/// the True side.
+static std::string nameOfSide(const std::string &Prob, bool &True) {
+  True = Prob.rfind("(1 - ", 0) != 0;
+  return True ? Prob : Prob.substr(5, Prob.size() - 6);
 }
 
 std::optional<std::string> selectArmProbability(IRFunctionSeg &FS, const BasicBlock *B,
@@ -67,12 +82,12 @@ std::optional<std::string> selectArmProbability(IRFunctionSeg &FS, const BasicBl
     if (auto P = llvm::find_if(FS.Parameters,
                                [&](const Parameter &X) { return X.Name == D->second; });
         P != FS.Parameters.end() && irseg::isSelectStepSource(P->Source))
-      return True ? P->Name : "(1 - " + P->Name + ")";
+      return sideOf(P->Name, True);
   const std::string &Where = Locs->second[0];
-  auto [Line, Col] = lineColOf(Where);
-  if (Line.empty())
+  std::optional<std::string> At = nameAt(FS, Where);
+  if (!At)
     return std::nullopt;
-  std::string Name = "Pir_" + FS.Name + "_" + Line + "_" + Col;
+  const std::string &Name = *At;
   auto P = llvm::find_if(FS.Parameters, [&](const Parameter &X) { return X.Name == Name; });
   if (P == FS.Parameters.end())
     FS.Parameters.push_back(Parameter{
@@ -81,7 +96,7 @@ std::optional<std::string> selectArmProbability(IRFunctionSeg &FS, const BasicBl
         "select a jump: estimated 1/2, the outcome is data)"});
   else if (P->Source != irseg::selectArmSource() && !irseg::isSelectStepSource(P->Source))
     return std::nullopt;
-  return True ? Name : "(1 - " + Name + ")";
+  return sideOf(Name, True);
 }
 
 /// The name suffix of the probability that the first test of a split
@@ -104,8 +119,8 @@ static bool isFirstTestName(std::string &Name) {
 /// branch's line and column, t or f (the first test's outcome that runs
 /// it) and 2, "13_9f2".
 static std::string armIdSuffix(const std::string &Prob) {
-  bool True = Prob.rfind("(1 - ", 0) != 0;
-  std::string Name = True ? Prob : Prob.substr(5, Prob.size() - 6);
+  bool True;
+  std::string Name = nameOfSide(Prob, True);
   bool Second = isFirstTestName(Name);
   size_t C = Name.rfind('_'), L = C == std::string::npos ? C : Name.rfind('_', C - 1);
   return (L == std::string::npos ? Name : Name.substr(L + 1)) + (True ? "t" : "f") +
@@ -114,8 +129,8 @@ static std::string armIdSuffix(const std::string &Prob) {
 
 /// The label of a stage with probability Prob (insertSelectArms).
 static const char *armLabel(const std::string &Prob) {
-  bool True = Prob.rfind("(1 - ", 0) != 0;
-  std::string Name = True ? Prob : Prob.substr(5, Prob.size() - 6);
+  bool True;
+  std::string Name = nameOfSide(Prob, True);
   return isFirstTestName(Name) ? "second test" : "select arm";
 }
 
@@ -124,17 +139,17 @@ std::optional<std::string> secondTestProbability(IRFunctionSeg &FS, const BasicB
   auto W = FS.SplitLocs.find(B);
   if (W == FS.SplitLocs.end())
     return std::nullopt;
-  auto [Line, Col] = lineColOf(W->second);
-  if (Line.empty())
+  std::optional<std::string> At = nameAt(FS, W->second, kFirstTest);
+  if (!At)
     return std::nullopt;
-  std::string Name = "Pir_" + FS.Name + "_" + Line + "_" + Col + kFirstTest;
+  const std::string &Name = *At;
   if (llvm::none_of(FS.Parameters, [&](const Parameter &X) { return X.Name == Name; }))
     FS.Parameters.push_back(Parameter{
         Name, "branch", 0.5, irseg::firstTestSource(), W->second,
         "probability that the first test of the branch on a logical and/or is true (code "
         "generation splits it into two jumps; the second test runs when the first does not "
         "decide: estimated 1/2, the outcome is data)"});
-  return True ? Name : "(1 - " + Name + ")";
+  return sideOf(Name, True);
 }
 
 void addToStageAfter(NodeList &L, size_t I, const std::string &Prefix, const std::string &Id,
