@@ -1,6 +1,7 @@
 //===- Ct.cpp - Component-timing measurements and their JSON form ---------===//
 #include "core/Ct.h"
 #include "core/JsonShape.h"
+#include "core/ParamNames.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -528,7 +529,7 @@ std::vector<ProfileValue> profileParameters(const CtFile &Ct, const SegFile &Seg
       return S.Name + ":" + std::to_string(N.Line) + ":" + std::to_string(N.Col);
     };
     for (const Parameter &P : S.Parameters)
-      if (P.Kind == "branch" && P.Name.rfind("Pov_", 0) == 0) {
+      if (P.Kind == "branch" && isIndicatorName(P.Name)) {
         if (auto V = lateAliasValue(*F, P))
           Out.push_back(*V);
       } else if (P.Kind == "branch" && !P.TakenAt.empty()) {
@@ -537,8 +538,7 @@ std::vector<ProfileValue> profileParameters(const CtFile &Ct, const SegFile &Seg
           Out.push_back(*V);
         else if (auto V = irBranchValue(Ct, P))
           Out.push_back(*V);
-      } else if (P.Kind == "branch" && P.Name.rfind("Pir_", 0) == 0 &&
-                 P.Name.size() > 6 && P.Name.compare(P.Name.size() - 6, 6, "_first") == 0) {
+      } else if (P.Kind == "branch" && P.Name.rfind("Pir_", 0) == 0 && isFirstTestName(P.Name)) {
         if (auto V = lateFirstTestValue(*F, P))
           Out.push_back(*V);
       } else if (P.Kind == "branch" && P.Name.rfind("Pir_", 0) == 0) {

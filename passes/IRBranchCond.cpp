@@ -11,6 +11,7 @@
 #include "passes/IRDataCompare.h"
 #include "passes/IRSegBuilder.h"
 #include "passes/SourceLoc.h"
+#include "core/ParamNames.h"
 
 #include <functional>
 #include <regex>
@@ -474,7 +475,7 @@ std::optional<std::string> Builder::checksPassing(BranchInst *Br, const Loop *SL
   const DebugLoc &DL = Br->getDebugLoc();
   int Copy = copyNumber(Br);
   std::string Name = DL && DL.getLine()
-                         ? nameAt("Pov_", Out.Name, DL) +
+                         ? nameAt(IndicatorPrefix, Out.Name, DL) +
                                (Copy ? "_c" + std::to_string(Copy) : std::string())
                          : std::string();
   AliasIndicator = Name;

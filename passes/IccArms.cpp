@@ -12,6 +12,7 @@
 #include "passes/IccBlocks.h"
 #include "passes/IRDataCompare.h"
 #include "passes/IRSeg.h"
+#include "core/ParamNames.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringRef.h"
@@ -99,20 +100,6 @@ std::optional<std::string> selectArmProbability(IRFunctionSeg &FS, const BasicBl
   return sideOf(Name, True);
 }
 
-/// The name suffix of the probability that the first test of a split
-/// branch is true (secondTestProbability).
-static const char kFirstTest[] = "_first";
-
-/// Whether Name (a parameter) is the probability that the first test of
-/// a split branch is true, and if so drops its suffix.
-static bool isFirstTestName(std::string &Name) {
-  StringRef N(Name);
-  if (!N.consume_back(kFirstTest))
-    return false;
-  Name = N.str();
-  return true;
-}
-
 /// The id suffix of a select side's stage with probability Prob
 /// (selectArmProbability): the select's line and column and t (condition
 /// true) or f, "16_15t"; a second test's (secondTestProbability): the
@@ -122,6 +109,8 @@ static std::string armIdSuffix(const std::string &Prob) {
   bool True;
   std::string Name = nameOfSide(Prob, True);
   bool Second = isFirstTestName(Name);
+  if (Second)
+    Name.resize(Name.size() - std::string(FirstTestSuffix).size());
   size_t C = Name.rfind('_'), L = C == std::string::npos ? C : Name.rfind('_', C - 1);
   return (L == std::string::npos ? Name : Name.substr(L + 1)) + (True ? "t" : "f") +
          (Second ? "2" : "");
@@ -130,8 +119,7 @@ static std::string armIdSuffix(const std::string &Prob) {
 /// The label of a stage with probability Prob (insertSelectArms).
 static const char *armLabel(const std::string &Prob) {
   bool True;
-  std::string Name = nameOfSide(Prob, True);
-  return isFirstTestName(Name) ? "second test" : "select arm";
+  return isFirstTestName(nameOfSide(Prob, True)) ? "second test" : "select arm";
 }
 
 std::optional<std::string> secondTestProbability(IRFunctionSeg &FS, const BasicBlock *B,
@@ -139,7 +127,7 @@ std::optional<std::string> secondTestProbability(IRFunctionSeg &FS, const BasicB
   auto W = FS.SplitLocs.find(B);
   if (W == FS.SplitLocs.end())
     return std::nullopt;
-  std::optional<std::string> At = nameAt(FS, W->second, kFirstTest);
+  std::optional<std::string> At = nameAt(FS, W->second, FirstTestSuffix);
   if (!At)
     return std::nullopt;
   const std::string &Name = *At;

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "predictor/Expr.h"
 #include "predictor/ExprDetail.h"
+#include "core/ParamNames.h"
 
 #include <algorithm>
 #include <cmath>
@@ -255,7 +256,7 @@ ex keptValue(size_t Id, const exvector &Args, const std::map<std::string, double
 }
 } // namespace
 
-bool isIndicator(const std::string &Name) { return Name.rfind("Pov_", 0) == 0; }
+bool isIndicator(const std::string &Name) { return isIndicatorName(Name); }
 
 /// E evaluated with M (E's free symbols bound to their values) and Values
 /// (for kept calls): evaluate() without the mixing of indicators.
